@@ -1,0 +1,62 @@
+"""pacru: the rules of the Pacru family of games (Lilacru, Shacru, Azacru, Pacru) and LSD.
+
+>>> import pacru
+>>> state = pacru.new_game("shacru", players=2)
+>>> state.current_player
+'green'
+>>> len(state.legal_moves())
+16
+>>> state = state.apply_move("a3-b4>")
+>>> state.chevron_at("b4")
+Chevron(owner='green', facing=Direction.E)
+>>> state.marker_at("b4")
+'green'
+
+States are immutable: :meth:`~pacru.GameState.apply_move` returns a new state.
+Fields are named ``"a1"``..``"i9"`` or indexed 0..80 (``a1 = 0``, row-major
+from rank 1; constants :data:`pacru.geometry.E5` etc.).
+"""
+
+from pacru._version import __version__
+from pacru.base import GameState, Outcome, Termination
+from pacru.chevron.move import Move, MoveKind
+from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.state import Chevron, ChevronState
+from pacru.errors import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidPositionError,
+    NotationError,
+    PacruError,
+)
+from pacru.games import CHEVRON_GAMES, GAMES, from_position, new_game
+from pacru.geometry import Direction, field_name, parse_field
+
+#: Version of the rules behaviour: changes whenever a legal-move set or an
+#: outcome changes for some position (as pgx versions its environments).
+RULES_VERSION = 1
+
+__all__ = [
+    "CHEVRON_GAMES",
+    "GAMES",
+    "RULES_VERSION",
+    "Chevron",
+    "ChevronState",
+    "Direction",
+    "GameOverError",
+    "GameState",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "LegalMoves",
+    "Move",
+    "MoveKind",
+    "NotationError",
+    "Outcome",
+    "PacruError",
+    "Termination",
+    "__version__",
+    "field_name",
+    "from_position",
+    "new_game",
+    "parse_field",
+]

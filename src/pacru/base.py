@@ -1,0 +1,150 @@
+"""The protocol every game state in pacru follows, whatever the game.
+
+:class:`GameState` is the abstract base of :class:`pacru.ChevronState` (Lilacru,
+Shacru, Azacru, Pacru) and :class:`pacru.lsd.LsdState` (LSD). Bots, the match
+runner, records and the command line use only what is declared here, so they
+work on every game. Its shape follows OpenSpiel's ``State`` and python-chess's
+``Board``, made immutable: :meth:`GameState.apply_move` returns a new state.
+
+Players are identified by their colour name (``str``), e.g. ``"green"``;
+``players`` lists them in turn order.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+__all__ = ["GameState", "MoveT", "Outcome", "Termination"]
+
+MoveT = TypeVar("MoveT")
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    #: Nobody can move {S-R6a, L7}.
+    NO_MOVES = "no-moves"
+    #: No player with chevrons can ever acquire another field {S-R6b, L7, ruling D33}.
+    NO_ACQUISITION = "no-acquisition"
+    #: Non-official safety valve: N full rounds without a field acquired (D33).
+    IDLE_LIMIT = "idle-limit"
+    #: The Azacru end: the triggering player's turn came round again {A-R10, D36}.
+    END_TRIGGERED = "end-triggered"
+    #: Pacru: last player with chevrons on the board {R16a}.
+    LAST_PLAYER = "last-player"
+    #: Pacru: the mover placed the last marker of their supply {R16b, D29}.
+    SUPPLY_EXHAUSTED = "supply-exhausted"
+    #: Non-official engine move cap reached (D32); no winner.
+    MOVE_CAP = "move-cap"
+    #: LSD: a row of own tiles {LSD 2.4}.
+    ROW = "row"
+    #: LSD: no player can place a tile; a draw {LSD 2.4}.
+    BLOCKED = "blocked"
+
+
+@attrs.frozen
+class Outcome:
+    """How a finished game ended.
+
+    Attributes:
+        termination: the rule that ended it.
+        winners: the winning colours; more than one is a shared win (D35),
+            none is a draw without winner (LSD blocked, D32 move cap).
+    """
+
+    termination: Termination
+    winners: tuple[str, ...]
+
+    def result(self) -> str:
+        """A short text such as ``"green wins"``, ``"green, red share the win"``, ``"draw"``."""
+        if not self.winners:
+            return "draw"
+        if len(self.winners) == 1:
+            return f"{self.winners[0]} wins"
+        return f"{', '.join(self.winners)} share the win"
+
+
+class GameState(abc.ABC, Generic[MoveT]):
+    """An immutable position of one game, with everything needed to continue play.
+
+    Concrete states are frozen, hashable attrs classes. Equal states continue
+    identically; the move history is kept alongside but is not part of
+    equality (as in python-chess).
+    """
+
+    __slots__ = ()
+
+    #: The players' colour names in turn order.
+    players: tuple[str, ...]
+
+    @property
+    @abc.abstractmethod
+    def game(self) -> str:
+        """Game name: "lilacru", "shacru", "azacru", "pacru" or "lsd"."""
+
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> str | None:
+        """The colour to move, or ``None`` once the game is over."""
+
+    @abc.abstractmethod
+    def legal_moves(self) -> Sequence[MoveT]:
+        """Every complete legal move, in a deterministic order (empty when terminal)."""
+
+    @abc.abstractmethod
+    def apply_move(self, move: MoveT | str) -> GameState[MoveT]:
+        """The state after ``move`` (a move object or its text); ``self`` is untouched.
+
+        Raises:
+            NotationError: unparseable move text.
+            IllegalMoveError: the move is not legal here (names the rule).
+            GameOverError: the game is over.
+        """
+
+    @abc.abstractmethod
+    def parse_move(self, text: str) -> MoveT:
+        """The legal move that ``text`` denotes in this state.
+
+        Raises:
+            NotationError: ``text`` is not in the move grammar.
+            IllegalMoveError: well-formed but not legal here.
+        """
+
+    @property
+    @abc.abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on."""
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+        return self.outcome is not None
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The winning colours (empty while the game goes on, or for a draw)."""
+        outcome = self.outcome
+        return outcome.winners if outcome is not None else ()
+
+    @property
+    @abc.abstractmethod
+    def scores(self) -> Mapping[str, int]:
+        """Colour -> score (markers or tiles on the board), in turn order."""
+
+    @property
+    @abc.abstractmethod
+    def history(self) -> tuple[MoveT, ...]:
+        """The moves played since the start (or since the position was loaded)."""
+
+    @abc.abstractmethod
+    def to_position(self) -> str:
+        """A one-line position string; the game's ``from_position`` reads it back."""
+
+    @abc.abstractmethod
+    def options(self) -> dict[str, Any]:
+        """The rule options this game was created with (keyword arguments of ``new_game``)."""

@@ -1,0 +1,172 @@
+"""How chevron games end, and who wins.
+
+* Lilacru and Shacru end when nobody can move {S-R6a, L7}, or when no player
+  with chevrons can ever acquire another field {S-R6b, L7}, decided by the
+  look-ahead of ruling D33 (:func:`can_acquire`), with a non-official safety
+  valve after ``idle_rounds`` full rounds without an acquisition (D33).
+  A player who cannot move passes, and is asked again every turn (D34, D37).
+* Azacru ends when the player who first had to pass would move again
+  {A-R10, D36}; handled in :mod:`pacru.chevron.resolve`.
+* In all three the most markers on the board wins; ties are shared (D35).
+* Pacru's turn start (:func:`start_turn`): players without chevrons are out,
+  a player with no chevron step is blocked and out {R15, D27, D28}; the last
+  player with chevrons wins {R16a}.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from pacru.base import Outcome, Termination
+from pacru.chevron.movegen import generate, raw_steps
+from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.rules import Rules
+from pacru.geometry import BORDERLAND, FORWARD, NEIGHBOUR
+
+__all__ = ["can_acquire", "lookahead_outcome", "start_turn", "top_scorers"]
+
+
+def top_scorers(players: tuple[str, ...], markers: tuple[int, ...]) -> tuple[str, ...]:
+    """The colours with the most markers on the board; several share the win (D35)."""
+    counts = [m.bit_count() for m in markers]
+    best = max(counts)
+    return tuple(p for p, c in zip(players, counts, strict=True) if c == best)
+
+
+def _statically_stuck(code: int, enemy: int) -> bool:
+    """Every forward field is off the board or another player's colour (D33)."""
+    f = code >> 3
+    for d in FORWARD[code & 7]:
+        t = NEIGHBOUR[f][d]
+        if t >= 0 and not enemy >> t & 1:
+            return False
+    return True
+
+
+def can_acquire(
+    rules: Rules, markers: tuple[int, ...], chevrons: tuple[tuple[int, ...], ...]
+) -> bool:
+    """Whether some player with chevrons could still ever acquire a field (ruling D33).
+
+    Colours are frozen. Chevrons that are statically stuck (every forward
+    field off the board or another colour) are walls; every other chevron is
+    ignored, being able to move away. A breadth-first search over (field,
+    facing) per chevron, stepping only onto own fields (the start field counts
+    even if neutral) and adding the +-45 degree twists at border crossings in
+    Shacru, looks for a forward step onto a neutral field that is not a wall.
+    """
+    marked = 0
+    for m in markers:
+        marked |= m
+    walls = 0
+    for seat, codes in enumerate(chevrons):
+        enemy = marked & ~markers[seat]
+        for code in codes:
+            if _statically_stuck(code, enemy):
+                walls |= 1 << (code >> 3)
+    neutral = ~marked & ~walls
+    # Quick pass: almost always some chevron can step onto a neutral field at once.
+    for codes in chevrons:
+        for code in codes:
+            f = code >> 3
+            for d in FORWARD[code & 7]:
+                t = NEIGHBOUR[f][d]
+                if t >= 0 and neutral >> t & 1:
+                    return True
+    for seat, codes in enumerate(chevrons):
+        own = markers[seat] & ~walls
+        for code in codes:
+            if walls >> (code >> 3) & 1:
+                continue
+            if _search(code, own, neutral, rules.twist):
+                return True
+    return False
+
+
+def _search(start: int, own: int, neutral: int, twist: bool) -> bool:
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        code = queue.popleft()
+        f = code >> 3
+        for d in FORWARD[code & 7]:
+            t = NEIGHBOUR[f][d]
+            if t < 0:
+                continue
+            if neutral >> t & 1:
+                return True
+            if not own >> t & 1:
+                continue
+            facings = (
+                (d, (d - 1) % 8, (d + 1) % 8) if twist and BORDERLAND[f] != BORDERLAND[t] else (d,)
+            )
+            for facing in facings:
+                nxt = t * 8 + facing
+                if nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+    return False
+
+
+def lookahead_outcome(
+    rules: Rules,
+    players: tuple[str, ...],
+    markers: tuple[int, ...],
+    chevrons: tuple[tuple[int, ...], ...],
+    occupied: int,
+    idle: int,
+) -> Outcome | None:
+    """The Lilacru/Shacru end test {S-R6, L7, D33}, or None while the game goes on."""
+    termination = None
+    if not any(raw_steps(rules, markers, chevrons, s, occupied) for s in range(len(players))):
+        termination = Termination.NO_MOVES
+    elif not can_acquire(rules, markers, chevrons):
+        termination = Termination.NO_ACQUISITION
+    elif idle >= rules.idle_rounds * len(players):
+        termination = Termination.IDLE_LIMIT
+    if termination is None:
+        return None
+    return Outcome(termination, top_scorers(players, markers))
+
+
+def start_turn(
+    rules: Rules,
+    players: tuple[str, ...],
+    markers: tuple[int, ...],
+    chevrons: tuple[tuple[int, ...], ...],
+    out: int,
+    seat: int,
+    occupied: int,
+) -> tuple[tuple[tuple[int, ...], ...], int, int, int, Outcome | None, LegalMoves | None]:
+    """Pacru start of turn {R15, R16a, D27, D28}, from ``seat`` onwards.
+
+    Returns (chevrons, out, seat, occupied, outcome, legal moves of the seat
+    to move): players without chevrons are out; a player whose chevrons
+    cannot step is blocked, loses them and is out; the last player with
+    chevrons wins.
+    """
+    n = len(players)
+    for s in range(n):
+        if not chevrons[s]:
+            out |= 1 << s
+    for _ in range(n + 1):
+        alive = [s for s in range(n) if not out >> s & 1]
+        if len(alive) <= 1:
+            return (
+                chevrons,
+                out,
+                seat,
+                occupied,
+                Outcome(Termination.LAST_PLAYER, tuple(players[s] for s in alive)),
+                None,
+            )
+        while out >> seat & 1:
+            seat = (seat + 1) % n
+        moves = generate(rules, markers, chevrons, seat, occupied, False)
+        if moves:
+            return chevrons, out, seat, occupied, None, moves
+        for code in chevrons[seat]:
+            occupied &= ~(1 << (code >> 3))
+        chevrons = tuple(() if s == seat else c for s, c in enumerate(chevrons))
+        out |= 1 << seat
+    raise AssertionError("unreachable: every round eliminates a player")

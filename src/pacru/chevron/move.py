@@ -1,0 +1,203 @@
+"""Moves of the chevron games and their text notation.
+
+One grammar covers Lilacru, Shacru, Azacru and Pacru. It is context-free: a
+move's text alone says everything the player chose, so ``Move.parse(str(m))
+== m`` for every move, and a state is only needed to decide legality.
+
+Grammar (fields are ``a1`` .. ``i9``; lower case is canonical, input is
+case-insensitive and may be surrounded by white space)::
+
+    move          = step | reorientation | "pass"
+    step          = field ("-" | "x") field [twist] ["*"] ["+" field] ["@" field]
+    twist         = "<" | ">"
+    reorientation = field turn "(" field {"," field} ")"
+    turn          = "<" | "<<" | ">" | ">>"
+
+* ``e4-e6`` moves the chevron on e4 to e6 (one field, long, connection or
+  jump: the state knows which). ``e9xe7`` is a Pacru pincer {R11}: the chevron
+  on e9 takes the chevron on e7.
+* ``<`` / ``>`` after a step is the borderland twist {S-R4, A-R6}: turn 45
+  degrees anticlockwise / clockwise after crossing. No twist sign means the
+  chevron keeps its direction of travel.
+* ``*`` takes the Pacru connection change {R8}; it is written on every Pacru
+  connection change, also when no border crossing competes with it.
+* ``+f`` puts the Pacru border-crossing marker on ``f``: a borderland change
+  {R4, R6} or a borderland transformation {R10}.
+* ``@f`` is the field changed by a Pacru meeting {R12}.
+* ``e5>(a1,a2)`` reorients the chevron on e5 {R14}: ``>``/``<`` 45 degrees
+  clockwise/anticlockwise paying 2 fields, ``>>``/``<<`` 90 degrees paying 4;
+  the fields given up follow in brackets, written in ascending field order.
+* ``pass`` is the only move of a Lilacru, Shacru or Azacru player who cannot
+  move {S-R2, A-R10}.
+
+Examples: ``a3-b4>``, ``g9-e7*``, ``g9-e7+d9``, ``e3xe4+e6@i9``,
+``d9>>(a7,b5,b7,c4)``.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import Final
+
+import attrs
+
+from pacru.errors import NotationError
+from pacru.geometry import FIELD_NAMES, parse_field
+
+__all__ = ["MAX_MOVE_TEXT", "Move", "MoveKind"]
+
+#: Longest move text the parser looks at; longer input is a NotationError.
+MAX_MOVE_TEXT: Final = 64
+
+_F = r"([a-i][1-9])"
+_STEP_RE: Final = re.compile(rf"{_F}([-x]){_F}([<>]?)(\*?)(?:\+{_F})?(?:@{_F})?")
+_REORIENT_RE: Final = re.compile(rf"{_F}(<<|>>|<|>)\(({_F}(?:,{_F})*)\)")
+_TURN_TEXT: Final = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
+_TEXT_TURN: Final = {v: k for k, v in _TURN_TEXT.items()}
+
+
+class MoveKind(enum.Enum):
+    """What sort of action a :class:`Move` is."""
+
+    #: A chevron moves from field to field (one field, long, connection, jump).
+    STEP = "step"
+    #: A Pacru pincer: an attacker moves onto the captured chevron's field {R11}.
+    PINCER = "pincer"
+    #: A Pacru reorientation {R14}.
+    REORIENTATION = "reorientation"
+    #: A pass by a player who cannot move {S-R2, A-R10}.
+    PASS = "pass"
+
+
+def _field_or_none(value: int | None) -> int | None:
+    if value is not None and not 0 <= value < 81:
+        raise ValueError(f"field index must be 0..80, not {value}")
+    return value
+
+
+def _sorted_fields(value: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    return tuple(sorted(value))
+
+
+@attrs.frozen(cache_hash=True)
+class Move:
+    """One complete move of a chevron game, with every choice the player made.
+
+    All fields are field indices 0..80 (``a1 = 0``, row-major from rank 1; see
+    :mod:`pacru.geometry`) or ``None``.
+
+    Attributes:
+        origin: the chevron's field; ``None`` only for a pass.
+        target: the destination field (for a pincer the victim's field);
+            ``None`` for a reorientation or a pass.
+        capture: True for a Pacru pincer {R11}.
+        twist: the Shacru/Azacru borderland twist {S-R4, A-R6}: -1 turns the
+            chevron 45 degrees anticlockwise after the move, +1 clockwise, 0 none.
+        turn: a Pacru reorientation {R14} in 45-degree steps, clockwise
+            positive: -2, -1, 1 or 2; 0 for every other move.
+        connection: the Pacru connection change is taken {R8}.
+        marker: the Pacru border-crossing marker's field {R4, R6, R10}, or None.
+        meeting: the field changed by a Pacru meeting {R12}, or None.
+        relinquished: the own fields given up by a reorientation {R14},
+            ascending.
+
+    Build moves with :meth:`parse` or the keyword constructor; states produce
+    them in :meth:`pacru.ChevronState.legal_moves`.
+    """
+
+    origin: int | None = attrs.field(default=None, converter=_field_or_none)
+    target: int | None = attrs.field(default=None, converter=_field_or_none)
+    capture: bool = False
+    twist: int = 0
+    turn: int = 0
+    connection: bool = False
+    marker: int | None = attrs.field(default=None, converter=_field_or_none)
+    meeting: int | None = attrs.field(default=None, converter=_field_or_none)
+    relinquished: tuple[int, ...] = attrs.field(default=(), converter=_sorted_fields)
+
+    @property
+    def kind(self) -> MoveKind:
+        """Whether this is a step, pincer, reorientation or pass."""
+        if self.origin is None:
+            return MoveKind.PASS
+        if self.target is None:
+            return MoveKind.REORIENTATION
+        return MoveKind.PINCER if self.capture else MoveKind.STEP
+
+    @classmethod
+    def pass_move(cls) -> Move:
+        """The pass {S-R2, A-R10, D34, D37}."""
+        return _PASS
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """The move written as ``text`` in the grammar of this module.
+
+        This checks syntax only; use :meth:`pacru.ChevronState.parse_move` to
+        check the move is legal in a position.
+
+        Raises:
+            NotationError: ``text`` is not a move in the grammar.
+        """
+        if not isinstance(text, str):
+            raise NotationError("a move must be given as a string")
+        if len(text) > MAX_MOVE_TEXT:
+            raise NotationError(f"move text longer than {MAX_MOVE_TEXT} characters", text)
+        s = text.strip().lower()
+        if s == "pass":
+            return _PASS
+        m = _STEP_RE.fullmatch(s)
+        if m:
+            origin, sep, target, twist, star, marker, meeting = m.groups()
+            if origin == target:
+                raise NotationError(f"{text!r}: a move must leave its field", text)
+            return cls(
+                parse_field(origin),
+                parse_field(target),
+                capture=sep == "x",
+                twist={"": 0, "<": -1, ">": 1}[twist],
+                connection=bool(star),
+                marker=parse_field(marker) if marker else None,
+                meeting=parse_field(meeting) if meeting else None,
+            )
+        m = _REORIENT_RE.fullmatch(s)
+        if m:
+            fields = [parse_field(f) for f in m.group(3).split(",")]
+            if len(set(fields)) != len(fields):
+                raise NotationError(f"{text!r}: a relinquished field is named twice", text)
+            return cls(
+                parse_field(m.group(1)),
+                None,
+                turn=_TEXT_TURN[m.group(2)],
+                relinquished=tuple(fields),
+            )
+        raise NotationError(
+            f"{text[:40]!r} is not a move; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', "
+            "'e3xe4+e6@i9', 'd9>>(a7,b5,b7,c4)' or 'pass'",
+            text,
+        )
+
+    def __str__(self) -> str:
+        if self.origin is None:
+            return "pass"
+        names = FIELD_NAMES
+        if self.target is None:
+            fields = ",".join(names[f] for f in self.relinquished)
+            return f"{names[self.origin]}{_TURN_TEXT.get(self.turn, '?')}({fields})"
+        parts = [names[self.origin], "x" if self.capture else "-", names[self.target]]
+        if self.twist:
+            parts.append("<" if self.twist < 0 else ">")
+        if self.connection:
+            parts.append("*")
+        if self.marker is not None:
+            parts.append("+" + names[self.marker])
+        if self.meeting is not None:
+            parts.append("@" + names[self.meeting])
+        return "".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+
+_PASS: Final = Move()

@@ -1,0 +1,314 @@
+"""Legal move generation for the chevron games: one engine, switched by :class:`Rules`.
+
+Rules implemented here, by ID (see the rules reference):
+
+* Moving forwards only, ending facing the direction of travel {G4, S-R3, L4, R3}.
+* Power of movement: own fields in the starting borderland, the chevron's own
+  field included, at least 1 {A-R4, R5, D39}; always 1 in Lilacru/Shacru.
+* Long moves in a straight line over markers of any colour, never over a
+  chevron {A-R5, R6, R7, D8}, except a connection jump {A-R8, R9}.
+* Never onto a chevron or another player's colour {S-R5, L6, A-R9, R7, D41};
+  onto one's own colour is allowed and gains nothing (D6).
+* The borderland twist on every crossing move {S-R4, A-R6, D3, D4, D42}, none
+  for an Azacru chevron removed by its own connection or once the Azacru end is
+  triggered (D5).
+* Pacru: pincer {R11, D18, D19}, connection or crossing choice {R8, D13},
+  borderland change {R4, R6, D14, D15} or transformation {R10, D16} judged
+  after a capture (D17), meeting {R12, D21-D23, D46, D47}, the supply cap
+  {R16b, D29} and reorientation {R14, D25, D26}.
+
+The functions see only integers and bitboards (see :mod:`pacru.geometry`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from pacru.chevron.movelist import LegalMoves, Option, ReorientationFamily, StepFamily
+from pacru.chevron.rules import SUPPLY, Rules
+from pacru.geometry import BETWEEN, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
+
+__all__ = ["Step", "generate", "power_of_movement", "raw_steps"]
+
+#: A chevron step before choices: (origin, target, direction, distance, jumped, capture).
+Step = tuple[int, int, int, int, bool, bool]
+
+_FULL: Final = (1 << 81) - 1
+_TWISTS: Final[tuple[int, ...]] = (0, -1, 1)
+_NO_TWIST: Final[tuple[int, ...]] = (0,)
+
+
+def power_of_movement(rules: Rules, own: int, field: int) -> int:
+    """Power of movement of a chevron of colour ``own`` on ``field`` {A-R4, R5, D39}.
+
+    ``own`` is the mover's marker bitboard. 1 in games without power.
+    """
+    if not rules.power:
+        return 1
+    return (own & BORDERLAND_MASK[BORDERLAND[field]]).bit_count() or 1
+
+
+def raw_steps(
+    rules: Rules,
+    markers: tuple[int, ...],
+    chevrons: tuple[tuple[int, ...], ...],
+    seat: int,
+    occupied: int,
+) -> list[Step]:
+    """Every legal chevron step of ``seat`` (pincers included), before choices.
+
+    Order: chevrons ascending by field, directions (left, straight, right),
+    distances ascending; pincers follow the plain steps of their attacker's
+    direction in the same order.
+    """
+    own = markers[seat]
+    marked = 0
+    for m in markers:
+        marked |= m
+    other = marked & ~own
+    own_occ = 0
+    for code in chevrons[seat]:
+        own_occ |= 1 << (code >> 3)
+    power = rules.power
+    pacru = rules.pacru
+    steps: list[Step] = []
+    attacks: dict[int, list[Step]] = {}
+    for code in chevrons[seat]:
+        f = code >> 3
+        pom = ((own & BORDERLAND_MASK[BORDERLAND[f]]).bit_count() or 1) if power else 1
+        from_own = own >> f & 1
+        for d in FORWARD[code & 7]:
+            jumped = False
+            k = 0
+            for t in RAYS[f][d]:
+                k += 1
+                if k > pom:
+                    break
+                bit = 1 << t
+                if occupied & bit:
+                    if pacru and not jumped and not own_occ & bit:
+                        attacks.setdefault(t, []).append((f, t, d, k, False, True))
+                    if not (power and from_own):
+                        break
+                    jumped = True
+                elif other & bit:
+                    continue
+                elif jumped:
+                    if own & bit:
+                        steps.append((f, t, d, k, True, False))
+                else:
+                    steps.append((f, t, d, k, False, False))
+    if attacks:
+        for attackers in attacks.values():
+            if len(attackers) >= 2:
+                steps.extend(attackers)
+        steps.sort(key=_step_order(chevrons[seat]))
+    return steps
+
+
+def _step_order(own_chevrons: tuple[int, ...]) -> Callable[[Step], tuple[int, int, int, bool]]:
+    order = {code >> 3: i for i, code in enumerate(own_chevrons)}
+    facing = {code >> 3: code & 7 for code in own_chevrons}
+
+    def key(s: Step) -> tuple[int, int, int, bool]:
+        return (order[s[0]], (s[2] - facing[s[0]] + 1) % 8, s[3], s[5])
+
+    return key
+
+
+def _chevron_at(chevrons: tuple[tuple[int, ...], ...], field: int) -> tuple[int, int]:
+    """(seat, facing) of the chevron on ``field``; (-1, -1) if none."""
+    for seat, codes in enumerate(chevrons):
+        for code in codes:
+            if code >> 3 == field:
+                return seat, code & 7
+    return -1, -1
+
+
+def generate(
+    rules: Rules,
+    markers: tuple[int, ...],
+    chevrons: tuple[tuple[int, ...], ...],
+    seat: int,
+    occupied: int,
+    end_triggered: bool,
+) -> LegalMoves:
+    """All complete legal moves of ``seat`` (see :mod:`pacru.chevron.movelist` for the order).
+
+    Returns a pass-only list when a Lilacru/Shacru/Azacru player cannot move
+    {S-R2, A-R10}; an empty list when a Pacru player is blocked {R15} (the
+    caller eliminates them).
+    """
+    steps = raw_steps(rules, markers, chevrons, seat, occupied)
+    if not steps:
+        return LegalMoves.empty() if rules.pacru else LegalMoves.pass_only()
+    if rules.pacru:
+        return _pacru_moves(rules, markers, chevrons, seat, occupied, steps)
+    own = markers[seat]
+    families = []
+    for f, t, _d, k, jumped, _cap in steps:
+        twists = _NO_TWIST
+        if rules.twist and BORDERLAND[f] != BORDERLAND[t] and not end_triggered:
+            twists = _TWISTS
+            if (
+                rules.azacru
+                and k >= 2
+                and not jumped
+                and own >> f & 1
+                and own >> t & 1
+                and BETWEEN[f * 81 + t] & _other_marks(markers, seat)
+            ):
+                twists = _NO_TWIST  # removed by its own connection: nothing to twist (D5)
+        families.append(StepFamily(f, t, False, tuple((tw, False, -1, 0) for tw in twists)))
+    return LegalMoves(tuple(families))
+
+
+def _other_marks(markers: tuple[int, ...], seat: int) -> int:
+    out = 0
+    for i, m in enumerate(markers):
+        if i != seat:
+            out |= m
+    return out
+
+
+def crossing_options(
+    dest_land: int, marked_after: int, own_after: int, occupied_after: int, target: int
+) -> tuple[int, bool]:
+    """Fields the Pacru crossing benefit may go on, and whether it is a transformation.
+
+    Judged on the board after the move (and capture, D17): a borderland change
+    on any neutral field of the destination borderland that is unoccupied or
+    the landing field {R4, R6, D15}; else, when the borderland has no neutral
+    field at all, a transformation of an unoccupied non-own field {R10, D16};
+    else nothing (D14). Returns (bitboard of fields, is_transformation).
+    """
+    land = BORDERLAND_MASK[dest_land]
+    neutral = land & ~marked_after
+    if neutral:
+        return neutral & ~(occupied_after & ~(1 << target)), False
+    return land & ~occupied_after & ~own_after, True
+
+
+def _pacru_moves(
+    rules: Rules,
+    markers: tuple[int, ...],
+    chevrons: tuple[tuple[int, ...], ...],
+    seat: int,
+    occupied: int,
+    steps: list[Step],
+) -> LegalMoves:
+    own = markers[seat]
+    marked = 0
+    for m in markers:
+        marked |= m
+    supply = SUPPLY[len(markers)] - own.bit_count()
+    own_codes = chevrons[seat]
+    families = []
+    for f, t, d, k, jumped, capture in steps:
+        tbit = 1 << t
+        own_a, marked_a, left = own, marked, supply
+        victim_markers = markers
+        if capture and not own & tbit:
+            left -= 1
+            own_a |= tbit
+            marked_a |= tbit
+            victim_markers = tuple(m & ~tbit if i != seat else own_a for i, m in enumerate(markers))
+        occ_a = (occupied & ~(1 << f)) | tbit
+        if left <= 0:  # R16b: the capture placed the last marker; nothing more to choose
+            families.append(StepFamily(f, t, capture, ((0, False, -1, 0),)))
+            continue
+        benefits: list[tuple[bool, int, bool]] = []  # (connection, field, transformation)
+        if not capture and k >= 2 and not jumped and own >> f & 1 and own & tbit:
+            benefits.append((True, -1, False))
+        if BORDERLAND[f] != BORDERLAND[t]:
+            fields, transform = crossing_options(BORDERLAND[t], marked_a, own_a, occ_a, t)
+            while fields:
+                low = fields & -fields
+                benefits.append((False, low.bit_length() - 1, transform))
+                fields ^= low
+        if not benefits:
+            benefits.append((False, -1, False))
+        # A meeting needs the moved chevron to face an own chevron facing back (D21).
+        n = NEIGHBOUR[t][d]
+        meets = n >= 0 and (n * 8 + (d + 4) % 8) in own_codes
+        options: list[Option] = []
+        for conn, field, transform in benefits:
+            meet = 0
+            if meets:
+                meet = _meeting_fields(
+                    rules, victim_markers, seat, own_a, occ_a, left, f, t, n, conn, field, transform
+                )
+            options.append((0, conn, field, meet))
+        families.append(StepFamily(f, t, capture, tuple(options)))
+    reorients = _reorientations(own, occupied, own_codes)
+    return LegalMoves(tuple(families), reorients)
+
+
+def _meeting_fields(
+    rules: Rules,
+    markers: tuple[int, ...],
+    seat: int,
+    own_a: int,
+    occ_a: int,
+    left: int,
+    origin: int,
+    target: int,
+    partner: int,
+    conn: bool,
+    field: int,
+    transform: bool,
+) -> int:
+    """Bitboard of the fields a meeting may change after this benefit; 0 for no meeting.
+
+    {R12}; the pair must be on own fields after the move's other effects
+    (D21), the 2011 threshold counts every other colour after those effects
+    (D22), targets are unoccupied non-own fields and the meeting is compulsory
+    when one exists (D23); no meeting once the supply is exhausted (D29).
+    """
+    changed = 0
+    if conn:
+        changed = BETWEEN[origin * 81 + target] & ~own_a
+        left -= changed.bit_count()
+    elif field >= 0:
+        changed = 1 << field
+        left -= 1
+    if left <= 0:
+        return 0
+    own_b = own_a | changed
+    if not (own_b >> target & 1 and own_b >> partner & 1):
+        return 0
+    if rules.meeting_rule == "2011":
+        best = 0
+        for i, m in enumerate(markers):
+            if i != seat:
+                best = max(best, (m & ~changed).bit_count())
+        if best < 9:
+            return 0
+    del transform  # a transformation is already in `changed`
+    return _FULL & ~occ_a & ~own_b
+
+
+def _reorientations(
+    own: int, occupied: int, own_codes: tuple[int, ...]
+) -> tuple[ReorientationFamily, ...]:
+    """Reorientation families {R14}: 45 degrees for 2 fields, 90 for 4 (D25).
+
+    Only called when the player has a chevron step, as R14 and D26 require.
+    """
+    free = own & ~occupied
+    n = free.bit_count()
+    if n < 2:
+        return ()
+    fields = []
+    while free:
+        low = free & -free
+        fields.append(low.bit_length() - 1)
+        free ^= low
+    fields_t = tuple(fields)
+    out = []
+    for code in own_codes:
+        for turn in (-2, -1, 1, 2):
+            if n >= 2 * abs(turn):
+                out.append(ReorientationFamily(code >> 3, turn, fields_t))
+    return tuple(out)

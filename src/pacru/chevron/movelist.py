@@ -1,0 +1,290 @@
+"""The immutable, lazy sequence returned by ``legal_moves()``.
+
+A Pacru position can have hundreds of thousands of complete moves: every
+reorientation with every set of relinquished fields is its own move {R14},
+and every meeting field multiplies a move {R12}. Building a :class:`Move` for
+each would cost far more than bots need, so legal moves are kept as
+*families*: one per chevron step or reorientation, holding the choices
+compactly (bitboards and field tuples). :class:`LegalMoves` is a read-only
+``Sequence[Move]``: ``len`` and ``in`` are O(families), indexing decodes one
+move (combinations are unranked, not enumerated) and iteration yields moves
+one at a time in the documented order:
+
+1. steps and pincers, by chevron (ascending field), then direction of travel
+   (left, straight, right of the facing), then distance; within a step, the
+   choices in order (twist -, 0, +; connection before crossing fields; fields
+   ascending), then meeting fields ascending;
+2. reorientations, by chevron, then turn (-2, -1, +1, +2), then relinquished
+   sets in lexicographic order;
+3. or the single ``pass``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from itertools import combinations
+from math import comb
+from typing import Final, overload
+
+from pacru.chevron.move import Move
+
+__all__ = ["LegalMoves", "ReorientationFamily", "StepFamily"]
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def make_move(
+    origin: int | None,
+    target: int | None,
+    capture: bool = False,
+    twist: int = 0,
+    turn: int = 0,
+    connection: bool = False,
+    marker: int | None = None,
+    meeting: int | None = None,
+    relinquished: tuple[int, ...] = (),
+) -> Move:
+    """Build a Move from trusted, already-validated parts (skips the converters)."""
+    m = _new(Move)
+    _set(m, "origin", origin)
+    _set(m, "target", target)
+    _set(m, "capture", capture)
+    _set(m, "twist", twist)
+    _set(m, "turn", turn)
+    _set(m, "connection", connection)
+    _set(m, "marker", marker)
+    _set(m, "meeting", meeting)
+    _set(m, "relinquished", relinquished)
+    _set(m, "_attrs_cached_hash", None)
+    return m
+
+
+def _nth_bit(mask: int, n: int) -> int:
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _bit_fields(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+#: One choice of a step: (twist, connection, marker field or -1, meeting bitboard or 0).
+Option = tuple[int, bool, int, int]
+
+
+class StepFamily:
+    """Every complete move of one chevron step or pincer, differing only in choices."""
+
+    __slots__ = ("capture", "options", "origin", "size", "target")
+
+    def __init__(
+        self, origin: int, target: int, capture: bool, options: tuple[Option, ...]
+    ) -> None:
+        self.origin = origin
+        self.target = target
+        self.capture = capture
+        self.options = options
+        self.size = sum(m.bit_count() or 1 for _, _, _, m in options)
+
+    def get(self, index: int) -> Move:
+        for twist, conn, marker, meet in self.options:
+            n = meet.bit_count() or 1
+            if index < n:
+                return make_move(
+                    self.origin,
+                    self.target,
+                    self.capture,
+                    twist,
+                    0,
+                    conn,
+                    None if marker < 0 else marker,
+                    _nth_bit(meet, index) if meet else None,
+                )
+            index -= n
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Move]:
+        o, t, c = self.origin, self.target, self.capture
+        for twist, conn, marker, meet in self.options:
+            mk = None if marker < 0 else marker
+            if meet:
+                for f in _bit_fields(meet):
+                    yield make_move(o, t, c, twist, 0, conn, mk, f)
+            else:
+                yield make_move(o, t, c, twist, 0, conn, mk, None)
+
+    def contains(self, move: Move) -> bool:
+        if move.turn or move.relinquished:
+            return False
+        marker = -1 if move.marker is None else move.marker
+        for twist, conn, mk, meet in self.options:
+            if twist == move.twist and conn == move.connection and mk == marker:
+                if meet:
+                    return move.meeting is not None and bool(meet >> move.meeting & 1)
+                return move.meeting is None
+        return False
+
+
+class ReorientationFamily:
+    """Every reorientation of one chevron by one turn: each set of ``cost`` fields {R14}."""
+
+    __slots__ = ("cost", "fields", "mask", "origin", "size", "turn")
+
+    def __init__(self, origin: int, turn: int, fields: tuple[int, ...]) -> None:
+        self.origin = origin
+        self.turn = turn
+        self.fields = fields
+        self.mask = sum(1 << f for f in fields)
+        self.cost = 2 * abs(turn)
+        self.size = comb(len(fields), self.cost)
+
+    def get(self, index: int) -> Move:
+        # Unrank the index-th combination in lexicographic order.
+        chosen: list[int] = []
+        n, k, start = len(self.fields), self.cost, 0
+        while k:
+            for i in range(start, n):
+                count = comb(n - i - 1, k - 1)
+                if index < count:
+                    chosen.append(self.fields[i])
+                    start, k = i + 1, k - 1
+                    break
+                index -= count
+        return make_move(self.origin, None, turn=self.turn, relinquished=tuple(chosen))
+
+    def __iter__(self) -> Iterator[Move]:
+        for chosen in combinations(self.fields, self.cost):
+            yield make_move(self.origin, None, turn=self.turn, relinquished=chosen)
+
+    def contains(self, move: Move) -> bool:
+        rel = move.relinquished
+        if len(rel) != self.cost or len(set(rel)) != self.cost:
+            return False
+        return all(self.mask >> f & 1 for f in rel) and move.target is None
+
+
+Family = StepFamily | ReorientationFamily
+_PASS_ONLY: Final = (Move.pass_move(),)
+
+
+class LegalMoves(Sequence[Move]):
+    """An immutable, lazily decoded sequence of complete legal moves.
+
+    Supports ``len``, indexing (also negative), slicing (returns a tuple),
+    iteration and ``in``. ``steps`` lists the step and pincer families,
+    ``reorientations`` the reorientation families, for bots that want to
+    sample by action first and by choice second.
+    """
+
+    __slots__ = ("_index", "_offsets", "_passes", "families", "reorientations", "steps")
+
+    def __init__(
+        self,
+        steps: tuple[StepFamily, ...],
+        reorientations: tuple[ReorientationFamily, ...] = (),
+        passes: bool = False,
+    ) -> None:
+        self.steps = steps
+        self.reorientations = reorientations
+        self.families: tuple[Family, ...] = (*steps, *reorientations)
+        self._passes = passes
+        offsets = []
+        total = 0
+        for fam in self.families:
+            offsets.append(total)
+            total += fam.size
+        offsets.append(total)
+        self._offsets = offsets
+        self._index: dict[tuple[int, int, bool, int], Family] | None = None
+
+    def __len__(self) -> int:
+        return 1 if self._passes else self._offsets[-1]
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Move, ...]: ...
+    def __getitem__(self, index: int | slice) -> Move | tuple[Move, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("legal move index out of range")
+        if self._passes:
+            return _PASS_ONLY[0]
+        offsets = self._offsets
+        lo, hi = 0, len(self.families) - 1
+        while lo < hi:  # the last family whose offset is <= index
+            mid = (lo + hi + 1) // 2
+            if offsets[mid] <= index:
+                lo = mid
+            else:
+                hi = mid - 1
+        return self.families[lo].get(index - offsets[lo])
+
+    def __iter__(self) -> Iterator[Move]:
+        if self._passes:
+            yield from _PASS_ONLY
+            return
+        for fam in self.families:
+            yield from fam
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Move):
+            return False
+        if move.origin is None:
+            return self._passes
+        family = self.family_of(move)
+        return family is not None and family.contains(move)
+
+    def family_of(self, move: Move) -> Family | None:
+        """The family a move would belong to (same chevron, target/turn, capture), if any."""
+        if self._index is None:
+            index: dict[tuple[int, int, bool, int], Family] = {}
+            for s in self.steps:
+                index[(s.origin, s.target, s.capture, 0)] = s
+            for r in self.reorientations:
+                index[(r.origin, -1, False, r.turn)] = r
+            self._index = index
+        target = -1 if move.target is None else move.target
+        return self._index.get((move.origin or 0, target, move.capture, move.turn))
+
+    @property
+    def is_pass(self) -> bool:
+        """True when the only legal move is ``pass``."""
+        return self._passes
+
+    def __repr__(self) -> str:
+        n = len(self)
+        shown = ", ".join(str(m) for m in self[:8])
+        more = f", ... ({n} moves)" if n > 8 else ""
+        return f"<LegalMoves [{shown}{more}]>"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        if isinstance(other, tuple | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    @classmethod
+    def empty(cls) -> LegalMoves:
+        """No legal moves (a finished game)."""
+        return cls(())
+
+    @classmethod
+    def pass_only(cls) -> LegalMoves:
+        """Only ``pass`` {S-R2, A-R10}."""
+        return cls((), (), passes=True)

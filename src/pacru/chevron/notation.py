@@ -1,0 +1,238 @@
+"""The one-line position string of the chevron games.
+
+A position is the game name followed by ``key=value`` words, separated by
+spaces, in this order (optional keys are left out when they have their
+default)::
+
+    pacru players=green,yellow turn=green markers=green:e2,f3;yellow:d7
+          chevrons=green:a3E,e1N,i3W,i9SW;yellow:a1NE,a7E,e9S,i7W ply=2
+
+====================  =========================================================
+key                   value
+====================  =========================================================
+``players``           colours in turn order (required)
+``turn``              the colour to move (default: the first player)
+``markers``           ``colour:field,field;colour:...``, or ``-`` for none
+``chevrons``          ``colour:` field + facing (``e4N``, ``i9SW``), ``;``-separated
+``out``               Pacru: eliminated colours {R15}
+``trigger``           Azacru: the colour whose pass triggered the end {A-R10}
+``idle``              Lilacru/Shacru: plies since a field was acquired (D33)
+``ply``               plies played since the start
+``meeting_rule``      Pacru option ``original`` (D48)
+``move_cap``          Pacru option (D32)
+``idle_rounds``       Lilacru/Shacru option (D33)
+====================  =========================================================
+
+So any rulebook diagram can be typed: ``from_position("azacru
+players=red,yellow markers=red:d4,e4 chevrons=red:e4N")``. A Pacru position is
+taken to be at the start of the player's turn: a player without chevrons or
+without a chevron step is eliminated on reading {R15, D27}.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from pacru.base import Outcome, Termination
+from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers
+from pacru.chevron.rules import SUPPLY, rules_for
+from pacru.chevron.state import ChevronState
+from pacru.errors import InvalidPositionError, NotationError
+from pacru.geometry import FIELD_NAMES, Direction, bits, parse_field
+
+__all__ = ["MAX_POSITION_TEXT", "format_position", "parse_position"]
+
+#: Longest position string the parser reads.
+MAX_POSITION_TEXT: Final = 4096
+_KEYS: Final = (
+    "players",
+    "turn",
+    "markers",
+    "chevrons",
+    "out",
+    "trigger",
+    "idle",
+    "ply",
+    "meeting_rule",
+    "move_cap",
+    "idle_rounds",
+)
+_COLOUR_RE: Final = re.compile(r"[a-z][a-z0-9_-]*")
+_CHEVRON_RE: Final = re.compile(r"([a-i][1-9])(ne|nw|se|sw|n|e|s|w)")
+
+
+def format_position(state: ChevronState) -> str:
+    """The position string of ``state`` (see the module docstring)."""
+    players = state.players
+    parts = [state.game, "players=" + ",".join(players), "turn=" + players[state.to_move]]
+    groups = [
+        p + ":" + ",".join(FIELD_NAMES[f] for f in bits(m))
+        for p, m in zip(players, state.markers, strict=True)
+        if m
+    ]
+    parts.append("markers=" + (";".join(groups) or "-"))
+    groups = [
+        p
+        + ":"
+        + ",".join(
+            FIELD_NAMES[c >> 3] + Direction(c & 7).name for c in sorted(codes, key=lambda c: c >> 3)
+        )
+        for p, codes in zip(players, state.chevrons, strict=True)
+        if codes
+    ]
+    parts.append("chevrons=" + (";".join(groups) or "-"))
+    if state.out:
+        parts.append("out=" + ",".join(state.eliminated))
+    if state.trigger >= 0:
+        parts.append(f"trigger={players[state.trigger]}")
+    if state.idle:
+        parts.append(f"idle={state.idle}")
+    if state.ply:
+        parts.append(f"ply={state.ply}")
+    parts.extend(f"{k}={v}" for k, v in state.options().items())
+    return " ".join(parts)
+
+
+def _groups(value: str, key: str, players: tuple[str, ...]) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    if value == "-":
+        return out
+    for group in value.split(";"):
+        colour, sep, items = group.partition(":")
+        if not sep or not items:
+            raise NotationError(f"{key}: expected colour:item,item;..., got {group[:30]!r}", value)
+        if colour not in players:
+            raise InvalidPositionError(
+                f"{key}: {colour!r} is not one of the players ({', '.join(players)})"
+            )
+        seat = players.index(colour)
+        if seat in out:
+            raise InvalidPositionError(f"{key}: {colour} is listed twice")
+        out[seat] = items.split(",")
+    return out
+
+
+def _int(value: str, key: str) -> int:
+    if not value.isdigit() or len(value) > 9:
+        raise NotationError(f"{key} must be a whole number, not {value[:20]!r}", value)
+    return int(value)
+
+
+def parse_position(text: str) -> ChevronState:
+    """The state described by a chevron-game position string.
+
+    Raises:
+        NotationError: the text does not follow the format.
+        InvalidPositionError: well-formed but impossible: a field with two
+            chevrons or two markers, an unknown colour, a wrong number of
+            players, a Pacru player over the supply.
+    """
+    if len(text) > MAX_POSITION_TEXT:
+        raise NotationError(f"position longer than {MAX_POSITION_TEXT} characters", text)
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("empty position", text)
+    game, values = words[0], {}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if not sep or key not in _KEYS:
+            raise NotationError(
+                f"unknown position key {key[:20]!r}; keys: {', '.join(_KEYS)}", text
+            )
+        if key in values:
+            raise NotationError(f"position key {key} given twice", text)
+        values[key] = value
+    if "players" not in values:
+        raise NotationError("a position needs players=colour,colour,...", text)
+    players = tuple(values["players"].split(","))
+    if not 2 <= len(players) <= 4:
+        raise InvalidPositionError(f"{game} is played by 2, 3 or 4 players, not {len(players)}")
+    if len(set(players)) != len(players) or not all(_COLOUR_RE.fullmatch(p) for p in players):
+        raise NotationError(
+            f"players must be distinct colour words: {values['players'][:40]!r}", text
+        )
+    try:
+        rules = rules_for(
+            game,
+            meeting_rule=values.get("meeting_rule", "2011"),
+            move_cap=_int(values["move_cap"], "move_cap") if "move_cap" in values else None,
+            idle_rounds=_int(values.get("idle_rounds", "81"), "idle_rounds"),
+        )
+    except NotationError:
+        raise
+    except ValueError as err:
+        raise InvalidPositionError(str(err)) from None
+
+    def seat_of(key: str) -> int:
+        colour = values[key]
+        if colour not in players:
+            raise InvalidPositionError(f"{key}: {colour!r} is not a player")
+        return players.index(colour)
+
+    n = len(players)
+    to_move = seat_of("turn") if "turn" in values else 0
+    markers = [0] * n
+    for seat, items in _groups(values.get("markers", "-"), "markers", players).items():
+        for item in items:
+            f = parse_field(item)
+            if any(m >> f & 1 for m in markers):
+                raise InvalidPositionError(f"markers: {item} is marked twice")
+            markers[seat] |= 1 << f
+    chevrons: list[tuple[int, ...]] = [()] * n
+    occupied = 0
+    for seat, items in _groups(values.get("chevrons", "-"), "chevrons", players).items():
+        codes = []
+        for item in items:
+            m = _CHEVRON_RE.fullmatch(item)
+            if not m:
+                raise NotationError(
+                    f"chevrons: {item[:20]!r} is not a field and facing such as e4N or i9SW", text
+                )
+            f = parse_field(m.group(1))
+            if occupied >> f & 1:
+                raise InvalidPositionError(f"chevrons: two chevrons on {m.group(1)}")
+            occupied |= 1 << f
+            codes.append(f * 8 + Direction[m.group(2).upper()])
+        chevrons[seat] = tuple(sorted(codes))
+    out = 0
+    for colour in values.get("out", "").split(",") if values.get("out") else ():
+        if not rules.pacru:
+            raise InvalidPositionError("only Pacru eliminates players (out=)")
+        if colour not in players:
+            raise InvalidPositionError(f"out: {colour!r} is not a player")
+        if chevrons[players.index(colour)]:
+            raise InvalidPositionError(f"out: {colour} still has chevrons")
+        out |= 1 << players.index(colour)
+    trigger = -1
+    if "trigger" in values:
+        if not rules.azacru:
+            raise InvalidPositionError("only Azacru has an end trigger (trigger=)")
+        trigger = seat_of("trigger")
+    idle = _int(values.get("idle", "0"), "idle")
+    ply = _int(values.get("ply", "0"), "ply")
+    marks = tuple(markers)
+    chevs = tuple(chevrons)
+    outcome: Outcome | None = None
+    if rules.pacru:
+        target = SUPPLY[n]
+        full = [s for s in range(n) if marks[s].bit_count() >= target]
+        if any(marks[s].bit_count() > target for s in range(n)) or len(full) > 1:
+            raise InvalidPositionError(f"a Pacru player has at most {target} markers (R1)")
+        if full:
+            to_move = full[0]
+            outcome = Outcome(Termination.SUPPLY_EXHAUSTED, (players[to_move],))
+        else:
+            chevs, out, to_move, occupied, outcome, _ = start_turn(
+                rules, players, marks, chevs, out, to_move, occupied
+            )
+            if outcome is None and rules.move_cap is not None and ply >= rules.move_cap:
+                outcome = Outcome(Termination.MOVE_CAP, ())
+    elif rules.azacru:
+        if trigger >= 0 and to_move == trigger:
+            outcome = Outcome(Termination.END_TRIGGERED, top_scorers(players, marks))
+    else:
+        outcome = lookahead_outcome(rules, players, marks, chevs, occupied, idle)
+    return ChevronState(
+        rules, players, marks, chevs, to_move, out, trigger, idle, ply, outcome, occupied
+    )

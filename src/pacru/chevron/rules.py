@@ -1,0 +1,108 @@
+"""Each chevron game as a configuration of one engine.
+
+A game is a :class:`Rules` value: which rules are switched on. The engine in
+:mod:`pacru.chevron.movegen` and :mod:`pacru.chevron.resolve` reads these flags,
+so a fix to a shared rule fixes every game that uses it.
+
+==========  =====  =====  ========  =====================  ========  ======
+game        mark   twist  power     connection             Pacru     end
+==========  =====  =====  ========  =====================  ========  ======
+Lilacru     L5     no     1         no                     no        L7
+Shacru      S-R3   S-R4   1         no                     no        S-R6
+Azacru      A-R3   A-R6   A-R4      change+removal, jump   no        A-R10
+Pacru       no     no     R5        change (R8), jump R9   R4..R16   R15-16
+==========  =====  =====  ========  =====================  ========  ======
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+__all__ = ["MEETING_RULES", "SUPPLY", "Rules", "rules_for"]
+
+#: Pacru marker supply per player, by player count {R1}.
+SUPPLY: Final = {2: 42, 3: 28, 4: 24}
+#: Pacru meeting rule variants {R12, D22, D48}.
+MEETING_RULES: Final = ("2011", "original")
+
+
+@attrs.frozen
+class Rules:
+    """The rule switches of one chevron game, with its options.
+
+    Attributes:
+        game: the game name.
+        marks_arrival: the field a chevron arrives on becomes its colour
+            {L5, S-R3, A-R3}; Pacru places markers only by special actions (D40).
+        twist: border crossings allow a 45-degree twist {S-R4, A-R6, D3-D5}.
+        power: power of movement allows long moves {A-R4, R5, D39}.
+        pacru: the Pacru special actions, reorientation, supply and
+            elimination {R4..R16}.
+        azacru: Azacru connections (with removal, A-R7) and the one-more-turn
+            end {A-R10}.
+        meeting_rule: ``"2011"`` (threshold of 9 opponent markers, the
+            default) or ``"original"`` {R12, D22, D48}; Pacru only.
+        move_cap: non-official: end the game without a winner after this
+            many plies (D32); ``None`` for no cap. Pacru only.
+        idle_rounds: non-official safety valve of Lilacru/Shacru: end after
+            this many full rounds without a field acquired (D33).
+    """
+
+    game: str
+    marks_arrival: bool
+    twist: bool
+    power: bool
+    pacru: bool
+    azacru: bool
+    meeting_rule: str = "2011"
+    move_cap: int | None = None
+    idle_rounds: int = 81
+
+    @property
+    def lookahead_end(self) -> bool:
+        """Whether the game ends when nobody can acquire a field {S-R6b, L7, D33}."""
+        return not (self.pacru or self.azacru)
+
+
+_BASE: Final = {
+    "lilacru": Rules(
+        "lilacru", marks_arrival=True, twist=False, power=False, pacru=False, azacru=False
+    ),
+    "shacru": Rules(
+        "shacru", marks_arrival=True, twist=True, power=False, pacru=False, azacru=False
+    ),
+    "azacru": Rules("azacru", marks_arrival=True, twist=True, power=True, pacru=False, azacru=True),
+    "pacru": Rules("pacru", marks_arrival=False, twist=False, power=True, pacru=True, azacru=False),
+}
+
+
+def rules_for(
+    game: str, *, meeting_rule: str = "2011", move_cap: int | None = None, idle_rounds: int = 81
+) -> Rules:
+    """The :class:`Rules` of ``game`` with the given options.
+
+    Raises:
+        ValueError: an unknown game, or an option the game does not have or
+            a value out of range; the message lists the valid ones.
+    """
+    base = _BASE.get(game)
+    if base is None:
+        raise ValueError(f"unknown chevron game {game!r}; valid: {', '.join(_BASE)}")
+    if meeting_rule not in MEETING_RULES:
+        raise ValueError(
+            f"meeting_rule must be one of {', '.join(MEETING_RULES)}, not {meeting_rule!r}"
+        )
+    if meeting_rule != "2011" and not base.pacru:
+        raise ValueError("meeting_rule applies to Pacru only")
+    if move_cap is not None:
+        if not base.pacru:
+            raise ValueError("move_cap applies to Pacru only (ruling D32)")
+        if not isinstance(move_cap, int) or move_cap < 1:
+            raise ValueError(f"move_cap must be a positive number of plies, not {move_cap!r}")
+    if not isinstance(idle_rounds, int) or idle_rounds < 1:
+        raise ValueError(f"idle_rounds must be a positive whole number, not {idle_rounds!r}")
+    if idle_rounds != 81 and not base.lookahead_end:
+        raise ValueError("idle_rounds applies to Lilacru and Shacru only (ruling D33)")
+    return attrs.evolve(base, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)

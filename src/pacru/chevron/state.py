@@ -1,0 +1,352 @@
+"""The immutable game state of the chevron games.
+
+=================  =========================================================
+games              Lilacru, Shacru, Azacru, Pacru (:mod:`pacru.chevron.rules`)
+players            2, 3 or 4, named by colour, in turn order
+board              81 fields a1..i9; markers and at most one chevron per field
+moves              :class:`pacru.Move`, text in the grammar of :mod:`pacru.chevron.move`
+position string    :mod:`pacru.chevron.notation`
+=================  =========================================================
+
+Internally a state is a handful of integers: one marker bitboard per player,
+a sorted tuple of chevron codes (``field * 8 + facing``) per player, and small
+counters. Legal moves are computed once per state, on first use, and cached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from pacru.base import GameState, Outcome
+from pacru.chevron.move import Move
+from pacru.chevron.movegen import generate, power_of_movement
+from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.rules import SUPPLY, Rules
+from pacru.errors import GameOverError, NotationError
+from pacru.geometry import Direction, field_index
+
+__all__ = ["Chevron", "ChevronState"]
+
+
+@attrs.frozen
+class Chevron:
+    """A chevron as seen on the board: its owner's colour and its facing {G4}."""
+
+    owner: str
+    facing: Direction
+
+    def __str__(self) -> str:
+        return f"{self.owner} {self.facing.name}"
+
+
+def _occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
+    occ = 0
+    for codes in chevrons:
+        for code in codes:
+            occ |= 1 << (code >> 3)
+    return occ
+
+
+@attrs.frozen(cache_hash=True, repr=False, eq=True)
+class ChevronState(GameState[Move]):
+    """A position of Lilacru, Shacru, Azacru or Pacru, with everything needed to play on.
+
+    Create one with :func:`pacru.new_game` or :func:`pacru.from_position`; get
+    the next with :meth:`apply_move`. States are frozen and hashable; two
+    states are equal when the same play continues from both (the history is
+    kept, but is not compared). Fields are named (``"e5"``) or indices 0..80
+    (``a1 = 0``, row-major from rank 1).
+
+    Attributes:
+        rules: the game and its options (:class:`pacru.chevron.rules.Rules`).
+        players: colour names in turn order.
+        markers: per player (turn order), a bitboard of the fields with their
+            marker.
+        chevrons: per player, the sorted codes ``field * 8 + facing`` of their
+            chevrons.
+        to_move: the index in ``players`` of the player to move (of the winner
+            or last mover once the game is over).
+        out: Pacru: bit ``i`` set when ``players[i]`` is eliminated {R15}.
+        trigger: Azacru: index of the player whose pass triggered the end,
+            -1 before {A-R10}.
+        idle: Lilacru/Shacru: plies since a field was last acquired (D33).
+        ply: plies played since the start of the game.
+        outcome: how the game ended, or None.
+    """
+
+    rules: Rules
+    players: tuple[str, ...]
+    markers: tuple[int, ...]
+    chevrons: tuple[tuple[int, ...], ...]
+    to_move: int
+    out: int = 0
+    trigger: int = -1
+    idle: int = 0
+    ply: int = 0
+    outcome: Outcome | None = None
+    occupied: int = attrs.field(default=0, eq=False)
+    _parent: ChevronState | None = attrs.field(default=None, eq=False)
+    _last: Move | None = attrs.field(default=None, eq=False)
+    _moves: LegalMoves | None = attrs.field(default=None, eq=False)
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _successor(
+        self,
+        move: Move,
+        *,
+        markers: tuple[int, ...],
+        chevrons: tuple[tuple[int, ...], ...],
+        to_move: int,
+        occupied: int,
+        out: int | None = None,
+        trigger: int | None = None,
+        idle: int = 0,
+        outcome: Outcome | None = None,
+        moves: LegalMoves | None = None,
+    ) -> ChevronState:
+        return ChevronState(
+            self.rules,
+            self.players,
+            markers,
+            chevrons,
+            to_move,
+            self.out if out is None else out,
+            self.trigger if trigger is None else trigger,
+            idle,
+            self.ply + 1,
+            outcome,
+            occupied,
+            self,
+            move,
+            moves,
+        )
+
+    # -- the common protocol ----------------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        """The game: ``"lilacru"``, ``"shacru"``, ``"azacru"`` or ``"pacru"``."""
+        return self.rules.game
+
+    @property
+    def current_player(self) -> str | None:
+        """The colour to move, or None once the game is over."""
+        return None if self.outcome is not None else self.players[self.to_move]
+
+    def legal_moves(self) -> LegalMoves:
+        """Every complete legal move, in the documented order (:mod:`pacru.chevron.movelist`).
+
+        Each twist choice, connection-or-crossing choice, marker field, meeting
+        field and set of relinquished fields is its own move. Empty once the
+        game is over; only ``pass`` for a Lilacru/Shacru/Azacru player who
+        cannot move {S-R2, A-R10, D34}. Computed once per state, then cached.
+        """
+        moves = self._moves
+        if moves is None:
+            if self.outcome is not None:
+                moves = LegalMoves.empty()
+            else:
+                moves = generate(
+                    self.rules,
+                    self.markers,
+                    self.chevrons,
+                    self.to_move,
+                    self.occupied,
+                    self.trigger >= 0,
+                )
+            object.__setattr__(self, "_moves", moves)
+        return moves
+
+    def is_legal(self, move: Move | str) -> bool:
+        """Whether ``move`` (a Move or its text) is legal here. Never raises for bad text."""
+        if isinstance(move, str):
+            try:
+                move = Move.parse(move)
+            except NotationError:
+                return False
+        return move in self.legal_moves()
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text`` (grammar: :mod:`pacru.chevron.move`).
+
+        Raises:
+            NotationError: ``text`` is not in the move grammar.
+            IllegalMoveError: it is, but the rules forbid it here; the error
+                names the rule (``err.rule``) and a reason code (``err.reason``).
+            GameOverError: the game is over.
+        """
+        move = Move.parse(text)
+        self._check(move, text)
+        return move
+
+    def apply_move(self, move: Move | str) -> ChevronState:
+        """The state after ``move``; this state is not changed.
+
+        Args:
+            move: a :class:`Move` or its text, e.g. ``"e4-e6"``, ``"g9-e7+d9"``.
+
+        Raises:
+            NotationError: unparseable move text.
+            IllegalMoveError: the move is not legal here; the message names the
+                rule that forbids it.
+            GameOverError: the game is over.
+        """
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, Move):
+            raise TypeError(f"apply_move takes a Move or a string, not {type(move).__name__}")
+        else:
+            self._check(move, str(move))
+        from pacru.chevron.resolve import resolve
+
+        return resolve(self, move)
+
+    def _check(self, move: Move, text: str) -> None:
+        if self.outcome is not None:
+            raise GameOverError(f"the game is over ({self.outcome.result()})", move=text)
+        if move not in self.legal_moves():
+            from pacru.chevron.legality import diagnose
+
+            raise diagnose(self, move, text)
+
+    @property
+    def scores(self) -> Mapping[str, int]:
+        """Colour -> markers on the board, in turn order {S-R6, A-R10, R16}."""
+        return MappingProxyType(
+            {p: m.bit_count() for p, m in zip(self.players, self.markers, strict=True)}
+        )
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        """The moves played to reach this state (since the start or the loaded position)."""
+        moves = []
+        state: ChevronState | None = self
+        while state is not None and state._last is not None:
+            moves.append(state._last)
+            state = state._parent
+        return tuple(reversed(moves))
+
+    @property
+    def last_move(self) -> Move | None:
+        """The move that produced this state, if any."""
+        return self._last
+
+    @property
+    def previous(self) -> ChevronState | None:
+        """The state before :attr:`last_move`, if known."""
+        return self._parent
+
+    def options(self) -> dict[str, Any]:
+        """The non-default rule options of this game, as keyword arguments of ``new_game``."""
+        out: dict[str, Any] = {}
+        if self.rules.meeting_rule != "2011":
+            out["meeting_rule"] = self.rules.meeting_rule
+        if self.rules.move_cap is not None:
+            out["move_cap"] = self.rules.move_cap
+        if self.rules.idle_rounds != 81:
+            out["idle_rounds"] = self.rules.idle_rounds
+        return out
+
+    def to_position(self) -> str:
+        """The one-line position string (format: :mod:`pacru.chevron.notation`)."""
+        from pacru.chevron.notation import format_position
+
+        return format_position(self)
+
+    # -- board queries ----------------------------------------------------------------------
+
+    def _seat(self, player: str) -> int:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            raise ValueError(
+                f"{player!r} is not a player; players: {', '.join(self.players)}"
+            ) from None
+
+    def marker_at(self, field: int | str) -> str | None:
+        """The colour of the marker on ``field`` (name or index), or None if neutral {G7}."""
+        bit = 1 << field_index(field)
+        for player, m in zip(self.players, self.markers, strict=True):
+            if m & bit:
+                return player
+        return None
+
+    def chevron_at(self, field: int | str) -> Chevron | None:
+        """The chevron on ``field`` (name or index), or None if unoccupied {G7}."""
+        f = field_index(field)
+        for player, codes in zip(self.players, self.chevrons, strict=True):
+            for code in codes:
+                if code >> 3 == f:
+                    return Chevron(player, Direction(code & 7))
+        return None
+
+    def chevron_map(self) -> dict[str, Chevron]:
+        """Field name -> chevron, for every chevron on the board."""
+        from pacru.geometry import FIELD_NAMES
+
+        return {
+            FIELD_NAMES[code >> 3]: Chevron(p, Direction(code & 7))
+            for p, codes in zip(self.players, self.chevrons, strict=True)
+            for code in codes
+        }
+
+    def marker_map(self) -> dict[str, str]:
+        """Field name -> marker colour, for every marked field."""
+        from pacru.geometry import FIELD_NAMES, bits
+
+        return {
+            FIELD_NAMES[f]: p
+            for p, m in zip(self.players, self.markers, strict=True)
+            for f in bits(m)
+        }
+
+    def power_of_movement(self, field: int | str) -> int:
+        """Power of movement of the chevron on ``field`` {A-R4, R5, D39}.
+
+        Raises:
+            ValueError: no chevron stands on ``field``.
+        """
+        chevron = self.chevron_at(field)
+        if chevron is None:
+            raise ValueError(f"no chevron on {field}")
+        return power_of_movement(
+            self.rules, self.markers[self._seat(chevron.owner)], field_index(field)
+        )
+
+    @property
+    def supply(self) -> Mapping[str, int]:
+        """Pacru: colour -> markers left in the supply, 42/28/24 minus those on the board.
+
+        {R1, R16b, D29}. Raises ``AttributeError`` in games without a supply (D38).
+        """
+        if not self.rules.pacru:
+            raise AttributeError(f"{self.game} has no marker supply (ruling D38)")
+        target = SUPPLY[len(self.players)]
+        return MappingProxyType(
+            {p: target - m.bit_count() for p, m in zip(self.players, self.markers, strict=True)}
+        )
+
+    @property
+    def eliminated(self) -> tuple[str, ...]:
+        """Pacru: the players who are out {R15}, in turn order."""
+        return tuple(p for i, p in enumerate(self.players) if self.out >> i & 1)
+
+    @property
+    def end_triggered_by(self) -> str | None:
+        """Azacru: the player whose pass triggered the end {A-R10}, or None."""
+        return self.players[self.trigger] if self.trigger >= 0 else None
+
+    # -- display ----------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        from pacru.chevron.render import render_text
+
+        return render_text(self)
+
+    def __repr__(self) -> str:
+        return f"pacru.from_position({self.to_position()!r})"

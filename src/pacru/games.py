@@ -1,0 +1,89 @@
+"""``new_game`` and ``from_position``: the entry points for every game.
+
+The chevron games (Lilacru, Shacru, Azacru, Pacru) share one engine,
+:mod:`pacru.chevron`; LSD has its own, :mod:`pacru.lsd`. Both are imported on
+first use, so ``import pacru`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from pacru.errors import NotationError
+
+if TYPE_CHECKING:
+    from pacru.base import GameState
+    from pacru.chevron.state import ChevronState
+    from pacru.lsd.state import LsdState
+
+__all__ = ["CHEVRON_GAMES", "GAMES", "from_position", "new_game"]
+
+#: The games of the chevron family, in historical order.
+CHEVRON_GAMES = ("lilacru", "shacru", "azacru", "pacru")
+#: Every game name accepted by :func:`new_game`.
+GAMES = (*CHEVRON_GAMES, "lsd")
+
+ChevronGame = Literal["lilacru", "shacru", "azacru", "pacru"]
+
+
+@overload
+def new_game(game: ChevronGame, players: int = 2, **options: Any) -> ChevronState: ...
+@overload
+def new_game(game: Literal["lsd"], players: int = 2, **options: Any) -> LsdState: ...
+@overload
+def new_game(game: str, players: int = 2, **options: Any) -> GameState[Any]: ...
+def new_game(game: str, players: int = 2, **options: Any) -> GameState[Any]:
+    """The starting position of ``game`` for ``players`` players.
+
+    Args:
+        game: ``"lilacru"``, ``"shacru"``, ``"azacru"``, ``"pacru"`` or ``"lsd"``.
+        players: 2, 3 or 4.
+        **options: game options, keyword only. Chevron games:
+            ``start_layout`` (``"standard"``, ``"ap-legacy-2p"``,
+            ``"abstractplay"``), ``turn_order`` (colours in the order they move),
+            ``first_player``, ``colours``; Pacru also ``meeting_rule``
+            (``"2011"``/``"original"``) and ``move_cap``; Lilacru and Shacru
+            ``idle_rounds``. See :func:`pacru.chevron.setup.new_game` and
+            :func:`pacru.lsd.new_game`.
+
+    Raises:
+        ValueError: an unknown game, player count or option; the message lists
+            the valid ones.
+    """
+    name = game.lower() if isinstance(game, str) else game
+    if name in CHEVRON_GAMES:
+        from pacru.chevron.setup import new_game as new_chevron_game
+
+        return new_chevron_game(name, players, **options)
+    if name == "lsd":
+        from pacru.lsd import new_game as new_lsd_game
+
+        return new_lsd_game(players, **options)
+    raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAMES)}")
+
+
+def from_position(text: str) -> GameState[Any]:
+    """The state described by a position string (see :meth:`GameState.to_position`).
+
+    The first word names the game. Chevron games: see
+    :func:`pacru.chevron.notation.parse_position`; LSD: :func:`pacru.lsd.from_position`.
+
+    Raises:
+        NotationError: the text is not a position string.
+        InvalidPositionError: well-formed, but not a possible state.
+    """
+    if not isinstance(text, str):
+        raise NotationError("a position must be a string")
+    head = text.strip().split(None, 1)[0].lower() if text.strip() else ""
+    if head in CHEVRON_GAMES:
+        from pacru.chevron.notation import parse_position
+
+        return parse_position(text)
+    if head == "lsd":
+        from pacru.lsd import from_position as lsd_from_position
+
+        return lsd_from_position(text)
+    raise NotationError(
+        f"a position string starts with the game name ({', '.join(GAMES)}), not {head[:20]!r}",
+        text,
+    )
