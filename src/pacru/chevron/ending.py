@@ -149,9 +149,11 @@ def start_turn(
     for s in range(n):
         if not chevrons[s]:
             out |= 1 << s
+    everyone = (1 << n) - 1
     for _ in range(n + 1):
-        alive = [s for s in range(n) if not out >> s & 1]
-        if len(alive) <= 1:
+        left = everyone & ~out
+        if not left & (left - 1):  # at most one player has chevrons
+            alive = [s for s in range(n) if not out >> s & 1]
             return (
                 chevrons,
                 out,

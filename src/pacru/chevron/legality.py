@@ -139,7 +139,7 @@ def _step(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
     if d not in FORWARD[facing]:
         allowed = ", ".join(Direction(x).name for x in FORWARD[facing])
         return err(
-            _MOVE[game],
+            "A-R3" if game == "azacru" and k == 1 else _MOVE[game],
             "not-forward",
             f"the chevron on {src} faces {facing.name} and moves only {allowed}, "
             f"not {Direction(d).name}",
@@ -161,6 +161,9 @@ def _step(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
     between = BETWEEN[origin * 81 + target] & state.occupied
     occupant = state.chevron_at(target)
     if move.capture:
+        if state.legal_moves().family_of(move) is not None:
+            # A legal pincer with bad choices: explain the choices {R13, D20}.
+            return _choices(state, move, err)
         return _pincer(state, move, err, occupant, between)
     if occupant is not None:
         hint = (

@@ -26,12 +26,13 @@ case-insensitive and may be surrounded by white space)::
 * ``@f`` is the field changed by a Pacru meeting {R12}.
 * ``e5>(a1,a2)`` reorients the chevron on e5 {R14}: ``>``/``<`` 45 degrees
   clockwise/anticlockwise paying 2 fields, ``>>``/``<<`` 90 degrees paying 4;
-  the fields given up follow in brackets, written in ascending field order.
+  the fields given up follow in brackets, in ascending field index (rank by
+  rank from a1: ``c4`` before ``b5``).
 * ``pass`` is the only move of a Lilacru, Shacru or Azacru player who cannot
   move {S-R2, A-R10}.
 
 Examples: ``a3-b4>``, ``g9-e7*``, ``g9-e7+d9``, ``e3xe4+e6@i9``,
-``d9>>(a7,b5,b7,c4)``.
+``d9>>(c4,b5,a7,b7)``.
 """
 
 from __future__ import annotations
@@ -109,12 +110,30 @@ class Move:
     origin: int | None = attrs.field(default=None, converter=_field_or_none)
     target: int | None = attrs.field(default=None, converter=_field_or_none)
     capture: bool = False
-    twist: int = 0
-    turn: int = 0
+    twist: int = attrs.field(default=0, validator=attrs.validators.in_((-1, 0, 1)))
+    turn: int = attrs.field(default=0, validator=attrs.validators.in_((-2, -1, 0, 1, 2)))
     connection: bool = False
     marker: int | None = attrs.field(default=None, converter=_field_or_none)
     meeting: int | None = attrs.field(default=None, converter=_field_or_none)
     relinquished: tuple[int, ...] = attrs.field(default=(), converter=_sorted_fields)
+
+    def __attrs_post_init__(self) -> None:
+        # Refuse values that could not be written in the notation, so every Move reads back.
+        if self.origin is None and (
+            self.target is not None or self.capture or self.twist or self.turn
+            or self.connection or self.marker is not None or self.meeting is not None
+            or self.relinquished
+        ):
+            raise ValueError("a pass has no fields or choices")
+        if self.origin is not None and self.origin == self.target:
+            raise ValueError("a move must leave its field")
+        if self.target is None and self.origin is not None and not self.turn:
+            raise ValueError("a move needs a target field, or a turn for a reorientation")
+        if self.target is not None and (self.turn or self.relinquished):
+            raise ValueError("turn and relinquished fields belong to reorientations only")
+        if self.target is None and (self.capture or self.twist or self.connection
+                                    or self.marker is not None or self.meeting is not None):
+            raise ValueError("a reorientation has no capture, twist or Pacru step choices")
 
     @property
     def kind(self) -> MoveKind:
@@ -174,7 +193,7 @@ class Move:
             )
         raise NotationError(
             f"{text[:40]!r} is not a move; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', "
-            "'e3xe4+e6@i9', 'd9>>(a7,b5,b7,c4)' or 'pass'",
+            "'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'",
             text,
         )
 

@@ -23,6 +23,8 @@ The functions see only integers and bitboards (see :mod:`pacru.geometry`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from math import comb
 from typing import Final
 
 from pacru.chevron.movelist import LegalMoves, Option, ReorientationFamily, StepFamily
@@ -37,6 +39,18 @@ Step = tuple[int, int, int, int, bool, bool]
 _FULL: Final = (1 << 81) - 1
 _TWISTS: Final[tuple[int, ...]] = (0, -1, 1)
 _NO_TWIST: Final[tuple[int, ...]] = (0,)
+#: The choices of a Lilacru/Shacru/Azacru step, shared by every family.
+_TWIST_OPTIONS: Final[dict[tuple[int, ...], tuple[Option, ...]]] = {
+    tw: tuple((t, False, -1, 0) for t in tw) for tw in (_TWISTS, _NO_TWIST)
+}
+
+
+#: ``_FORWARD_NEIGHBOURS[code]``: (direction, field) of each forward neighbour on the
+#: board of a chevron ``code = field * 8 + facing``, in the order of FORWARD {G4}.
+_FORWARD_NEIGHBOURS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((d, NEIGHBOUR[code >> 3][d]) for d in FORWARD[code & 7] if NEIGHBOUR[code >> 3][d] >= 0)
+    for code in range(81 * 8)
+)
 
 
 def power_of_movement(rules: Rules, own: int, field: int) -> int:
@@ -77,6 +91,15 @@ def raw_steps(
     for code in chevrons[seat]:
         f = code >> 3
         pom = ((own & BORDERLAND_MASK[BORDERLAND[f]]).bit_count() or 1) if power else 1
+        if pom == 1:  # the common case: only the first field of each forward ray
+            for d, t in _FORWARD_NEIGHBOURS[code]:
+                bit = 1 << t
+                if occupied & bit:
+                    if pacru and not own_occ & bit:
+                        attacks.setdefault(t, []).append((f, t, d, 1, False, True))
+                elif not other & bit:
+                    steps.append((f, t, d, 1, False, False))
+            continue
         from_own = own >> f & 1
         for d in FORWARD[code & 7]:
             jumped = False
@@ -137,8 +160,10 @@ def generate(
     """All complete legal moves of ``seat`` (see :mod:`pacru.chevron.movelist` for the order).
 
     Returns a pass-only list when a Lilacru/Shacru/Azacru player cannot move
-    {S-R2, A-R10}; an empty list when a Pacru player is blocked {R15} (the
-    caller eliminates them).
+    {L3, S-R2, A-R10, D34, D37}; an empty list when a Pacru player is blocked
+    {R15} (the caller eliminates them). A Shacru/Azacru crossing step comes in
+    three twist variants {S-R4, A-R6, D3, D4}, one only once the Azacru end is
+    triggered or when the chevron is removed by its own connection (D5).
     """
     steps = raw_steps(rules, markers, chevrons, seat, occupied)
     if not steps:
@@ -160,7 +185,7 @@ def generate(
                 and BETWEEN[f * 81 + t] & _other_marks(markers, seat)
             ):
                 twists = _NO_TWIST  # removed by its own connection: nothing to twist (D5)
-        families.append(StepFamily(f, t, False, tuple((tw, False, -1, 0) for tw in twists)))
+        families.append(StepFamily(f, t, False, _TWIST_OPTIONS[twists]))
     return LegalMoves(tuple(families))
 
 
@@ -204,45 +229,54 @@ def _pacru_moves(
         marked |= m
     supply = SUPPLY[len(markers)] - own.bit_count()
     own_codes = chevrons[seat]
-    families = []
-    for f, t, d, k, jumped, capture in steps:
-        tbit = 1 << t
-        own_a, marked_a, left = own, marked, supply
-        victim_markers = markers
-        if capture and not own & tbit:
-            left -= 1
-            own_a |= tbit
-            marked_a |= tbit
-            victim_markers = tuple(m & ~tbit if i != seat else own_a for i, m in enumerate(markers))
-        occ_a = (occupied & ~(1 << f)) | tbit
-        if left <= 0:  # R16b: the capture placed the last marker; nothing more to choose
-            families.append(StepFamily(f, t, capture, ((0, False, -1, 0),)))
-            continue
-        benefits: list[tuple[bool, int, bool]] = []  # (connection, field, transformation)
-        if not capture and k >= 2 and not jumped and own >> f & 1 and own & tbit:
-            benefits.append((True, -1, False))
-        if BORDERLAND[f] != BORDERLAND[t]:
-            fields, transform = crossing_options(BORDERLAND[t], marked_a, own_a, occ_a, t)
-            while fields:
-                low = fields & -fields
-                benefits.append((False, low.bit_length() - 1, transform))
-                fields ^= low
-        if not benefits:
-            benefits.append((False, -1, False))
-        # A meeting needs the moved chevron to face an own chevron facing back (D21).
-        n = NEIGHBOUR[t][d]
-        meets = n >= 0 and (n * 8 + (d + 4) % 8) in own_codes
-        options: list[Option] = []
-        for conn, field, transform in benefits:
-            meet = 0
-            if meets:
-                meet = _meeting_fields(
-                    rules, victim_markers, seat, own_a, occ_a, left, f, t, n, conn, field, transform
-                )
-            options.append((0, conn, field, meet))
-        families.append(StepFamily(f, t, capture, tuple(options)))
+    ctx = (rules, markers, seat, occupied, own, marked, supply, own_codes)
+    # The choices of a step are worked out when first asked for (see StepFamily).
+    families = [StepFamily(s[0], s[1], s[5], None, partial(_step_options, ctx, s)) for s in steps]
     reorients = _reorientations(own, occupied, own_codes)
     return LegalMoves(tuple(families), reorients)
+
+
+_Context = tuple[Rules, tuple[int, ...], int, int, int, int, int, tuple[int, ...]]
+
+
+def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
+    """The choices of one Pacru step: benefit and meeting field {R4-R12, D13-D23, D29}."""
+    rules, markers, seat, occupied, own, marked, supply, own_codes = ctx
+    f, t, d, k, jumped, capture = step
+    tbit = 1 << t
+    own_a, marked_a, left = own, marked, supply
+    victim_markers = markers
+    if capture and not own & tbit:
+        left -= 1
+        own_a |= tbit
+        marked_a |= tbit
+        victim_markers = tuple(m & ~tbit if i != seat else own_a for i, m in enumerate(markers))
+    occ_a = (occupied & ~(1 << f)) | tbit
+    if left <= 0:  # R16b: the capture placed the last marker; nothing more to choose
+        return ((0, False, -1, 0),)
+    benefits: list[tuple[bool, int, bool]] = []  # (connection, field, transformation)
+    if not capture and k >= 2 and not jumped and own >> f & 1 and own & tbit:
+        benefits.append((True, -1, False))
+    if BORDERLAND[f] != BORDERLAND[t]:
+        fields, transform = crossing_options(BORDERLAND[t], marked_a, own_a, occ_a, t)
+        while fields:
+            low = fields & -fields
+            benefits.append((False, low.bit_length() - 1, transform))
+            fields ^= low
+    if not benefits:
+        benefits.append((False, -1, False))
+    # A meeting needs the moved chevron to face an own chevron facing back (D21).
+    n = NEIGHBOUR[t][d]
+    meets = n >= 0 and (n * 8 + (d + 4) % 8) in own_codes
+    options: list[Option] = []
+    for conn, field, transform in benefits:
+        meet = 0
+        if meets:
+            meet = _meeting_fields(
+                rules, victim_markers, seat, own_a, occ_a, left, f, t, n, conn, field, transform
+            )
+        options.append((0, conn, field, meet))
+    return tuple(options)
 
 
 def _meeting_fields(
@@ -296,7 +330,7 @@ def _reorientations(
 
     Only called when the player has a chevron step, as R14 and D26 require.
     """
-    free = own & ~occupied
+    free = mask = own & ~occupied
     n = free.bit_count()
     if n < 2:
         return ()
@@ -306,9 +340,15 @@ def _reorientations(
         fields.append(low.bit_length() - 1)
         free ^= low
     fields_t = tuple(fields)
-    out = []
-    for code in own_codes:
-        for turn in (-2, -1, 1, 2):
-            if n >= 2 * abs(turn):
-                out.append(ReorientationFamily(code >> 3, turn, fields_t))
-    return tuple(out)
+    family = ReorientationFamily
+    if n < 4:
+        size = n * (n - 1) // 2
+        return tuple(
+            family(code >> 3, turn, fields_t, mask, size) for code in own_codes for turn in (-1, 1)
+        )
+    sizes = (comb(n, 4), n * (n - 1) // 2, 0, n * (n - 1) // 2, comb(n, 4))
+    return tuple(
+        family(code >> 3, turn, fields_t, mask, sizes[turn + 2])
+        for code in own_codes
+        for turn in (-2, -1, 1, 2)
+    )

@@ -21,17 +21,18 @@ one at a time in the documented order:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from math import comb
 from typing import Final, overload
+
+import attrs
 
 from pacru.chevron.move import Move
 
 __all__ = ["LegalMoves", "ReorientationFamily", "StepFamily"]
 
 _new = object.__new__
-_set = object.__setattr__
 
 
 def make_move(
@@ -47,17 +48,32 @@ def make_move(
 ) -> Move:
     """Build a Move from trusted, already-validated parts (skips the converters)."""
     m = _new(Move)
-    _set(m, "origin", origin)
-    _set(m, "target", target)
-    _set(m, "capture", capture)
-    _set(m, "twist", twist)
-    _set(m, "turn", turn)
-    _set(m, "connection", connection)
-    _set(m, "marker", marker)
-    _set(m, "meeting", meeting)
-    _set(m, "relinquished", relinquished)
-    _set(m, "_attrs_cached_hash", None)
+    _origin(m, origin)
+    _target(m, target)
+    _capture(m, capture)
+    _twist(m, twist)
+    _turn(m, turn)
+    _connection(m, connection)
+    _marker(m, marker)
+    _meeting(m, meeting)
+    _relinquished(m, relinquished)
+    _cached_hash(m, None)
     return m
+
+
+# The slot setters of the frozen Move, looked up once: faster than object.__setattr__.
+(
+    _origin,
+    _target,
+    _capture,
+    _twist,
+    _turn,
+    _connection,
+    _marker,
+    _meeting,
+    _relinquished,
+    _cached_hash,
+) = (getattr(Move, name).__set__ for name in (*attrs.fields_dict(Move), "_attrs_cached_hash"))
 
 
 def _nth_bit(mask: int, n: int) -> int:
@@ -78,18 +94,47 @@ Option = tuple[int, bool, int, int]
 
 
 class StepFamily:
-    """Every complete move of one chevron step or pincer, differing only in choices."""
+    """Every complete move of one chevron step or pincer, differing only in choices.
 
-    __slots__ = ("capture", "options", "origin", "size", "target")
+    ``options`` may be given, or computed on first use by ``source()``: a random
+    playout looks at the choices of one family per ply, so Pacru's benefit and
+    meeting fields are worked out only for the family that is asked.
+    """
+
+    __slots__ = ("_options", "_size", "_source", "capture", "origin", "target")
 
     def __init__(
-        self, origin: int, target: int, capture: bool, options: tuple[Option, ...]
+        self,
+        origin: int,
+        target: int,
+        capture: bool,
+        options: tuple[Option, ...] | None = None,
+        source: Callable[[], tuple[Option, ...]] | None = None,
     ) -> None:
         self.origin = origin
         self.target = target
         self.capture = capture
-        self.options = options
-        self.size = sum(m.bit_count() or 1 for _, _, _, m in options)
+        self._options = options
+        self._source = source
+        self._size = -1
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        """The choices: (twist, connection, marker field or -1, meeting bitboard or 0)."""
+        options = self._options
+        if options is None:
+            assert self._source is not None
+            options = self._options = self._source()
+            self._source = None
+        return options
+
+    @property
+    def size(self) -> int:
+        """The number of complete moves in this family (at least 1)."""
+        size = self._size
+        if size < 0:
+            size = self._size = sum(m.bit_count() or 1 for _, _, _, m in self.options)
+        return size
 
     def get(self, index: int) -> Move:
         for twist, conn, marker, meet in self.options:
@@ -135,13 +180,21 @@ class ReorientationFamily:
 
     __slots__ = ("cost", "fields", "mask", "origin", "size", "turn")
 
-    def __init__(self, origin: int, turn: int, fields: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        origin: int,
+        turn: int,
+        fields: tuple[int, ...],
+        mask: int | None = None,
+        size: int | None = None,
+    ) -> None:
+        # The generator passes mask and size, shared by every family of the position.
         self.origin = origin
         self.turn = turn
         self.fields = fields
-        self.mask = sum(1 << f for f in fields)
-        self.cost = 2 * abs(turn)
-        self.size = comb(len(fields), self.cost)
+        self.mask = sum(1 << f for f in fields) if mask is None else mask
+        self.cost = cost = 2 * abs(turn)
+        self.size = comb(len(fields), cost) if size is None else size
 
     def get(self, index: int) -> Move:
         # Unrank the index-th combination in lexicographic order.
@@ -165,6 +218,8 @@ class ReorientationFamily:
         rel = move.relinquished
         if len(rel) != self.cost or len(set(rel)) != self.cost:
             return False
+        if move.twist or move.connection or move.marker is not None or move.meeting is not None:
+            return False  # a reorientation makes no other choice (R14, D24)
         return all(self.mask >> f & 1 for f in rel) and move.target is None
 
 
@@ -181,7 +236,7 @@ class LegalMoves(Sequence[Move]):
     sample by action first and by choice second.
     """
 
-    __slots__ = ("_index", "_offsets", "_passes", "families", "reorientations", "steps")
+    __slots__ = ("_offsets", "_passes", "families", "reorientations", "steps")
 
     def __init__(
         self,
@@ -193,17 +248,23 @@ class LegalMoves(Sequence[Move]):
         self.reorientations = reorientations
         self.families: tuple[Family, ...] = (*steps, *reorientations)
         self._passes = passes
-        offsets = []
-        total = 0
-        for fam in self.families:
+        # Offsets need every family's size, so they wait for the first len() or index.
+        self._offsets: list[int] | None = None
+
+    def _family_offsets(self) -> list[int]:
+        offsets = self._offsets
+        if offsets is None:
+            offsets = []
+            total = 0
+            for fam in self.families:
+                offsets.append(total)
+                total += fam.size
             offsets.append(total)
-            total += fam.size
-        offsets.append(total)
-        self._offsets = offsets
-        self._index: dict[tuple[int, int, bool, int], Family] | None = None
+            self._offsets = offsets
+        return offsets
 
     def __len__(self) -> int:
-        return 1 if self._passes else self._offsets[-1]
+        return 1 if self._passes else self._family_offsets()[-1]
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -219,7 +280,7 @@ class LegalMoves(Sequence[Move]):
             raise IndexError("legal move index out of range")
         if self._passes:
             return _PASS_ONLY[0]
-        offsets = self._offsets
+        offsets = self._family_offsets()
         lo, hi = 0, len(self.families) - 1
         while lo < hi:  # the last family whose offset is <= index
             mid = (lo + hi + 1) // 2
@@ -240,21 +301,29 @@ class LegalMoves(Sequence[Move]):
         if not isinstance(move, Move):
             return False
         if move.origin is None:
-            return self._passes
+            # Only the canonical pass: a hand-built Move(target=...) is no pass (S-R2, A-R10).
+            return self._passes and move == _PASS_ONLY[0]
         family = self.family_of(move)
         return family is not None and family.contains(move)
 
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
-        if self._index is None:
-            index: dict[tuple[int, int, bool, int], Family] = {}
+        # A scan of the few families is cheaper than building an index for each position.
+        origin = move.origin or 0
+        target = move.target
+        if target is None:
+            if not move.capture:
+                turn = move.turn
+                for r in self.reorientations:
+                    if r.origin == origin and r.turn == turn:
+                        return r
+            return None
+        if not move.turn:
+            capture = move.capture
             for s in self.steps:
-                index[(s.origin, s.target, s.capture, 0)] = s
-            for r in self.reorientations:
-                index[(r.origin, -1, False, r.turn)] = r
-            self._index = index
-        target = -1 if move.target is None else move.target
-        return self._index.get((move.origin or 0, target, move.capture, move.turn))
+                if s.target == target and s.origin == origin and s.capture == capture:
+                    return s
+        return None
 
     @property
     def is_pass(self) -> bool:
@@ -277,7 +346,8 @@ class LegalMoves(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
-        return len(self) > 0
+        # Every family holds at least one move, so no size is needed.
+        return self._passes or bool(self.families)
 
     @classmethod
     def empty(cls) -> LegalMoves:

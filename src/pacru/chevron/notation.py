@@ -19,7 +19,7 @@ key                   value
 ``idle``              Lilacru/Shacru: plies since a field was acquired (D33)
 ``ply``               plies played since the start
 ``meeting_rule``      Pacru option ``original`` (D48)
-``move_cap``          Pacru option (D32)
+``move_cap``          Pacru and Azacru option (D32)
 ``idle_rounds``       Lilacru/Shacru option (D33)
 ====================  =========================================================
 
@@ -114,7 +114,8 @@ def _groups(value: str, key: str, players: tuple[str, ...]) -> dict[int, list[st
 
 
 def _int(value: str, key: str) -> int:
-    if not value.isdigit() or len(value) > 9:
+    # ASCII only: str.isdigit() accepts "²" (int() then fails) and other scripts' digits.
+    if not (value.isascii() and value.isdigit()) or len(value) > 9:
         raise NotationError(f"{key} must be a whole number, not {value[:20]!r}", value)
     return int(value)
 
@@ -210,6 +211,8 @@ def parse_position(text: str) -> ChevronState:
             raise InvalidPositionError("only Azacru has an end trigger (trigger=)")
         trigger = seat_of("trigger")
     idle = _int(values.get("idle", "0"), "idle")
+    if idle and not rules.lookahead_end:
+        raise InvalidPositionError("only Lilacru and Shacru count idle plies (idle=, D33)")
     ply = _int(values.get("ply", "0"), "ply")
     marks = tuple(markers)
     chevs = tuple(chevrons)
@@ -231,6 +234,8 @@ def parse_position(text: str) -> ChevronState:
     elif rules.azacru:
         if trigger >= 0 and to_move == trigger:
             outcome = Outcome(Termination.END_TRIGGERED, top_scorers(players, marks))
+        elif rules.move_cap is not None and ply >= rules.move_cap:
+            outcome = Outcome(Termination.MOVE_CAP, ())
     else:
         outcome = lookahead_outcome(rules, players, marks, chevs, occupied, idle)
     return ChevronState(

@@ -4,13 +4,20 @@ Pacru follows the order of ruling D30 (rules reference C.4.1 step 4):
 
 a. a pincer removes the victim and changes its field {R11};
 b. the chevron moves and faces its direction of travel {R3};
+
 c./d./e. the chosen crossing benefit {R4, R6, R10} or connection change {R8};
+
 f. the meeting field {R12};
 g. after each marker placed, an empty supply wins at once {R16b, D29, D31}.
 
-Lilacru, Shacru and Azacru mark the arrival field {L5, S-R3, A-R3}, apply the
-Azacru connection change and removal {A-R7, D9-D12}, and the twist {S-R4,
-A-R6}. Every function here trusts that the move was generated as legal; the
+Lilacru, Shacru and Azacru mark the arrival field {L5, S-R3, A-R3} (an own
+field gains nothing, D6; the field left stays as it was, D7), apply the Azacru
+connection change and removal {A-R7, D9-D12} (a connection jump changes
+nothing, A-R8), and the twist {S-R4, A-R6, D3, D4}. A pass {S-R2, A-R10, D34,
+D37} changes no field; the first Azacru pass sets the end trigger and the game
+ends when the turn comes back to that player {A-R10, D36}; Lilacru and Shacru
+run the end test of :mod:`pacru.chevron.ending` after every move {L7, S-R6,
+D33}. Every function here trusts that the move was generated as legal; the
 state checks that first.
 """
 
@@ -53,6 +60,7 @@ def resolve(state: ChevronState, move: Move) -> ChevronState:
 
 
 def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
+    """Lilacru, Shacru, Azacru: mark, connect, remove, twist, then the end test."""
     rules = state.rules
     seat = state.to_move
     n = len(state.players)
@@ -94,11 +102,15 @@ def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
             occupied |= tbit
     marks = tuple(markers)
     nxt = (seat + 1) % n
-    idle = 0 if acquired else state.idle + 1
+    # The idle count feeds only the Lilacru/Shacru safety valve (D33); Azacru keeps 0 so
+    # that equal Azacru positions compare and print equal.
+    idle = 0 if acquired or not rules.lookahead_end else state.idle + 1
     outcome: Outcome | None = None
     if rules.azacru:
         if trigger >= 0 and nxt == trigger:
             outcome = Outcome(Termination.END_TRIGGERED, top_scorers(state.players, marks))
+        elif rules.move_cap is not None and state.ply + 1 >= rules.move_cap:
+            outcome = Outcome(Termination.MOVE_CAP, ())  # non-official (D32)
     else:
         outcome = lookahead_outcome(rules, state.players, marks, chevrons, occupied, idle)
     return state._successor(
@@ -171,12 +183,18 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
     chevs = tuple(chevrons)
     ply = state.ply + 1
     if supply <= 0:  # g. {R16b, D29, D31}
+        # A pincer that also took an opponent's last chevron puts them out as well (D28, D31).
+        out = state.out
+        for s in range(n):
+            if not chevs[s]:
+                out |= 1 << s
         return state._successor(
             move,
             markers=marks,
             chevrons=chevs,
             to_move=seat,
             occupied=occupied,
+            out=out,
             outcome=Outcome(Termination.SUPPLY_EXHAUSTED, (state.players[seat],)),
         )
     chevs, out, nxt, occupied, outcome, moves = start_turn(

@@ -45,7 +45,8 @@ class Rules:
         meeting_rule: ``"2011"`` (threshold of 9 opponent markers, the
             default) or ``"original"`` {R12, D22, D48}; Pacru only.
         move_cap: non-official: end the game without a winner after this
-            many plies (D32); ``None`` for no cap. Pacru only.
+            many plies (D32); ``None`` for no cap. Pacru, and Azacru, where
+            chevrons can also circle on their own fields for ever.
         idle_rounds: non-official safety valve of Lilacru/Shacru: end after
             this many full rounds without a field acquired (D33).
     """
@@ -97,8 +98,8 @@ def rules_for(
     if meeting_rule != "2011" and not base.pacru:
         raise ValueError("meeting_rule applies to Pacru only")
     if move_cap is not None:
-        if not base.pacru:
-            raise ValueError("move_cap applies to Pacru only (ruling D32)")
+        if not (base.pacru or base.azacru):
+            raise ValueError("move_cap applies to Pacru and Azacru only (ruling D32)")
         if not isinstance(move_cap, int) or move_cap < 1:
             raise ValueError(f"move_cap must be a positive number of plies, not {move_cap!r}")
     if not isinstance(idle_rounds, int) or idle_rounds < 1:

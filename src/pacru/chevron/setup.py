@@ -73,9 +73,9 @@ _OPTIONS: Final = (
 )
 
 
-def _check_colours(colours: Sequence[str], n: int) -> tuple[str, ...]:
+def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> tuple[str, ...]:
     if isinstance(colours, str) or len(colours) != n:
-        raise ValueError(f"colours must list {n} colour names, one per seat")
+        raise ValueError(f"{option} must list {n} colour names, one per seat")
     names = tuple(str(c).strip().lower() for c in colours)
     for name in names:
         if not name.replace("-", "").replace("_", "").isalnum() or not name[:1].isalpha():
@@ -99,7 +99,7 @@ def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
         turn_order: every colour, in the order they move (overrides
             ``first_player``); ruling D2 allows any order.
         meeting_rule: Pacru: ``"2011"`` (default) or ``"original"`` (D48).
-        move_cap: Pacru: non-official ply limit for engines (D32).
+        move_cap: Pacru and Azacru: non-official ply limit for engines (D32).
         idle_rounds: Lilacru/Shacru: non-official limit of rounds without an
             acquired field (D33, default 81).
 
@@ -143,7 +143,7 @@ def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
         chevrons.append(tuple(sorted(parse_field(f) * 8 + Direction[d] for f, d in placed)))
     order = list(range(players))
     if options.get("turn_order") is not None:
-        wanted = _check_colours(options["turn_order"], players)
+        wanted = _check_colours(options["turn_order"], players, "turn_order")
         if sorted(wanted) != sorted(names):
             raise ValueError(f"turn_order must list each of {', '.join(names)} once")
         order = [names.index(c) for c in wanted]

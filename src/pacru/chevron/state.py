@@ -25,6 +25,7 @@ from pacru.base import GameState, Outcome
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate, power_of_movement
 from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.resolve import resolve  # imports no state: no import cycle
 from pacru.chevron.rules import SUPPLY, Rules
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
@@ -201,18 +202,20 @@ class ChevronState(GameState[Move]):
         elif not isinstance(move, Move):
             raise TypeError(f"apply_move takes a Move or a string, not {type(move).__name__}")
         else:
-            self._check(move, str(move))
-        from pacru.chevron.resolve import resolve
-
+            self._check(move, None)
         return resolve(self, move)
 
-    def _check(self, move: Move, text: str) -> None:
+    def _check(self, move: Move, text: str | None) -> None:
+        # The move's text is only needed for an error, so it is not built otherwise.
         if self.outcome is not None:
-            raise GameOverError(f"the game is over ({self.outcome.result()})", move=text)
+            raise GameOverError(
+                f"the game is over ({self.outcome.result()})",
+                move=str(move) if text is None else text,
+            )
         if move not in self.legal_moves():
             from pacru.chevron.legality import diagnose
 
-            raise diagnose(self, move, text)
+            raise diagnose(self, move, str(move) if text is None else text)
 
     @property
     def scores(self) -> Mapping[str, int]:
@@ -350,3 +353,19 @@ class ChevronState(GameState[Move]):
 
     def __repr__(self) -> str:
         return f"pacru.from_position({self.to_position()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG with the last move marked, for Jupyter (:func:`pacru.svg.board`)."""
+        from pacru.svg import board
+
+        return board(self, last_move=self._last)
+
+    def explain(self, move_text: str) -> Any:
+        """Why ``move_text`` is or is not legal here: a :class:`pacru.explain.Explanation`.
+
+        Names the rule and ruling, lists the same chevron's legal moves, or
+        says what a legal move does; see :func:`pacru.explain.explain`.
+        """
+        from pacru.explain import explain
+
+        return explain(self, move_text)

@@ -1,0 +1,49 @@
+"""The ``pacru`` command line program.
+
+``pacru play GAME`` plays a game between random players (or you, with
+``--human``); see ``pacru --help`` for every subcommand. Argument parsing uses
+:mod:`argparse`; terminal output uses ``rich`` when it is installed (the
+``pacru[cli]`` extra) and plain text otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from pacru._version import __version__
+from pacru.commands import COMMANDS
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="pacru",
+        description="Play, replay and check games of Lilacru, Shacru, Azacru, Pacru and LSD.",
+    )
+    parser.add_argument("--version", action="version", version=f"pacru {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"pacru.commands.{name}")
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the program; returns the exit status (0 ok, 1 a game error, 2 bad usage)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help(sys.stderr)
+        return 2
+    status: int = func(args)
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
