@@ -1,0 +1,213 @@
+"""The LSD position string {LSD.md 2.1}.
+
+==================  ===========================================================
+Item                Value
+==================  ===========================================================
+Form                one line, words separated by blanks, starting ``lsd``
+Round trip          ``from_position(state.to_position()) == state``
+Supplies            not written: tile set - field - captured (tiles are conserved)
+Outcome             not written: derived from the field (2.4)
+==================  ===========================================================
+
+Grammar::
+
+    position := "lsd" seats field captured turn option*
+    seats    := colour ":" shade ("," colour ":" shade)*    turn order; shade B|W
+    field    := "-" | tile (";" tile)*                       sorted by x, then y
+    tile     := seat move                                    e.g. 0B+NESW@0,0
+    captured := "-" | item ("," item)*                       the tiles out of play
+    item     := seat shade shape sides ["*" count]           e.g. 1WxN*2
+    turn     := colour | "-"                                 "-" once the game is over
+    option   := "row=" int | "rotation=" onoff | "strict=" onoff
+              | "alternation=" onoff | "first=" colour | "set=" tileset
+    onoff    := "on" | "off"
+
+``seat`` is the 0-based index of the owner in ``seats``; ``move`` and
+``sides`` follow :mod:`pacru.lsd.moves`; ``tileset`` is the text of
+:func:`pacru.lsd.tiles.parse_tile_set`. Options name ``row_length``,
+``allow_rotation``, ``strict_dot_matching``, ``enforce_shade_alternation``,
+``first_player`` and ``tile_set``; only those that differ from the default are
+written, in that order.
+
+Example, after ``B+NESW@0,0`` and ``WxW@1,0`` in a two-player game::
+
+    lsd red:B,yellow:W 0B+NESW@0,0;1WxW@1,0 - red
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+from pacru.errors import InvalidPositionError, NotationError
+from pacru.lsd.moves import parse_move_text
+from pacru.lsd.rules import default_row_length, make_rules
+from pacru.lsd.state import LsdState
+from pacru.lsd.tiles import (
+    DEFAULT_TILE_SET,
+    OWNER_SHIFT,
+    Shade,
+    coerce_shape,
+    decode_cell,
+    encode_cell,
+    face_code,
+    face_text,
+    parse_sides,
+    parse_tile_set,
+)
+
+__all__ = ["format_position", "parse_position"]
+
+_SEAT_RE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]*):([BW])", re.IGNORECASE)
+_TILE_RE: Final = re.compile(r"(\d)(.+)")
+_ITEM_RE: Final = re.compile(r"(\d)([BW])([+x])([NESW]+|0)(?:\*(\d+))?", re.IGNORECASE)
+_FLAGS: Final = {
+    "rotation": "allow_rotation",
+    "strict": "strict_dot_matching",
+    "alternation": "enforce_shade_alternation",
+}
+_OPTION_KEYS: Final = ("row", "rotation", "strict", "alternation", "first", "set")
+
+
+def format_position(state: LsdState) -> str:
+    """The position string of ``state`` (grammar in the module docstring)."""
+    rules = state.rules
+    words = [
+        "lsd",
+        ",".join(f"{c}:{s.letter}" for c, s in zip(rules.colours, rules.shades, strict=True)),
+    ]
+    field = state._field
+    words.append(
+        ";".join(
+            f"{field[cell] >> OWNER_SHIFT}{face_text(field[cell])}@{x},{y}"
+            for cell in sorted(field)
+            for x, y in (decode_cell(cell),)
+        )
+        or "-"
+    )
+    words.append(
+        ",".join(
+            f"{seat}{face_text(face)}" + (f"*{count}" if count > 1 else "")
+            for seat, counts in enumerate(state._captured)
+            for face, count in zip(rules.kinds[seat], counts, strict=True)
+            if count
+        )
+        or "-"
+    )
+    words.append(state.current_player or "-")
+    if rules.row_length != default_row_length(len(rules.colours)):
+        words.append(f"row={rules.row_length}")
+    for key, name in _FLAGS.items():
+        if not getattr(rules, name):
+            words.append(f"{key}=off")
+    if rules.first_player != rules.colours[0]:
+        words.append(f"first={rules.first_player}")
+    if rules.tile_set != DEFAULT_TILE_SET:
+        words.append("set=" + ",".join(str(spec) for spec in rules.tile_set))
+    return " ".join(words)
+
+
+def _options(words: list[str], text: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    seen = set()
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or key not in _OPTION_KEYS or key in seen:
+            raise NotationError(
+                f"a position option is one of {', '.join(k + '=' for k in _OPTION_KEYS)}, "
+                f"each at most once; not {word[:40]!r}",
+                text,
+            )
+        seen.add(key)
+        if key == "row":
+            if not value.isdigit():
+                raise NotationError(f"row= takes a number, not {value!r}", text)
+            options["row_length"] = int(value)
+        elif key == "first":
+            options["first_player"] = value
+        elif key == "set":
+            options["tile_set"] = parse_tile_set(value)
+        elif value in ("on", "off"):
+            options[_FLAGS[key]] = value == "on"
+        else:
+            raise NotationError(f"{key}= takes on or off, not {value!r}", text)
+    return options
+
+
+def parse_position(text: str) -> LsdState:
+    """The state a position string describes (grammar in the module docstring).
+
+    Raises:
+        NotationError: text outside the grammar.
+        InvalidPositionError: well-formed, but not a possible state (invalid
+            options, tiles the tile set cannot supply, a turn that does not
+            fit the field; see ``LsdState._from_parts``).
+    """
+    if not isinstance(text, str):
+        raise NotationError("a position is a string")
+    words = text.split()
+    if len(words) < 5 or words[0].lower() != "lsd":
+        raise NotationError(
+            "an LSD position is 'lsd <seats> <field> <captured> <turn> [options]'", text
+        )
+    _, seat_word, field_word, captured_word, turn_word, *option_words = words
+
+    colours, shades = [], []
+    for part in seat_word.split(","):
+        match = _SEAT_RE.fullmatch(part)
+        if match is None:
+            raise NotationError(f"a seat is <colour>:<B|W>, not {part[:40]!r}", text)
+        colours.append(match.group(1))
+        shades.append(Shade.parse(match.group(2)))
+    options = _options(option_words, text)
+    try:
+        rules = make_rules(len(colours), {"colours": colours, "shades": shades, **options})
+    except ValueError as error:
+        raise InvalidPositionError(f"invalid LSD options in the position: {error}") from None
+    players = len(colours)
+
+    field: dict[int, int] = {}
+    if field_word != "-":
+        for part in field_word.split(";"):
+            match = _TILE_RE.fullmatch(part)
+            if match is None:
+                raise NotationError(f"a field tile is <seat><move>, not {part[:40]!r}", text)
+            shade, shape, mask, x, y = parse_move_text(match.group(2))
+            seat = int(match.group(1))
+            if shade is None:
+                raise NotationError(f"a field tile names its shade: {part[:40]!r}", text)
+            if seat >= players:
+                raise InvalidPositionError(f"no seat {seat} in a {players}-player game")
+            cell = encode_cell(x, y)
+            if cell in field:
+                raise InvalidPositionError(f"two tiles on {(x, y)}")
+            field[cell] = face_code(shape, shade, mask) | seat << OWNER_SHIFT
+
+    captured = [[0] * len(kinds) for kinds in rules.kinds]
+    if captured_word != "-":
+        for part in captured_word.split(","):
+            match = _ITEM_RE.fullmatch(part)
+            if match is None:
+                raise NotationError(
+                    f"a captured item is <seat><icon><sides>[*count], not {part[:40]!r}", text
+                )
+            seat_text, shade_text, shape_text, sides, count_text = match.groups()
+            seat = int(seat_text)
+            if seat >= players:
+                raise InvalidPositionError(f"no seat {seat} in a {players}-player game")
+            face = face_code(coerce_shape(shape_text), Shade.parse(shade_text), parse_sides(sides))
+            kind = rules.kind_of[seat].get(face)
+            count = int(count_text) if count_text is not None else 1
+            if kind is None or count < 1:
+                raise InvalidPositionError(
+                    f"{colours[seat]} has no tile {face_text(face)} to be captured"
+                )
+            captured[seat][kind] += count
+
+    if turn_word == "-":
+        turn = -1
+    elif turn_word in colours:
+        turn = colours.index(turn_word)
+    else:
+        raise InvalidPositionError(f"the player to move {turn_word!r} is not a colour here")
+    return LsdState._from_parts(rules, field, tuple(tuple(c) for c in captured), turn)

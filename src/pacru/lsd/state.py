@@ -1,0 +1,569 @@
+"""The LSD game state {LSD.md 1.4-1.7, 2.2-2.4}.
+
+==================  ===========================================================
+Item                Value
+==================  ===========================================================
+Game                ``"lsd"``: LSD - Linearity, Simplicity, Duality (Symbiose 2005)
+Players             2, 3 or 4 colours, 20 tiles each by default (1.2, 1.3)
+Move                :class:`~pacru.lsd.LsdMove`: one tile from the mover's supply
+                    onto one cell; no passing (RULING 19)
+Information         perfect; no chance (1.4, RULING 23)
+Field               unbounded square grid, ``(x, y)`` ints, first tile at ``(0, 0)``,
+                    y up (RULING 20, 22)
+End                 a row of ``row_length`` own tiles (:attr:`Termination.ROW`), or
+                    nobody can place: draw (:attr:`Termination.BLOCKED`) (2.4)
+Scores              tiles of each colour on the field
+==================  ===========================================================
+
+:class:`LsdState` is immutable: :meth:`LsdState.apply_move` returns a new
+state. A player without a legal placement is skipped automatically, so in a
+game that is not over :attr:`LsdState.current_player` always has a legal move.
+
+Illegal moves raise :class:`~pacru.errors.IllegalMoveError` whose ``rule`` is
+``"LSD-<section>"`` (a section of LSD.md) or ``"LSD-R<n>"`` (RULING n of LSD.md
+3.2), with these ``reason`` codes:
+
+=========================  ==========  =======================================
+reason                     rule        meaning
+=========================  ==========  =======================================
+``not-in-supply``          LSD-1.5     the mover has no such tile left
+``rotation-not-allowed``   LSD-R4      the tile would have to be turned
+``first-tile-not-origin``  LSD-R20     the first tile goes to ``(0, 0)``
+``occupied``               LSD-2.2     the cell holds a tile
+``obstructs-dot``          LSD-2.2     an empty side would face a half dot
+``dot-against-empty``      LSD-R5      a half dot would face an empty side (strict)
+``no-whole-dot``           LSD-2.2     no half dot would be made whole
+``game-over``              end         the game has ended (:class:`GameOverError`)
+=========================  ==========  =======================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import chain
+from types import MappingProxyType
+from typing import Any, Final, NoReturn
+
+import attrs
+
+from pacru.base import GameState, Outcome, Termination
+from pacru.errors import GameOverError, InvalidPositionError, NotationError
+from pacru.lsd import engine
+from pacru.lsd.legality import explain_illegal
+from pacru.lsd.moves import _MOVES, LsdMove, _move, parse_move_text
+from pacru.lsd.rules import LsdRules
+from pacru.lsd.tiles import (
+    CELL_STRIDE,
+    DOT_BITS,
+    FACE_BITS,
+    MAX_COORD,
+    ORIGIN,
+    OWNER_SHIFT,
+    SIDE_NAMES,
+    STEP,
+    Cell,
+    Shade,
+    Tile,
+    decode_cell,
+    encode_cell,
+    face_code,
+    face_shade,
+    face_shape,
+    face_text,
+    mask_to_sides,
+)
+
+__all__ = ["LsdState"]
+
+_CELL_MOVES: dict[int, tuple[LsdMove, ...]] = {}
+# Keyed without the cell, so it stays small: faces left x constraint x flags.
+_FACES: dict[int, tuple[int, ...]] = {}
+_CELL_CACHE_LIMIT: Final = 100_000
+# Cell codes are below CELL_STRIDE**2, so they fit under this many low bits of a key.
+_CELL_BITS: Final = 2 * CELL_STRIDE.bit_length()
+
+
+def _tile(rules: LsdRules, code: int) -> Tile:
+    return Tile(
+        rules.colours[code >> OWNER_SHIFT],
+        face_shape(code),
+        face_shade(code),
+        mask_to_sides(code & DOT_BITS),
+    )
+
+
+@attrs.frozen(eq=False, repr=False)
+class LsdState(GameState[LsdMove]):
+    """An LSD position: field, supplies, captured tiles and whose turn it is.
+
+    Build one with :func:`pacru.lsd.new_game` or :func:`pacru.lsd.from_position`;
+    the constructor is internal. Equal states continue identically; the
+    history is not part of equality or the hash.
+
+    Attributes:
+        players: the colour names in turn (clockwise) order.
+    """
+
+    game = "lsd"
+
+    players: tuple[str, ...]
+    _rules: LsdRules
+    _field: dict[int, int]
+    _frontier: dict[int, int]
+    _supplies: tuple[tuple[int, ...], ...]
+    _captured: tuple[tuple[int, ...], ...]
+    _turn: int
+    _outcome: Outcome | None
+    _parent: LsdState | None = None
+    _last: LsdMove | None = None
+    # Caches; states are immutable so both stay valid.
+    _legal: tuple[LsdMove, ...] | None = attrs.field(default=None, init=False)
+    _hash: int | None = attrs.field(default=None, init=False)
+
+    # --- construction ---------------------------------------------------
+
+    @classmethod
+    def _from_parts(
+        cls,
+        rules: LsdRules,
+        field: dict[int, int],
+        captured: tuple[tuple[int, ...], ...],
+        turn: int,
+    ) -> LsdState:
+        """A validated state from its field, captured tiles and turn (-1 = over).
+
+        Supplies follow from tile conservation (tile set = supply + field +
+        captured); the outcome from the field (2.4).
+
+        Raises:
+            InvalidPositionError: a tile or count the tile set cannot supply,
+                captures without a field, two colours with rows, strict
+                dot matching broken between neighbours, or a turn that does not
+                match the outcome or names a player who cannot place.
+        """
+        players = len(rules.colours)
+        counts = [[0] * len(kinds) for kinds in rules.kinds]
+        for cell, code in field.items():
+            seat = code >> OWNER_SHIFT
+            x, y = decode_cell(cell)
+            if seat >= players or abs(x) > MAX_COORD or abs(y) > MAX_COORD:
+                raise InvalidPositionError(f"no such seat or cell in tile {code} at {(x, y)}")
+            kind = rules.kind_of[seat].get(code & FACE_BITS)
+            if kind is None:
+                raise InvalidPositionError(
+                    f"{rules.colours[seat]} has no tile {face_text(code)} in its tile set"
+                    + ("" if rules.allow_rotation else " (rotation is off, RULING 4)")
+                )
+            counts[seat][kind] += 1
+            if rules.strict_dot_matching:
+                for side in (0, 1):
+                    other = field.get(cell + STEP[side])
+                    if other is not None and bool(code >> side & 1) != bool(
+                        other >> (side + 2) & 1
+                    ):
+                        raise InvalidPositionError(
+                            f"tiles at {(x, y)} and its {SIDE_NAMES[side]} neighbour put a "
+                            "half dot against an empty side (LSD 2.2, RULING 5)"
+                        )
+        if not field and any(any(c) for c in captured):
+            raise InvalidPositionError("no tile can be captured before the first placement")
+        supplies = []
+        for seat in range(players):
+            supply = []
+            for kind, start in enumerate(rules.initial[seat]):
+                left = start - counts[seat][kind] - captured[seat][kind]
+                if left < 0:
+                    raise InvalidPositionError(
+                        f"more {rules.colours[seat]} {face_text(rules.kinds[seat][kind])} tiles "
+                        f"on the field and captured than the {start} of the tile set"
+                    )
+                supply.append(left)
+            supplies.append(tuple(supply))
+        frontier: dict[int, int] = {}
+        engine.refresh_frontier(
+            frontier, field, {c + step for c in field for step in STEP} - field.keys()
+        )
+        state_supplies = tuple(supplies)
+        rows = engine.rows_of(field, rules.row_length)
+        outcome: Outcome | None = None
+        if len(rows) > 1:
+            raise InvalidPositionError("more than one colour has a winning row")
+        if rows:
+            outcome = Outcome(Termination.ROW, (rules.colours[rows.pop()],))
+        elif not any(
+            engine.can_place(rules, s, field, frontier, state_supplies[s]) for s in range(players)
+        ):
+            outcome = Outcome(Termination.BLOCKED, ())
+        if outcome is not None:
+            if turn != -1:
+                raise InvalidPositionError(f"the game is over ({outcome.result()}); nobody moves")
+        elif turn == -1:
+            raise InvalidPositionError("the game is not over; a colour must be to move")
+        elif not field and rules.colours[turn] != rules.first_player:
+            raise InvalidPositionError(f"{rules.first_player} places the first tile (RULING 20)")
+        elif not engine.can_place(rules, turn, field, frontier, state_supplies[turn]):
+            raise InvalidPositionError(
+                f"{rules.colours[turn]} cannot place and would have been skipped (RULING 19)"
+            )
+        return cls(rules.colours, rules, field, frontier, state_supplies, captured, turn, outcome)
+
+    @classmethod
+    def from_position(cls, text: str) -> LsdState:
+        """The state a position string describes (see :mod:`pacru.lsd.position`).
+
+        Raises:
+            NotationError: not a position string.
+            InvalidPositionError: well-formed but impossible.
+        """
+        from pacru.lsd.position import parse_position
+
+        return parse_position(text)
+
+    # --- the GameState protocol ---------------------------------------------
+
+    @property
+    def current_player(self) -> str | None:
+        """The colour to move; ``None`` once the game is over. Always able to place."""
+        return self.players[self._turn] if self._turn >= 0 else None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or ``None`` while it goes on.
+
+        ``Outcome(Termination.ROW, (winner,))`` or ``Outcome(Termination.BLOCKED, ())``.
+        """
+        return self._outcome
+
+    def legal_moves(self) -> tuple[LsdMove, ...]:
+        """Every legal placement for the player to move {LSD.md 2.2}; ``()`` when over.
+
+        Each distinct (tile kind, orientation, cell) appears once, ordered by
+        cell (x, then y), then tile kind, then orientation. Computed once per
+        state and cached.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = () if self._outcome is not None else self._generate()
+            object.__setattr__(self, "_legal", legal)
+        return legal
+
+    def parse_move(self, text: str) -> LsdMove:
+        """The legal move ``text`` names (grammar in :mod:`pacru.lsd.moves`).
+
+        The shade may be left out (``+NE@1,0``) when the mover's supply has
+        that tile in only one shade.
+
+        Raises:
+            NotationError: text outside the grammar, or an ambiguous missing shade.
+            IllegalMoveError: well-formed but illegal here (reason codes in the
+                module docstring); :class:`GameOverError` when the game is over.
+        """
+        shade, shape, mask, x, y = parse_move_text(text)
+        if self._outcome is not None:
+            raise GameOverError(move=text)
+        if shade is None:
+            seat = self._turn
+            shades = set()
+            for candidate in (Shade.BLACK, Shade.WHITE):
+                kind = self._rules.kind_of[seat].get(face_code(shape, candidate, mask))
+                if kind is not None and self._supplies[seat][kind]:
+                    shades.add(candidate)
+            if len(shades) > 1:
+                raise NotationError(f"say which shade: B{text.strip()} or W{text.strip()}", text)
+            shade = shades.pop() if shades else self._rules.shades[seat]
+        move = _move(face_code(shape, shade, mask), encode_cell(x, y))
+        self._check(move, text)
+        return move
+
+    def apply_move(self, move: LsdMove | str) -> LsdState:
+        """The state after the mover places ``move`` {LSD.md 1.5, 2.2-2.4}.
+
+        Then: captures by the placed tile (2.3), the win check for the mover
+        (RULING 18), and the turn passes clockwise, skipping players who
+        cannot place (RULING 19); if nobody can, the game is drawn. ``self``
+        is never changed.
+
+        Raises:
+            NotationError: unparseable text.
+            IllegalMoveError: an illegal placement (reason codes in the module docstring).
+            GameOverError: the game is over.
+            TypeError: ``move`` is neither an :class:`LsdMove` nor a ``str``.
+        """
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        elif not isinstance(move, LsdMove):
+            raise TypeError(f"a move is an LsdMove or its text, not {type(move).__name__}")
+        else:
+            self._check(move, "")
+        return self._play(move)
+
+    @property
+    def scores(self) -> Mapping[str, int]:
+        """Colour -> number of its tiles on the field, in turn order (read-only)."""
+        counts = [0] * len(self.players)
+        for code in self._field.values():
+            counts[code >> OWNER_SHIFT] += 1
+        return MappingProxyType(dict(zip(self.players, counts, strict=True)))
+
+    @property
+    def history(self) -> tuple[LsdMove, ...]:
+        """The moves since the start or since the position was loaded, oldest first."""
+        moves = []
+        state: LsdState | None = self
+        while state is not None and state._last is not None:
+            moves.append(state._last)
+            state = state._parent
+        return tuple(reversed(moves))
+
+    def to_position(self) -> str:
+        """The one-line position string (grammar in :mod:`pacru.lsd.position`)."""
+        from pacru.lsd.position import format_position
+
+        return format_position(self)
+
+    def options(self) -> dict[str, Any]:
+        """The options of this game: keyword arguments that rebuild it with ``new_game``."""
+        return self._rules.options()
+
+    # --- what a bot author wants ----------------------------------------------
+
+    @property
+    def rules(self) -> LsdRules:
+        """The validated options and their tables."""
+        return self._rules
+
+    @property
+    def last_move(self) -> LsdMove | None:
+        """The move that led here, or ``None`` at the start or after loading a position."""
+        return self._last
+
+    @property
+    def previous(self) -> LsdState | None:
+        """The state before :attr:`last_move` (an O(1) undo), or ``None`` at the root."""
+        return self._parent
+
+    @property
+    def field(self) -> Mapping[Cell, Tile]:
+        """Cell ``(x, y)`` -> the tile lying there (sides as placed), sorted by cell."""
+        return MappingProxyType(
+            {decode_cell(c): _tile(self._rules, self._field[c]) for c in sorted(self._field)}
+        )
+
+    def tile_at(self, cell: Cell) -> Tile | None:
+        """The tile on ``cell`` (``(x, y)`` ints) with its sides as placed, or ``None``."""
+        x, y = cell
+        if abs(x) > MAX_COORD or abs(y) > MAX_COORD:
+            return None
+        code = self._field.get(encode_cell(x, y))
+        return None if code is None else _tile(self._rules, code)
+
+    def _tiles(self, counts: tuple[int, ...], seat: int) -> Mapping[Tile, int]:
+        return MappingProxyType(
+            {
+                _tile(self._rules, face | seat << OWNER_SHIFT): count
+                for face, count in zip(self._rules.kinds[seat], counts, strict=True)
+                if count
+            }
+        )
+
+    def supply(self, colour: str) -> Mapping[Tile, int]:
+        """``colour``'s supply (public, RULING 23): tile in canonical orientation -> count.
+
+        Raises:
+            ValueError: an unknown colour.
+        """
+        seat = self._rules.seat(colour)
+        return self._tiles(self._supplies[seat], seat)
+
+    def supply_size(self, colour: str) -> int:
+        """How many tiles ``colour`` has left to place.
+
+        Raises:
+            ValueError: an unknown colour.
+        """
+        return sum(self._supplies[self._rules.seat(colour)])
+
+    def captured(self, colour: str) -> Mapping[Tile, int]:
+        """``colour``'s own tiles that were captured (gone for good, RULING 21) -> count.
+
+        Raises:
+            ValueError: an unknown colour.
+        """
+        seat = self._rules.seat(colour)
+        return self._tiles(self._captured[seat], seat)
+
+    def captured_count(self, colour: str) -> int:
+        """How many of ``colour``'s tiles were captured.
+
+        Raises:
+            ValueError: an unknown colour.
+        """
+        return sum(self._captured[self._rules.seat(colour)])
+
+    def can_place(self, colour: str) -> bool:
+        """Whether ``colour`` has a legal placement here (whoever is to move).
+
+        Raises:
+            ValueError: an unknown colour.
+        """
+        seat = self._rules.seat(colour)
+        return engine.can_place(
+            self._rules, seat, self._field, self._frontier, self._supplies[seat]
+        )
+
+    @property
+    def open_cells(self) -> tuple[Cell, ...]:
+        """Empty cells facing at least one open half dot, sorted: the only
+        cells a tile can go to after the first {LSD.md 2.2}."""
+        return tuple(decode_cell(c) for c in sorted(self._frontier))
+
+    @property
+    def bounds(self) -> tuple[Cell, Cell] | None:
+        """``((min_x, min_y), (max_x, max_y))`` of the tiles, or ``None`` for an empty field."""
+        if not self._field:
+            return None
+        cells = [decode_cell(c) for c in self._field]
+        xs = [x for x, _ in cells]
+        ys = [y for _, y in cells]
+        return ((min(xs), min(ys)), (max(xs), max(ys)))
+
+    # --- internals ---------------------------------------------------------------
+
+    def _generate(self) -> tuple[LsdMove, ...]:
+        rules, seat = self._rules, self._turn
+        supply = self._supplies[seat]
+        # The moves on one cell depend only on its constraint code, the faces
+        # left in the supply and two flags; consecutive states share nearly
+        # all frontier cells, so per-cell move tuples are cached across states.
+        available = 0
+        for face, count in zip(rules.kinds[seat], supply, strict=True):
+            if count:
+                available |= 1 << face
+        prefix = (available << 2 | rules.allow_rotation << 1 | rules.strict_dot_matching) << 8
+        cells = sorted(self._frontier.items()) if self._field else [(ORIGIN, 0)]
+        cache = _CELL_MOVES
+        parts = []
+        for cell, code in cells:
+            key = (prefix | code) << _CELL_BITS | cell
+            moves = cache.get(key)
+            if moves is None:
+                faces = _FACES.get(prefix | code)
+                if faces is None:
+                    faces = tuple(engine.fitting_faces(rules, seat, supply, code))
+                    _FACES[prefix | code] = faces
+                if len(cache) >= _CELL_CACHE_LIMIT:
+                    cache.clear()
+                shared = _MOVES
+                moves = cache[key] = tuple(
+                    # The key of moves._MOVES, looked up inline to skip a call.
+                    [shared.get(cell << 6 | face) or _move(face, cell) for face in faces]
+                )
+            parts.append(moves)
+        return tuple(chain.from_iterable(parts))
+
+    def _check(self, move: LsdMove, text: str) -> None:
+        """Raise unless ``move`` is legal; the fast path is two lookups."""
+        if self._outcome is not None:
+            raise GameOverError(move=text or str(move))
+        seat = self._turn
+        kind = self._rules.kind_of[seat].get(move._face)
+        if kind is not None and self._supplies[seat][kind]:
+            if self._field:
+                code = self._frontier.get(move._code)
+                if code is not None and self._rules.fit[code] >> (move._face & DOT_BITS) & 1:
+                    return
+            elif move._code == ORIGIN:
+                return
+        self._reject(move, text or str(move))
+
+    def _reject(self, move: LsdMove, text: str) -> NoReturn:
+        seat = self._turn
+        raise explain_illegal(self._rules, seat, self._field, self._supplies[seat], move, text)
+
+    def _play(self, move: LsdMove) -> LsdState:
+        """Apply a legal move: place, capture, check the row, pass the turn."""
+        rules, seat = self._rules, self._turn
+        face, cell = move._face, move._code
+        first = not self._field
+        field = self._field.copy()
+        field[cell] = face | seat << OWNER_SHIFT
+        supplies = list(self._supplies)
+        supply = list(supplies[seat])
+        supply[rules.kind_of[seat][face]] -= 1
+        supplies[seat] = tuple(supply)
+        new_supplies = tuple(supplies)
+
+        captured = self._captured
+        victims = [] if first else engine.captures(field, cell, face)
+        if victims:
+            lists = [list(c) for c in captured]
+            for victim in victims:
+                code = field.pop(victim)
+                owner = code >> OWNER_SHIFT
+                lists[owner][rules.kind_of[owner][code & FACE_BITS]] += 1
+            captured = tuple(tuple(c) for c in lists)
+
+        frontier = self._frontier.copy()
+        engine.refresh_frontier(frontier, field, engine.affected_cells(cell, victims))
+
+        outcome: Outcome | None = None
+        if not first and engine.has_row(field, cell, seat, rules.row_length):
+            outcome, turn = Outcome(Termination.ROW, (self.players[seat],)), -1
+        else:
+            turn = engine.next_seat(rules, seat, field, frontier, new_supplies)
+            if turn < 0:
+                outcome = Outcome(Termination.BLOCKED, ())
+        return LsdState(
+            self.players, rules, field, frontier, new_supplies, captured, turn, outcome, self, move
+        )
+
+    # --- value semantics and display ---------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, LsdState):
+            return NotImplemented
+        return (
+            self._turn == other._turn
+            and self._supplies == other._supplies
+            and self._captured == other._captured
+            and self._field == other._field
+            and self._outcome == other._outcome
+            and (self._rules is other._rules or self._rules == other._rules)
+        )
+
+    def __hash__(self) -> int:
+        value = self._hash
+        if value is None:
+            value = hash(
+                (
+                    self._rules,
+                    frozenset(self._field.items()),
+                    self._supplies,
+                    self._captured,
+                    self._turn,
+                )
+            )
+            object.__setattr__(self, "_hash", value)
+        return value
+
+    def __str__(self) -> str:
+        from pacru.lsd.render import render
+
+        return render(self)
+
+    def __repr__(self) -> str:
+        return f"LsdState.from_position({self.to_position()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The field as SVG with the last tile ringed, for Jupyter (:func:`pacru.svg.board`)."""
+        from pacru.svg import board
+
+        return board(self, last_move=self._last)
+
+    def explain(self, move_text: str) -> Any:
+        """Why ``move_text`` is or is not legal here: a :class:`pacru.explain.Explanation`."""
+        from pacru.explain import explain
+
+        return explain(self, move_text)
