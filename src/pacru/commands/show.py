@@ -1,0 +1,99 @@
+"""``pacru show``: draw one position of a recorded game, as text or SVG.
+
+Usage::
+
+    pacru show FILE [--ply N] [--svg OUT] [--size PIXELS] [--index K]
+               [--format auto|record|abstractplay|position]
+               [--game GAME] [--players N] [--start-layout LAYOUT]
+
+FILE is read as by ``pacru replay`` (game records, AbstractPlay move lists or
+a position string; every move is checked). The position after ``N`` plies
+(default: the end; 0 is the start) of the first game (or the ``--index``-th)
+is printed as a text board (``str(state)``) with the move that led to it;
+``--svg OUT`` also writes it as an SVG drawing (:func:`pacru.svg.board`, the
+last move marked) to the file OUT.
+
+Exit status: 0 on success, 1 for a bad record or an illegal move (printed
+with its ply and rule), 2 on bad usage (no such file, ``--ply`` out of range,
+an unwritable OUT).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from pacru.commands._ui import Output
+from pacru.commands.replay import UsageError, add_input_options, load, read_text, select, summary
+from pacru.records import RecordError
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``show`` subcommand to the ``pacru`` parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "show",
+        help="draw a position of a recorded game (text, or SVG with --svg)",
+        description=(
+            "Draw the position after N plies of a recorded game: a text board on standard "
+            "output, and with --svg an SVG drawing in a file."
+        ),
+    )
+    add_input_options(parser)
+    parser.add_argument(
+        "--ply", type=int, default=None, metavar="N", help="plies from the start (default: all)"
+    )
+    parser.add_argument("--svg", default=None, metavar="OUT", help="also write an SVG drawing")
+    parser.add_argument(
+        "--size", type=int, default=400, metavar="PIXELS", help="SVG width (default 400)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: Output | None = None) -> int:
+    """Show the position chosen by ``args``; returns the exit status."""
+    out = out or Output()
+    try:
+        games = load(read_text(args.file), args)
+        if not games:
+            out.error(f"{args.file}: no game in the file")
+            return 1
+        loaded = select(games, args.index or 1)[0]
+    except UsageError as err:
+        out.error(str(err))
+        return 2
+    except RecordError as err:
+        out.error(f"{args.file}: {err}")
+        return 1
+    total = len(loaded.moves)
+    ply = total if args.ply is None else args.ply
+    if not 0 <= ply <= total:
+        out.error(f"--ply {args.ply}: the game has plies 0..{total}")
+        return 2
+    state = loaded.states[ply]
+    last = state.history[-1] if ply and state.history else None
+    if last is not None:
+        mover = loaded.states[ply - 1].current_player
+        out.heading(f"{loaded.label}, ply {ply} of {total}: {mover} played {last}")
+    else:
+        out.heading(f"{loaded.label}, ply {ply} of {total}: the start")
+    out.block(str(state))
+    for line in summary(state):
+        out.line(line)
+    if args.svg is not None:
+        from pacru.svg import board
+
+        try:
+            drawing = board(state, size=args.size, last_move=last)
+        except ValueError as err:
+            out.error(f"--size {args.size}: {err}")
+            return 2
+        try:
+            Path(args.svg).write_text(drawing, encoding="utf-8")
+        except OSError as err:
+            out.error(f"{args.svg}: {err.strerror or err}")
+            return 2
+        out.line(f"SVG written to {args.svg}")
+    return 0
