@@ -38,7 +38,7 @@ from typing import Any
 
 import pytest
 
-from pacru import Chevron, ChevronState, Direction, IllegalMoveError, Move, NotationError
+from pacru import Chevron, ChevronState, Direction, IllegalMoveError, Move
 from pacru import abstractplay as ap
 
 from .helpers import pos
@@ -521,15 +521,6 @@ def test_azacru_crossing_completes_without_a_twist() -> None:
     assert after.marker_map() == {"b4": after.players[0]}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=NotationError,
-    reason=(
-        "pacru.abstractplay rejects the Azacru text 'a3-b4*', which AP's move() accepts and "
-        "plays as 'a3-b4^' since azacru.test.ts was added (AP records may hold it); "
-        "the fix belongs in src/pacru/abstractplay.py, not the engine"
-    ),
-)
 def test_azacru_pending_star_plays_as_no_twist() -> None:
     """AP: afterStar.move("a3-b4*") equals afterCaret.move("a3-b4^") (player, facing)."""
     state = ap.new_game("azacru", 2)

@@ -261,6 +261,15 @@ class ChevronState(GameState[Move]):
 
         return format_position(self)
 
+    def zobrist_hash(self) -> int:
+        """The stable 64-bit Zobrist hash of this position (:func:`pacru.zobrist.zobrist_hash`).
+
+        Equal states hash equal; compare with ``==`` to rule out a collision.
+        """
+        from pacru.zobrist import zobrist_hash
+
+        return zobrist_hash(self)
+
     # -- board queries ----------------------------------------------------------------------
 
     def _seat(self, player: str) -> int:
