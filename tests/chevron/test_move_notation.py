@@ -158,5 +158,5 @@ def test_hand_built_moves_outside_the_grammar_are_refused() -> None:
         Move(f("e5"), None, turn=1, relinquished=(f("a1"), f("a2")), marker=f("e6"))
     with pytest.raises(ValueError, match="must leave its field"):
         Move(f("e5"), f("e5"))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'twist' must be in"):
         Move(f("e5"), f("e6"), twist=5)

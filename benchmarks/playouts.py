@@ -1,0 +1,227 @@
+"""Random-playout speed of every game: plies per second and per-call medians.
+
+Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
+
+    python benchmarks/playouts.py [--games shacru,pacru] [--players 2,3,4]
+                                  [--seconds 2] [--seed 0] [--format text|rst]
+
+For each game and player count it plays random games back to back with the
+random player of ``pacru play`` (:func:`pacru.commands.play.random_move`) and
+reports:
+
+* plies/s: complete plies per second of CPU time, each ``legal_moves()`` on
+  the new state, the random choice and ``apply_move()``, with no timer inside
+  the loop; the best of five windows over the first half of ``--seconds``
+  (CPU time and the best window keep other load on a shared machine out of
+  the figure);
+* games: random games finished in that half;
+* legal_moves median: microseconds of the *first* ``legal_moves()`` call on
+  each new state, i.e. uncached: :class:`pacru.ChevronState` caches its legal
+  moves, so the call is timed on the state ``apply_move`` just returned,
+  before anything else touches it (the second half of ``--seconds``);
+* apply_move median: microseconds of ``apply_move(move)`` with a move object
+  (this includes the legality check, a membership test on the cached list);
+* generate median (chevron games): microseconds of the move generator
+  :func:`pacru.chevron.movegen.generate` run directly on the same states, the
+  true cost of a move list whichever call happens to pay for it.
+
+Where an engine already computes the next state's moves inside
+``apply_move`` (for instance to decide a pass or the end of the game), that
+work is counted in ``apply_move`` and the later call is cheap: the plies/s
+column is the figure to compare across games. This is a script, not a test:
+it asserts nothing and its figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pacru
+from pacru.chevron.movegen import generate
+from pacru.chevron.state import ChevronState
+from pacru.commands.play import random_move
+
+
+def _fresh_game(game: str, players: int) -> pacru.GameState[Any]:
+    return pacru.new_game(game, players)
+
+
+def throughput(
+    game: str, players: int, seconds: float, rng: random.Random, windows: int = 5
+) -> tuple[float, int]:
+    """Best plies per CPU second over ``windows`` equal time windows, and games finished.
+
+    Random games are played back to back. Rates are per second of this
+    process's CPU time (:func:`time.process_time`), so other processes on a
+    shared machine do not count against it, and the best window is reported,
+    as :mod:`timeit` reports the fastest run.
+    """
+    state = _fresh_game(game, players)
+    games = 0
+    best = 0.0
+    for _ in range(windows):
+        plies = 0
+        cpu_start = time.process_time()
+        deadline = time.perf_counter() + seconds / windows
+        while True:
+            for _ in range(64):  # check the clock every 64 plies only
+                if state.outcome is not None:
+                    games += 1
+                    state = _fresh_game(game, players)
+                state = state.apply_move(random_move(state, rng))
+                plies += 1
+            if time.perf_counter() >= deadline:
+                best = max(best, plies / (time.process_time() - cpu_start))
+                break
+    return best, games
+
+
+def call_medians(
+    game: str, players: int, seconds: float, rng: random.Random
+) -> tuple[float, float, float | None]:
+    """Median microseconds of an uncached legal_moves(), of apply_move(), and of the
+    chevron move generator run directly (None for LSD)."""
+    clock = time.perf_counter_ns
+    gen: list[int] = []
+    app: list[int] = []
+    raw: list[int] = []
+    state = _fresh_game(game, players)
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        if state.outcome is not None:
+            state = _fresh_game(game, players)
+        t0 = clock()
+        state.legal_moves()
+        t1 = clock()
+        move = random_move(state, rng)
+        t2 = clock()
+        state = state.apply_move(move)
+        t3 = clock()
+        gen.append(t1 - t0)
+        app.append(t3 - t2)
+        if isinstance(state, ChevronState) and state.outcome is None:
+            args = (state.rules, state.markers, state.chevrons, state.to_move, state.occupied)
+            t4 = clock()
+            generate(*args, state.trigger >= 0)
+            raw.append(clock() - t4)
+    direct = statistics.median(raw) / 1000 if raw else None
+    return statistics.median(gen) / 1000, statistics.median(app) / 1000, direct
+
+
+def machine() -> str:
+    """One line naming the CPU, core count, OS and Python."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return (
+        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()} ({platform.python_implementation()})"
+    )
+
+
+def _csv(value: str, allowed: Sequence[str]) -> list[str]:
+    items = [v.strip().lower() for v in value.split(",") if v.strip()]
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(allowed)}, not {value!r}")
+    return items
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument(
+        "--games",
+        type=lambda v: _csv(v, pacru.GAMES),
+        default=list(pacru.GAMES),
+        help="comma-separated games (default: all)",
+    )
+    parser.add_argument(
+        "--players",
+        type=lambda v: [int(p) for p in _csv(v, ("2", "3", "4"))],
+        default=[2, 3, 4],
+        help="comma-separated player counts (default: 2,3,4)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="time per game and player count (default 2)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random players")
+    parser.add_argument("--format", choices=("text", "rst"), default="text")
+    args = parser.parse_args(argv)
+
+    header = (
+        "game",
+        "players",
+        "plies/s",
+        "games",
+        "legal_moves µs",
+        "apply_move µs",
+        "generate µs",
+    )
+    print(f"# {machine()}")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    print(
+        f"# {time.strftime('%Y-%m-%d')}, pacru {pacru.__version__}, "
+        f"--seconds {args.seconds}, load average {load}"
+    )
+    if args.format == "text":
+        print(_row(header), flush=True)
+    rows = []
+    for game in args.games:
+        for players in args.players:
+            rng = random.Random(args.seed)
+            rate, games = throughput(game, players, args.seconds / 2, rng)
+            gen, app, direct = call_medians(game, players, args.seconds / 2, rng)
+            rows.append(
+                (
+                    game,
+                    str(players),
+                    f"{rate:,.0f}",
+                    str(games),
+                    f"{gen:.1f}",
+                    f"{app:.1f}",
+                    "-" if direct is None else f"{direct:.1f}",
+                )
+            )
+            if args.format == "text":
+                print(_row(rows[-1]), flush=True)
+    if args.format == "rst":
+        print(_rst_table(header, rows))
+    return 0
+
+
+_WIDTHS = (8, 8, 10, 6, 15, 14, 12)
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "  ".join(
+        c.rjust(w) if i > 1 else c.ljust(w)
+        for i, (c, w) in enumerate(zip(cells, _WIDTHS, strict=True))
+    )
+
+
+def _rst_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    rule = "  ".join("=" * w for w in widths)
+    head = "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()
+    lines = [rule, head, rule]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines.append(rule)
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

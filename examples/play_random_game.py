@@ -1,0 +1,44 @@
+"""Play one seeded random game of Shacru with the library API and print it.
+
+Run from the repository root (with pacru installed, or ``PYTHONPATH=src``)::
+
+    python examples/play_random_game.py [GAME] [PLAYERS] [SEED]
+
+The random player is the one ``pacru play`` uses
+(:func:`pacru.commands.play.random_move`): for the chevron games it picks a
+move family (a chevron step, or a chevron's reorientation by one turn) first
+and a move within it second.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pacru
+from pacru.commands.play import random_move
+
+
+def main(game: str = "shacru", players: int = 2, seed: int = 1) -> None:
+    state = pacru.new_game(game, players)
+    rng = random.Random(seed)
+    print(f"{game} for {players}: {', '.join(state.players)}")
+    while state.outcome is None:
+        player = state.current_player
+        move = random_move(state, rng)
+        state = state.apply_move(move)  # states are immutable: a new one each ply
+        print(f"{len(state.history):3}. {player:<7} {move}")
+    print(state)
+    assert state.outcome is not None
+    print("scores:", ", ".join(f"{p} {n}" for p, n in state.scores.items()))
+    print("result:", state.outcome.result(), f"({state.outcome.termination.value})")
+    print("moves:", " ".join(str(m) for m in state.history))
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    main(
+        args[0] if args else "shacru",
+        int(args[1]) if len(args) > 1 else 2,
+        int(args[2]) if len(args) > 2 else 1,
+    )

@@ -1,0 +1,89 @@
+"""Terminal output shared by the ``pacru`` subcommands.
+
+:class:`Output` writes through ``rich`` when it is importable (the
+``pacru[cli]`` extra) and with plain :func:`print` otherwise, so every
+subcommand works on a bare install. Text is always written verbatim: no rich
+markup or highlighting is applied to boards or moves (a move such as
+``e5>(a1,a2)`` or a board line must come out exactly as the engine wrote it),
+and long lines are never re-wrapped. Styles only colour headings and errors,
+and ``rich`` leaves them out itself when the output is not a terminal (or
+``NO_COLOR`` is set), so piped output is identical with and without ``rich``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+__all__ = ["Output", "have_rich"]
+
+
+def have_rich() -> bool:
+    """Whether ``rich`` can be imported (the ``pacru[cli]`` extra is installed)."""
+    try:
+        import rich.console  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Output:
+    """Where a subcommand writes: standard output for play, standard error for errors.
+
+    Args:
+        plain: never use ``rich``, even if it is installed.
+
+    Attributes:
+        rich: True when output goes through ``rich`` consoles.
+    """
+
+    def __init__(self, *, plain: bool = False) -> None:
+        self.rich = not plain and have_rich()
+        self._out: Any = None
+        self._err: Any = None
+        if self.rich:
+            from rich.console import Console
+
+            # No file= argument: the consoles look up sys.stdout/sys.stderr at
+            # each write, so redirection (and pytest's capsys) keeps working.
+            self._out = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
+            self._err = Console(
+                stderr=True, highlight=False, markup=False, emoji=False, soft_wrap=True
+            )
+
+    def line(self, text: str = "", style: str | None = None) -> None:
+        """Write ``text`` and a newline to standard output; ``style`` is a rich style."""
+        if self.rich:
+            self._out.print(text, style=style)
+        else:
+            print(text, flush=True)
+
+    def heading(self, text: str) -> None:
+        """Write ``text`` as a bold heading line."""
+        self.line(text, style="bold")
+
+    def block(self, text: str) -> None:
+        """Write a multi-line block (a board) exactly as given."""
+        for row in text.splitlines():
+            self.line(row)
+
+    def error(self, message: str) -> None:
+        """Write ``pacru: error: <message>`` as one line to standard error."""
+        text = "pacru: error: " + " ".join(message.split())
+        if self.rich:
+            self._err.print(text, style="bold red")
+        else:
+            print(text, file=sys.stderr, flush=True)
+
+    def ask(self, prompt: str) -> str | None:
+        """Read one line from standard input after showing ``prompt``.
+
+        Returns:
+            The line without surrounding white space, or ``None`` at end of
+            input or on Ctrl-C (the caller then stops cleanly).
+        """
+        try:
+            return input(prompt).strip()
+        except (EOFError, KeyboardInterrupt):
+            self.line()
+            return None

@@ -1,0 +1,337 @@
+"""``pacru play``: a whole game between random players, or against you.
+
+Usage::
+
+    pacru play GAME --players N [--seed S] [--human [--seat COLOUR]] [--quiet]
+               [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
+
+Every seat is taken by the built-in random player (:func:`random_move`,
+seeded with ``random.Random(seed)``), except the one ``--human`` gives to the
+person at the terminal. After each turn the move and the board
+(``str(state)``) are printed; at the end the scores and the result
+(:meth:`pacru.Outcome.result`). Only the :class:`pacru.GameState` protocol is
+used, so every game in :data:`pacru.GAMES` can be played, LSD included.
+
+Exit status: 0 when the game was played to its end (or the human quit), 2 on
+bad usage (an unknown option value, a seat that is not a player), 1 if the
+engine failed or the output pipe closed, 130 on Ctrl-C. Errors are one line
+on standard error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from pacru.commands._ui import Output
+from pacru.errors import PacruError
+from pacru.games import GAMES, new_game
+
+if TYPE_CHECKING:
+    from pacru.base import GameState
+
+__all__ = ["LIST_LIMIT", "random_move", "register", "run"]
+
+MoveT = TypeVar("MoveT")
+
+#: Largest number of moves the human prompt lists one by one; bigger sets are
+#: summarised (by step family for the chevron games) and taken as move text.
+LIST_LIMIT = 60
+_QUIT = frozenset({"q", "quit", "exit", "resign"})
+_HELP = frozenset({"?", "h", "help", "moves"})
+_TURNS = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
+
+
+def random_move(state: GameState[MoveT], rng: random.Random) -> MoveT:
+    """A random legal move of ``state``: the built-in random player.
+
+    For the chevron games the choice has two levels: first a *family* is
+    picked uniformly among ``moves.steps + moves.reorientations`` (one family
+    per chevron step or pincer, and per chevron and turn of a reorientation),
+    then a move uniformly within it (:meth:`~pacru.chevron.movelist.StepFamily.get`).
+    A Pacru reorientation family holds every set of relinquished fields {R14}
+    and a step every marker and meeting field {R4, R10, R12}, so a flat
+    uniform choice over thousands of reorientations would almost never move a
+    chevron; picking the family first keeps random games moving. Other games
+    (LSD) pick uniformly among ``legal_moves()``, as does a chevron player
+    whose only move is ``pass``.
+
+    Args:
+        state: a position that is not over.
+        rng: the source of randomness; the same seed gives the same moves.
+
+    Raises:
+        ValueError: ``state`` has no legal move (the game is over).
+    """
+    from pacru.chevron.movelist import LegalMoves
+
+    moves = state.legal_moves()
+    if isinstance(moves, LegalMoves) and moves.families:
+        family = moves.families[rng.randrange(len(moves.families))]
+        return cast(MoveT, family.get(rng.randrange(family.size)))
+    if not moves:
+        raise ValueError("no legal move: the game is over")
+    return moves[rng.randrange(len(moves))]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``play`` subcommand to the ``pacru`` parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "play",
+        help="play a game between random players (or against them with --human)",
+        description=(
+            "Play a complete game between built-in random players, printing the board "
+            "after each move and the final scores. With --human you take one seat."
+        ),
+    )
+    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="seed of the random players"
+    )
+    parser.add_argument(
+        "--human", action="store_true", help="play one seat yourself at the terminal"
+    )
+    parser.add_argument(
+        "--seat", metavar="COLOUR", default=None, help="the colour you play (default: the first)"
+    )
+    parser.add_argument(
+        "--quiet", "-q", action="store_true", help="print only the result (and your turns)"
+    )
+    parser.add_argument(
+        "--record", metavar="OUT", default=None, help="write the game record to OUT (pacru replay)"
+    )
+    group = parser.add_argument_group("game options (chevron games)")
+    group.add_argument(
+        "--start-layout",
+        metavar="LAYOUT",
+        default=None,
+        help="standard (default), ap-legacy-2p or abstractplay",
+    )
+    group.add_argument(
+        "--meeting-rule",
+        metavar="RULE",
+        default=None,
+        help="Pacru: 2011 (default) or original (ruling D48)",
+    )
+    group.add_argument(
+        "--move-cap",
+        metavar="PLIES",
+        type=int,
+        default=None,
+        help="Pacru, Azacru: end without a winner after this many plies (ruling D32)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game options given on the command line, as ``new_game`` keywords."""
+    names = ("start_layout", "meeting_rule", "move_cap")
+    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+
+
+def run(args: argparse.Namespace, out: Output | None = None) -> int:
+    """Play the game described by the parsed ``args``; returns the exit status."""
+    out = out or Output()
+    try:
+        state: GameState[Any] = new_game(args.game, args.players, **_options(args))
+    except (ValueError, TypeError, ImportError) as err:
+        out.error(str(err))
+        return 2
+    seat = None
+    if args.human:
+        seat = args.seat.lower() if args.seat else state.players[0]
+        if seat not in state.players:
+            out.error(f"--seat {args.seat}: not a player here; players: {', '.join(state.players)}")
+            return 2
+    elif args.seat:
+        out.error("--seat needs --human")
+        return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    try:
+        record = getattr(args, "record", None)
+        return _play(state, random.Random(seed), seed, seat, args.quiet, out, record=record)
+    except PacruError as err:
+        out.error(f"engine error: {err}")
+        return 1
+    except KeyboardInterrupt:
+        out.line()
+        out.error("interrupted")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`pacru play ... | head`): stop quietly, as rich does.
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's final flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _play(
+    state: GameState[Any],
+    rng: random.Random,
+    seed: int,
+    human: str | None,
+    quiet: bool,
+    out: Output,
+    record: str | None = None,
+) -> int:
+    players = ", ".join(state.players)
+    if not quiet:
+        who = f"; you play {human}" if human else ""
+        out.heading(f"{state.game}: {len(state.players)} players ({players}), seed {seed}{who}")
+        out.block(str(state))
+    while state.outcome is None:
+        player = state.current_player
+        if player == human:
+            move = _ask_move(state, out, show_board=quiet)
+            if move is None:
+                out.line(f"{human} quits; the game is left unfinished at ply {len(state.history)}.")
+                return _save_record(state, record, seed, out)
+        else:
+            if not state.legal_moves():
+                out.error(f"{player} has no legal move, but the game is not over")
+                return 1
+            move = random_move(state, rng)
+        state = state.apply_move(move)
+        if not quiet or human is not None:
+            out.line()
+            out.heading(f"ply {len(state.history)}: {player} plays {move}")
+            if not quiet:
+                out.block(str(state))
+    _print_result(state, out)
+    return _save_record(state, record, seed, out)
+
+
+def _save_record(state: GameState[Any], path: str | None, seed: int, out: Output) -> int:
+    """Write the game record (:mod:`pacru.records`) to ``path``; 0, or 2 if it cannot be."""
+    if path is None:
+        return 0
+    from pathlib import Path
+
+    from pacru.records import record_from_state, write_record
+
+    text = write_record(record_from_state(state, Event="pacru play", Seed=str(seed)))
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as err:
+        out.error(f"--record {path}: {err.strerror or err}")
+        return 2
+    return 0
+
+
+def _print_result(state: GameState[Any], out: Output) -> None:
+    outcome = state.outcome
+    assert outcome is not None
+    scores = ", ".join(f"{p} {n}" for p, n in state.scores.items())
+    out.line()
+    out.line(f"Final scores: {scores}")
+    out.heading(f"Result: {outcome.result()} ({outcome.termination.value})")
+
+
+def _columns(items: Sequence[str], width: int = 78) -> list[str]:
+    """``items`` laid out in as many equal columns as fit in ``width``."""
+    if not items:
+        return []
+    cell = max(len(s) for s in items) + 2
+    per_row = max(1, width // cell)
+    return [
+        "".join(s.ljust(cell) for s in items[i : i + per_row]).rstrip()
+        for i in range(0, len(items), per_row)
+    ]
+
+
+def _menu(state: GameState[Any]) -> tuple[list[Any], list[str]]:
+    """The moves offered by number, and the lines that show them."""
+    from pacru.chevron.movelist import LegalMoves, ReorientationFamily
+
+    moves = state.legal_moves()
+    if len(moves) <= LIST_LIMIT:
+        numbered = list(moves)
+        extra: list[str] = []
+    elif isinstance(moves, LegalMoves):
+        step_total = sum(f.size for f in moves.steps)
+        numbered = [m for f in moves.steps for m in f] if step_total <= LIST_LIMIT else []
+        extra = []
+        if not numbered:
+            extra.append("Steps (type the move text):")
+            for sf in moves.steps:
+                first = str(sf.get(0))
+                extra.append(f"  {first}  ({sf.size} moves, e.g. {first} .. {sf.get(sf.size - 1)})")
+        if moves.reorientations:
+            extra.append(
+                "Reorientations {R14}: turn < > (45 degrees, give up 2 own fields) "
+                "or << >> (90 degrees, give up 4); type the move text:"
+            )
+            by_origin: dict[int, list[ReorientationFamily]] = {}
+            for rf in moves.reorientations:
+                by_origin.setdefault(rf.origin, []).append(rf)
+            for fams in by_origin.values():
+                turns = " ".join(_TURNS[rf.turn] for rf in fams)
+                fields = ",".join(_field_names(sorted({f for rf in fams for f in rf.fields})))
+                count = sum(rf.size for rf in fams)
+                extra.append(
+                    f"  {_field_names([fams[0].origin])[0]} {turns}: {count} moves, "
+                    f"fields {fields}; e.g. {fams[0].get(0)}"
+                )
+    else:
+        numbered = list(moves[:LIST_LIMIT])
+        extra = [f"... and {len(moves) - LIST_LIMIT} more: type the move text."]
+    width = len(str(len(numbered)))
+    lines = _columns([f"{i:>{width}}. {m}" for i, m in enumerate(numbered, 1)])
+    return numbered, lines + extra
+
+
+def _field_names(fields: Sequence[int]) -> list[str]:
+    from pacru.geometry import FIELD_NAMES
+
+    return [FIELD_NAMES[f] for f in fields]
+
+
+def _ask_move(state: GameState[Any], out: Output, *, show_board: bool) -> Any | None:
+    """Prompt the human until they give a legal move; ``None`` when they quit.
+
+    ``show_board`` is False when the board was just printed after the last move.
+    """
+    player = state.current_player
+    numbered, lines = _menu(state)
+    total = len(state.legal_moves())
+
+    def show(board: bool) -> None:
+        out.line()
+        if board:
+            out.block(str(state))
+        out.heading(f"Your move, {player} ({total} legal moves):")
+        out.block("\n".join(lines))
+        out.line("Type a number or a move, 'help' to show this again, 'quit' to stop.", "dim")
+
+    show(show_board)
+    while True:
+        text = out.ask(f"{player}> ")
+        if text is None or text.lower() in _QUIT:
+            return None
+        if not text:
+            continue
+        if text.lower() in _HELP:
+            show(True)
+            continue
+        if text.isdigit():
+            number = int(text)
+            if 1 <= number <= len(numbered):
+                return numbered[number - 1]
+            out.line(f"No move numbered {text}: choose 1..{len(numbered)} or type a move.", "red")
+            continue
+        try:
+            return state.parse_move(text)
+        except PacruError as err:
+            out.line(str(err), "red")

@@ -1,0 +1,358 @@
+"""The ``pacru`` command line: ``pacru play``, ``--version`` and usage errors."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import pacru
+from pacru.cli import main
+from pacru.commands import _ui, play
+from pacru.commands.play import random_move
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def _lsd_available() -> bool:
+    try:
+        import pacru.lsd
+    except ImportError:
+        return False
+    return hasattr(pacru.lsd, "new_game")
+
+
+GAMES = [
+    *pacru.CHEVRON_GAMES,
+    pytest.param(
+        "lsd",
+        marks=pytest.mark.skipif(
+            not _lsd_available(), reason="pacru.lsd has no new_game yet (LSD being written)"
+        ),
+    ),
+]
+
+
+@pytest.fixture(autouse=True)
+def _no_forced_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich writes plain text to a non-terminal unless told otherwise by the environment."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def _expected_game(game: str, players: int, seed: int, **options: Any) -> pacru.GameState[Any]:
+    """The final state of the game ``pacru play`` plays with this seed."""
+    state: pacru.GameState[Any] = pacru.new_game(game, players, **options)
+    rng = random.Random(seed)
+    while state.outcome is None:
+        state = state.apply_move(random_move(state, rng))
+    return state
+
+
+def _final_lines(state: pacru.GameState[Any]) -> list[str]:
+    assert state.outcome is not None
+    scores = ", ".join(f"{p} {n}" for p, n in state.scores.items())
+    return [
+        f"Final scores: {scores}",
+        f"Result: {state.outcome.result()} ({state.outcome.termination.value})",
+    ]
+
+
+# -- random games ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_play_random_game_prints_every_ply_and_the_result(
+    game: str, players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seeded game is the one random_move plays; each ply, board and the result are printed."""
+    assert main(["play", game, "--players", str(players), "--seed", "7"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    final = _expected_game(game, players, 7)
+    lines = out.splitlines()
+    assert lines[0] == (f"{final.game}: {players} players ({', '.join(final.players)}), seed 7")
+    assert lines[-2:] == _final_lines(final)
+    ply_lines = [line for line in lines if line.startswith("ply ") and " plays " in line]
+    history = final.history
+    assert len(ply_lines) == len(history)
+    assert ply_lines[-1].endswith(f" plays {history[-1]}")
+    assert str(final) in out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_quiet_prints_only_the_result(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", game, "--seed", "3", "--quiet"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines() == ["", *_final_lines(_expected_game(game, 2, 3))]
+
+
+def test_play_move_cap_ends_in_a_draw_d32(capsys: pytest.CaptureFixture[str]) -> None:
+    """--move-cap reaches the non-official engine cap: no winner (ruling D32)."""
+    assert main(["play", "pacru", "--seed", "2", "--move-cap", "10", "-q"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines()[-1] == "Result: draw (move-cap)"
+    assert len(_expected_game("pacru", 2, 2, move_cap=10).history) == 10
+
+
+def test_play_start_layout_ap_legacy_seats_red_and_black_d1(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--start-layout ap-legacy-2p seats E (red, first) and W (black) (ruling D1, B.5)."""
+    assert main(["play", "shacru", "--seed", "1", "--start-layout", "ap-legacy-2p"]) == 0
+    out, _ = capsys.readouterr()
+    assert out.splitlines()[0] == "shacru: 2 players (red, black), seed 1"
+
+
+def test_play_without_seed_prints_the_seed_it_drew(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "lilacru"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    seed = int(first.rsplit("seed ", 1)[1])
+    assert main(["play", "lilacru", "--seed", str(seed)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == first
+
+
+def test_plain_output_matches_rich_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without rich (no pacru[cli] extra) the text is the same, written with print."""
+    args = play_args("azacru", "--seed", "5")
+    assert play.run(args, _ui.Output(plain=True)) == 0
+    plain = capsys.readouterr().out
+    assert play.run(args, _ui.Output()) == 0
+    assert capsys.readouterr().out == plain
+
+
+def test_output_falls_back_to_print_without_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "rich.console", None)
+    assert not _ui.have_rich()
+    assert not _ui.Output().rich
+
+
+def play_args(*argv: str) -> Any:
+    return pacru.cli.build_parser().parse_args(["play", *argv])
+
+
+# -- the random player ----------------------------------------------------------------------
+
+
+class ScriptedRandom(random.Random):
+    """A Random whose randrange returns scripted values and records each bound."""
+
+    def __init__(self, values: list[int]) -> None:
+        super().__init__(0)
+        self.values = values
+        self.bounds: list[int] = []
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        assert stop is None
+        self.bounds.append(start)
+        return self.values.pop(0)
+
+
+def _chevron_state(text: str) -> pacru.ChevronState:
+    state = pacru.from_position(text)
+    assert isinstance(state, pacru.ChevronState)
+    return state
+
+
+REORIENT_POSITION = (
+    "pacru players=green,yellow turn=yellow markers=yellow:e1,g1,e2,a5,d6 "
+    "chevrons=green:f1SW,e6SW,a7SW,h7N;yellow:d2S,g3E,f4E,f9N ply=49"
+)
+
+
+def test_random_move_picks_a_family_then_a_move_within_it_r14() -> None:
+    """Pacru: uniform over steps + reorientations families, then within the family {R14}."""
+    state = _chevron_state(REORIENT_POSITION)
+    moves = state.legal_moves()
+    assert (len(moves.steps), len(moves.reorientations), len(moves)) == (8, 16, 160)
+    rng = ScriptedRandom([8, 3])
+    move = random_move(state, rng)
+    assert rng.bounds == [24, 5]
+    assert str(move) == "d2<<(e1,e2,a5,d6)"
+    assert move == moves.reorientations[0].get(3)
+
+
+def test_random_move_pass_only_returns_pass_s_r2() -> None:
+    """A Shacru player who cannot move may only pass {S-R2, D34}."""
+    state = pacru.from_position(
+        "shacru players=green,yellow markers=yellow:e2,d2,f2 chevrons=green:e1N;yellow:a9E"
+    )
+    assert str(random_move(state, random.Random(0))) == "pass"
+
+
+def test_random_move_on_a_finished_game_raises() -> None:
+    state = _expected_game("lilacru", 2, 1)
+    with pytest.raises(ValueError, match="game is over"):
+        random_move(state, random.Random(0))
+
+
+# -- the human player -----------------------------------------------------------------------
+
+
+def test_human_bad_move_names_the_rule_and_reprompts_s_r3(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """e1-e3 is two fields: the S-R3 error is shown, then "2" (e1-e2) is played; EOF quits."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("e1-e3\n99\nnonsense\n2\n"))
+    assert main(["play", "shacru", "--seed", "1", "--human"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "Your move, green (16 legal moves):" in out
+    assert " 2. e1-e2 " in out
+    assert (
+        "green> S-R3: a chevron moves one field; e1 to e3 is 2\n"
+        "green> No move numbered 99: choose 1..16 or type a move.\n"
+        "green> 'nonsense' is not a move;"
+    ) in out
+    assert "ply 1: green plays e1-e2\n" in out
+    assert "ply 2: yellow plays " in out
+    assert out.endswith("green> \ngreen quits; the game is left unfinished at ply 2.\n")
+
+
+def test_human_quit_at_the_first_prompt(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "pacru", "--human", "--seat", "Yellow", "--seed", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "ply 1: green plays " in out
+    assert "Your move, yellow (28 legal moves):" in out
+    assert out.endswith("yellow> yellow quits; the game is left unfinished at ply 1.\n")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_human_plays_a_whole_game_by_numbers(
+    game: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 2000))
+    assert main(["play", game, "--human", "--seed", "4", "-q"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("Final scores: ")
+    assert lines[-1].startswith("Result: ")
+
+
+def test_human_large_move_sets_are_summarised_by_family_r14(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Over LIST_LIMIT moves: step families one per line, reorientations per chevron {R14}."""
+    state = _chevron_state(REORIENT_POSITION)
+    numbered, lines = play._menu(state)
+    assert [str(m) for m in numbered] == [str(m) for f in state.legal_moves().steps for m in f]
+    assert lines[-4:] == [
+        f"  {o} << < > >>: 30 moves, fields e1,g1,e2,a5,d6; e.g. {o}<<(e1,g1,e2,a5)"
+        for o in ("d2", "g3", "f4", "f9")
+    ]
+    monkeypatch.setattr(play, "LIST_LIMIT", 10)
+    numbered, lines = play._menu(state)
+    assert numbered == []
+    assert lines[0] == "Steps (type the move text):"
+    assert "  d2-c1+a1  (9 moves, e.g. d2-c1+a1 .. d2-c1+c3)" in lines
+
+
+def test_human_typed_reorientation_is_played_r14(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = _chevron_state(REORIENT_POSITION)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("d2>(a5,e1)\n"))
+    assert str(play._ask_move(state, _ui.Output(), show_board=False)) == "d2>(e1,a5)"
+
+
+# -- version and usage ----------------------------------------------------------------------
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"pacru {pacru.__version__}\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play"],
+        ["play", "chess"],
+        ["play", "shacru", "--players", "two"],
+        ["play", "shacru", "--bogus"],
+        ["frobnicate"],
+    ],
+)
+def test_bad_usage_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "usage: pacru" in capsys.readouterr().err
+
+
+def test_no_command_prints_help_and_returns_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert "usage: pacru" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["pacru", "--players", "5"], "pacru is played by 2, 3 or 4 players, not 5"),
+        (["shacru", "--meeting-rule", "original"], "meeting_rule applies to Pacru only"),
+        (["pacru", "--meeting-rule", "2012"], "meeting_rule must be one of 2011, original"),
+        (["pacru", "--move-cap", "0"], "move_cap must be a positive number of plies, not 0"),
+        (["shacru", "--start-layout", "x"], "unknown start_layout 'x'"),
+        (["shacru", "--human", "--seat", "red"], "--seat red: not a player here"),
+        (["shacru", "--seat", "green"], "--seat needs --human"),
+    ],
+)
+def test_bad_option_values_give_one_error_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("pacru: error: " + message)
+    assert err.count("\n") == 1
+
+
+def test_python_m_pacru_runs_a_game() -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pacru", "play", "lilacru", "--seed", "1", "--quiet"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert proc.stdout.splitlines()[1:] == _final_lines(_expected_game("lilacru", 2, 1))
+
+
+def test_ctrl_c_during_play_exits_130_without_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play, "random_move", interrupt)
+    assert main(["play", "shacru", "--seed", "1", "-q"]) == 130
+    assert capsys.readouterr().err == "pacru: error: interrupted\n"
+
+
+def test_closed_output_pipe_stops_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pacru play ... | head``: the reader left; no traceback, exit status 1."""
+
+    def broken(*_: object, **__: object) -> None:
+        raise BrokenPipeError
+
+    monkeypatch.setattr(_ui.Output, "line", broken)
+    assert main(["play", "shacru", "--seed", "1"]) == 1
+    assert capsys.readouterr().err == ""

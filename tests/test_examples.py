@@ -1,0 +1,53 @@
+"""Every script in examples/ runs and prints what it promises."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+
+#: Lines (or parts of lines) each example must print.
+KEY_OUTPUT = {
+    "play_random_game.py": [
+        "shacru for 2: green, yellow",
+        "scores: green ",
+        "result: ",
+        "moves: ",
+    ],
+    "check_rule_edge_case.py": [
+        "legal moves: f5-g6, f5-g6<, f5-g6>",
+        "f5-f6: illegal, rule S-R5 (occupied): S-R5: f6 holds yellow's chevron",
+        "f5-e6: illegal, rule S-R5 (opponent-field): S-R5: e6 belongs to yellow",
+        "f5-g6<: the red chevron ends on g6 facing N",
+        "f5-g6>: the red chevron ends on g6 facing E",
+    ],
+}
+
+
+def test_every_example_has_expected_output() -> None:
+    assert sorted(KEY_OUTPUT) == [p.name for p in EXAMPLES]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_example_runs(path: Path) -> None:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    for expected in KEY_OUTPUT[path.name]:
+        assert expected in proc.stdout
