@@ -51,7 +51,8 @@ def render_text(state: ChevronState) -> str:
     lines.append("      " + "   ".join(FILES))
     supply = state.supply if state.rules.pacru else None
     for seat, player in enumerate(state.players):
-        notes = [f"{state.markers[seat].bit_count()} markers"]
+        count = state.markers[seat].bit_count()
+        notes = [f"{count} marker{'' if count == 1 else 's'}"]
         if supply is not None:
             notes.append(f"supply {supply[player]}")
         if state.out >> seat & 1:
