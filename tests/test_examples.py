@@ -27,7 +27,16 @@ KEY_OUTPUT = {
         "f5-g6<: the red chevron ends on g6 facing N",
         "f5-g6>: the red chevron ends on g6 facing E",
     ],
+    "export_svg.py": [
+        "pincer-before.svg (",
+        "pincer-after.svg (",
+        "lsd.svg (",
+        "after the pincer: red marker on e7, red marker on f8, chevron red SW",
+    ],
 }
+
+#: Examples that write files get a temporary folder as their argument.
+WRITES_FILES = {"export_svg.py"}
 
 
 def test_every_example_has_expected_output() -> None:
@@ -35,11 +44,11 @@ def test_every_example_has_expected_output() -> None:
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
-def test_example_runs(path: Path) -> None:
+def test_example_runs(path: Path, tmp_path: Path) -> None:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
     proc = subprocess.run(
-        [sys.executable, str(path)],
+        [sys.executable, str(path), *([str(tmp_path)] if path.name in WRITES_FILES else [])],
         capture_output=True,
         text=True,
         env=env,
