@@ -23,7 +23,6 @@ The functions see only integers and bitboards (see :mod:`pacru.geometry`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from math import comb
 from typing import Final
 
@@ -122,10 +121,12 @@ def raw_steps(
                         steps.append((f, t, d, k, True, False))
                 else:
                     steps.append((f, t, d, k, False, False))
-    if attacks:
-        for attackers in attacks.values():
-            if len(attackers) >= 2:
-                steps.extend(attackers)
+    pincers = False
+    for attackers in attacks.values():
+        if len(attackers) >= 2:  # a pincer needs two attackers {R11}
+            steps.extend(attackers)
+            pincers = True
+    if pincers:  # plain steps are already in order; the sort is stable
         steps.sort(key=_step_order(chevrons[seat]))
     return steps
 
@@ -231,12 +232,33 @@ def _pacru_moves(
     own_codes = chevrons[seat]
     ctx = (rules, markers, seat, occupied, own, marked, supply, own_codes)
     # The choices of a step are worked out when first asked for (see StepFamily).
-    families = [StepFamily(s[0], s[1], s[5], None, partial(_step_options, ctx, s)) for s in steps]
+    families = [_PacruStep(ctx, s) for s in steps]
     reorients = _reorientations(own, occupied, own_codes)
     return LegalMoves(tuple(families), reorients)
 
 
 _Context = tuple[Rules, tuple[int, ...], int, int, int, int, int, tuple[int, ...]]
+
+
+class _PacruStep(StepFamily):
+    """A Pacru step family whose choices are worked out when first asked for.
+
+    One object per step (no closure), since a position builds one per step.
+    """
+
+    __slots__ = ("_context", "_step")
+
+    def __init__(self, context: _Context, step: Step) -> None:
+        self.origin = step[0]
+        self.target = step[1]
+        self.capture = step[5]
+        self._options = None
+        self._size = -1
+        self._context = context
+        self._step = step
+
+    def _compute_options(self) -> tuple[Option, ...]:
+        return _step_options(self._context, self._step)
 
 
 def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:

@@ -21,7 +21,7 @@ one at a time in the documented order:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
 from typing import Final, overload
@@ -96,26 +96,21 @@ Option = tuple[int, bool, int, int]
 class StepFamily:
     """Every complete move of one chevron step or pincer, differing only in choices.
 
-    ``options`` may be given, or computed on first use by ``source()``: a random
-    playout looks at the choices of one family per ply, so Pacru's benefit and
-    meeting fields are worked out only for the family that is asked.
+    A subclass may leave ``options`` out and work them out on first use
+    (:meth:`_compute_options`): a random playout looks at the choices of one
+    family per ply, so Pacru's benefit and meeting fields are only worked out
+    for the family that is asked (see :mod:`pacru.chevron.movegen`).
     """
 
-    __slots__ = ("_options", "_size", "_source", "capture", "origin", "target")
+    __slots__ = ("_options", "_size", "capture", "origin", "target")
 
     def __init__(
-        self,
-        origin: int,
-        target: int,
-        capture: bool,
-        options: tuple[Option, ...] | None = None,
-        source: Callable[[], tuple[Option, ...]] | None = None,
+        self, origin: int, target: int, capture: bool, options: tuple[Option, ...] | None = None
     ) -> None:
         self.origin = origin
         self.target = target
         self.capture = capture
         self._options = options
-        self._source = source
         self._size = -1
 
     @property
@@ -123,10 +118,11 @@ class StepFamily:
         """The choices: (twist, connection, marker field or -1, meeting bitboard or 0)."""
         options = self._options
         if options is None:
-            assert self._source is not None
-            options = self._options = self._source()
-            self._source = None
+            options = self._options = self._compute_options()
         return options
+
+    def _compute_options(self) -> tuple[Option, ...]:
+        raise TypeError("this StepFamily was built without its options")
 
     @property
     def size(self) -> int:

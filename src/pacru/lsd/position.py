@@ -59,8 +59,10 @@ from pacru.lsd.tiles import (
 __all__ = ["format_position", "parse_position"]
 
 _SEAT_RE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]*):([BW])", re.IGNORECASE)
-_TILE_RE: Final = re.compile(r"(\d)(.+)")
-_ITEM_RE: Final = re.compile(r"(\d)([BW])([+x])([NESW]+|0)(?:\*(\d+))?", re.IGNORECASE)
+_TILE_RE: Final = re.compile(r"([0-9])(.+)")
+_ITEM_RE: Final = re.compile(
+    r"([0-9])([BW])([+x])([NESW]+|0)(?:\*([0-9]{1,4}))?", re.IGNORECASE
+)
 _FLAGS: Final = {
     "rotation": "allow_rotation",
     "strict": "strict_dot_matching",
@@ -120,7 +122,7 @@ def _options(words: list[str], text: str) -> dict[str, Any]:
             )
         seen.add(key)
         if key == "row":
-            if not value.isdigit():
+            if not (value.isascii() and value.isdigit() and len(value) <= 3):
                 raise NotationError(f"row= takes a number, not {value!r}", text)
             options["row_length"] = int(value)
         elif key == "first":

@@ -380,7 +380,7 @@ def _spec_from_tuple(item: tuple[object, ...]) -> TileSpec:
     return TileSpec(*item)  # type: ignore[arg-type]
 
 
-_SPEC_RE: Final = re.compile(r"([BW]?)([+x])([NESW]+|0)(?:\*(\d+))?", re.IGNORECASE)
+_SPEC_RE: Final = re.compile(r"([BW]?)([+x])([NESW]+|0)(?:\*([0-9]{1,4}))?", re.IGNORECASE)
 
 
 def parse_tile_set(text: str) -> TileSet:

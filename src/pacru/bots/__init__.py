@@ -1,0 +1,51 @@
+"""Computer players for every pacru game.
+
+=================  ==========================================================
+protocol           :class:`Bot`: ``name``, ``choose_move(state) -> move``;
+                   built with a ``seed`` (and an optional ``time_limit``)
+games              Lilacru, Shacru, Azacru, Pacru, LSD; 2 to 4 players
+reference bots     :class:`RandomBot` (uniform, by move family first),
+                   :class:`GreedyBot` (one ply, best score change),
+                   :class:`MCTSBot` (UCT for N players, max^n selection)
+by name            :func:`make_bot` reads ``"mcts:iterations=400"`` (:mod:`.spec`)
+playing            :func:`play_game`; many games: ``pacru match``
+=================  ==========================================================
+
+>>> import pacru
+>>> from pacru.bots import GreedyBot, RandomBot, play_game
+>>> final = play_game(pacru.new_game("shacru"), [GreedyBot(seed=1), RandomBot(seed=2)])
+>>> final.is_terminal
+True
+
+Seeded bots are deterministic: the same seeds replay the same game (as long
+as no ``time_limit`` is set). See the documentation page "Bots" for how the
+bots compare.
+"""
+
+from pacru.bots.base import (
+    Bot,
+    Uniform,
+    outcome_rewards,
+    play_game,
+    sample_move,
+    score_rewards,
+)
+from pacru.bots.mcts import MCTSBot
+from pacru.bots.simple import GreedyBot, Objective, RandomBot
+from pacru.bots.spec import BOTS, make_bot, parse_spec
+
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "MCTSBot",
+    "Objective",
+    "RandomBot",
+    "Uniform",
+    "make_bot",
+    "outcome_rewards",
+    "parse_spec",
+    "play_game",
+    "sample_move",
+    "score_rewards",
+]

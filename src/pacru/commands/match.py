@@ -1,0 +1,305 @@
+"""``pacru match``: many games between bots, with a results table.
+
+Usage::
+
+    pacru match --game G --players N --bot SPEC [--bot SPEC ...] --games K
+                [--workers W] [--seed S] [--record DIR] [--max-plies P]
+                [--json FILE] [--no-progress]
+                [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
+
+One ``--bot`` per player, e.g. ``--bot mcts:iterations=400 --bot random``
+(specs: :mod:`pacru.bots.spec`; bots ``random``, ``greedy``, ``mcts``). Game
+``g`` rotates the seats by ``g`` places (:mod:`pacru.bots.arena`), so use a
+multiple of N games for a fair match. Games run in ``W`` worker processes
+(:class:`concurrent.futures.ProcessPoolExecutor`; ``W = 1`` plays in this
+process). Without ``--seed`` a random match seed is drawn and printed, so any
+match can be replayed. A progress bar goes to standard error (``rich`` when
+installed, else one plain line per game); the tables go to standard output:
+
+* per bot: games, sole wins, shared wins (D35), draws (no winner), losses,
+  the win rate with its 95% Wilson interval, mean points (1 per win, 1/k per
+  k-way shared win) and mean final score, each with a 95% interval;
+* per seat: the same counts by turn-order seat.
+
+``--record DIR`` writes every game as a record (:mod:`pacru.records`, read
+back with ``pacru replay``) to ``DIR/game-0001.pgn`` and so on, the player
+names being the bot labels. ``--json FILE`` writes every game result and the
+tables as JSON.
+
+Exit status: 0 after the match, 2 on bad usage (an unknown bot, parameter,
+game or option; the wrong number of bots), 1 if a game failed, 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from pacru.commands._ui import Output, have_rich
+from pacru.games import GAMES
+
+__all__ = ["format_tables", "register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``match`` subcommand to the ``pacru`` parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "match",
+        help="play many games between bots and tabulate the results",
+        description=(
+            "Play K games between bots (one --bot per player), seats rotated, in parallel "
+            "worker processes, and print wins, draws and scores with 95%% confidence intervals."
+        ),
+    )
+    parser.add_argument("--game", "-g", required=True, choices=GAMES, metavar="GAME")
+    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        required=True,
+        metavar="SPEC",
+        help="a bot per player: random, greedy, mcts, with parameters as in mcts:iterations=400",
+    )
+    parser.add_argument("--games", "-k", type=int, default=10, metavar="K", help="games to play")
+    parser.add_argument(
+        "--workers", "-w", type=int, default=1, metavar="W", help="worker processes (default 1)"
+    )
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="match seed")
+    parser.add_argument(
+        "--record", metavar="DIR", default=None, help="write each game's record into DIR"
+    )
+    parser.add_argument(
+        "--max-plies",
+        type=int,
+        default=2000,
+        metavar="P",
+        help="stop a game after P plies and count it as a draw (default 2000)",
+    )
+    parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    group = parser.add_argument_group("game options (chevron games)")
+    group.add_argument("--start-layout", metavar="LAYOUT", default=None)
+    group.add_argument("--meeting-rule", metavar="RULE", default=None)
+    group.add_argument(
+        "--move-cap",
+        metavar="PLIES",
+        type=int,
+        default=None,
+        help="Pacru: end without a winner after this many plies (ruling D32)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    names = ("start_layout", "meeting_rule", "move_cap")
+    return {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}
+
+
+def run(args: argparse.Namespace, out: Output | None = None) -> int:
+    """Run the match described by the parsed ``args``; returns the exit status."""
+    from pacru.bots.arena import default_labels, run_match
+
+    out = out or Output()
+    specs = list(args.bot)
+    if len(specs) != args.players:
+        out.error(f"{args.players} players need {args.players} --bot options, not {len(specs)}")
+        return 2
+    if args.games < 1 or args.workers < 1 or args.max_plies < 1:
+        out.error("--games, --workers and --max-plies must be positive")
+        return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    labels = default_labels(specs)
+    progress = _Progress(args.games, labels, enabled=not args.no_progress)
+    out.heading(
+        f"{args.game}, {args.players} players, {args.games} games, seed {seed}: "
+        + " vs ".join(labels)
+    )
+    try:
+        with progress:
+            result = run_match(
+                args.game,
+                specs,
+                args.games,
+                workers=args.workers,
+                seed=seed,
+                options=_options(args),
+                max_plies=args.max_plies,
+                record=args.record is not None,
+                labels=labels,
+                progress=progress.advance,
+            )
+    except ValueError as err:
+        out.error(str(err))
+        return 2
+    except KeyboardInterrupt:
+        out.error("interrupted")
+        return 130
+    except Exception as err:  # a game failed in a worker: report it in one line
+        out.error(f"a game failed: {type(err).__name__}: {err}")
+        return 1
+    for line in format_tables(result).splitlines():
+        out.line(line)
+    if args.record is not None:
+        status = _write_records(result, Path(args.record), out)
+        if status:
+            return status
+    if args.json is not None:
+        try:
+            Path(args.json).write_text(_to_json(result, seed, args), encoding="utf-8")
+        except OSError as err:
+            out.error(f"--json {args.json}: {err.strerror or err}")
+            return 2
+    return 0
+
+
+def _write_records(result: Any, folder: Path, out: Output) -> int:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for g in result.games:
+            (folder / f"game-{g.index + 1:04d}.pgn").write_text(g.record or "", encoding="utf-8")
+    except OSError as err:
+        out.error(f"--record {folder}: {err.strerror or err}")
+        return 2
+    out.line(f"Records written to {folder}/game-0001.pgn .. game-{len(result.games):04d}.pgn")
+    return 0
+
+
+def _to_json(result: Any, seed: int, args: argparse.Namespace) -> str:
+    data = {
+        "game": args.game,
+        "players": args.players,
+        "seed": seed,
+        "bots": list(result.labels),
+        "entries": [attrs.asdict(e) for e in result.entry_stats()],
+        "seats": [attrs.asdict(s) for s in result.seat_stats()],
+        "games": [attrs.asdict(g, filter=lambda a, _v: a.name != "record") for g in result.games],
+    }
+    return json.dumps(_no_nan(data), indent=1) + "\n"
+
+
+def _no_nan(value: Any) -> Any:
+    """``value`` with NaN floats as None (JSON has no NaN)."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _no_nan(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_no_nan(v) for v in value]
+    return value
+
+
+def _pct(x: float) -> str:
+    return "-" if math.isnan(x) else f"{100 * x:.1f}%"
+
+
+def _num(x: float) -> str:
+    return "-" if math.isnan(x) else f"{x:.2f}"
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = [
+        "  ".join(
+            h.ljust(w) if i == 0 else h.rjust(w)
+            for i, (h, w) in enumerate(zip(headers, widths, strict=True))
+        )
+    ]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        lines.append(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            )
+        )
+    return "\n".join(lines)
+
+
+def format_tables(result: Any) -> str:
+    """The per-bot and per-seat tables of a :class:`pacru.bots.arena.MatchResult`, as text."""
+    entries = result.entry_stats()
+    rows = [
+        [
+            e.label,
+            str(e.games),
+            str(e.wins),
+            str(e.shared),
+            str(e.draws),
+            str(e.losses),
+            f"{_pct(e.win_rate)} [{_pct(e.win_low)}, {_pct(e.win_high)}]",
+            f"{_num(e.points)} [{_num(e.points_low)}, {_num(e.points_high)}]",
+            f"{_num(e.score)} [{_num(e.score_low)}, {_num(e.score_high)}]",
+        ]
+        for e in entries
+    ]
+    head = ["bot", "games", "wins", "shared", "draws", "losses", "win rate [95% Wilson]",
+            "points [95%]", "score [95%]"]  # fmt: skip
+    seats = [
+        [f"{s.seat + 1}", str(s.games), str(s.wins), str(s.shared), str(s.draws), str(s.losses)]
+        for s in result.seat_stats()
+    ]
+    plies = [g.plies for g in result.games]
+    secs = sum(g.seconds for g in result.games)
+    terms: dict[str, int] = {}
+    for g in result.games:
+        terms[g.termination] = terms.get(g.termination, 0) + 1
+    ends = ", ".join(f"{k} {v}" for k, v in sorted(terms.items()))
+    return "\n".join(
+        [
+            "",
+            _table(head, rows),
+            "",
+            _table(["seat", "games", "wins", "shared", "draws", "losses"], seats),
+            "",
+            f"Plies per game: mean {sum(plies) / len(plies):.1f}, min {min(plies)}, "
+            f"max {max(plies)}; endings: {ends}; {secs:.1f} s of play in total.",
+        ]
+    )
+
+
+class _Progress:
+    """A progress bar on standard error: rich when installed, else a plain line per game."""
+
+    def __init__(self, total: int, labels: tuple[str, ...], *, enabled: bool) -> None:
+        self.total = total
+        self.labels = labels
+        self.enabled = enabled
+        self.done = 0
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled and have_rich() and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.__enter__()
+            self._task = self._bar.add_task("games", total=self.total)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+
+    def advance(self, result: Any) -> None:
+        """Count one finished game."""
+        self.done += 1
+        if not self.enabled:
+            return
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1)
+            return
+        winners = ", ".join(self.labels[result.seats[s]] for s in result.winners) or "no winner"
+        print(
+            f"game {self.done}/{self.total}: {winners} ({result.plies} plies)",
+            file=sys.stderr,
+            flush=True,
+        )
