@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import random
 import statistics
 import sys
@@ -64,6 +63,7 @@ from functools import partial
 from typing import Any
 
 import attrs
+from playouts import _csv, _rst_table, machine  # the shared helpers of this folder
 
 import pacru
 from pacru.bots import MCTSBot, sample_move
@@ -220,23 +220,6 @@ def memory_per_state(game: str, players: int, seed: int, plies: int = 100) -> fl
     return used / max(count, 1) / 1024
 
 
-def machine() -> str:
-    """One line naming the CPU, core count, OS and Python."""
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return (
-        f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-        f"Python {platform.python_version()} ({platform.python_implementation()})"
-    )
-
-
 def have_chess() -> bool:
     try:
         import chess  # noqa: F401
@@ -263,22 +246,6 @@ def _row(cells: Sequence[str]) -> str:
     return "  ".join(
         c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
     )
-
-
-def _rst(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    rule = "  ".join("=" * w for w in widths)
-    lines = [rule, "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)), rule]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
-    return "\n".join([*lines, rule])
-
-
-def _csv(value: str, allowed: Sequence[str]) -> list[str]:
-    items = [v.strip().lower() for v in value.split(",") if v.strip()]
-    bad = [v for v in items if v not in allowed]
-    if bad or not items:
-        raise argparse.ArgumentTypeError(f"choose from {', '.join(allowed)}, not {value!r}")
-    return items
 
 
 def compare_chess(seconds: float, seed: int) -> list[tuple[str, float]]:
@@ -339,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.format == "text":
                 print(_row(row), flush=True)
     if args.format == "rst":
-        print(_rst(HEADER, rows))
+        print(_rst_table(HEADER, rows))
     if not args.no_chess:
         if not have_chess():
             print("# python-chess not installed (pip install chess): no comparison")

@@ -25,8 +25,9 @@ import os
 import random
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from pacru.bots.base import sample_move
 from pacru.commands._ui import Output
 from pacru.errors import PacruError
 from pacru.games import GAMES, new_game
@@ -49,33 +50,17 @@ _TURNS = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
 def random_move(state: GameState[MoveT], rng: random.Random) -> MoveT:
     """A random legal move of ``state``: the built-in random player.
 
-    For the chevron games the choice has two levels: first a *family* is
-    picked uniformly among ``moves.steps + moves.reorientations`` (one family
-    per chevron step or pincer, and per chevron and turn of a reorientation),
-    then a move uniformly within it (:meth:`~pacru.chevron.movelist.StepFamily.get`).
-    A Pacru reorientation family holds every set of relinquished fields {R14}
-    and a step every marker and meeting field {R4, R10, R12}, so a flat
-    uniform choice over thousands of reorientations would almost never move a
-    chevron; picking the family first keeps random games moving. Other games
-    (LSD) pick uniformly among ``legal_moves()``, as does a chevron player
-    whose only move is ``pass``.
-
-    Args:
-        state: a position that is not over.
-        rng: the source of randomness; the same seed gives the same moves.
+    The same draw as :class:`pacru.bots.RandomBot`
+    (:func:`pacru.bots.base.sample_move` with ``uniform="families"``): for the
+    chevron games a *family* (a chevron step, or a chevron's reorientation by
+    one turn) is picked uniformly first, then a move within it, because a
+    Pacru reorientation family holds every set of relinquished fields {R14}
+    and would otherwise swamp the steps.
 
     Raises:
-        ValueError: ``state`` has no legal move (the game is over).
+        GameOverError: ``state`` has no legal move (the game is over).
     """
-    from pacru.chevron.movelist import LegalMoves
-
-    moves = state.legal_moves()
-    if isinstance(moves, LegalMoves) and moves.families:
-        family = moves.families[rng.randrange(len(moves.families))]
-        return cast(MoveT, family.get(rng.randrange(family.size)))
-    if not moves:
-        raise ValueError("no legal move: the game is over")
-    return moves[rng.randrange(len(moves))]
+    return sample_move(state, rng)
 
 
 def register(subparsers: Any) -> None:
