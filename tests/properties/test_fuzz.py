@@ -1,0 +1,273 @@
+"""Fuzzing every parser: only the documented errors, never another exception, never a hang.
+
+Inputs are random text and mutations of valid strings (inserted, deleted and
+replaced characters, duplicated slices, case swaps, repetition far past every
+length limit) from a corpus built once from seeded games, so each example is
+cheap and ``--hypothesis-profile=long`` runs 100,000 of them per parser.
+
+================================  ===========================================
+parser                            documented errors
+================================  ===========================================
+``Move.parse``                    NotationError
+``ChevronState.parse_move``       NotationError, IllegalMoveError (GameOverError)
+``from_position``                 NotationError, InvalidPositionError
+``parse_field``, ``Direction``    NotationError
+``records.read_records``          RecordError (a NotationError)
+``abstractplay.parse_move``       NotationError, IllegalMoveError
+LSD moves and positions           NotationError, IllegalMoveError, InvalidPositionError
+================================  ===========================================
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pacru import (
+    ChevronState,
+    Direction,
+    GameState,
+    IllegalMoveError,
+    InvalidPositionError,
+    Move,
+    NotationError,
+    from_position,
+    parse_field,
+)
+from pacru.chevron.move import MAX_MOVE_TEXT
+from pacru.chevron.notation import MAX_POSITION_TEXT
+from pacru.strategies import GameSpec, mutated_texts
+
+from .support import GAMES, HAS_LSD
+
+HAS_RECORDS = importlib.util.find_spec("pacru.records") is not None
+HAS_AP = importlib.util.find_spec("pacru.abstractplay") is not None
+
+
+def _corpus_games() -> list[list[GameState[Any]]]:
+    """Seeded random games of every game and player count, kept whole."""
+    rng = random.Random(20250301)
+    out = []
+    for game in GAMES:
+        for players in (2, 3, 4):
+            state = GameSpec(game, players).new()
+            states = [state]
+            for _ in range(rng.randrange(20, 120)):
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                state = state.apply_move(moves[rng.randrange(len(moves))])
+                states.append(state)
+            out.append(states)
+    return out
+
+
+GAMES_PLAYED: Final = _corpus_games()
+STATES: Final = [s for game in GAMES_PLAYED for s in game[:: max(1, len(game) // 5)]]
+CHEVRON_STATES: Final = [s for s in STATES if isinstance(s, ChevronState)]
+LSD_STATES: Final = [s for s in STATES if s.game == "lsd"]
+MOVES: Final = sorted(
+    {str(m) for s in STATES for m in list(s.legal_moves())[:40]}
+    | {"pass", "e5>(a1,a2)", "d9>>(a7,b5,b7,c4)", "e3xe4+e6@i9", "g9-e7*", "a3-b4>"}
+)
+CHEVRON_MOVES: Final = [m for m in MOVES if "@" not in m or "+" in m or m[0] in "abcdefghi"]
+POSITIONS: Final = sorted({s.to_position() for s in STATES})
+
+
+def _texts(corpus: list[str]) -> st.SearchStrategy[str]:
+    return st.one_of(
+        mutated_texts(st.sampled_from(corpus)),
+        st.text(max_size=80),
+        st.sampled_from(corpus),
+    )
+
+
+def _only(errors: tuple[type[Exception], ...], call: Callable[[], Any]) -> Any:
+    """``call()``, or None if it raised one of ``errors``; any other exception fails."""
+    try:
+        return call()
+    except errors:
+        return None
+
+
+@given(_texts(MOVES))
+def test_fuzz_move_parse(text: str) -> None:
+    """Move.parse raises only NotationError; what it parses prints canonically and parses back."""
+    move = _only((NotationError,), lambda: Move.parse(text))
+    if move is not None:
+        assert len(text) <= MAX_MOVE_TEXT
+        assert Move.parse(str(move)) == move
+
+
+@given(st.sampled_from(CHEVRON_STATES), _texts(MOVES))
+def test_fuzz_state_parse_move(state: ChevronState, text: str) -> None:
+    """parse_move and apply_move raise only NotationError or IllegalMoveError, and change
+    nothing; an accepted text is a listed move."""
+    before = state.to_position()
+    move = _only((NotationError, IllegalMoveError), lambda: state.parse_move(text))
+    after = _only((NotationError, IllegalMoveError), lambda: state.apply_move(text))
+    assert (move is None) == (after is None)
+    if move is not None:
+        assert move in state.legal_moves()
+    assert state.to_position() == before
+
+
+@given(_texts(POSITIONS))
+def test_fuzz_from_position(text: str) -> None:
+    """from_position raises only NotationError or InvalidPositionError; a position it reads
+    writes itself back in canonical form, which reads to the same state."""
+    state = _only((NotationError, InvalidPositionError), lambda: from_position(text))
+    if state is not None:
+        assert len(text) <= MAX_POSITION_TEXT
+        assert from_position(state.to_position()) == state
+
+
+@given(st.text(max_size=12) | mutated_texts(st.sampled_from(["e5", "a1", "i9", "NE", "sw"])))
+def test_fuzz_fields_and_directions(text: str) -> None:
+    """parse_field and Direction.parse raise only NotationError {G1, G3}."""
+    field = _only((NotationError,), lambda: parse_field(text))
+    if field is not None:
+        assert 0 <= field <= 80
+    _only((NotationError,), lambda: Direction.parse(text))
+
+
+@pytest.mark.parametrize("value", [None, 5, b"e4-e5", ["e4-e5"], 4.5])
+def test_parsers_reject_non_strings(value: Any) -> None:
+    """A non-string is a NotationError, not a TypeError or AttributeError."""
+    with pytest.raises(NotationError):
+        Move.parse(value)
+    with pytest.raises(NotationError):
+        from_position(value)
+
+
+def test_move_parser_length_limit() -> None:
+    """MAX_MOVE_TEXT (64) characters are read; one more is a NotationError at once."""
+    at_limit = "e4-e5".center(MAX_MOVE_TEXT)
+    assert Move.parse(at_limit) == Move.parse("e4-e5")
+    with pytest.raises(NotationError, match="longer than 64"):
+        Move.parse(at_limit + " ")
+    with pytest.raises(NotationError, match="longer than 64"):
+        CHEVRON_STATES[0].parse_move("e4-e5" * 10**6)
+
+
+def test_position_parser_length_limit() -> None:
+    """MAX_POSITION_TEXT (4096) characters are read; one more is a NotationError at once."""
+    text = POSITIONS[0]
+    padded = text + " " * (MAX_POSITION_TEXT - len(text))
+    assert from_position(padded) == from_position(text)
+    with pytest.raises(NotationError, match="longer than 4096"):
+        from_position(padded + " ")
+    with pytest.raises(NotationError, match="longer than 4096"):
+        from_position(text * 10**4)
+
+
+if HAS_RECORDS:
+    from pacru.records import (
+        MAX_RECORD_TEXT,
+        MAX_TOKEN,
+        RecordError,
+        read_records,
+        record_from_state,
+        write_record,
+    )
+
+    RECORDS: Final = [write_record(record_from_state(g[-1], Event="fuzz")) for g in GAMES_PLAYED]
+
+    @given(_texts(RECORDS) | mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
+    def test_fuzz_read_records(text: str) -> None:
+        """read_records raises only RecordError; what it reads writes back and reads again."""
+        records = _only((RecordError,), lambda: read_records(text))
+        for record in records or ():
+            assert read_records(write_record(record)) == [record]
+
+    def test_record_reader_limits() -> None:
+        """Texts over MAX_RECORD_TEXT and moves over MAX_TOKEN are RecordErrors ("too-long")."""
+        with pytest.raises(RecordError) as err:
+            read_records(" " * (MAX_RECORD_TEXT + 1))
+        assert err.value.reason == "too-long"
+        record = RECORDS[0].rstrip().rsplit("\n", 1)[0]
+        with pytest.raises(RecordError):
+            read_records(record + "\n\n" + "e" * (MAX_TOKEN + 1) + " *\n")
+
+
+if HAS_AP:
+    from pacru import abstractplay as ap
+
+    AP_STATES: Final = [s for s in CHEVRON_STATES if s.game in ap.AP_GAMES]
+    AP_MOVES: Final = sorted(
+        {ap.format_move(s, m) for s in AP_STATES for m in list(s.legal_moves())[:40]}
+        | {"e3xe4(e6,i9)", "a4-a6(*,i9)", "d9>>(a7,b7,b5,c4)", "a3-b4^", "pass"}
+    )
+
+    @given(st.sampled_from(AP_STATES), _texts(AP_MOVES))
+    def test_fuzz_abstractplay_parse_move(state: ChevronState, text: str) -> None:
+        """abstractplay.parse_move raises only NotationError or IllegalMoveError (NOTATION-AP);
+        what it reads is a legal move that formats back to text it reads the same way."""
+        move = _only((NotationError, IllegalMoveError), lambda: ap.parse_move(state, text))
+        if move is not None:
+            assert len(text) <= ap.MAX_AP_MOVE_TEXT
+            assert move in state.legal_moves()
+            assert ap.parse_move(state, ap.format_move(state, move)) == move
+
+    def test_abstractplay_length_limit() -> None:
+        """AP move texts over MAX_AP_MOVE_TEXT (200) are a NotationError."""
+        state = ap.new_game("pacru", 2)
+        with pytest.raises(NotationError, match="longer than"):
+            ap.parse_move(state, "a3-b3" + " " * ap.MAX_AP_MOVE_TEXT)
+
+
+def test_numbers_in_chevron_positions_are_ascii() -> None:
+    """Counters take ASCII digits only: ``²`` and ``٣`` pass str.isdigit() but are no
+    number of the format (a NotationError, not int()'s ValueError)."""
+    base = "pacru players=a,b chevrons=a:e4N;b:e6S"
+    for bad in ("ply=\u00b2", "ply=\u0663", "idle=\uff17", "ply=" + "9" * 3000):
+        with pytest.raises(NotationError, match="must be a whole number"):
+            from_position(f"{base} {bad}")
+
+
+if HAS_LSD:
+    from pacru.lsd import LsdMove
+
+    @pytest.mark.parametrize(
+        "text",
+        ["B+NESW@" + "9" * 5000 + ",0", "B+NESW@\u0660,\u0660", "B+NESW@\u00b2,0"],
+    )
+    def test_lsd_move_numbers_are_ascii_and_bounded(text: str) -> None:
+        """A huge coordinate or one in non-ASCII digits is a NotationError like any other
+        bad move text (not int()'s ValueError, and no silent reading of other scripts)."""
+        with pytest.raises(NotationError):
+            LsdMove.from_text(text)
+
+    @pytest.mark.parametrize("option", ["row=\u00b2", "row=" + "9" * 5000, "row=\u0663"])
+    def test_lsd_position_numbers_are_ascii_and_bounded(option: str) -> None:
+        """A row length in non-ASCII digits or of thousands of digits is a NotationError."""
+        with pytest.raises(NotationError):
+            from_position(f"lsd red:B,yellow:W - - red {option}")
+
+    LSD_MOVES: Final = sorted({str(m) for s in LSD_STATES for m in s.legal_moves()[:60]})
+    LSD_POSITIONS: Final = sorted({s.to_position() for s in LSD_STATES})
+
+    @given(st.sampled_from(LSD_STATES), _texts(LSD_MOVES))
+    def test_fuzz_lsd_moves(state: Any, text: str) -> None:
+        """LSD move texts: LsdMove.from_text raises only NotationError; parse_move and
+        apply_move only NotationError or IllegalMoveError (LSD moves grammar)."""
+        move = _only((NotationError,), lambda: LsdMove.from_text(text))
+        if move is not None:
+            assert LsdMove.from_text(str(move)) == move
+        legal = _only((NotationError, IllegalMoveError), lambda: state.parse_move(text))
+        if legal is not None:
+            assert legal in state.legal_moves()
+        _only((NotationError, IllegalMoveError), lambda: state.apply_move(text))
+
+    @given(_texts(LSD_POSITIONS))
+    def test_fuzz_lsd_positions(text: str) -> None:
+        """LSD position strings: only NotationError or InvalidPositionError; round trip."""
+        state = _only((NotationError, InvalidPositionError), lambda: from_position(text))
+        if state is not None:
+            assert from_position(state.to_position()) == state
