@@ -227,7 +227,7 @@ def _chevron_start(tags: Mapping[str, str], game: str, players: tuple[str, ...])
         value = tags.get(tag)
         if value is not None:
             if option in _INT_OPTIONS:
-                if not value.isdigit() or len(value) > 9:
+                if not (value.isascii() and value.isdigit()) or len(value) > 9:
                     raise SetupError(f"{tag} must be a whole number, not {value[:20]!r}")
                 options[option] = int(value)
             else:

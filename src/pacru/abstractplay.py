@@ -28,7 +28,7 @@ AP                     ours                        meaning
                                                    has no crossing benefit
 ``e3xe4(e6,i9)``       ``e3xe4+e6@i9``             crossing field, then meeting field
 ``a4-a6(*,i9)``        ``a4-a6*@i9``               connection change, then meeting field
-``d9>>(a7,b7,b5,c4)``  ``d9>>(a7,b5,b7,c4)``       reorientation {R14}: ``>``/``>>``
+``d9>>(a7,b7,b5,c4)``  ``d9>>(c4,b5,a7,b7)``       reorientation {R14}: ``>``/``>>``
                                                    45/90 degrees clockwise, ``<``/``<<``
                                                    anticlockwise, then the fields given up
 =====================  ==========================  =====================================

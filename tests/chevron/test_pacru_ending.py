@@ -32,14 +32,18 @@ def test_e1_16_blocked_player_is_out_at_the_start_of_their_turn() -> None:
     }
     assert after.marker_map() == {"e5": "red", "e6": "red", "a2": "yellow"}
     assert after.legal_moves() == []
+    assert after.players[after.to_move] == "yellow"  # the winner, not the eliminated red
 
 
 def test_e1_16_position_read_at_a_blocked_turn() -> None:
-    """D27: a position string is at the start of the turn, so reading it eliminates red."""
+    """D27: a position string is at the start of the turn, so reading it eliminates red.
+
+    The game is then over and ``to_move`` names the winner, yellow (R16a).
+    """
     state = pos("pacru players=red,yellow markers=yellow:a2 chevrons=red:a1N;yellow:b2SW,i9SW")
     assert state.outcome == Outcome(Termination.LAST_PLAYER, ("yellow",))
     assert state.to_position() == (
-        "pacru players=red,yellow turn=red markers=yellow:a2 chevrons=yellow:b2SW,i9SW out=red"
+        "pacru players=red,yellow turn=yellow markers=yellow:a2 chevrons=yellow:b2SW,i9SW out=red"
     )
 
 

@@ -157,7 +157,7 @@ def start_turn(
             return (
                 chevrons,
                 out,
-                seat,
+                alive[0] if alive else seat,  # the winner, as ChevronState.to_move documents
                 occupied,
                 Outcome(Termination.LAST_PLAYER, tuple(players[s] for s in alive)),
                 None,

@@ -120,8 +120,13 @@ class Move:
     def __attrs_post_init__(self) -> None:
         # Refuse values that could not be written in the notation, so every Move reads back.
         if self.origin is None and (
-            self.target is not None or self.capture or self.twist or self.turn
-            or self.connection or self.marker is not None or self.meeting is not None
+            self.target is not None
+            or self.capture
+            or self.twist
+            or self.turn
+            or self.connection
+            or self.marker is not None
+            or self.meeting is not None
             or self.relinquished
         ):
             raise ValueError("a pass has no fields or choices")
@@ -131,8 +136,13 @@ class Move:
             raise ValueError("a move needs a target field, or a turn for a reorientation")
         if self.target is not None and (self.turn or self.relinquished):
             raise ValueError("turn and relinquished fields belong to reorientations only")
-        if self.target is None and (self.capture or self.twist or self.connection
-                                    or self.marker is not None or self.meeting is not None):
+        if self.target is None and (
+            self.capture
+            or self.twist
+            or self.connection
+            or self.marker is not None
+            or self.meeting is not None
+        ):
             raise ValueError("a reorientation has no capture, twist or Pacru step choices")
 
     @property

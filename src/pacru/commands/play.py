@@ -310,7 +310,7 @@ def _ask_move(state: GameState[Any], out: Output, *, show_board: bool) -> Any | 
         if text.lower() in _HELP:
             show(True)
             continue
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             number = int(text)
             if 1 <= number <= len(numbered):
                 return numbered[number - 1]

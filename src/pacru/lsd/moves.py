@@ -172,7 +172,9 @@ def _move(face: int, code: int) -> LsdMove:
     return move
 
 
-_MOVE_RE: Final = re.compile(r"([BW]?)([+x])([NESW]+|0)@(-?[0-9]{1,6}),(-?[0-9]{1,6})", re.IGNORECASE)
+_MOVE_RE: Final = re.compile(
+    r"([BW]?)([+x])([NESW]+|0)@(-?[0-9]{1,6}),(-?[0-9]{1,6})", re.IGNORECASE
+)
 
 
 def parse_move_text(text: str) -> tuple[Shade | None, Shape, int, int, int]:

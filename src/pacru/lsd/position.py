@@ -60,9 +60,7 @@ __all__ = ["format_position", "parse_position"]
 
 _SEAT_RE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]*):([BW])", re.IGNORECASE)
 _TILE_RE: Final = re.compile(r"([0-9])(.+)")
-_ITEM_RE: Final = re.compile(
-    r"([0-9])([BW])([+x])([NESW]+|0)(?:\*([0-9]{1,4}))?", re.IGNORECASE
-)
+_ITEM_RE: Final = re.compile(r"([0-9])([BW])([+x])([NESW]+|0)(?:\*([0-9]{1,4}))?", re.IGNORECASE)
 _FLAGS: Final = {
     "rotation": "allow_rotation",
     "strict": "strict_dot_matching",
