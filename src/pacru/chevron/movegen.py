@@ -276,26 +276,26 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     occ_a = (occupied & ~(1 << f)) | tbit
     if left <= 0:  # R16b: the capture placed the last marker; nothing more to choose
         return ((0, False, -1, 0),)
-    benefits: list[tuple[bool, int, bool]] = []  # (connection, field, transformation)
+    benefits: list[tuple[bool, int]] = []  # (connection, crossing field or -1)
     if not capture and k >= 2 and not jumped and own >> f & 1 and own & tbit:
-        benefits.append((True, -1, False))
+        benefits.append((True, -1))
     if BORDERLAND[f] != BORDERLAND[t]:
-        fields, transform = crossing_options(BORDERLAND[t], marked_a, own_a, occ_a, t)
+        fields, _ = crossing_options(BORDERLAND[t], marked_a, own_a, occ_a, t)
         while fields:
             low = fields & -fields
-            benefits.append((False, low.bit_length() - 1, transform))
+            benefits.append((False, low.bit_length() - 1))
             fields ^= low
     if not benefits:
-        benefits.append((False, -1, False))
+        benefits.append((False, -1))
     # A meeting needs the moved chevron to face an own chevron facing back (D21).
     n = NEIGHBOUR[t][d]
     meets = n >= 0 and (n * 8 + (d + 4) % 8) in own_codes
     options: list[Option] = []
-    for conn, field, transform in benefits:
+    for conn, field in benefits:
         meet = 0
         if meets:
             meet = _meeting_fields(
-                rules, victim_markers, seat, own_a, occ_a, left, f, t, n, conn, field, transform
+                rules, victim_markers, seat, own_a, occ_a, left, f, t, n, conn, field
             )
         options.append((0, conn, field, meet))
     return tuple(options)
@@ -313,7 +313,6 @@ def _meeting_fields(
     partner: int,
     conn: bool,
     field: int,
-    transform: bool,
 ) -> int:
     """Bitboard of the fields a meeting may change after this benefit; 0 for no meeting.
 
@@ -341,7 +340,6 @@ def _meeting_fields(
                 best = max(best, (m & ~changed).bit_count())
         if best < 9:
             return 0
-    del transform  # a transformation is already in `changed`
     return _FULL & ~occ_a & ~own_b
 
 
