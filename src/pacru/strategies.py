@@ -102,6 +102,7 @@ class GameSpec:
         options: keyword options of :func:`pacru.new_game` as sorted
             ``(name, value)`` pairs (a tuple, so that specs are hashable).
 
+    >>> from pacru.strategies import GameSpec
     >>> GameSpec("pacru", 2, (("meeting_rule", "original"),)).new().options()
     {'meeting_rule': 'original'}
     """
