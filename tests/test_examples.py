@@ -27,6 +27,14 @@ KEY_OUTPUT = {
         "f5-g6<: the red chevron ends on g6 facing N",
         "f5-g6>: the red chevron ends on g6 facing E",
     ],
+    "custom_bot.py": [
+        "corner-shy vs random: 9 won, 1 shared, 0 lost of 10",
+        "corner-shy vs greedy: 4 won, 0 shared, 6 lost of 10",
+    ],
+    "run_match.py": [
+        "mcts:iterations=60: 3 won, 0 shared, 0 drawn, 1 lost of 4; win rate 75%",
+        "greedy: 1 won, 0 shared, 0 drawn, 3 lost of 4; win rate 25%",
+    ],
     "export_svg.py": [
         "pincer-before.svg (",
         "pincer-after.svg (",
