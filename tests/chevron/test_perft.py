@@ -24,6 +24,7 @@ import pacru
 from pacru import ChevronState
 
 from .helpers import DELTAS, borderland, moves_of, reference_moves
+from .pacru_reference import ALL, reference_steps, sq
 
 #: (game, players) -> perft at depths 1, 2, 3, 4 from the standard start.
 PERFT: dict[tuple[str, int], tuple[int, int, int, int]] = {
@@ -70,109 +71,6 @@ def perft(state: ChevronState, depth: int) -> int:
     return sum(perft(state.apply_move(m), depth - 1) for m in moves)
 
 
-Square = tuple[int, int]
-NAMES = "abcdefghi"
-
-
-def sq(name: str) -> Square:
-    return NAMES.index(name[0]) + 1, int(name[1])
-
-
-def nm(s: Square) -> str:
-    return f"{NAMES[s[0] - 1]}{s[1]}"
-
-
-ALL = [(x, y) for y in range(1, 10) for x in range(1, 10)]
-
-
-def naive_pacru_moves(state: ChevronState) -> set[str]:
-    """The Pacru moves of ``state`` from the rules text; the mover has at most one marker.
-
-    R3/R5: one field forwards (power 1), onto an unoccupied neutral or own
-    field. R11: a pincer when two or more own chevrons are adjacent-forward of
-    an opponent's. R4/R6/R10 (D14-D17): after the move (and capture), a marker
-    on an unoccupied neutral field of a new borderland (the landing field
-    counts), else a transformation of an unoccupied non-own field if that land
-    has no neutral field, else nothing. R12 (D21-D23): the moved chevron faces
-    an own chevron facing back, both on own fields after those effects, an
-    opponent has 9 or more markers (2011), and the meeting changes any
-    unoccupied non-own field.
-    """
-    me = state.current_player
-    marks = {sq(f): c for f, c in state.marker_map().items()}
-    chevs = {sq(f): (c.owner, int(c.facing)) for f, c in state.chevron_map().items()}
-    assert sum(c == me for c in marks.values()) <= 1
-    out: set[str] = set()
-    attackers: dict[Square, list[tuple[Square, int]]] = {}
-    for origin, (owner, facing) in chevs.items():
-        if owner != me:
-            continue
-        for d in ((facing - 1) % 8, facing, (facing + 1) % 8):
-            t = (origin[0] + DELTAS[d][0], origin[1] + DELTAS[d][1])
-            if not (1 <= t[0] <= 9 and 1 <= t[1] <= 9):
-                continue
-            if t in chevs:
-                if chevs[t][0] != me:
-                    attackers.setdefault(t, []).append((origin, d))
-                continue
-            if marks.get(t, me) == me:
-                out |= _finish(state, marks, chevs, origin, t, d, capture=False)
-    for t, atks in attackers.items():
-        if len(atks) >= 2:
-            for origin, d in atks:
-                out |= _finish(state, marks, chevs, origin, t, d, capture=True)
-    return out
-
-
-def _finish(
-    state: ChevronState,
-    marks: dict[Square, str],
-    chevs: dict[Square, tuple[str, int]],
-    origin: Square,
-    t: Square,
-    d: int,
-    *,
-    capture: bool,
-) -> set[str]:
-    me = state.current_player
-    assert me is not None
-    marks2 = dict(marks)
-    chevs2 = dict(chevs)
-    if capture:
-        marks2[t] = me
-    del chevs2[origin]
-    chevs2[t] = (me, d)
-    base = nm(origin) + ("x" if capture else "-") + nm(t)
-    options: list[Square | None] = [None]
-    if borderland(*origin) != borderland(*t):
-        land = [s for s in ALL if borderland(*s) == borderland(*t)]
-        neutral = [s for s in land if s not in marks2]
-        if neutral:
-            options = [s for s in neutral if s not in chevs2 or s == t] or [None]
-        else:
-            options = [s for s in land if s not in chevs2 and marks2[s] != me] or [None]
-    out = set()
-    for option in options:
-        marks3 = dict(marks2)
-        text = base
-        if option is not None:
-            marks3[option] = me
-            text += "+" + nm(option)
-        n = (t[0] + DELTAS[d][0], t[1] + DELTAS[d][1])
-        others = [sum(c == p for c in marks3.values()) for p in state.players if p != me]
-        if (
-            chevs2.get(n) == (me, (d + 4) % 8)
-            and marks3.get(t) == me
-            and marks3.get(n) == me
-            and max(others) >= 9
-        ):
-            targets = [s for s in ALL if s not in chevs2 and marks3.get(s) != me]
-            out |= {f"{text}@{nm(s)}" for s in targets} or {text}
-        else:
-            out.add(text)
-    return out
-
-
 def _check_tree(state: ChevronState, depth: int, naive: Callable[[ChevronState], set[str]]) -> int:
     """Compare the naive move set at every node above ``depth``; return the leaf count."""
     moves = moves_of(state)
@@ -195,9 +93,13 @@ def test_perft_depth_4(game: str, players: int) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_naive_pacru_generator_agrees_to_depth_3(players: int) -> None:
-    """The naive rules-text generator gives the engine's move set at every node to depth 2."""
+    """The naive rules-text generator gives the engine's move set at every node to depth 2.
+
+    :func:`reference_steps` lists steps and pincers only; there is no reorientation this
+    early (``test_no_reorientation_before_depth_5``).
+    """
     state = start("pacru", players)
-    assert _check_tree(state, 3, naive_pacru_moves) == PERFT["pacru", players][2]
+    assert _check_tree(state, 3, reference_steps) == PERFT["pacru", players][2]
 
 
 @pytest.mark.parametrize("game", ["lilacru", "shacru", "azacru"])
@@ -277,7 +179,7 @@ def test_perft_abstractplay_layouts(game: str, players: int, layout: str) -> Non
     assert isinstance(state, ChevronState)
     assert tuple(perft(state, d) for d in (1, 2, 3)) == PERFT_AP[game, players, layout]
     if game == "pacru":
-        assert _check_tree(state, 2, naive_pacru_moves) == PERFT_AP[game, players, layout][1]
+        assert _check_tree(state, 2, reference_steps) == PERFT_AP[game, players, layout][1]
 
 
 @pytest.mark.skipif(not os.environ.get("PACRU_DEEP_PERFT"), reason="set PACRU_DEEP_PERFT=1")
