@@ -163,3 +163,28 @@ def test_d43_moving_along_a_border_is_no_crossing() -> None:
         "c4-c5",
         "c4-c6",
     } | {f"c4-c7+{f}" for f in land("b8")}
+
+
+def test_d17_bad_marker_after_a_pincer_on_the_last_neutral_field_names_r10() -> None:
+    """D17: the crossing benefit is judged after the capture, in legality errors too.
+
+    The victim on e7 stands on the e8 borderland's only neutral field. Once
+    g9xe7 has changed e7 to red there is no neutral field left, so the benefit
+    is a transformation of a yellow field {R10}, and a marker on red d8 is
+    refused under R10, not R6.
+    """
+    state = pos(
+        "pacru players=red,yellow markers=red:d8,d9,e9,i9,i8;yellow:d7,e8,f7,f8,f9 "
+        "chevrons=red:e9S,g9S;yellow:e7N,a1NE"
+    )
+    assert {str(m) for m in state.legal_moves() if m.capture} == {
+        "e9xe7",
+        "g9xe7+d7",
+        "g9xe7+e8",
+        "g9xe7+f7",
+        "g9xe7+f8",
+        "g9xe7+f9",
+    }
+    err = error_of(state, "g9xe7+d8")
+    assert (err.rule, err.reason) == ("R10", "bad-marker-field")
+    assert str(err) == "R10: the crossing marker may go on d7, f7, e8, f8, f9, not d8 (D15, D16)"

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, Protocol
 
 from pacru.chevron.move import Move
-from pacru.chevron.movegen import power_of_movement
+from pacru.chevron.movegen import after_capture, crossing_options, power_of_movement
 from pacru.chevron.movelist import StepFamily
 from pacru.errors import IllegalMoveError
 from pacru.geometry import (
@@ -266,7 +266,7 @@ def _choices(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
         return err("R4", "marker-without-crossing", f"this move {why}")
     if move.marker is not None and move.marker not in fields:
         return err(
-            "R10" if any(o[2] >= 0 for o in options) and _is_transform(state, move) else "R6",
+            "R10" if _is_transformation(state, move) else "R6",
             "bad-marker-field",
             f"the crossing marker may go on {_names(sorted(fields))}, not "
             f"{FIELD_NAMES[move.marker]} (D15, D16)",
@@ -323,11 +323,10 @@ def _choices(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
     return err(_MOVE[game], "illegal", f"{move} is not a legal move here")
 
 
-def _is_transform(state: ChevronState, move: Move) -> bool:
-    from pacru.geometry import BORDERLAND_MASK
-
-    land = BORDERLAND_MASK[BORDERLAND[move.target or 0]]
-    marked = 0
-    for m in state.markers:
-        marked |= m
-    return not land & ~marked
+def _is_transformation(state: ChevronState, move: Move) -> bool:
+    """Whether the crossing benefit is a transformation {R10}, judged after a capture (D17)."""
+    origin, target = move.origin or 0, move.target or 0
+    _, own, marked, occupied = after_capture(
+        state.markers, state.to_move, state.occupied, origin, target, move.capture
+    )
+    return crossing_options(BORDERLAND[target], marked, own, occupied, target)[1]

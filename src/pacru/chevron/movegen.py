@@ -225,19 +225,17 @@ def _pacru_moves(
     steps: list[Step],
 ) -> LegalMoves:
     own = markers[seat]
-    marked = 0
-    for m in markers:
-        marked |= m
     supply = SUPPLY[len(markers)] - own.bit_count()
     own_codes = chevrons[seat]
-    ctx = (rules, markers, seat, occupied, own, marked, supply, own_codes)
+    ctx = (rules, markers, seat, occupied, own, supply, own_codes)
     # The choices of a step are worked out when first asked for (see StepFamily).
     families = [_PacruStep(ctx, s) for s in steps]
     reorients = _reorientations(own, occupied, own_codes)
     return LegalMoves(tuple(families), reorients)
 
 
-_Context = tuple[Rules, tuple[int, ...], int, int, int, int, int, tuple[int, ...]]
+#: What every step of one position shares: rules, markers, seat, occupied, own, supply, chevrons.
+_Context = tuple[Rules, tuple[int, ...], int, int, int, int, tuple[int, ...]]
 
 
 class _PacruStep(StepFamily):
@@ -261,19 +259,34 @@ class _PacruStep(StepFamily):
         return _step_options(self._context, self._step)
 
 
+def after_capture(
+    markers: tuple[int, ...], seat: int, occupied: int, origin: int, target: int, capture: bool
+) -> tuple[tuple[int, ...], int, int, int]:
+    """The Pacru board after steps a. and b. of the resolution order (D30).
+
+    A pincer changes the victim's field to the mover's colour {R11}, then the
+    chevron moves. Returns (markers, mover's bitboard, bitboard of all marked
+    fields, occupied bitboard), the board on which the crossing benefit is
+    judged (D17).
+    """
+    own = markers[seat]
+    tbit = 1 << target
+    if capture and not own & tbit:
+        own |= tbit
+        markers = tuple(own if i == seat else m & ~tbit for i, m in enumerate(markers))
+    marked = 0
+    for m in markers:
+        marked |= m
+    return markers, own, marked, (occupied & ~(1 << origin)) | tbit
+
+
 def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     """The choices of one Pacru step: benefit and meeting field {R4-R12, D13-D23, D29}."""
-    rules, markers, seat, occupied, own, marked, supply, own_codes = ctx
+    rules, markers, seat, occupied, own, supply, own_codes = ctx
     f, t, d, k, jumped, capture = step
     tbit = 1 << t
-    own_a, marked_a, left = own, marked, supply
-    victim_markers = markers
-    if capture and not own & tbit:
-        left -= 1
-        own_a |= tbit
-        marked_a |= tbit
-        victim_markers = tuple(m & ~tbit if i != seat else own_a for i, m in enumerate(markers))
-    occ_a = (occupied & ~(1 << f)) | tbit
+    victim_markers, own_a, marked_a, occ_a = after_capture(markers, seat, occupied, f, t, capture)
+    left = supply - (own_a != own)  # the pincer's marker comes from the supply
     if left <= 0:  # R16b: the capture placed the last marker; nothing more to choose
         return ((0, False, -1, 0),)
     benefits: list[tuple[bool, int]] = []  # (connection, crossing field or -1)
