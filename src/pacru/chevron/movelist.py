@@ -214,8 +214,6 @@ class ReorientationFamily:
         rel = move.relinquished
         if len(rel) != self.cost or len(set(rel)) != self.cost:
             return False
-        if move.twist or move.connection or move.marker is not None or move.meeting is not None:
-            return False  # a reorientation makes no other choice (R14, D24)
         return all(self.mask >> f & 1 for f in rel) and move.target is None
 
 
@@ -297,8 +295,7 @@ class LegalMoves(Sequence[Move]):
         if not isinstance(move, Move):
             return False
         if move.origin is None:
-            # Only the canonical pass: a hand-built Move(target=...) is no pass (S-R2, A-R10).
-            return self._passes and move == _PASS_ONLY[0]
+            return self._passes  # Move refuses a pass with fields or choices
         family = self.family_of(move)
         return family is not None and family.contains(move)
 
