@@ -23,7 +23,7 @@ from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.rules import Rules
 from pacru.geometry import BORDERLAND, FORWARD, NEIGHBOUR
 
-__all__ = ["can_acquire", "lookahead_outcome", "start_turn", "top_scorers"]
+__all__ = ["can_acquire", "lookahead_outcome", "start_turn", "top_scorers", "without_chevrons"]
 
 
 def top_scorers(players: tuple[str, ...], markers: tuple[int, ...]) -> tuple[str, ...]:
@@ -129,6 +129,14 @@ def lookahead_outcome(
     return Outcome(termination, top_scorers(players, markers))
 
 
+def without_chevrons(chevrons: tuple[tuple[int, ...], ...], out: int) -> int:
+    """``out`` with every player who has no chevron left marked out {R15, D28}."""
+    for s, codes in enumerate(chevrons):
+        if not codes:
+            out |= 1 << s
+    return out
+
+
 def start_turn(
     rules: Rules,
     players: tuple[str, ...],
@@ -146,9 +154,7 @@ def start_turn(
     chevrons wins.
     """
     n = len(players)
-    for s in range(n):
-        if not chevrons[s]:
-            out |= 1 << s
+    out = without_chevrons(chevrons, out)
     everyone = (1 << n) - 1
     for _ in range(n + 1):
         left = everyone & ~out

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pacru.base import Outcome, Termination
-from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers
+from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers, without_chevrons
 from pacru.chevron.move import Move
 from pacru.chevron.rules import SUPPLY
 from pacru.geometry import BETWEEN, LINE, RAYS
@@ -184,10 +184,7 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
     ply = state.ply + 1
     if supply <= 0:  # g. {R16b, D29, D31}
         # A pincer that also took an opponent's last chevron puts them out as well (D28, D31).
-        out = state.out
-        for s in range(n):
-            if not chevs[s]:
-                out |= 1 << s
+        out = without_chevrons(chevs, state.out)
         return state._successor(
             move,
             markers=marks,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -29,6 +29,9 @@ from pacru.chevron.resolve import resolve  # imports no state: no import cycle
 from pacru.chevron.rules import SUPPLY, Rules
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
+
+if TYPE_CHECKING:
+    from pacru.explain import Explanation
 
 __all__ = ["Chevron", "ChevronState"]
 
@@ -369,7 +372,7 @@ class ChevronState(GameState[Move]):
 
         return board(self, last_move=self._last)
 
-    def explain(self, move_text: str) -> Any:
+    def explain(self, move_text: str) -> Explanation:
         """Why ``move_text`` is or is not legal here: a :class:`pacru.explain.Explanation`.
 
         Names the rule and ruling, lists the same chevron's legal moves, or

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import chain
 from types import MappingProxyType
-from typing import Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import attrs
 
@@ -72,6 +72,9 @@ from pacru.lsd.tiles import (
     face_text,
     mask_to_sides,
 )
+
+if TYPE_CHECKING:
+    from pacru.explain import Explanation
 
 __all__ = ["LsdState"]
 
@@ -562,7 +565,7 @@ class LsdState(GameState[LsdMove]):
 
         return board(self, last_move=self._last)
 
-    def explain(self, move_text: str) -> Any:
+    def explain(self, move_text: str) -> Explanation:
         """Why ``move_text`` is or is not legal here: a :class:`pacru.explain.Explanation`."""
         from pacru.explain import explain
 
