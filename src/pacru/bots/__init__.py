@@ -28,6 +28,7 @@ from pacru.bots.base import (
     outcome_rewards,
     play_game,
     sample_move,
+    sample_reorientations,
     score_rewards,
 )
 from pacru.bots.mcts import MCTSBot
@@ -47,5 +48,6 @@ __all__ = [
     "parse_spec",
     "play_game",
     "sample_move",
+    "sample_reorientations",
     "score_rewards",
 ]

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pacru.base import GameState, Termination
+from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = [
@@ -95,6 +96,26 @@ def sample_move(
 
         raise GameOverError("no legal move: the game is over")
     return moves[rng.randrange(len(moves))]
+
+
+def sample_reorientations(moves: LegalMoves, draws: int, rng: random.Random) -> list[Move]:
+    """Up to ``draws`` distinct reorientations {R14}, each a family then a field set.
+
+    Bots that weigh moves one by one cannot look at every reorientation (a
+    position can have thousands), so they consider this sample.
+    """
+    turns = moves.reorientations
+    out: list[Move] = []
+    if not turns:
+        return out
+    seen: set[Move] = set()
+    for _ in range(draws):
+        family = turns[rng.randrange(len(turns))]
+        move = family.get(rng.randrange(family.size))
+        if move not in seen:
+            seen.add(move)
+            out.append(move)
+    return out
 
 
 def score_rewards(state: GameState[Any]) -> tuple[float, ...]:

@@ -37,7 +37,7 @@ import time
 from typing import Any, TypeVar
 
 from pacru.base import GameState
-from pacru.bots.base import outcome_rewards, sample_move, score_rewards
+from pacru.bots.base import outcome_rewards, sample_move, sample_reorientations, score_rewards
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = ["MCTSBot"]
@@ -154,14 +154,7 @@ class MCTSBot:
                 family = steps[rng.randrange(len(steps))]
                 chosen[family.get(rng.randrange(family.size))] = None
             out = list(chosen)
-        turns = moves.reorientations
-        seen: set[Any] = set()
-        for _ in range(self.reorientation_samples):
-            turn = turns[rng.randrange(len(turns))]
-            move = turn.get(rng.randrange(turn.size))
-            if move not in seen:
-                seen.add(move)
-                out.append(move)
+        out.extend(sample_reorientations(moves, self.reorientation_samples, rng))
         return out
 
     def _sampled(self, state: GameState[Any], limit: int, rng: random.Random) -> list[Any]:

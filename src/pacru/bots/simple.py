@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 from pacru.base import GameState
-from pacru.bots.base import Uniform, sample_move
+from pacru.bots.base import Uniform, sample_move, sample_reorientations
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = ["GreedyBot", "Objective", "RandomBot"]
@@ -136,15 +136,7 @@ class GreedyBot:
         rng = self._rng
         if isinstance(moves, LegalMoves) and moves.families:
             out: list[Any] = [m for family in moves.steps for m in family]
-            turns = moves.reorientations
-            if turns:
-                seen: set[Any] = set()
-                for _ in range(self.reorientation_samples):
-                    family = turns[rng.randrange(len(turns))]
-                    move = family.get(rng.randrange(family.size))
-                    if move not in seen:
-                        seen.add(move)
-                        out.append(move)
+            out.extend(sample_reorientations(moves, self.reorientation_samples, rng))
         elif len(moves) <= self.max_moves:
             out = list(moves)
         else:
