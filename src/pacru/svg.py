@@ -285,25 +285,36 @@ def _chevron_board(
         _arrow(svg, x1, y1, x2, y2, c * 0.1)
 
     if coordinates:
-        font = _n(margin * 0.62)
-        labels = []
-        for i, letter in enumerate(FILES):
-            x = margin + (i + 0.5) * c
-            for y in (margin * 0.5, size - margin * 0.5):
-                labels.append(
-                    f'<text x="{_n(x)}" y="{_n(y)}" dominant-baseline="central">{letter}</text>'
-                )
-        for rank in range(9):
-            y = margin + (8 - rank + 0.5) * c
-            for x in (margin * 0.5, size - margin * 0.5):
-                labels.append(
-                    f'<text x="{_n(x)}" y="{_n(y)}" dominant-baseline="central">{rank + 1}</text>'
-                )
-        svg.add(
-            f'<g class="coordinates" font-family="sans-serif" font-size="{font}" '
-            f'fill="{_TEXT}" text-anchor="middle">' + "".join(labels) + "</g>"
-        )
+        columns = [(margin + (i + 0.5) * c, letter) for i, letter in enumerate(FILES)]
+        rows = [(margin + (8 - rank + 0.5) * c, str(rank + 1)) for rank in range(9)]
+        svg.add(_coordinates(columns, rows, margin, size, size, margin * 0.62))
     return svg.text()
+
+
+def _coordinates(
+    columns: list[tuple[float, str]],
+    rows: list[tuple[float, str]],
+    margin: float,
+    width: float,
+    height: float,
+    font: float,
+) -> str:
+    """The label group: each column's label above and below, each row's left and right."""
+    labels = []
+    for x, text in columns:
+        for y in (margin * 0.5, height - margin * 0.5):
+            labels.append(
+                f'<text x="{_n(x)}" y="{_n(y)}" dominant-baseline="central">{text}</text>'
+            )
+    for y, text in rows:
+        for x in (margin * 0.5, width - margin * 0.5):
+            labels.append(
+                f'<text x="{_n(x)}" y="{_n(y)}" dominant-baseline="central">{text}</text>'
+            )
+    return (
+        f'<g class="coordinates" font-family="sans-serif" font-size="{_n(font)}" '
+        f'fill="{_TEXT}" text-anchor="middle">' + "".join(labels) + "</g>"
+    )
 
 
 # -- LSD ------------------------------------------------------------------------------------------
@@ -359,24 +370,10 @@ def _lsd_board(
         x, y = corner(tuple(cell))
         svg.add(_ring(f'data-cell="{cell[0]},{cell[1]}"', x + c * 0.04, y + c * 0.04, c * 0.92, c))
     if coordinates:
-        font = _n(min(margin * 0.55, c * 0.35))
-        labels = []
-        for x in range(min_x, max_x + 1):
-            cx = margin + (x - min_x + 0.5) * c
-            for ty in (margin * 0.5, height - margin * 0.5):
-                labels.append(
-                    f'<text x="{_n(cx)}" y="{_n(ty)}" dominant-baseline="central">{x}</text>'
-                )
-        for y in range(min_y, max_y + 1):
-            cy = margin + (max_y - y + 0.5) * c
-            for tx in (margin * 0.5, width - margin * 0.5):
-                labels.append(
-                    f'<text x="{_n(tx)}" y="{_n(cy)}" dominant-baseline="central">{y}</text>'
-                )
-        svg.add(
-            f'<g class="coordinates" font-family="sans-serif" font-size="{font}" '
-            f'fill="{_TEXT}" text-anchor="middle">' + "".join(labels) + "</g>"
-        )
+        columns = [(margin + (x - min_x + 0.5) * c, str(x)) for x in range(min_x, max_x + 1)]
+        rows = [(margin + (max_y - y + 0.5) * c, str(y)) for y in range(min_y, max_y + 1)]
+        font = min(margin * 0.55, c * 0.35)
+        svg.add(_coordinates(columns, rows, margin, width, height, font))
     return svg.text()
 
 
