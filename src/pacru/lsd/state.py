@@ -51,7 +51,7 @@ from pacru.errors import GameOverError, InvalidPositionError, NotationError
 from pacru.lsd import engine
 from pacru.lsd.legality import explain_illegal
 from pacru.lsd.moves import _MOVES, LsdMove, _move, parse_move_text
-from pacru.lsd.rules import LsdRules
+from pacru.lsd.rules import LsdRules, rules_from_key
 from pacru.lsd.tiles import (
     CELL_STRIDE,
     DOT_BITS,
@@ -78,6 +78,12 @@ if TYPE_CHECKING:
 
 __all__ = ["LsdState"]
 
+#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
+_REMOVED: Final = (
+    "states no longer keep the line of play, so state.{name} was removed; use {use} "
+    "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
+)
+
 _CELL_MOVES: dict[int, tuple[LsdMove, ...]] = {}
 # Keyed without the cell, so it stays small: faces left x constraint x flags.
 _FACES: dict[int, tuple[int, ...]] = {}
@@ -100,8 +106,10 @@ class LsdState(GameState[LsdMove]):
     """An LSD position: field, supplies, captured tiles and whose turn it is.
 
     Build one with :func:`pacru.lsd.new_game` or :func:`pacru.lsd.from_position`;
-    the constructor is internal. Equal states continue identically; the
-    history is not part of equality or the hash.
+    the constructor is internal. Equal states continue identically. A state
+    holds no earlier state (the line of play is a :class:`pacru.Game`);
+    ``copy.copy`` and ``copy.deepcopy`` return the state itself, and a state
+    pickles to its field, supplies, captured tiles and turn.
 
     Attributes:
         players: the colour names in turn (clockwise) order.
@@ -117,7 +125,6 @@ class LsdState(GameState[LsdMove]):
     _captured: tuple[tuple[int, ...], ...]
     _turn: int
     _outcome: Outcome | None
-    _parent: LsdState | None = None
     _last: LsdMove | None = None
     # Caches; states are immutable so both stay valid.
     _legal: tuple[LsdMove, ...] | None = attrs.field(default=None, init=False)
@@ -309,14 +316,22 @@ class LsdState(GameState[LsdMove]):
         return MappingProxyType(dict(zip(self.players, counts, strict=True)))
 
     @property
-    def history(self) -> tuple[LsdMove, ...]:
-        """The moves since the start or since the position was loaded, oldest first."""
-        moves = []
-        state: LsdState | None = self
-        while state is not None and state._last is not None:
-            moves.append(state._last)
-            state = state._parent
-        return tuple(reversed(moves))
+    def ply(self) -> int:
+        """Tiles placed since the start: those on the field plus those captured.
+
+        Every placement puts one tile on the field and a capture only moves
+        tiles from the field to the captured ones (2.3), so this also holds for
+        a loaded position.
+        """
+        return len(self._field) + sum(sum(c) for c in self._captured)
+
+    @property
+    def history(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :class:`pacru.Game` (``game.moves``) for the moves, :attr:`ply` for their number.
+        """
+        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
 
     def to_position(self) -> str:
         """The one-line position string (grammar in :mod:`pacru.lsd.position`)."""
@@ -341,9 +356,12 @@ class LsdState(GameState[LsdMove]):
         return self._last
 
     @property
-    def previous(self) -> LsdState | None:
-        """The state before :attr:`last_move` (an O(1) undo), or ``None`` at the root."""
-        return self._parent
+    def previous(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
+        """
+        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
 
     @property
     def field(self) -> Mapping[Cell, Tile]:
@@ -517,10 +535,37 @@ class LsdState(GameState[LsdMove]):
             if turn < 0:
                 outcome = Outcome(Termination.BLOCKED, ())
         return LsdState(
-            self.players, rules, field, frontier, new_supplies, captured, turn, outcome, self, move
+            self.players, rules, field, frontier, new_supplies, captured, turn, outcome, move
         )
 
     # --- value semantics and display ---------------------------------------
+
+    def __copy__(self) -> LsdState:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LsdState:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The rules by their options (the tables are rebuilt, or shared from the
+        # rules cache), the tiles as flat code pairs; not the move cache.
+        rules = self._rules
+        key = tuple(getattr(rules, a.name) for a in attrs.fields(LsdRules) if a.init)
+        field = tuple(chain.from_iterable(self._field.items()))
+        frontier = tuple(chain.from_iterable(self._frontier.items()))
+        return (
+            _restore,
+            (
+                key,
+                field,
+                frontier,
+                self._supplies,
+                self._captured,
+                self._turn,
+                self._outcome,
+                self._last,
+            ),
+        )
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -570,3 +615,28 @@ class LsdState(GameState[LsdMove]):
         from pacru.explain import explain
 
         return explain(self, move_text)
+
+
+def _restore(
+    key: tuple[Any, ...],
+    field: tuple[int, ...],
+    frontier: tuple[int, ...],
+    supplies: tuple[tuple[int, ...], ...],
+    captured: tuple[tuple[int, ...], ...],
+    turn: int,
+    outcome: Outcome | None,
+    last: LsdMove | None,
+) -> LsdState:
+    """Unpickle a state (the inverse of ``LsdState.__reduce__``)."""
+    rules = rules_from_key(key)
+    return LsdState(
+        rules.colours,
+        rules,
+        dict(zip(field[::2], field[1::2], strict=True)),
+        dict(zip(frontier[::2], frontier[1::2], strict=True)),
+        supplies,
+        captured,
+        turn,
+        outcome,
+        last,
+    )
