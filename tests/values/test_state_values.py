@@ -154,8 +154,21 @@ def test_lsd_pickle_holds_the_rules_by_their_options() -> None:
     assert isinstance(back, LsdState)
     assert back.rules is final.rules  # shared from the rules cache
     assert back.supply_size("red") == final.supply_size("red")
-    custom = pacru.new_game("lsd", 3, row_length=5, strict_dot_matching=False)
-    assert pickle.loads(pickle.dumps(custom)).options() == custom.options()
+    for options in (
+        {"row_length": 5, "strict_dot_matching": False},
+        {"tile_set": "+N*3,xNESW*2,W+NS*1,B+0*1", "first_player": "green"},
+        {
+            "allow_rotation": False,
+            "tile_set": "+N*3,xE*2,+S",
+            "enforce_shade_alternation": False,
+            "shades": ("black", "black", "white"),
+            "colours": ("ann", "bob", "cy"),
+        },
+    ):
+        custom = pacru.new_game("lsd", 3, **options)
+        back = pickle.loads(pickle.dumps(custom.apply_move(custom.legal_moves()[-1])))
+        assert back.rules is custom.rules
+        assert back.options() == custom.options()
 
 
 # -- everything a state hands out rejects mutation ---------------------------------------------

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
-from pacru.base import GameState, Outcome
+from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate, power_of_movement
 from pacru.chevron.movelist import LegalMoves
@@ -163,8 +163,8 @@ class ChevronState(GameState[Move]):
                 self.trigger,
                 self.idle,
                 self.ply,
-                self.outcome,
-                self._last,
+                _outcome_key(self.outcome),
+                _move_key(self._last),
             ),
         )
 
@@ -428,6 +428,33 @@ def _rules(options: tuple[str, str, int | None, int]) -> Rules:
     return rules_for(game, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)
 
 
+#: A move in a pickle: its fields, in the order of the Move constructor.
+_MoveKey = tuple[
+    int | None, int | None, bool, int, int, bool, int | None, int | None, tuple[int, ...]
+]
+
+
+def _move_key(move: Move | None) -> _MoveKey | None:
+    # Plain values pickle several times faster and smaller than the attrs object.
+    if move is None:
+        return None
+    return (
+        move.origin,
+        move.target,
+        move.capture,
+        move.twist,
+        move.turn,
+        move.connection,
+        move.marker,
+        move.meeting,
+        move.relinquished,
+    )
+
+
+def _outcome_key(outcome: Outcome | None) -> tuple[str, tuple[str, ...]] | None:
+    return None if outcome is None else (outcome.termination.value, outcome.winners)
+
+
 def _restore(
     options: tuple[str, str, int | None, int],
     players: tuple[str, ...],
@@ -438,8 +465,8 @@ def _restore(
     trigger: int,
     idle: int,
     ply: int,
-    outcome: Outcome | None,
-    last: Move | None,
+    outcome: tuple[str, tuple[str, ...]] | None,
+    last: _MoveKey | None,
 ) -> ChevronState:
     """Unpickle a state (the inverse of ``ChevronState.__reduce__``)."""
     return ChevronState(
@@ -452,7 +479,7 @@ def _restore(
         trigger,
         idle,
         ply,
-        outcome,
+        None if outcome is None else Outcome(Termination(outcome[0]), outcome[1]),
         _occupancy(chevrons),
-        last,
+        None if last is None else Move(*last),
     )

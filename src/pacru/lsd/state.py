@@ -40,6 +40,7 @@ reason                     rule        meaning
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import chain
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NoReturn
@@ -71,6 +72,7 @@ from pacru.lsd.tiles import (
     face_shape,
     face_text,
     mask_to_sides,
+    normalize_tile_set,
 )
 
 if TYPE_CHECKING:
@@ -549,21 +551,21 @@ class LsdState(GameState[LsdMove]):
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The rules by their options (the tables are rebuilt, or shared from the
         # rules cache), the tiles as flat code pairs; not the move cache.
-        rules = self._rules
-        key = tuple(getattr(rules, a.name) for a in attrs.fields(LsdRules) if a.init)
         field = tuple(chain.from_iterable(self._field.items()))
         frontier = tuple(chain.from_iterable(self._frontier.items()))
+        outcome = self._outcome
+        last = self._last
         return (
             _restore,
             (
-                key,
+                _pickle_key(self._rules),
                 field,
                 frontier,
                 self._supplies,
                 self._captured,
                 self._turn,
-                self._outcome,
-                self._last,
+                None if outcome is None else (outcome.termination.value, outcome.winners),
+                None if last is None else (last._face, last._code),
             ),
         )
 
@@ -617,6 +619,45 @@ class LsdState(GameState[LsdMove]):
         return explain(self, move_text)
 
 
+#: Rules -> their options as plain values (see _pickle_key); rules objects are shared.
+_PICKLE_KEYS: dict[int, tuple[LsdRules, tuple[Any, ...]]] = {}
+
+
+def _pickle_key(rules: LsdRules) -> tuple[Any, ...]:
+    """The options of ``rules`` as strings, numbers and flags: the constructor arguments of
+    :class:`LsdRules` with shades by value and the tile set as text."""
+    entry = _PICKLE_KEYS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_PICKLE_KEYS) >= 256:
+            _PICKLE_KEYS.clear()
+        key = (
+            rules.colours,
+            tuple(shade.value for shade in rules.shades),
+            ",".join(str(spec) for spec in rules.tile_set),
+            rules.allow_rotation,
+            rules.strict_dot_matching,
+            rules.row_length,
+            rules.enforce_shade_alternation,
+            rules.first_player,
+        )
+        entry = _PICKLE_KEYS[id(rules)] = (rules, key)
+    return entry[1]
+
+
+@lru_cache(maxsize=256)
+def _rules_of(key: tuple[Any, ...]) -> LsdRules:
+    colours, shades, tile_set, rotation, *rest = key
+    return rules_from_key(
+        (
+            colours,
+            tuple(Shade(value) for value in shades),
+            normalize_tile_set(tile_set, allow_rotation=rotation),
+            rotation,
+            *rest,
+        )
+    )
+
+
 def _restore(
     key: tuple[Any, ...],
     field: tuple[int, ...],
@@ -624,11 +665,11 @@ def _restore(
     supplies: tuple[tuple[int, ...], ...],
     captured: tuple[tuple[int, ...], ...],
     turn: int,
-    outcome: Outcome | None,
-    last: LsdMove | None,
+    outcome: tuple[str, tuple[str, ...]] | None,
+    last: tuple[int, int] | None,
 ) -> LsdState:
     """Unpickle a state (the inverse of ``LsdState.__reduce__``)."""
-    rules = rules_from_key(key)
+    rules = _rules_of(key)
     return LsdState(
         rules.colours,
         rules,
@@ -637,6 +678,6 @@ def _restore(
         supplies,
         captured,
         turn,
-        outcome,
-        last,
+        None if outcome is None else Outcome(Termination(outcome[0]), outcome[1]),
+        None if last is None else _move(*last),
     )
