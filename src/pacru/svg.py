@@ -306,8 +306,8 @@ def _chevron_board(
 ) -> str:
     from pacru.chevron.move import Move
 
-    arrows, fill = marks
-    painted = {field_index(f): css_colour(colour, colours) for f, colour in fill.items()}
+    arrows, fills = marks
+    painted = {field_index(f): css_colour(colour, colours) for f, colour in fills.items()}
 
     margin = size * (0.06 if coordinates else 0.02)
     c = (size - 2 * margin) / 9
@@ -446,8 +446,8 @@ def _lsd_board(
     colours: Mapping[str, str] | None,
     marks: tuple[tuple[Any, ...], dict[Any, str]] = ((), {}),
 ) -> str:
-    arrows, fill = marks
-    painted = {_cell(cell): css_colour(colour, colours) for cell, colour in fill.items()}
+    arrows, fills = marks
+    painted = {_cell(cell): css_colour(colour, colours) for cell, colour in fills.items()}
     field = state.field
     open_cells = tuple(state.open_cells) if field else ((0, 0),)
     cells = [*field, *open_cells]
