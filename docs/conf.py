@@ -18,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Document the source tree even when pacru is not installed.
 sys.path.insert(0, str(ROOT / "src"))
+# The project's own Sphinx extensions (board pictures, traceability, the CLI page).
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from pacru._version import __version__  # noqa: E402
 
@@ -32,6 +34,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "pacru_board",
 ]
 
 root_doc = "index"
