@@ -8,7 +8,8 @@ does not parse, an illegal move, or a bad option is an error of the build
 
 .. code-block:: rst
 
-   .. pacru-board:: pacru players=red,yellow markers=red:d9,d8,i9,i8 chevrons=red:e9S,g9S;yellow:e7N,a1NE
+   .. pacru-board:: pacru players=red,yellow markers=red:d9,d8,i9,i8
+         chevrons=red:e9S,g9S;yellow:e7N,a1NE
       :move: g9xe7+f8
       :before-after:
       :size: 300
@@ -185,7 +186,7 @@ def _move_arrows(move: Any, lsd: bool) -> list[svg.Arrow]:
 
 
 def _size(text: str) -> int:
-    value = directives.positive_int(text)
+    value: int = directives.positive_int(text)
     if value < 50:
         raise ValueError("a picture is at least 50 pixels wide")
     return value
