@@ -35,6 +35,7 @@ extensions = [
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
     "pacru_board",
+    "pacru_trace",
 ]
 
 root_doc = "index"

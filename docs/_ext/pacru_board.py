@@ -23,6 +23,9 @@ Options:
 
 ``:game:``, ``:players:``
     Draw the start position of a game (when no position string is given).
+``:play:``
+    Moves played (in order, separated by spaces) before the picture, unmarked:
+    a line of play that leads to the position drawn.
 ``:move:``
     A move (pacru notation) to apply. Alone, the picture shows the position
     after it with the move marked; with ``:before-after:`` two pictures, the
@@ -40,6 +43,9 @@ Options:
     Fields (LSD: cells) to ring in red.
 ``:caption:``
     Text under the picture(s); inline markup is allowed.
+``:explain:``
+    Add the engine's own account of ``:move:`` (:func:`pacru.explain.explain`)
+    under the caption: what the move does, by which rule.
 
 The pure part (:func:`draw`) is tested without Sphinx in
 ``tests/test_docs_board.py``, and a whole build with a bad picture is checked
@@ -121,6 +127,36 @@ def start(position: str | None, game: str | None, players: int | None) -> Any:
         return pacru.new_game(str(game), players or 2)
     except ValueError as err:  # NotationError, InvalidPositionError, a bad game or count
         raise BoardError(f"cannot set up the position: {err}") from err
+
+
+def play(state: Any, moves: str | None) -> Any:
+    """``state`` after the moves of ``moves`` (separated by spaces).
+
+    Raises:
+        BoardError: a move that cannot be played.
+    """
+    for text in (moves or "").split():
+        try:
+            state = state.apply_move(text)
+        except (pacru.IllegalMoveError, pacru.NotationError, pacru.GameOverError) as err:
+            raise BoardError(f"the move {text!r} of :play: cannot be played: {err}") from err
+    return state
+
+
+def account(state: Any, move: str) -> str:
+    """The engine's explanation of ``move`` in ``state``, to follow the move text.
+
+    Raises:
+        BoardError: the move is not legal (the message names the rule).
+    """
+    from pacru.explain import explain
+
+    answer = explain(state, move)
+    if not answer.legal:
+        raise BoardError(f"the move {move!r} cannot be played here: {answer.message}")
+    text = str(answer)
+    _, sep, rest = text.partition(": legal ")
+    return f"is legal {rest}" if sep else text
 
 
 def draw(
@@ -208,6 +244,8 @@ class PacruBoard(SphinxDirective):
         "fill": directives.unchanged,
         "highlight": directives.unchanged,
         "caption": directives.unchanged,
+        "play": directives.unchanged,
+        "explain": directives.flag,
         "alt": directives.unchanged,
     }
 
@@ -215,7 +253,10 @@ class PacruBoard(SphinxDirective):
         opts = self.options
         position = " ".join(self.arguments[0].split()) if self.arguments else None
         try:
-            state = start(position, opts.get("game"), opts.get("players"))
+            state = play(start(position, opts.get("game"), opts.get("players")), opts.get("play"))
+            if "explain" in opts and "move" not in opts:
+                raise BoardError(":explain: needs a :move:")
+            told = account(state, opts["move"]) if "explain" in opts else None
             pictures = draw(
                 state,
                 move=opts.get("move"),
@@ -242,6 +283,14 @@ class PacruBoard(SphinxDirective):
             caption = nodes.paragraph("", "", *text, classes=["pacru-board-caption"])
             figure += caption
             figure += messages
+        if told is not None:
+            figure += nodes.paragraph(
+                "",
+                "",
+                nodes.literal(opts["move"], opts["move"]),
+                nodes.Text(f" {told}"),
+                classes=["pacru-board-caption", "pacru-board-explain"],
+            )
         return [figure]
 
 
