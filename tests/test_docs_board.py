@@ -172,3 +172,33 @@ def test_sphinx_build_reports_a_bad_picture(tmp_path: Path, body: str, message: 
     assert message in warnings
     page = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert "<svg " not in page
+
+
+def _rings(text: str) -> list[str | None]:
+    return [h.get("data-field") or h.get("data-cell") for h in _classes(text, "highlight")]
+
+
+def test_the_fields_a_move_chooses_are_ringed_r4_r12_r14() -> None:
+    state = EXT.start(
+        "pacru players=red,yellow markers=red:e5,i8;yellow:a4,b4,c4,a5,b5,c5,a6,b6,c6 "
+        "chevrons=red:d3N,e3N,e5S;yellow:e4N,a9S",
+        None,
+        None,
+    )
+    before, after = EXT.draw(state, move="e3xe4+e6@i9", before_after=True, highlight="a1")
+    assert (_rings(before), _rings(after)) == (["a1"], ["a1", "e6", "i9"])
+    state = EXT.start(
+        "pacru players=red,yellow markers=red:a1,c1,a3 chevrons=red:b2NE;yellow:e9S", None, None
+    )
+    before, after = EXT.draw(state, move="b2>(a1,a3)", before_after=True)
+    assert (_rings(before), _rings(after)) == (["a1", "a3"], [])
+
+
+def test_lsd_captured_tiles_are_ringed_before_the_move() -> None:
+    state = EXT.start("lsd red:B,yellow:W 0B+E@0,0;1W+EW@1,0 - red", None, None)
+    before, after = EXT.draw(state, move="B+W@2,0", before_after=True)
+    assert (_rings(before), _rings(after)) == (["1,0"], [])
+    assert EXT.account(state, "B+W@2,0") == (
+        "is legal (LSD-2.2): red places a B+W tile at (2, 0); it makes 1 whole dot (LSD 2.2); "
+        "it captures the tile at (1, 0) (LSD 2.3)."
+    )

@@ -30,7 +30,10 @@ Options:
     A move (pacru notation) to apply. Alone, the picture shows the position
     after it with the move marked; with ``:before-after:`` two pictures, the
     position before with the move as an arrow (a ring for a reorientation or
-    an LSD placement) and the position after with the move marked.
+    an LSD placement) and the position after with the move marked. The
+    fields a move chooses are ringed in red: the marker and meeting fields
+    after it, the fields a reorientation gives up and the tiles an LSD
+    placement captures before it.
 ``:size:``
     Width in pixels of each picture (default 300).
 ``:arrows:``
@@ -191,6 +194,7 @@ def draw(
         except (pacru.IllegalMoveError, pacru.NotationError, pacru.GameOverError) as err:
             raise BoardError(f"the move {move!r} cannot be played here: {err}") from err
         last = after.last_move
+        given_up, gained = _move_fields(state, after, last, lsd)
         pictures = []
         if before_after:
             pictures.append(
@@ -199,15 +203,33 @@ def draw(
                     size=size,
                     arrows=[*_move_arrows(last, lsd), *marks["arrows"]],
                     fill=marks["fill"],
-                    highlight=marks["highlight"],
+                    highlight=[*marks["highlight"], *given_up],
                 )
             )
-        pictures.append(svg.board(after, size=size, last_move=last, **marks))
+        pictures.append(
+            svg.board(
+                after,
+                size=size,
+                last_move=last,
+                arrows=marks["arrows"],
+                fill=marks["fill"],
+                highlight=[*marks["highlight"], *gained],
+            )
+        )
         return pictures
     except ValueError as err:
         if isinstance(err, BoardError):
             raise
         raise BoardError(str(err)) from err
+
+
+def _move_fields(before: Any, after: Any, move: Any, lsd: bool) -> tuple[list[Any], list[Any]]:
+    """The places ringed in red: in the picture before the move (fields a reorientation
+    gives up, LSD tiles it captures) and after it (a marker or meeting field it chose)."""
+    if lsd:
+        return sorted(set(before.field) - set(after.field)), []
+    chosen = [f for f in (move.marker, move.meeting) if f is not None]
+    return list(move.relinquished or ()), chosen
 
 
 def _move_arrows(move: Any, lsd: bool) -> list[svg.Arrow]:
@@ -299,6 +321,9 @@ CSS = """
 .pacru-board-row { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 .pacru-board-picture svg { max-width: 100%; height: auto; display: block; }
 .pacru-board-caption { font-size: 0.9em; margin-top: 0.4em; }
+.pacru-board-explain { color: var(--color-foreground-secondary, #555); }
+.pacru-board-gallery { display: flex; flex-wrap: wrap; gap: 0 1.5em; }
+.pacru-board-gallery .pacru-board { margin: 0.5em 0; }
 """
 
 
