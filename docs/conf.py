@@ -36,6 +36,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "pacru_board",
     "pacru_trace",
+    "pacru_cli",
 ]
 
 root_doc = "index"
