@@ -37,6 +37,7 @@ extensions = [
     "pacru_board",
     "pacru_trace",
     "pacru_cli",
+    "pacru_autodoc",
 ]
 
 root_doc = "index"
