@@ -74,11 +74,13 @@ def test_reorientation_and_lsd_moves_are_rings() -> None:
 
 def test_options_arrows_fill_highlight() -> None:
     state = pacru.new_game("shacru")
-    (picture,) = EXT.draw(state, arrows="a3-b4 e1-e1", fill="e5 e6=blue", highlight="a1 i9")
-    assert [(a.get("data-tail"), a.get("data-head")) for a in _classes(picture, "arrow")] == [
+    (picture,) = EXT.draw(state, arrows="a3-b4 e1-e1=#123456", fill="e5 e6=blue", highlight="a1 i9")
+    arrows = _classes(picture, "arrow")
+    assert [(a.get("data-tail"), a.get("data-head")) for a in arrows] == [
         ("a3", "b4"),
         ("e1", "e1"),
     ]
+    assert arrows[1].get("stroke") == "#123456"
     assert [(f.get("data-field"), f.get("fill")) for f in _classes(picture, "fill")] == [
         ("e5", EXT.FILL),
         ("e6", "#2f6fd6"),

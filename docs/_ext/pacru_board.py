@@ -38,7 +38,7 @@ Options:
     Width in pixels of each picture (default 300).
 ``:arrows:``
     Extra arrows, ``a3-b4 e1-e1`` (a field to itself is a ring); LSD cells as
-    ``0,0-1,0``.
+    ``0,0-1,0``; ``a3-b4=red`` gives a colour.
 ``:fill:``
     Fields (LSD: ``x,y`` cells) to tint, separated by spaces; ``e5=#cc000080``
     gives a colour.
@@ -64,6 +64,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
+
+import attrs
 
 import pacru
 from pacru import svg
@@ -95,10 +97,12 @@ def _words(text: str | None) -> list[str]:
 def _arrows(text: str | None, lsd: bool) -> list[svg.Arrow]:
     arrows = []
     for word in (text or "").split():
-        tail, sep, head = word.partition("-")
+        places, _, colour = word.partition("=")
+        tail, sep, head = places.partition("-")
         if not sep:
             raise BoardError(f"an arrow is written tail-head, not {word!r}")
-        arrows.append(svg.Arrow(_square(tail, lsd), _square(head, lsd)))
+        arrow = svg.Arrow(_square(tail, lsd), _square(head, lsd))
+        arrows.append(attrs.evolve(arrow, colour=colour) if colour else arrow)
     return arrows
 
 
