@@ -64,6 +64,7 @@ def test_trace_credits_the_innermost_function(tmp_path: Path) -> None:
         "def steps() -> None:\n"
         "    x = 1  # {R3}\n"
     )
+    (tmp_path / "tests" / "test_docs_x.py").write_text('"""{R2}: test data, not a citation."""\n')
     (tmp_path / "tests" / "test_x.py").write_text(
         "def helper() -> None:\n"
         "    pass  # {R3}\n"
@@ -84,8 +85,8 @@ def test_trace_credits_the_innermost_function(tmp_path: Path) -> None:
         "R3": {"pacru.chevron.movegen.steps"},
     }
     assert {rule: dict(files) for rule, files in found.tests.items()} == {
-        "R3": {"tests/test_x.py": {"helper", "test_two"}},
-        "R11": {"tests/test_x.py": {"test_one", "test_two"}},
+        "R3": {"test_x.py": {"helper", "test_two"}},
+        "R11": {"test_x.py": {"test_one", "test_two"}},
     }
     text = "\n".join(EXT.render(found))
     assert (
@@ -93,7 +94,7 @@ def test_trace_credits_the_innermost_function(tmp_path: Path) -> None:
         in (text)
     )
     # Two tests cite R3 in the file, one of them a helper: the count is of tests.
-    assert "     - ``tests/test_x.py`` (1)\n" in text
+    assert "     - ``test_x.py`` (1)\n" in text
     assert "   * - :ref:`R2 <pacru-r2>`\n     - **none cited**\n     - **none cited**" in text
     # R3 and R11 are cited by both code and tests.
     assert text.startswith("3 files scanned; 2 of 136 rules and rulings are cited by both")
@@ -104,5 +105,5 @@ def test_the_real_tree_cites_the_pincer_in_code_and_tests() -> None:
     assert "pacru.chevron.movegen.raw_steps" in found.code["R11"]
     assert (
         "test_e1_11_two_attackers_either_may_take"
-        in (found.tests["R11"]["tests/chevron/test_pacru_pincer.py"])
+        in (found.tests["R11"]["chevron/test_pacru_pincer.py"])
     )

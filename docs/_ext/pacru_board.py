@@ -60,12 +60,11 @@ from __future__ import annotations
 import html
 from typing import Any
 
+import attrs
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
-
-import attrs
 
 import pacru
 from pacru import svg
