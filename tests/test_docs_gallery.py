@@ -16,25 +16,22 @@ ROOT = Path(__file__).resolve().parent.parent
 pytest.importorskip("sphinx_gallery", reason="the gallery needs sphinx-gallery (dev extra)")
 
 
-def _extension() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "pacru_gallery", ROOT / "docs" / "_ext" / "pacru_gallery.py"
-    )
+def _load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["pacru_gallery"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
 
-EXT: Any = _extension()
+EXT: Any = _load("pacru_gallery", ROOT / "docs" / "_ext" / "pacru_gallery.py")
 
 
 def test_only_examples_that_write_get_a_folder() -> None:
-    from tests.test_examples import WRITES_FILES
-
-    assert set(EXT.WRITES_FILES) == WRITES_FILES
+    examples: Any = _load("_pacru_test_examples", ROOT / "tests" / "test_examples.py")
+    assert set(EXT.WRITES_FILES) == examples.WRITES_FILES
     (folder,) = EXT.reset_argv({}, {"src_file": str(ROOT / "examples" / "export_svg.py")})
     assert Path(folder).name == "export_svg"
     assert not Path(folder).is_relative_to(ROOT)
