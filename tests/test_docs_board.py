@@ -107,6 +107,19 @@ def test_bad_pictures_raise(position: str, options: dict[str, Any], message: str
         EXT.draw(EXT.start(position, None, None), **options)
 
 
+def test_game_options_r1_d1() -> None:
+    (picture,) = EXT.draw(EXT.start(None, "pacru", 2, "start_layout=ap-legacy-2p move_cap=50"))
+    fields = {c.get("data-field") for c in _classes(picture, "chevron")}
+    assert {"a9", "i1"} <= fields
+    assert "i9" not in fields
+    with pytest.raises(EXT.BoardError, match="cannot set up"):
+        EXT.start(None, "pacru", 2, "start_layout=nowhere")
+    with pytest.raises(EXT.BoardError, match="key=value"):
+        EXT.start(None, "pacru", 2, "start_layout")
+    with pytest.raises(EXT.BoardError, match="own keys"):
+        EXT.start(PINCER, None, None, "move_cap=5")
+
+
 def test_neither_or_both_sources_raise() -> None:
     with pytest.raises(EXT.BoardError, match="either"):
         EXT.start(None, None, None)

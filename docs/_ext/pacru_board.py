@@ -21,8 +21,10 @@ does not parse, an illegal move, or a bad option is an error of the build
 
 Options:
 
-``:game:``, ``:players:``
-    Draw the start position of a game (when no position string is given).
+``:game:``, ``:players:``, ``:options:``
+    Draw the start position of a game (when no position string is given),
+    with game options of :func:`pacru.new_game` as ``key=value`` words
+    (``start_layout=ap-legacy-2p``; whole numbers are read as numbers).
 ``:play:``
     Moves played (in order, separated by spaces) before the picture, unmarked:
     a line of play that leads to the position drawn.
@@ -119,18 +121,34 @@ def _highlight(text: str | None, lsd: bool) -> list[Any]:
     return [_square(w, lsd) for w in text.split()] if lsd else _words(text)
 
 
-def start(position: str | None, game: str | None, players: int | None) -> Any:
-    """The state to draw: ``position`` parsed, or the start of ``game`` for ``players``.
+def _options(text: str | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for word in (text or "").split():
+        key, sep, value = word.partition("=")
+        if not sep:
+            raise BoardError(f"a game option is written key=value, not {word!r}")
+        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
+def start(
+    position: str | None, game: str | None, players: int | None, options: str | None = None
+) -> Any:
+    """The state to draw: ``position`` parsed, or the start of ``game`` for ``players``
+    with the game ``options`` (``key=value`` words).
 
     Raises:
-        BoardError: neither or both given, or the position or game is not valid.
+        BoardError: neither or both given, options with a position, or the
+            position, game or options are not valid.
     """
     if (position is None) == (game is None):
         raise BoardError("give either a position string or :game: (and :players:)")
+    if position is not None and options:
+        raise BoardError(":options: go with :game:; a position string has its own keys")
     try:
         if position is not None:
             return pacru.from_position(position)
-        return pacru.new_game(str(game), players or 2)
+        return pacru.new_game(str(game), players or 2, **_options(options))
     except ValueError as err:  # NotationError, InvalidPositionError, a bad game or count
         raise BoardError(f"cannot set up the position: {err}") from err
 
@@ -262,6 +280,7 @@ class PacruBoard(SphinxDirective):
     option_spec = {  # noqa: RUF012 (docutils reads a class attribute)
         "game": directives.unchanged_required,
         "players": directives.positive_int,
+        "options": directives.unchanged,
         "move": directives.unchanged_required,
         "before-after": directives.flag,
         "size": _size,
@@ -278,7 +297,8 @@ class PacruBoard(SphinxDirective):
         opts = self.options
         position = " ".join(self.arguments[0].split()) if self.arguments else None
         try:
-            state = play(start(position, opts.get("game"), opts.get("players")), opts.get("play"))
+            origin = start(position, opts.get("game"), opts.get("players"), opts.get("options"))
+            state = play(origin, opts.get("play"))
             if "explain" in opts and "move" not in opts:
                 raise BoardError(":explain: needs a :move:")
             told = account(state, opts["move"]) if "explain" in opts else None
