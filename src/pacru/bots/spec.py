@@ -54,7 +54,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     cls = BOTS.get(kind)
     if cls is None:
         raise ValueError(f"unknown bot {kind!r} in {spec!r}; bots: {', '.join(BOTS)}")
-    valid = [p for p in inspect.signature(cls).parameters if p != "seed"]
+    # An evaluator is a callable, which no text can name.
+    valid = [p for p in inspect.signature(cls).parameters if p not in ("seed", "evaluator")]
     params: dict[str, Any] = {}
     for item in rest.replace(":", ",").split(","):
         if not item.strip():
