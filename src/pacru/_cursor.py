@@ -105,13 +105,19 @@ class Cursor:
         return tuple(self.state.returns())
 
     def observation(self, player: int) -> Any:
-        """The observation tensor of ``player`` (seat), see :meth:`pacru.encoding.Encoding.observation`."""
-        return self.encoding.observation(self._observed(), player)
+        """Seat ``player``'s observation tensor (:meth:`pacru.encoding.Encoding.observation`).
 
-    def _observed(self) -> Decision:
+        Once the game is over no decision is under way and the tensor is all
+        zeros (float32, of the encoding's ``observation_shape``): episodes end
+        there, so learners do not evaluate it.
+        """
         if self.decision is not None:
-            return self.decision
-        return self.encoding.start(self.state)
+            return self.encoding.observation(self.decision, player)
+        import numpy as np
+
+        if not 0 <= player < self.encoding.players:
+            raise ValueError(f"player must be a seat index 0..{self.encoding.players - 1}")
+        return np.zeros(self.encoding.observation_shape, dtype=np.float32)
 
     @property
     def prefix(self) -> tuple[int, ...]:

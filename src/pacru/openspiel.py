@@ -60,7 +60,20 @@ from pacru._cursor import Cursor
 from pacru.encoding import Encoding
 from pacru.games import GAMES
 
-__all__ = ["MOVE_CAP", "NAMES", "PacruGame", "PacruState", "register"]
+__all__ = [
+    "GAME_CLASSES",
+    "MOVE_CAP",
+    "NAMES",
+    "AzacruGame",
+    "LilacruGame",
+    "LsdGame",
+    "PacruGame",
+    "ShacruGame",
+    "SpielGame",
+    "SpielState",
+    "game_type",
+    "register",
+]
 
 #: pacru game -> OpenSpiel short name.
 NAMES: Final[dict[str, str]] = {game: f"pacru_{game}" for game in GAMES}
@@ -84,15 +97,27 @@ def _parameters(game: str) -> dict[str, Any]:
     return params
 
 
-def game_type(game: str) -> Any:
-    """The ``pyspiel.GameType`` of ``game`` (a name of :data:`pacru.GAMES`)."""
+def game_type(game: str, players: int | None = None) -> Any:
+    """The ``pyspiel.GameType`` of ``game`` (a name of :data:`pacru.GAMES`).
+
+    The utility follows :meth:`pacru.GameState.returns` (+1 per winner, -1
+    per loser, 0 to all without a winner): zero-sum with 2 players, general
+    sum with 3 or 4 (one winner against two losers sums to -1, two winners
+    against one loser to +1). The type registered for all player counts
+    (``players=None``) is general sum; a loaded game reports its own.
+    """
+    utility = (
+        pyspiel.GameType.Utility.ZERO_SUM
+        if players == 2
+        else pyspiel.GameType.Utility.GENERAL_SUM
+    )
     return pyspiel.GameType(
         short_name=NAMES[game],
         long_name=f"pacru {_LONG[game]}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=_utility(game),
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=4,
         min_num_players=2,
@@ -104,47 +129,48 @@ def game_type(game: str) -> Any:
     )
 
 
-def _utility(game: str) -> Any:
-    # Filled in from GameState.returns(): see _UTILITY.
-    return _UTILITY[game][0]
-
-
-class PacruGame(pyspiel.Game):  # type: ignore[misc]
+class SpielGame(pyspiel.Game):  # type: ignore[misc]
     """One pacru game and player count as an OpenSpiel game (built by ``pyspiel.load_game``).
+
+    There is one subclass per game (:data:`GAME_CLASSES`: :class:`LilacruGame`
+    ... :class:`LsdGame`), registered with OpenSpiel by :func:`register`.
 
     Raises:
         ValueError: ``players`` outside 2-4, or a ``move_cap`` below 1.
     """
 
-    def __init__(self, game: str, params: dict[str, Any] | None = None) -> None:
+    #: The pacru game name (set by each subclass).
+    game: str = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        game = self.game
         params = {**_parameters(game), **(params or {})}
         players = int(params["players"])
         if not 2 <= players <= 4:
             raise ValueError(f"{NAMES[game]} is played by 2, 3 or 4 players, not {players}")
         options = {k: int(v) for k, v in params.items() if k != "players"}
-        self.game = game
         self.players = players
         self.options = options
         self.encoding = Encoding.for_game(game, players, **options)
         self._start = Cursor.new(game, players, options)
-        kind, low, high, total = _UTILITY[game]
+        assert self.encoding.max_game_length is not None  # bounded by move_cap (D32)
         super().__init__(
-            game_type(game),
+            game_type(game, players),
             pyspiel.GameInfo(
                 num_distinct_actions=self.encoding.num_actions,
                 max_chance_outcomes=0,
                 num_players=players,
-                min_utility=low,
-                max_utility=high,
-                utility_sum=total,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0 if players == 2 else None,
                 max_game_length=self.encoding.max_game_length * self.encoding.max_decisions,
             ),
             params,
         )
 
-    def new_initial_state(self) -> PacruState:
+    def new_initial_state(self) -> SpielState:
         """The start of a game."""
-        return PacruState(self)
+        return SpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The observer of OpenSpiel's observation API: pacru's tensor, or the action history."""
@@ -153,14 +179,14 @@ class PacruGame(pyspiel.Game):  # type: ignore[misc]
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class PacruState(pyspiel.State):  # type: ignore[misc]
+class SpielState(pyspiel.State):  # type: ignore[misc]
     """A position and the decision under way, as an OpenSpiel state.
 
     ``pacru_state`` is the :class:`pacru.GameState` being moved in (or the
     final one), ``prefix`` the actions already chosen in the move under way.
     """
 
-    def __init__(self, game: PacruGame) -> None:
+    def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         self._cursor: Cursor = game._start
 
@@ -211,10 +237,10 @@ class _Observer:
         self.tensor = np.zeros(int(np.prod(shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(shape)}
 
-    def set_from(self, state: PacruState, player: int) -> None:
+    def set_from(self, state: SpielState, player: int) -> None:
         self.dict["observation"][...] = state._cursor.observation(player)
 
-    def string_from(self, state: PacruState, player: int) -> str:
+    def string_from(self, state: SpielState, player: int) -> str:
         return _describe(state._cursor)
 
 
@@ -226,10 +252,7 @@ def _describe(cursor: Cursor) -> str:
 
 
 def _action_text(cursor: Cursor, player: int, action: int) -> str:
-    return f"{action}"
-
-
-_UTILITY: dict[str, tuple[Any, float, float, float | None]] = {}
+    return cursor.encoding.action_name(action)
 
 
 def register() -> None:
@@ -241,12 +264,42 @@ def register() -> None:
     known = set(pyspiel.registered_names())
     for game, name in NAMES.items():
         if name not in known:
-            pyspiel.register_game(game_type(game), _factory(game))
+            # A class, not a closure: OpenSpiel's registry outlives the interpreter, and a
+            # closure it holds crashes Python at exit.
+            pyspiel.register_game(game_type(game), GAME_CLASSES[game])
 
 
-def _factory(game: str) -> Any:
-    def make(params: dict[str, Any] | None = None) -> PacruGame:
-        return PacruGame(game, params)
+class LilacruGame(SpielGame):
+    """``pacru_lilacru``."""
 
-    make.__name__ = f"{NAMES[game]}_factory"
-    return make
+    game = "lilacru"
+
+
+class ShacruGame(SpielGame):
+    """``pacru_shacru``."""
+
+    game = "shacru"
+
+
+class AzacruGame(SpielGame):
+    """``pacru_azacru``."""
+
+    game = "azacru"
+
+
+class PacruGame(SpielGame):
+    """``pacru_pacru``."""
+
+    game = "pacru"
+
+
+class LsdGame(SpielGame):
+    """``pacru_lsd``."""
+
+    game = "lsd"
+
+
+#: pacru game -> its :class:`SpielGame` subclass (module attributes, so that games pickle).
+GAME_CLASSES: Final[dict[str, type[SpielGame]]] = {
+    cls.game: cls for cls in (LilacruGame, ShacruGame, AzacruGame, PacruGame, LsdGame)
+}
