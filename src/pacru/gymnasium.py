@@ -150,8 +150,9 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Dict(
             {
+                # Every plane is 0/1 or a share in [0, 1] (pacru.encoding).
                 "observation": spaces.Box(
-                    -np.inf, np.inf, shape=tuple(self.encoding.observation_shape), dtype=np.float32
+                    0.0, 1.0, shape=tuple(self.encoding.observation_shape), dtype=np.float32
                 ),
                 "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
             }

@@ -107,9 +107,7 @@ def game_type(game: str, players: int | None = None) -> Any:
     (``players=None``) is general sum; a loaded game reports its own.
     """
     utility = (
-        pyspiel.GameType.Utility.ZERO_SUM
-        if players == 2
-        else pyspiel.GameType.Utility.GENERAL_SUM
+        pyspiel.GameType.Utility.ZERO_SUM if players == 2 else pyspiel.GameType.Utility.GENERAL_SUM
     )
     return pyspiel.GameType(
         short_name=NAMES[game],

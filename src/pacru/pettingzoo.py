@@ -82,7 +82,7 @@ def env(
     return wrappers.OrderEnforcingWrapper(aec)
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrapped env
     """The unwrapped environment (see the module docstring); illegal actions raise.
 
     Raises:
@@ -104,7 +104,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
             )
@@ -157,7 +157,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         return {"observation": self._cursor.observation(seat), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start again from the first position (the games have no randomness: ``seed`` is unused)."""
+        """Start again from the first position (no randomness in the games: ``seed`` is unused)."""
         self._cursor = self._start
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -221,9 +221,5 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
 
 
 def _observation_space(encoding: Encoding) -> spaces.Box:
-    low, high = _bounds(encoding)
-    return spaces.Box(low, high, shape=tuple(encoding.observation_shape), dtype=np.float32)
-
-
-def _bounds(encoding: Encoding) -> tuple[float, float]:
-    return -np.inf, np.inf
+    # Every plane of pacru.encoding is 0/1 or a share (supply, captures, counters) in [0, 1].
+    return spaces.Box(0.0, 1.0, shape=tuple(encoding.observation_shape), dtype=np.float32)

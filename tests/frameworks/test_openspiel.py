@@ -12,8 +12,9 @@ import pacru
 from pacru.encoding import Encoding
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is in the test extra")
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
 import pacru.openspiel  # noqa: E402
-from open_spiel.python.algorithms import mcts  # type: ignore[import-not-found,import-untyped,unused-ignore]  # noqa: E402
 
 pacru.openspiel.register()
 
@@ -51,6 +52,7 @@ def test_game_type_and_info_come_from_the_encoding(game: str, players: int) -> N
     encoding = Encoding.for_game(game, players, **options)
     assert spiel.num_players() == players
     assert spiel.num_distinct_actions() == encoding.num_actions
+    assert encoding.max_game_length is not None
     assert spiel.max_game_length() == encoding.max_game_length * encoding.max_decisions
     assert spiel.max_chance_outcomes() == 0
     assert spiel.observation_tensor_shape() == list(encoding.observation_shape)
@@ -97,11 +99,14 @@ def test_a_game_played_through_openspiel_matches_pacru() -> None:
             prefix = []
             assert state.pacru_state == board
     clone = state.clone()
-    assert clone.pacru_state == state.pacru_state and clone.history() == state.history()
+    assert clone.pacru_state == state.pacru_state
+    assert clone.history() == state.history()
     again = spiel.deserialize_state(state.serialize())
-    assert again.pacru_state == state.pacru_state and str(again) == str(state)
+    assert again.pacru_state == state.pacru_state
+    assert str(again) == str(state)
     game2, state2 = pickle.loads(pickle.dumps((spiel, state)))
-    assert state2.pacru_state == state.pacru_state and str(game2) == str(spiel)
+    assert state2.pacru_state == state.pacru_state
+    assert str(game2) == str(spiel)
 
 
 def test_strings_and_returns() -> None:

@@ -9,9 +9,9 @@ import pacru
 from pacru.encoding import Encoding
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is in the test extra")
-from pettingzoo.test import api_test  # noqa: E402
+from pettingzoo.test import api_test
 
-from pacru.pettingzoo import env, raw_env  # noqa: E402
+from pacru.pettingzoo import env, raw_env
 
 CASES = [(g, n) for g in pacru.GAMES for n in (2, 3, 4)]
 
@@ -40,7 +40,7 @@ def _play_out(aec: raw_env, seed: int) -> list[int]:
 
 def test_a_whole_game_pays_the_returns_at_the_end() -> None:
     aec = raw_env(game="lilacru", players=3)
-    rewards: dict[str, float] = {a: 0.0 for a in aec.possible_agents}
+    rewards: dict[str, float] = dict.fromkeys(aec.possible_agents, 0.0)
     aec.reset(seed=4)
     rng = np.random.default_rng(4)
     while aec.agents:
