@@ -70,7 +70,7 @@ def test_an_illegal_action_loses_and_terminates() -> None:
 
 def test_the_learner_sees_its_own_decisions() -> None:
     env = gymnasium.make("pacru/Shacru-v0", players=2, opponent="greedy", seat=0)
-    observation, info = env.reset(seed=2)
+    observation, _ = env.reset(seed=2)
     start = pacru.new_game("shacru", 2)
     encoding = Encoding.of(start)
     decision = encoding.start(start)
