@@ -159,7 +159,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         )
 
     @property
-    def state(self) -> Any:
+    def pacru_state(self) -> Any:
         """The :class:`pacru.GameState` being played (the final one once it is over)."""
         return self._cursor.state
 

@@ -136,7 +136,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self.agent_selection = self.possible_agents[0]
 
     @property
-    def state_now(self) -> Any:
+    def pacru_state(self) -> Any:
         """The :class:`pacru.GameState` being played (the final one once it is over)."""
         return self._cursor.state
 

@@ -47,7 +47,7 @@ def _play(env: Any, seed: int) -> tuple[list[float], Any]:
 def test_a_learner_plays_a_whole_game_against_bots() -> None:
     env = gymnasium.make("pacru/Shacru-v0", players=3, opponent=["greedy", RandomBot], seat=1)
     rewards, info = _play(env, seed=5)
-    final = env.unwrapped.state
+    final = env.unwrapped.pacru_state
     assert final.outcome is not None
     assert rewards[:-1] == [0.0] * (len(rewards) - 1)
     assert rewards[-1] == final.returns()[1]
@@ -55,17 +55,17 @@ def test_a_learner_plays_a_whole_game_against_bots() -> None:
     # Seeded: the same seed replays the same game.
     again, _ = _play(env, seed=5)
     assert again == rewards
-    assert env.unwrapped.state == final
+    assert env.unwrapped.pacru_state == final
 
 
 def test_an_illegal_action_loses_and_terminates() -> None:
     env = gymnasium.make("pacru/Pacru-v0", players=2, opponent="random")
     observation, _ = env.reset(seed=0)
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
-    before = env.unwrapped.state
+    before = env.unwrapped.pacru_state
     observation, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    assert env.unwrapped.state == before  # nothing was played
+    assert env.unwrapped.pacru_state == before  # nothing was played
 
 
 def test_the_learner_sees_its_own_decisions() -> None:
@@ -79,10 +79,10 @@ def test_the_learner_sees_its_own_decisions() -> None:
     first, second, third = encoding.actions(start, "a3-b4>")
     for action in (first, second):
         observation, reward, terminated, _, _ = env.step(action)
-        assert env.unwrapped.state == start  # the move is not complete yet
+        assert env.unwrapped.pacru_state == start  # the move is not complete yet
         assert (reward, terminated) == (0.0, False)
     observation, _, _, _, _ = env.step(third)
-    state = env.unwrapped.state
+    state = env.unwrapped.pacru_state
     assert state.ply == 2  # greedy answered
     assert state.current_player == "green"
     assert np.flatnonzero(observation["action_mask"]).tolist() == list(
@@ -112,7 +112,7 @@ def test_truncation_at_the_move_cap() -> None:
         if terminated or truncated:
             break
     assert (reward, terminated, truncated) == (0.0, False, True)
-    assert env.unwrapped.state.ply == 4
+    assert env.unwrapped.pacru_state.ply == 4
 
 
 def test_render_ansi() -> None:

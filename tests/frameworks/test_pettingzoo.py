@@ -53,7 +53,7 @@ def test_a_whole_game_pays_the_returns_at_the_end() -> None:
         assert observation["action_mask"].dtype == np.int8
         assert observation["observation"].shape == Encoding.for_game("lilacru", 3).observation_shape
         aec.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    final = aec.state_now
+    final = aec.pacru_state
     assert final.outcome is not None
     assert tuple(rewards[a] for a in aec.possible_agents) == final.returns()
 
@@ -69,7 +69,7 @@ def test_only_the_agent_to_act_has_a_mask_and_moves_take_several_steps() -> None
         assert aec.agent_selection == "player_0"
         aec.step(action)
     assert aec.agent_selection == "player_1"
-    assert aec.state_now == start.apply_move("a3-b4>")
+    assert aec.pacru_state == start.apply_move("a3-b4>")
 
 
 def test_illegal_actions() -> None:
@@ -89,7 +89,7 @@ def test_illegal_actions() -> None:
 def test_a_move_cap_truncates() -> None:
     aec = raw_env(game="pacru", players=2, move_cap=6)
     _play_out(aec, seed=1)
-    final = aec.state_now
+    final = aec.pacru_state
     assert final.outcome is not None
     assert final.outcome.termination is pacru.Termination.MOVE_CAP
     assert final.ply == 6
