@@ -4,19 +4,19 @@ One layout serves Lilacru, Shacru, Azacru and Pacru (each game uses a subset),
 so that one network can be trained across them. A move is chosen in up to six
 decisions, in this order:
 
-==========  ===================================================  ===========
-decision    what is chosen                                       actions
-==========  ===================================================  ===========
-origin      the chevron to move (its field), or ``pass``         0, 1..81
-target      the step's target field (a pincer's victim's field   82..162,
-            {R11}), or the reorientation's turn {R14}            163..166
-twist       the borderland twist {S-R4, A-R6}: ``<``, none, ``>``  167..169
-benefit     Pacru: no benefit, the connection change {R8}, or    170, 171,
-            the border-crossing marker field {R4, R6, R10}        172..252
-meeting     Pacru: the field the meeting changes {R12}            253..333
-relinquish  Pacru: one field given up by a reorientation {R14},   334..414
+==========  ======================================================  ===========
+decision    what is chosen                                          actions
+==========  ======================================================  ===========
+origin      the chevron to move (its field), or ``pass``            0, 1..81
+target      the step's target field (a pincer's victim's field      82..162,
+            {R11}), or the reorientation's turn {R14}               163..166
+twist       the borderland twist {S-R4, A-R6}: ``<``, none, ``>``   167..169
+benefit     Pacru: no benefit, the connection change {R8}, or       170, 171,
+            the border-crossing marker field {R4, R6, R10}          172..252
+meeting     Pacru: the field the meeting changes {R12}              253..333
+relinquish  Pacru: one field given up by a reorientation {R14},     334..414
             in ascending order, one per decision
-==========  ===================================================  ===========
+==========  ======================================================  ===========
 
 Why this shape:
 
