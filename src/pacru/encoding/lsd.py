@@ -35,9 +35,10 @@ single tile fits the chosen cell (as for the chevron games).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from pacru.encoding.base import Decision, Encoding
+from pacru.encoding.base import Decision, Encoding, make_decision
 from pacru.lsd.tiles import face_code, face_text, sides_to_mask
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from pacru.base import GameState
     from pacru.lsd.moves import LsdMove
     from pacru.lsd.state import LsdState
+    from pacru.lsd.tiles import Cell
 
 __all__ = ["FACES", "LsdEncoding", "window_radius"]
 
@@ -54,6 +56,7 @@ __all__ = ["FACES", "LsdEncoding", "window_radius"]
 FACES: Final = 64
 _CELL, _TILE, _DONE = 0, 1, 2
 _KINDS: Final = ("cell", "tile", "done")
+_CELL_OF: Final = attrgetter("cell")
 
 
 def window_radius(total_tiles: int) -> int:
@@ -65,8 +68,10 @@ class _Cursor(NamedTuple):
     stage: int
     x0: int
     y0: int
-    by_cell: dict[int, dict[int, LsdMove]]  # cell action -> face -> move
-    cell: int = -1
+    moves: tuple[LsdMove, ...]
+    cells: list[Cell]  # the cell of each legal move
+    cell: int = -1  # the cell action chosen
+    faces: dict[int, LsdMove] | None = None  # face -> move on the chosen cell
 
 
 def _face(move: LsdMove) -> int:
@@ -116,43 +121,43 @@ class LsdEncoding(Encoding):
         lsd: LsdState = state  # type: ignore[assignment]
         x0, y0 = self._window(lsd)
         w = self.width
-        by_cell: dict[int, dict[int, LsdMove]] = {}
-        for move in lsd.legal_moves():
-            x, y = move.cell[0] - x0, move.cell[1] - y0
-            if not (0 <= x < w and 0 <= y < w):
-                raise AssertionError(f"legal cell {move.cell} outside the LSD window")
-            by_cell.setdefault(y * w + x, {})[_face(move)] = move
+        moves = lsd.legal_moves()
+        cells = list(map(_CELL_OF, moves))
+        legal = []
+        for x, y in dict.fromkeys(cells):  # the distinct cells, in order of first use
+            i, j = y - y0, x - x0
+            if not (0 <= i < w and 0 <= j < w):
+                raise AssertionError(f"legal cell {(x, y)} outside the LSD window")
+            legal.append(i * w + j)
+        legal.sort()
         seat = lsd.players.index(lsd.current_player)
-        legal = tuple(sorted(by_cell))
-        return Decision(self, state, seat, (), legal, "cell", None, _Cursor(_CELL, x0, y0, by_cell))
+        cursor = _Cursor(_CELL, x0, y0, moves, cells)
+        return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
 
     def _choose(self, decision: Decision, action: int) -> Decision:
-        cursor: _Cursor = decision._cursor
-        prefix = (*decision.prefix, action)
+        cursor: _Cursor = decision[7]
+        prefix = (*decision[3], action)
         if cursor.stage == _CELL:
-            faces = cursor.by_cell[action]
-            cursor = cursor._replace(stage=_TILE, cell=action)
+            i, j = divmod(action, self.width)
+            cell = (j + cursor.x0, i + cursor.y0)
+            faces = {
+                _face(m): m for m, c in zip(cursor.moves, cursor.cells, strict=True) if c == cell
+            }
+            cursor = cursor._replace(stage=_TILE, cell=action, faces=faces)
             if len(faces) > 1:
                 legal = tuple(self.cells + f for f in sorted(faces))
-                return Decision(
-                    self, decision.state, decision.player, prefix, legal, "tile", None, cursor
+                return make_decision(
+                    self, decision[1], decision[2], prefix, legal, "tile", None, cursor
                 )
             move = next(iter(faces.values()))
         else:
-            move = cursor.by_cell[cursor.cell][action - self.cells]
-        return Decision(
-            self,
-            decision.state,
-            decision.player,
-            prefix,
-            (),
-            "done",
-            move,
-            cursor._replace(stage=_DONE),
-        )
+            assert cursor.faces is not None
+            move = cursor.faces[action - self.cells]
+        done = cursor._replace(stage=_DONE)
+        return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
-        cursor: _Cursor = decision._cursor
+        cursor: _Cursor = decision[7]
         if cursor.stage == _CELL:
             x, y = move.cell[0] - cursor.x0, move.cell[1] - cursor.y0
             w = self.width
@@ -202,7 +207,7 @@ class LsdEncoding(Encoding):
         if not 0 <= player < p:
             raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
         state: LsdState = decision.state  # type: ignore[assignment]
-        cursor: _Cursor = decision._cursor
+        cursor: _Cursor = decision[7]
         w, x0, y0 = self.width, cursor.x0, cursor.y0
         out = np.zeros(self.observation_shape, dtype=np.float32)
         seats = {c: i for i, c in enumerate(state.players)}
