@@ -107,6 +107,15 @@ class LsdEncoding(Encoding):
         self.max_game_length = total
         self._initial = tuple(max(1, sum(c)) for c in rules.initial)
 
+    def _same_rules(self, state: GameState[Any]) -> bool:
+        # Colour names and the first player do not change actions or observations.
+        rules = getattr(state, "rules", None)
+        return rules is self.rules or (
+            rules is not None
+            and rules.kinds == self.rules.kinds
+            and rules.initial == self.rules.initial
+        )
+
     def _window(self, state: LsdState) -> tuple[int, int]:
         bounds = state.bounds
         if bounds is None:
