@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -358,3 +359,27 @@ def test_observation_of_the_end_trigger_and_seats_out() -> None:
         done = done.choose(done.legal_actions[0])
     final = enc.observation(done, 0)
     assert all(final[planes.index(f"deciding {k}")].max() == 0.0 for k in ("origin", "target"))
+
+
+def test_lsd_observation_counts() -> None:
+    """Supplies and captures in the planes agree with the state after random play."""
+    state = pacru.new_game("lsd", 3)
+    enc = Encoding.of(state)
+    assert isinstance(enc, LsdEncoding)
+    names_ = enc.plane_names()
+    rng = random.Random(7)
+    for _ in range(12):
+        state = state.apply_move(rng.choice(list(state.legal_moves())))
+    assert not state.is_terminal
+    d = enc.start(state)
+    for player in range(3):
+        obs = enc.observation(d, player)
+        for seat, colour in enumerate(state.players):
+            r = (seat - player) % 3
+            total = sum(obs[names_.index(f"supply seat {r} kind {k}")].mean() for k in range(10))
+            assert round(total * 20) == state.supply_size(colour)
+            lost = obs[names_.index(f"captured seat {r}")].mean()
+            assert round(lost * 20) == state.captured_count(colour)
+            tiles = obs[names_.index(f"tile of seat {r}")].sum()
+            assert tiles == sum(1 for t in state.field.values() if t.owner == colour)
+        assert obs[names_.index("open cell")].sum() == len(state.open_cells)
