@@ -301,8 +301,17 @@ class Encoding(abc.ABC):
                 f"this encoding is for {self.game} with {self.players} players, "
                 f"not {state.game} with {len(state.players)}"
             )
+        if not self._same_rules(state):
+            raise ValueError(
+                f"this encoding is for {self.game} with options {self.options}, "
+                f"not {state.options()}; use Encoding.of(state)"
+            )
         if state.outcome is not None:
             raise GameOverError(f"the game is over ({state.outcome.result()})")
+
+    def _same_rules(self, state: GameState[Any]) -> bool:
+        """Whether ``state`` has the options this encoding was made for."""
+        return bool(getattr(state, "rules", None) == getattr(self, "rules", None))
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())

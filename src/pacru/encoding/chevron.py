@@ -53,7 +53,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
-from pacru.chevron.rules import SUPPLY, rules_for
+from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding.base import Decision, Encoding, make_decision
 from pacru.geometry import FIELD_NAMES
@@ -158,12 +158,10 @@ class ChevronEncoding(Encoding):
     """
 
     def __init__(self, game: str, players: int, **options: Any) -> None:
-        if players not in SUPPLY:
-            raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-        rule_options = {
-            k: options[k] for k in ("meeting_rule", "move_cap", "idle_rounds") if k in options
-        }
-        rules = rules_for(game, **rule_options)
+        from pacru.chevron.setup import new_game
+
+        # Builds the start to check every option as new_game does (ValueError naming it).
+        rules = new_game(game, players, **options).rules
         self.game = game
         self.players = players
         self.options = dict(options)
@@ -184,7 +182,8 @@ class ChevronEncoding(Encoding):
     def start(self, state: GameState[Any]) -> Decision:
         if (
             state.__class__ is not ChevronState
-            or state.rules is not self.rules
+            or not (state.rules is self.rules or state.rules == self.rules)
+            or len(state.players) != self.players
             or state.outcome is not None
         ):
             self._check_state(state)

@@ -39,7 +39,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from pacru.encoding.base import Decision, Encoding, make_decision
-from pacru.lsd.tiles import face_code, face_text, sides_to_mask
+from pacru.lsd.tiles import Shade, Shape, face_code, face_text, sides_to_mask
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from pacru.base import GameState
     from pacru.lsd.moves import LsdMove
     from pacru.lsd.state import LsdState
-    from pacru.lsd.tiles import Cell
+    from pacru.lsd.tiles import Cell, Tile
 
 __all__ = ["FACES", "LsdEncoding", "window_radius"]
 
@@ -76,6 +76,10 @@ class _Cursor(NamedTuple):
 
 def _face(move: LsdMove) -> int:
     return face_code(move.shape, move.shade, sides_to_mask(move.sides))
+
+
+def _tile_face(tile: Tile) -> int:
+    return face_code(tile.shape, tile.shade, sides_to_mask(tile.sides))
 
 
 class LsdEncoding(Encoding):
@@ -106,6 +110,15 @@ class LsdEncoding(Encoding):
         #: Every ply places a tile from a supply {LSD 1.5}.
         self.max_game_length = total
         self._initial = tuple(max(1, sum(c)) for c in rules.initial)
+
+    def _same_rules(self, state: GameState[Any]) -> bool:
+        # Colour names and the first player do not change actions or observations.
+        rules = getattr(state, "rules", None)
+        return rules is self.rules or (
+            rules is not None
+            and rules.kinds == self.rules.kinds
+            and rules.initial == self.rules.initial
+        )
 
     def _window(self, state: LsdState) -> tuple[int, int]:
         bounds = state.bounds
@@ -210,17 +223,22 @@ class LsdEncoding(Encoding):
         cursor: _Cursor = decision[7]
         w, x0, y0 = self.width, cursor.x0, cursor.y0
         out = np.zeros(self.observation_shape, dtype=np.float32)
+        rules = self.rules
         seats = {c: i for i, c in enumerate(state.players)}
+        # Supplies as the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
+        left = [list(counts) for counts in rules.initial]
         for (x, y), tile in state.field.items():
+            seat = seats[tile.owner]
+            left[seat][rules.kind_of[seat][_tile_face(tile)]] -= 1
             i, j = y - y0, x - x0
             if 0 <= i < w and 0 <= j < w:
-                out[(seats[tile.owner] - player) % p, i, j] = 1.0
-                for s in range(4):
-                    if tile.sides[s]:
-                        out[p + s, i, j] = 1.0
-                if tile.shape.value == "x":
+                out[(seat - player) % p, i, j] = 1.0
+                for side in range(4):
+                    if tile.sides[side]:
+                        out[p + side, i, j] = 1.0
+                if tile.shape is Shape.CROSS:
                     out[p + 4, i, j] = 1.0
-                if tile.shade.value == "white":
+                if tile.shade is Shade.WHITE:
                     out[p + 5, i, j] = 1.0
         for x, y in state.open_cells:
             i, j = y - y0, x - x0
@@ -234,12 +252,13 @@ class LsdEncoding(Encoding):
         if state.current_player is not None:
             out[p + 10 + (seats[state.current_player] - player) % p] = 1.0
         base = 2 * p + 10
-        rules = self.rules
         for colour, seat in seats.items():
             r = (seat - player) % p
-            kind_of = rules.kind_of[seat]
-            for tile, count in state.supply(colour).items():
-                kind = kind_of[face_code(tile.shape, tile.shade, sides_to_mask(tile.sides))]
+            lost = 0
+            for tile, count in state.captured(colour).items():
+                left[seat][rules.kind_of[seat][_tile_face(tile)]] -= count
+                lost += count
+            for kind, count in enumerate(left[seat]):
                 out[base + r * self.kinds + kind] = count / self._initial[seat]
-            out[base + p * self.kinds + r] = state.captured_count(colour) / self._initial[seat]
+            out[base + p * self.kinds + r] = lost / self._initial[seat]
         return out
