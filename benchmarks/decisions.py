@@ -117,8 +117,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    header = f"{'game':8} {'p':>1} {'legal_moves/s':>13} {'decisions/s':>11} {'ratio':>5} {'obs µs':>7}"
-    print(header)
+    print(f"{'game':8} p {'legal_moves/s':>13} {'decisions/s':>11} {'ratio':>5} {'obs µs':>7}")
     for game in args.games.split(","):
         for players in (int(p) for p in args.players.split(",")):
             base = throughput(game, players, _legal_moves_ply, args.seconds, args.seed)
