@@ -115,7 +115,19 @@ def test_truncation_at_the_move_cap() -> None:
     assert env.unwrapped.pacru_state.ply == 4
 
 
-def test_render_ansi() -> None:
+def test_render_modes() -> None:
     env = gymnasium.make("pacru/Shacru-v0", render_mode="ansi")
     env.reset(seed=0)
     assert env.render() == str(pacru.new_game("shacru", 2))
+    picture = gymnasium.make("pacru/LSD-v0", render_mode="rgb_array")
+    picture.reset(seed=0)
+    try:
+        image = picture.render()
+    except ImportError as err:  # cairosvg without the system cairo library
+        pytest.skip(f"rgb_array needs cairosvg and cairo (test extra): {err}")
+    assert isinstance(image, np.ndarray)
+    assert image.dtype == np.uint8
+    height, width, channels = image.shape
+    assert channels == 3
+    assert min(height, width) >= 50  # pacru.svg's smallest drawing
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3  # a drawing, not a blank
