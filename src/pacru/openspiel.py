@@ -245,7 +245,8 @@ class _Observer:
 def _describe(cursor: Cursor) -> str:
     text = str(cursor.state)
     if cursor.prefix:
-        text += f"\nchosen in this move: {' '.join(map(str, cursor.prefix))}"
+        names = ", ".join(cursor.encoding.action_name(a) for a in cursor.prefix)
+        text += f"\nchosen in this move: {names}"
     return text
 
 

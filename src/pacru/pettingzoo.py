@@ -205,7 +205,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         if self.render_mode == "ansi":
             text = str(self._cursor.state)
             if self._cursor.prefix:
-                text += f"\nchosen in this move: {' '.join(map(str, self._cursor.prefix))}"
+                names = ", ".join(self.encoding.action_name(a) for a in self._cursor.prefix)
+                text += f"\nchosen in this move: {names}"
             return text
         if self.render_mode == "rgb_array":
             from pacru._raster import rgb_array

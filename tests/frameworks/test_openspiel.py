@@ -113,8 +113,13 @@ def test_strings_and_returns() -> None:
     state = _load("shacru", 2).new_initial_state()
     assert state.observation_string(0) == str(pacru.new_game("shacru", 2))
     assert state.information_state_string(0) == ""  # no action yet
-    state.apply_action(state.legal_actions()[0])
+    state.apply_action(19)  # origin a3
     assert state.information_state_string(1) == state.information_state_string(0) != ""
+    state.apply_action(110)  # target b4: the twist is still to choose
+    assert state.observation_string(1).splitlines()[-1] == (
+        "chosen in this move: origin a3, target b4"
+    )
+    assert state.action_to_string(169) == "twist >"
     assert state.returns() == [0.0, 0.0]
 
 
