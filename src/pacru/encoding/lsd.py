@@ -15,7 +15,7 @@ centre covers the box and the ring of cells around it, where every legal
 placement lies {LSD 2.2}. Captured tiles can leave the field in pieces
 (RULING 21), but the pieces stay inside the box of everything ever placed.
 A cell outside the window therefore never holds a legal move; :meth:`start`
-raises :class:`AssertionError` if one ever did (it cannot).
+raises :class:`AssertionError` if the tiles ever outgrew it (they cannot).
 
 A move takes two decisions:
 
@@ -35,6 +35,7 @@ single tile fits the chosen cell (as for the chevron games).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -75,7 +76,13 @@ class _Cursor(NamedTuple):
 
 
 def _face(move: LsdMove) -> int:
-    return face_code(move.shape, move.shade, sides_to_mask(move.sides))
+    """The 6-bit face of a move's tile as placed: the tile action minus ``W*W``.
+
+    It is the engine's own face code (:mod:`pacru.lsd.tiles`: dots N 1, E 2,
+    S 4, W 8, ``SHAPE_BIT`` 16 for ``x``, ``SHADE_BIT`` 32 for white), which
+    every move carries; the golden test pins the numbering.
+    """
+    return move._face
 
 
 def _tile_face(tile: Tile) -> int:
@@ -121,13 +128,18 @@ class LsdEncoding(Encoding):
         )
 
     def _window(self, state: LsdState) -> tuple[int, int]:
+        """The window's south-west corner ``(x0, y0)`` for ``state``."""
         bounds = state.bounds
         if bounds is None:
-            cx = cy = 0
-        else:
-            (min_x, min_y), (max_x, max_y) = bounds
-            cx, cy = (min_x + max_x) // 2, (min_y + max_y) // 2
-        return cx - self.radius, cy - self.radius
+            return -self.radius, -self.radius
+        (min_x, min_y), (max_x, max_y) = bounds
+        r = self.radius
+        x0, y0 = (min_x + max_x) // 2 - r, (min_y + max_y) // 2 - r
+        # Every legal cell touches a tile {LSD 2.2}: inside the box of the tiles and its ring.
+        # The window always covers them (module docstring); this guards the proof.
+        if min_x - 1 < x0 or min_y - 1 < y0 or max_x + 1 > x0 + 2 * r or max_y + 1 > y0 + 2 * r:
+            raise AssertionError(f"the tiles {bounds} outgrow the LSD window of radius {r}")
+        return x0, y0
 
     def start(self, state: GameState[Any]) -> Decision:
         self._check_state(state)
@@ -136,13 +148,8 @@ class LsdEncoding(Encoding):
         w = self.width
         moves = lsd.legal_moves()
         cells = list(map(_CELL_OF, moves))
-        legal = []
-        for x, y in dict.fromkeys(cells):  # the distinct cells, in order of first use
-            i, j = y - y0, x - x0
-            if not (0 <= i < w and 0 <= j < w):
-                raise AssertionError(f"legal cell {(x, y)} outside the LSD window")
-            legal.append(i * w + j)
-        legal.sort()
+        offset = x0 + y0 * w
+        legal = sorted([y * w + x - offset for x, y in dict.fromkeys(cells)])
         seat = lsd.players.index(lsd.current_player)
         cursor = _Cursor(_CELL, x0, y0, moves, cells)
         return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
@@ -153,9 +160,10 @@ class LsdEncoding(Encoding):
         if cursor.stage == _CELL:
             i, j = divmod(action, self.width)
             cell = (j + cursor.x0, i + cursor.y0)
-            faces = {
-                _face(m): m for m, c in zip(cursor.moves, cursor.cells, strict=True) if c == cell
-            }
+            # legal_moves() is ordered by cell (LsdState.legal_moves), so a cell's moves are a run.
+            cells = cursor.cells
+            lo = bisect_left(cells, cell)
+            faces = {_face(m): m for m in cursor.moves[lo : bisect_right(cells, cell, lo)]}
             cursor = cursor._replace(stage=_TILE, cell=action, faces=faces)
             if len(faces) > 1:
                 legal = tuple(self.cells + f for f in sorted(faces))
