@@ -411,8 +411,9 @@ def _replay(record: GameRecord) -> list[GameState[Any]]:
 def _apply(state: GameState[Any], text: str, ply: int) -> tuple[Any, GameState[Any]]:
     """The move ``text`` names and the state after it; a RecordError at ``ply`` if illegal."""
     try:
-        move = state.parse_move(text)
-        return move, state.apply_move(move)
+        # One parse and one legality check: the new state knows the move it was made by.
+        after = state.apply_move(text)
+        return after.last_move, after
     except (IllegalMoveError, NotationError) as err:
         raise _record_error(err, state, text, ply) from None
 
