@@ -41,10 +41,12 @@ from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError, NotationError
 from pacru.geometry import FIELD_NAMES, Direction, bits, parse_field
 
-__all__ = ["MAX_POSITION_TEXT", "format_position", "parse_position"]
+__all__ = ["MAX_NUMBER_DIGITS", "MAX_POSITION_TEXT", "format_position", "parse_position"]
 
 #: Longest position string the parser reads.
 MAX_POSITION_TEXT: Final = 4096
+#: Most digits of a number (``ply``, ``idle``, ...); no game comes near 10**30 plies.
+MAX_NUMBER_DIGITS: Final = 30
 _KEYS: Final = (
     "players",
     "turn",
@@ -115,7 +117,9 @@ def _groups(value: str, key: str, players: tuple[str, ...]) -> dict[int, list[st
 
 def _int(value: str, key: str) -> int:
     # ASCII only: str.isdigit() accepts "²" (int() then fails) and other scripts' digits.
-    if not (value.isascii() and value.isdigit()) or len(value) > 9:
+    # The length bound leaves room for play to go on from any number it accepts: a
+    # count read back as 10**9 - 1 is written as 10**9 one move later.
+    if not (value.isascii() and value.isdigit()) or len(value) > MAX_NUMBER_DIGITS:
         raise NotationError(f"{key} must be a whole number, not {value[:20]!r}", value)
     return int(value)
 

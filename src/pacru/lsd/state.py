@@ -182,6 +182,15 @@ class LsdState(GameState[LsdMove]):
                     )
                 supply.append(left)
             supplies.append(tuple(supply))
+        # Each placement reaches one cell further at most, and the cells next to the
+        # last tile must still be encodable: so play never leaves the coordinate range.
+        reach = max((max(map(abs, decode_cell(c))) for c in field), default=0)
+        left = sum(map(sum, supplies))
+        if reach + left >= MAX_COORD:
+            raise InvalidPositionError(
+                f"a tile lies {reach} cells from (0, 0); with {left} tiles left to place, "
+                f"tiles lie within {MAX_COORD - 1 - left} of it"
+            )
         frontier: dict[int, int] = {}
         engine.refresh_frontier(
             frontier, field, {c + step for c in field for step in STEP} - field.keys()
