@@ -134,7 +134,7 @@ def _options(words: list[str], text: str) -> dict[str, Any]:
     return options
 
 
-def parse_position(text: str) -> LsdState:
+def parse_position(text: str, adjudicate: bool = True) -> LsdState:
     """The state a position string describes (grammar in the module docstring).
 
     Raises:
@@ -210,4 +210,4 @@ def parse_position(text: str) -> LsdState:
         turn = colours.index(turn_word)
     else:
         raise InvalidPositionError(f"the player to move {turn_word!r} is not a colour here")
-    return LsdState._from_parts(rules, field, tuple(tuple(c) for c in captured), turn)
+    return LsdState._from_parts(rules, field, tuple(tuple(c) for c in captured), turn, adjudicate)
