@@ -19,7 +19,7 @@ def test_ruling1_default_tile_set_is_the_table_of_3_1() -> None:
         == DEFAULT_TILE_SET
     )
     assert sum(spec.count for spec in DEFAULT_TILE_SET) == 20
-    assert lsd.new_game(2).supply("red") == {
+    assert lsd.new_game(2).supply_tiles("red") == {
         Tile("red", shape, "black", sides): 2 for shape in "+x" for sides in DEFAULT_FACES
     }
 
@@ -33,7 +33,7 @@ def test_ruling1_tile_set_option_in_each_form() -> None:
     ]
     for form in forms:
         state = lsd.new_game(2, tile_set=form)
-        assert state.supply("yellow") == {
+        assert state.supply_tiles("yellow") == {
             Tile("yellow", "+", "white", "NESW"): 3,
             Tile("yellow", "x", "white", "N"): 1,
         }
@@ -55,7 +55,7 @@ def test_ruling4_tile_set_merges_rotations_only_when_rotation_is_on() -> None:
 def test_ruling2_shade_is_per_colour_and_may_be_set_per_tile() -> None:
     """RULING 2: a colour's tiles take its shade unless a TileSpec names one."""
     state = lsd.new_game(2, tile_set=[TileSpec("N", "+", 1, shade="white"), TileSpec("N", "x", 1)])
-    assert state.supply("red") == {
+    assert state.supply_tiles("red") == {
         Tile("red", "x", "black", "N"): 1,
         Tile("red", "+", "white", "N"): 1,
     }

@@ -197,7 +197,10 @@ def test_legal_moves_sequence_protocol() -> None:
     assert Move.parse("a3-b4>") in moves
     assert Move.parse("a3-b4") in moves
     assert Move.parse("e1-e2>") not in moves
-    assert not moves.__contains__("a3-b4")  # text is not a Move
+    assert "a3-b4" in moves  # a move's text is looked up as the move
+    assert "e1-e2>" not in moves
+    assert "not a move" not in moves
+    assert 5 not in moves
     assert Move.pass_move() not in moves
     assert bool(moves)
     assert not moves.is_pass

@@ -78,7 +78,7 @@ def _is_field(value: object) -> bool:
 
 def _field_or_none(value: int | None) -> int | None:
     if value is not None and not _is_field(value):
-        raise ValueError(f"a field is an int index 0..80, not {value!r}")
+        raise ValueError(f"field index must be 0..80 (an int), not {value!r}")
     return value
 
 

@@ -89,7 +89,8 @@ def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> t
         # ASCII only, as the position string reads them (pacru.chevron.notation).
         if not _COLOUR_RE.fullmatch(name):
             raise ValueError(
-                f"colour names are ASCII words of a letter, then letters, digits, - and _: {name!r}"
+                "colour names are words of letters, digits, - and _ (ASCII, a letter first): "
+                f"{name!r}"
             )
     if len(set(names)) != n:
         raise ValueError(f"colour names must be distinct: {', '.join(names)}")
