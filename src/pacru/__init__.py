@@ -59,6 +59,7 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
 #: Version of the rules behaviour: changes whenever a legal-move set or an
 #: outcome changes for some position (as pgx versions its environments).
 RULES_VERSION = 1

@@ -392,7 +392,7 @@ def test_illegal_move_is_explained(
         state.apply_move(move)
     err = raised.value
     assert (err.rule, err.reason, err.detail) == (rule, reason, detail)
-    assert str(err) == f"{rule}: {detail}"
+    assert str(err) == f"{rule}: {move}: {detail}"
     assert err.move == move
     assert isinstance(err, GameOverError) == (reason == "game-over")
     assert state.to_position() == before

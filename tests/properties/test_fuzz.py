@@ -309,6 +309,7 @@ def test_large_ply_reads_back_after_a_move() -> None:
     """ply=999999999 loads and, one move later, the position written (ply=1000000000)
     reads back to the same state."""
     state = from_position("shacru players=green,yellow chevrons=green:e4N;yellow:e6S ply=999999999")
+    assert isinstance(state, ChevronState)
     after = state.apply_move(state.legal_moves()[0])
     assert after.ply == 10**9
     assert from_position(after.to_position()) == after

@@ -203,9 +203,7 @@ class LsdState(GameState[LsdMove]):
             # A diagram as typed: a named player moves, whatever the field shows.
             if turn == -1:
                 raise InvalidPositionError("an unadjudicated diagram names the player to move")
-            return cls(
-                rules.colours, rules, field, frontier, state_supplies, captured, turn, None
-            )
+            return cls(rules.colours, rules, field, frontier, state_supplies, captured, turn, None)
         outcome = cls._adjudicated(rules, field, frontier, state_supplies)
         if outcome is not None and len(outcome.winners) > 1:
             raise InvalidPositionError("more than one colour has a winning row")
