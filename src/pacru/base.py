@@ -34,12 +34,15 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
 from pacru.errors import PacruError
 from pacru.status import Status
+
+if TYPE_CHECKING:
+    from pacru.explain import Explanation
 
 __all__ = ["GameState", "MoveT", "Outcome", "Status", "Termination"]
 
@@ -143,6 +146,16 @@ class GameState(abc.ABC, Generic[MoveT]):
             return move in self.legal_moves()
         except TypeError:
             return False
+
+    def explain(self, move_text: str) -> Explanation:
+        """Why ``move_text`` is or is not legal here (:func:`pacru.explain.explain`).
+
+        Names the rule and ruling of an illegal move and lists the same piece's
+        legal moves, or says what a legal move does. Never raises for bad text.
+        """
+        from pacru.explain import explain
+
+        return explain(self, move_text)
 
     @abc.abstractmethod
     def san(self, move: MoveT | str) -> str:

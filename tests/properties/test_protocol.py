@@ -51,7 +51,9 @@ def test_every_game_and_its_types_are_exported() -> None:
 @cases()
 @budget(15)
 @given(data=st.data(), seed=st.integers(0, 2**16))
-def test_the_protocol_holds_in_play(game: str, players: int, data: st.DataObject, seed: int) -> None:
+def test_the_protocol_holds_in_play(
+    game: str, players: int, data: st.DataObject, seed: int
+) -> None:
     """legal_moves, is_legal, parse_move, SAN, from_field, to_move, supply, status and repr."""
     state = data.draw(states(game, players, max_plies=40))
     moves = state.legal_moves()
