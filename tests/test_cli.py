@@ -277,7 +277,6 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["play"],
         ["play", "chess"],
         ["play", "shacru", "--players", "two"],
         ["play", "shacru", "--bogus"],
@@ -289,6 +288,11 @@ def test_bad_usage_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) 
         main(argv)
     assert exc.value.code == 2
     assert "usage: pacru" in capsys.readouterr().err
+
+
+def test_play_needs_a_game_or_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play"]) == 2
+    assert capsys.readouterr().err == "pacru: error: name the GAME to play, or give --position\n"
 
 
 def test_no_command_prints_help_and_returns_2(capsys: pytest.CaptureFixture[str]) -> None:

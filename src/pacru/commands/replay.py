@@ -151,7 +151,9 @@ def _detect(text: str, args: argparse.Namespace) -> str:
             return "record"
         return "abstractplay"
     words = body.split(None, 1)
-    if words and words[0].lower() in GAMES and "=" in body.splitlines()[0]:
+    first = body.splitlines()[0] if body else ""
+    # Chevron positions have key=value words; LSD's start "lsd colour:shade,...".
+    if words and words[0].lower() in GAMES and ("=" in first or words[0].lower() == "lsd"):
         return "position"
     if args.game is not None:
         return "abstractplay"
