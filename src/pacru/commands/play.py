@@ -206,7 +206,8 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
     if position is None:
         if args.game is None:
             raise ValueError("name the GAME to play, or give --position")
-        return new_game(args.game, args.players, **_options(args))
+        game: str = args.game
+        return new_game(game, args.players, **_options(args))
     from pathlib import Path
 
     from pacru.games import from_position
