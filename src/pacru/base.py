@@ -44,7 +44,7 @@ from pacru.status import Status
 if TYPE_CHECKING:
     from pacru.explain import Explanation
 
-__all__ = ["GameState", "MoveT", "Outcome", "Status", "Termination"]
+__all__ = ["GameState", "MoveT", "Outcome", "Termination"]
 
 MoveT = TypeVar("MoveT")
 
