@@ -369,3 +369,53 @@ if HAS_LSD:
             state.rules.kind_of[0][0] = 1  # type: ignore[index]
         assert len(new_game("lsd").legal_moves()) == 30
         assert pickle.loads(pickle.dumps(state)) == state
+
+
+# -- the entry points of issue 16: SAN, lookups, diagrams, tolerant records ----------------------
+
+
+@given(st.sampled_from(STATES), _texts(MOVES))
+def test_fuzz_san_and_lookups(state: GameState[Any], text: str) -> None:
+    """parse_san raises only NotationError or IllegalMoveError and gives a listed move whose
+    SAN reads back; ``in`` and is_legal never raise."""
+    moves = state.legal_moves()
+    move = _only((NotationError, IllegalMoveError), lambda: state.parse_san(text))
+    if move is not None:
+        assert move in moves
+        assert state.parse_san(state.san(move)) == move
+    assert (text in moves) == state.is_legal(text)
+
+
+@given(st.sampled_from(STATES), st.text(max_size=12) | st.sampled_from(["e4", "a1", "0,0", "1,0"]))
+def test_fuzz_from_field(state: GameState[Any], text: str) -> None:
+    """from_field takes a field (chevron games) or cell (LSD) text; else a NotationError or
+    ValueError; every move it gives is legal."""
+    found = _only((NotationError, ValueError), lambda: state.legal_moves().from_field(text))  # type: ignore[attr-defined]
+    for move in found or ():
+        assert move in state.legal_moves()
+
+
+@given(_texts(POSITIONS))
+def test_fuzz_unadjudicated_positions(text: str) -> None:
+    """from_position(..., adjudicate=False) raises only NotationError or InvalidPositionError;
+    status() and legal_moves() never raise; the position reads back unadjudicated."""
+    state = _only(
+        (NotationError, InvalidPositionError), lambda: from_position(text, adjudicate=False)
+    )
+    if state is not None:
+        state.status()
+        state.legal_moves()
+        if not state.is_terminal:
+            assert from_position(state.to_position(), adjudicate=False) == state
+
+
+if HAS_RECORDS:
+
+    @given(mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
+    def test_fuzz_tolerant_records(text: str) -> None:
+        """The tolerant reader never raises on text within the limits; the moves it keeps
+        before an illegal one (or of a good game) write back and read back strictly."""
+        for record in read_records(text, strict=False):
+            if record.errors and record.errors[0].ply is None:
+                continue  # unreadable text, a bad set-up or result: kept as found
+            assert read_records(write_record(record)) == [record]
