@@ -48,7 +48,8 @@ tag                meaning
 ``MeetingRule``    Pacru ``2011`` (default) or ``original`` (R12, D22, D48)
 ``MoveCap``        Pacru non-official ply cap (D32)
 ``IdleRounds``     Lilacru/Shacru non-official idle limit (D33)
-``FirstPlayer``    LSD: the colour that places the first tile (RULING 20)
+``FirstPlayer``    LSD: the colour that places the first tile (RULING 20);
+                   ``Players`` then gives the seats it is rotated from
 ``Position``       the starting position string, for a game that does not
                    start from a standard set-up (:func:`pacru.from_position`);
                    it replaces the set-up tags above

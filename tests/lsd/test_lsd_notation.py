@@ -104,7 +104,7 @@ def test_position_strings() -> None:
         4, first_player="blue", allow_rotation=False, tile_set="+NESW*3,xN", row_length=4
     )
     assert state.to_position() == (
-        "lsd red:B,yellow:W,green:B,blue:W - - blue row=4 rotation=off first=blue set=+NESW*3,xN*1"
+        "lsd blue:W,red:B,yellow:W,green:B - - blue row=4 rotation=off set=+NESW*3,xN*1"
     )
     state = lsd.new_game(
         2, shades=("black", "black"), enforce_shade_alternation=False, strict_dot_matching=False

@@ -10,7 +10,8 @@ Option (``new_game`` kw)    Default                            Rule
 ``strict_dot_matching``     ``True``                           RULING 5
 ``row_length``              4, or 3 with four players          1.7, RULING 16
 ``enforce_shade_alternation``  ``True``                        2.5, RULING 17
-``first_player``            the first colour                   RULING 20
+``first_player``            the first colour (seat 0 after     RULING 20
+                            rotating the colours to it)
 ==========================  =================================  ======================
 
 :class:`LsdRules` holds one validated set of options plus the lookup tables the
@@ -313,6 +314,10 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
         first = colours[0]
     if first not in colours:
         raise ValueError(f"first_player must be one of {', '.join(colours)}, not {first!r}")
+    # Players are listed in turn order from the first player, as in the chevron games: the
+    # seats (and their shades) rotate so that first_player is seat 0 (RULING 20).
+    start = colours.index(first)
+    colours, shades = colours[start:] + colours[:start], shades[start:] + shades[:start]
 
     key = (
         colours,
