@@ -663,12 +663,14 @@ def _tolerant(number: int, item: list[_records.Token] | RecordError) -> GameReco
     except RecordError as err:
         error = err.in_game(number)
     # Keep the moves that replay; past a bad set-up, keep the text as it was.
-    good = record.moves[: error.ply - 1] if error.ply is not None else record.moves
+    if error.ply is None:
+        return attrs.evolve(record, errors=(error,))
+    good = record.moves[: error.ply - 1]
+    partial = attrs.evolve(record, moves=good, comments=_upto(record, good))
     try:
-        kept = _validated(attrs.evolve(record, moves=good, comments=_upto(record, good)), lines)
-    except RecordError:
-        kept = record
-    return attrs.evolve(kept, errors=(error,))
+        return attrs.evolve(_validated(partial, lines), errors=(error,))
+    except RecordError as also:  # e.g. a Termination tag the shorter game contradicts
+        return attrs.evolve(partial, errors=(error, also.in_game(number)))
 
 
 def _upto(record: GameRecord, moves: tuple[str, ...]) -> tuple[tuple[int, str], ...]:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import pacru
 from pacru import GameState, Status
-from pacru.strategies import states
+from pacru.strategies import boards, states
 
 from .support import GAMES, budget, cases
 
@@ -89,3 +89,14 @@ def test_the_protocol_holds_in_play(
             assert move in moves.from_field(_piece(move))  # type: ignore[attr-defined]
     assert not state.is_legal("not a move")
     assert "not a move" not in moves
+
+
+@budget(40)
+@given(state=boards(), seed=st.integers(0, 2**16))
+def test_san_round_trips_on_random_boards(state: GameState[Any], seed: int) -> None:
+    """parse_san(san(m)) == m on boards set up directly, where meetings, transformations and
+    huge reorientation lists are common (sampled there)."""
+    for move in _sample(state, seed, k=60):
+        short = state.san(move)
+        assert state.parse_san(short) == move
+        assert len(short) <= len(str(move))
