@@ -127,3 +127,29 @@ def test_help_pages_have_no_doubled_percent(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         main(["match", "--help"])
     assert "95% confidence" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    ("body", "fmt", "message"),
+    [
+        ("[" * 100_000, "abstractplay", "not JSON that can be read: nested too deeply"),
+        ("[" * 100_000, "auto", "malformed tag pair"),
+        (
+            '{"game": "pacru", "players": 2, "moves": [], "final": {"chevrons": [[]]}}',
+            "auto",
+            "the record's final position is malformed: 'chevrons' must be a list of "
+            "[field, player, facing]",
+        ),
+    ],
+)
+def test_replay_of_fuzzed_abstractplay_input_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, fmt: str, message: str
+) -> None:
+    """Deeply nested JSON and a "final" with an empty chevron entry: exit 1 and one line on
+    standard error, no RecursionError or IndexError traceback."""
+    path = tmp_path / "game.json"
+    path.write_text(body, encoding="utf-8")
+    status, out, err = _run(capsys, "replay", str(path), "--format", fmt)
+    assert (status, out) == (1, "")
+    assert err.count("\n") == 1
+    assert message in err
