@@ -97,9 +97,12 @@ class Outcome:
 class GameState(abc.ABC, Generic[MoveT]):
     """An immutable position of one game, with everything needed to continue play.
 
-    Concrete states are frozen, hashable attrs classes. Equal states continue
-    identically; the move history is kept alongside but is not part of
-    equality (as in python-chess).
+    Concrete states are frozen, hashable attrs classes: values. Equal states
+    continue identically. A state holds no earlier state, so ``copy.copy`` and
+    ``copy.deepcopy`` return it unchanged and it pickles in a size and time
+    independent of the plies played; the line of play (the moves, undo) is a
+    :class:`pacru.Game`, as python-chess keeps its ``move_stack`` beside the
+    position.
     """
 
     __slots__ = ()
@@ -233,6 +236,24 @@ class GameState(abc.ABC, Generic[MoveT]):
         outcome = self.outcome
         return outcome.winners if outcome is not None else ()
 
+    def returns(self) -> tuple[float, ...]:
+        """The payoff of each seat (aligned with :attr:`players`), for bots and learning.
+
+        While the game goes on every seat gets ``0.0``. Once it is over, each
+        winner gets ``+1.0`` and each other player ``-1.0``: a shared win
+        (D35) pays ``+1.0`` to every sharer, eliminated players {R15} lose. A
+        game without a winner pays ``0.0`` to everybody: the D32 move cap
+        (:attr:`Termination.MOVE_CAP`) and the LSD blocked draw
+        (:attr:`Termination.BLOCKED`); so does a win shared by every player,
+        which is a draw. Two-player returns therefore always sum to zero.
+        """
+        n = len(self.players)
+        outcome = self.outcome
+        if outcome is None or not outcome.winners or len(outcome.winners) == n:
+            return (0.0,) * n
+        winners = outcome.winners
+        return tuple(1.0 if p in winners else -1.0 for p in self.players)
+
     @property
     @abc.abstractmethod
     def scores(self) -> Mapping[str, int]:
@@ -240,8 +261,18 @@ class GameState(abc.ABC, Generic[MoveT]):
 
     @property
     @abc.abstractmethod
-    def history(self) -> tuple[MoveT, ...]:
-        """The moves played since the start (or since the position was loaded)."""
+    def ply(self) -> int:
+        """Plies (moves, passes included) played since the start of the game.
+
+        A loaded position keeps its count (the position string holds it, or
+        it follows from the position). The moves themselves are not kept: a
+        state holds no earlier state; :class:`pacru.Game` is the line of play.
+        """
+
+    @property
+    @abc.abstractmethod
+    def last_move(self) -> MoveT | None:
+        """The move that produced this state; ``None`` at the start or for a loaded position."""
 
     @abc.abstractmethod
     def to_position(self) -> str:
