@@ -232,40 +232,52 @@ class LsdEncoding(Encoding):
         out = np.zeros(self.observation_shape, dtype=np.float32)
         rules = self.rules
         seats = {c: i for i, c in enumerate(state.players)}
-        # Supplies as the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
+        # The ones on the board are gathered first and set in one numpy call.
+        planes: list[int] = []
+        rows: list[int] = []
+        cols: list[int] = []
+        # Supplies are the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
         left = [list(counts) for counts in rules.initial]
+        cross, white = Shape.CROSS, Shade.WHITE
         for (x, y), tile in state.field.items():
             seat = seats[tile.owner]
             left[seat][rules.kind_of[seat][_tile_face(tile)]] -= 1
-            i, j = y - y0, x - x0
-            if 0 <= i < w and 0 <= j < w:
-                out[(seat - player) % p, i, j] = 1.0
-                for side in range(4):
-                    if tile.sides[side]:
-                        out[p + side, i, j] = 1.0
-                if tile.shape is Shape.CROSS:
-                    out[p + 4, i, j] = 1.0
-                if tile.shade is Shade.WHITE:
-                    out[p + 5, i, j] = 1.0
+            i, j = y - y0, x - x0  # inside the window (checked by start)
+            marks = [(seat - player) % p]
+            marks += [p + side for side in range(4) if tile.sides[side]]
+            if tile.shape is cross:
+                marks.append(p + 4)
+            if tile.shade is white:
+                marks.append(p + 5)
+            planes += marks
+            rows += [i] * len(marks)
+            cols += [j] * len(marks)
         for x, y in state.open_cells:
-            i, j = y - y0, x - x0
-            if 0 <= i < w and 0 <= j < w:
-                out[p + 6, i, j] = 1.0
+            planes.append(p + 6)
+            rows.append(y - y0)
+            cols.append(x - x0)
         if cursor[5] >= 0:
             i, j = divmod(cursor[5], w)
-            out[p + 7, i, j] = 1.0
+            planes.append(p + 7)
+            rows.append(i)
+            cols.append(j)
+        out[planes, rows, cols] = 1.0
         if cursor[0] < _DONE:
             out[p + 8 + cursor[0]] = 1.0
         if state.current_player is not None:
             out[p + 10 + (seats[state.current_player] - player) % p] = 1.0
-        base = 2 * p + 10
+        k = self.kinds
+        shares = [0.0] * (p * k + p)
         for colour, seat in seats.items():
             r = (seat - player) % p
             lost = 0
             for tile, count in state.captured(colour).items():
                 left[seat][rules.kind_of[seat][_tile_face(tile)]] -= count
                 lost += count
+            total = self._initial[seat]
             for kind, count in enumerate(left[seat]):
-                out[base + r * self.kinds + kind] = count / self._initial[seat]
-            out[base + p * self.kinds + r] = lost / self._initial[seat]
+                shares[r * k + kind] = count / total
+            shares[p * k + r] = lost / total
+        base = 2 * p + 10
+        out[base:] = np.array(shares, dtype=np.float32)[:, None, None]
         return out
