@@ -102,4 +102,5 @@ def test_games_end_within_max_game_length(game: str, options: dict[str, Any]) ->
             while not d.done:
                 d = d.choose(rng.choice(d.legal_actions))
             state = state.apply_move(d.move)
+        assert isinstance(state, ChevronState)
         assert state.ply <= bound
