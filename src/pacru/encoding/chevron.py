@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from math import comb
 from operator import attrgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
@@ -164,7 +165,7 @@ class ChevronEncoding(Encoding):
         rules = new_game(game, players, **options).rules
         self.game = game
         self.players = players
-        self.options = dict(options)
+        self.options = MappingProxyType(dict(options))
         self.rules = rules
         self.num_actions = NUM_ACTIONS
         self.max_decisions = _MAX_DECISIONS[game]
@@ -176,6 +177,7 @@ class ChevronEncoding(Encoding):
             self.max_game_length = rules.move_cap  # D32; None: unbounded
         self._ply_scale = float(self.max_game_length or UNBOUNDED_PLY_SCALE)
         self._idle_scale = float(rules.idle_rounds * players)
+        self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from operator import attrgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.encoding.base import Decision, Encoding, make_decision
@@ -101,7 +102,7 @@ class LsdEncoding(Encoding):
         rules = root.rules
         self.game = "lsd"
         self.players = players
-        self.options = dict(options)
+        self.options = MappingProxyType(dict(options))
         self.rules = rules
         total = sum(sum(counts) for counts in rules.initial)
         self.radius = window_radius(total)
@@ -114,6 +115,7 @@ class LsdEncoding(Encoding):
         #: Every ply places a tile from a supply {LSD 1.5}.
         self.max_game_length = total
         self._initial = tuple(max(1, sum(c)) for c in rules.initial)
+        self._frozen = True
 
     def _same_rules(self, state: GameState[Any]) -> bool:
         # Colour names and the first player do not change actions or observations.
