@@ -36,7 +36,7 @@ single tile fits the chosen cell (as for the chevron games).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
@@ -73,14 +73,11 @@ def window_radius(total_tiles: int) -> int:
 _Cursor = tuple[int, int, int, Sequence["LsdMove"], list["Cell"], int, dict[int, "LsdMove"] | None]
 
 
-def _face(move: LsdMove) -> int:
-    """The 6-bit face of a move's tile as placed: the tile action minus ``W*W``.
-
-    It is the engine's own face code (:mod:`pacru.lsd.tiles`: dots N 1, E 2,
-    S 4, W 8, ``SHAPE_BIT`` 16 for ``x``, ``SHADE_BIT`` 32 for white), which
-    every move carries; the golden test pins the numbering.
-    """
-    return move._face
+#: The 6-bit face of a move's tile as placed: the tile action minus ``W*W``. It is
+#: the engine's own face code (:mod:`pacru.lsd.tiles`: dots N 1, E 2, S 4, W 8,
+#: ``SHAPE_BIT`` 16 for ``x``, ``SHADE_BIT`` 32 for white), which every move
+#: carries; the golden test and test_lsd_decisions pin the numbering.
+_face: Final[Callable[[LsdMove], int]] = attrgetter("_face")
 
 
 def _tile_face(tile: Tile) -> int:
@@ -162,7 +159,8 @@ class LsdEncoding(Encoding):
             cell = (j + x0, i + y0)
             # legal_moves() is ordered by cell (LsdState.legal_moves), so a cell's moves are a run.
             lo = bisect_left(cells, cell)
-            faces = {_face(m): m for m in moves[lo : bisect_right(cells, cell, lo)]}
+            run = moves[lo : bisect_right(cells, cell, lo)]
+            faces = dict(zip(map(_face, run), run, strict=True))
             if len(faces) > 1:
                 legal = tuple(map(self.cells.__add__, sorted(faces)))
                 asked: _Cursor = (_TILE, x0, y0, moves, cells, action, faces)
