@@ -36,8 +36,9 @@ single tile fits the chosen cell (as for the chevron games).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.encoding.base import Decision, Encoding, make_decision
@@ -72,14 +73,11 @@ def window_radius(total_tiles: int) -> int:
 _Cursor = tuple[int, int, int, Sequence["LsdMove"], list["Cell"], int, dict[int, "LsdMove"] | None]
 
 
-def _face(move: LsdMove) -> int:
-    """The 6-bit face of a move's tile as placed: the tile action minus ``W*W``.
-
-    It is the engine's own face code (:mod:`pacru.lsd.tiles`: dots N 1, E 2,
-    S 4, W 8, ``SHAPE_BIT`` 16 for ``x``, ``SHADE_BIT`` 32 for white), which
-    every move carries; the golden test pins the numbering.
-    """
-    return move._face
+#: The 6-bit face of a move's tile as placed: the tile action minus ``W*W``. It is
+#: the engine's own face code (:mod:`pacru.lsd.tiles`: dots N 1, E 2, S 4, W 8,
+#: ``SHAPE_BIT`` 16 for ``x``, ``SHADE_BIT`` 32 for white), which every move
+#: carries; the golden test and test_lsd_decisions pin the numbering.
+_face: Final[Callable[[LsdMove], int]] = attrgetter("_face")
 
 
 def _tile_face(tile: Tile) -> int:
@@ -101,7 +99,7 @@ class LsdEncoding(Encoding):
         rules = root.rules
         self.game = "lsd"
         self.players = players
-        self.options = dict(options)
+        self.options = MappingProxyType(dict(options))
         self.rules = rules
         total = sum(sum(counts) for counts in rules.initial)
         self.radius = window_radius(total)
@@ -114,6 +112,7 @@ class LsdEncoding(Encoding):
         #: Every ply places a tile from a supply {LSD 1.5}.
         self.max_game_length = total
         self._initial = tuple(max(1, sum(c)) for c in rules.initial)
+        self._frozen = True
 
     def _same_rules(self, state: GameState[Any]) -> bool:
         # Colour names and the first player do not change actions or observations.
@@ -160,7 +159,8 @@ class LsdEncoding(Encoding):
             cell = (j + x0, i + y0)
             # legal_moves() is ordered by cell (LsdState.legal_moves), so a cell's moves are a run.
             lo = bisect_left(cells, cell)
-            faces = {_face(m): m for m in moves[lo : bisect_right(cells, cell, lo)]}
+            run = moves[lo : bisect_right(cells, cell, lo)]
+            faces = dict(zip(map(_face, run), run, strict=True))
             if len(faces) > 1:
                 legal = tuple(map(self.cells.__add__, sorted(faces)))
                 asked: _Cursor = (_TILE, x0, y0, moves, cells, action, faces)
@@ -232,40 +232,52 @@ class LsdEncoding(Encoding):
         out = np.zeros(self.observation_shape, dtype=np.float32)
         rules = self.rules
         seats = {c: i for i, c in enumerate(state.players)}
-        # Supplies as the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
+        # The ones on the board are gathered first and set in one numpy call.
+        planes: list[int] = []
+        rows: list[int] = []
+        cols: list[int] = []
+        # Supplies are the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
         left = [list(counts) for counts in rules.initial]
+        cross, white = Shape.CROSS, Shade.WHITE
         for (x, y), tile in state.field.items():
             seat = seats[tile.owner]
             left[seat][rules.kind_of[seat][_tile_face(tile)]] -= 1
-            i, j = y - y0, x - x0
-            if 0 <= i < w and 0 <= j < w:
-                out[(seat - player) % p, i, j] = 1.0
-                for side in range(4):
-                    if tile.sides[side]:
-                        out[p + side, i, j] = 1.0
-                if tile.shape is Shape.CROSS:
-                    out[p + 4, i, j] = 1.0
-                if tile.shade is Shade.WHITE:
-                    out[p + 5, i, j] = 1.0
+            i, j = y - y0, x - x0  # inside the window (checked by start)
+            marks = [(seat - player) % p]
+            marks += [p + side for side in range(4) if tile.sides[side]]
+            if tile.shape is cross:
+                marks.append(p + 4)
+            if tile.shade is white:
+                marks.append(p + 5)
+            planes += marks
+            rows += [i] * len(marks)
+            cols += [j] * len(marks)
         for x, y in state.open_cells:
-            i, j = y - y0, x - x0
-            if 0 <= i < w and 0 <= j < w:
-                out[p + 6, i, j] = 1.0
+            planes.append(p + 6)
+            rows.append(y - y0)
+            cols.append(x - x0)
         if cursor[5] >= 0:
             i, j = divmod(cursor[5], w)
-            out[p + 7, i, j] = 1.0
+            planes.append(p + 7)
+            rows.append(i)
+            cols.append(j)
+        out[planes, rows, cols] = 1.0
         if cursor[0] < _DONE:
             out[p + 8 + cursor[0]] = 1.0
         if state.current_player is not None:
             out[p + 10 + (seats[state.current_player] - player) % p] = 1.0
-        base = 2 * p + 10
+        k = self.kinds
+        shares = [0.0] * (p * k + p)
         for colour, seat in seats.items():
             r = (seat - player) % p
             lost = 0
             for tile, count in state.captured(colour).items():
                 left[seat][rules.kind_of[seat][_tile_face(tile)]] -= count
                 lost += count
+            total = self._initial[seat]
             for kind, count in enumerate(left[seat]):
-                out[base + r * self.kinds + kind] = count / self._initial[seat]
-            out[base + p * self.kinds + r] = lost / self._initial[seat]
+                shares[r * k + kind] = count / total
+            shares[p * k + r] = lost / total
+        base = 2 * p + 10
+        out[base:] = np.array(shares, dtype=np.float32)[:, None, None]
         return out
