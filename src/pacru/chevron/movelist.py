@@ -7,8 +7,9 @@ each would cost far more than bots need, so legal moves are kept as
 *families*: one per chevron step or reorientation, holding the choices
 compactly (bitboards and field tuples). :class:`LegalMoves` is a read-only
 ``Sequence[Move]``: ``len`` and ``in`` are O(families), indexing decodes one
-move (combinations are unranked, not enumerated) and iteration yields moves
-one at a time in the documented order:
+move (a binary search over the family offsets, then combinations are unranked,
+not enumerated) and iteration yields moves one at a time in the documented
+order:
 
 1. steps and pincers, by chevron (ascending field), then direction of travel
    (left, straight, right of the facing), then distance; within a step, the
@@ -17,20 +18,30 @@ one at a time in the documented order:
 2. reorientations, by chevron, then turn (-2, -1, +1, +2), then relinquished
    sets in lexicographic order;
 3. or the single ``pass``.
+
+The list is lazy all the way down: the generator hands over its raw chevron
+steps and a :class:`Choices` that works out a step's choices; ``len`` counts
+each step's choices without building them (:meth:`Choices.size`), and family
+objects are only made when :attr:`LegalMoves.steps`, ``reorientations`` or
+``families`` is read. Every object here is immutable: assigning or deleting
+an attribute raises :class:`attrs.exceptions.FrozenInstanceError` (an
+``AttributeError``).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
-from typing import Final, overload
+from typing import Final, NoReturn, overload
 
 import attrs
+from attrs.exceptions import FrozenInstanceError
 
 from pacru.chevron.move import Move
 
-__all__ = ["LegalMoves", "ReorientationFamily", "StepFamily"]
+__all__ = ["Choices", "LegalMoves", "Option", "ReorientationFamily", "Step", "StepFamily"]
 
 _new = object.__new__
 
@@ -82,6 +93,10 @@ def _nth_bit(mask: int, n: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def _frozen(self: object, name: str, value: object = None) -> NoReturn:
+    raise FrozenInstanceError()
+
+
 def _bit_fields(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
@@ -91,63 +106,175 @@ def _bit_fields(mask: int) -> Iterator[int]:
 
 #: One choice of a step: (twist, connection, marker field or -1, meeting bitboard or 0).
 Option = tuple[int, bool, int, int]
+#: A chevron step before choices: (origin, target, direction, distance, jumped, capture).
+Step = tuple[int, int, int, int, bool, bool]
+
+_set = object.__setattr__
+
+
+def options_size(options: tuple[Option, ...]) -> int:
+    """The number of complete moves a step's choices make: a meeting field each, else 1."""
+    n = 0
+    for option in options:
+        n += option[3].bit_count() or 1
+    return n
+
+
+def _option_move(
+    origin: int, target: int, capture: bool, options: tuple[Option, ...], index: int
+) -> Move:
+    """The ``index``-th complete move of a step with these choices."""
+    for twist, conn, marker, meet in options:
+        n = meet.bit_count() or 1
+        if index < n:
+            return make_move(
+                origin,
+                target,
+                capture,
+                twist,
+                0,
+                conn,
+                None if marker < 0 else marker,
+                _nth_bit(meet, index) if meet else None,
+            )
+        index -= n
+    raise IndexError(index)
+
+
+def _options_contain(options: tuple[Option, ...], move: Move) -> bool:
+    """Whether ``move``'s choices are among ``options`` (origin, target, capture already match)."""
+    if move.turn or move.relinquished:
+        return False
+    marker = -1 if move.marker is None else move.marker
+    for twist, conn, mk, meet in options:
+        if twist == move.twist and conn == move.connection and mk == marker:
+            if meet:
+                return move.meeting is not None and bool(meet >> move.meeting & 1)
+            return move.meeting is None
+    return False
+
+
+class Choices:
+    """The step choices of one position, worked out step by step when asked for.
+
+    The move generator (:mod:`pacru.chevron.movegen`) subclasses this for each
+    kind of game. ``steps`` are the raw steps in list order; :meth:`options`
+    gives a step's choices, :meth:`size` their number of complete moves,
+    which a subclass may count without building the choices.
+    """
+
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: tuple[Step, ...]) -> None:
+        _set(self, "steps", steps)
+
+    __setattr__ = _frozen
+    __delattr__ = _frozen
+
+    def options(self, index: int) -> tuple[Option, ...]:
+        """The choices of ``steps[index]``."""
+        raise NotImplementedError
+
+    def size(self, index: int) -> int:
+        """The number of complete moves of ``steps[index]``: :func:`options_size` of its options."""
+        return options_size(self.options(index))
+
+    def offsets(self) -> list[int]:
+        """Where each step's moves start in the list, from 0, and where the last one ends."""
+        out = [0]
+        total = 0
+        for i in range(len(self.steps)):
+            total += self.size(i)
+            out.append(total)
+        return out
+
+
+class _FixedChoices(Choices):
+    """Choices given outright, one tuple per step (a list built from families)."""
+
+    __slots__ = ("_options",)
+
+    def __init__(self, steps: tuple[Step, ...], options: tuple[tuple[Option, ...], ...]) -> None:
+        super().__init__(steps)
+        _set(self, "_options", options)
+
+    def options(self, index: int) -> tuple[Option, ...]:
+        return self._options[index]
 
 
 class StepFamily:
     """Every complete move of one chevron step or pincer, differing only in choices.
 
-    A subclass may leave ``options`` out and work them out on first use
-    (:meth:`_compute_options`): a random playout looks at the choices of one
-    family per ply, so Pacru's benefit and meeting fields are only worked out
-    for the family that is asked (see :mod:`pacru.chevron.movegen`).
+    Built with its ``options``, or by :class:`LegalMoves` from the generator's
+    :class:`Choices`, which then works the options out on first use: a random
+    playout looks at the choices of one family per ply, so Pacru's benefit and
+    meeting fields are only worked out for the family that is asked (see
+    :mod:`pacru.chevron.movegen`). Immutable.
     """
 
-    __slots__ = ("_options", "_size", "capture", "origin", "target")
+    __slots__ = ("_choices", "_index", "_options", "_size", "capture", "origin", "target")
+
+    origin: int
+    target: int
+    capture: bool
 
     def __init__(
         self, origin: int, target: int, capture: bool, options: tuple[Option, ...] | None = None
     ) -> None:
-        self.origin = origin
-        self.target = target
-        self.capture = capture
-        self._options = options
-        self._size = -1
+        if options is None:
+            raise TypeError("a StepFamily needs its options")
+        _set(self, "origin", origin)
+        _set(self, "target", target)
+        _set(self, "capture", capture)
+        _set(self, "_options", options)
+        _set(self, "_size", -1)
+        _set(self, "_choices", None)
+        _set(self, "_index", -1)
+
+    @classmethod
+    def _lazy(cls, choices: Choices, index: int, size: int) -> StepFamily:
+        fam: StepFamily = object.__new__(cls)
+        step = choices.steps[index]
+        _set(fam, "origin", step[0])
+        _set(fam, "target", step[1])
+        _set(fam, "capture", step[5])
+        _set(fam, "_options", None)
+        _set(fam, "_size", size)
+        _set(fam, "_choices", choices)
+        _set(fam, "_index", index)
+        return fam
+
+    __setattr__ = _frozen
+    __delattr__ = _frozen
 
     @property
     def options(self) -> tuple[Option, ...]:
         """The choices: (twist, connection, marker field or -1, meeting bitboard or 0)."""
         options = self._options
         if options is None:
-            options = self._options = self._compute_options()
+            assert self._choices is not None
+            options = self._choices.options(self._index)
+            _set(self, "_options", options)  # a cache: the value never changes
         return options
-
-    def _compute_options(self) -> tuple[Option, ...]:
-        raise TypeError("this StepFamily was built without its options")
 
     @property
     def size(self) -> int:
         """The number of complete moves in this family (at least 1)."""
         size = self._size
         if size < 0:
-            size = self._size = sum(m.bit_count() or 1 for _, _, _, m in self.options)
+            size = options_size(self.options)
+            _set(self, "_size", size)
         return size
 
     def get(self, index: int) -> Move:
-        for twist, conn, marker, meet in self.options:
-            n = meet.bit_count() or 1
-            if index < n:
-                return make_move(
-                    self.origin,
-                    self.target,
-                    self.capture,
-                    twist,
-                    0,
-                    conn,
-                    None if marker < 0 else marker,
-                    _nth_bit(meet, index) if meet else None,
-                )
-            index -= n
-        raise IndexError(index)
+        """The ``index``-th move of this family, in list order (``0 <= index < size``).
+
+        Raises:
+            IndexError: ``index`` is out of range.
+        """
+        if index < 0:
+            raise IndexError(index)
+        return _option_move(self.origin, self.target, self.capture, self.options, index)
 
     def __iter__(self) -> Iterator[Move]:
         o, t, c = self.origin, self.target, self.capture
@@ -160,21 +287,49 @@ class StepFamily:
                 yield make_move(o, t, c, twist, 0, conn, mk, None)
 
     def contains(self, move: Move) -> bool:
-        if move.turn or move.relinquished:
+        """Whether ``move`` is one of this family's moves."""
+        if move.origin != self.origin or move.target != self.target:
             return False
-        marker = -1 if move.marker is None else move.marker
-        for twist, conn, mk, meet in self.options:
-            if twist == move.twist and conn == move.connection and mk == marker:
-                if meet:
-                    return move.meeting is not None and bool(meet >> move.meeting & 1)
-                return move.meeting is None
-        return False
+        return move.capture == self.capture and _options_contain(self.options, move)
+
+    def __repr__(self) -> str:
+        return (
+            f"<StepFamily {self.origin}->{self.target}"
+            f"{' capture' if self.capture else ''}, {self.size} moves>"
+        )
+
+
+def _unrank(fields: tuple[int, ...], cost: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th ``cost``-subset of ``fields`` in lexicographic order."""
+    chosen: list[int] = []
+    n, k, start = len(fields), cost, 0
+    while k:
+        for i in range(start, n):
+            count = comb(n - i - 1, k - 1)
+            if index < count:
+                chosen.append(fields[i])
+                start, k = i + 1, k - 1
+                break
+            index -= count
+    return tuple(chosen)
 
 
 class ReorientationFamily:
-    """Every reorientation of one chevron by one turn: each set of ``cost`` fields {R14}."""
+    """Every reorientation of one chevron by one turn: each set of ``cost`` fields {R14}.
+
+    ``fields`` are the own unoccupied fields that may be given up, ascending;
+    ``mask`` their bitboard; ``cost`` is 2 for a 45-degree turn and 4 for 90
+    degrees (D25); ``size`` is C(len(fields), cost). Immutable.
+    """
 
     __slots__ = ("cost", "fields", "mask", "origin", "size", "turn")
+
+    origin: int
+    turn: int
+    fields: tuple[int, ...]
+    mask: int
+    cost: int
+    size: int
 
     def __init__(
         self,
@@ -184,41 +339,70 @@ class ReorientationFamily:
         mask: int | None = None,
         size: int | None = None,
     ) -> None:
-        # The generator passes mask and size, shared by every family of the position.
-        self.origin = origin
-        self.turn = turn
-        self.fields = fields
-        self.mask = sum(1 << f for f in fields) if mask is None else mask
-        self.cost = cost = 2 * abs(turn)
-        self.size = comb(len(fields), cost) if size is None else size
+        # The list passes mask and size, shared by every family of the position.
+        cost = 2 * abs(turn)
+        _set(self, "origin", origin)
+        _set(self, "turn", turn)
+        _set(self, "fields", fields)
+        _set(self, "mask", sum(1 << f for f in fields) if mask is None else mask)
+        _set(self, "cost", cost)
+        _set(self, "size", comb(len(fields), cost) if size is None else size)
+
+    __setattr__ = _frozen
+    __delattr__ = _frozen
 
     def get(self, index: int) -> Move:
-        # Unrank the index-th combination in lexicographic order.
-        chosen: list[int] = []
-        n, k, start = len(self.fields), self.cost, 0
-        while k:
-            for i in range(start, n):
-                count = comb(n - i - 1, k - 1)
-                if index < count:
-                    chosen.append(self.fields[i])
-                    start, k = i + 1, k - 1
-                    break
-                index -= count
-        return make_move(self.origin, None, turn=self.turn, relinquished=tuple(chosen))
+        """The ``index``-th move: relinquished sets in lexicographic order.
+
+        Raises:
+            IndexError: ``index`` is out of range.
+        """
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        return make_move(
+            self.origin, None, turn=self.turn, relinquished=_unrank(self.fields, self.cost, index)
+        )
 
     def __iter__(self) -> Iterator[Move]:
         for chosen in combinations(self.fields, self.cost):
             yield make_move(self.origin, None, turn=self.turn, relinquished=chosen)
 
     def contains(self, move: Move) -> bool:
+        """Whether ``move`` is one of this family's moves."""
+        if move.origin != self.origin or move.turn != self.turn or move.target is not None:
+            return False
         rel = move.relinquished
         if len(rel) != self.cost or len(set(rel)) != self.cost:
             return False
-        return all(self.mask >> f & 1 for f in rel) and move.target is None
+        return all(self.mask >> f & 1 for f in rel)
+
+    def __repr__(self) -> str:
+        return f"<ReorientationFamily {self.origin} turn {self.turn:+d}, {self.size} moves>"
 
 
 Family = StepFamily | ReorientationFamily
 _PASS_ONLY: Final = (Move.pass_move(),)
+#: The turns of a reorientation in list order, for fewer than 4 and for 4+ free own fields.
+_TURNS_FEW: Final = (-1, 1)
+_TURNS: Final = (-2, -1, 1, 2)
+
+
+def _turn_sizes(free: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The turns a chevron may make with ``free`` own unoccupied fields, and each turn's
+    number of relinquished sets: 45 degrees costs 2 fields, 90 degrees 4 (D25)."""
+    n = free.bit_count()
+    if n < 2:
+        return (), ()
+    half = n * (n - 1) // 2
+    if n < 4:
+        return _TURNS_FEW, (half, half)
+    quarter = comb(n, 4)
+    return _TURNS, (quarter, half, half, quarter)
+
+
+#: Offsets of the step families (from 0, one more than the steps), the total number of
+#: moves, the reorientation turns and the size of each turn's family.
+_Layout = tuple[list[int], int, tuple[int, ...], tuple[int, ...]]
 
 
 class LegalMoves(Sequence[Move]):
@@ -228,37 +412,124 @@ class LegalMoves(Sequence[Move]):
     iteration and ``in``. ``steps`` lists the step and pincer families,
     ``reorientations`` the reorientation families, for bots that want to
     sample by action first and by choice second.
+
+    Built by the move generator (:func:`pacru.chevron.movegen.generate`):
+    ``choices`` holds the raw steps and works out their choices (None for no
+    step); ``reorienting`` are the codes (``field * 8 + facing``) of the
+    chevrons that may reorient and ``free`` the bitboard of the own
+    unoccupied fields they may give up {R14}.
     """
 
-    __slots__ = ("_offsets", "_passes", "families", "reorientations", "steps")
+    __slots__ = (
+        "_choices",
+        "_codes",
+        "_free",
+        "_issued",
+        "_layout",
+        "_passes",
+        "_reorients",
+        "_step_families",
+    )
+
+    _choices: Choices | None
+    _codes: tuple[int, ...]
+    _free: int
+    _passes: bool
+    _layout: _Layout | None
+    _step_families: tuple[StepFamily, ...] | None
+    _reorients: tuple[ReorientationFamily, ...] | None
+    _issued: Move | None
 
     def __init__(
         self,
-        steps: tuple[StepFamily, ...],
-        reorientations: tuple[ReorientationFamily, ...] = (),
+        choices: Choices | None = None,
+        reorienting: tuple[int, ...] = (),
+        free: int = 0,
         passes: bool = False,
     ) -> None:
-        self.steps = steps
-        self.reorientations = reorientations
-        self.families: tuple[Family, ...] = (*steps, *reorientations)
-        self._passes = passes
-        # Offsets need every family's size, so they wait for the first len() or index.
-        self._offsets: list[int] | None = None
+        _set(self, "_choices", choices)
+        _set(self, "_codes", reorienting)
+        _set(self, "_free", free)
+        _set(self, "_passes", passes)
+        # The layout needs every step's size, so it waits for the first len() or index.
+        _set(self, "_layout", None)
+        _set(self, "_step_families", None)
+        _set(self, "_reorients", None)
+        _set(self, "_issued", None)
 
-    def _family_offsets(self) -> list[int]:
-        offsets = self._offsets
-        if offsets is None:
-            offsets = []
-            total = 0
-            for fam in self.families:
-                offsets.append(total)
-                total += fam.size
-            offsets.append(total)
-            self._offsets = offsets
-        return offsets
+    __setattr__ = _frozen
+    __delattr__ = _frozen
+
+    @classmethod
+    def from_families(
+        cls, steps: Sequence[StepFamily], reorienting: tuple[int, ...] = (), free: int = 0
+    ) -> LegalMoves:
+        """A list of given step families (for tests and tools), with optional reorientations."""
+        raw = tuple((s.origin, s.target, 0, 0, False, s.capture) for s in steps)
+        choices = _FixedChoices(raw, tuple(s.options for s in steps)) if raw else None
+        return cls(choices, reorienting, free)
+
+    # -- the caches, filled on first use (none of them changes what the list holds) ---------
+
+    def _get_layout(self) -> _Layout:
+        layout = self._layout
+        if layout is None:
+            choices = self._choices
+            offsets = [0] if choices is None else choices.offsets()
+            turns, sizes = _turn_sizes(self._free) if self._codes else ((), ())
+            total = 1 if self._passes else offsets[-1] + len(self._codes) * sum(sizes)
+            layout = (offsets, total, turns, sizes)
+            _set(self, "_layout", layout)
+        return layout
+
+    def _fields(self) -> tuple[int, ...]:
+        return tuple(_bit_fields(self._free))
+
+    @property
+    def steps(self) -> tuple[StepFamily, ...]:
+        """The step and pincer families, in list order."""
+        families = self._step_families
+        if families is None:
+            choices = self._choices
+            if choices is None:
+                families = ()
+            else:
+                offsets = self._get_layout()[0]
+                lazy = StepFamily._lazy
+                families = tuple(
+                    lazy(choices, i, offsets[i + 1] - offsets[i])
+                    for i in range(len(choices.steps))
+                )
+            _set(self, "_step_families", families)
+        return families
+
+    @property
+    def reorientations(self) -> tuple[ReorientationFamily, ...]:
+        """The reorientation families {R14}: by chevron, then turn (-2, -1, +1, +2)."""
+        families = self._reorients
+        if families is None:
+            _offsets, _total, turns, sizes = self._get_layout()
+            fields, free = self._fields(), self._free
+            families = tuple(
+                ReorientationFamily(code >> 3, turn, fields, free, size)
+                for code in self._codes
+                for turn, size in zip(turns, sizes, strict=True)
+            )
+            _set(self, "_reorients", families)
+        return families
+
+    @property
+    def families(self) -> tuple[Family, ...]:
+        """Every family: the steps, then the reorientations."""
+        return (*self.steps, *self.reorientations)
+
+    # -- the sequence -------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return 1 if self._passes else self._family_offsets()[-1]
+        layout = self._layout
+        if layout is None:
+            layout = self._get_layout()
+        return layout[1]
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -267,56 +538,111 @@ class LegalMoves(Sequence[Move]):
     def __getitem__(self, index: int | slice) -> Move | tuple[Move, ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(*index.indices(len(self))))
-        n = len(self)
+        layout = self._layout
+        if layout is None:
+            layout = self._get_layout()
+        offsets, n = layout[0], layout[1]
         if index < 0:
             index += n
         if not 0 <= index < n:
             raise IndexError("legal move index out of range")
         if self._passes:
             return _PASS_ONLY[0]
-        offsets = self._family_offsets()
-        lo, hi = 0, len(self.families) - 1
-        while lo < hi:  # the last family whose offset is <= index
-            mid = (lo + hi + 1) // 2
-            if offsets[mid] <= index:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.families[lo].get(index - offsets[lo])
+        if index < offsets[-1]:
+            i = bisect_right(offsets, index) - 1
+            choices = self._choices
+            assert choices is not None
+            f, t, _d, _k, _j, capture = choices.steps[i]
+            move = _option_move(f, t, capture, choices.options(i), index - offsets[i])
+        else:
+            move = self._reorientation(index - offsets[-1], layout[2], layout[3])
+        _set(self, "_issued", move)  # apply_move needs no check for the move just handed out
+        return move
+
+    def _reorientation(self, index: int, turns: tuple[int, ...], sizes: tuple[int, ...]) -> Move:
+        chevron, index = divmod(index, sum(sizes))
+        for turn, size in zip(turns, sizes, strict=True):
+            if index < size:
+                chosen = _unrank(self._fields(), 2 * abs(turn), index)
+                return make_move(self._codes[chevron] >> 3, None, turn=turn, relinquished=chosen)
+            index -= size
+        raise AssertionError("unreachable: index < len(self)")
 
     def __iter__(self) -> Iterator[Move]:
         if self._passes:
             yield from _PASS_ONLY
             return
-        for fam in self.families:
-            yield from fam
+        choices = self._choices
+        if choices is not None:
+            for i, (f, t, _d, _k, _j, c) in enumerate(choices.steps):
+                for twist, conn, marker, meet in choices.options(i):
+                    mk = None if marker < 0 else marker
+                    if meet:
+                        for m in _bit_fields(meet):
+                            yield make_move(f, t, c, twist, 0, conn, mk, m)
+                    else:
+                        yield make_move(f, t, c, twist, 0, conn, mk, None)
+        if self._codes:
+            fields, turns = self._fields(), self._get_layout()[2]
+            for code in self._codes:
+                for turn in turns:
+                    for chosen in combinations(fields, 2 * abs(turn)):
+                        yield make_move(code >> 3, None, turn=turn, relinquished=chosen)
 
     def __contains__(self, move: object) -> bool:
+        if move is self._issued and move is not None:
+            return True
         if not isinstance(move, Move):
             return False
         if move.origin is None:
             return self._passes  # Move refuses a pass with fields or choices
-        family = self.family_of(move)
-        return family is not None and family.contains(move)
+        if move.target is None:
+            return self._has_reorientation(move)
+        i = self._step_index(move)
+        if i < 0:
+            return False
+        choices = self._choices
+        assert choices is not None
+        return _options_contain(choices.options(i), move)
+
+    def _step_index(self, move: Move) -> int:
+        choices = self._choices
+        if choices is None or move.turn:
+            return -1
+        origin, target, capture = move.origin, move.target, move.capture
+        for i, step in enumerate(choices.steps):
+            if step[1] == target and step[0] == origin and step[5] == capture:
+                return i
+        return -1
+
+    def _reorientation_index(self, move: Move) -> int:
+        """The index in :attr:`reorientations` of ``move``'s family, or -1."""
+        turns = self._get_layout()[2]
+        if move.capture or move.turn not in turns:
+            return -1
+        for i, code in enumerate(self._codes):
+            if code >> 3 == move.origin:
+                return i * len(turns) + turns.index(move.turn)
+        return -1
+
+    def _has_reorientation(self, move: Move) -> bool:
+        if self._reorientation_index(move) < 0:
+            return False
+        rel = move.relinquished
+        cost = 2 * abs(move.turn)
+        if len(rel) != cost or len(set(rel)) != cost:
+            return False
+        return all(self._free >> f & 1 for f in rel)
 
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
-        # A scan of the few families is cheaper than building an index for each position.
-        origin = move.origin or 0
-        target = move.target
-        if target is None:
-            if not move.capture:
-                turn = move.turn
-                for r in self.reorientations:
-                    if r.origin == origin and r.turn == turn:
-                        return r
+        if move.origin is None:
             return None
-        if not move.turn:
-            capture = move.capture
-            for s in self.steps:
-                if s.target == target and s.origin == origin and s.capture == capture:
-                    return s
-        return None
+        if move.target is None:
+            k = self._reorientation_index(move)
+            return self.reorientations[k] if k >= 0 else None
+        i = self._step_index(move)
+        return self.steps[i] if i >= 0 else None
 
     @property
     def is_pass(self) -> bool:
@@ -339,15 +665,19 @@ class LegalMoves(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
-        # Every family holds at least one move, so no size is needed.
-        return self._passes or bool(self.families)
+        # Every step holds at least one move; reorientations come only with steps (R14, D26).
+        return self._passes or self._choices is not None
 
     @classmethod
     def empty(cls) -> LegalMoves:
         """No legal moves (a finished game)."""
-        return cls(())
+        return _EMPTY
 
     @classmethod
     def pass_only(cls) -> LegalMoves:
         """Only ``pass`` {S-R2, A-R10}."""
-        return cls((), (), passes=True)
+        return _PASS_LIST
+
+
+_EMPTY: Final = LegalMoves()
+_PASS_LIST: Final = LegalMoves(passes=True)
