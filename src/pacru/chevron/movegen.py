@@ -48,6 +48,12 @@ _FORWARD_NEIGHBOURS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     for code in range(81 * 8)
 )
 
+#: ``_FORWARD_RAYS[code]``: (direction, ray) of each forward direction of a chevron
+#: ``code = field * 8 + facing``, in the order of FORWARD {G4, G5}.
+_FORWARD_RAYS: Final[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = tuple(
+    tuple((d, RAYS[code >> 3][d]) for d in FORWARD[code & 7]) for code in range(81 * 8)
+)
+
 
 def power_of_movement(rules: Rules, own: int, field: int) -> int:
     """Power of movement of a chevron of colour ``own`` on ``field`` {A-R4, R5, D39}.
@@ -97,13 +103,9 @@ def raw_steps(
                     steps.append((f, t, d, 1, False, False))
             continue
         from_own = own >> f & 1
-        for d in FORWARD[code & 7]:
+        for d, ray in _FORWARD_RAYS[code]:
             jumped = False
-            k = 0
-            for t in RAYS[f][d]:
-                k += 1
-                if k > pom:
-                    break
+            for k, t in enumerate(ray[:pom], 1):
                 bit = 1 << t
                 if occupied & bit:
                     if pacru and not jumped and not own_occ & bit:
@@ -284,16 +286,10 @@ class _PacruChoices(Choices):
         return _step_options(self._context, self.steps[index])
 
     def size(self, index: int) -> int:
-        return _step_size(self._context, self.steps[index])
+        return _step_offsets(self._context, (self.steps[index],))[1]
 
     def offsets(self) -> list[int]:
-        ctx = self._context
-        out = [0]
-        total = 0
-        for step in self.steps:
-            total += _step_size(ctx, step)
-            out.append(total)
-        return out
+        return _step_offsets(self._context, self.steps)
 
 
 def after_capture(
@@ -366,24 +362,32 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def _step_size(ctx: _Context, step: Step) -> int:
-    """The number of complete moves of a Pacru step, counted without building its choices.
+def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
+    """Where each Pacru step's moves start, from 0, counted without building the choices.
 
     The same rules as :func:`_step_options` (a test checks the two agree on
-    random games): a plain step offers the connection change and each
-    crossing field (or nothing, one move); pincers and meetings, rare, are
-    counted on their built choices.
+    random games): a plain step offers the connection change {R8} and each
+    crossing field {R4, R6, R10} (or nothing: one move); pincers and steps
+    that may end in a meeting (rare) are counted on their built choices.
     """
     _rules, _markers, _seat, occupied, own, supply, own_codes, marked = ctx
-    f, t, d, _k, _jumped, capture = step
-    if capture or supply <= 0 or _meeting_partner(own_codes, t, d) >= 0:
-        return options_size(_step_options(ctx, step))
-    n = 1 if _connection_offered(own, step) else 0
-    if BORDERLAND[f] != BORDERLAND[t]:
-        # The board after the move: no capture, so only the chevron has moved (D17).
-        occ_a = (occupied & ~(1 << f)) | (1 << t)
-        n += crossing_options(BORDERLAND[t], marked, own, occ_a, t)[0].bit_count()
-    return n or 1
+    out = [0]
+    total = 0
+    for step in steps:
+        f, t, d, k, jumped, capture = step
+        n = NEIGHBOUR[t][d]
+        if capture or supply <= 0 or (n >= 0 and n * 8 + (d + 4) % 8 in own_codes):
+            total += options_size(_step_options(ctx, step))
+        else:
+            size = 1 if k >= 2 and not jumped and own >> f & own >> t & 1 else 0
+            land = BORDERLAND[t]
+            if BORDERLAND[f] != land:
+                # The board after the move: no capture, so only the chevron has moved (D17).
+                occ_a = (occupied & ~(1 << f)) | (1 << t)
+                size += crossing_options(land, marked, own, occ_a, t)[0].bit_count()
+            total += size or 1
+        out.append(total)
+    return out
 
 
 def _meeting_fields(

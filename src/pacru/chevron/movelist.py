@@ -405,6 +405,19 @@ def _turn_sizes(free: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 _Layout = tuple[list[int], int, tuple[int, ...], tuple[int, ...]]
 
 
+class _Cache:
+    """What a LegalMoves works out on first use; none of it changes what the list holds."""
+
+    __slots__ = ("issued", "layout", "reorients", "steps")
+
+    def __init__(self) -> None:
+        self.layout: _Layout | None = None
+        self.steps: tuple[StepFamily, ...] | None = None
+        self.reorients: tuple[ReorientationFamily, ...] | None = None
+        # The move last handed out by indexing: apply_move need not check it again.
+        self.issued: Move | None = None
+
+
 class LegalMoves(Sequence[Move]):
     """An immutable, lazily decoded sequence of complete legal moves.
 
@@ -420,25 +433,11 @@ class LegalMoves(Sequence[Move]):
     unoccupied fields they may give up {R14}.
     """
 
-    __slots__ = (
-        "_choices",
-        "_codes",
-        "_free",
-        "_issued",
-        "_layout",
-        "_passes",
-        "_reorients",
-        "_step_families",
-    )
+    __slots__ = ("_cache", "_choices", "_spec")
 
     _choices: Choices | None
-    _codes: tuple[int, ...]
-    _free: int
-    _passes: bool
-    _layout: _Layout | None
-    _step_families: tuple[StepFamily, ...] | None
-    _reorients: tuple[ReorientationFamily, ...] | None
-    _issued: Move | None
+    _spec: tuple[tuple[int, ...], int, bool]  # (reorienting chevron codes, free fields, passes)
+    _cache: _Cache
 
     def __init__(
         self,
@@ -448,14 +447,8 @@ class LegalMoves(Sequence[Move]):
         passes: bool = False,
     ) -> None:
         _set(self, "_choices", choices)
-        _set(self, "_codes", reorienting)
-        _set(self, "_free", free)
-        _set(self, "_passes", passes)
-        # The layout needs every step's size, so it waits for the first len() or index.
-        _set(self, "_layout", None)
-        _set(self, "_step_families", None)
-        _set(self, "_reorients", None)
-        _set(self, "_issued", None)
+        _set(self, "_spec", (reorienting, free, passes))
+        _set(self, "_cache", _Cache())
 
     __setattr__ = _frozen
     __delattr__ = _frozen
@@ -472,23 +465,24 @@ class LegalMoves(Sequence[Move]):
     # -- the caches, filled on first use (none of them changes what the list holds) ---------
 
     def _get_layout(self) -> _Layout:
-        layout = self._layout
+        cache = self._cache
+        layout = cache.layout
         if layout is None:
             choices = self._choices
+            codes, free, passes = self._spec
             offsets = [0] if choices is None else choices.offsets()
-            turns, sizes = _turn_sizes(self._free) if self._codes else ((), ())
-            total = 1 if self._passes else offsets[-1] + len(self._codes) * sum(sizes)
-            layout = (offsets, total, turns, sizes)
-            _set(self, "_layout", layout)
+            turns, sizes = _turn_sizes(free) if codes else ((), ())
+            total = 1 if passes else offsets[-1] + len(codes) * sum(sizes)
+            layout = cache.layout = (offsets, total, turns, sizes)
         return layout
 
     def _fields(self) -> tuple[int, ...]:
-        return tuple(_bit_fields(self._free))
+        return tuple(_bit_fields(self._spec[1]))
 
     @property
     def steps(self) -> tuple[StepFamily, ...]:
         """The step and pincer families, in list order."""
-        families = self._step_families
+        families = self._cache.steps
         if families is None:
             choices = self._choices
             if choices is None:
@@ -500,22 +494,22 @@ class LegalMoves(Sequence[Move]):
                     lazy(choices, i, offsets[i + 1] - offsets[i])
                     for i in range(len(choices.steps))
                 )
-            _set(self, "_step_families", families)
+            self._cache.steps = families
         return families
 
     @property
     def reorientations(self) -> tuple[ReorientationFamily, ...]:
         """The reorientation families {R14}: by chevron, then turn (-2, -1, +1, +2)."""
-        families = self._reorients
+        families = self._cache.reorients
         if families is None:
             _offsets, _total, turns, sizes = self._get_layout()
-            fields, free = self._fields(), self._free
+            fields, free = self._fields(), self._spec[1]
             families = tuple(
                 ReorientationFamily(code >> 3, turn, fields, free, size)
-                for code in self._codes
+                for code in self._spec[0]
                 for turn, size in zip(turns, sizes, strict=True)
             )
-            _set(self, "_reorients", families)
+            self._cache.reorients = families
         return families
 
     @property
@@ -526,7 +520,7 @@ class LegalMoves(Sequence[Move]):
     # -- the sequence -------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        layout = self._layout
+        layout = self._cache.layout
         if layout is None:
             layout = self._get_layout()
         return layout[1]
@@ -538,7 +532,8 @@ class LegalMoves(Sequence[Move]):
     def __getitem__(self, index: int | slice) -> Move | tuple[Move, ...]:
         if isinstance(index, slice):
             return tuple(self[i] for i in range(*index.indices(len(self))))
-        layout = self._layout
+        cache = self._cache
+        layout = cache.layout
         if layout is None:
             layout = self._get_layout()
         offsets, n = layout[0], layout[1]
@@ -546,7 +541,7 @@ class LegalMoves(Sequence[Move]):
             index += n
         if not 0 <= index < n:
             raise IndexError("legal move index out of range")
-        if self._passes:
+        if self._spec[2]:
             return _PASS_ONLY[0]
         if index < offsets[-1]:
             i = bisect_right(offsets, index) - 1
@@ -556,7 +551,7 @@ class LegalMoves(Sequence[Move]):
             move = _option_move(f, t, capture, choices.options(i), index - offsets[i])
         else:
             move = self._reorientation(index - offsets[-1], layout[2], layout[3])
-        _set(self, "_issued", move)  # apply_move needs no check for the move just handed out
+        cache.issued = move
         return move
 
     def _reorientation(self, index: int, turns: tuple[int, ...], sizes: tuple[int, ...]) -> Move:
@@ -564,12 +559,13 @@ class LegalMoves(Sequence[Move]):
         for turn, size in zip(turns, sizes, strict=True):
             if index < size:
                 chosen = _unrank(self._fields(), 2 * abs(turn), index)
-                return make_move(self._codes[chevron] >> 3, None, turn=turn, relinquished=chosen)
+                origin = self._spec[0][chevron] >> 3
+                return make_move(origin, None, turn=turn, relinquished=chosen)
             index -= size
         raise AssertionError("unreachable: index < len(self)")
 
     def __iter__(self) -> Iterator[Move]:
-        if self._passes:
+        if self._spec[2]:
             yield from _PASS_ONLY
             return
         choices = self._choices
@@ -582,20 +578,20 @@ class LegalMoves(Sequence[Move]):
                             yield make_move(f, t, c, twist, 0, conn, mk, m)
                     else:
                         yield make_move(f, t, c, twist, 0, conn, mk, None)
-        if self._codes:
+        if self._spec[0]:
             fields, turns = self._fields(), self._get_layout()[2]
-            for code in self._codes:
+            for code in self._spec[0]:
                 for turn in turns:
                     for chosen in combinations(fields, 2 * abs(turn)):
                         yield make_move(code >> 3, None, turn=turn, relinquished=chosen)
 
     def __contains__(self, move: object) -> bool:
-        if move is self._issued and move is not None:
+        if move is self._cache.issued and move is not None:
             return True
         if not isinstance(move, Move):
             return False
         if move.origin is None:
-            return self._passes  # Move refuses a pass with fields or choices
+            return self._spec[2]  # Move refuses a pass with fields or choices
         if move.target is None:
             return self._has_reorientation(move)
         i = self._step_index(move)
@@ -620,7 +616,7 @@ class LegalMoves(Sequence[Move]):
         turns = self._get_layout()[2]
         if move.capture or move.turn not in turns:
             return -1
-        for i, code in enumerate(self._codes):
+        for i, code in enumerate(self._spec[0]):
             if code >> 3 == move.origin:
                 return i * len(turns) + turns.index(move.turn)
         return -1
@@ -632,7 +628,8 @@ class LegalMoves(Sequence[Move]):
         cost = 2 * abs(move.turn)
         if len(rel) != cost or len(set(rel)) != cost:
             return False
-        return all(self._free >> f & 1 for f in rel)
+        free = self._spec[1]
+        return all(free >> f & 1 for f in rel)
 
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
@@ -647,7 +644,7 @@ class LegalMoves(Sequence[Move]):
     @property
     def is_pass(self) -> bool:
         """True when the only legal move is ``pass``."""
-        return self._passes
+        return self._spec[2]
 
     def __repr__(self) -> str:
         n = len(self)
@@ -666,7 +663,7 @@ class LegalMoves(Sequence[Move]):
 
     def __bool__(self) -> bool:
         # Every step holds at least one move; reorientations come only with steps (R14, D26).
-        return self._passes or self._choices is not None
+        return self._spec[2] or self._choices is not None
 
     @classmethod
     def empty(cls) -> LegalMoves:
