@@ -29,9 +29,15 @@ from pacru.chevron.movelist import Choices, LegalMoves, Option, Step, options_si
 from pacru.chevron.rules import SUPPLY, Rules
 from pacru.geometry import BETWEEN, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
 
-__all__ = ["Step", "after_capture", "crossing_options", "generate", "power_of_movement", "raw_steps"]
+__all__ = [
+    "Step",
+    "after_capture",
+    "crossing_options",
+    "generate",
+    "power_of_movement",
+    "raw_steps",
+]
 
-_set = object.__setattr__
 _FULL: Final = (1 << 81) - 1
 _TWISTS: Final[tuple[int, ...]] = (0, -1, 1)
 _NO_TWIST: Final[tuple[int, ...]] = (0,)
@@ -192,10 +198,10 @@ class _PlainChoices(Choices):
         end_triggered: bool,
     ) -> None:
         super().__init__(steps)
-        _set(self, "_rules", rules)
-        _set(self, "_markers", markers)
-        _set(self, "_seat", seat)
-        _set(self, "_end_triggered", end_triggered)
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "_markers", markers)
+        object.__setattr__(self, "_seat", seat)
+        object.__setattr__(self, "_end_triggered", end_triggered)
 
     def options(self, index: int) -> tuple[Option, ...]:
         return _TWIST_OPTIONS[self._twists(index)]
@@ -280,7 +286,7 @@ class _PacruChoices(Choices):
 
     def __init__(self, steps: tuple[Step, ...], context: _Context) -> None:
         super().__init__(steps)
-        _set(self, "_context", context)
+        object.__setattr__(self, "_context", context)
 
     def options(self, index: int) -> tuple[Option, ...]:
         return _step_options(self._context, self.steps[index])

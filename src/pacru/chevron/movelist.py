@@ -30,6 +30,7 @@ an attribute raises :class:`attrs.exceptions.FrozenInstanceError` (an
 
 from __future__ import annotations
 
+from _abc import _abc_init
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import combinations
@@ -93,10 +94,6 @@ def _nth_bit(mask: int, n: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def _frozen(self: object, name: str, value: object = None) -> NoReturn:
-    raise FrozenInstanceError()
-
-
 def _bit_fields(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
@@ -108,9 +105,6 @@ def _bit_fields(mask: int) -> Iterator[int]:
 Option = tuple[int, bool, int, int]
 #: A chevron step before choices: (origin, target, direction, distance, jumped, capture).
 Step = tuple[int, int, int, int, bool, bool]
-
-_set = object.__setattr__
-
 
 def options_size(options: tuple[Option, ...]) -> int:
     """The number of complete moves a step's choices make: a meeting field each, else 1."""
@@ -165,11 +159,16 @@ class Choices:
 
     __slots__ = ("steps",)
 
-    def __init__(self, steps: tuple[Step, ...]) -> None:
-        _set(self, "steps", steps)
+    steps: tuple[Step, ...]
 
-    __setattr__ = _frozen
-    __delattr__ = _frozen
+    def __init__(self, steps: tuple[Step, ...]) -> None:
+        object.__setattr__(self, "steps", steps)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError()
 
     def options(self, index: int) -> tuple[Option, ...]:
         """The choices of ``steps[index]``."""
@@ -194,9 +193,11 @@ class _FixedChoices(Choices):
 
     __slots__ = ("_options",)
 
+    _options: tuple[tuple[Option, ...], ...]
+
     def __init__(self, steps: tuple[Step, ...], options: tuple[tuple[Option, ...], ...]) -> None:
         super().__init__(steps)
-        _set(self, "_options", options)
+        object.__setattr__(self, "_options", options)
 
     def options(self, index: int) -> tuple[Option, ...]:
         return self._options[index]
@@ -217,35 +218,38 @@ class StepFamily:
     origin: int
     target: int
     capture: bool
+    _options: tuple[Option, ...] | None
+    _size: int
+    _choices: Choices | None
+    _index: int
 
     def __init__(
-        self, origin: int, target: int, capture: bool, options: tuple[Option, ...] | None = None
+        self,
+        origin: int,
+        target: int,
+        capture: bool,
+        options: tuple[Option, ...] | None = None,
+        *,
+        choices: Choices | None = None,
+        index: int = -1,
+        size: int = -1,
     ) -> None:
-        if options is None:
+        # Either the options, or the position's choices and the step's index (and size).
+        if options is None and choices is None:
             raise TypeError("a StepFamily needs its options")
-        _set(self, "origin", origin)
-        _set(self, "target", target)
-        _set(self, "capture", capture)
-        _set(self, "_options", options)
-        _set(self, "_size", -1)
-        _set(self, "_choices", None)
-        _set(self, "_index", -1)
+        object.__setattr__(self, "origin", origin)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "capture", capture)
+        object.__setattr__(self, "_options", options)
+        object.__setattr__(self, "_size", size)
+        object.__setattr__(self, "_choices", choices)
+        object.__setattr__(self, "_index", index)
 
-    @classmethod
-    def _lazy(cls, choices: Choices, index: int, size: int) -> StepFamily:
-        fam: StepFamily = object.__new__(cls)
-        step = choices.steps[index]
-        _set(fam, "origin", step[0])
-        _set(fam, "target", step[1])
-        _set(fam, "capture", step[5])
-        _set(fam, "_options", None)
-        _set(fam, "_size", size)
-        _set(fam, "_choices", choices)
-        _set(fam, "_index", index)
-        return fam
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError()
 
-    __setattr__ = _frozen
-    __delattr__ = _frozen
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError()
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -254,7 +258,7 @@ class StepFamily:
         if options is None:
             assert self._choices is not None
             options = self._choices.options(self._index)
-            _set(self, "_options", options)  # a cache: the value never changes
+            object.__setattr__(self, "_options", options)  # a cache: the value never changes
         return options
 
     @property
@@ -263,7 +267,7 @@ class StepFamily:
         size = self._size
         if size < 0:
             size = options_size(self.options)
-            _set(self, "_size", size)
+            object.__setattr__(self, "_size", size)
         return size
 
     def get(self, index: int) -> Move:
@@ -341,15 +345,18 @@ class ReorientationFamily:
     ) -> None:
         # The list passes mask and size, shared by every family of the position.
         cost = 2 * abs(turn)
-        _set(self, "origin", origin)
-        _set(self, "turn", turn)
-        _set(self, "fields", fields)
-        _set(self, "mask", sum(1 << f for f in fields) if mask is None else mask)
-        _set(self, "cost", cost)
-        _set(self, "size", comb(len(fields), cost) if size is None else size)
+        object.__setattr__(self, "origin", origin)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "fields", fields)
+        object.__setattr__(self, "mask", sum(1 << f for f in fields) if mask is None else mask)
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "size", comb(len(fields), cost) if size is None else size)
 
-    __setattr__ = _frozen
-    __delattr__ = _frozen
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError()
 
     def get(self, index: int) -> Move:
         """The ``index``-th move: relinquished sets in lexicographic order.
@@ -446,12 +453,9 @@ class LegalMoves(Sequence[Move]):
         free: int = 0,
         passes: bool = False,
     ) -> None:
-        _set(self, "_choices", choices)
-        _set(self, "_spec", (reorienting, free, passes))
-        _set(self, "_cache", _Cache())
-
-    __setattr__ = _frozen
-    __delattr__ = _frozen
+        object.__setattr__(self, "_choices", choices)
+        object.__setattr__(self, "_spec", (reorienting, free, passes))
+        object.__setattr__(self, "_cache", _Cache())
 
     @classmethod
     def from_families(
@@ -489,10 +493,11 @@ class LegalMoves(Sequence[Move]):
                 families = ()
             else:
                 offsets = self._get_layout()[0]
-                lazy = StepFamily._lazy
                 families = tuple(
-                    lazy(choices, i, offsets[i + 1] - offsets[i])
-                    for i in range(len(choices.steps))
+                    StepFamily(
+                        f, t, capture, choices=choices, index=i, size=offsets[i + 1] - offsets[i]
+                    )
+                    for i, (f, t, _d, _k, _j, capture) in enumerate(choices.steps)
                 )
             self._cache.steps = families
         return families
@@ -675,6 +680,22 @@ class LegalMoves(Sequence[Move]):
         """Only ``pass`` {S-R2, A-R10}."""
         return _PASS_LIST
 
+
+def _read_only(self: object, name: str, value: object = None) -> NoReturn:
+    raise FrozenInstanceError()
+
+
+if __file__.endswith(".py"):
+    # Interpreted, LegalMoves refuses every assignment as the families do. mypyc cannot
+    # compile __setattr__ on a class with a non-native base (Sequence); compiled, its
+    # public attributes are read-only properties and its slots are private.
+    setattr(LegalMoves, "__setattr__", _read_only)  # noqa: B010
+    setattr(LegalMoves, "__delattr__", _read_only)  # noqa: B010
+
+if "_abc_impl" not in LegalMoves.__dict__:
+    # Compiled, the class is not made by ABCMeta and would share Sequence's registry of
+    # virtual subclasses (``isinstance((), LegalMoves)`` would be True): give it its own.
+    _abc_init(LegalMoves)
 
 _EMPTY: Final = LegalMoves()
 _PASS_LIST: Final = LegalMoves(passes=True)
