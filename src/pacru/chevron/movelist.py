@@ -30,9 +30,9 @@ an attribute raises :class:`attrs.exceptions.FrozenInstanceError` (an
 
 from __future__ import annotations
 
-from _abc import _abc_init
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from importlib import import_module
 from itertools import combinations
 from math import comb
 from typing import Final, NoReturn, overload
@@ -412,17 +412,195 @@ def _turn_sizes(free: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
 _Layout = tuple[list[int], int, tuple[int, ...], tuple[int, ...]]
 
 
-class _Cache:
-    """What a LegalMoves works out on first use; none of it changes what the list holds."""
+class _MoveList:
+    """The working of a :class:`LegalMoves`, in a plain class that mypyc compiles natively.
 
-    __slots__ = ("issued", "layout", "reorients", "steps")
+    Private: reached only through its LegalMoves. The inputs never change; the
+    layout, the family tuples and the last move handed out are caches filled
+    on first use, which never change what the list holds.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = (
+        "choices",
+        "codes",
+        "free",
+        "issued",
+        "layout",
+        "passes",
+        "reorients",
+        "step_families",
+    )
+
+    def __init__(
+        self, choices: Choices | None, codes: tuple[int, ...], free: int, passes: bool
+    ) -> None:
+        self.choices = choices
+        self.codes = codes  # the chevrons that may reorient {R14}
+        self.free = free  # the own unoccupied fields they may give up (D25)
+        self.passes = passes
         self.layout: _Layout | None = None
-        self.steps: tuple[StepFamily, ...] | None = None
+        self.step_families: tuple[StepFamily, ...] | None = None
         self.reorients: tuple[ReorientationFamily, ...] | None = None
         # The move last handed out by indexing: apply_move need not check it again.
         self.issued: Move | None = None
+
+    def get_layout(self) -> _Layout:
+        layout = self.layout
+        if layout is None:
+            choices = self.choices
+            codes = self.codes
+            offsets = [0] if choices is None else choices.offsets()
+            turns, sizes = _turn_sizes(self.free) if codes else ((), ())
+            total = 1 if self.passes else offsets[-1] + len(codes) * sum(sizes)
+            layout = self.layout = (offsets, total, turns, sizes)
+        return layout
+
+    def length(self) -> int:
+        layout = self.layout
+        if layout is None:
+            layout = self.get_layout()
+        return layout[1]
+
+    def fields(self) -> tuple[int, ...]:
+        return tuple(_bit_fields(self.free))
+
+    def steps(self) -> tuple[StepFamily, ...]:
+        families = self.step_families
+        if families is None:
+            choices = self.choices
+            if choices is None:
+                families = ()
+            else:
+                offsets = self.get_layout()[0]
+                families = tuple(
+                    StepFamily(
+                        f, t, capture, choices=choices, index=i, size=offsets[i + 1] - offsets[i]
+                    )
+                    for i, (f, t, _d, _k, _j, capture) in enumerate(choices.steps)
+                )
+            self.step_families = families
+        return families
+
+    def reorientations(self) -> tuple[ReorientationFamily, ...]:
+        families = self.reorients
+        if families is None:
+            _offsets, _total, turns, sizes = self.get_layout()
+            fields, free = self.fields(), self.free
+            families = tuple(
+                ReorientationFamily(code >> 3, turn, fields, free, size)
+                for code in self.codes
+                for turn, size in zip(turns, sizes, strict=True)
+            )
+            self.reorients = families
+        return families
+
+    def get(self, index: int) -> Move:
+        layout = self.layout
+        if layout is None:
+            layout = self.get_layout()
+        offsets, n = layout[0], layout[1]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("legal move index out of range")
+        if self.passes:
+            return _PASS_ONLY[0]
+        if index < offsets[-1]:
+            i = bisect_right(offsets, index) - 1
+            choices = self.choices
+            assert choices is not None
+            f, t, _d, _k, _j, capture = choices.steps[i]
+            move = _option_move(f, t, capture, choices.options(i), index - offsets[i])
+        else:
+            move = self.reorientation(index - offsets[-1], layout[2], layout[3])
+        self.issued = move
+        return move
+
+    def reorientation(self, index: int, turns: tuple[int, ...], sizes: tuple[int, ...]) -> Move:
+        chevron, index = divmod(index, sum(sizes))
+        for turn, size in zip(turns, sizes, strict=True):
+            if index < size:
+                chosen = _unrank(self.fields(), 2 * abs(turn), index)
+                origin = self.codes[chevron] >> 3
+                return make_move(origin, None, turn=turn, relinquished=chosen)
+            index -= size
+        raise AssertionError("unreachable: index < len(self)")
+
+    def iterate(self) -> Iterator[Move]:
+        if self.passes:
+            yield _PASS_ONLY[0]
+            return
+        choices = self.choices
+        if choices is not None:
+            for i, (f, t, _d, _k, _j, c) in enumerate(choices.steps):
+                for twist, conn, marker, meet in choices.options(i):
+                    mk = None if marker < 0 else marker
+                    if meet:
+                        for m in _bit_fields(meet):
+                            yield make_move(f, t, c, twist, 0, conn, mk, m)
+                    else:
+                        yield make_move(f, t, c, twist, 0, conn, mk, None)
+        if self.codes:
+            fields, turns = self.fields(), self.get_layout()[2]
+            for code in self.codes:
+                for turn in turns:
+                    for chosen in combinations(fields, 2 * abs(turn)):
+                        yield make_move(code >> 3, None, turn=turn, relinquished=chosen)
+
+    def contains(self, move: object) -> bool:
+        if move is self.issued and move is not None:
+            return True
+        if not isinstance(move, Move):
+            return False
+        if move.origin is None:
+            return self.passes  # Move refuses a pass with fields or choices
+        if move.target is None:
+            return self.has_reorientation(move)
+        i = self.step_index(move)
+        if i < 0:
+            return False
+        choices = self.choices
+        assert choices is not None
+        return _options_contain(choices.options(i), move)
+
+    def step_index(self, move: Move) -> int:
+        choices = self.choices
+        if choices is None or move.turn:
+            return -1
+        origin, target, capture = move.origin, move.target, move.capture
+        for i, step in enumerate(choices.steps):
+            if step[1] == target and step[0] == origin and step[5] == capture:
+                return i
+        return -1
+
+    def reorientation_index(self, move: Move) -> int:
+        """The index in :meth:`reorientations` of ``move``'s family, or -1."""
+        turns = self.get_layout()[2]
+        if move.capture or move.turn not in turns:
+            return -1
+        for i, code in enumerate(self.codes):
+            if code >> 3 == move.origin:
+                return i * len(turns) + turns.index(move.turn)
+        return -1
+
+    def has_reorientation(self, move: Move) -> bool:
+        if self.reorientation_index(move) < 0:
+            return False
+        rel = move.relinquished
+        cost = 2 * abs(move.turn)
+        if len(rel) != cost or len(set(rel)) != cost:
+            return False
+        free = self.free
+        return all(free >> f & 1 for f in rel)
+
+    def family_of(self, move: Move) -> Family | None:
+        if move.origin is None:
+            return None
+        if move.target is None:
+            k = self.reorientation_index(move)
+            return self.reorientations()[k] if k >= 0 else None
+        i = self.step_index(move)
+        return self.steps()[i] if i >= 0 else None
 
 
 class LegalMoves(Sequence[Move]):
@@ -431,7 +609,8 @@ class LegalMoves(Sequence[Move]):
     Supports ``len``, indexing (also negative), slicing (returns a tuple),
     iteration and ``in``. ``steps`` lists the step and pincer families,
     ``reorientations`` the reorientation families, for bots that want to
-    sample by action first and by choice second.
+    sample by action first and by choice second. Its attributes are
+    read-only properties, and the families are frozen.
 
     Built by the move generator (:func:`pacru.chevron.movegen.generate`):
     ``choices`` holds the raw steps and works out their choices (None for no
@@ -440,11 +619,7 @@ class LegalMoves(Sequence[Move]):
     unoccupied fields they may give up {R14}.
     """
 
-    __slots__ = ("_cache", "_choices", "_spec")
-
-    _choices: Choices | None
-    _spec: tuple[tuple[int, ...], int, bool]  # (reorienting chevron codes, free fields, passes)
-    _cache: _Cache
+    __slots__ = ("_impl",)
 
     def __init__(
         self,
@@ -453,9 +628,7 @@ class LegalMoves(Sequence[Move]):
         free: int = 0,
         passes: bool = False,
     ) -> None:
-        object.__setattr__(self, "_choices", choices)
-        object.__setattr__(self, "_spec", (reorienting, free, passes))
-        object.__setattr__(self, "_cache", _Cache())
+        self._impl = _MoveList(choices, reorienting, free, passes)
 
     @classmethod
     def from_families(
@@ -466,69 +639,24 @@ class LegalMoves(Sequence[Move]):
         choices = _FixedChoices(raw, tuple(s.options for s in steps)) if raw else None
         return cls(choices, reorienting, free)
 
-    # -- the caches, filled on first use (none of them changes what the list holds) ---------
-
-    def _get_layout(self) -> _Layout:
-        cache = self._cache
-        layout = cache.layout
-        if layout is None:
-            choices = self._choices
-            codes, free, passes = self._spec
-            offsets = [0] if choices is None else choices.offsets()
-            turns, sizes = _turn_sizes(free) if codes else ((), ())
-            total = 1 if passes else offsets[-1] + len(codes) * sum(sizes)
-            layout = cache.layout = (offsets, total, turns, sizes)
-        return layout
-
-    def _fields(self) -> tuple[int, ...]:
-        return tuple(_bit_fields(self._spec[1]))
-
     @property
     def steps(self) -> tuple[StepFamily, ...]:
         """The step and pincer families, in list order."""
-        families = self._cache.steps
-        if families is None:
-            choices = self._choices
-            if choices is None:
-                families = ()
-            else:
-                offsets = self._get_layout()[0]
-                families = tuple(
-                    StepFamily(
-                        f, t, capture, choices=choices, index=i, size=offsets[i + 1] - offsets[i]
-                    )
-                    for i, (f, t, _d, _k, _j, capture) in enumerate(choices.steps)
-                )
-            self._cache.steps = families
-        return families
+        return self._impl.steps()
 
     @property
     def reorientations(self) -> tuple[ReorientationFamily, ...]:
         """The reorientation families {R14}: by chevron, then turn (-2, -1, +1, +2)."""
-        families = self._cache.reorients
-        if families is None:
-            _offsets, _total, turns, sizes = self._get_layout()
-            fields, free = self._fields(), self._spec[1]
-            families = tuple(
-                ReorientationFamily(code >> 3, turn, fields, free, size)
-                for code in self._spec[0]
-                for turn, size in zip(turns, sizes, strict=True)
-            )
-            self._cache.reorients = families
-        return families
+        return self._impl.reorientations()
 
     @property
     def families(self) -> tuple[Family, ...]:
         """Every family: the steps, then the reorientations."""
-        return (*self.steps, *self.reorientations)
-
-    # -- the sequence -------------------------------------------------------------------------
+        impl = self._impl
+        return (*impl.steps(), *impl.reorientations())
 
     def __len__(self) -> int:
-        layout = self._cache.layout
-        if layout is None:
-            layout = self._get_layout()
-        return layout[1]
+        return self._impl.length()
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -536,120 +664,24 @@ class LegalMoves(Sequence[Move]):
     def __getitem__(self, index: slice) -> tuple[Move, ...]: ...
     def __getitem__(self, index: int | slice) -> Move | tuple[Move, ...]:
         if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        cache = self._cache
-        layout = cache.layout
-        if layout is None:
-            layout = self._get_layout()
-        offsets, n = layout[0], layout[1]
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("legal move index out of range")
-        if self._spec[2]:
-            return _PASS_ONLY[0]
-        if index < offsets[-1]:
-            i = bisect_right(offsets, index) - 1
-            choices = self._choices
-            assert choices is not None
-            f, t, _d, _k, _j, capture = choices.steps[i]
-            move = _option_move(f, t, capture, choices.options(i), index - offsets[i])
-        else:
-            move = self._reorientation(index - offsets[-1], layout[2], layout[3])
-        cache.issued = move
-        return move
-
-    def _reorientation(self, index: int, turns: tuple[int, ...], sizes: tuple[int, ...]) -> Move:
-        chevron, index = divmod(index, sum(sizes))
-        for turn, size in zip(turns, sizes, strict=True):
-            if index < size:
-                chosen = _unrank(self._fields(), 2 * abs(turn), index)
-                origin = self._spec[0][chevron] >> 3
-                return make_move(origin, None, turn=turn, relinquished=chosen)
-            index -= size
-        raise AssertionError("unreachable: index < len(self)")
+            get = self._impl.get
+            return tuple(get(i) for i in range(*index.indices(self._impl.length())))
+        return self._impl.get(index)
 
     def __iter__(self) -> Iterator[Move]:
-        if self._spec[2]:
-            yield from _PASS_ONLY
-            return
-        choices = self._choices
-        if choices is not None:
-            for i, (f, t, _d, _k, _j, c) in enumerate(choices.steps):
-                for twist, conn, marker, meet in choices.options(i):
-                    mk = None if marker < 0 else marker
-                    if meet:
-                        for m in _bit_fields(meet):
-                            yield make_move(f, t, c, twist, 0, conn, mk, m)
-                    else:
-                        yield make_move(f, t, c, twist, 0, conn, mk, None)
-        if self._spec[0]:
-            fields, turns = self._fields(), self._get_layout()[2]
-            for code in self._spec[0]:
-                for turn in turns:
-                    for chosen in combinations(fields, 2 * abs(turn)):
-                        yield make_move(code >> 3, None, turn=turn, relinquished=chosen)
+        return self._impl.iterate()
 
     def __contains__(self, move: object) -> bool:
-        if move is self._cache.issued and move is not None:
-            return True
-        if not isinstance(move, Move):
-            return False
-        if move.origin is None:
-            return self._spec[2]  # Move refuses a pass with fields or choices
-        if move.target is None:
-            return self._has_reorientation(move)
-        i = self._step_index(move)
-        if i < 0:
-            return False
-        choices = self._choices
-        assert choices is not None
-        return _options_contain(choices.options(i), move)
-
-    def _step_index(self, move: Move) -> int:
-        choices = self._choices
-        if choices is None or move.turn:
-            return -1
-        origin, target, capture = move.origin, move.target, move.capture
-        for i, step in enumerate(choices.steps):
-            if step[1] == target and step[0] == origin and step[5] == capture:
-                return i
-        return -1
-
-    def _reorientation_index(self, move: Move) -> int:
-        """The index in :attr:`reorientations` of ``move``'s family, or -1."""
-        turns = self._get_layout()[2]
-        if move.capture or move.turn not in turns:
-            return -1
-        for i, code in enumerate(self._spec[0]):
-            if code >> 3 == move.origin:
-                return i * len(turns) + turns.index(move.turn)
-        return -1
-
-    def _has_reorientation(self, move: Move) -> bool:
-        if self._reorientation_index(move) < 0:
-            return False
-        rel = move.relinquished
-        cost = 2 * abs(move.turn)
-        if len(rel) != cost or len(set(rel)) != cost:
-            return False
-        free = self._spec[1]
-        return all(free >> f & 1 for f in rel)
+        return self._impl.contains(move)
 
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
-        if move.origin is None:
-            return None
-        if move.target is None:
-            k = self._reorientation_index(move)
-            return self.reorientations[k] if k >= 0 else None
-        i = self._step_index(move)
-        return self.steps[i] if i >= 0 else None
+        return self._impl.family_of(move)
 
     @property
     def is_pass(self) -> bool:
         """True when the only legal move is ``pass``."""
-        return self._spec[2]
+        return self._impl.passes
 
     def __repr__(self) -> str:
         n = len(self)
@@ -668,7 +700,8 @@ class LegalMoves(Sequence[Move]):
 
     def __bool__(self) -> bool:
         # Every step holds at least one move; reorientations come only with steps (R14, D26).
-        return self._spec[2] or self._choices is not None
+        impl = self._impl
+        return impl.passes or impl.choices is not None
 
     @classmethod
     def empty(cls) -> LegalMoves:
@@ -681,21 +714,10 @@ class LegalMoves(Sequence[Move]):
         return _PASS_LIST
 
 
-def _read_only(self: object, name: str, value: object = None) -> NoReturn:
-    raise FrozenInstanceError()
-
-
-if __file__.endswith(".py"):
-    # Interpreted, LegalMoves refuses every assignment as the families do. mypyc cannot
-    # compile __setattr__ on a class with a non-native base (Sequence); compiled, its
-    # public attributes are read-only properties and its slots are private.
-    setattr(LegalMoves, "__setattr__", _read_only)  # noqa: B010
-    setattr(LegalMoves, "__delattr__", _read_only)  # noqa: B010
-
 if "_abc_impl" not in LegalMoves.__dict__:
     # Compiled, the class is not made by ABCMeta and would share Sequence's registry of
     # virtual subclasses (``isinstance((), LegalMoves)`` would be True): give it its own.
-    _abc_init(LegalMoves)
+    import_module("_abc")._abc_init(LegalMoves)
 
 _EMPTY: Final = LegalMoves()
 _PASS_LIST: Final = LegalMoves(passes=True)
