@@ -22,7 +22,8 @@ The functions see only integers and bitboards (see :mod:`pacru.geometry`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Final
 
 from pacru.chevron.movelist import Choices, LegalMoves, Option, Step, options_size
@@ -42,9 +43,9 @@ _FULL: Final = (1 << 81) - 1
 _TWISTS: Final[tuple[int, ...]] = (0, -1, 1)
 _NO_TWIST: Final[tuple[int, ...]] = (0,)
 #: The choices of a Lilacru/Shacru/Azacru step, shared by every family.
-_TWIST_OPTIONS: Final[dict[tuple[int, ...], tuple[Option, ...]]] = {
-    tw: tuple((t, False, -1, 0) for t in tw) for tw in (_TWISTS, _NO_TWIST)
-}
+_TWIST_OPTIONS: Final[Mapping[tuple[int, ...], tuple[Option, ...]]] = MappingProxyType(
+    {tw: tuple((t, False, -1, 0) for t in tw) for tw in (_TWISTS, _NO_TWIST)}
+)
 
 
 #: ``_FORWARD_NEIGHBOURS[code]``: (direction, field) of each forward neighbour on the

@@ -106,6 +106,7 @@ Option = tuple[int, bool, int, int]
 #: A chevron step before choices: (origin, target, direction, distance, jumped, capture).
 Step = tuple[int, int, int, int, bool, bool]
 
+
 def options_size(options: tuple[Option, ...]) -> int:
     """The number of complete moves a step's choices make: a meeting field each, else 1."""
     n = 0
@@ -714,7 +715,7 @@ class LegalMoves(Sequence[Move]):
         return _PASS_LIST
 
 
-if "_abc_impl" not in LegalMoves.__dict__:
+if "_abc_impl" not in vars(LegalMoves):
     # Compiled, the class is not made by ABCMeta and would share Sequence's registry of
     # virtual subclasses (``isinstance((), LegalMoves)`` would be True): give it its own.
     import_module("_abc")._abc_init(LegalMoves)
