@@ -29,6 +29,7 @@ from pacru.errors import (
     NotationError,
     PacruError,
 )
+from pacru.game import Game
 from pacru.games import CHEVRON_GAMES, GAMES, from_position, new_game
 from pacru.geometry import Direction, field_name, parse_field
 
@@ -55,6 +56,7 @@ __all__ = [
     "Chevron",
     "ChevronState",
     "Direction",
+    "Game",
     "GameOverError",
     "GameState",
     "IllegalMoveError",

@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 from pacru.base import GameState, Termination
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
+from pacru.game import Game
 
 __all__ = [
     "Bot",
@@ -152,7 +153,7 @@ def outcome_rewards(state: GameState[Any]) -> tuple[float, ...]:
 
 
 def play_game(
-    state: GameState[Any],
+    state: GameState[Any] | Game[Any],
     bots: Sequence[Bot] | Mapping[str, Bot],
     *,
     max_plies: int | None = None,
@@ -160,7 +161,8 @@ def play_game(
     """Play ``state`` out with ``bots`` and return the last state.
 
     Args:
-        state: the starting position.
+        state: the starting position; or a :class:`pacru.Game`, played on
+            from its current state, which then holds the moves played.
         bots: one bot per player, in turn order (``state.players``), or a
             mapping colour -> bot.
         max_plies: stop after this many plies even if the game goes on
@@ -170,6 +172,9 @@ def play_game(
         ValueError: not one bot per player.
         IllegalMoveError: a bot chose an illegal move.
     """
+    game: Game[Any] | None = None
+    if isinstance(state, Game):
+        game, state = state, state.state
     table = (
         dict(bots) if isinstance(bots, Mapping) else dict(zip(state.players, bots, strict=False))
     )
@@ -180,6 +185,7 @@ def play_game(
         player = state.current_player
         if player is None:  # the game is over
             break
-        state = state.apply_move(table[player].choose_move(state))
+        move = table[player].choose_move(state)
+        state = state.apply_move(move) if game is None else game.push(move)
         plies += 1
     return state

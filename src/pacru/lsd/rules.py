@@ -47,6 +47,7 @@ __all__ = [
     "check_shades",
     "default_row_length",
     "make_rules",
+    "rules_from_key",
 ]
 
 #: Placeholder colour names by seat (the real ones are unknown, RULING 3).
@@ -304,8 +305,15 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
         enforce,
         first,
     )
-    # Rules are immutable values; sharing one object per option set saves
-    # rebuilding the tables for every game a bot starts.
+    return rules_from_key(key)
+
+
+def rules_from_key(key: tuple[Any, ...]) -> LsdRules:
+    """The :class:`LsdRules` of validated options given as its constructor arguments, in order.
+
+    Rules are immutable values; sharing one object per option set saves
+    rebuilding the tables for every game a bot starts (and every unpickled state).
+    """
     rules = _RULES.get(key)
     if rules is None:
         if len(_RULES) >= 256:
