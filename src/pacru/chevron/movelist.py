@@ -622,6 +622,8 @@ class LegalMoves(Sequence[Move]):
 
     __slots__ = ("_impl",)
 
+    _impl: _MoveList
+
     def __init__(
         self,
         choices: Choices | None = None,
@@ -629,7 +631,7 @@ class LegalMoves(Sequence[Move]):
         free: int = 0,
         passes: bool = False,
     ) -> None:
-        self._impl = _MoveList(choices, reorienting, free, passes)
+        object.__setattr__(self, "_impl", _MoveList(choices, reorienting, free, passes))
 
     @classmethod
     def from_families(
@@ -714,6 +716,15 @@ class LegalMoves(Sequence[Move]):
         """Only ``pass`` {S-R2, A-R10}."""
         return _PASS_LIST
 
+
+def _read_only(self: object, name: str, value: object = None) -> NoReturn:
+    raise FrozenInstanceError()
+
+
+# mypyc cannot compile __setattr__ on a class with a non-native base (Sequence), and a
+# compiled LegalMoves has an instance __dict__: refuse every assignment in both builds.
+setattr(LegalMoves, "__setattr__", _read_only)  # noqa: B010
+setattr(LegalMoves, "__delattr__", _read_only)  # noqa: B010
 
 if "_abc_impl" not in vars(LegalMoves):
     # Compiled, the class is not made by ABCMeta and would share Sequence's registry of
