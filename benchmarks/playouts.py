@@ -295,7 +295,8 @@ def _header(args: argparse.Namespace) -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M %Z')}, pacru {pacru.__version__}, "
-        f"compiled {pacru.COMPILED}, --draw {args.draw}, --seconds {args.seconds}, "
+        f"compiled {getattr(pacru, 'COMPILED', False)}, --draw {args.draw}, "
+        f"--seconds {args.seconds}, "
         f"load average {load}"
     )
 
