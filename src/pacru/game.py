@@ -169,9 +169,11 @@ class Game(Generic[MoveT]):
             GameOverError: the game is over.
         """
         state = self._tail[-1]
-        if isinstance(move, str):
-            move = state.parse_move(move)
         after = state.apply_move(move)
+        if isinstance(move, str):
+            # The new state knows the move it was made by: the text is parsed once.
+            played = after.last_move
+            move = state.parse_move(move) if played is None else played
         self._moves.append(move)
         ply = len(self._moves)
         if ply % CHECKPOINT == 0:

@@ -83,6 +83,7 @@ value and :data:`MAX_COMMENT` per comment, :data:`MAX_TOKEN` per move.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
@@ -410,8 +411,9 @@ def _replay(record: GameRecord) -> list[GameState[Any]]:
 def _apply(state: GameState[Any], text: str, ply: int) -> tuple[Any, GameState[Any]]:
     """The move ``text`` names and the state after it; a RecordError at ``ply`` if illegal."""
     try:
-        move = state.parse_move(text)
-        return move, state.apply_move(move)
+        # One parse and one legality check: the new state knows the move it was made by.
+        after = state.apply_move(text)
+        return after.last_move, after
     except (IllegalMoveError, NotationError) as err:
         raise _record_error(err, state, text, ply) from None
 
@@ -725,6 +727,21 @@ def record_from_state(
     record the moves that led to it, play them in a :class:`pacru.Game` and
     pass that (or call :func:`record_from_game`). Arguments and errors as
     :func:`record_from_game`.
+
+    Warns:
+        UserWarning: ``state`` is a state produced by a move (it has a
+            ``last_move``): before states became values this recorded the
+            moves that led to it, now it records its position only.
     """
-    game = state if isinstance(state, Game) else Game(state)
+    if isinstance(state, Game):
+        game = state
+    else:
+        if state.last_move is not None:
+            warnings.warn(
+                "record_from_state(state) records the position only, without the moves that "
+                "led to it (states no longer keep them); play in a pacru.Game and pass it, "
+                "or call record_from_game",
+                stacklevel=2,
+            )
+        game = Game(state)
     return record_from_game(game, names=names, comments=comments, **tags)

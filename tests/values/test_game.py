@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import warnings
 from typing import Any
 
 import pytest
@@ -166,10 +167,14 @@ def test_records_from_and_to_games() -> None:
     assert record_from_state(game, Event="Club") == record
     back = read_record(write_record(record)).to_game()
     assert back == game
-    # A bare state is its own set-up, without moves.
-    alone = record_from_state(game.state)
+    # A bare state is its own set-up, without moves; one reached by a move warns so.
+    with pytest.warns(UserWarning, match=r"records the position only"):
+        alone = record_from_state(game.state)
     assert alone.moves == ()
     assert alone.start() == game.state
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert record_from_state(game.root).moves == ()
 
 
 def test_to_game_names_the_ply_of_an_illegal_move() -> None:
