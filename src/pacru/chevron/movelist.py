@@ -24,8 +24,9 @@ steps and a :class:`Choices` that works out a step's choices; ``len`` counts
 each step's choices without building them (:meth:`Choices.size`), and family
 objects are only made when :attr:`LegalMoves.steps`, ``reorientations`` or
 ``families`` is read. Every object here is immutable: assigning or deleting
-an attribute raises :class:`attrs.exceptions.FrozenInstanceError` (an
-``AttributeError``).
+an attribute of a :class:`LegalMoves` raises
+:class:`attrs.exceptions.FrozenInstanceError` (an ``AttributeError``), and
+the families' attributes are read-only properties (``AttributeError``).
 """
 
 from __future__ import annotations
@@ -211,18 +212,11 @@ class StepFamily:
     :class:`Choices`, which then works the options out on first use: a random
     playout looks at the choices of one family per ply, so Pacru's benefit and
     meeting fields are only worked out for the family that is asked (see
-    :mod:`pacru.chevron.movegen`). Immutable.
+    :mod:`pacru.chevron.movegen`). Immutable: its attributes are read-only
+    properties.
     """
 
-    __slots__ = ("_choices", "_index", "_options", "_size", "capture", "origin", "target")
-
-    origin: int
-    target: int
-    capture: bool
-    _options: tuple[Option, ...] | None
-    _size: int
-    _choices: Choices | None
-    _index: int
+    __slots__ = ("_capture", "_choices", "_index", "_options", "_origin", "_size", "_target")
 
     def __init__(
         self,
@@ -238,19 +232,28 @@ class StepFamily:
         # Either the options, or the position's choices and the step's index (and size).
         if options is None and choices is None:
             raise TypeError("a StepFamily needs its options")
-        object.__setattr__(self, "origin", origin)
-        object.__setattr__(self, "target", target)
-        object.__setattr__(self, "capture", capture)
-        object.__setattr__(self, "_options", options)
-        object.__setattr__(self, "_size", size)
-        object.__setattr__(self, "_choices", choices)
-        object.__setattr__(self, "_index", index)
+        self._origin = origin
+        self._target = target
+        self._capture = capture
+        self._options = options
+        self._size = size
+        self._choices = choices
+        self._index = index
 
-    def __setattr__(self, name: str, value: object) -> NoReturn:
-        raise FrozenInstanceError()
+    @property
+    def origin(self) -> int:
+        """The chevron's field."""
+        return self._origin
 
-    def __delattr__(self, name: str) -> NoReturn:
-        raise FrozenInstanceError()
+    @property
+    def target(self) -> int:
+        """The destination field (a pincer's victim's field)."""
+        return self._target
+
+    @property
+    def capture(self) -> bool:
+        """True for a Pacru pincer {R11}."""
+        return self._capture
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -258,8 +261,7 @@ class StepFamily:
         options = self._options
         if options is None:
             assert self._choices is not None
-            options = self._choices.options(self._index)
-            object.__setattr__(self, "_options", options)  # a cache: the value never changes
+            options = self._options = self._choices.options(self._index)  # a cache
         return options
 
     @property
@@ -267,8 +269,7 @@ class StepFamily:
         """The number of complete moves in this family (at least 1)."""
         size = self._size
         if size < 0:
-            size = options_size(self.options)
-            object.__setattr__(self, "_size", size)
+            size = self._size = options_size(self.options)
         return size
 
     def get(self, index: int) -> Move:
@@ -324,17 +325,11 @@ class ReorientationFamily:
 
     ``fields`` are the own unoccupied fields that may be given up, ascending;
     ``mask`` their bitboard; ``cost`` is 2 for a 45-degree turn and 4 for 90
-    degrees (D25); ``size`` is C(len(fields), cost). Immutable.
+    degrees (D25); ``size`` is C(len(fields), cost). Immutable: its attributes
+    are read-only properties.
     """
 
-    __slots__ = ("cost", "fields", "mask", "origin", "size", "turn")
-
-    origin: int
-    turn: int
-    fields: tuple[int, ...]
-    mask: int
-    cost: int
-    size: int
+    __slots__ = ("_cost", "_fields", "_mask", "_origin", "_size", "_turn")
 
     def __init__(
         self,
@@ -346,18 +341,42 @@ class ReorientationFamily:
     ) -> None:
         # The list passes mask and size, shared by every family of the position.
         cost = 2 * abs(turn)
-        object.__setattr__(self, "origin", origin)
-        object.__setattr__(self, "turn", turn)
-        object.__setattr__(self, "fields", fields)
-        object.__setattr__(self, "mask", sum(1 << f for f in fields) if mask is None else mask)
-        object.__setattr__(self, "cost", cost)
-        object.__setattr__(self, "size", comb(len(fields), cost) if size is None else size)
+        self._origin = origin
+        self._turn = turn
+        self._fields = fields
+        self._mask = sum(1 << f for f in fields) if mask is None else mask
+        self._cost = cost
+        self._size = comb(len(fields), cost) if size is None else size
 
-    def __setattr__(self, name: str, value: object) -> NoReturn:
-        raise FrozenInstanceError()
+    @property
+    def origin(self) -> int:
+        """The chevron's field."""
+        return self._origin
 
-    def __delattr__(self, name: str) -> NoReturn:
-        raise FrozenInstanceError()
+    @property
+    def turn(self) -> int:
+        """45-degree steps, clockwise positive: -2, -1, 1 or 2."""
+        return self._turn
+
+    @property
+    def fields(self) -> tuple[int, ...]:
+        """The own unoccupied fields that may be given up, ascending (D25)."""
+        return self._fields
+
+    @property
+    def mask(self) -> int:
+        """The bitboard of :attr:`fields`."""
+        return self._mask
+
+    @property
+    def cost(self) -> int:
+        """The number of fields given up: 2 for 45 degrees, 4 for 90 (D25)."""
+        return self._cost
+
+    @property
+    def size(self) -> int:
+        """The number of moves: C(len(fields), cost)."""
+        return self._size
 
     def get(self, index: int) -> Move:
         """The ``index``-th move: relinquished sets in lexicographic order.
