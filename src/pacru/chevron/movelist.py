@@ -224,7 +224,6 @@ class StepFamily:
         target: int,
         capture: bool,
         options: tuple[Option, ...] | None = None,
-        *,
         choices: Choices | None = None,
         index: int = -1,
         size: int = -1,
@@ -470,7 +469,7 @@ class _MoveList:
             choices = self.choices
             codes = self.codes
             offsets = [0] if choices is None else choices.offsets()
-            turns, sizes = _turn_sizes(self.free) if codes else ((), ())
+            turns, sizes = self.turns()
             total = 1 if self.passes else offsets[-1] + len(codes) * sum(sizes)
             layout = self.layout = (offsets, total, turns, sizes)
         return layout
@@ -484,6 +483,9 @@ class _MoveList:
     def fields(self) -> tuple[int, ...]:
         return tuple(_bit_fields(self.free))
 
+    def turns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return _turn_sizes(self.free) if self.codes else ((), ())
+
     def steps(self) -> tuple[StepFamily, ...]:
         families = self.step_families
         if families is None:
@@ -491,20 +493,20 @@ class _MoveList:
             if choices is None:
                 families = ()
             else:
-                offsets = self.get_layout()[0]
-                families = tuple(
-                    StepFamily(
-                        f, t, capture, choices=choices, index=i, size=offsets[i + 1] - offsets[i]
-                    )
-                    for i, (f, t, _d, _k, _j, capture) in enumerate(choices.steps)
-                )
+                # Sizes are passed on when len() has counted them, else counted when asked.
+                layout = self.layout
+                built: list[StepFamily] = []
+                for i, (f, t, _d, _k, _j, capture) in enumerate(choices.steps):
+                    size = -1 if layout is None else layout[0][i + 1] - layout[0][i]
+                    built.append(StepFamily(f, t, capture, None, choices, i, size))
+                families = tuple(built)
             self.step_families = families
         return families
 
     def reorientations(self) -> tuple[ReorientationFamily, ...]:
         families = self.reorients
         if families is None:
-            _offsets, _total, turns, sizes = self.get_layout()
+            turns, sizes = self.turns()
             fields, free = self.fields(), self.free
             families = tuple(
                 ReorientationFamily(code >> 3, turn, fields, free, size)
@@ -561,7 +563,7 @@ class _MoveList:
                     else:
                         yield make_move(f, t, c, twist, 0, conn, mk, None)
         if self.codes:
-            fields, turns = self.fields(), self.get_layout()[2]
+            fields, turns = self.fields(), self.turns()[0]
             for code in self.codes:
                 for turn in turns:
                     for chosen in combinations(fields, 2 * abs(turn)):
@@ -579,6 +581,9 @@ class _MoveList:
         i = self.step_index(move)
         if i < 0:
             return False
+        families = self.step_families
+        if families is not None:  # their options are cached
+            return _options_contain(families[i].options, move)
         choices = self.choices
         assert choices is not None
         return _options_contain(choices.options(i), move)
@@ -595,7 +600,7 @@ class _MoveList:
 
     def reorientation_index(self, move: Move) -> int:
         """The index in :meth:`reorientations` of ``move``'s family, or -1."""
-        turns = self.get_layout()[2]
+        turns = self.turns()[0]
         if move.capture or move.turn not in turns:
             return -1
         for i, code in enumerate(self.codes):
