@@ -1,4 +1,8 @@
-"""Play one seeded random game of Shacru with the library API and print it.
+"""
+Play a random game
+==================
+
+Play one seeded random game of Shacru with the library API and print it.
 
 Run from the repository root (with pacru installed, or ``PYTHONPATH=src``)::
 

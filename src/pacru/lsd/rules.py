@@ -1,17 +1,17 @@
 """The options of an LSD game and the tables derived from them {LSD.md 2.5, 3.1, 3.2}.
 
-==========================  =================================  ======================
-Option (``new_game`` kw)    Default                            Rule
-==========================  =================================  ======================
-``colours``                 ``red, yellow, green, blue``[:n]   RULING 3
-``shades``                  black, white, black, white[:n]     3.1, RULING 2, 17
-``tile_set``                :data:`~pacru.lsd.DEFAULT_TILE_SET`  3.1, RULING 1
-``allow_rotation``          ``True``                           RULING 4
-``strict_dot_matching``     ``True``                           RULING 5
-``row_length``              4, or 3 with four players          1.7, RULING 16
-``enforce_shade_alternation``  ``True``                        2.5, RULING 17
-``first_player``            the first colour                   RULING 20
-==========================  =================================  ======================
+=============================  ====================================  ======================
+Option (``new_game`` kw)       Default                               Rule
+=============================  ====================================  ======================
+``colours``                    ``(red, yellow, green, blue)[:n]``    RULING 3
+``shades``                     black, white, black, white[:n]        3.1, RULING 2, 17
+``tile_set``                   :data:`~pacru.lsd.DEFAULT_TILE_SET`   3.1, RULING 1
+``allow_rotation``             ``True``                              RULING 4
+``strict_dot_matching``        ``True``                              RULING 5
+``row_length``                 4, or 3 with four players             1.7, RULING 16
+``enforce_shade_alternation``  ``True``                              2.5, RULING 17
+``first_player``               the first colour                      RULING 20
+=============================  ====================================  ======================
 
 :class:`LsdRules` holds one validated set of options plus the lookup tables the
 engine indexes (per-seat tile kinds, their orientations, and which dot masks
