@@ -45,7 +45,7 @@ def _compiled() -> bool:
 
 
 #: True when the engine's hot modules were compiled with mypyc (the optional compiled
-#: build, :doc:`performance`), False for the pure-Python build. Both give the same moves.
+#: build, :ref:`performance`), False for the pure-Python build. Both give the same moves.
 COMPILED: bool = _compiled()
 
 __all__ = [
