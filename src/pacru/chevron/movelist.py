@@ -741,7 +741,8 @@ class LegalMoves(Sequence[Move]):
         return _PASS_LIST
 
 
-def _read_only(self: object, name: str, value: object = None) -> NoReturn:
+def _read_only(*args: object) -> NoReturn:
+    # *args: compiled, this function is not bound as a method, so it gets (name, value).
     raise FrozenInstanceError()
 
 
