@@ -4,6 +4,20 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 
     python benchmarks/playouts.py [--games shacru,pacru] [--players 2,3,4]
                                   [--seconds 2] [--seed 0] [--format text|rst]
+                                  [--draw families|uniform] [--rounds 5]
+
+``--draw uniform`` measures what users write: ``rng.choice(state.legal_moves())``
+then ``apply_move`` every ply (``len`` of the complete list included, no move
+family drawn first), a new game at each game end, against python-chess's own
+random playouts in the same process: ``rng.choice(list(board.legal_moves))``,
+``board.push``, a new board at the end of a game (no legal move, insufficient
+material, or the 75-move rule). Rounds of the two alternate (``--rounds`` of
+each, ``--seconds`` split among them, CPU time of this process), so load from
+other processes hits both alike; the table gives the median plies per CPU
+second of each and the median of the per-round ratios pacru / chess. It needs
+``chess`` (``pip install chess``, the ``bench`` extra).
+
+Without ``--draw uniform`` (``--draw families``, the default):
 
 For each game and player count it plays random games back to back with the
 random player of ``pacru play`` (:func:`pacru.commands.play.random_move`) and
@@ -84,6 +98,67 @@ def throughput(
     return best, games
 
 
+def uniform_round(
+    game: str, players: int, seconds: float, rng: random.Random, state: Any
+) -> tuple[float, Any]:
+    """Plies per CPU second of ``rng.choice(legal_moves())`` playouts, and the state reached."""
+    if state is None:
+        state = _fresh_game(game, players)
+    plies = 0
+    cpu_start = time.process_time()
+    deadline = time.perf_counter() + seconds
+    choice = rng.choice
+    while True:
+        for _ in range(64):  # check the clock every 64 plies only
+            if state.outcome is not None:
+                state = _fresh_game(game, players)
+            state = state.apply_move(choice(state.legal_moves()))
+        plies += 64
+        if time.perf_counter() >= deadline:
+            return plies / (time.process_time() - cpu_start), state
+
+
+def chess_round(seconds: float, rng: random.Random, board: Any) -> tuple[float, Any]:
+    """Plies per CPU second of python-chess random playouts, and the board reached."""
+    import chess
+
+    if board is None:
+        board = chess.Board()
+    plies = 0
+    cpu_start = time.process_time()
+    deadline = time.perf_counter() + seconds
+    choice = rng.choice
+    while True:
+        for _ in range(64):
+            moves = list(board.legal_moves)
+            if not moves or board.halfmove_clock >= 150 or board.is_insufficient_material():
+                board = chess.Board()
+                moves = list(board.legal_moves)
+            board.push(choice(moves))
+        plies += 64
+        if time.perf_counter() >= deadline:
+            return plies / (time.process_time() - cpu_start), board
+
+
+def uniform_versus_chess(
+    game: str, players: int, seconds: float, rounds: int, rng: random.Random
+) -> tuple[float, float, float]:
+    """Median pacru and chess plies per CPU second over alternating rounds, and the
+    median of the per-round ratios pacru / chess."""
+    window = seconds / (2 * rounds)
+    state: Any = None
+    board: Any = None
+    mine: list[float] = []
+    theirs: list[float] = []
+    for _ in range(rounds):
+        rate, state = uniform_round(game, players, window, rng, state)
+        mine.append(rate)
+        rate, board = chess_round(window, rng, board)
+        theirs.append(rate)
+    ratios = [a / b for a, b in zip(mine, theirs, strict=True)]
+    return statistics.median(mine), statistics.median(theirs), statistics.median(ratios)
+
+
 def call_medians(
     game: str, players: int, seconds: float, rng: random.Random
 ) -> tuple[float, float, float | None]:
@@ -160,7 +235,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random players")
     parser.add_argument("--format", choices=("text", "rst"), default="text")
+    parser.add_argument(
+        "--draw",
+        choices=("families", "uniform"),
+        default="families",
+        help="families: the random player of `pacru play`; uniform: rng.choice over the "
+        "complete move list, against python-chess in the same process",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="--draw uniform: rounds of each (default 5)"
+    )
     args = parser.parse_args(argv)
+    if args.draw == "uniform":
+        return _main_uniform(args)
 
     header = (
         "game",
@@ -203,13 +290,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _header(args: argparse.Namespace) -> None:
+    print(f"# {machine()}")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M %Z')}, pacru {pacru.__version__}, "
+        f"compiled {getattr(pacru, 'COMPILED', False)}, --draw {args.draw}, "
+        f"--seconds {args.seconds}, "
+        f"load average {load}"
+    )
+
+
+def _main_uniform(args: argparse.Namespace) -> int:
+    _header(args)
+    header = ("game", "players", "pacru plies/s", "chess plies/s", "ratio")
+    widths = (8, 8, 14, 14, 6)
+    if args.format == "text":
+        print(_row(header, widths), flush=True)
+    rows = []
+    for game in args.games:
+        for players in args.players:
+            rng = random.Random(args.seed)
+            mine, theirs, ratio = uniform_versus_chess(
+                game, players, args.seconds, args.rounds, rng
+            )
+            rows.append((game, str(players), f"{mine:,.0f}", f"{theirs:,.0f}", f"{ratio:.2f}x"))
+            if args.format == "text":
+                print(_row(rows[-1], widths), flush=True)
+    if args.format == "rst":
+        print(_rst_table(header, rows))
+    return 0
+
+
 _WIDTHS = (8, 8, 10, 6, 15, 14, 12)
 
 
-def _row(cells: Sequence[str]) -> str:
+def _row(cells: Sequence[str], widths: Sequence[int] = _WIDTHS) -> str:
     return "  ".join(
         c.rjust(w) if i > 1 else c.ljust(w)
-        for i, (c, w) in enumerate(zip(cells, _WIDTHS, strict=True))
+        for i, (c, w) in enumerate(zip(cells, widths, strict=True))
     )
 
 

@@ -65,8 +65,20 @@ def __getattr__(name: str) -> Any:
 #: an outcome changes for some position (as pgx versions its environments).
 RULES_VERSION = 1
 
+
+def _compiled() -> bool:
+    from pacru.chevron import movegen
+
+    return not movegen.__file__.endswith(".py")
+
+
+#: True when the engine's hot modules were compiled with mypyc (the optional compiled
+#: build, :ref:`performance`), False for the pure-Python build. Both give the same moves.
+COMPILED: bool = _compiled()
+
 __all__ = [
     "CHEVRON_GAMES",
+    "COMPILED",
     "GAMES",
     "RULES_VERSION",
     "Chevron",

@@ -21,6 +21,8 @@ these tables and never does coordinate arithmetic {G5}.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
 from pacru.errors import NotationError
@@ -185,10 +187,11 @@ def _lines() -> tuple[dict[int, tuple[int, int]], dict[int, int]]:
 
 _LINE, _BETWEEN = _lines()
 #: ``LINE[origin * 81 + target]``: (direction, distance) when the two fields lie on one
-#: straight line; missing otherwise.
-LINE: Final[dict[int, tuple[int, int]]] = _LINE
+#: straight line; missing otherwise. A read-only mapping.
+LINE: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(_LINE)
 #: ``BETWEEN[origin * 81 + target]``: bitboard of the intervening fields of that line.
-BETWEEN: Final[dict[int, int]] = _BETWEEN
+#: A read-only mapping.
+BETWEEN: Final[Mapping[int, int]] = MappingProxyType(_BETWEEN)
 
 
 def field_name(field: int) -> str:

@@ -238,7 +238,6 @@ def test_lsd_values_reject_mutation() -> None:
             mapping[next(iter(mapping), "red")] = 0  # type: ignore[index]
 
 
-@pytest.mark.xfail(strict=True, reason="LegalMoves immutability lands with h-speed")
 def test_legal_moves_and_families_reject_mutation() -> None:
     state = next(
         s

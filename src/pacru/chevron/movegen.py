@@ -22,26 +22,30 @@ The functions see only integers and bitboards (see :mod:`pacru.geometry`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from math import comb
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Final
 
-from pacru.chevron.movelist import LegalMoves, Option, ReorientationFamily, StepFamily
+from pacru.chevron.movelist import Choices, LegalMoves, Option, Step, options_size
 from pacru.chevron.rules import SUPPLY, Rules
 from pacru.geometry import BETWEEN, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
 
-__all__ = ["Step", "generate", "power_of_movement", "raw_steps"]
-
-#: A chevron step before choices: (origin, target, direction, distance, jumped, capture).
-Step = tuple[int, int, int, int, bool, bool]
+__all__ = [
+    "Step",
+    "after_capture",
+    "crossing_options",
+    "generate",
+    "power_of_movement",
+    "raw_steps",
+]
 
 _FULL: Final = (1 << 81) - 1
 _TWISTS: Final[tuple[int, ...]] = (0, -1, 1)
 _NO_TWIST: Final[tuple[int, ...]] = (0,)
 #: The choices of a Lilacru/Shacru/Azacru step, shared by every family.
-_TWIST_OPTIONS: Final[dict[tuple[int, ...], tuple[Option, ...]]] = {
-    tw: tuple((t, False, -1, 0) for t in tw) for tw in (_TWISTS, _NO_TWIST)
-}
+_TWIST_OPTIONS: Final[Mapping[tuple[int, ...], tuple[Option, ...]]] = MappingProxyType(
+    {tw: tuple((t, False, -1, 0) for t in tw) for tw in (_TWISTS, _NO_TWIST)}
+)
 
 
 #: ``_FORWARD_NEIGHBOURS[code]``: (direction, field) of each forward neighbour on the
@@ -49,6 +53,12 @@ _TWIST_OPTIONS: Final[dict[tuple[int, ...], tuple[Option, ...]]] = {
 _FORWARD_NEIGHBOURS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
     tuple((d, NEIGHBOUR[code >> 3][d]) for d in FORWARD[code & 7] if NEIGHBOUR[code >> 3][d] >= 0)
     for code in range(81 * 8)
+)
+
+#: ``_FORWARD_RAYS[code]``: (direction, ray) of each forward direction of a chevron
+#: ``code = field * 8 + facing``, in the order of FORWARD {G4, G5}.
+_FORWARD_RAYS: Final[tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = tuple(
+    tuple((d, RAYS[code >> 3][d]) for d in FORWARD[code & 7]) for code in range(81 * 8)
 )
 
 
@@ -100,13 +110,9 @@ def raw_steps(
                     steps.append((f, t, d, 1, False, False))
             continue
         from_own = own >> f & 1
-        for d in FORWARD[code & 7]:
+        for d, ray in _FORWARD_RAYS[code]:
             jumped = False
-            k = 0
-            for t in RAYS[f][d]:
-                k += 1
-                if k > pom:
-                    break
+            for k, t in enumerate(ray[:pom], 1):
                 bit = 1 << t
                 if occupied & bit:
                     if pacru and not jumped and not own_occ & bit:
@@ -170,24 +176,55 @@ def generate(
     if not steps:
         return LegalMoves.empty() if rules.pacru else LegalMoves.pass_only()
     if rules.pacru:
-        return _pacru_moves(rules, markers, chevrons, seat, occupied, steps)
-    own = markers[seat]
-    families = []
-    for f, t, _d, k, jumped, _cap in steps:
-        twists = _NO_TWIST
-        if rules.twist and BORDERLAND[f] != BORDERLAND[t] and not end_triggered:
-            twists = _TWISTS
-            if (
-                rules.azacru
-                and k >= 2
-                and not jumped
-                and own >> f & 1
-                and own >> t & 1
-                and BETWEEN[f * 81 + t] & _other_marks(markers, seat)
-            ):
-                twists = _NO_TWIST  # removed by its own connection: nothing to twist (D5)
-        families.append(StepFamily(f, t, False, _TWIST_OPTIONS[twists]))
-    return LegalMoves(tuple(families))
+        return _pacru_moves(rules, markers, chevrons, seat, occupied, tuple(steps))
+    return LegalMoves(_PlainChoices(tuple(steps), rules, markers, seat, end_triggered))
+
+
+class _PlainChoices(Choices):
+    """Lilacru, Shacru, Azacru: a step's only choice is the twist {S-R4, A-R6, D3-D5}."""
+
+    __slots__ = ("_end_triggered", "_markers", "_rules", "_seat")
+
+    _rules: Rules
+    _markers: tuple[int, ...]
+    _seat: int
+    _end_triggered: bool
+
+    def __init__(
+        self,
+        steps: tuple[Step, ...],
+        rules: Rules,
+        markers: tuple[int, ...],
+        seat: int,
+        end_triggered: bool,
+    ) -> None:
+        super().__init__(steps)
+        object.__setattr__(self, "_rules", rules)
+        object.__setattr__(self, "_markers", markers)
+        object.__setattr__(self, "_seat", seat)
+        object.__setattr__(self, "_end_triggered", end_triggered)
+
+    def options(self, index: int) -> tuple[Option, ...]:
+        return _TWIST_OPTIONS[self._twists(index)]
+
+    def size(self, index: int) -> int:
+        return len(self._twists(index))
+
+    def _twists(self, index: int) -> tuple[int, ...]:
+        f, t, _d, k, jumped, _cap = self.steps[index]
+        if not self._rules.twist or BORDERLAND[f] == BORDERLAND[t] or self._end_triggered:
+            return _NO_TWIST
+        own = self._markers[self._seat]
+        if (
+            self._rules.azacru
+            and k >= 2
+            and not jumped
+            and own >> f & 1
+            and own >> t & 1
+            and BETWEEN[f * 81 + t] & _other_marks(self._markers, self._seat)
+        ):
+            return _NO_TWIST  # removed by its own connection: nothing to twist (D5)
+        return _TWISTS
 
 
 def _other_marks(markers: tuple[int, ...], seat: int) -> int:
@@ -222,41 +259,44 @@ def _pacru_moves(
     chevrons: tuple[tuple[int, ...], ...],
     seat: int,
     occupied: int,
-    steps: list[Step],
+    steps: tuple[Step, ...],
 ) -> LegalMoves:
     own = markers[seat]
     supply = SUPPLY[len(markers)] - own.bit_count()
     own_codes = chevrons[seat]
-    ctx = (rules, markers, seat, occupied, own, supply, own_codes)
-    # The choices of a step are worked out when first asked for (see StepFamily).
-    families = [_PacruStep(ctx, s) for s in steps]
-    reorients = _reorientations(own, occupied, own_codes)
-    return LegalMoves(tuple(families), reorients)
+    marked = 0
+    for m in markers:
+        marked |= m
+    ctx = (rules, markers, seat, occupied, own, supply, own_codes, marked)
+    # Reorientation {R14}: any own unoccupied fields may be given up (D25); only offered
+    # with a chevron step (R14, D26), which this player has.
+    return LegalMoves(_PacruChoices(steps, ctx), own_codes, own & ~occupied)
 
 
-#: What every step of one position shares: rules, markers, seat, occupied, own, supply, chevrons.
-_Context = tuple[Rules, tuple[int, ...], int, int, int, int, tuple[int, ...]]
+#: What every step of one position shares: rules, markers, seat, occupied, own, supply,
+#: own chevron codes, all marked fields.
+_Context = tuple[Rules, tuple[int, ...], int, int, int, int, tuple[int, ...], int]
 
 
-class _PacruStep(StepFamily):
-    """A Pacru step family whose choices are worked out when first asked for.
+class _PacruChoices(Choices):
+    """The choices of Pacru steps, worked out (or counted) step by step when asked for."""
 
-    One object per step (no closure), since a position builds one per step.
-    """
+    __slots__ = ("_context",)
 
-    __slots__ = ("_context", "_step")
+    _context: _Context
 
-    def __init__(self, context: _Context, step: Step) -> None:
-        self.origin = step[0]
-        self.target = step[1]
-        self.capture = step[5]
-        self._options = None
-        self._size = -1
-        self._context = context
-        self._step = step
+    def __init__(self, steps: tuple[Step, ...], context: _Context) -> None:
+        super().__init__(steps)
+        object.__setattr__(self, "_context", context)
 
-    def _compute_options(self) -> tuple[Option, ...]:
-        return _step_options(self._context, self._step)
+    def options(self, index: int) -> tuple[Option, ...]:
+        return _step_options(self._context, self.steps[index])
+
+    def size(self, index: int) -> int:
+        return _step_offsets(self._context, (self.steps[index],))[1]
+
+    def offsets(self) -> list[int]:
+        return _step_offsets(self._context, self.steps)
 
 
 def after_capture(
@@ -280,17 +320,34 @@ def after_capture(
     return markers, own, marked, (occupied & ~(1 << origin)) | tbit
 
 
+_SUPPLY_DONE: Final[tuple[Option, ...]] = ((0, False, -1, 0),)
+
+
+def _connection_offered(own: int, step: Step) -> bool:
+    """A connection change: a long move, no jump, from and to own fields {R8, D13}."""
+    f, t, _d, k, jumped, capture = step
+    return not capture and k >= 2 and not jumped and bool(own >> f & own >> t & 1)
+
+
+def _meeting_partner(own_codes: tuple[int, ...], target: int, direction: int) -> int:
+    """The field of the own chevron the moved one would meet, or -1 {R12}.
+
+    A meeting needs the moved chevron to face an own chevron facing back (D21).
+    """
+    n = NEIGHBOUR[target][direction]
+    return n if n >= 0 and (n * 8 + (direction + 4) % 8) in own_codes else -1
+
+
 def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     """The choices of one Pacru step: benefit and meeting field {R4-R12, D13-D23, D29}."""
-    rules, markers, seat, occupied, own, supply, own_codes = ctx
-    f, t, d, k, jumped, capture = step
-    tbit = 1 << t
+    rules, markers, seat, occupied, own, supply, own_codes, _marked = ctx
+    f, t, d, _k, _jumped, capture = step
     victim_markers, own_a, marked_a, occ_a = after_capture(markers, seat, occupied, f, t, capture)
     left = supply - (own_a != own)  # the pincer's marker comes from the supply
     if left <= 0:  # R16b: the capture placed the last marker; nothing more to choose
-        return ((0, False, -1, 0),)
+        return _SUPPLY_DONE
     benefits: list[tuple[bool, int]] = []  # (connection, crossing field or -1)
-    if not capture and k >= 2 and not jumped and own >> f & 1 and own & tbit:
+    if _connection_offered(own, step):
         benefits.append((True, -1))
     if BORDERLAND[f] != BORDERLAND[t]:
         fields, _ = crossing_options(BORDERLAND[t], marked_a, own_a, occ_a, t)
@@ -300,18 +357,44 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
             fields ^= low
     if not benefits:
         benefits.append((False, -1))
-    # A meeting needs the moved chevron to face an own chevron facing back (D21).
-    n = NEIGHBOUR[t][d]
-    meets = n >= 0 and (n * 8 + (d + 4) % 8) in own_codes
+    n = _meeting_partner(own_codes, t, d)
     options: list[Option] = []
     for conn, field in benefits:
         meet = 0
-        if meets:
+        if n >= 0:
             meet = _meeting_fields(
                 rules, victim_markers, seat, own_a, occ_a, left, f, t, n, conn, field
             )
         options.append((0, conn, field, meet))
     return tuple(options)
+
+
+def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
+    """Where each Pacru step's moves start, from 0, counted without building the choices.
+
+    The same rules as :func:`_step_options` (a test checks the two agree on
+    random games): a plain step offers the connection change {R8} and each
+    crossing field {R4, R6, R10} (or nothing: one move); pincers and steps
+    that may end in a meeting (rare) are counted on their built choices.
+    """
+    _rules, _markers, _seat, occupied, own, supply, own_codes, marked = ctx
+    out = [0]
+    total = 0
+    for step in steps:
+        f, t, d, k, jumped, capture = step
+        n = NEIGHBOUR[t][d]
+        if capture or supply <= 0 or (n >= 0 and n * 8 + (d + 4) % 8 in own_codes):
+            total += options_size(_step_options(ctx, step))
+        else:
+            size = 1 if k >= 2 and not jumped and own >> f & own >> t & 1 else 0
+            land = BORDERLAND[t]
+            if BORDERLAND[f] != land:
+                # The board after the move: no capture, so only the chevron has moved (D17).
+                occ_a = (occupied & ~(1 << f)) | (1 << t)
+                size += crossing_options(land, marked, own, occ_a, t)[0].bit_count()
+            total += size or 1
+        out.append(total)
+    return out
 
 
 def _meeting_fields(
@@ -354,34 +437,3 @@ def _meeting_fields(
         if best < 9:
             return 0
     return _FULL & ~occ_a & ~own_b
-
-
-def _reorientations(
-    own: int, occupied: int, own_codes: tuple[int, ...]
-) -> tuple[ReorientationFamily, ...]:
-    """Reorientation families {R14}: 45 degrees for 2 fields, 90 for 4 (D25).
-
-    Only called when the player has a chevron step, as R14 and D26 require.
-    """
-    free = mask = own & ~occupied
-    n = free.bit_count()
-    if n < 2:
-        return ()
-    fields = []
-    while free:
-        low = free & -free
-        fields.append(low.bit_length() - 1)
-        free ^= low
-    fields_t = tuple(fields)
-    family = ReorientationFamily
-    if n < 4:
-        size = n * (n - 1) // 2
-        return tuple(
-            family(code >> 3, turn, fields_t, mask, size) for code in own_codes for turn in (-1, 1)
-        )
-    sizes = (comb(n, 4), n * (n - 1) // 2, 0, n * (n - 1) // 2, comb(n, 4))
-    return tuple(
-        family(code >> 3, turn, fields_t, mask, sizes[turn + 2])
-        for code in own_codes
-        for turn in (-2, -1, 1, 2)
-    )

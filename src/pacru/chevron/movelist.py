@@ -7,8 +7,9 @@ each would cost far more than bots need, so legal moves are kept as
 *families*: one per chevron step or reorientation, holding the choices
 compactly (bitboards and field tuples). :class:`LegalMoves` is a read-only
 ``Sequence[Move]``: ``len`` and ``in`` are O(families), indexing decodes one
-move (combinations are unranked, not enumerated) and iteration yields moves
-one at a time in the documented order:
+move (a binary search over the family offsets, then combinations are unranked,
+not enumerated) and iteration yields moves one at a time in the documented
+order:
 
 1. steps and pincers, by chevron (ascending field), then direction of travel
    (left, straight, right of the facing), then distance; within a step, the
@@ -17,20 +18,32 @@ one at a time in the documented order:
 2. reorientations, by chevron, then turn (-2, -1, +1, +2), then relinquished
    sets in lexicographic order;
 3. or the single ``pass``.
+
+The list is lazy all the way down: the generator hands over its raw chevron
+steps and a :class:`Choices` that works out a step's choices; ``len`` counts
+each step's choices without building them (:meth:`Choices.size`), and family
+objects are only made when :attr:`LegalMoves.steps`, ``reorientations`` or
+``families`` is read. Every object here is immutable: assigning or deleting
+an attribute of a :class:`LegalMoves` raises
+:class:`attrs.exceptions.FrozenInstanceError` (an ``AttributeError``), and
+the families' attributes are read-only properties (``AttributeError``).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from importlib import import_module
 from itertools import combinations
 from math import comb
-from typing import Final, overload
+from typing import Final, NoReturn, overload
 
 import attrs
+from attrs.exceptions import FrozenInstanceError
 
 from pacru.chevron.move import Move
 
-__all__ = ["LegalMoves", "ReorientationFamily", "StepFamily"]
+__all__ = ["Choices", "LegalMoves", "Option", "ReorientationFamily", "Step", "StepFamily"]
 
 _new = object.__new__
 
@@ -91,63 +104,182 @@ def _bit_fields(mask: int) -> Iterator[int]:
 
 #: One choice of a step: (twist, connection, marker field or -1, meeting bitboard or 0).
 Option = tuple[int, bool, int, int]
+#: A chevron step before choices: (origin, target, direction, distance, jumped, capture).
+Step = tuple[int, int, int, int, bool, bool]
+
+
+def options_size(options: tuple[Option, ...]) -> int:
+    """The number of complete moves a step's choices make: a meeting field each, else 1."""
+    n = 0
+    for option in options:
+        n += option[3].bit_count() or 1
+    return n
+
+
+def _option_move(
+    origin: int, target: int, capture: bool, options: tuple[Option, ...], index: int
+) -> Move:
+    """The ``index``-th complete move of a step with these choices."""
+    for twist, conn, marker, meet in options:
+        n = meet.bit_count() or 1
+        if index < n:
+            return make_move(
+                origin,
+                target,
+                capture,
+                twist,
+                0,
+                conn,
+                None if marker < 0 else marker,
+                _nth_bit(meet, index) if meet else None,
+            )
+        index -= n
+    raise IndexError(index)
+
+
+def _options_contain(options: tuple[Option, ...], move: Move) -> bool:
+    """Whether ``move``'s choices are among ``options`` (origin, target, capture already match)."""
+    if move.turn or move.relinquished:
+        return False
+    marker = -1 if move.marker is None else move.marker
+    for twist, conn, mk, meet in options:
+        if twist == move.twist and conn == move.connection and mk == marker:
+            if meet:
+                return move.meeting is not None and bool(meet >> move.meeting & 1)
+            return move.meeting is None
+    return False
+
+
+class Choices:
+    """The step choices of one position, worked out step by step when asked for.
+
+    The move generator (:mod:`pacru.chevron.movegen`) subclasses this for each
+    kind of game. ``steps`` are the raw steps in list order; :meth:`options`
+    gives a step's choices, :meth:`size` their number of complete moves,
+    which a subclass may count without building the choices.
+    """
+
+    __slots__ = ("steps",)
+
+    steps: tuple[Step, ...]
+
+    def __init__(self, steps: tuple[Step, ...]) -> None:
+        object.__setattr__(self, "steps", steps)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def options(self, index: int) -> tuple[Option, ...]:
+        """The choices of ``steps[index]``."""
+        raise NotImplementedError
+
+    def size(self, index: int) -> int:
+        """The number of complete moves of ``steps[index]``: :func:`options_size` of its options."""
+        return options_size(self.options(index))
+
+    def offsets(self) -> list[int]:
+        """Where each step's moves start in the list, from 0, and where the last one ends."""
+        out = [0]
+        total = 0
+        for i in range(len(self.steps)):
+            total += self.size(i)
+            out.append(total)
+        return out
+
+
+class _FixedChoices(Choices):
+    """Choices given outright, one tuple per step (a list built from families)."""
+
+    __slots__ = ("_options",)
+
+    _options: tuple[tuple[Option, ...], ...]
+
+    def __init__(self, steps: tuple[Step, ...], options: tuple[tuple[Option, ...], ...]) -> None:
+        super().__init__(steps)
+        object.__setattr__(self, "_options", options)
+
+    def options(self, index: int) -> tuple[Option, ...]:
+        return self._options[index]
 
 
 class StepFamily:
     """Every complete move of one chevron step or pincer, differing only in choices.
 
-    A subclass may leave ``options`` out and work them out on first use
-    (:meth:`_compute_options`): a random playout looks at the choices of one
-    family per ply, so Pacru's benefit and meeting fields are only worked out
-    for the family that is asked (see :mod:`pacru.chevron.movegen`).
+    Built with its ``options``, or by :class:`LegalMoves` from the generator's
+    :class:`Choices`, which then works the options out on first use: a random
+    playout looks at the choices of one family per ply, so Pacru's benefit and
+    meeting fields are only worked out for the family that is asked (see
+    :mod:`pacru.chevron.movegen`). Immutable: its attributes are read-only
+    properties.
     """
 
-    __slots__ = ("_options", "_size", "capture", "origin", "target")
+    __slots__ = ("_capture", "_choices", "_index", "_options", "_origin", "_size", "_target")
 
     def __init__(
-        self, origin: int, target: int, capture: bool, options: tuple[Option, ...] | None = None
+        self,
+        origin: int,
+        target: int,
+        capture: bool,
+        options: tuple[Option, ...] | None = None,
+        choices: Choices | None = None,
+        index: int = -1,
+        size: int = -1,
     ) -> None:
-        self.origin = origin
-        self.target = target
-        self.capture = capture
+        # Either the options, or the position's choices and the step's index (and size).
+        if options is None and choices is None:
+            raise TypeError("a StepFamily needs its options")
+        self._origin = origin
+        self._target = target
+        self._capture = capture
         self._options = options
-        self._size = -1
+        self._size = size
+        self._choices = choices
+        self._index = index
+
+    @property
+    def origin(self) -> int:
+        """The chevron's field."""
+        return self._origin
+
+    @property
+    def target(self) -> int:
+        """The destination field (a pincer's victim's field)."""
+        return self._target
+
+    @property
+    def capture(self) -> bool:
+        """True for a Pacru pincer {R11}."""
+        return self._capture
 
     @property
     def options(self) -> tuple[Option, ...]:
         """The choices: (twist, connection, marker field or -1, meeting bitboard or 0)."""
         options = self._options
         if options is None:
-            options = self._options = self._compute_options()
+            assert self._choices is not None
+            options = self._options = self._choices.options(self._index)  # a cache
         return options
-
-    def _compute_options(self) -> tuple[Option, ...]:
-        raise TypeError("this StepFamily was built without its options")
 
     @property
     def size(self) -> int:
         """The number of complete moves in this family (at least 1)."""
         size = self._size
         if size < 0:
-            size = self._size = sum(m.bit_count() or 1 for _, _, _, m in self.options)
+            size = self._size = options_size(self.options)
         return size
 
     def get(self, index: int) -> Move:
-        for twist, conn, marker, meet in self.options:
-            n = meet.bit_count() or 1
-            if index < n:
-                return make_move(
-                    self.origin,
-                    self.target,
-                    self.capture,
-                    twist,
-                    0,
-                    conn,
-                    None if marker < 0 else marker,
-                    _nth_bit(meet, index) if meet else None,
-                )
-            index -= n
-        raise IndexError(index)
+        """The ``index``-th move of this family, in list order (``0 <= index < size``).
+
+        Raises:
+            IndexError: ``index`` is out of range.
+        """
+        if index < 0:
+            raise IndexError(index)
+        return _option_move(self.origin, self.target, self.capture, self.options, index)
 
     def __iter__(self) -> Iterator[Move]:
         o, t, c = self.origin, self.target, self.capture
@@ -160,21 +292,43 @@ class StepFamily:
                 yield make_move(o, t, c, twist, 0, conn, mk, None)
 
     def contains(self, move: Move) -> bool:
-        if move.turn or move.relinquished:
+        """Whether ``move`` is one of this family's moves."""
+        if move.origin != self.origin or move.target != self.target:
             return False
-        marker = -1 if move.marker is None else move.marker
-        for twist, conn, mk, meet in self.options:
-            if twist == move.twist and conn == move.connection and mk == marker:
-                if meet:
-                    return move.meeting is not None and bool(meet >> move.meeting & 1)
-                return move.meeting is None
-        return False
+        return move.capture == self.capture and _options_contain(self.options, move)
+
+    def __repr__(self) -> str:
+        return (
+            f"<StepFamily {self.origin}->{self.target}"
+            f"{' capture' if self.capture else ''}, {self.size} moves>"
+        )
+
+
+def _unrank(fields: tuple[int, ...], cost: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th ``cost``-subset of ``fields`` in lexicographic order."""
+    chosen: list[int] = []
+    n, k, start = len(fields), cost, 0
+    while k:
+        for i in range(start, n):
+            count = comb(n - i - 1, k - 1)
+            if index < count:
+                chosen.append(fields[i])
+                start, k = i + 1, k - 1
+                break
+            index -= count
+    return tuple(chosen)
 
 
 class ReorientationFamily:
-    """Every reorientation of one chevron by one turn: each set of ``cost`` fields {R14}."""
+    """Every reorientation of one chevron by one turn: each set of ``cost`` fields {R14}.
 
-    __slots__ = ("cost", "fields", "mask", "origin", "size", "turn")
+    ``fields`` are the own unoccupied fields that may be given up, ascending;
+    ``mask`` their bitboard; ``cost`` is 2 for a 45-degree turn and 4 for 90
+    degrees (D25); ``size`` is C(len(fields), cost). Immutable: its attributes
+    are read-only properties.
+    """
+
+    __slots__ = ("_cost", "_fields", "_mask", "_origin", "_size", "_turn")
 
     def __init__(
         self,
@@ -184,37 +338,72 @@ class ReorientationFamily:
         mask: int | None = None,
         size: int | None = None,
     ) -> None:
-        # The generator passes mask and size, shared by every family of the position.
-        self.origin = origin
-        self.turn = turn
-        self.fields = fields
-        self.mask = sum(1 << f for f in fields) if mask is None else mask
-        self.cost = cost = 2 * abs(turn)
-        self.size = comb(len(fields), cost) if size is None else size
+        # The list passes mask and size, shared by every family of the position.
+        cost = 2 * abs(turn)
+        self._origin = origin
+        self._turn = turn
+        self._fields = fields
+        self._mask = sum(1 << f for f in fields) if mask is None else mask
+        self._cost = cost
+        self._size = comb(len(fields), cost) if size is None else size
+
+    @property
+    def origin(self) -> int:
+        """The chevron's field."""
+        return self._origin
+
+    @property
+    def turn(self) -> int:
+        """45-degree steps, clockwise positive: -2, -1, 1 or 2."""
+        return self._turn
+
+    @property
+    def fields(self) -> tuple[int, ...]:
+        """The own unoccupied fields that may be given up, ascending (D25)."""
+        return self._fields
+
+    @property
+    def mask(self) -> int:
+        """The bitboard of :attr:`fields`."""
+        return self._mask
+
+    @property
+    def cost(self) -> int:
+        """The number of fields given up: 2 for 45 degrees, 4 for 90 (D25)."""
+        return self._cost
+
+    @property
+    def size(self) -> int:
+        """The number of moves: C(len(fields), cost)."""
+        return self._size
 
     def get(self, index: int) -> Move:
-        # Unrank the index-th combination in lexicographic order.
-        chosen: list[int] = []
-        n, k, start = len(self.fields), self.cost, 0
-        while k:
-            for i in range(start, n):
-                count = comb(n - i - 1, k - 1)
-                if index < count:
-                    chosen.append(self.fields[i])
-                    start, k = i + 1, k - 1
-                    break
-                index -= count
-        return make_move(self.origin, None, turn=self.turn, relinquished=tuple(chosen))
+        """The ``index``-th move: relinquished sets in lexicographic order.
+
+        Raises:
+            IndexError: ``index`` is out of range.
+        """
+        if not 0 <= index < self.size:
+            raise IndexError(index)
+        return make_move(
+            self.origin, None, turn=self.turn, relinquished=_unrank(self.fields, self.cost, index)
+        )
 
     def __iter__(self) -> Iterator[Move]:
         for chosen in combinations(self.fields, self.cost):
             yield make_move(self.origin, None, turn=self.turn, relinquished=chosen)
 
     def contains(self, move: Move) -> bool:
+        """Whether ``move`` is one of this family's moves."""
+        if move.origin != self.origin or move.turn != self.turn or move.target is not None:
+            return False
         rel = move.relinquished
         if len(rel) != self.cost or len(set(rel)) != self.cost:
             return False
-        return all(self.mask >> f & 1 for f in rel) and move.target is None
+        return all(self.mask >> f & 1 for f in rel)
+
+    def __repr__(self) -> str:
+        return f"<ReorientationFamily {self.origin} turn {self.turn:+d}, {self.size} moves>"
 
 
 def _move_or_none(text: str) -> Move | None:
@@ -229,6 +418,224 @@ def _move_or_none(text: str) -> Move | None:
 
 Family = StepFamily | ReorientationFamily
 _PASS_ONLY: Final = (Move.pass_move(),)
+#: The turns of a reorientation in list order, for fewer than 4 and for 4+ free own fields.
+_TURNS_FEW: Final = (-1, 1)
+_TURNS: Final = (-2, -1, 1, 2)
+
+
+def _turn_sizes(free: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The turns a chevron may make with ``free`` own unoccupied fields, and each turn's
+    number of relinquished sets: 45 degrees costs 2 fields, 90 degrees 4 (D25)."""
+    n = free.bit_count()
+    if n < 2:
+        return (), ()
+    half = n * (n - 1) // 2
+    if n < 4:
+        return _TURNS_FEW, (half, half)
+    quarter = comb(n, 4)
+    return _TURNS, (quarter, half, half, quarter)
+
+
+#: Offsets of the step families (from 0, one more than the steps), the total number of
+#: moves, the reorientation turns and the size of each turn's family.
+_Layout = tuple[list[int], int, tuple[int, ...], tuple[int, ...]]
+
+
+class _MoveList:
+    """The working of a :class:`LegalMoves`, in a plain class that mypyc compiles natively.
+
+    Private: reached only through its LegalMoves. The inputs never change; the
+    layout, the family tuples and the last move handed out are caches filled
+    on first use, which never change what the list holds.
+    """
+
+    __slots__ = (
+        "choices",
+        "codes",
+        "free",
+        "issued",
+        "layout",
+        "passes",
+        "reorients",
+        "step_families",
+    )
+
+    def __init__(
+        self, choices: Choices | None, codes: tuple[int, ...], free: int, passes: bool
+    ) -> None:
+        self.choices = choices
+        self.codes = codes  # the chevrons that may reorient {R14}
+        self.free = free  # the own unoccupied fields they may give up (D25)
+        self.passes = passes
+        self.layout: _Layout | None = None
+        self.step_families: tuple[StepFamily, ...] | None = None
+        self.reorients: tuple[ReorientationFamily, ...] | None = None
+        # The move last handed out by indexing: apply_move need not check it again.
+        self.issued: Move | None = None
+
+    def get_layout(self) -> _Layout:
+        layout = self.layout
+        if layout is None:
+            choices = self.choices
+            codes = self.codes
+            offsets = [0] if choices is None else choices.offsets()
+            turns, sizes = self.turns()
+            total = 1 if self.passes else offsets[-1] + len(codes) * sum(sizes)
+            layout = self.layout = (offsets, total, turns, sizes)
+        return layout
+
+    def length(self) -> int:
+        layout = self.layout
+        if layout is None:
+            layout = self.get_layout()
+        return layout[1]
+
+    def fields(self) -> tuple[int, ...]:
+        return tuple(_bit_fields(self.free))
+
+    def turns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        return _turn_sizes(self.free) if self.codes else ((), ())
+
+    def steps(self) -> tuple[StepFamily, ...]:
+        families = self.step_families
+        if families is None:
+            choices = self.choices
+            if choices is None:
+                families = ()
+            else:
+                # Sizes are passed on when len() has counted them, else counted when asked.
+                layout = self.layout
+                built: list[StepFamily] = []
+                for i, (f, t, _d, _k, _j, capture) in enumerate(choices.steps):
+                    size = -1 if layout is None else layout[0][i + 1] - layout[0][i]
+                    built.append(StepFamily(f, t, capture, None, choices, i, size))
+                families = tuple(built)
+            self.step_families = families
+        return families
+
+    def reorientations(self) -> tuple[ReorientationFamily, ...]:
+        families = self.reorients
+        if families is None:
+            turns, sizes = self.turns()
+            fields, free = self.fields(), self.free
+            families = tuple(
+                ReorientationFamily(code >> 3, turn, fields, free, size)
+                for code in self.codes
+                for turn, size in zip(turns, sizes, strict=True)
+            )
+            self.reorients = families
+        return families
+
+    def get(self, index: int) -> Move:
+        layout = self.layout
+        if layout is None:
+            layout = self.get_layout()
+        offsets, n = layout[0], layout[1]
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("legal move index out of range")
+        if self.passes:
+            return _PASS_ONLY[0]
+        if index < offsets[-1]:
+            i = bisect_right(offsets, index) - 1
+            choices = self.choices
+            assert choices is not None
+            f, t, _d, _k, _j, capture = choices.steps[i]
+            move = _option_move(f, t, capture, choices.options(i), index - offsets[i])
+        else:
+            move = self.reorientation(index - offsets[-1], layout[2], layout[3])
+        self.issued = move
+        return move
+
+    def reorientation(self, index: int, turns: tuple[int, ...], sizes: tuple[int, ...]) -> Move:
+        chevron, index = divmod(index, sum(sizes))
+        for turn, size in zip(turns, sizes, strict=True):
+            if index < size:
+                chosen = _unrank(self.fields(), 2 * abs(turn), index)
+                origin = self.codes[chevron] >> 3
+                return make_move(origin, None, turn=turn, relinquished=chosen)
+            index -= size
+        raise AssertionError("unreachable: index < len(self)")
+
+    def iterate(self) -> Iterator[Move]:
+        if self.passes:
+            yield _PASS_ONLY[0]
+            return
+        choices = self.choices
+        if choices is not None:
+            for i, (f, t, _d, _k, _j, c) in enumerate(choices.steps):
+                for twist, conn, marker, meet in choices.options(i):
+                    mk = None if marker < 0 else marker
+                    if meet:
+                        for m in _bit_fields(meet):
+                            yield make_move(f, t, c, twist, 0, conn, mk, m)
+                    else:
+                        yield make_move(f, t, c, twist, 0, conn, mk, None)
+        if self.codes:
+            fields, turns = self.fields(), self.turns()[0]
+            for code in self.codes:
+                for turn in turns:
+                    for chosen in combinations(fields, 2 * abs(turn)):
+                        yield make_move(code >> 3, None, turn=turn, relinquished=chosen)
+
+    def contains(self, move: object) -> bool:
+        if move is self.issued and move is not None:
+            return True
+        if not isinstance(move, Move):
+            return False
+        if move.origin is None:
+            return self.passes  # Move refuses a pass with fields or choices
+        if move.target is None:
+            return self.has_reorientation(move)
+        i = self.step_index(move)
+        if i < 0:
+            return False
+        families = self.step_families
+        if families is not None:  # their options are cached
+            return _options_contain(families[i].options, move)
+        choices = self.choices
+        assert choices is not None
+        return _options_contain(choices.options(i), move)
+
+    def step_index(self, move: Move) -> int:
+        choices = self.choices
+        if choices is None or move.turn:
+            return -1
+        origin, target, capture = move.origin, move.target, move.capture
+        for i, step in enumerate(choices.steps):
+            if step[1] == target and step[0] == origin and step[5] == capture:
+                return i
+        return -1
+
+    def reorientation_index(self, move: Move) -> int:
+        """The index in :meth:`reorientations` of ``move``'s family, or -1."""
+        turns = self.turns()[0]
+        if move.capture or move.turn not in turns:
+            return -1
+        for i, code in enumerate(self.codes):
+            if code >> 3 == move.origin:
+                return i * len(turns) + turns.index(move.turn)
+        return -1
+
+    def has_reorientation(self, move: Move) -> bool:
+        if self.reorientation_index(move) < 0:
+            return False
+        rel = move.relinquished
+        cost = 2 * abs(move.turn)
+        if len(rel) != cost or len(set(rel)) != cost:
+            return False
+        free = self.free
+        return all(free >> f & 1 for f in rel)
+
+    def family_of(self, move: Move) -> Family | None:
+        if move.origin is None:
+            return None
+        if move.target is None:
+            k = self.reorientation_index(move)
+            return self.reorientations()[k] if k >= 0 else None
+        i = self.step_index(move)
+        return self.steps()[i] if i >= 0 else None
 
 
 class LegalMoves(Sequence[Move]):
@@ -238,38 +645,57 @@ class LegalMoves(Sequence[Move]):
     iteration and ``in`` (with a :class:`Move` or its text: ``"e1-e2" in
     moves``). :meth:`from_field` gives the moves of one chevron. ``steps``
     lists the step and pincer families, ``reorientations`` the reorientation
-    families, for bots that want to sample by action first and by choice second.
+    families, for bots that want to sample by action first and by choice
+    second. Its attributes are read-only properties, and the families are
+    frozen.
+
+    Built by the move generator (:func:`pacru.chevron.movegen.generate`):
+    ``choices`` holds the raw steps and works out their choices (None for no
+    step); ``reorienting`` are the codes (``field * 8 + facing``) of the
+    chevrons that may reorient and ``free`` the bitboard of the own
+    unoccupied fields they may give up {R14}.
     """
 
-    __slots__ = ("_offsets", "_passes", "families", "reorientations", "steps")
+    __slots__ = ("_impl",)
+
+    _impl: _MoveList
 
     def __init__(
         self,
-        steps: tuple[StepFamily, ...],
-        reorientations: tuple[ReorientationFamily, ...] = (),
+        choices: Choices | None = None,
+        reorienting: tuple[int, ...] = (),
+        free: int = 0,
         passes: bool = False,
     ) -> None:
-        self.steps = steps
-        self.reorientations = reorientations
-        self.families: tuple[Family, ...] = (*steps, *reorientations)
-        self._passes = passes
-        # Offsets need every family's size, so they wait for the first len() or index.
-        self._offsets: list[int] | None = None
+        object.__setattr__(self, "_impl", _MoveList(choices, reorienting, free, passes))
 
-    def _family_offsets(self) -> list[int]:
-        offsets = self._offsets
-        if offsets is None:
-            offsets = []
-            total = 0
-            for fam in self.families:
-                offsets.append(total)
-                total += fam.size
-            offsets.append(total)
-            self._offsets = offsets
-        return offsets
+    @classmethod
+    def from_families(
+        cls, steps: Sequence[StepFamily], reorienting: tuple[int, ...] = (), free: int = 0
+    ) -> LegalMoves:
+        """A list of given step families (for tests and tools), with optional reorientations."""
+        raw = tuple((s.origin, s.target, 0, 0, False, s.capture) for s in steps)
+        choices = _FixedChoices(raw, tuple(s.options for s in steps)) if raw else None
+        return cls(choices, reorienting, free)
+
+    @property
+    def steps(self) -> tuple[StepFamily, ...]:
+        """The step and pincer families, in list order."""
+        return self._impl.steps()
+
+    @property
+    def reorientations(self) -> tuple[ReorientationFamily, ...]:
+        """The reorientation families {R14}: by chevron, then turn (-2, -1, +1, +2)."""
+        return self._impl.reorientations()
+
+    @property
+    def families(self) -> tuple[Family, ...]:
+        """Every family: the steps, then the reorientations."""
+        impl = self._impl
+        return (*impl.steps(), *impl.reorientations())
 
     def __len__(self) -> int:
-        return 1 if self._passes else self._family_offsets()[-1]
+        return self._impl.length()
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -277,59 +703,21 @@ class LegalMoves(Sequence[Move]):
     def __getitem__(self, index: slice) -> tuple[Move, ...]: ...
     def __getitem__(self, index: int | slice) -> Move | tuple[Move, ...]:
         if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("legal move index out of range")
-        if self._passes:
-            return _PASS_ONLY[0]
-        offsets = self._family_offsets()
-        lo, hi = 0, len(self.families) - 1
-        while lo < hi:  # the last family whose offset is <= index
-            mid = (lo + hi + 1) // 2
-            if offsets[mid] <= index:
-                lo = mid
-            else:
-                hi = mid - 1
-        return self.families[lo].get(index - offsets[lo])
+            get = self._impl.get
+            return tuple(get(i) for i in range(*index.indices(self._impl.length())))
+        return self._impl.get(index)
 
     def __iter__(self) -> Iterator[Move]:
-        if self._passes:
-            yield from _PASS_ONLY
-            return
-        for fam in self.families:
-            yield from fam
+        return self._impl.iterate()
 
     def __contains__(self, move: object) -> bool:
         if isinstance(move, str):
             move = _move_or_none(move)
-        if not isinstance(move, Move):
-            return False
-        if move.origin is None:
-            return self._passes  # Move refuses a pass with fields or choices
-        family = self.family_of(move)
-        return family is not None and family.contains(move)
+        return self._impl.contains(move)
 
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
-        # A scan of the few families is cheaper than building an index for each position.
-        origin = move.origin or 0
-        target = move.target
-        if target is None:
-            if not move.capture:
-                turn = move.turn
-                for r in self.reorientations:
-                    if r.origin == origin and r.turn == turn:
-                        return r
-            return None
-        if not move.turn:
-            capture = move.capture
-            for s in self.steps:
-                if s.target == target and s.origin == origin and s.capture == capture:
-                    return s
-        return None
+        return self._impl.family_of(move)
 
     def from_field(self, field: int | str) -> LegalMoves:
         """The legal moves of the chevron on ``field`` (name or index), in list order.
@@ -344,15 +732,17 @@ class LegalMoves(Sequence[Move]):
         from pacru.geometry import field_index
 
         f = field_index(field)
-        return LegalMoves(
+        impl = self._impl
+        return LegalMoves.from_families(
             tuple(s for s in self.steps if s.origin == f),
-            tuple(r for r in self.reorientations if r.origin == f),
+            tuple(code for code in impl.codes if code >> 3 == f),
+            impl.free,
         )
 
     @property
     def is_pass(self) -> bool:
         """True when the only legal move is ``pass``."""
-        return self._passes
+        return self._impl.passes
 
     def __repr__(self) -> str:
         n = len(self)
@@ -370,15 +760,35 @@ class LegalMoves(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
-        # Every family holds at least one move, so no size is needed.
-        return self._passes or bool(self.families)
+        # Every step holds at least one move; reorientations come only with steps (R14, D26).
+        impl = self._impl
+        return impl.passes or impl.choices is not None
 
     @classmethod
     def empty(cls) -> LegalMoves:
         """No legal moves (a finished game)."""
-        return cls(())
+        return _EMPTY
 
     @classmethod
     def pass_only(cls) -> LegalMoves:
         """Only ``pass`` {S-R2, A-R10}."""
-        return cls((), (), passes=True)
+        return _PASS_LIST
+
+
+def _read_only(*args: object) -> NoReturn:
+    # *args: compiled, this function is not bound as a method, so it gets (name, value).
+    raise FrozenInstanceError()
+
+
+# mypyc cannot compile __setattr__ on a class with a non-native base (Sequence), and a
+# compiled LegalMoves has an instance __dict__: refuse every assignment in both builds.
+setattr(LegalMoves, "__setattr__", _read_only)  # noqa: B010
+setattr(LegalMoves, "__delattr__", _read_only)  # noqa: B010
+
+if "_abc_impl" not in vars(LegalMoves):
+    # Compiled, the class is not made by ABCMeta and would share Sequence's registry of
+    # virtual subclasses (``isinstance((), LegalMoves)`` would be True): give it its own.
+    import_module("_abc")._abc_init(LegalMoves)
+
+_EMPTY: Final = LegalMoves()
+_PASS_LIST: Final = LegalMoves(passes=True)

@@ -16,14 +16,16 @@ Pacru       no     no     R5        change (R8), jump R9   R4..R16   R15-16
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Final
 
 import attrs
 
 __all__ = ["MEETING_RULES", "SUPPLY", "Rules", "rules_for"]
 
-#: Pacru marker supply per player, by player count {R1}.
-SUPPLY: Final = {2: 42, 3: 28, 4: 24}
+#: Pacru marker supply per player, by player count {R1}. A read-only mapping.
+SUPPLY: Final[Mapping[int, int]] = MappingProxyType({2: 42, 3: 28, 4: 24})
 #: Pacru meeting rule variants {R12, D22, D48}.
 MEETING_RULES: Final = ("2011", "original")
 
@@ -67,16 +69,22 @@ class Rules:
         return not (self.pacru or self.azacru)
 
 
-_BASE: Final = {
-    "lilacru": Rules(
-        "lilacru", marks_arrival=True, twist=False, power=False, pacru=False, azacru=False
-    ),
-    "shacru": Rules(
-        "shacru", marks_arrival=True, twist=True, power=False, pacru=False, azacru=False
-    ),
-    "azacru": Rules("azacru", marks_arrival=True, twist=True, power=True, pacru=False, azacru=True),
-    "pacru": Rules("pacru", marks_arrival=False, twist=False, power=True, pacru=True, azacru=False),
-}
+_BASE: Final[Mapping[str, Rules]] = MappingProxyType(
+    {
+        "lilacru": Rules(
+            "lilacru", marks_arrival=True, twist=False, power=False, pacru=False, azacru=False
+        ),
+        "shacru": Rules(
+            "shacru", marks_arrival=True, twist=True, power=False, pacru=False, azacru=False
+        ),
+        "azacru": Rules(
+            "azacru", marks_arrival=True, twist=True, power=True, pacru=False, azacru=True
+        ),
+        "pacru": Rules(
+            "pacru", marks_arrival=False, twist=False, power=True, pacru=True, azacru=False
+        ),
+    }
+)
 
 
 def rules_for(

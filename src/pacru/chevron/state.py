@@ -64,6 +64,9 @@ _REMOVED = (
 )
 
 
+_new_object = object.__new__
+
+
 @attrs.frozen(cache_hash=True, repr=False, eq=True)
 class ChevronState(GameState[Move]):
     """A position of Lilacru, Shacru, Azacru or Pacru, with everything needed to play on.
@@ -124,21 +127,24 @@ class ChevronState(GameState[Move]):
         outcome: Outcome | None = None,
         moves: LegalMoves | None = None,
     ) -> ChevronState:
-        return ChevronState(
-            self.rules,
-            self.players,
-            markers,
-            chevrons,
-            to_move,
-            self.out if out is None else out,
-            self.trigger if trigger is None else trigger,
-            idle,
-            self.ply + 1,
-            outcome,
-            occupied,
-            move,
-            moves,
-        )
+        # The successor of a valid state from a generated move needs no attrs __init__
+        # (keyword handling, no validators): the slots are set directly, as attrs does.
+        new: ChevronState = _new_object(ChevronState)
+        _RULES(new, self.rules)
+        _PLAYERS(new, self.players)
+        _MARKERS(new, markers)
+        _CHEVRONS(new, chevrons)
+        _TO_MOVE(new, to_move)
+        _OUT(new, self.out if out is None else out)
+        _TRIGGER(new, self.trigger if trigger is None else trigger)
+        _IDLE(new, idle)
+        _PLY(new, self.ply + 1)
+        _OUTCOME(new, outcome)
+        _OCCUPIED(new, occupied)
+        _LAST(new, move)
+        _MOVES(new, moves)
+        _HASH(new, None)
+        return new
 
     # -- value semantics: no copies, a compact pickle -----------------------------------------
 
@@ -516,3 +522,25 @@ def _restore(
         _occupancy(chevrons),
         None if last is None else Move(*last),
     )
+
+
+# The slot setters of the frozen ChevronState, in field order, for ChevronState._successor.
+(
+    _RULES,
+    _PLAYERS,
+    _MARKERS,
+    _CHEVRONS,
+    _TO_MOVE,
+    _OUT,
+    _TRIGGER,
+    _IDLE,
+    _PLY,
+    _OUTCOME,
+    _OCCUPIED,
+    _LAST,
+    _MOVES,
+    _HASH,
+) = (
+    getattr(ChevronState, name).__set__
+    for name in (*attrs.fields_dict(ChevronState), "_attrs_cached_hash")
+)
