@@ -1,4 +1,4 @@
-"""``--scheduler ADDRESS``: an Executor on a Dask cluster, for ``pacru match`` and ``pacru selfplay``.
+"""``--scheduler ADDRESS``: an Executor on a Dask cluster for ``pacru match`` and ``selfplay``.
 
 ``distributed`` is imported only when a scheduler is given, so the commands
 work without it.
@@ -17,7 +17,7 @@ CONNECT_TIMEOUT = 30.0
 
 
 class SchedulerError(Exception):
-    """``--scheduler`` cannot be used: ``distributed`` is missing or the scheduler does not answer."""
+    """``--scheduler`` is unusable: ``distributed`` is missing or the scheduler does not answer."""
 
 
 @contextmanager

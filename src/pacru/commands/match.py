@@ -49,8 +49,8 @@ from typing import Any
 
 import attrs
 
-from pacru.commands._ui import Output, have_rich
 from pacru.commands._dask import SchedulerError, dask_executor
+from pacru.commands._ui import Output, have_rich
 from pacru.games import GAMES
 
 __all__ = ["format_tables", "register", "run"]
