@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
+from typing import Any
 
 __all__ = ["CONNECT_TIMEOUT", "SchedulerError", "dask_executor"]
 
@@ -41,10 +42,13 @@ def dask_executor(address: str | None) -> Iterator[Executor | None]:
             "--scheduler needs Dask distributed: pip install 'pacru[selfplay]'"
         ) from None
     try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
+        # distributed's functions are untyped: call them through Any.
+        connect: Any = Client
+        client: Any = connect(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as err:
         raise SchedulerError(f"--scheduler {address}: no Dask scheduler answers ({err})") from None
     try:
-        yield client.get_executor()
+        executor: Executor = client.get_executor()
+        yield executor
     finally:
         client.close()
