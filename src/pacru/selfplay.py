@@ -498,9 +498,7 @@ def run_selfplay(
     else:
         text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
         _write_atomic(folder / "manifest.json", text.encode())
-    todo = [
-        ShardTask(run, k) for k in range(run.shards) if not shard_path(folder, k).exists()
-    ]
+    todo = [ShardTask(run, k) for k in range(run.shards) if not shard_path(folder, k).exists()]
     written = []
     for shard in run_tasks(play_shard, todo, executor=executor, workers=workers):
         _write_atomic(records_path(folder, shard.index), shard.records.encode())

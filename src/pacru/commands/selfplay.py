@@ -55,7 +55,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("game", choices=GAMES, metavar="GAME")
     parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
     parser.add_argument(
-        "--bot", required=True, metavar="SPEC", help="the bot of every seat, e.g. mcts:iterations=200"
+        "--bot",
+        required=True,
+        metavar="SPEC",
+        help="the bot of every seat, e.g. mcts:iterations=200",
     )
     parser.add_argument("--games", "-k", type=int, required=True, metavar="G", help="games to play")
     parser.add_argument("--out", "-o", required=True, metavar="DIR", help="the dataset directory")
