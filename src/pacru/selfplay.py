@@ -221,8 +221,8 @@ class ShardResult:
     """
 
     index: int
-    parquet: bytes
-    records: str
+    parquet: bytes = attrs.field(repr=False)
+    records: str = attrs.field(repr=False)
     games: int
     decisions: int
     plies: int
