@@ -2,13 +2,18 @@
 
 =================  ==========================================================
 protocol           :class:`Bot`: ``name``, ``choose_move(state) -> move``;
-                   built with a ``seed`` (and an optional ``time_limit``)
+                   built with a ``seed`` (and an optional ``time_limit``);
+                   the built-in bots subclass it, so a list of them is a
+                   ``list[Bot]``; any object with the two members is a bot
 games              Lilacru, Shacru, Azacru, Pacru, LSD; 2 to 4 players
 reference bots     :class:`RandomBot` (uniform, by move family first),
                    :class:`GreedyBot` (one ply, best score change),
-                   :class:`MCTSBot` (UCT for N players, max^n selection)
+                   :class:`MCTSBot` (UCT for N players, max^n selection;
+                   PUCT with an ``evaluator``; :meth:`MCTSBot.search`
+                   gives a :class:`SearchResult` for training)
 by name            :func:`make_bot` reads ``"mcts:iterations=400"`` (:mod:`.spec`)
-playing            :func:`play_game`; many games: ``pacru match``
+playing            :func:`play_game`; many games: :func:`.arena.run_match`
+                   and ``pacru match`` (your own bots too)
 =================  ==========================================================
 
 >>> import pacru
@@ -31,17 +36,19 @@ from pacru.bots.base import (
     sample_reorientations,
     score_rewards,
 )
-from pacru.bots.mcts import MCTSBot
+from pacru.bots.mcts import Evaluator, MCTSBot, SearchResult
 from pacru.bots.simple import GreedyBot, Objective, RandomBot
 from pacru.bots.spec import BOTS, make_bot, parse_spec
 
 __all__ = [
     "BOTS",
     "Bot",
+    "Evaluator",
     "GreedyBot",
     "MCTSBot",
     "Objective",
     "RandomBot",
+    "SearchResult",
     "Uniform",
     "make_bot",
     "outcome_rewards",

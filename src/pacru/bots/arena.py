@@ -1,7 +1,8 @@
 """Many games between bots: seats rotated, parallel workers, results with confidence intervals.
 
 :func:`run_match` plays ``games`` games of one game and player count between
-one bot per seat, given as specs (:mod:`pacru.bots.spec`). Game ``g`` seats
+one bot per seat, given as specs (:mod:`pacru.bots.spec`), your own bot
+objects or bot factories (:func:`pacru.bots.spec.build_bot`). Game ``g`` seats
 entry ``(s + g) % players`` on seat ``s`` (turn order), so over a multiple of
 ``players`` games every bot sits every seat equally often. Each bot of each
 game is built fresh with a seed derived from the match seed, the game number
@@ -30,7 +31,7 @@ import attrs
 
 from pacru._parallel import run_tasks
 from pacru.bots.base import Bot
-from pacru.bots.spec import make_bot
+from pacru.bots.spec import BotEntry, build_bot
 
 __all__ = [
     "Z95",
@@ -102,7 +103,8 @@ class GameTask:
         game: the game name.
         players: the player count.
         options: keyword options of :func:`pacru.new_game`.
-        specs: the bot spec of each entry (entry order, not seat order).
+        specs: the bot entry of each entry (entry order, not seat order): a
+            spec, a bot object or a factory (:data:`pacru.bots.spec.BotEntry`).
         seed: the match seed.
         max_plies: stop an endless game after this many plies (a draw).
         record: also return the game record text (:mod:`pacru.records`).
@@ -113,7 +115,7 @@ class GameTask:
     game: str
     players: int
     options: tuple[tuple[str, Any], ...]
-    specs: tuple[str, ...]
+    specs: tuple[BotEntry, ...]
     seed: int
     max_plies: int = 2000
     record: bool = False
@@ -161,7 +163,7 @@ def play_task(task: GameTask) -> GameResult:
     start = time.perf_counter()
     state = new_game(task.game, task.players, **dict(task.options))
     seats = task.seats
-    bots: list[Bot] = [make_bot(task.specs[e], game_seed(task.seed, task.index, e)) for e in seats]
+    bots: list[Bot] = [build_bot(task.specs[e], game_seed(task.seed, task.index, e)) for e in seats]
     plies = 0
     while state.current_player is not None and plies < task.max_plies:
         bot = bots[state.players.index(state.current_player)]
@@ -175,7 +177,7 @@ def play_task(task: GameTask) -> GameResult:
         from pacru.records import record_from_state, write_record
 
         names = {
-            c: task.labels[e] if task.labels else task.specs[e]
+            c: task.labels[e] if task.labels else _label(task.specs[e])
             for c, e in zip(colours, seats, strict=True)
         }
         record = write_record(
@@ -327,7 +329,7 @@ class MatchResult:
 
 def run_match(
     game: str,
-    specs: Sequence[str],
+    specs: Sequence[BotEntry],
     games: int,
     *,
     workers: int = 1,
@@ -343,7 +345,14 @@ def run_match(
 
     Args:
         game: a game name (:data:`pacru.GAMES`).
-        specs: one bot spec per player (``len(specs)`` is the player count).
+        specs: one bot per player (``len(specs)`` is the player count): a
+            spec (``"mcts:iterations=400"``, ``"mybots:NetBot"``), a bot
+            object, or a factory called with each game's seed (a bot class,
+            or ``lambda seed: MyBot(seed, net)``). A factory gets a fresh
+            bot per game, seeded by :func:`game_seed`, so the match is
+            reproducible; a bot object plays every game as it is, keeping
+            its state between games. With ``workers > 1`` objects and
+            factories must pickle (no lambdas).
         games: how many games.
         workers: local worker processes; 1 plays in this process. Ignored
             when ``executor`` is given.
@@ -372,7 +381,7 @@ def run_match(
         raise ValueError("games, workers and max_plies must be positive")
     new_game(game, n, **(options or {}))  # fails early on a bad game, count or option
     for spec in specs:
-        make_bot(spec, 0)
+        build_bot(spec, 0)
     names = tuple(labels) if labels is not None else default_labels(specs)
     if len(names) != n:
         raise ValueError("one label per bot")
@@ -415,9 +424,19 @@ class MatchInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-def default_labels(specs: Sequence[str]) -> tuple[str, ...]:
-    """The specs as labels, with ``#1``, ``#2`` ... added where a spec repeats."""
-    specs = list(specs)
+def _label(entry: BotEntry) -> str:
+    if isinstance(entry, str):
+        return entry
+    return build_bot(entry, 0).name
+
+
+def default_labels(entries: Sequence[BotEntry]) -> tuple[str, ...]:
+    """The specs as labels, with ``#1``, ``#2`` ... added where a spec repeats.
+
+    A bot object is labelled by its ``name``, a factory by the ``name`` of
+    the bot it builds with seed 0.
+    """
+    specs = [_label(e) for e in entries]
     out = []
     for i, spec in enumerate(specs):
         if specs.count(spec) > 1:

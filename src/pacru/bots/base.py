@@ -44,6 +44,12 @@ class Bot(Protocol):
     moves. ``time_limit`` (seconds, optional) bounds the thinking time of
     bots that search; a time-bounded search is no longer deterministic.
 
+    ``Bot`` is a protocol and a base class at once: any object with ``name``
+    and ``choose_move`` is a bot (``isinstance(obj, Bot)`` checks for the
+    two members), and the built-in bots subclass it explicitly, so that
+    ``[RandomBot(), MCTSBot()]`` is inferred as ``list[Bot]`` by type
+    checkers. Your own bots may do either.
+
     Attributes:
         name: a short label for tables and records, e.g. ``"mcts(iterations=400)"``.
     """

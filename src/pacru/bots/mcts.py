@@ -15,6 +15,10 @@ reward             a finished game: 1 split equally among the winners (D35);
                    scorers share 1; a draw without winner: 1 / players each
 budget             ``iterations`` and/or ``time_limit`` seconds
 answer             the most visited child of the root (ties: best mean)
+for training       :meth:`MCTSBot.search` returns a :class:`SearchResult`:
+                   visit counts per root move (a policy target) and the
+                   root value; an ``evaluator`` (priors and values, e.g. a
+                   network) turns the search into PUCT, as in AlphaZero
 =================  ==========================================================
 
 Candidates: a node tries every legal move when there are at most
@@ -34,21 +38,65 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeAlias, TypeVar
+
+import attrs
 
 from pacru.base import GameState
-from pacru.bots.base import outcome_rewards, sample_move, sample_reorientations, score_rewards
+from pacru.bots.base import (
+    Bot,
+    outcome_rewards,
+    sample_move,
+    sample_reorientations,
+    score_rewards,
+)
 from pacru.chevron.movelist import LegalMoves
 
-__all__ = ["MCTSBot"]
+__all__ = ["Evaluator", "MCTSBot", "SearchResult"]
 
 MoveT = TypeVar("MoveT")
+
+#: ``evaluator(state, moves) -> (priors, values)``: ``priors`` aligned with
+#: ``moves`` (non-negative, renormalised over them; they need not sum to 1),
+#: ``values`` one per player of ``state.players`` in turn order, in the units
+#: of the search's rewards (1 shared by the winners, see :class:`MCTSBot`).
+Evaluator: TypeAlias = Callable[
+    [GameState[Any], Sequence[Any]], tuple[Sequence[float], Sequence[float]]
+]
+
+
+@attrs.frozen
+class SearchResult(Generic[MoveT]):
+    """What one search found at its root: a policy target and a value target.
+
+    Attributes:
+        moves: the root moves the search considered (its candidates, see
+            :class:`MCTSBot`), in the order the search kept them.
+        visits: visits of each of ``moves`` (aligned); they sum to the
+            iterations run.
+        value: the mean reward of the player to move at the root, over every
+            iteration (in [0, 1]: 1 is shared by the winners of a game, ruling
+            D35; see :func:`pacru.bots.outcome_rewards`).
+        best_move: the move :meth:`MCTSBot.choose_move` plays: the most
+            visited (ties: the best mean for the player to move).
+    """
+
+    moves: tuple[MoveT, ...]
+    visits: tuple[int, ...]
+    value: float
+    best_move: MoveT
+
+    def policy(self) -> tuple[float, ...]:
+        """Each move's share of the visits (aligned with :attr:`moves`; sums to 1)."""
+        total = sum(self.visits)
+        return tuple(v / total for v in self.visits)
 
 
 class _Node:
     """One position in the search tree."""
 
-    __slots__ = ("children", "mover", "state", "totals", "untried", "visits")
+    __slots__ = ("children", "mover", "priors", "slots", "state", "totals", "untried", "visits")
 
     def __init__(self, state: GameState[Any], untried: list[Any], players: int) -> None:
         self.state = state
@@ -59,9 +107,13 @@ class _Node:
         self.children: list[tuple[Any, _Node]] = []
         self.visits = 0
         self.totals = [0.0] * players
+        # PUCT only: the candidates' priors (aligned with ``untried``, which then
+        # keeps every candidate), and one child slot per candidate.
+        self.priors: list[float] = []
+        self.slots: list[_Node | None] = []
 
 
-class MCTSBot:
+class MCTSBot(Bot):
     """UCT Monte Carlo tree search with per-player rewards (see the module docstring).
 
     Args:
@@ -77,6 +129,15 @@ class MCTSBot:
         max_children: most candidate moves per node.
         reorientation_samples: reorientations among a Pacru node's candidates.
         name: the label in tables (default ``"mcts"``).
+        evaluator: ``evaluator(state, moves) -> (priors, values)``
+            (:data:`Evaluator`), e.g. a policy-value network. With it the
+            search is PUCT as in AlphaZero: a node is expanded with the
+            priors of its candidate moves and its value comes from the
+            evaluator instead of a rollout; a child is chosen by
+            ``mean + exploration * prior * sqrt(N) / (1 + n)`` (an unvisited
+            child's mean is its parent's). Values and rewards are per player
+            in turn order, in [0, 1] (1 shared by the winners, ruling D35), so
+            the evaluator's values should be on the same scale.
 
     Raises:
         ValueError: a budget or parameter out of range.
@@ -93,6 +154,7 @@ class MCTSBot:
         max_children: int = 40,
         reorientation_samples: int = 4,
         name: str | None = None,
+        evaluator: Evaluator | None = None,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 400
@@ -113,6 +175,7 @@ class MCTSBot:
         self.rollout_cap = rollout_cap
         self.max_children = max_children
         self.reorientation_samples = reorientation_samples
+        self.evaluator = evaluator
         budget = (
             f"iterations={iterations}" if iterations is not None else f"time_limit={time_limit}"
         )
@@ -179,19 +242,62 @@ class MCTSBot:
             plies += 1
         return outcome_rewards(state)
 
-    def search(self, state: GameState[Any]) -> _Node:
-        """Run the search from ``state``; returns the root (for inspection and tests)."""
+    def search(self, state: GameState[MoveT]) -> SearchResult[MoveT]:
+        """Search from ``state`` within the budget; the root's visit counts and value.
+
+        With an ``evaluator`` the search is PUCT (see :class:`MCTSBot`),
+        else UCT with random rollouts. Every iteration visits one root move,
+        so ``sum(result.visits)`` is the number of iterations run
+        (:attr:`last_iterations`).
+
+        Raises:
+            GameOverError: ``state`` is over.
+            ValueError: the evaluator returned priors or values of the wrong
+                length, or negative or all-zero priors.
+        """
+        if state.current_player is None:
+            from pacru.errors import GameOverError
+
+            raise GameOverError("no legal move: the game is over")
+        if self.evaluator is None:
+            root = self._uct(state)
+            pairs = [(m, c.visits, c.totals[root.mover] / c.visits) for m, c in root.children]
+            pairs += [(m, 0, 0.0) for m in root.untried]
+        else:
+            root = self._puct(state, self.evaluator)
+            pairs = [
+                (m, 0, 0.0) if c is None else (m, c.visits, c.totals[root.mover] / c.visits)
+                for m, c in zip(root.untried, root.slots, strict=True)
+            ]
+        best = max(pairs, key=lambda mvq: (mvq[1], mvq[2]))
+        return SearchResult(
+            moves=tuple(m for m, _, _ in pairs),
+            visits=tuple(v for _, v, _ in pairs),
+            value=root.totals[root.mover] / root.visits,
+            best_move=best[0],
+        )
+
+    def _budget(self) -> Callable[[int], bool]:
+        """``go(done)``: whether another iteration fits the budget."""
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        limit = self.iterations
+
+        def go(done: int) -> bool:
+            return (limit is None or done < limit) and (
+                deadline is None or done == 0 or time.perf_counter() < deadline
+            )
+
+        return go
+
+    def _uct(self, state: GameState[Any]) -> _Node:
         n = len(state.players)
         root = _Node(state, self.candidates(state), n)
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        limit = self.iterations
+        go = self._budget()
         done = 0
-        while (limit is None or done < limit) and (
-            deadline is None or done == 0 or time.perf_counter() < deadline
-        ):
+        while go(done):
             node = root
             path = [root]
             # Selection: each node's mover maximises their own UCB1 value (max^n).
@@ -219,12 +325,71 @@ class MCTSBot:
                 rewards = outcome_rewards(node.state)
             else:
                 rewards = self.rollout(node.state)
-            # Backup: every node on the path adds the whole vector.
-            for visited in path:
-                visited.visits += 1
-                totals = visited.totals
-                for i in range(n):
-                    totals[i] += rewards[i]
+            _backup(path, rewards)
+            done += 1
+        self.last_iterations = done
+        return root
+
+    def _expand(self, node: _Node, evaluator: Evaluator) -> Sequence[float]:
+        """Give ``node`` its candidates and their priors; the evaluator's values."""
+        moves = self.candidates(node.state)
+        priors, values = evaluator(node.state, moves)
+        if len(priors) != len(moves) or len(values) != len(node.totals):
+            raise ValueError(
+                f"the evaluator gave {len(priors)} priors for {len(moves)} moves and "
+                f"{len(values)} values for {len(node.totals)} players"
+            )
+        total = math.fsum(priors)
+        if total <= 0 or min(priors, default=0.0) < 0:
+            raise ValueError("the evaluator's priors must be non-negative, not all zero")
+        node.untried = moves
+        node.priors = [q / total for q in priors]
+        node.slots = [None] * len(moves)
+        return values
+
+    def _puct(self, state: GameState[Any], evaluator: Evaluator) -> _Node:
+        n = len(state.players)
+        root = _Node(state, [], n)
+        self._expand(root, evaluator)  # the root's value is not an iteration's
+        c = self.exploration
+        sqrt = math.sqrt
+        go = self._budget()
+        done = 0
+        while go(done):
+            node = root
+            path = [root]
+            rewards: Sequence[float] | None = None
+            while rewards is None:
+                # Selection: mean + c * prior * sqrt(N) / (1 + n) for the node's mover;
+                # an unvisited move counts the node's own mean (first-play urgency).
+                p = node.mover
+                fpu = node.totals[p] / node.visits if node.visits else 0.0
+                scale = c * sqrt(node.visits + 1)
+                best = -math.inf
+                pick = 0
+                for i, (prior, child) in enumerate(zip(node.priors, node.slots, strict=True)):
+                    if child is None:
+                        v = fpu + scale * prior
+                    else:
+                        v = child.totals[p] / child.visits + scale * prior / (1 + child.visits)
+                    if v > best:
+                        best, pick = v, i
+                child = node.slots[pick]
+                if child is None:
+                    after = node.state.apply_move(node.untried[pick])
+                    child = node.slots[pick] = _Node(after, [], n)
+                    path.append(child)
+                    if after.outcome is not None:
+                        rewards = outcome_rewards(after)
+                    else:
+                        rewards = self._expand(child, evaluator)
+                elif child.state.outcome is not None:
+                    path.append(child)
+                    rewards = outcome_rewards(child.state)
+                else:
+                    path.append(child)
+                    node = child
+            _backup(path, rewards)
             done += 1
         self.last_iterations = done
         return root
@@ -235,23 +400,19 @@ class MCTSBot:
         Raises:
             GameOverError: ``state`` is over.
         """
-        if state.current_player is None:
-            from pacru.errors import GameOverError
-
-            raise GameOverError("no legal move: the game is over")
-        root = self.search(state)
-        if not root.children:  # cannot happen with iterations >= 1; kept for safety
-            return sample_move(state, self._rng)
-        p = root.mover
-        best_move, _ = max(
-            root.children,
-            key=lambda mc: (mc[1].visits, mc[1].totals[p] / mc[1].visits),
-        )
-        move: MoveT = best_move
-        return move
+        return self.search(state).best_move
 
     def __repr__(self) -> str:
         return (
             f"MCTSBot(seed={self.seed!r}, iterations={self.iterations!r}, "
             f"time_limit={self.time_limit!r})"
         )
+
+
+def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
+    """Every node on the path adds the whole reward vector (one component per player)."""
+    for visited in path:
+        visited.visits += 1
+        totals = visited.totals
+        for i, r in enumerate(rewards):
+            totals[i] += r

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 from pacru.base import GameState
-from pacru.bots.base import Uniform, sample_move, sample_reorientations
+from pacru.bots.base import Bot, Uniform, sample_move, sample_reorientations
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = ["GreedyBot", "Objective", "RandomBot"]
@@ -33,7 +33,7 @@ def _rng(seed: int | None) -> random.Random:
     return random.Random(seed if seed is not None else random.SystemRandom().randrange(2**63))
 
 
-class RandomBot:
+class RandomBot(Bot):
     """Plays a uniformly random legal move (family first, for the chevron games).
 
     Args:
@@ -77,7 +77,7 @@ class RandomBot:
         return f"RandomBot(seed={self.seed!r}, uniform={self.uniform!r})"
 
 
-class GreedyBot:
+class GreedyBot(Bot):
     """Looks one ply ahead and plays the move with the best immediate score.
 
     Each candidate move is applied and the position after it valued from the

@@ -6,22 +6,37 @@ A spec is a bot kind (:data:`BOTS`), optionally followed by ``:`` and
 The parameters are the bot's constructor keywords, ``seed`` excepted (the
 caller supplies the seed, see :func:`make_bot`).
 
+Your own bot class is named by its import path instead of a kind,
+``package.module:ClassName``, again optionally followed by ``:`` and
+parameters: ``mybots.net:NetBot:depth=3``. The class is built as
+``ClassName(seed=S, **params)`` when it takes a ``seed`` (else without).
+
 >>> parse_spec("mcts:iterations=400,exploration=0.7")
 ('mcts', {'iterations': 400, 'exploration': 0.7})
 >>> make_bot("greedy:objective=own", seed=1).name
 'greedy(objective=own)'
+>>> make_bot("pacru.bots:RandomBot:uniform=moves", seed=1).name
+'random(uniform=moves)'
+
+In Python, :func:`build_bot` also takes a bot object (used as it is) or a
+factory (called with the seed), as :func:`pacru.bots.arena.run_match` does.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeAlias
 
 from pacru.bots.base import Bot
 from pacru.bots.mcts import MCTSBot
 from pacru.bots.simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "make_bot", "parse_spec"]
+__all__ = ["BOTS", "BotEntry", "build_bot", "load_bot_class", "make_bot", "parse_spec"]
+
+#: One player of a match: a spec (text), a bot object, or a factory called with a seed.
+BotEntry: TypeAlias = str | Bot | Callable[[int], Bot]
 
 #: Bot kind -> class. Each takes ``seed`` and keyword parameters.
 BOTS: Final[dict[str, type[Any]]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
@@ -53,8 +68,17 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     kind = kind.strip().lower()
     cls = BOTS.get(kind)
     if cls is None:
-        raise ValueError(f"unknown bot {kind!r} in {spec!r}; bots: {', '.join(BOTS)}")
-    valid = [p for p in inspect.signature(cls).parameters if p != "seed"]
+        head, _, tail = spec.strip().partition(":")
+        name, _, rest = tail.partition(":")
+        if not name.strip().isidentifier():
+            raise ValueError(
+                f"unknown bot {kind!r} in {spec!r}; bots: {', '.join(BOTS)}, "
+                "or package.module:ClassName"
+            )
+        kind = f"{head.strip()}:{name.strip()}"
+        cls = load_bot_class(kind)
+    # An evaluator is a callable, which no text can name.
+    valid = [p for p in inspect.signature(cls).parameters if p not in ("seed", "evaluator")]
     params: dict[str, Any] = {}
     for item in rest.replace(":", ",").split(","):
         if not item.strip():
@@ -78,8 +102,72 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         ValueError: a bad spec (see :func:`parse_spec`) or parameter value.
     """
     kind, params = parse_spec(spec)
+    cls = BOTS[kind] if kind in BOTS else load_bot_class(kind)
     try:
-        bot: Bot = BOTS[kind](seed, **params)
+        bot = _construct(cls, seed, params)
     except TypeError as err:
         raise ValueError(f"bad parameters in {spec!r}: {err}") from None
+    return _checked(bot, spec)
+
+
+def load_bot_class(path: str) -> type[Any]:
+    """The class named by ``"package.module:ClassName"`` (imported).
+
+    Raises:
+        ValueError: the module cannot be imported, has no such attribute, or
+            the attribute is not a class.
+    """
+    module_name, sep, name = path.partition(":")
+    if not sep or not module_name or not name:
+        raise ValueError(f"a bot class is named package.module:ClassName, not {path!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as err:
+        raise ValueError(f"cannot import {module_name!r} for the bot {path!r}: {err}") from None
+    cls = getattr(module, name, None)
+    if not isinstance(cls, type):
+        raise ValueError(f"{module_name!r} has no class {name!r} (bot {path!r})")
+    return cls
+
+
+def build_bot(entry: BotEntry, seed: int | None = None) -> Bot:
+    """A bot for one game: ``entry`` is a spec, a bot object or a factory.
+
+    A spec is built by :func:`make_bot`; a bot object (anything with
+    ``name`` and ``choose_move``, see :class:`Bot`) is returned as it is, so
+    it keeps its state from game to game; a factory (a bot class or any
+    callable) is called with ``seed`` (as ``seed=`` when it has such a
+    parameter, positionally when it takes one argument, else without).
+
+    Raises:
+        ValueError: a bad spec, or a factory that does not return a bot.
+        TypeError: ``entry`` is none of the three.
+    """
+    if isinstance(entry, str):
+        return make_bot(entry, seed)
+    if not isinstance(entry, type) and isinstance(entry, Bot):
+        return entry
+    if callable(entry):
+        return _checked(_construct(entry, seed, {}), getattr(entry, "__name__", repr(entry)))
+    raise TypeError(f"a bot entry is a spec, a Bot or a factory, not {entry!r}")
+
+
+def _construct(factory: Callable[..., Any], seed: int | None, params: dict[str, Any]) -> Any:
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):  # a builtin without a signature: try the seed
+        return factory(seed, **params)
+    if "seed" in parameters:
+        return factory(seed=seed, **params)
+    positional = [
+        p
+        for p in parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+    ]
+    return factory(seed, **params) if positional else factory(**params)
+
+
+def _checked(bot: Any, origin: str) -> Bot:
+    if not isinstance(bot, Bot):
+        raise ValueError(f"{origin} did not make a bot (no name and choose_move): {bot!r}")
     return bot

@@ -8,7 +8,9 @@ Usage::
                 [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 One ``--bot`` per player, e.g. ``--bot mcts:iterations=400 --bot random``
-(specs: :mod:`pacru.bots.spec`; bots ``random``, ``greedy``, ``mcts``). Game
+(specs: :mod:`pacru.bots.spec`; bots ``random``, ``greedy``, ``mcts``), or
+your own bot class as ``--bot package.module:ClassName[:key=value,...]``
+(imported from the current directory or ``PYTHONPATH``). Game
 ``g`` rotates the seats by ``g`` places (:mod:`pacru.bots.arena`), so use a
 multiple of N games for a fair match. Games run in ``W`` worker processes
 (:class:`concurrent.futures.ProcessPoolExecutor`; ``W = 1`` plays in this
@@ -42,6 +44,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import sys
 from pathlib import Path
@@ -73,7 +76,10 @@ def register(subparsers: Any) -> None:
         action="append",
         required=True,
         metavar="SPEC",
-        help="a bot per player: random, greedy, mcts, with parameters as in mcts:iterations=400",
+        help=(
+            "a bot per player: random, greedy, mcts, with parameters as in mcts:iterations=400, "
+            "or your own class as package.module:ClassName"
+        ),
     )
     parser.add_argument("--games", "-k", type=int, default=10, metavar="K", help="games to play")
     parser.add_argument(
@@ -132,6 +138,10 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.error("--workers and --scheduler exclude each other (the cluster has its workers)")
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        # --bot package.module:ClassName finds modules of the current directory, as
+        # `python -m` would (the `pacru` script alone does not look there).
+        sys.path.insert(0, os.getcwd())
     labels = default_labels(specs)
     progress = _Progress(args.games, labels, enabled=not args.no_progress)
     out.heading(
