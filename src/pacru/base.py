@@ -131,6 +131,24 @@ class GameState(abc.ABC, Generic[MoveT]):
         outcome = self.outcome
         return outcome.winners if outcome is not None else ()
 
+    def returns(self) -> tuple[float, ...]:
+        """The payoff of each seat (aligned with :attr:`players`), for bots and learning.
+
+        While the game goes on every seat gets ``0.0``. Once it is over, each
+        winner gets ``+1.0`` and each other player ``-1.0``: a shared win
+        (D35) pays ``+1.0`` to every sharer, eliminated players {R15} lose. A
+        game without a winner pays ``0.0`` to everybody: the D32 move cap
+        (:attr:`Termination.MOVE_CAP`) and the LSD blocked draw
+        (:attr:`Termination.BLOCKED`); so does a win shared by every player,
+        which is a draw. Two-player returns therefore always sum to zero.
+        """
+        n = len(self.players)
+        outcome = self.outcome
+        if outcome is None or not outcome.winners or len(outcome.winners) == n:
+            return (0.0,) * n
+        winners = outcome.winners
+        return tuple(1.0 if p in winners else -1.0 for p in self.players)
+
     @property
     @abc.abstractmethod
     def scores(self) -> Mapping[str, int]:

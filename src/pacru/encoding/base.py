@@ -1,0 +1,259 @@
+"""The game-independent part of :mod:`pacru.encoding`: :class:`Encoding` and :class:`Decision`.
+
+A move is chosen in a few *decisions* by the player to move, each one integer
+*action* out of a fixed range ``0 .. num_actions - 1`` (the way OpenSpiel and
+AlphaZero-style engines handle games whose moves are too many to number).
+The layouts themselves live in :mod:`pacru.encoding.chevron` and
+:mod:`pacru.encoding.lsd`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from pacru.errors import GameOverError, IllegalMoveError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from pacru.base import GameState
+
+__all__ = ["ENCODING_VERSION", "Decision", "Encoding"]
+
+#: Version of the action layouts and observation planes. It changes whenever an
+#: action number, the decision order or an observation plane changes meaning;
+#: the golden test (tests/encoding/test_golden.py) freezes the tables of this version.
+ENCODING_VERSION: Final = 1
+
+
+@attrs.frozen(slots=True, repr=False, eq=False)
+class Decision:
+    """One decision of the player to move: which action to take next.
+
+    Get the first decision of a move with :meth:`Encoding.start`, and the next
+    ones with :meth:`choose`; once :attr:`done`, :attr:`move` is the complete
+    legal move (apply it with ``decision.state.apply_move(decision.move)``).
+    Decisions are immutable: ``choose`` returns a new one.
+
+    Attributes:
+        encoding: the :class:`Encoding` this decision belongs to.
+        state: the position the move is chosen in (unchanged until the move is applied).
+        player: the seat index (in ``state.players``) of the player deciding.
+        prefix: the actions chosen so far for this move, oldest first. Decisions
+            with a single legal action are taken automatically (except the
+            first of a move) and do not appear here (see the layout docs).
+        legal_actions: the legal actions of this decision, ascending; empty once done.
+        kind: what is decided: ``"origin"``, ``"target"``, ``"twist"``,
+            ``"benefit"``, ``"meeting"``, ``"relinquish"`` (chevron games),
+            ``"cell"``, ``"tile"`` (LSD), or ``"done"``.
+        move: the complete move once :attr:`done`, else ``None``.
+    """
+
+    encoding: Encoding
+    state: GameState[Any]
+    player: int
+    prefix: tuple[int, ...]
+    legal_actions: tuple[int, ...]
+    kind: str
+    move: Any
+    _cursor: Any
+
+    @property
+    def done(self) -> bool:
+        """True once the move is complete (:attr:`move` is set, no action is left)."""
+        return self.move is not None
+
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """A numpy bool array of length ``encoding.num_actions``, True at the legal actions."""
+        import numpy as np
+
+        mask = np.zeros(self.encoding.num_actions, dtype=np.bool_)
+        mask[list(self.legal_actions)] = True
+        return mask
+
+    def choose(self, action: int) -> Decision:
+        """The decision after taking ``action``; ``self`` is unchanged.
+
+        Raises:
+            IllegalMoveError: ``action`` is not one of :attr:`legal_actions`
+                (rule ``"encoding"``, reason ``"illegal-action"``), or the move
+                is already complete (reason ``"move-complete"``).
+        """
+        if self.move is not None:
+            raise IllegalMoveError(
+                f"the move {self.move} is complete; apply it and start the next decision",
+                rule="encoding",
+                reason="move-complete",
+            )
+        if action not in self.legal_actions:
+            raise IllegalMoveError(
+                f"action {action!r} ({self.encoding.action_name(action)}) is not legal in this "
+                f"{self.kind} decision; legal: {list(self.legal_actions)}",
+                rule="encoding",
+                reason="illegal-action",
+            )
+        return self.encoding._choose(self, action)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Decision {self.kind} player={self.player} prefix={list(self.prefix)} "
+            f"legal={len(self.legal_actions)} move={self.move}>"
+        )
+
+
+class Encoding(abc.ABC):
+    """The integer action space, decision steps and observation tensor of one game.
+
+    Build one with :meth:`for_game` or :meth:`of`; it depends on the game, the
+    player count and the game options that change its size or bounds.
+
+    Attributes:
+        game: the game name.
+        players: the number of players.
+        options: the game options it was made for (keyword arguments of
+            :func:`pacru.new_game`).
+        num_actions: the fixed size of the action space.
+        max_decisions: the most decisions one move can take.
+        observation_shape: the shape of :meth:`observation`'s array.
+        max_game_length: an upper bound on the plies of a game, or ``None``
+            when the options leave the game unbounded (Azacru and Pacru without
+            ``move_cap``); see the layout docs for each game.
+        version: :data:`ENCODING_VERSION`.
+    """
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    num_actions: int
+    max_decisions: int
+    observation_shape: tuple[int, ...]
+    max_game_length: int | None
+    version: int = ENCODING_VERSION
+
+    @staticmethod
+    def for_game(game: str, players: int = 2, **options: Any) -> Encoding:
+        """The encoding of ``game`` for ``players`` players with these game options.
+
+        Raises:
+            ValueError: an unknown game, player count or option (as :func:`pacru.new_game`).
+        """
+        from pacru.games import CHEVRON_GAMES, GAMES
+
+        name = game.lower() if isinstance(game, str) else game
+        if name in CHEVRON_GAMES:
+            from pacru.encoding.chevron import ChevronEncoding
+
+            return ChevronEncoding(name, players, **options)
+        if name == "lsd":
+            from pacru.encoding.lsd import LsdEncoding
+
+            return LsdEncoding(players, **options)
+        raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAMES)}")
+
+    @staticmethod
+    def of(state: GameState[Any]) -> Encoding:
+        """The encoding of the game ``state`` belongs to (its game, players and options)."""
+        return Encoding.for_game(state.game, len(state.players), **state.options())
+
+    @abc.abstractmethod
+    def start(self, state: GameState[Any]) -> Decision:
+        """The first decision of the player to move in ``state``.
+
+        Raises:
+            GameOverError: the game is over.
+            ValueError: ``state`` belongs to another game or player count.
+        """
+
+    @abc.abstractmethod
+    def _choose(self, decision: Decision, action: int) -> Decision:
+        """The next decision after a legal ``action`` (checked by the caller)."""
+
+    @abc.abstractmethod
+    def action_to_choice(self, decision: Decision, move: Any) -> int:
+        """The action of ``decision`` that leads towards ``move``, or -1 if none does."""
+
+    @abc.abstractmethod
+    def observation(self, decision: Decision, player: int) -> npt.NDArray[np.float32]:
+        """The observation tensor of ``decision`` from seat ``player``'s point of view.
+
+        A float32 array of :attr:`observation_shape`; seats are rotated so that
+        ``player`` comes first. See the layout docs for the planes.
+
+        Raises:
+            ValueError: ``player`` is not a seat index.
+        """
+
+    @abc.abstractmethod
+    def action_name(self, action: int) -> str:
+        """A short text for ``action``, such as ``"origin e5"``; ``"?"`` outside the range."""
+
+    @abc.abstractmethod
+    def plane_names(self) -> tuple[str, ...]:
+        """The name of each plane of :meth:`observation`, in order (``observation_shape[0]``)."""
+
+    def action_table(self) -> tuple[str, ...]:
+        """:meth:`action_name` of every action, in order (the table the golden test freezes)."""
+        return tuple(self.action_name(a) for a in range(self.num_actions))
+
+    def actions(self, state: GameState[Any], move: Any) -> tuple[int, ...]:
+        """The actions that choose ``move`` (a move object or its text) in ``state``.
+
+        ``move(state, actions(state, m)) == m`` for every legal move ``m``.
+
+        Raises:
+            NotationError: unparseable move text.
+            IllegalMoveError: ``move`` is not legal in ``state`` (names the rule).
+            GameOverError: the game is over.
+        """
+        if isinstance(move, str):
+            move = state.parse_move(move)
+        elif move not in state.legal_moves():
+            state.parse_move(str(move))  # raises the error naming the rule
+            raise IllegalMoveError(
+                f"{move} is not a legal move here", rule="encoding", reason="illegal-move"
+            )
+        decision = self.start(state)
+        while decision.move is None:
+            action = self.action_to_choice(decision, move)
+            decision = decision.choose(action)
+        return decision.prefix
+
+    def move(self, state: GameState[Any], actions: Sequence[int]) -> Any:
+        """The complete move that ``actions`` choose in ``state``.
+
+        Raises:
+            IllegalMoveError: an action is not legal at its decision
+                (reason ``"illegal-action"``), an action follows a complete move
+                (``"move-complete"``), or the actions end before the move is
+                complete (``"incomplete"``).
+            GameOverError: the game is over.
+        """
+        decision = self.start(state)
+        for action in actions:
+            decision = decision.choose(action)
+        if decision.move is None:
+            raise IllegalMoveError(
+                f"the actions {list(actions)} leave the move incomplete at a {decision.kind} "
+                "decision",
+                rule="encoding",
+                reason="incomplete",
+            )
+        return decision.move
+
+    def _check_state(self, state: GameState[Any]) -> None:
+        if state.game != self.game or len(state.players) != self.players:
+            raise ValueError(
+                f"this encoding is for {self.game} with {self.players} players, "
+                f"not {state.game} with {len(state.players)}"
+            )
+        if state.outcome is not None:
+            raise GameOverError(f"the game is over ({state.outcome.result()})")
+
+    def __repr__(self) -> str:
+        opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
+        return f"Encoding.for_game({self.game!r}, {self.players}{opts})"

@@ -1,0 +1,487 @@
+"""The action layout and decisions shared by the four chevron games.
+
+One layout serves Lilacru, Shacru, Azacru and Pacru (each game uses a subset),
+so that one network can be trained across them. A move is chosen in up to six
+decisions, in this order:
+
+==========  ===================================================  ===========
+decision    what is chosen                                       actions
+==========  ===================================================  ===========
+origin      the chevron to move (its field), or ``pass``         0, 1..81
+target      the step's target field (a pincer's victim's field   82..162,
+            {R11}), or the reorientation's turn {R14}            163..166
+twist       the borderland twist {S-R4, A-R6}: ``<``, none, ``>``  167..169
+benefit     Pacru: no benefit, the connection change {R8}, or    170, 171,
+            the border-crossing marker field {R4, R6, R10}        172..252
+meeting     Pacru: the field the meeting changes {R12}            253..333
+relinquish  Pacru: one field given up by a reorientation {R14},   334..414
+            in ascending order, one per decision
+==========  ===================================================  ===========
+
+Why this shape:
+
+* The choices of a move are taken in the order the notation writes them
+  (``e3xe4+e6@i9``, ``d9>>(c4,b5,a7,b7)``), so every decision has at most 82
+  legal actions and the complete moves (hundreds of thousands in a Pacru
+  position) are never listed: each decision is worked out from the move
+  families of :meth:`pacru.ChevronState.legal_moves` (origin, target, turn,
+  options, fields, cost).
+* Each block of actions means one thing whatever the decision, so a policy
+  head learns one meaning per output; a field appears in its own block as
+  origin, target, marker field, meeting field and relinquished field.
+* A step and a pincer never share an origin and a target (a pincer's target
+  holds the victim, a step's target is empty {R11, S-R5}), so the target
+  field alone tells them apart.
+* Relinquished fields are chosen one at a time in ascending field order: the
+  legal next fields are those after the last one chosen that still leave
+  enough fields for the rest, so every set is reached exactly once without
+  enumerating the ``C(n, 4)`` sets.
+
+**Forced decisions are skipped.** The first decision of a move (origin or
+pass) is always asked, even with a single legal action, so every move takes at
+least one action. Every later decision with a single legal action is taken
+automatically: it is not asked, does not appear in :attr:`Decision.prefix` or
+in :meth:`Encoding.actions`, and Lilacru therefore never sees a twist or a
+benefit decision. Exactness does not depend on it: each legal move is reached
+by exactly one action sequence either way.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
+from pacru.chevron.rules import SUPPLY, rules_for
+from pacru.encoding.base import Decision, Encoding
+from pacru.geometry import FIELD_NAMES
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from pacru.base import GameState
+    from pacru.chevron.move import Move
+    from pacru.chevron.state import ChevronState
+
+__all__ = [
+    "BENEFIT_CONNECTION",
+    "BENEFIT_NONE",
+    "MARKER",
+    "MEETING",
+    "NUM_ACTIONS",
+    "ORIGIN",
+    "PASS",
+    "RELINQUISH",
+    "TARGET",
+    "TURN",
+    "TURNS",
+    "TWIST",
+    "ChevronEncoding",
+]
+
+#: The pass {S-R2, A-R10}.
+PASS: Final = 0
+#: ``ORIGIN + f``: move (or reorient) the chevron on field ``f``.
+ORIGIN: Final = 1
+#: ``TARGET + f``: step to (or take the chevron on) field ``f``.
+TARGET: Final = 82
+#: ``TURN + i``: reorient by ``TURNS[i]`` 45-degree steps (clockwise positive) {R14}.
+TURN: Final = 163
+#: The turns of the TURN block, in action order.
+TURNS: Final = (-2, -1, 1, 2)
+#: ``TWIST + t + 1``: twist ``t`` in (-1, 0, +1) after a border crossing {S-R4, A-R6}.
+TWIST: Final = 167
+#: No Pacru benefit (nothing to choose).
+BENEFIT_NONE: Final = 170
+#: The Pacru connection change ``*`` {R8}.
+BENEFIT_CONNECTION: Final = 171
+#: ``MARKER + f``: the border-crossing marker goes on field ``f`` {R4, R6, R10}.
+MARKER: Final = 172
+#: ``MEETING + f``: the meeting changes field ``f`` {R12}.
+MEETING: Final = 253
+#: ``RELINQUISH + f``: the reorientation gives up field ``f`` {R14}.
+RELINQUISH: Final = 334
+#: The size of the chevron action space, the same for all four games.
+NUM_ACTIONS: Final = 415
+
+_TURN_INDEX: Final = {t: i for i, t in enumerate(TURNS)}
+_MAX_DECISIONS: Final = {"lilacru": 2, "shacru": 3, "azacru": 3, "pacru": 6}
+_KINDS: Final = ("origin", "target", "twist", "benefit", "meeting", "relinquish")
+_GAME_INDEX: Final = {"lilacru": 0, "shacru": 1, "azacru": 2, "pacru": 3}
+#: Ply scale of the observation's ply plane when the game has no bound.
+UNBOUNDED_PLY_SCALE: Final = 1000
+
+# Stages of a move being chosen (indices into _KINDS); DONE after the last.
+_ORIGIN, _TARGET, _TWIST, _BENEFIT, _MEETING, _RELINQUISH, _DONE = range(7)
+
+
+class _Cursor(NamedTuple):
+    """What has been fixed so far of a chevron move (internal)."""
+
+    stage: int
+    by_origin: dict[int, list[StepFamily | ReorientationFamily]]
+    origin: int = -1
+    family: StepFamily | ReorientationFamily | None = None
+    candidates: tuple[int, ...] = ()  # indices of the step options still possible
+    twist: int = -2  # -2: not chosen yet
+    benefit: int = -1  # the benefit action, -1: not chosen yet
+    meeting: int = -1
+    chosen: tuple[int, ...] = ()  # positions in family.fields of relinquished fields
+
+
+def _benefit_action(option: tuple[int, bool, int, int]) -> int:
+    _, conn, marker, _ = option
+    if conn:
+        return BENEFIT_CONNECTION
+    return BENEFIT_NONE if marker < 0 else MARKER + marker
+
+
+def _nth_bit(mask: int, n: int) -> int:
+    for _ in range(n):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class ChevronEncoding(Encoding):
+    """The encoding of Lilacru, Shacru, Azacru or Pacru (see the module docstring).
+
+    ``observation_shape`` is ``(13 * players + 25, 9, 9)``: planes of 9 ranks by
+    9 files (``obs[c, rank - 1, file]``, a1 at ``[c, 0, 0]``), listed in
+    :meth:`plane_names`.
+    """
+
+    def __init__(self, game: str, players: int, **options: Any) -> None:
+        if players not in SUPPLY:
+            raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
+        rule_options = {
+            k: options[k] for k in ("meeting_rule", "move_cap", "idle_rounds") if k in options
+        }
+        rules = rules_for(game, **rule_options)
+        self.game = game
+        self.players = players
+        self.options = dict(options)
+        self.rules = rules
+        self.num_actions = NUM_ACTIONS
+        self.max_decisions = _MAX_DECISIONS[game]
+        self.observation_shape = (13 * players + 25, 9, 9)
+        if rules.lookahead_end:
+            # At most 81 acquisitions, each within idle_rounds full rounds (D33).
+            self.max_game_length: int | None = 82 * rules.idle_rounds * players
+        else:
+            self.max_game_length = rules.move_cap  # D32; None: unbounded
+        self._ply_scale = float(self.max_game_length or UNBOUNDED_PLY_SCALE)
+        self._idle_scale = float(rules.idle_rounds * players)
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def start(self, state: GameState[Any]) -> Decision:
+        self._check_state(state)
+        moves = state.legal_moves()
+        assert isinstance(moves, LegalMoves)
+        by_origin: dict[int, list[StepFamily | ReorientationFamily]] = {}
+        for fam in moves.families:
+            by_origin.setdefault(fam.origin, []).append(fam)
+        seat = state.players.index(state.current_player)
+        if moves.is_pass:
+            legal: tuple[int, ...] = (PASS,)
+        else:
+            legal = tuple(ORIGIN + f for f in sorted(by_origin))
+        return Decision(self, state, seat, (), legal, "origin", None, _Cursor(_ORIGIN, by_origin))
+
+    def _choose(self, decision: Decision, action: int) -> Decision:
+        cursor: _Cursor = decision._cursor
+        prefix = (*decision.prefix, action)
+        if action == PASS:
+            return self._decision(decision, prefix, cursor._replace(stage=_DONE))
+        return self._settle(decision, prefix, self._apply(cursor, action))
+
+    def _apply(self, cursor: _Cursor, action: int) -> _Cursor:
+        """The cursor after ``action`` (legal at ``cursor.stage``)."""
+        stage = cursor.stage
+        if stage == _ORIGIN:
+            return cursor._replace(stage=_TARGET, origin=action - ORIGIN)
+        if stage == _TARGET:
+            for fam in cursor.by_origin[cursor.origin]:
+                if isinstance(fam, StepFamily):
+                    if TARGET + fam.target == action:
+                        n = len(fam.options)
+                        return cursor._replace(stage=_TWIST, family=fam, candidates=tuple(range(n)))
+                elif TURN + _TURN_INDEX[fam.turn] == action:
+                    return cursor._replace(stage=_RELINQUISH, family=fam)
+            raise AssertionError("unreachable: a legal target or turn has its family")
+        if stage == _TWIST:
+            twist = action - TWIST - 1
+            options = cursor.family.options  # type: ignore[union-attr]
+            kept = tuple(i for i in cursor.candidates if options[i][0] == twist)
+            return cursor._replace(stage=_BENEFIT, twist=twist, candidates=kept)
+        if stage == _BENEFIT:
+            options = cursor.family.options  # type: ignore[union-attr]
+            kept = tuple(i for i in cursor.candidates if _benefit_action(options[i]) == action)
+            return cursor._replace(stage=_MEETING, benefit=action, candidates=kept)
+        if stage == _MEETING:
+            return cursor._replace(stage=_DONE, meeting=action - MEETING)
+        # _RELINQUISH: the field's position in the family's fields
+        turn = cursor.family
+        assert isinstance(turn, ReorientationFamily)
+        pos = turn.fields.index(action - RELINQUISH)
+        return cursor._replace(chosen=(*cursor.chosen, pos))
+
+    def _legal(self, cursor: _Cursor) -> tuple[int, ...]:
+        """The legal actions at the cursor's stage; empty when the move is complete."""
+        stage = cursor.stage
+        if stage == _TARGET:
+            acts = []
+            for each in cursor.by_origin[cursor.origin]:
+                if isinstance(each, StepFamily):
+                    acts.append(TARGET + each.target)
+                else:
+                    acts.append(TURN + _TURN_INDEX[each.turn])
+            return tuple(sorted(acts))
+        fam = cursor.family
+        if stage == _TWIST:
+            options = fam.options  # type: ignore[union-attr]
+            return tuple(sorted({TWIST + options[i][0] + 1 for i in cursor.candidates}))
+        if stage == _BENEFIT:
+            options = fam.options  # type: ignore[union-attr]
+            return tuple(sorted({_benefit_action(options[i]) for i in cursor.candidates}))
+        if stage == _MEETING:
+            if len(cursor.candidates) != 1:
+                raise AssertionError("a step's twist and benefit fix its option")
+            meet = fam.options[cursor.candidates[0]][3]  # type: ignore[union-attr]
+            return tuple(MEETING + f for f in _bits(meet))
+        if stage == _RELINQUISH:
+            assert isinstance(fam, ReorientationFamily)
+            need = fam.cost - len(cursor.chosen)
+            if need == 0:
+                return ()
+            first = cursor.chosen[-1] + 1 if cursor.chosen else 0
+            fields = fam.fields
+            return tuple(RELINQUISH + fields[i] for i in range(first, len(fields) - need + 1))
+        return ()
+
+    def _settle(self, decision: Decision, prefix: tuple[int, ...], cursor: _Cursor) -> Decision:
+        """The next decision that asks something, taking forced decisions on the way."""
+        while True:
+            legal = self._legal(cursor)
+            if len(legal) > 1:
+                return Decision(
+                    self,
+                    decision.state,
+                    decision.player,
+                    prefix,
+                    legal,
+                    _KINDS[cursor.stage],
+                    None,
+                    cursor,
+                )
+            if not legal:
+                if cursor.stage == _MEETING:  # no meeting: the move is complete
+                    cursor = cursor._replace(stage=_DONE)
+                return self._decision(decision, prefix, cursor)
+            cursor = self._apply(cursor, legal[0])
+            if cursor.stage == _DONE:
+                return self._decision(decision, prefix, cursor)
+
+    def _decision(self, decision: Decision, prefix: tuple[int, ...], cursor: _Cursor) -> Decision:
+        """The finished decision: the complete move, taken from its family."""
+        cursor = cursor._replace(stage=_DONE)
+        fam: StepFamily | ReorientationFamily | None = cursor.family
+        if fam is None:
+            move: Move = decision.state.legal_moves()[0]  # the pass
+        elif isinstance(fam, StepFamily):
+            (oi,) = cursor.candidates
+            index = 0
+            options = fam.options
+            for i in range(oi):
+                index += options[i][3].bit_count() or 1
+            meet = options[oi][3]
+            if meet:
+                index += (meet & ((1 << cursor.meeting) - 1)).bit_count()
+            move = fam.get(index)
+        else:
+            move = fam.get(_combination_rank(len(fam.fields), fam.cost, cursor.chosen))
+        return Decision(self, decision.state, decision.player, prefix, (), "done", move, cursor)
+
+    def action_to_choice(self, decision: Decision, move: Any) -> int:
+        cursor: _Cursor = decision._cursor
+        stage = cursor.stage
+        m: Move = move
+        if stage == _ORIGIN:
+            return PASS if m.origin is None else ORIGIN + m.origin
+        if stage == _TARGET:
+            if m.target is not None:
+                return TARGET + m.target
+            return TURN + _TURN_INDEX[m.turn] if m.turn in _TURN_INDEX else -1
+        if stage == _TWIST:
+            return TWIST + m.twist + 1
+        if stage == _BENEFIT:
+            if m.connection:
+                return BENEFIT_CONNECTION
+            return BENEFIT_NONE if m.marker is None else MARKER + m.marker
+        if stage == _MEETING:
+            return -1 if m.meeting is None else MEETING + m.meeting
+        if stage == _RELINQUISH and len(m.relinquished) > len(cursor.chosen):
+            return RELINQUISH + m.relinquished[len(cursor.chosen)]
+        return -1
+
+    # -- names ----------------------------------------------------------------------------
+
+    def action_name(self, action: int) -> str:
+        """``"pass"``, ``"origin e5"``, ``"target e7"``, ``"turn >>"``, ``"twist <"``,
+        ``"benefit none"``, ``"benefit connection"``, ``"marker d9"``, ``"meeting i9"``
+        or ``"relinquish c4"``; ``"?"`` outside ``0 .. NUM_ACTIONS - 1``."""
+        return _action_name(action)
+
+    def plane_names(self) -> tuple[str, ...]:
+        """The name of each observation plane, in order (``"markers seat 0"``, ...)."""
+        p = self.players
+        names = [f"markers seat {r}" for r in range(p)]
+        names += [f"chevrons seat {r} facing {d}" for r in range(p) for d in _DIRS]
+        names += ["chosen origin", "chosen target", "chosen marker field", "chosen meeting field"]
+        names += ["chosen relinquished fields"]
+        names += [f"deciding {k}" for k in _KINDS]
+        names += [f"chosen turn {_TURN_TEXT[t]}" for t in TURNS]
+        names += ["chosen twist <", "chosen twist none", "chosen twist >"]
+        names += ["chosen connection change"]
+        names += [f"game {g}" for g in _GAME_INDEX]
+        names += [f"to move seat {r}" for r in range(p)]
+        names += [f"out seat {r}" for r in range(p)]
+        names += [f"end triggered by seat {r}" for r in range(p)]
+        names += [f"supply seat {r}" for r in range(p)]
+        names += ["idle plies", "ply"]
+        return tuple(names)
+
+    # -- observation ----------------------------------------------------------------------
+
+    def observation(self, decision: Decision, player: int) -> npt.NDArray[np.float32]:
+        """The observation planes of ``decision`` seen by seat ``player`` (see :meth:`plane_names`).
+
+        Binary planes: markers per seat; chevrons per seat and facing; the
+        fields chosen so far (origin, target, marker, meeting, relinquished);
+        the decision being taken; the turn, twist and connection chosen; the
+        game; the seat to move; seats out {R15}; the seat that triggered the
+        Azacru end {A-R10}. Real planes: each seat's Pacru supply left as a
+        share of the starting supply {R1}, the idle plies as a share of the
+        ``idle_rounds`` limit (D33), and the ply as a share of
+        :attr:`max_game_length` (or of 1000 plies when unbounded). Seats are
+        rotated: seat ``player`` is seat 0 of the planes.
+
+        Raises:
+            ValueError: ``player`` is not a seat index.
+        """
+        import numpy as np
+
+        p = self.players
+        if not 0 <= player < p:
+            raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
+        state: ChevronState = decision.state  # type: ignore[assignment]
+        cursor: _Cursor = decision._cursor
+        bits = 0
+        full = _FULL
+        for seat in range(p):
+            r = (seat - player) % p
+            bits |= state.markers[seat] << (81 * r)
+            base = p + 8 * r
+            for code in state.chevrons[seat]:
+                bits |= 1 << (81 * (base + (code & 7)) + (code >> 3))
+        d0 = 9 * p
+        if cursor.origin >= 0:
+            bits |= 1 << (81 * d0 + cursor.origin)
+        fam = cursor.family
+        if fam is not None:
+            if isinstance(fam, StepFamily):
+                bits |= 1 << (81 * (d0 + 1) + fam.target)
+                if cursor.twist > -2:
+                    bits |= full << (81 * (d0 + 16 + cursor.twist))
+                b = cursor.benefit
+                if b >= MARKER:
+                    bits |= 1 << (81 * (d0 + 2) + b - MARKER)
+                elif b == BENEFIT_CONNECTION:
+                    bits |= full << (81 * (d0 + 18))
+                if cursor.meeting >= 0:
+                    bits |= 1 << (81 * (d0 + 3) + cursor.meeting)
+            else:
+                bits |= full << (81 * (d0 + 11 + _TURN_INDEX[fam.turn]))
+                for pos in cursor.chosen:
+                    bits |= 1 << (81 * (d0 + 4) + fam.fields[pos])
+        if cursor.stage < _DONE:
+            bits |= full << (81 * (d0 + 5 + cursor.stage))
+        bits |= full << (81 * (d0 + 19 + _GAME_INDEX[self.game]))
+        b0 = d0 + 23
+        to_move = (state.to_move - player) % p
+        bits |= full << (81 * (b0 + to_move))
+        for seat in range(p):
+            r = (seat - player) % p
+            if state.out >> seat & 1:
+                bits |= full << (81 * (b0 + p + r))
+        if state.trigger >= 0:
+            bits |= full << (81 * (b0 + 2 * p + (state.trigger - player) % p))
+        nbin = b0 + 3 * p
+        flat = np.unpackbits(
+            np.frombuffer(bits.to_bytes((81 * nbin + 7) // 8, "little"), dtype=np.uint8),
+            count=81 * nbin,
+            bitorder="little",
+        )
+        out = np.empty(self.observation_shape, dtype=np.float32)
+        planes = out.reshape(-1, 81)
+        planes[:nbin] = flat.reshape(nbin, 81)
+        if self.rules.pacru:
+            supply = SUPPLY[p]
+            for seat in range(p):
+                left = supply - state.markers[seat].bit_count()
+                planes[nbin + (seat - player) % p] = left / supply
+        else:
+            planes[nbin : nbin + p] = 0.0
+        planes[nbin + p] = state.idle / self._idle_scale
+        planes[nbin + p + 1] = min(state.ply / self._ply_scale, 1.0)
+        return out
+
+
+def _combination_rank(n: int, k: int, chosen: tuple[int, ...]) -> int:
+    """The lexicographic rank of the ``k``-subset ``chosen`` (ascending positions) of ``n``."""
+    rank = 0
+    start = 0
+    for j, pos in enumerate(chosen):
+        for i in range(start, pos):
+            rank += comb(n - i - 1, k - j - 1)
+        start = pos + 1
+    return rank
+
+
+_FULL: Final = (1 << 81) - 1
+_DIRS: Final = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+_TURN_TEXT: Final = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
+
+
+def _action_name(action: int) -> str:
+    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+        return "?"
+    if action == PASS:
+        return "pass"
+    if action < TARGET:
+        return f"origin {FIELD_NAMES[action - ORIGIN]}"
+    if action < TURN:
+        return f"target {FIELD_NAMES[action - TARGET]}"
+    if action < TWIST:
+        return f"turn {_TURN_TEXT[TURNS[action - TURN]]}"
+    if action < BENEFIT_NONE:
+        return ("twist <", "twist none", "twist >")[action - TWIST]
+    if action == BENEFIT_NONE:
+        return "benefit none"
+    if action == BENEFIT_CONNECTION:
+        return "benefit connection"
+    if action < MEETING:
+        return f"marker {FIELD_NAMES[action - MARKER]}"
+    if action < RELINQUISH:
+        return f"meeting {FIELD_NAMES[action - MEETING]}"
+    return f"relinquish {FIELD_NAMES[action - RELINQUISH]}"

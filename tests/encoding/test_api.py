@@ -1,0 +1,277 @@
+"""The pacru.encoding API of issue 13: sizes, decisions, errors, observations, returns."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pacru
+from pacru import GameOverError, IllegalMoveError, Move
+from pacru.base import Termination
+from pacru.encoding import Decision, Encoding
+from pacru.encoding import chevron as ch
+from pacru.encoding.lsd import LsdEncoding
+from pacru.geometry import parse_field
+
+# D21 with a crossing (tests/chevron/test_pacru_meeting.py LANDING): red h3 W, power 2
+# from g1 and i1, steps to f3 facing red e3 E; nine yellow markers make the meeting {R12, D22}.
+LANDING = (
+    "pacru players=red,yellow markers=red:g1,i1,e3;yellow:d4,e4,f4,d5,e5,f5,d6,e6,f6 "
+    "chevrons=red:h3W,e3E;yellow:a9SE"
+)
+
+
+def f(name: str) -> int:
+    return parse_field(name)
+
+
+def names(enc: Encoding, decision: Decision) -> list[str]:
+    return [enc.action_name(a) for a in decision.legal_actions]
+
+
+def test_sizes() -> None:
+    for game, decisions in (("lilacru", 2), ("shacru", 3), ("azacru", 3), ("pacru", 6)):
+        for players in (2, 3, 4):
+            enc = Encoding.for_game(game, players)
+            assert enc.num_actions == 415
+            assert enc.max_decisions == decisions
+            assert enc.observation_shape == (13 * players + 25, 9, 9)
+    assert Encoding.for_game("pacru", 2).max_game_length is None
+    assert Encoding.for_game("pacru", 3, move_cap=500).max_game_length == 500
+    assert Encoding.for_game("azacru", 2, move_cap=300).max_game_length == 300
+    # 82 acquisition periods of idle_rounds full rounds (D33).
+    assert Encoding.for_game("lilacru", 2).max_game_length == 82 * 81 * 2
+    assert Encoding.for_game("shacru", 4, idle_rounds=10).max_game_length == 82 * 10 * 4
+    assert Encoding.for_game("lsd", 2).max_game_length == 40
+
+
+def test_of_uses_the_state_options() -> None:
+    state = pacru.new_game("pacru", 3, move_cap=200, meeting_rule="original")
+    enc = Encoding.of(state)
+    assert (enc.game, enc.players, enc.max_game_length) == ("pacru", 3, 200)
+    assert enc.options == {"meeting_rule": "original", "move_cap": 200}
+
+
+def test_for_game_errors() -> None:
+    with pytest.raises(ValueError, match="unknown game"):
+        Encoding.for_game("chess", 2)
+    with pytest.raises(ValueError, match="players"):
+        Encoding.for_game("pacru", 5)
+    with pytest.raises(ValueError, match="move_cap"):
+        Encoding.for_game("shacru", 2, move_cap=10)
+    with pytest.raises(ValueError, match="for pacru with 2 players"):
+        Encoding.for_game("pacru", 2).start(pacru.new_game("pacru", 3))
+
+
+def test_shacru_opening_decisions() -> None:
+    state = pacru.new_game("shacru", 2)
+    enc = Encoding.of(state)
+    d = enc.start(state)
+    assert (d.state, d.player, d.prefix, d.kind, d.move, d.done) == (
+        state,
+        0,
+        (),
+        "origin",
+        None,
+        False,
+    )
+    assert names(enc, d) == ["origin e1", "origin a3", "origin i3", "origin i9"]
+    d = d.choose(ch.ORIGIN + f("a3"))
+    assert d.kind == "target"
+    assert names(enc, d) == ["target b2", "target b3", "target b4"]
+    d = d.choose(ch.TARGET + f("b4"))
+    assert d.kind == "twist"  # b4 lies in another borderland {S-R4}
+    assert names(enc, d) == ["twist <", "twist none", "twist >"]
+    done = d.choose(ch.TWIST + 2)
+    assert done.done
+    assert done.kind == "done"
+    assert done.legal_actions == ()
+    assert done.move == Move.parse("a3-b4>")
+    assert done.prefix == (19, 110, 169) == enc.actions(state, "a3-b4>")
+    assert enc.move(state, [19, 110, 169]) == Move.parse("a3-b4>")
+    # A step within the borderland has no twist: the forced "twist none" is not asked.
+    assert enc.actions(state, "a3-b3") == (19, ch.TARGET + f("b3"))
+    assert d.legal_action_mask().tolist() == [a in (167, 168, 169) for a in range(415)]
+
+
+def test_lilacru_never_asks_a_twist() -> None:
+    state = pacru.new_game("lilacru", 2)
+    enc = Encoding.of(state)
+    for move in state.legal_moves():
+        assert len(enc.actions(state, move)) == 2
+
+
+def test_pass_is_one_action() -> None:
+    # Yellow's chevron faces the edge: its only move is the pass {S-R2}.
+    state = pacru.from_position(
+        "shacru players=green,yellow turn=yellow chevrons=green:e5N;yellow:a9N"
+    )
+    enc = Encoding.of(state)
+    d = enc.start(state)
+    assert (d.player, d.legal_actions) == (1, (ch.PASS,))
+    assert d.choose(ch.PASS).move == Move.pass_move()
+    assert enc.actions(state, "pass") == (0,)
+
+
+def test_pacru_crossing_with_marker_and_meeting() -> None:
+    state = pacru.from_position(LANDING)
+    enc = Encoding.of(state)
+    d = enc.start(state)
+    assert names(enc, d) == ["origin e3", "origin h3"]
+    d = d.choose(ch.ORIGIN + f("h3"))
+    assert names(enc, d) == [
+        "target f1", "target g2", "target f3", "target g3", "target g4", "turn <", "turn >",
+    ]  # fmt: skip
+    d = d.choose(ch.TARGET + f("f3"))
+    assert (
+        d.kind == "benefit"
+    )  # the border-crossing marker on a neutral field of e2's land {R4, R6}
+    assert names(enc, d) == [
+        f"marker {x}" for x in ("d1", "e1", "f1", "d2", "e2", "f2", "d3", "f3")
+    ]
+    d = d.choose(ch.MARKER + f("f3"))
+    assert d.kind == "meeting"  # +f3 puts red under both chevrons (D21)
+    occupied_or_red = {"f3", "e3", "a9", "g1", "i1"}
+    expected = [a for a in range(81) if pacru.field_name(a) not in occupied_or_red]
+    assert d.legal_actions == tuple(ch.MEETING + a for a in expected)
+    done = d.choose(ch.MEETING + f("i9"))
+    assert done.move == Move.parse("h3-f3+f3@i9")
+    assert enc.actions(state, "h3-f3+f3@i9") == done.prefix == (26, 105, 195, 253 + 80)
+    # Another marker field does not make the meeting: the move ends after the benefit.
+    assert enc.actions(state, "h3-f3+d1") == (26, 105, ch.MARKER + f("d1"))
+
+
+def test_reorientation_relinquishes_one_field_per_decision() -> None:
+    # Red owns a1, b1, c1 and the chevron's e5 field: 45 degrees costs 2 of the 3 free fields {R14}.
+    state = pacru.from_position(
+        "pacru players=red,yellow markers=red:a1,b1,c1,e5 chevrons=red:e5N;yellow:a9SE"
+    )
+    enc = Encoding.of(state)
+    d = enc.start(state).choose(ch.ORIGIN + f("e5"))
+    assert "turn <" in names(enc, d)
+    assert "turn >>" not in names(enc, d)
+    d = d.choose(ch.TURN + 1)
+    assert d.kind == "relinquish"
+    # The first field leaves one after it: a1 or b1, never c1.
+    assert names(enc, d) == ["relinquish a1", "relinquish b1"]
+    assert d.choose(ch.RELINQUISH + f("b1")).move == Move.parse("e5<(b1,c1)")
+    after_a1 = d.choose(ch.RELINQUISH + f("a1"))
+    assert names(enc, after_a1) == ["relinquish b1", "relinquish c1"]
+    assert after_a1.choose(ch.RELINQUISH + f("c1")).move == Move.parse("e5<(a1,c1)")
+
+
+def test_choose_errors() -> None:
+    state = pacru.new_game("shacru", 2)
+    enc = Encoding.of(state)
+    d = enc.start(state)
+    with pytest.raises(IllegalMoveError, match="not legal in this origin decision") as err:
+        d.choose(ch.ORIGIN + f("e5"))
+    assert (err.value.rule, err.value.reason) == ("encoding", "illegal-action")
+    done = enc.start(state).choose(ch.ORIGIN + f("e1")).choose(ch.TARGET + f("e2"))
+    with pytest.raises(IllegalMoveError) as err:
+        done.choose(0)
+    assert err.value.reason == "move-complete"
+    with pytest.raises(IllegalMoveError) as err:
+        enc.move(state, [ch.ORIGIN + f("a3")])
+    assert err.value.reason == "incomplete"
+    with pytest.raises(IllegalMoveError) as err:
+        enc.actions(state, "e9-e7")
+    assert err.value.rule == "S-R3"
+    with pytest.raises(IllegalMoveError):
+        enc.actions(state, Move.parse("e1-e3"))
+
+
+# Yellow's only chevron faces off the board: after red's move yellow is blocked and out {R15}.
+BLOCKED = "pacru players=red,yellow chevrons=red:e5N;yellow:a9N"
+
+
+def test_finished_game() -> None:
+    state = pacru.from_position(BLOCKED).apply_move("e5-e6")
+    assert state.is_terminal
+    with pytest.raises(GameOverError):
+        Encoding.of(state).start(state)
+
+
+def test_observation_planes() -> None:
+    state = pacru.from_position(LANDING)
+    enc = Encoding.of(state)
+    planes = enc.plane_names()
+    d = enc.start(state).choose(ch.ORIGIN + f("h3")).choose(ch.TARGET + f("f3"))
+    obs = enc.observation(d, 0)
+    assert obs.dtype == np.float32
+    assert obs.shape == enc.observation_shape == (51, 9, 9)
+
+    def plane(o: np.ndarray, name: str) -> list[str]:
+        return [pacru.field_name(int(i)) for i in np.flatnonzero(o[planes.index(name)])]
+
+    assert plane(obs, "markers seat 0") == ["g1", "i1", "e3"]
+    assert plane(obs, "markers seat 1") == ["d4", "e4", "f4", "d5", "e5", "f5", "d6", "e6", "f6"]
+    assert plane(obs, "chevrons seat 0 facing W") == ["h3"]
+    assert plane(obs, "chevrons seat 0 facing E") == ["e3"]
+    assert plane(obs, "chevrons seat 1 facing SE") == ["a9"]
+    assert plane(obs, "chosen origin") == ["h3"]
+    assert plane(obs, "chosen target") == ["f3"]
+    assert plane(obs, "chosen marker field") == []
+    assert obs[planes.index("deciding benefit")].min() == 1.0
+    assert obs[planes.index("deciding origin")].max() == 0.0
+    assert obs[planes.index("chosen twist none")].min() == 1.0  # forced, taken automatically
+    assert obs[planes.index("game pacru")].min() == 1.0
+    assert obs[planes.index("to move seat 0")].min() == 1.0
+    assert obs[planes.index("supply seat 0")].min() == pytest.approx((42 - 3) / 42)
+    assert obs[planes.index("supply seat 1")].min() == pytest.approx((42 - 9) / 42)
+    # Yellow's view: the seats swap, the position does not.
+    other = enc.observation(d, 1)
+    assert plane(other, "markers seat 1") == ["g1", "i1", "e3"]
+    assert other[planes.index("to move seat 1")].min() == 1.0
+    assert other[planes.index("supply seat 0")].min() == pytest.approx((42 - 9) / 42)
+    assert np.array_equal(other[planes.index("chosen target")], obs[planes.index("chosen target")])
+    with pytest.raises(ValueError, match="seat index"):
+        enc.observation(d, 2)
+
+
+def test_lsd_decisions() -> None:
+    state = pacru.new_game("lsd", 2)
+    enc = Encoding.of(state)
+    assert isinstance(enc, LsdEncoding)
+    d = enc.start(state)
+    centre = enc.cells // 2
+    assert d.kind == "cell"
+    assert d.legal_actions == (centre,)
+    tiles = d.choose(centre)
+    assert tiles.kind == "tile"
+    assert {str(m.face) for m in state.legal_moves()} == {
+        enc.action_name(a)[5:] for a in tiles.legal_actions
+    }
+    move = state.legal_moves()[0]
+    assert enc.move(state, enc.actions(state, move)) == move
+    obs = enc.observation(tiles, 0)
+    assert obs.shape == enc.observation_shape
+    assert obs.dtype == np.float32
+    names_ = enc.plane_names()
+    assert obs[names_.index("chosen cell")].sum() == 1.0
+    assert obs[names_.index("chosen cell"), enc.radius, enc.radius] == 1.0
+    assert obs[names_.index("supply seat 0 kind 0")].min() > 0.0
+
+
+def test_returns() -> None:
+    running = pacru.new_game("pacru", 3)
+    assert running.returns() == (0.0, 0.0, 0.0)
+    last = pacru.from_position(BLOCKED).apply_move("e5-e6")
+    assert last.outcome is not None
+    assert last.outcome.termination is Termination.LAST_PLAYER
+    assert last.returns() == (1.0, -1.0)
+    capped = pacru.new_game("pacru", 2, move_cap=1).apply_move(
+        pacru.new_game("pacru", 2).legal_moves()[0]
+    )
+    assert capped.outcome is not None
+    assert capped.outcome.termination is Termination.MOVE_CAP
+    assert capped.returns() == (0.0, 0.0)
+
+
+def test_import_pacru_and_encoding_stay_light() -> None:
+    code = "import sys, pacru, pacru.encoding; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
