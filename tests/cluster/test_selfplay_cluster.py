@@ -12,7 +12,7 @@ import pytest
 from pacru.cli import main
 from pacru.selfplay import SelfPlayRun, ShardResult, run_selfplay
 
-RUN = SelfPlayRun("shacru", 2, "random", games=8, seed=5, shard_games=2, max_plies=80)
+RUN = SelfPlayRun("shacru", 2, "random", games=8, seed=5, shard_games=2, max_plies=40)
 
 
 def _files(directory: Path) -> dict[str, bytes]:
@@ -78,7 +78,7 @@ def test_cli_selfplay_scheduler(
     cluster: Any, local_run: dict[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["selfplay", "shacru", "--bot", "random", "--games", "8", "--seed", "5"]
-    argv += ["--shard-games", "2", "--max-plies", "80", "--out", str(tmp_path), "--no-progress"]
+    argv += ["--shard-games", "2", "--max-plies", "40", "--out", str(tmp_path), "--no-progress"]
     assert main([*argv, "--scheduler", cluster.scheduler_address]) == 0
     assert "4 shards written (8 games, " in capsys.readouterr().out
     assert _files(tmp_path) == local_run
