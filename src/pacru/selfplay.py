@@ -19,22 +19,22 @@ by the same bot spec (:mod:`pacru.bots.spec`), and writes under its directory::
 Each move is chosen in the decisions of :mod:`pacru.encoding` (one or more
 per move, by the same player); a row holds one decision:
 
-===============  =============  ============================================
-column           type           meaning
-===============  =============  ============================================
-``game``         int64          the game number in the run, 0-based
-``ply``          int32          moves played before this one (0-based)
-``decision``     int32          the step within the move, 0-based
-``player``       int8           the seat to move (turn order, 0-based)
-``observation``  list<float32>  ``Encoding.observation(decision, player)``
-                                flattened (C order), from the mover's view
-``legal_actions`` list<int32>   the decision's legal actions, ascending
-``action``       int32          the action chosen
-``policy``       list<float32>  the target over ``legal_actions``: MCTS
-                                visit shares, one-hot for other bots
-``returns``      list<float32>  the game's :meth:`GameState.returns` per
-                                seat (all rows of a game share it)
-===============  =============  ============================================
+=================  =============  ==========================================
+column             type           meaning
+=================  =============  ==========================================
+``game``           int64          the game number in the run, 0-based
+``ply``            int32          moves played before this one (0-based)
+``decision``       int32          the step within the move, 0-based
+``player``         int8           the seat to move (turn order, 0-based)
+``observation``    list<float32>  ``Encoding.observation(decision, player)``
+                                  flattened (C order), from the mover's view
+``legal_actions``  list<int32>    the decision's legal actions, ascending
+``action``         int32          the action chosen
+``policy``         list<float32>  the target over ``legal_actions``: MCTS
+                                  visit shares, one-hot for other bots
+``returns``        list<float32>  the game's :meth:`GameState.returns` per
+                                  seat (all rows of a game share it)
+=================  =============  ==========================================
 
 **Policy.** A bot with ``search(state)`` (:class:`pacru.bots.MCTSBot`) plays
 its search's ``best_move``, and the policy of a decision after the chosen
@@ -249,6 +249,7 @@ def visit_policy(
     Raises:
         ValueError: no searched move with visits continues ``prefix``.
 
+    >>> from pacru.selfplay import visit_policy
     >>> visit_policy([((3, 7), 6), ((3, 8), 2), ((5,), 2)], (), [3, 5, 9])
     [0.8, 0.2, 0.0]
     >>> visit_policy([((3, 7), 6), ((3, 8), 2), ((5,), 2)], (3,), [7, 8])
