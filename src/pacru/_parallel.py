@@ -8,9 +8,10 @@ same whatever runs them; this module only decides *where* they run.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = ["run_tasks"]
 
@@ -36,9 +37,12 @@ def run_tasks(
             process, more starts that many local worker processes for the run.
 
     When the iteration stops early (the consumer stops, a task raises, or
-    Ctrl-C arrives while waiting), the tasks not yet started are cancelled and a
-    pool started here is shut down without waiting for running tasks; results
-    already yielded are the caller's to keep.
+    Ctrl-C arrives while waiting), the tasks not yet started are cancelled and
+    the processes of a pool started here are terminated (they ignore Ctrl-C
+    themselves, so that only this process reacts to it); results already
+    yielded are the caller's to keep. An ``executor`` of the caller's keeps
+    running the tasks it had started (a Dask cluster cannot stop a running
+    task); their results are dropped.
 
     Raises:
         ValueError: ``workers`` below 1.
@@ -50,7 +54,11 @@ def run_tasks(
             yield fn(task)
         return
     own = executor is None
-    pool: Executor = ProcessPoolExecutor(max_workers=workers) if executor is None else executor
+    pool: Executor = (
+        ProcessPoolExecutor(max_workers=workers, initializer=_ignore_ctrl_c)
+        if executor is None
+        else executor
+    )
     futures: list[Future[R]] = []
     finished = False
     try:
@@ -59,8 +67,33 @@ def run_tasks(
             yield future.result()
         finished = True
     finally:
-        if not finished:
+        if own:
+            if not finished:
+                # Kill the workers; the pool then fails its pending futures itself.
+                # (Cancelling them first trips CPython 3.11's broken-pool handler.)
+                _terminate(pool)
+            pool.shutdown(wait=True)
+        elif not finished:
             for future in futures:
                 future.cancel()
-        if own:
-            pool.shutdown(wait=finished, cancel_futures=not finished)
+
+
+def _ignore_ctrl_c() -> None:
+    """Worker start-up: Ctrl-C goes to the whole process group; the parent handles it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _terminate(pool: Any) -> None:
+    """Stop a process pool's workers now, running tasks included.
+
+    Python 3.14 has ``ProcessPoolExecutor.terminate_workers()``; before it,
+    the processes are only reachable through the private ``_processes``
+    mapping, and without this the interpreter would wait at exit for the
+    tasks already handed to the workers.
+    """
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -63,3 +67,22 @@ def test_interrupted_pool_cancels_the_games_not_started() -> None:
 def test_run_tasks_rejects_no_workers() -> None:
     with pytest.raises(ValueError, match="workers must be at least 1, not 0"):
         list(run_tasks(abs, [1], workers=0))
+
+
+def test_ctrl_c_stops_pacru_match_and_prints_the_finished_games() -> None:
+    """A real SIGINT to the process group, as a terminal sends it, mid-match with 2 workers."""
+    command = [sys.executable, "-m", "pacru", "match", "--game", "lsd", "--bot", "greedy"]
+    command += ["--bot", "random", "--games", "5000", "--workers", "2", "--seed", "1"]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as process:
+        assert process.stderr is not None
+        first = process.stderr.readline()  # the first finished game's progress line
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    assert first.startswith("game 1/5000: ")
+    assert process.returncode == 130
+    finished = int(err.split("pacru: error: interrupted: ", 1)[1].split(" of 5000")[0])
+    assert 1 <= finished < 5000
+    assert f"\ngreedy  {finished:>5}  " in out
+    assert "Traceback" not in err
