@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,7 +72,15 @@ def check_exact(state: GameState[Any], limit: int = FULL_WALK_LIMIT) -> int:
         actions = enc.actions(state, move)
         assert 1 <= len(actions) <= enc.max_decisions
         assert enc.move(state, actions) == move
-    return len(range(0, n, 97))
+    rng = random.Random(n)
+    for _ in range(200):
+        decision = root
+        while not decision.done:
+            assert len(decision.legal_actions) > (1 if decision.prefix else 0)
+            decision = decision.choose(rng.choice(decision.legal_actions))
+        assert decision.move in legal
+        assert enc.actions(state, decision.move) == decision.prefix
+    return len(range(0, n, 97)) + 200
 
 
 def scenario_positions() -> list[str]:

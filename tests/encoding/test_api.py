@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -15,6 +16,8 @@ from pacru.encoding import Decision, Encoding
 from pacru.encoding import chevron as ch
 from pacru.encoding.lsd import LsdEncoding
 from pacru.geometry import parse_field
+
+from .support import check_exact
 
 # D21 with a crossing (tests/chevron/test_pacru_meeting.py LANDING): red h3 W, power 2
 # from g1 and i1, steps to f3 facing red e3 E; nine yellow markers make the meeting {R12, D22}.
@@ -275,3 +278,108 @@ def test_import_pacru_and_encoding_stay_light() -> None:
     code = "import sys, pacru, pacru.encoding; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_returns_for_every_kind_of_end() -> None:
+    """S-R6, D35: most markers wins, ties share; LSD 2.4 row and blocked draw."""
+    win = pacru.from_position(
+        "shacru players=red,yellow markers=red:a1,a2;yellow:b1 chevrons=red:a1S;yellow:b1S"
+    )
+    assert win.winners == ("red",)
+    assert win.returns() == (1.0, -1.0)
+    tie = pacru.from_position(
+        "shacru players=red,yellow,blue markers=red:a1;yellow:b1 "
+        "chevrons=red:a1S;yellow:b1S;blue:c1S"
+    )
+    assert tie.winners == ("red", "yellow")
+    assert tie.returns() == (1.0, 1.0, -1.0)  # a shared win pays every sharer
+    everybody = pacru.from_position("shacru players=red,yellow")
+    assert everybody.winners == ("red", "yellow")
+    assert everybody.returns() == (0.0, 0.0)  # shared by all: a draw
+    lsd = pacru.new_game("lsd", 2, tile_set="+N*2")
+    blocked = lsd.apply_move("B+N@0,0").apply_move("W+S@0,1")
+    assert blocked.outcome is not None
+    assert blocked.outcome.termination is Termination.BLOCKED
+    assert blocked.returns() == (0.0, 0.0)
+    row = pacru.from_position("lsd red:B,yellow:W 0B+E@0,0;0B+EW@1,0;0BxEW@2,0 - red")
+    assert row.returns() == (0.0, 0.0)
+    after = row.apply_move("BxW@3,0")
+    assert after.winners == ("red",)
+    assert after.returns() == (1.0, -1.0)
+
+
+def test_start_refuses_other_options() -> None:
+    enc = Encoding.for_game("pacru", 2)
+    with pytest.raises(ValueError, match=r"use Encoding\.of"):
+        enc.start(pacru.new_game("pacru", 2, move_cap=10))
+    with pytest.raises(ValueError, match="unknown option"):
+        Encoding.for_game("pacru", 2, colour="red")
+    # LSD colour names do not change actions or observations.
+    assert Encoding.for_game("lsd", 2).start(pacru.new_game("lsd", 2, colours=("a", "b")))
+
+
+def test_lsd_window_reaches_a_column_of_every_tile() -> None:
+    """The window edge: a single column grown at both ends stays inside the window.
+
+    With only "+NS" tiles (half dots north and south) every placement extends the
+    column (LSD 2.2), red at the north end, yellow at the south, until red's 20th
+    tile makes a row of 20: 39 tiles in one line, the widest field 40 tiles allow
+    while a move is still to be made. check_exact walks every action sequence at
+    each ply, and start() would fail on a legal cell outside the window.
+    """
+    state = pacru.new_game("lsd", 2, tile_set="+NS*20", row_length=20)
+    enc = Encoding.of(state)
+    assert isinstance(enc, LsdEncoding)
+    assert enc.radius == 20
+    grow_north = True
+    while not state.is_terminal:
+        check_exact(state)
+        moves = state.legal_moves()
+        ys = [m.cell[1] for m in moves]
+        state = state.apply_move(moves[ys.index(max(ys) if grow_north else min(ys))])
+        grow_north = not grow_north
+    assert state.bounds == ((0, -19), (0, 19))
+    assert len(state.field) == 39
+
+
+def test_observation_of_the_end_trigger_and_seats_out() -> None:
+    # Azacru: yellow's pass triggered the end {A-R10}; the trigger plane names its seat.
+    state = pacru.from_position(
+        "azacru players=green,yellow trigger=yellow chevrons=green:a3E;yellow:a1N"
+    )
+    enc = Encoding.of(state)
+    d = enc.start(state)
+    planes = enc.plane_names()
+    obs = enc.observation(d, 0)
+    assert obs[planes.index("end triggered by seat 1")].min() == 1.0
+    assert obs[planes.index("end triggered by seat 0")].max() == 0.0
+    assert enc.observation(d, 1)[planes.index("end triggered by seat 0")].min() == 1.0
+    done = d
+    while not done.done:
+        done = done.choose(done.legal_actions[0])
+    final = enc.observation(done, 0)
+    assert all(final[planes.index(f"deciding {k}")].max() == 0.0 for k in ("origin", "target"))
+
+
+def test_lsd_observation_counts() -> None:
+    """Supplies and captures in the planes agree with the state after random play."""
+    state = pacru.new_game("lsd", 3)
+    enc = Encoding.of(state)
+    assert isinstance(enc, LsdEncoding)
+    names_ = enc.plane_names()
+    rng = random.Random(7)
+    for _ in range(12):
+        state = state.apply_move(rng.choice(list(state.legal_moves())))
+    assert not state.is_terminal
+    d = enc.start(state)
+    for player in range(3):
+        obs = enc.observation(d, player)
+        for seat, colour in enumerate(state.players):
+            r = (seat - player) % 3
+            total = sum(obs[names_.index(f"supply seat {r} kind {k}")].mean() for k in range(10))
+            assert round(total * 20) == state.supply_size(colour)
+            lost = obs[names_.index(f"captured seat {r}")].mean()
+            assert round(lost * 20) == state.captured_count(colour)
+            tiles = obs[names_.index(f"tile of seat {r}")].sum()
+            assert tiles == sum(1 for t in state.field.values() if t.owner == colour)
+        assert obs[names_.index("open cell")].sum() == len(state.open_cells)

@@ -22,8 +22,10 @@ import pacru
 from pacru import abstractplay as ap
 from pacru import strategies as pst
 from pacru.base import GameState
+from pacru.encoding import Encoding
+from pacru.encoding import chevron as ch
 
-from .support import check_exact, scenario_positions, valid_positions
+from .support import check_exact, leaves, scenario_positions, valid_positions
 
 AP_DATA = Path(__file__).parents[1] / "data" / "abstractplay"
 
@@ -66,3 +68,29 @@ def test_scenarios_found() -> None:
 @pytest.mark.parametrize("state", SCENARIOS, ids=lambda s: s.to_position()[:60])
 def test_rulebook_scenarios(state: GameState[Any]) -> None:
     check_exact(state)
+
+
+def test_a_reorientation_family_of_thousands() -> None:
+    """R14: 20 free own fields give C(20, 4) = 4845 reorientations per chevron and 90 degrees.
+
+    Every set is reached once, choosing one field per decision in ascending order.
+    """
+    own = ",".join(f"{c}{r}" for r in "1234" for c in "abcde")  # 20 fields, none occupied
+    state = pacru.from_position(
+        f"pacru players=red,yellow markers=red:{own},e5 chevrons=red:e5N;yellow:a9SE"
+    )
+    family = next(
+        fam for fam in state.legal_moves().reorientations if fam.origin == 40 and fam.turn == 2
+    )
+    assert family.size == 4845
+    enc = Encoding.of(state)
+    d = enc.start(state).choose(ch.ORIGIN + 40).choose(ch.TURN + 3)
+    reached = [leaf.move for leaf in leaves(d)]
+    assert len(reached) == len(set(reached)) == 4845
+    assert set(reached) == set(family)
+    # origin, turn, then one action per relinquished field until the rest is forced:
+    # a first field at position 16 of 20 leaves exactly 17, 18, 19 (not asked).
+    lengths = {len(leaf.prefix) for leaf in leaves(d)}
+    assert lengths == {3, 4, 5, 6}
+    assert enc.actions(state, "e5>>(b4,c4,d4,e4)") == (41, 166, 334 + 28)
+    assert check_exact(state) > 0

@@ -13,8 +13,6 @@ import abc
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-import attrs
-
 from pacru.errors import GameOverError, IllegalMoveError
 
 if TYPE_CHECKING:
@@ -23,7 +21,7 @@ if TYPE_CHECKING:
 
     from pacru.base import GameState
 
-__all__ = ["ENCODING_VERSION", "Decision", "Encoding"]
+__all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision"]
 
 #: Version of the action layouts and observation planes. It changes whenever an
 #: action number, the decision order or an observation plane changes meaning;
@@ -31,49 +29,83 @@ __all__ = ["ENCODING_VERSION", "Decision", "Encoding"]
 ENCODING_VERSION: Final = 1
 
 
-@attrs.frozen(slots=True, repr=False, eq=False)
-class Decision:
+class Decision(tuple[Any, ...]):
     """One decision of the player to move: which action to take next.
 
     Get the first decision of a move with :meth:`Encoding.start`, and the next
     ones with :meth:`choose`; once :attr:`done`, :attr:`move` is the complete
     legal move (apply it with ``decision.state.apply_move(decision.move)``).
-    Decisions are immutable: ``choose`` returns a new one.
-
-    Attributes:
-        encoding: the :class:`Encoding` this decision belongs to.
-        state: the position the move is chosen in (unchanged until the move is applied).
-        player: the seat index (in ``state.players``) of the player deciding.
-        prefix: the actions chosen so far for this move, oldest first. Decisions
-            with a single legal action are taken automatically (except the
-            first of a move) and do not appear here (see the layout docs).
-        legal_actions: the legal actions of this decision, ascending; empty once done.
-        kind: what is decided: ``"origin"``, ``"target"``, ``"twist"``,
-            ``"benefit"``, ``"meeting"``, ``"relinquish"`` (chevron games),
-            ``"cell"``, ``"tile"`` (LSD), or ``"done"``.
-        move: the complete move once :attr:`done`, else ``None``.
+    Decisions are immutable (a tuple underneath, for speed: a decision is
+    built several times per ply) and compare by identity; ``choose`` returns
+    a new one.
     """
 
-    encoding: Encoding
-    state: GameState[Any]
-    player: int
-    prefix: tuple[int, ...]
-    legal_actions: tuple[int, ...]
-    kind: str
-    move: Any
-    _cursor: Any
+    __slots__ = ()
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
+
+    @property
+    def encoding(self) -> Encoding:
+        """The :class:`Encoding` this decision belongs to."""
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def state(self) -> GameState[Any]:
+        """The position the move is chosen in (unchanged until the move is applied)."""
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def player(self) -> int:
+        """The seat index (in ``state.players``) of the player deciding."""
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The actions chosen so far for this move, oldest first.
+
+        Decisions with a single legal action are taken automatically (except
+        the first of a move) and do not appear here; once :attr:`done` it
+        equals ``encoding.actions(state, move)``.
+        """
+        return self[3]  # type: ignore[no-any-return]
+
+    @property
+    def legal_actions(self) -> tuple[int, ...]:
+        """The legal actions of this decision, ascending; empty once done."""
+        return self[4]  # type: ignore[no-any-return]
+
+    @property
+    def kind(self) -> str:
+        """What is decided.
+
+        ``"origin"``, ``"target"``, ``"twist"``, ``"benefit"``, ``"meeting"``,
+        ``"relinquish"`` (chevron games), ``"cell"``, ``"tile"`` (LSD), or
+        ``"done"`` once the move is complete.
+        """
+        return self[5]  # type: ignore[no-any-return]
+
+    @property
+    def move(self) -> Any:
+        """The complete move once :attr:`done`, else ``None``."""
+        return self[6]
+
+    @property
+    def _cursor(self) -> Any:
+        return self[7]
 
     @property
     def done(self) -> bool:
         """True once the move is complete (:attr:`move` is set, no action is left)."""
-        return self.move is not None
+        return self[6] is not None
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """A numpy bool array of length ``encoding.num_actions``, True at the legal actions."""
+        """A new numpy bool array of length ``encoding.num_actions``, True at the legal actions."""
         import numpy as np
 
-        mask = np.zeros(self.encoding.num_actions, dtype=np.bool_)
-        mask[list(self.legal_actions)] = True
+        mask = np.zeros(self[0].num_actions, dtype=np.bool_)
+        for action in self[4]:  # faster than fancy indexing for a few actions
+            mask[action] = True
         return mask
 
     def choose(self, action: int) -> Decision:
@@ -84,26 +116,44 @@ class Decision:
                 (rule ``"encoding"``, reason ``"illegal-action"``), or the move
                 is already complete (reason ``"move-complete"``).
         """
-        if self.move is not None:
+        if self[6] is not None:
             raise IllegalMoveError(
-                f"the move {self.move} is complete; apply it and start the next decision",
+                f"the move {self[6]} is complete; apply it and start the next decision",
                 rule="encoding",
                 reason="move-complete",
             )
-        if action not in self.legal_actions:
+        if action not in self[4]:
             raise IllegalMoveError(
                 f"action {action!r} ({self.encoding.action_name(action)}) is not legal in this "
                 f"{self.kind} decision; legal: {list(self.legal_actions)}",
                 rule="encoding",
                 reason="illegal-action",
             )
-        return self.encoding._choose(self, action)
+        return self[0]._choose(self, action)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return (
             f"<Decision {self.kind} player={self.player} prefix={list(self.prefix)} "
             f"legal={len(self.legal_actions)} move={self.move}>"
         )
+
+
+_new_tuple = tuple.__new__
+
+
+def make_decision(
+    encoding: Encoding,
+    state: GameState[Any],
+    player: int,
+    prefix: tuple[int, ...],
+    legal_actions: tuple[int, ...],
+    kind: str,
+    move: Any,
+    cursor: Any,
+) -> Decision:
+    """A :class:`Decision` from trusted parts (for the layouts)."""
+    parts = (encoding, state, player, prefix, legal_actions, kind, move, cursor)
+    return _new_tuple(Decision, parts)
 
 
 class Encoding(abc.ABC):
@@ -251,8 +301,17 @@ class Encoding(abc.ABC):
                 f"this encoding is for {self.game} with {self.players} players, "
                 f"not {state.game} with {len(state.players)}"
             )
+        if not self._same_rules(state):
+            raise ValueError(
+                f"this encoding is for {self.game} with options {self.options}, "
+                f"not {state.options()}; use Encoding.of(state)"
+            )
         if state.outcome is not None:
             raise GameOverError(f"the game is over ({state.outcome.result()})")
+
+    def _same_rules(self, state: GameState[Any]) -> bool:
+        """Whether ``state`` has the options this encoding was made for."""
+        return bool(getattr(state, "rules", None) == getattr(self, "rules", None))
 
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())

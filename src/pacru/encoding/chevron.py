@@ -4,19 +4,19 @@ One layout serves Lilacru, Shacru, Azacru and Pacru (each game uses a subset),
 so that one network can be trained across them. A move is chosen in up to six
 decisions, in this order:
 
-==========  ===================================================  ===========
-decision    what is chosen                                       actions
-==========  ===================================================  ===========
-origin      the chevron to move (its field), or ``pass``         0, 1..81
-target      the step's target field (a pincer's victim's field   82..162,
-            {R11}), or the reorientation's turn {R14}            163..166
-twist       the borderland twist {S-R4, A-R6}: ``<``, none, ``>``  167..169
-benefit     Pacru: no benefit, the connection change {R8}, or    170, 171,
-            the border-crossing marker field {R4, R6, R10}        172..252
-meeting     Pacru: the field the meeting changes {R12}            253..333
-relinquish  Pacru: one field given up by a reorientation {R14},   334..414
+==========  ======================================================  ===========
+decision    what is chosen                                          actions
+==========  ======================================================  ===========
+origin      the chevron to move (its field), or ``pass``            0, 1..81
+target      the step's target field (a pincer's victim's field      82..162,
+            {R11}), or the reorientation's turn {R14}               163..166
+twist       the borderland twist {S-R4, A-R6}: ``<``, none, ``>``   167..169
+benefit     Pacru: no benefit, the connection change {R8}, or       170, 171,
+            the border-crossing marker field {R4, R6, R10}          172..252
+meeting     Pacru: the field the meeting changes {R12}              253..333
+relinquish  Pacru: one field given up by a reorientation {R14},     334..414
             in ascending order, one per decision
-==========  ===================================================  ===========
+==========  ======================================================  ===========
 
 Why this shape:
 
@@ -49,11 +49,13 @@ by exactly one action sequence either way.
 from __future__ import annotations
 
 from math import comb
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final
 
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
-from pacru.chevron.rules import SUPPLY, rules_for
-from pacru.encoding.base import Decision, Encoding
+from pacru.chevron.rules import SUPPLY
+from pacru.chevron.state import ChevronState
+from pacru.encoding.base import Decision, Encoding, make_decision
 from pacru.geometry import FIELD_NAMES
 
 if TYPE_CHECKING:
@@ -62,7 +64,6 @@ if TYPE_CHECKING:
 
     from pacru.base import GameState
     from pacru.chevron.move import Move
-    from pacru.chevron.state import ChevronState
 
 __all__ = [
     "BENEFIT_CONNECTION",
@@ -116,18 +117,14 @@ UNBOUNDED_PLY_SCALE: Final = 1000
 _ORIGIN, _TARGET, _TWIST, _BENEFIT, _MEETING, _RELINQUISH, _DONE = range(7)
 
 
-class _Cursor(NamedTuple):
-    """What has been fixed so far of a chevron move (internal)."""
-
-    stage: int
-    by_origin: dict[int, list[StepFamily | ReorientationFamily]]
-    origin: int = -1
-    family: StepFamily | ReorientationFamily | None = None
-    candidates: tuple[int, ...] = ()  # indices of the step options still possible
-    twist: int = -2  # -2: not chosen yet
-    benefit: int = -1  # the benefit action, -1: not chosen yet
-    meeting: int = -1
-    chosen: tuple[int, ...] = ()  # positions in family.fields of relinquished fields
+Family = StepFamily | ReorientationFamily
+#: What has been fixed so far of a chevron move, a plain tuple for speed (a few
+#: are built per ply): (stage, legal moves, origin or -1, family or None,
+#: indices of the step options still possible, twist or -2, benefit action or
+#: -1, meeting field or -1, positions in family.fields of the relinquished fields).
+_Cursor = tuple[
+    int, LegalMoves, int, Family | None, tuple[int, ...], int, int, int, tuple[int, ...]
+]
 
 
 def _benefit_action(option: tuple[int, bool, int, int]) -> int:
@@ -161,12 +158,10 @@ class ChevronEncoding(Encoding):
     """
 
     def __init__(self, game: str, players: int, **options: Any) -> None:
-        if players not in SUPPLY:
-            raise ValueError(f"players must be 2, 3 or 4, not {players!r}")
-        rule_options = {
-            k: options[k] for k in ("meeting_rule", "move_cap", "idle_rounds") if k in options
-        }
-        rules = rules_for(game, **rule_options)
+        from pacru.chevron.setup import new_game
+
+        # Builds the start to check every option as new_game does (ValueError naming it).
+        rules = new_game(game, players, **options).rules
         self.game = game
         self.players = players
         self.options = dict(options)
@@ -185,136 +180,191 @@ class ChevronEncoding(Encoding):
     # -- decisions ------------------------------------------------------------------------
 
     def start(self, state: GameState[Any]) -> Decision:
-        self._check_state(state)
-        moves = state.legal_moves()
-        assert isinstance(moves, LegalMoves)
-        by_origin: dict[int, list[StepFamily | ReorientationFamily]] = {}
-        for fam in moves.families:
-            by_origin.setdefault(fam.origin, []).append(fam)
-        seat = state.players.index(state.current_player)
+        if (
+            state.__class__ is not ChevronState
+            or not (state.rules is self.rules or state.rules == self.rules)
+            or len(state.players) != self.players
+            or state.outcome is not None
+        ):
+            self._check_state(state)
+        chevron: ChevronState = state  # type: ignore[assignment]
+        moves = chevron.legal_moves()
         if moves.is_pass:
             legal: tuple[int, ...] = (PASS,)
         else:
-            legal = tuple(ORIGIN + f for f in sorted(by_origin))
-        return Decision(self, state, seat, (), legal, "origin", None, _Cursor(_ORIGIN, by_origin))
+            # ORIGIN is 1: the origin action is the field plus one.
+            legal = tuple(map(_PLUS_ONE, sorted(set(map(_ORIGIN_OF, moves.families)))))
+        cursor: _Cursor = (_ORIGIN, moves, -1, None, (), -2, -1, -1, ())
+        return make_decision(self, state, chevron.to_move, (), legal, "origin", None, cursor)
 
     def _choose(self, decision: Decision, action: int) -> Decision:
-        cursor: _Cursor = decision._cursor
-        prefix = (*decision.prefix, action)
-        if action == PASS:
-            return self._decision(decision, prefix, cursor._replace(stage=_DONE))
-        return self._settle(decision, prefix, self._apply(cursor, action))
-
-    def _apply(self, cursor: _Cursor, action: int) -> _Cursor:
-        """The cursor after ``action`` (legal at ``cursor.stage``)."""
-        stage = cursor.stage
+        c: _Cursor = decision[7]
+        prefix = (*decision[3], action)
+        stage = c[0]
         if stage == _ORIGIN:
-            return cursor._replace(stage=_TARGET, origin=action - ORIGIN)
+            if action == PASS:
+                return self._finish(decision, prefix, c)
+            return self._target_stage(decision, prefix, c[1], action - ORIGIN)
         if stage == _TARGET:
-            for fam in cursor.by_origin[cursor.origin]:
-                if isinstance(fam, StepFamily):
-                    if TARGET + fam.target == action:
-                        n = len(fam.options)
-                        return cursor._replace(stage=_TWIST, family=fam, candidates=tuple(range(n)))
-                elif TURN + _TURN_INDEX[fam.turn] == action:
-                    return cursor._replace(stage=_RELINQUISH, family=fam)
+            origin = c[2]
+            for each in c[1].families:
+                if each.origin == origin:
+                    if isinstance(each, StepFamily):
+                        if TARGET + each.target == action:
+                            return self._option_stage(decision, prefix, c[1], origin, each)
+                    elif TURN + _TURN_INDEX[each.turn] == action:
+                        return self._relinquish_stage(decision, prefix, c[1], origin, each, ())
             raise AssertionError("unreachable: a legal target or turn has its family")
-        if stage == _TWIST:
-            twist = action - TWIST - 1
-            options = cursor.family.options  # type: ignore[union-attr]
-            kept = tuple(i for i in cursor.candidates if options[i][0] == twist)
-            return cursor._replace(stage=_BENEFIT, twist=twist, candidates=kept)
-        if stage == _BENEFIT:
-            options = cursor.family.options  # type: ignore[union-attr]
-            kept = tuple(i for i in cursor.candidates if _benefit_action(options[i]) == action)
-            return cursor._replace(stage=_MEETING, benefit=action, candidates=kept)
-        if stage == _MEETING:
-            return cursor._replace(stage=_DONE, meeting=action - MEETING)
-        # _RELINQUISH: the field's position in the family's fields
-        turn = cursor.family
-        assert isinstance(turn, ReorientationFamily)
-        pos = turn.fields.index(action - RELINQUISH)
-        return cursor._replace(chosen=(*cursor.chosen, pos))
-
-    def _legal(self, cursor: _Cursor) -> tuple[int, ...]:
-        """The legal actions at the cursor's stage; empty when the move is complete."""
-        stage = cursor.stage
-        if stage == _TARGET:
-            acts = []
-            for each in cursor.by_origin[cursor.origin]:
-                if isinstance(each, StepFamily):
-                    acts.append(TARGET + each.target)
-                else:
-                    acts.append(TURN + _TURN_INDEX[each.turn])
-            return tuple(sorted(acts))
-        fam = cursor.family
-        if stage == _TWIST:
-            options = fam.options  # type: ignore[union-attr]
-            return tuple(sorted({TWIST + options[i][0] + 1 for i in cursor.candidates}))
-        if stage == _BENEFIT:
-            options = fam.options  # type: ignore[union-attr]
-            return tuple(sorted({_benefit_action(options[i]) for i in cursor.candidates}))
-        if stage == _MEETING:
-            if len(cursor.candidates) != 1:
-                raise AssertionError("a step's twist and benefit fix its option")
-            meet = fam.options[cursor.candidates[0]][3]  # type: ignore[union-attr]
-            return tuple(MEETING + f for f in _bits(meet))
+        fam = c[3]
         if stage == _RELINQUISH:
             assert isinstance(fam, ReorientationFamily)
-            need = fam.cost - len(cursor.chosen)
-            if need == 0:
-                return ()
-            first = cursor.chosen[-1] + 1 if cursor.chosen else 0
-            fields = fam.fields
-            return tuple(RELINQUISH + fields[i] for i in range(first, len(fields) - need + 1))
-        return ()
+            chosen = (*c[8], fam.fields.index(action - RELINQUISH))
+            return self._relinquish_stage(decision, prefix, c[1], c[2], fam, chosen)
+        assert isinstance(fam, StepFamily)
+        options = fam.options
+        if stage == _TWIST:
+            twist = action - TWIST - 1
+            kept = tuple(i for i in c[4] if options[i][0] == twist)
+            return self._option_stage(decision, prefix, c[1], c[2], fam, kept, twist)
+        if stage == _BENEFIT:
+            kept = tuple(i for i in c[4] if _benefit_action(options[i]) == action)
+            return self._option_stage(decision, prefix, c[1], c[2], fam, kept, c[5], action)
+        # _MEETING
+        done: _Cursor = (_DONE, c[1], c[2], fam, c[4], c[5], c[6], action - MEETING, ())
+        return self._finish(decision, prefix, done)
 
-    def _settle(self, decision: Decision, prefix: tuple[int, ...], cursor: _Cursor) -> Decision:
-        """The next decision that asks something, taking forced decisions on the way."""
-        while True:
-            legal = self._legal(cursor)
-            if len(legal) > 1:
-                return Decision(
-                    self,
-                    decision.state,
-                    decision.player,
-                    prefix,
-                    legal,
-                    _KINDS[cursor.stage],
-                    None,
-                    cursor,
-                )
-            if not legal:
-                if cursor.stage == _MEETING:  # no meeting: the move is complete
-                    cursor = cursor._replace(stage=_DONE)
-                return self._decision(decision, prefix, cursor)
-            cursor = self._apply(cursor, legal[0])
-            if cursor.stage == _DONE:
-                return self._decision(decision, prefix, cursor)
+    def _ask(
+        self, decision: Decision, prefix: tuple[int, ...], c: _Cursor, legal: tuple[int, ...]
+    ) -> Decision:
+        return make_decision(self, decision[1], decision[2], prefix, legal, _KINDS[c[0]], None, c)
 
-    def _decision(self, decision: Decision, prefix: tuple[int, ...], cursor: _Cursor) -> Decision:
-        """The finished decision: the complete move, taken from its family."""
-        cursor = cursor._replace(stage=_DONE)
-        fam: StepFamily | ReorientationFamily | None = cursor.family
-        if fam is None:
-            move: Move = decision.state.legal_moves()[0]  # the pass
-        elif isinstance(fam, StepFamily):
-            (oi,) = cursor.candidates
-            index = 0
-            options = fam.options
-            for i in range(oi):
-                index += options[i][3].bit_count() or 1
-            meet = options[oi][3]
-            if meet:
-                index += (meet & ((1 << cursor.meeting) - 1)).bit_count()
-            move = fam.get(index)
+    def _target_stage(
+        self, decision: Decision, prefix: tuple[int, ...], moves: LegalMoves, origin: int
+    ) -> Decision:
+        acts = []
+        only: Family | None = None
+        for fam in moves.families:
+            if fam.origin == origin:
+                only = fam
+                if isinstance(fam, StepFamily):
+                    acts.append(TARGET + fam.target)
+                else:
+                    acts.append(TURN + _TURN_INDEX[fam.turn])
+        if len(acts) > 1:
+            acts.sort()
+            c: _Cursor = (_TARGET, moves, origin, None, (), -2, -1, -1, ())
+            return self._ask(decision, prefix, c, tuple(acts))
+        if isinstance(only, StepFamily):
+            return self._option_stage(decision, prefix, moves, origin, only)
+        assert isinstance(only, ReorientationFamily)
+        return self._relinquish_stage(decision, prefix, moves, origin, only, ())
+
+    def _option_stage(
+        self,
+        decision: Decision,
+        prefix: tuple[int, ...],
+        moves: LegalMoves,
+        origin: int,
+        fam: StepFamily,
+        cands: tuple[int, ...] | None = None,
+        twist: int = -2,
+        benefit: int = -1,
+    ) -> Decision:
+        """Twist, then benefit, then meeting: ask the first with a choice, take forced ones.
+
+        ``cands`` (None: every option) are the options left after the twist
+        and benefit chosen so far (-2 and -1: not chosen yet).
+        """
+        options = fam.options
+        if cands is None:
+            n = len(options)
+            cands = _RANGES[n] if n < len(_RANGES) else tuple(range(n))
+        if len(cands) == 1:  # nothing to choose but perhaps a meeting field: most steps
+            twist, _, _, meet = option = options[cands[0]]
+            benefit = _benefit_action(option)
         else:
-            move = fam.get(_combination_rank(len(fam.fields), fam.cost, cursor.chosen))
-        return Decision(self, decision.state, decision.player, prefix, (), "done", move, cursor)
+            if twist == -2:
+                acts = sorted({TWIST + 1 + options[i][0] for i in cands})
+                if len(acts) > 1:
+                    c: _Cursor = (_TWIST, moves, origin, fam, cands, -2, -1, -1, ())
+                    return self._ask(decision, prefix, c, tuple(acts))
+                twist = acts[0] - TWIST - 1
+            acts = sorted({_benefit_action(options[i]) for i in cands})
+            if len(acts) > 1:
+                c = (_BENEFIT, moves, origin, fam, cands, twist, -1, -1, ())
+                return self._ask(decision, prefix, c, tuple(acts))
+            benefit = acts[0]
+            if len(cands) != 1:
+                raise AssertionError("a step's twist and benefit fix its option")
+            meet = options[cands[0]][3]
+        if meet & (meet - 1):  # two or more meeting fields: ask
+            c = (_MEETING, moves, origin, fam, cands, twist, benefit, -1, ())
+            return self._ask(decision, prefix, c, tuple(MEETING + f for f in _bits(meet)))
+        # No meeting (-1), or the only meeting field.
+        done: _Cursor = (
+            _DONE,
+            moves,
+            origin,
+            fam,
+            cands,
+            twist,
+            benefit,
+            meet.bit_length() - 1,
+            (),
+        )
+        return self._finish(decision, prefix, done)
+
+    def _relinquish_stage(
+        self,
+        decision: Decision,
+        prefix: tuple[int, ...],
+        moves: LegalMoves,
+        origin: int,
+        fam: ReorientationFamily,
+        chosen: tuple[int, ...],
+    ) -> Decision:
+        fields = fam.fields
+        n = len(fields)
+        while True:
+            need = fam.cost - len(chosen)
+            if need == 0:
+                done: _Cursor = (_DONE, moves, origin, fam, (), -2, -1, -1, chosen)
+                return self._finish(decision, prefix, done)
+            first = chosen[-1] + 1 if chosen else 0
+            last = n - need  # the last position that leaves enough fields after it
+            if last > first:
+                c: _Cursor = (_RELINQUISH, moves, origin, fam, (), -2, -1, -1, chosen)
+                legal = tuple(RELINQUISH + fields[i] for i in range(first, last + 1))
+                return self._ask(decision, prefix, c, legal)
+            chosen = (*chosen, first)
+
+    def _finish(self, decision: Decision, prefix: tuple[int, ...], c: _Cursor) -> Decision:
+        """The finished decision: the complete move, taken from its family."""
+        fam = c[3]
+        if fam is None:
+            move: Move = c[1][0]  # the pass
+            c = (_DONE, c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+        elif isinstance(fam, StepFamily):
+            (oi,) = c[4]
+            meeting = c[7]
+            if not oi and meeting < 0:
+                move = fam.get(0)
+            else:
+                index = 0
+                options = fam.options
+                for i in range(oi):
+                    index += options[i][3].bit_count() or 1
+                meet = options[oi][3]
+                if meet:
+                    index += (meet & ((1 << meeting) - 1)).bit_count()
+                move = fam.get(index)
+        else:
+            move = fam.get(_combination_rank(len(fam.fields), fam.cost, c[8]))
+        return make_decision(self, decision[1], decision[2], prefix, (), "done", move, c)
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
-        cursor: _Cursor = decision._cursor
-        stage = cursor.stage
+        cursor: _Cursor = decision[7]
+        stage = cursor[0]
         m: Move = move
         if stage == _ORIGIN:
             return PASS if m.origin is None else ORIGIN + m.origin
@@ -330,8 +380,8 @@ class ChevronEncoding(Encoding):
             return BENEFIT_NONE if m.marker is None else MARKER + m.marker
         if stage == _MEETING:
             return -1 if m.meeting is None else MEETING + m.meeting
-        if stage == _RELINQUISH and len(m.relinquished) > len(cursor.chosen):
-            return RELINQUISH + m.relinquished[len(cursor.chosen)]
+        if stage == _RELINQUISH and len(m.relinquished) > len(cursor[8]):
+            return RELINQUISH + m.relinquished[len(cursor[8])]
         return -1
 
     # -- names ----------------------------------------------------------------------------
@@ -385,7 +435,7 @@ class ChevronEncoding(Encoding):
         if not 0 <= player < p:
             raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
         state: ChevronState = decision.state  # type: ignore[assignment]
-        cursor: _Cursor = decision._cursor
+        cursor: _Cursor = decision[7]
         bits = 0
         full = _FULL
         for seat in range(p):
@@ -395,27 +445,27 @@ class ChevronEncoding(Encoding):
             for code in state.chevrons[seat]:
                 bits |= 1 << (81 * (base + (code & 7)) + (code >> 3))
         d0 = 9 * p
-        if cursor.origin >= 0:
-            bits |= 1 << (81 * d0 + cursor.origin)
-        fam = cursor.family
+        if cursor[2] >= 0:
+            bits |= 1 << (81 * d0 + cursor[2])
+        fam = cursor[3]
         if fam is not None:
             if isinstance(fam, StepFamily):
                 bits |= 1 << (81 * (d0 + 1) + fam.target)
-                if cursor.twist > -2:
-                    bits |= full << (81 * (d0 + 16 + cursor.twist))
-                b = cursor.benefit
+                if cursor[5] > -2:
+                    bits |= full << (81 * (d0 + 16 + cursor[5]))
+                b = cursor[6]
                 if b >= MARKER:
                     bits |= 1 << (81 * (d0 + 2) + b - MARKER)
                 elif b == BENEFIT_CONNECTION:
                     bits |= full << (81 * (d0 + 18))
-                if cursor.meeting >= 0:
-                    bits |= 1 << (81 * (d0 + 3) + cursor.meeting)
+                if cursor[7] >= 0:
+                    bits |= 1 << (81 * (d0 + 3) + cursor[7])
             else:
                 bits |= full << (81 * (d0 + 11 + _TURN_INDEX[fam.turn]))
-                for pos in cursor.chosen:
+                for pos in cursor[8]:
                     bits |= 1 << (81 * (d0 + 4) + fam.fields[pos])
-        if cursor.stage < _DONE:
-            bits |= full << (81 * (d0 + 5 + cursor.stage))
+        if cursor[0] < _DONE:
+            bits |= full << (81 * (d0 + 5 + cursor[0]))
         bits |= full << (81 * (d0 + 19 + _GAME_INDEX[self.game]))
         b0 = d0 + 23
         to_move = (state.to_move - player) % p
@@ -459,6 +509,9 @@ def _combination_rank(n: int, k: int, chosen: tuple[int, ...]) -> int:
 
 
 _FULL: Final = (1 << 81) - 1
+_RANGES: Final = tuple(tuple(range(n)) for n in range(100))
+_ORIGIN_OF: Final = attrgetter("origin")
+_PLUS_ONE: Final = (1).__add__
 _DIRS: Final = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _TURN_TEXT: Final = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
 

@@ -35,10 +35,11 @@ single tile fits the chosen cell (as for the chevron games).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from pacru.encoding.base import Decision, Encoding
-from pacru.lsd.tiles import face_code, face_text, sides_to_mask
+from pacru.encoding.base import Decision, Encoding, make_decision
+from pacru.lsd.tiles import Shade, Shape, face_code, face_text, sides_to_mask
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from pacru.base import GameState
     from pacru.lsd.moves import LsdMove
     from pacru.lsd.state import LsdState
+    from pacru.lsd.tiles import Cell, Tile
 
 __all__ = ["FACES", "LsdEncoding", "window_radius"]
 
@@ -54,6 +56,7 @@ __all__ = ["FACES", "LsdEncoding", "window_radius"]
 FACES: Final = 64
 _CELL, _TILE, _DONE = 0, 1, 2
 _KINDS: Final = ("cell", "tile", "done")
+_CELL_OF: Final = attrgetter("cell")
 
 
 def window_radius(total_tiles: int) -> int:
@@ -65,12 +68,18 @@ class _Cursor(NamedTuple):
     stage: int
     x0: int
     y0: int
-    by_cell: dict[int, dict[int, LsdMove]]  # cell action -> face -> move
-    cell: int = -1
+    moves: tuple[LsdMove, ...]
+    cells: list[Cell]  # the cell of each legal move
+    cell: int = -1  # the cell action chosen
+    faces: dict[int, LsdMove] | None = None  # face -> move on the chosen cell
 
 
 def _face(move: LsdMove) -> int:
     return face_code(move.shape, move.shade, sides_to_mask(move.sides))
+
+
+def _tile_face(tile: Tile) -> int:
+    return face_code(tile.shape, tile.shade, sides_to_mask(tile.sides))
 
 
 class LsdEncoding(Encoding):
@@ -102,6 +111,15 @@ class LsdEncoding(Encoding):
         self.max_game_length = total
         self._initial = tuple(max(1, sum(c)) for c in rules.initial)
 
+    def _same_rules(self, state: GameState[Any]) -> bool:
+        # Colour names and the first player do not change actions or observations.
+        rules = getattr(state, "rules", None)
+        return rules is self.rules or (
+            rules is not None
+            and rules.kinds == self.rules.kinds
+            and rules.initial == self.rules.initial
+        )
+
     def _window(self, state: LsdState) -> tuple[int, int]:
         bounds = state.bounds
         if bounds is None:
@@ -116,43 +134,43 @@ class LsdEncoding(Encoding):
         lsd: LsdState = state  # type: ignore[assignment]
         x0, y0 = self._window(lsd)
         w = self.width
-        by_cell: dict[int, dict[int, LsdMove]] = {}
-        for move in lsd.legal_moves():
-            x, y = move.cell[0] - x0, move.cell[1] - y0
-            if not (0 <= x < w and 0 <= y < w):
-                raise AssertionError(f"legal cell {move.cell} outside the LSD window")
-            by_cell.setdefault(y * w + x, {})[_face(move)] = move
+        moves = lsd.legal_moves()
+        cells = list(map(_CELL_OF, moves))
+        legal = []
+        for x, y in dict.fromkeys(cells):  # the distinct cells, in order of first use
+            i, j = y - y0, x - x0
+            if not (0 <= i < w and 0 <= j < w):
+                raise AssertionError(f"legal cell {(x, y)} outside the LSD window")
+            legal.append(i * w + j)
+        legal.sort()
         seat = lsd.players.index(lsd.current_player)
-        legal = tuple(sorted(by_cell))
-        return Decision(self, state, seat, (), legal, "cell", None, _Cursor(_CELL, x0, y0, by_cell))
+        cursor = _Cursor(_CELL, x0, y0, moves, cells)
+        return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
 
     def _choose(self, decision: Decision, action: int) -> Decision:
-        cursor: _Cursor = decision._cursor
-        prefix = (*decision.prefix, action)
+        cursor: _Cursor = decision[7]
+        prefix = (*decision[3], action)
         if cursor.stage == _CELL:
-            faces = cursor.by_cell[action]
-            cursor = cursor._replace(stage=_TILE, cell=action)
+            i, j = divmod(action, self.width)
+            cell = (j + cursor.x0, i + cursor.y0)
+            faces = {
+                _face(m): m for m, c in zip(cursor.moves, cursor.cells, strict=True) if c == cell
+            }
+            cursor = cursor._replace(stage=_TILE, cell=action, faces=faces)
             if len(faces) > 1:
                 legal = tuple(self.cells + f for f in sorted(faces))
-                return Decision(
-                    self, decision.state, decision.player, prefix, legal, "tile", None, cursor
+                return make_decision(
+                    self, decision[1], decision[2], prefix, legal, "tile", None, cursor
                 )
             move = next(iter(faces.values()))
         else:
-            move = cursor.by_cell[cursor.cell][action - self.cells]
-        return Decision(
-            self,
-            decision.state,
-            decision.player,
-            prefix,
-            (),
-            "done",
-            move,
-            cursor._replace(stage=_DONE),
-        )
+            assert cursor.faces is not None
+            move = cursor.faces[action - self.cells]
+        done = cursor._replace(stage=_DONE)
+        return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
-        cursor: _Cursor = decision._cursor
+        cursor: _Cursor = decision[7]
         if cursor.stage == _CELL:
             x, y = move.cell[0] - cursor.x0, move.cell[1] - cursor.y0
             w = self.width
@@ -202,20 +220,25 @@ class LsdEncoding(Encoding):
         if not 0 <= player < p:
             raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
         state: LsdState = decision.state  # type: ignore[assignment]
-        cursor: _Cursor = decision._cursor
+        cursor: _Cursor = decision[7]
         w, x0, y0 = self.width, cursor.x0, cursor.y0
         out = np.zeros(self.observation_shape, dtype=np.float32)
+        rules = self.rules
         seats = {c: i for i, c in enumerate(state.players)}
+        # Supplies as the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
+        left = [list(counts) for counts in rules.initial]
         for (x, y), tile in state.field.items():
+            seat = seats[tile.owner]
+            left[seat][rules.kind_of[seat][_tile_face(tile)]] -= 1
             i, j = y - y0, x - x0
             if 0 <= i < w and 0 <= j < w:
-                out[(seats[tile.owner] - player) % p, i, j] = 1.0
-                for s in range(4):
-                    if tile.sides[s]:
-                        out[p + s, i, j] = 1.0
-                if tile.shape.value == "x":
+                out[(seat - player) % p, i, j] = 1.0
+                for side in range(4):
+                    if tile.sides[side]:
+                        out[p + side, i, j] = 1.0
+                if tile.shape is Shape.CROSS:
                     out[p + 4, i, j] = 1.0
-                if tile.shade.value == "white":
+                if tile.shade is Shade.WHITE:
                     out[p + 5, i, j] = 1.0
         for x, y in state.open_cells:
             i, j = y - y0, x - x0
@@ -229,12 +252,13 @@ class LsdEncoding(Encoding):
         if state.current_player is not None:
             out[p + 10 + (seats[state.current_player] - player) % p] = 1.0
         base = 2 * p + 10
-        rules = self.rules
         for colour, seat in seats.items():
             r = (seat - player) % p
-            kind_of = rules.kind_of[seat]
-            for tile, count in state.supply(colour).items():
-                kind = kind_of[face_code(tile.shape, tile.shade, sides_to_mask(tile.sides))]
+            lost = 0
+            for tile, count in state.captured(colour).items():
+                left[seat][rules.kind_of[seat][_tile_face(tile)]] -= count
+                lost += count
+            for kind, count in enumerate(left[seat]):
                 out[base + r * self.kinds + kind] = count / self._initial[seat]
-            out[base + p * self.kinds + r] = state.captured_count(colour) / self._initial[seat]
+            out[base + p * self.kinds + r] = lost / self._initial[seat]
         return out
