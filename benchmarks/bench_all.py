@@ -35,8 +35,8 @@ MCTS it/s
     Iterations per second of :class:`pacru.bots.MCTSBot` (default settings:
     rollouts to the end or 100 plies) searching the position at ply 10.
 KiB/state
-    Memory per state of a random game kept whole (each state references the
-    previous one for its history), legal move list computed, measured with
+    Memory per state of a random game kept whole (a list of its states; a
+    state holds no earlier state), legal move list computed, measured with
     :mod:`tracemalloc`.
 
 When ``chess`` (python-chess, ``pip install chess``; not a dependency of
@@ -129,7 +129,7 @@ def sample_states(game: str, players: int, count: int, rng: random.Random) -> li
     out: list[GameState] = []
     state = _new(game, players)
     while len(out) < count:
-        if state.outcome is not None or len(state.history) >= PLAYOUT_PLIES:
+        if state.outcome is not None or state.ply >= PLAYOUT_PLIES:
             state = _new(game, players)
         out.append(state)
         state = state.apply_move(sample_move(state, rng))
@@ -208,15 +208,15 @@ def memory_per_state(game: str, players: int, seed: int, plies: int = 100) -> fl
     start = _new(game, players)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    state = start
-    count = 0
-    while state.outcome is None and count < plies:
-        state = state.apply_move(sample_move(state, rng))
+    states = [start]
+    while states[-1].outcome is None and len(states) <= plies:
+        state = states[-1].apply_move(sample_move(states[-1], rng))
         state.legal_moves()
-        count += 1
+        states.append(state)
+    count = len(states) - 1
     used = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    del state
+    del states
     return used / max(count, 1) / 1024
 
 

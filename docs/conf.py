@@ -18,6 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # Document the source tree even when pacru is not installed.
 sys.path.insert(0, str(ROOT / "src"))
+# The project's own Sphinx extensions (board pictures, traceability, the CLI page).
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from pacru._version import __version__  # noqa: E402
 
@@ -32,10 +34,36 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "pacru_board",
+    "pacru_trace",
+    "pacru_cli",
+    "pacru_autodoc",
+    "sphinx_gallery.gen_gallery",
 ]
 
 root_doc = "index"
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "auto_examples/*.ipynb"]
+
+# -- the gallery of examples/ (sphinx-gallery runs every example at each build) -----------
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "auto_examples",
+    # Every script is an example to run, not only plot_*.py.
+    "filename_pattern": r".*\.py$",
+    "within_subsection_order": "FileNameSortKey",
+    # Qualified names (docs/_ext/pacru_gallery.py) keep the configuration picklable.
+    "reset_argv": "pacru_gallery.reset_argv",
+    "image_scrapers": ("pacru_gallery.svg_scraper",),
+    # No matplotlib here: nothing to reset between examples.
+    "reset_modules": (),
+    # A failing example fails the build.
+    "abort_on_example_error": True,
+    "only_warn_on_example_error": False,
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "show_memory": False,
+    "plot_gallery": "True",
+}
 templates_path: list[str] = []
 
 # -- autodoc / napoleon -------------------------------------------------------------------

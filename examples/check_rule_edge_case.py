@@ -1,4 +1,8 @@
-"""Type a position from a rules diagram and check what the engine allows.
+"""
+Check a rule edge case
+======================
+
+Type a position from a rules diagram and check what the engine allows.
 
 Rules reference E.1, scenario 2 (the S-R4/S-R5 caption "cannot move ahead or
 to the left; only move is across the border"): in Shacru a red chevron on f5

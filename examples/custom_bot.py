@@ -1,4 +1,8 @@
-"""Write your own bot and play it against the reference bots.
+"""
+Write your own bot
+==================
+
+Write your own bot and play it against the reference bots.
 
 ``CornerShy`` is a Shacru bot with one idea: take a neutral field when it can
 (a chevron arriving on a neutral field marks it, {S-R3}), prefer moves that

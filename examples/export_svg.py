@@ -1,4 +1,8 @@
-"""Draw positions as SVG files: a Pacru pincer from the rules, and an LSD game.
+"""
+Draw positions as SVG
+=====================
+
+Draw positions as SVG files: a Pacru pincer from the rules, and an LSD game.
 
 Rules reference E.1, scenario 11 {R11}: red chevrons on e9 and g9 (power of
 movement 2 each) both attack the yellow chevron on e7, so either may take it.

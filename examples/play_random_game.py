@@ -1,4 +1,8 @@
-"""Play one seeded random game of Shacru with the library API and print it.
+"""
+Play a random game
+==================
+
+Play one seeded random game of Shacru with the library API and print it.
 
 Run from the repository root (with pacru installed, or ``PYTHONPATH=src``)::
 
@@ -20,19 +24,20 @@ from pacru.commands.play import random_move
 
 
 def main(game: str = "shacru", players: int = 2, seed: int = 1) -> None:
-    state = pacru.new_game(game, players)
+    line = pacru.Game.new(game, players)  # the line of play: start state and moves
+    state = line.state
     rng = random.Random(seed)
     print(f"{game} for {players}: {', '.join(state.players)}")
     while state.outcome is None:
         player = state.current_player
         move = random_move(state, rng)
-        state = state.apply_move(move)  # states are immutable: a new one each ply
-        print(f"{len(state.history):3}. {player:<7} {move}")
+        state = line.push(move)  # states are immutable: a new one each ply
+        print(f"{state.ply:3}. {player:<7} {move}")
     print(state)
     assert state.outcome is not None
     print("scores:", ", ".join(f"{p} {n}" for p, n in state.scores.items()))
     print("result:", state.outcome.result(), f"({state.outcome.termination.value})")
-    print("moves:", " ".join(str(m) for m in state.history))
+    print("moves:", " ".join(str(m) for m in line.moves))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,8 @@
-"""Run a small match between reference bots, as ``pacru match`` does.
+"""
+Run a match between bots
+========================
+
+Run a small match between reference bots, as ``pacru match`` does.
 
 :func:`pacru.bots.arena.run_match` plays the games with the seats rotated
 (each bot takes each seat equally often), in worker processes if asked, with

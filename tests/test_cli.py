@@ -81,9 +81,8 @@ def test_play_random_game_prints_every_ply_and_the_result(
     assert lines[0] == (f"{final.game}: {players} players ({', '.join(final.players)}), seed 7")
     assert lines[-2:] == _final_lines(final)
     ply_lines = [line for line in lines if line.startswith("ply ") and " plays " in line]
-    history = final.history
-    assert len(ply_lines) == len(history)
-    assert ply_lines[-1].endswith(f" plays {history[-1]}")
+    assert len(ply_lines) == final.ply
+    assert ply_lines[-1].endswith(f" plays {final.last_move}")
     assert str(final) in out
 
 
@@ -99,7 +98,7 @@ def test_play_move_cap_ends_in_a_draw_d32(capsys: pytest.CaptureFixture[str]) ->
     assert main(["play", "pacru", "--seed", "2", "--move-cap", "10", "-q"]) == 0
     out, _ = capsys.readouterr()
     assert out.splitlines()[-1] == "Result: draw (move-cap)"
-    assert len(_expected_game("pacru", 2, 2, move_cap=10).history) == 10
+    assert _expected_game("pacru", 2, 2, move_cap=10).ply == 10
 
 
 def test_play_start_layout_ap_legacy_seats_red_and_black_d1(

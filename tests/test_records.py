@@ -18,6 +18,7 @@ from pacru.records import (
     RecordError,
     read_record,
     read_records,
+    record_from_game,
     record_from_state,
     write_record,
     write_records,
@@ -42,22 +43,20 @@ R7_POSITION = (
 )
 
 
-def _play(state: Any, moves: list[str]) -> Any:
-    for move in moves:
-        state = state.apply_move(move)
-    return state
+def _play(state: Any, moves: list[str]) -> pacru.Game[Any]:
+    return pacru.Game(state, moves)
 
 
-def _random_game(game: str, players: int, seed: int, max_plies: int = 400) -> Any:
+def _random_game(game: str, players: int, seed: int, max_plies: int = 400) -> pacru.Game[Any]:
     from pacru.commands.play import random_move
 
-    state = pacru.new_game(game, players)
+    line = pacru.Game.new(game, players)
     rng = random.Random(seed)
     for _ in range(max_plies):
-        if state.is_terminal:
+        if line.state.is_terminal:
             break
-        state = state.apply_move(random_move(state, rng))
-    return state
+        line.push(random_move(line.state, rng))
+    return line
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -65,7 +64,7 @@ def _random_game(game: str, players: int, seed: int, max_plies: int = 400) -> An
 
 def test_write_exact_text_with_names_comments_and_tags() -> None:
     state = _play(pacru.new_game("shacru"), ["e1-e2", "e9-e8", "a3-b4>"])
-    record = record_from_state(
+    record = record_from_game(
         state,
         names={"green": "Alice", "yellow": 'Bob "B"'},
         comments={0: "Opening", 2: "mirror"},
@@ -90,7 +89,7 @@ def test_write_setup_tags_for_legacy_layout_colours_and_order_b3_d2_d48() -> Non
         turn_order=("red", "blue"),
         meeting_rule="original",
     )
-    record = record_from_state(state.apply_move("c1-b2"))
+    record = record_from_game(pacru.Game(state, ["c1-b2"]))
     assert record.tags == (
         ("Game", "pacru"),
         ("Players", "red,blue"),
@@ -105,7 +104,7 @@ def test_write_setup_tags_for_legacy_layout_colours_and_order_b3_d2_d48() -> Non
 
 def test_position_tag_for_a_game_from_a_set_up_position() -> None:
     start = pacru.from_position(R7_POSITION)
-    record = record_from_state(start.apply_move("b2-c3"))
+    record = record_from_game(pacru.Game(start, ["b2-c3"]))
     assert record.tags == (
         ("Game", "pacru"),
         ("Players", "red,yellow"),
@@ -117,9 +116,10 @@ def test_position_tag_for_a_game_from_a_set_up_position() -> None:
 
 
 def test_finished_game_writes_result_and_termination_and_wraps_lines() -> None:
-    final = _random_game("pacru", 2, seed=3)
+    line = _random_game("pacru", 2, seed=3)
+    final = line.state
     assert final.outcome is not None
-    record = record_from_state(final)
+    record = record_from_game(line)
     text = write_record(record)
     winner = ",".join(final.winners) or "draw"
     assert record.tag("Result") == winner
@@ -131,14 +131,14 @@ def test_finished_game_writes_result_and_termination_and_wraps_lines() -> None:
 
 def test_result_given_for_an_unfinished_game_is_kept() -> None:
     state = _play(pacru.new_game("lilacru"), ["e1-e2"])
-    record = record_from_state(state, Result="yellow", Termination="resignation")
+    record = record_from_game(state, Result="yellow", Termination="resignation")
     assert record.result == "yellow"
     assert read_record(write_record(record)) == record
 
 
 def test_write_records_and_read_many_games() -> None:
-    one = record_from_state(_play(pacru.new_game("azacru", 3), ["e9-e8"]))
-    two = record_from_state(_play(pacru.new_game("shacru", 4), ["e1-e2", "a5-b5"]))
+    one = record_from_game(_play(pacru.new_game("azacru", 3), ["e9-e8"]))
+    two = record_from_game(_play(pacru.new_game("shacru", 4), ["e1-e2", "a5-b5"]))
     text = write_records([one, two])
     assert read_records(text) == [one, two]
     assert read_records("") == []
@@ -218,17 +218,19 @@ def test_second_game_error_names_the_game() -> None:
 
 
 def test_move_after_the_end_is_game_over() -> None:
-    final = _random_game("lilacru", 2, seed=1)
-    text = write_record(record_from_state(final))
+    line = _random_game("lilacru", 2, seed=1)
+    final = line.state
+    text = write_record(record_from_game(line))
     extra = text.replace(f" {final.winners[0]}\n", " e1-e2 *\n")
     extra = extra.replace(f'[Result "{final.winners[0]}"]', '[Result "*"]')
     err = _error(extra)
-    assert (err.ply, err.rule, err.reason) == (len(final.history) + 1, "end", "game-over")
+    assert (err.ply, err.rule, err.reason) == (final.ply + 1, "end", "game-over")
 
 
 def test_result_that_contradicts_the_end_is_an_error() -> None:
-    final = _random_game("lilacru", 2, seed=1)
-    text = write_record(record_from_state(final))
+    line = _random_game("lilacru", 2, seed=1)
+    final = line.state
+    text = write_record(record_from_game(line))
     loser = next(p for p in final.players if p not in final.winners)
     bad = text.replace(f'[Result "{final.winners[0]}"]', f'[Result "{loser}"]')
     bad = bad.replace(f" {final.winners[0]}\n", f" {loser}\n")
@@ -337,21 +339,23 @@ def test_states_lists_every_position() -> None:
     states = record.states()
     assert [s.to_position() for s in states] == [
         pacru.new_game("lilacru").to_position(),
-        _play(pacru.new_game("lilacru"), ["e1-e2"]).to_position(),
-        _play(pacru.new_game("lilacru"), ["e1-e2", "e9-e8"]).to_position(),
+        _play(pacru.new_game("lilacru"), ["e1-e2"]).state.to_position(),
+        _play(pacru.new_game("lilacru"), ["e1-e2", "e9-e8"]).state.to_position(),
     ]
 
 
 def test_lsd_record_round_trip() -> None:
     if "lsd" not in available_games():
         pytest.skip("pacru.lsd is not available yet")
-    state = pacru.new_game("lsd", 2, first_player="yellow")
+    line = pacru.Game.new("lsd", 2, first_player="yellow")
     rng = random.Random(4)
     for _ in range(10):
+        state = line.state
         if state.is_terminal:
             break
-        state = state.apply_move(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
-    record = record_from_state(state)
+        line.push(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
+    state = line.state
+    record = record_from_game(line)
     assert record.tags[:3] == (
         ("Game", "lsd"),
         ("Players", "red,yellow"),
@@ -365,8 +369,9 @@ def test_lsd_with_own_options_is_recorded_from_its_position() -> None:
     if "lsd" not in available_games():
         pytest.skip("pacru.lsd is not available yet")
     start = pacru.new_game("lsd", 3, row_length=5, strict_dot_matching=False)
-    state = start.apply_move(start.legal_moves()[0])
-    record = record_from_state(state)
+    line = pacru.Game(start, [start.legal_moves()[0]])
+    state = line.state
+    record = record_from_game(line)
     assert record.tags == (
         ("Game", "lsd"),
         ("Players", "red,yellow,green"),
@@ -384,7 +389,8 @@ def test_lsd_with_own_options_is_recorded_from_its_position() -> None:
 def test_every_playout_round_trips_and_replays(playout: Any) -> None:
     """Any game, 2-4 players, any layout/colours/order/options: write -> read is exact."""
     final = playout.final
-    record = record_from_state(final, comments={0: "start", len(playout.moves): "end"})
+    line = pacru.Game(playout.states[0], playout.moves)
+    record = record_from_game(line, comments={0: "start", len(playout.moves): "end"})
     text = write_record(record)
     back = read_record(text)
     assert back == record
@@ -398,8 +404,9 @@ def test_every_playout_round_trips_and_replays(playout: Any) -> None:
 @given(st.sampled_from(available_games()), st.integers(2, 4), st.integers(0, 2**32 - 1))
 def test_finished_random_games_round_trip(game: str, players: int, seed: int) -> None:
     """Games played to their end (or 400 plies) keep their result and termination."""
-    final = _random_game(game, players, seed)
-    record = record_from_state(final)
+    line = _random_game(game, players, seed)
+    final = line.state
+    record = record_from_game(line)
     back = read_record(write_record(record))
     assert back == record
     replayed = back.replay()

@@ -11,7 +11,7 @@ import pytest
 
 import pacru
 from pacru.cli import main
-from pacru.records import record_from_state, write_records
+from pacru.records import record_from_game, write_records
 
 AP_DATA = Path(__file__).resolve().parent / "data" / "abstractplay"
 SHACRU_BAD = '[Game "shacru"]\n\n1. e1-e2 e9-e8\n2. e2-e4 *\n'
@@ -59,10 +59,12 @@ def test_replay_two_games_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_replay_prints_the_final_board_and_result(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    final = pacru.from_position(
-        "pacru players=red,yellow markers=red:d9,d8,i9,i8 chevrons=red:e9S,g9S;yellow:e7N"
-    ).apply_move("e9xe7")
-    path = _write(tmp_path, "win.pgn", write_records([record_from_state(final)]))
+    line = pacru.Game.from_position(
+        "pacru players=red,yellow markers=red:d9,d8,i9,i8 chevrons=red:e9S,g9S;yellow:e7N",
+        ["e9xe7"],
+    )
+    final = line.state
+    path = _write(tmp_path, "win.pgn", write_records([record_from_game(line)]))
     status, out, _ = _run(capsys, "replay", path, "--index", "1")
     assert status == 0
     assert out == (

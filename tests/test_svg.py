@@ -219,3 +219,92 @@ def test_rendered_lsd_tile_colour() -> None:
 def test_lsd_repr_svg_rings_the_last_tile() -> None:
     state = _lsd_state(3)
     assert state._repr_svg_() == svg.board(state, last_move=state.last_move)
+
+
+# -- arrows= and fill= (as chess.svg) ------------------------------------------------------------
+# At size 400 the margin is 24 and a field c = 352 / 9 = 39.11 pixels: a3's centre is
+# (24 + c/2, 24 + 6.5c) = (43.56, 278.22), b4's (24 + 1.5c, 24 + 5.5c) = (82.67, 239.11).
+
+
+def test_arrow_pair_runs_from_tail_to_head_centre() -> None:
+    root = _parse(svg.board(pacru.new_game("shacru"), arrows=[("a3", "b4")]))
+    (arrow,) = _by_class(root, "arrow")
+    assert (arrow.get("data-tail"), arrow.get("data-head")) == ("a3", "b4")
+    line = arrow.find(f"{NS}line")
+    polygon = arrow.find(f"{NS}polygon")
+    assert line is not None
+    assert polygon is not None
+    # The shaft starts c/4 = 9.78 from a3's centre along the diagonal (6.91 each way).
+    assert (line.get("x1"), line.get("y1")) == ("50.47", "271.31")
+    assert (polygon.get("points") or "").split()[0] == "82.67,239.11"
+    assert line.get("stroke") == polygon.get("fill") == "#1f6fd9"
+    # Drawn after the chevrons, so it is on top of them.
+    order = [e.get("class") for e in root if e.get("class") in ("chevron", "arrow")]
+    assert order[-1] == "arrow"
+
+
+def test_arrow_objects_colours_and_rings() -> None:
+    state = pacru.new_game("shacru")
+    arrows = [svg.Arrow("e1", "e3", colour="red"), svg.Arrow(18, 18, colour="#123456")]
+    root = _parse(svg.board(state, arrows=arrows))
+    line, ring = _by_class(root, "arrow")
+    assert (line.get("data-tail"), line.get("data-head")) == ("e1", "e3")
+    shaft = line.find(f"{NS}line")
+    assert shaft is not None
+    assert shaft.get("stroke") == svg.DEFAULT_COLOURS["red"]
+    # Straight north: x stays on e's centre, 24 + 4.5c = 200.
+    assert (shaft.get("x1"), shaft.get("x2")) == ("200", "200")
+    assert ring.tag == f"{NS}circle"
+    assert (ring.get("data-tail"), ring.get("cx"), ring.get("cy")) == ("a3", "43.56", "278.22")
+    assert ring.get("stroke") == "#123456"
+    assert svg.Arrow.of(("a1", "b2")) == svg.Arrow("a1", "b2", colour="#1f6fd9")
+
+
+def test_fill_paints_fields_under_the_pieces() -> None:
+    state = pacru.from_position(
+        "pacru players=red,yellow markers=red:e5 chevrons=red:e5N;yellow:a1N"
+    )
+    root = _parse(svg.board(state, fill={"e5": "#cc000080", 0: "blue"}))
+    fills = _by_class(root, "fill")
+    assert [(f.get("data-field"), f.get("fill")) for f in fills] == [
+        ("a1", svg.DEFAULT_COLOURS["blue"]),
+        ("e5", "#cc000080"),
+    ]
+    e5 = fills[1]
+    c = "39.11"
+    assert (e5.get("x"), e5.get("y"), e5.get("width"), e5.get("height")) == (
+        "180.44",
+        "180.44",
+        c,
+        c,
+    )
+    order = [e.get("class") for e in root]
+    assert order.index("fill") < order.index("marker") < order.index("chevron")
+
+
+def test_lsd_arrows_and_fill_use_cells() -> None:
+    state = pacru.from_position("lsd red:B,yellow:W 0B+NESW@0,0 - yellow")
+    root = _parse(svg.board(state, arrows=[((0, 0), (1, 0))], fill={(0, 0): "#cc000080"}))
+    # The box spans cells -1..1 each way: c = (400 - 48) / 3 = 117.33, (0, 0) at 141.33.
+    (fill,) = _by_class(root, "fill")
+    assert (fill.get("data-cell"), fill.get("x"), fill.get("y")) == ("0,0", "141.33", "141.33")
+    order = [e.get("class") for e in root]
+    assert order.index("tile") < order.index("fill")
+    (arrow,) = _by_class(root, "arrow")
+    assert (arrow.get("data-tail"), arrow.get("data-head")) == ("0,0", "1,0")
+    polygon = arrow.find(f"{NS}polygon")
+    assert polygon is not None
+    assert (polygon.get("points") or "").split()[0] == "317.33,200"
+
+
+def test_bad_arrows_and_fill() -> None:
+    state = pacru.new_game("pacru")
+    with pytest.raises(ValueError, match="field"):
+        svg.board(state, arrows=[("a1", "z9")])
+    with pytest.raises(ValueError, match="field"):
+        svg.board(state, fill={"j1": "red"})
+    with pytest.raises(ValueError, match="Arrow or a"):
+        svg.board(state, arrows=["a1"])  # type: ignore[list-item]
+    lsd = pacru.new_game("lsd")
+    with pytest.raises(ValueError, match="LSD cell"):
+        svg.board(lsd, fill={"e4": "red"})

@@ -13,7 +13,7 @@ Chevron(owner='green', facing=Direction.E)
 'green'
 
 States are immutable: :meth:`~pacru.GameState.apply_move` returns a new state.
-Fields are named ``"a1"``..``"i9"`` or indexed 0..80 (``a1 = 0``, row-major
+Fields are named ``"a1"`` to ``"i9"`` or indexed 0..80 (``a1 = 0``, row-major
 from rank 1; constants :data:`pacru.geometry.E5` etc.).
 """
 
@@ -29,11 +29,12 @@ from pacru.errors import (
     NotationError,
     PacruError,
 )
+from pacru.game import Game
 from pacru.games import CHEVRON_GAMES, GAMES, from_position, new_game
 from pacru.geometry import Direction, field_name, parse_field
 
-#: Version of the rules behaviour: changes whenever a legal-move set or an
-#: outcome changes for some position (as pgx versions its environments).
+#: The version of the rules behaviour. It changes whenever a legal-move set or
+#: an outcome changes for some position (as pgx versions its environments).
 RULES_VERSION = 1
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "Chevron",
     "ChevronState",
     "Direction",
+    "Game",
     "GameOverError",
     "GameState",
     "IllegalMoveError",

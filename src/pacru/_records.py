@@ -22,7 +22,6 @@ __all__ = [
     "Token",
     "game_of",
     "games",
-    "root_of",
     "setup_tags",
     "start_state",
 ]
@@ -248,16 +247,6 @@ def _chevron_start(tags: Mapping[str, str], game: str, players: tuple[str, ...])
         else:
             options["colours"] = players
     return new_game(game, n, start_layout=layout, **options)
-
-
-def root_of(state: GameState[Any]) -> GameState[Any]:
-    """The state the history starts from (the oldest state reachable from ``state``)."""
-    for _ in range(len(state.history)):
-        parent = getattr(state, "previous", None)
-        if parent is None:
-            raise ValueError("cannot walk back through this state's history")
-        state = parent
-    return state
 
 
 def setup_tags(root: GameState[Any]) -> list[tuple[str, str]]:

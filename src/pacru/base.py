@@ -72,9 +72,12 @@ class Outcome:
 class GameState(abc.ABC, Generic[MoveT]):
     """An immutable position of one game, with everything needed to continue play.
 
-    Concrete states are frozen, hashable attrs classes. Equal states continue
-    identically; the move history is kept alongside but is not part of
-    equality (as in python-chess).
+    Concrete states are frozen, hashable attrs classes: values. Equal states
+    continue identically. A state holds no earlier state, so ``copy.copy`` and
+    ``copy.deepcopy`` return it unchanged and it pickles in a size and time
+    independent of the plies played; the line of play (the moves, undo) is a
+    :class:`pacru.Game`, as python-chess keeps its ``move_stack`` beside the
+    position.
     """
 
     __slots__ = ()
@@ -156,8 +159,18 @@ class GameState(abc.ABC, Generic[MoveT]):
 
     @property
     @abc.abstractmethod
-    def history(self) -> tuple[MoveT, ...]:
-        """The moves played since the start (or since the position was loaded)."""
+    def ply(self) -> int:
+        """Plies (moves, passes included) played since the start of the game.
+
+        A loaded position keeps its count (the position string holds it, or
+        it follows from the position). The moves themselves are not kept: a
+        state holds no earlier state; :class:`pacru.Game` is the line of play.
+        """
+
+    @property
+    @abc.abstractmethod
+    def last_move(self) -> MoveT | None:
+        """The move that produced this state; ``None`` at the start or for a loaded position."""
 
     @abc.abstractmethod
     def to_position(self) -> str:

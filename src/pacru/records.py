@@ -8,7 +8,7 @@ moves              each game's own move notation (:mod:`pacru.chevron.move`,
 read               :func:`read_records`, :func:`read_record` (replays and
                    checks every move; errors are :class:`RecordError`)
 write              :func:`write_record`, :func:`write_records`,
-                   :func:`record_from_state`
+                   :func:`record_from_game`, :func:`record_from_state`
 =================  ==========================================================
 
 A record looks like this::
@@ -83,6 +83,7 @@ value and :data:`MAX_COMMENT` per comment, :data:`MAX_TOKEN` per move.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
@@ -91,6 +92,7 @@ import attrs
 from pacru import _records
 from pacru.base import GameState
 from pacru.errors import GameOverError, IllegalMoveError, NotationError
+from pacru.game import Game
 
 __all__ = [
     "LINE_WIDTH",
@@ -105,6 +107,7 @@ __all__ = [
     "RecordError",
     "read_record",
     "read_records",
+    "record_from_game",
     "record_from_state",
     "write_record",
     "write_records",
@@ -132,7 +135,7 @@ _NUMBER_RE: Final = re.compile(r"(\d+)\.+(.*)", re.DOTALL)
 _COLOUR: Final = r"[a-z][a-z0-9_-]*"
 _RESULT_RE: Final = re.compile(rf"\*|draw|{_COLOUR}(?:,{_COLOUR})*")
 _WORD_END: Final = re.compile(r"[\s{}\[\]]")
-#: Tags written first, in this order, by :func:`record_from_state`; names follow Players.
+#: Tags written first, in this order, by :func:`record_from_game`; names follow Players.
 _ORDER: Final = (
     "Game",
     "Event",
@@ -361,12 +364,28 @@ class GameRecord:
         return tuple(_replay(self))
 
     def replay(self) -> GameState[Any]:
-        """The state after the last move (its ``history`` holds the moves).
+        """The state after the last move (:meth:`to_game` keeps the moves too).
 
         Raises:
             RecordError: bad set-up tags, or a move that is not legal (with its ply).
         """
         return _replay(self)[-1]
+
+    def to_game(self) -> Game[Any]:
+        """The recorded line of play as a :class:`pacru.Game`: the start and the moves.
+
+        Raises:
+            RecordError: bad set-up tags, or a move that is not legal (with its ply).
+        """
+        game: Game[Any] = Game(self.start())
+        for ply, text in enumerate(self.moves, 1):
+            state = game.state
+            try:
+                game.push(text)
+            except (IllegalMoveError, NotationError) as err:
+                raise _record_error(err, state, text, ply) from None
+        _check_result(self, game.state)
+        return game
 
     def __str__(self) -> str:
         return write_record(self)
@@ -383,41 +402,51 @@ def _replay(record: GameRecord) -> list[GameState[Any]]:
     state = record.start()
     states = [state]
     for ply, text in enumerate(record.moves, 1):
-        state = _apply(state, text, ply)
+        state = _apply(state, text, ply)[1]
         states.append(state)
     _check_result(record, state)
     return states
 
 
-def _apply(state: GameState[Any], text: str, ply: int) -> GameState[Any]:
+def _apply(state: GameState[Any], text: str, ply: int) -> tuple[Any, GameState[Any]]:
+    """The move ``text`` names and the state after it; a RecordError at ``ply`` if illegal."""
+    try:
+        # One parse and one legality check: the new state knows the move it was made by.
+        after = state.apply_move(text)
+        return after.last_move, after
+    except (IllegalMoveError, NotationError) as err:
+        raise _record_error(err, state, text, ply) from None
+
+
+def _record_error(
+    err: IllegalMoveError | NotationError, state: GameState[Any], text: str, ply: int
+) -> RecordError:
+    """The RecordError for move ``text`` at ``ply``, refused by ``state`` with ``err``."""
     mover = state.current_player
     who = f" ({mover})" if mover else ""
-    try:
-        return state.apply_move(state.parse_move(text))
-    except GameOverError as err:
-        raise RecordError(
+    if isinstance(err, GameOverError):
+        return RecordError(
             f"{text}: the game is already over ({err.detail})",
             rule=err.rule,
             reason=err.reason,
             ply=ply,
             move=text,
-        ) from None
-    except IllegalMoveError as err:
-        raise RecordError(
+        )
+    if isinstance(err, IllegalMoveError):
+        return RecordError(
             f"{text}{who} is illegal: {err.rule}: {err.detail}",
             rule=err.rule,
             reason=err.reason,
             ply=ply,
             move=text,
-        ) from None
-    except NotationError as err:
-        raise RecordError(
-            f"{text[:40]!r}{who} is not a move: {err}",
-            rule="notation",
-            reason="not-a-move",
-            ply=ply,
-            move=text,
-        ) from None
+        )
+    return RecordError(
+        f"{text[:40]!r}{who} is not a move: {err}",
+        rule="notation",
+        reason="not-a-move",
+        ply=ply,
+        move=text,
+    )
 
 
 def _result_of(state: GameState[Any]) -> str:
@@ -520,11 +549,12 @@ def _parse_game(tokens: list[_records.Token]) -> tuple[GameRecord, list[int]]:
 
 
 def _validated(record: GameRecord, lines: list[int]) -> GameRecord:
+    # One parse and one apply per move: reading is linear in the number of plies.
     state = record.start()
     canonical = []
     for ply, text in enumerate(record.moves, 1):
         try:
-            state = _apply(state, text, ply)
+            move, state = _apply(state, text, ply)
         except RecordError as err:
             raise RecordError(
                 err.detail,
@@ -534,8 +564,7 @@ def _validated(record: GameRecord, lines: list[int]) -> GameRecord:
                 move=text,
                 line=lines[ply - 1],
             ) from None
-        last = state.history[-1] if state.history else text
-        canonical.append(str(last))
+        canonical.append(str(move))
     _check_result(record, state)
     return attrs.evolve(record, moves=tuple(canonical))
 
@@ -633,22 +662,22 @@ def write_records(records: Iterable[GameRecord]) -> str:
     return "\n".join(write_record(r) for r in records)
 
 
-def record_from_state(
-    state: GameState[Any],
+def record_from_game(
+    game: Game[Any],
     *,
     names: Mapping[str, str] | None = None,
     comments: Mapping[int, str] | Iterable[tuple[int, str]] = (),
     **tags: str,
 ) -> GameRecord:
-    """The record of the game that led to ``state`` (from its ``history``).
+    """The record of ``game``: its root as set-up tags, then its moves.
 
-    The set-up tags describe the state the history starts from: the
-    ``Players``, ``StartLayout``, ``Colours`` and option tags when a standard
-    set-up gives it, else a ``Position`` tag. ``Result`` and ``Termination``
-    are set from ``state.outcome`` (``*`` while the game goes on).
+    The set-up tags describe :attr:`pacru.Game.root`: the ``Players``,
+    ``StartLayout``, ``Colours`` and option tags when a standard set-up gives
+    it, else a ``Position`` tag. ``Result`` and ``Termination`` are set from
+    the outcome of :attr:`pacru.Game.state` (``*`` while the game goes on).
 
     Args:
-        state: any state; its history is recorded.
+        game: the line of play to record.
         names: colour -> player name, written as ``[Green "Alice"]`` tags.
         comments: ``(ply, text)`` pairs or a mapping, as :attr:`GameRecord.comments`.
         **tags: more tags, e.g. ``Event="Club night"``, ``Date="2025.03.01"``;
@@ -658,7 +687,8 @@ def record_from_state(
     Raises:
         ValueError: a name for a colour that does not play, or a malformed tag.
     """
-    pairs = dict(_records.setup_tags(_records.root_of(state)))
+    state = game.state
+    pairs = dict(_records.setup_tags(game.root))
     for colour, name in (names or {}).items():
         if colour not in state.players:
             raise ValueError(f"{colour!r} is not a player; players: {', '.join(state.players)}")
@@ -679,5 +709,39 @@ def record_from_state(
     order = [*_ORDER[:split], *(_colour_tag(c) for c in state.players), *_ORDER[split:]]
     ordered = [(k, pairs.pop(k)) for k in order if k in pairs]
     ordered.extend(pairs.items())
-    moves = tuple(str(m) for m in state.history)
+    moves = tuple(str(m) for m in game.moves)
     return GameRecord(tuple(ordered), moves, comments)
+
+
+def record_from_state(
+    state: GameState[Any] | Game[Any],
+    *,
+    names: Mapping[str, str] | None = None,
+    comments: Mapping[int, str] | Iterable[tuple[int, str]] = (),
+    **tags: str,
+) -> GameRecord:
+    """The record of a :class:`pacru.Game`, or of a state as a start without moves.
+
+    A state holds no earlier state, so it records as its own set-up (a
+    ``Position`` tag unless a standard set-up gives it) with no moves; to
+    record the moves that led to it, play them in a :class:`pacru.Game` and
+    pass that (or call :func:`record_from_game`). Arguments and errors as
+    :func:`record_from_game`.
+
+    Warns:
+        UserWarning: ``state`` is a state produced by a move (it has a
+            ``last_move``): before states became values this recorded the
+            moves that led to it, now it records its position only.
+    """
+    if isinstance(state, Game):
+        game = state
+    else:
+        if state.last_move is not None:
+            warnings.warn(
+                "record_from_state(state) records the position only, without the moves that "
+                "led to it (states no longer keep them); play in a pacru.Game and pass it, "
+                "or call record_from_game",
+                stacklevel=2,
+            )
+        game = Game(state)
+    return record_from_game(game, names=names, comments=comments, **tags)

@@ -321,7 +321,7 @@ def states(
     specs: st.SearchStrategy[GameSpec] | None = None,
     starts: st.SearchStrategy[GameState[Any]] | None = None,
 ) -> st.SearchStrategy[GameState[Any]]:
-    """States reached by 0..``max_plies`` drawn legal moves (the last state of :func:`playouts`).
+    """States reached by 0 to ``max_plies`` drawn legal moves (the last state of :func:`playouts`).
 
     Example: ``states(game="pacru", players=2, max_plies=100)``; terminal
     states are reached too when play ends within the bound.
@@ -546,7 +546,7 @@ def _mutate(draw: st.DrawFn, text: str, max_mutations: int, max_size: int = 100_
 def mutated_texts(
     base: st.SearchStrategy[str], max_mutations: int = 4, *, max_size: int = 100_000
 ) -> st.SearchStrategy[str]:
-    """Strings from ``base`` with 1..``max_mutations`` random edits, for fuzzing parsers.
+    """Strings from ``base`` with 1 to ``max_mutations`` random edits, for fuzzing parsers.
 
     Edits: insert, delete or replace characters (from the grammars' own
     characters and arbitrary Unicode), duplicate a slice, truncate, swap case,

@@ -17,21 +17,37 @@ attributes (``class="marker" data-field="e4" data-owner="green"``,
 ``class="chevron" data-facing="N"``, ``class="tile" data-cell="1,0"``), and a
 ``<title>`` each, so drawings can be styled, tested and read by screen
 readers.
+
+As in python-chess's ``chess.svg``, ``arrows=`` draws arrows between fields
+(or LSD cells) and ``fill=`` tints fields, to mark a move or a rule's fields:
+
+>>> from pacru.svg import Arrow, board
+>>> state = pacru.new_game("shacru")
+>>> text = board(state, arrows=[("a3", "b4"), Arrow("e1", "e2", colour="red")],
+...              fill={"b4": "#cc000080"})
+>>> text.count('class="arrow"'), text.count('class="fill"')
+(2, 1)
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 from xml.sax.saxutils import escape, quoteattr
+
+import attrs
 
 from pacru.geometry import FIELD_NAMES, FILES, field_index
 
 if TYPE_CHECKING:
     from pacru.base import GameState
 
-__all__ = ["DEFAULT_COLOURS", "board", "css_colour"]
+__all__ = ["DEFAULT_COLOURS", "Arrow", "Square", "board", "css_colour"]
+
+#: A place on a drawing: a field name (``"e4"``) or index (0..80) of the chevron
+#: board, or an ``(x, y)`` cell of the LSD field.
+Square: TypeAlias = str | int | tuple[int, int]
 
 #: CSS colours for the usual colour names (the booklet's four, LSD's and a few more).
 DEFAULT_COLOURS: Final = {
@@ -69,6 +85,37 @@ _CHEVRON: Final = (
     (-0.2, 0.26),
     (-0.38, 0.08),
 )
+
+
+@attrs.frozen
+class Arrow:
+    """An arrow from ``tail`` to ``head`` (python-chess's ``chess.svg.Arrow``).
+
+    Attributes:
+        tail: where the arrow starts: a field (``"e4"`` or an index) or an
+            LSD cell ``(x, y)``.
+        head: where its point is; the same as ``tail`` draws a ring
+            around that field instead.
+        colour: a colour name (:data:`DEFAULT_COLOURS`) or any CSS colour;
+            the default is the blue of the last-move arrow.
+    """
+
+    tail: Square
+    head: Square
+    colour: str = _ARROW
+
+    @classmethod
+    def of(cls, value: Arrow | tuple[Square, Square]) -> Arrow:
+        """``value`` as an :class:`Arrow` (a ``(tail, head)`` pair gets the default colour).
+
+        Raises:
+            ValueError: ``value`` is neither an :class:`Arrow` nor a pair.
+        """
+        if isinstance(value, Arrow):
+            return value
+        if isinstance(value, tuple) and len(value) == 2:
+            return cls(value[0], value[1])
+        raise ValueError(f"an arrow is an Arrow or a (tail, head) pair, not {value!r}")
 
 
 def css_colour(name: str, colours: Mapping[str, str] | None = None) -> str:
@@ -123,7 +170,16 @@ class _Svg:
         return "\n".join([head, *self.parts, "</svg>"]) + "\n"
 
 
-def _arrow(svg: _Svg, x1: float, y1: float, x2: float, y2: float, width: float) -> None:
+def _arrow(
+    svg: _Svg,
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    width: float,
+    colour: str = _ARROW,
+    data: str = "",
+) -> None:
     """A straight arrow from (x1, y1) to (x2, y2) with a solid head (drawn, not a <marker>)."""
     length = math.hypot(x2 - x1, y2 - y1)
     if length == 0:
@@ -133,10 +189,49 @@ def _arrow(svg: _Svg, x1: float, y1: float, x2: float, y2: float, width: float) 
     bx, by = x2 - ux * head, y2 - uy * head
     px, py = -uy * width * 1.8, ux * width * 1.8
     points = f"{_n(x2)},{_n(y2)} {_n(bx + px)},{_n(by + py)} {_n(bx - px)},{_n(by - py)}"
+    paint = _attr(colour)
     svg.add(
-        f'<g class="arrow" opacity="0.7"><line x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(bx)}" '
-        f'y2="{_n(by)}" stroke="{_ARROW}" stroke-width="{_n(width)}" stroke-linecap="round"/>'
-        f'<polygon points="{points}" fill="{_ARROW}"/></g>'
+        f'<g class="arrow"{data} opacity="0.7"><line x1="{_n(x1)}" y1="{_n(y1)}" '
+        f'x2="{_n(bx)}" y2="{_n(by)}" stroke={paint} stroke-width="{_n(width)}" '
+        f'stroke-linecap="round"/><polygon points="{points}" fill={paint}/></g>'
+    )
+
+
+def _user_arrows(
+    svg: _Svg,
+    arrows: Iterable[Arrow | tuple[Square, Square]],
+    centre: Any,
+    key: Any,
+    name: Any,
+    c: float,
+    colours: Mapping[str, str] | None,
+) -> None:
+    """The ``arrows=`` of :func:`board`: ``key`` turns a square into a place, ``centre`` to x, y."""
+    for item in arrows:
+        arrow = Arrow.of(item)
+        tail, head = key(arrow.tail), key(arrow.head)
+        paint = css_colour(arrow.colour, colours)
+        data = f' data-tail="{name(tail)}" data-head="{name(head)}"'
+        (x1, y1), (x2, y2) = centre(tail), centre(head)
+        if tail == head:
+            svg.add(
+                f'<circle class="arrow"{data} cx="{_n(x1)}" cy="{_n(y1)}" r="{_n(c * 0.42)}" '
+                f'fill="none" stroke={_attr(paint)} stroke-width="{_n(c * 0.07)}" '
+                'opacity="0.7"/>'
+            )
+            continue
+        # Start a little off the tail's centre so the arrow does not hide the piece there.
+        length = math.hypot(x2 - x1, y2 - y1)
+        shift = min(c * 0.25, length / 4)
+        x1 += (x2 - x1) / length * shift
+        y1 += (y2 - y1) / length * shift
+        _arrow(svg, x1, y1, x2, y2, c * 0.1, paint, data)
+
+
+def _fill(svg: _Svg, data: str, x: float, y: float, c: float, colour: str) -> None:
+    svg.add(
+        f'<rect class="fill" {data} x="{_n(x)}" y="{_n(y)}" width="{_n(c)}" height="{_n(c)}" '
+        f"fill={_attr(colour)}/>"
     )
 
 
@@ -158,6 +253,8 @@ def board(
     highlight: Iterable[Any] = (),
     coordinates: bool = True,
     colours: Mapping[str, str] | None = None,
+    arrows: Iterable[Arrow | tuple[Square, Square]] = (),
+    fill: Mapping[Any, str] | None = None,
 ) -> str:
     """An SVG drawing of ``state`` as text (one ``<svg>`` element, ``size`` pixels wide).
 
@@ -173,16 +270,26 @@ def board(
             outline in red.
         coordinates: write the file letters and rank numbers (LSD: x and y).
         colours: colour name -> CSS colour, overriding :data:`DEFAULT_COLOURS`.
+        arrows: :class:`Arrow` values or ``(tail, head)`` pairs of fields
+            (LSD: cells), drawn over the pieces; an arrow whose tail is its
+            head is a ring. Each is ``class="arrow"`` with ``data-tail`` and
+            ``data-head``.
+        fill: field (LSD: cell) -> colour name or CSS colour, such as
+            ``{"e5": "#cc000080"}``. Chevron board: the field is painted
+            under its marker and chevron; LSD: over the tile, so use a
+            translucent colour there. Each is ``class="fill"``.
 
     Raises:
-        ValueError: ``size`` below 50, an unknown field, or a move text
-            that does not parse.
+        ValueError: ``size`` below 50, an unknown field or cell (in
+            ``highlight``, ``arrows`` or ``fill``), an arrow that is not an
+            :class:`Arrow` or a pair, or a move text that does not parse.
     """
     if not isinstance(size, int) or size < 50:
         raise ValueError(f"size is a whole number of pixels >= 50, not {size!r}")
+    marks = (tuple(arrows), dict(fill or {}))
     if state.game == "lsd":
-        return _lsd_board(state, size, last_move, highlight, coordinates, colours)
-    return _chevron_board(state, size, last_move, highlight, coordinates, colours)
+        return _lsd_board(state, size, last_move, highlight, coordinates, colours, marks)
+    return _chevron_board(state, size, last_move, highlight, coordinates, colours, marks)
 
 
 # -- chevron games -------------------------------------------------------------------------------
@@ -195,8 +302,12 @@ def _chevron_board(
     highlight: Iterable[Any],
     coordinates: bool,
     colours: Mapping[str, str] | None,
+    marks: tuple[tuple[Any, ...], dict[Any, str]] = ((), {}),
 ) -> str:
     from pacru.chevron.move import Move
+
+    arrows, fills = marks
+    painted = {field_index(f): css_colour(colour, colours) for f, colour in fills.items()}
 
     margin = size * (0.06 if coordinates else 0.02)
     c = (size - 2 * margin) / 9
@@ -229,6 +340,8 @@ def _chevron_board(
                 f'y="{_n(y)}" width="{_n(c)}" height="{_n(c)}" fill="{_LAST}" '
                 'fill-opacity="0.55"/>'
             )
+    for f, colour in sorted(painted.items()):
+        _fill(svg, f'data-field="{FIELD_NAMES[f]}"', *corner(f), c, colour)
 
     lines = []
     for i in range(10):
@@ -283,6 +396,7 @@ def _chevron_board(
     if isinstance(move, Move) and move.origin is not None and move.target is not None:
         (x1, y1), (x2, y2) = centre(move.origin), centre(move.target)
         _arrow(svg, x1, y1, x2, y2, c * 0.1)
+    _user_arrows(svg, arrows, centre, field_index, FIELD_NAMES.__getitem__, c, colours)
 
     if coordinates:
         columns = [(margin + (i + 0.5) * c, letter) for i, letter in enumerate(FILES)]
@@ -330,7 +444,10 @@ def _lsd_board(
     highlight: Iterable[Any],
     coordinates: bool,
     colours: Mapping[str, str] | None,
+    marks: tuple[tuple[Any, ...], dict[Any, str]] = ((), {}),
 ) -> str:
+    arrows, fills = marks
+    painted = {_cell(cell): css_colour(colour, colours) for cell, colour in fills.items()}
     field = state.field
     open_cells = tuple(state.open_cells) if field else ((0, 0),)
     cells = [*field, *open_cells]
@@ -366,15 +483,34 @@ def _lsd_board(
     for cell, tile in field.items():
         x, y = corner(cell)
         svg.add(_tile(tile, cell, x, y, c, colours, cell == last_cell))
+    for cell, colour in sorted(painted.items()):
+        _fill(svg, f'data-cell="{cell[0]},{cell[1]}"', *corner(cell), c, colour)
     for cell in highlight:
         x, y = corner(tuple(cell))
         svg.add(_ring(f'data-cell="{cell[0]},{cell[1]}"', x + c * 0.04, y + c * 0.04, c * 0.92, c))
+
+    def centre(cell: tuple[int, int]) -> tuple[float, float]:
+        x, y = corner(cell)
+        return x + c / 2, y + c / 2
+
+    _user_arrows(svg, arrows, centre, _cell, lambda cell: f"{cell[0]},{cell[1]}", c, colours)
     if coordinates:
         columns = [(margin + (x - min_x + 0.5) * c, str(x)) for x in range(min_x, max_x + 1)]
         rows = [(margin + (max_y - y + 0.5) * c, str(y)) for y in range(min_y, max_y + 1)]
         font = min(margin * 0.55, c * 0.35)
         svg.add(_coordinates(columns, rows, margin, width, height, font))
     return svg.text()
+
+
+def _cell(value: Any) -> tuple[int, int]:
+    """An LSD cell ``(x, y)`` of whole numbers, or ``ValueError``."""
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        return (value[0], value[1])
+    raise ValueError(f"an LSD cell is an (x, y) pair of whole numbers, not {value!r}")
 
 
 def _lsd_cell(move: object) -> tuple[int, int] | None:

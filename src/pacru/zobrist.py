@@ -17,7 +17,7 @@ Chevron games (Lilacru, Shacru, Azacru, Pacru): the XOR of one key per
 * game: ``game:<name>:<players>``, so the same layout in two games differs.
 
 Seats are indices in turn order (``state.players``); colour names are not
-hashed. The ply count, the idle count of ruling D33 and the history are left
+hashed. The ply count, the idle count of ruling D33 and the last move are left
 out, so two states with the same board and side to move hash equal even
 when they compare unequal (a transposition). Because the hash is a XOR of
 keys, it can be updated incrementally: XOR out the keys of what a move

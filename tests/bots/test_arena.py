@@ -132,7 +132,7 @@ def test_cli_match_prints_tables_and_writes_records(
     game = data["games"][1]
     assert final.outcome is not None
     assert [final.players.index(w) for w in final.outcome.winners] == game["winners"]
-    assert len(final.history) == game["plies"]
+    assert len(record.moves) == final.ply == game["plies"]
     assert record.names == {final.players[0]: "random", final.players[1]: "greedy"}
 
 

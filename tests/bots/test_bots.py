@@ -99,8 +99,9 @@ def test_greedy_and_random_play_whole_games_legally(game: str, players: int) -> 
 @pytest.mark.parametrize("game", ["shacru", "pacru", "lsd"])
 def test_same_seed_same_game(make: Any, game: str) -> None:
     def history(seed: int) -> list[str]:
-        final = play_game(pacru.new_game(game, 2), [make(seed), make(seed + 1)], max_plies=16)
-        return [str(m) for m in final.history]
+        line = pacru.Game(pacru.new_game(game, 2))
+        play_game(line, [make(seed), make(seed + 1)], max_plies=16)
+        return [str(m) for m in line.moves]
 
     first = history(5)
     assert first == history(5)

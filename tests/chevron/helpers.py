@@ -77,6 +77,18 @@ def play_random(state: ChevronState, seed: int, max_plies: int = 1000) -> Chevro
     return state
 
 
+def random_line(state: ChevronState, seed: int, max_plies: int = 1000) -> pacru.Game[Move]:
+    """The moves :func:`play_random` plays, as a :class:`pacru.Game` from ``state``."""
+    rng = random.Random(seed)
+    line = pacru.Game(state)
+    for _ in range(max_plies):
+        if line.state.is_terminal:
+            break
+        moves = line.state.legal_moves()
+        line.push(moves[rng.randrange(len(moves))])
+    return line
+
+
 def replay(start: ChevronState, moves: Iterable[Move]) -> ChevronState:
     """``start`` with ``moves`` applied in order."""
     for m in moves:

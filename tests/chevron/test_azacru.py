@@ -238,9 +238,7 @@ def test_e1_18_end_of_game_order_from_the_booklet() -> None:
     assert state.outcome == Outcome(Termination.END_TRIGGERED, ("red", "green"))
     assert state.current_player is None
     assert dict(state.scores) == {"red": 3, "green": 3, "yellow": 2}
-    assert [str(m) for m in state.history] == [
-        "e1-e2", "e4-e6", "i5-h5", "e2-e3", "pass", "h5-g5", "e3-d4"
-    ]  # fmt: skip
+    assert (state.ply, str(state.last_move)) == (7, "e3-d4")
 
 
 def test_d36_trigger_player_never_moves_again() -> None:

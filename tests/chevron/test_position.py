@@ -16,7 +16,7 @@ from pacru import (
 )
 from pacru.geometry import FIELD_NAMES
 
-from .helpers import play_random, pos, replay, start
+from .helpers import pos, random_line, replay, start
 
 START_2P = "markers=- chevrons=green:e1N,a3E,i3W,i9SW;yellow:a1NE,a7E,i7W,e9S"
 START_3P = "markers=- chevrons=yellow:a7E,i7W,e9S;red:g1N,i5W,g9S;black:c1N,a5E,c9S"
@@ -74,8 +74,9 @@ def test_options_are_written_and_read_back(option: dict[str, object]) -> None:
 def test_positions_after_random_play_round_trip(game: str, players: int, seed: int) -> None:
     """Every state along a random game reads back equal, including the final one."""
     state = start(game, players)
-    end = play_random(state, seed, max_plies=400)
-    for move in end.history:
+    line = random_line(state, seed, max_plies=400)
+    end = line.state
+    for move in line.moves:
         again = pos(state.to_position())
         assert again == state
         assert again.to_position() == state.to_position()
@@ -117,8 +118,7 @@ def test_typing_a_diagram() -> None:
         "a9": Chevron("yellow", Direction.SE),
     }
     assert state.power_of_movement("e4") == 2
-    assert state.ply == 0
-    assert state.history == ()
+    assert (state.ply, state.last_move) == (0, None)
     assert state.to_position() == (
         "azacru players=red,yellow turn=red markers=red:d4,e4;yellow:e6 "
         "chevrons=red:e4N;yellow:a9SE"

@@ -60,7 +60,7 @@ def test_b5_start_layouts_exactly(game: str, name: str, players: int) -> None:
     assert state.current_player == expected[0][0]
     assert layout(state) == dict(expected)
     assert state.marker_map() == {}
-    assert state.history == ()
+    assert (state.ply, state.last_move) == (0, None)
     assert state.outcome is None
     assert dict(state.scores) == {c: 0 for c, _ in expected}
 

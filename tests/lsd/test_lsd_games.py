@@ -9,19 +9,21 @@ import pytest
 
 from pacru import lsd
 from pacru.base import Termination
-from pacru.lsd import LsdState
+from pacru.lsd import LsdMove, LsdState
 
 from .helpers import reference_captures, reference_moves, reference_row_owners, texts
 
 
-def _check_final(start: LsdState, state: LsdState) -> None:
+def _check_final(start: LsdState, state: LsdState, moves: list[LsdMove]) -> None:
     players = state.players
     outcome = state.outcome
     assert outcome is not None
     assert state.current_player is None
     assert state.legal_moves() == ()
     if outcome.termination is Termination.ROW:
-        last = state.history[-1]
+        last = state.last_move
+        assert last is not None
+        assert last == moves[-1]
         (winner,) = outcome.winners
         tile = state.tile_at(last.cell)
         assert tile is not None
@@ -38,9 +40,9 @@ def _check_final(start: LsdState, state: LsdState) -> None:
     assert dict(state.scores) == on_field
     for colour in players:  # RULING 21: every tile is in a supply, on the field or captured
         assert state.supply_size(colour) + on_field[colour] + state.captured_count(colour) == 20
-    assert len(state.history) == sum(20 - state.supply_size(c) for c in players)
+    assert len(moves) == state.ply == sum(20 - state.supply_size(c) for c in players)
     replayed = start
-    for move in state.history:
+    for move in moves:
         replayed = replayed.apply_move(str(move))
     assert replayed == state
     assert hash(replayed) == hash(state)
@@ -54,7 +56,7 @@ def test_random_game(players: int, seed: int) -> None:
     rng = random.Random(seed * 10 + players)
     start = lsd.new_game(players)
     state = start
-    plies = 0
+    played: list[LsdMove] = []
     while not state.is_terminal:
         colour = state.current_player
         assert colour is not None
@@ -66,8 +68,8 @@ def test_random_game(players: int, seed: int) -> None:
         assert set(state.field) - set(after.field) == reference_captures(state, move)
         assert after.tile_at(move.cell) == lsd.Tile(colour, move.shape, move.shade, move.sides)
         state = after
-        plies += 1
-    _check_final(start, state)
+        played.append(move)
+    _check_final(start, state, played)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -77,7 +79,9 @@ def test_random_games_with_every_option_off(players: int) -> None:
     start = lsd.new_game(players, allow_rotation=False, strict_dot_matching=False)
     for _ in range(3):
         state = start
+        played: list[LsdMove] = []
         while not state.is_terminal:
             assert texts(state.legal_moves()) == reference_moves(state)
-            state = state.apply_move(rng.choice(state.legal_moves()))
-        _check_final(start, state)
+            played.append(rng.choice(state.legal_moves()))
+            state = state.apply_move(played[-1])
+        _check_final(start, state, played)

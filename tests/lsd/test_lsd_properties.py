@@ -56,7 +56,8 @@ def snapshot(state: LsdState) -> tuple[object, ...]:
         state.to_position(),
         hash(state),
         state.current_player,
-        state.history,
+        state.last_move,
+        state.ply,
         dict(state._field),
         dict(state._frontier),
         state.legal_moves(),
@@ -77,7 +78,7 @@ def test_invariants_of_every_reachable_state(game: tuple[LsdState, list[LsdState
             assert state.current_player is not None
             assert state.legal_moves()
             assert state.can_place(state.current_player)
-        assert len(state.history) == states.index(state)
+        assert state.ply == states.index(state)
     assert lsd.new_game(len(start.players), **states[-1].options()) == start
 
 
@@ -96,8 +97,8 @@ def test_listed_moves_are_the_reference_moves_and_all_apply(
     assert len(set(moves)) == len(moves)
     for move in moves:
         after = state.apply_move(move)
-        assert after.history[-1] == move
-        assert after.previous is state
+        assert after.last_move == move
+        assert after.ply == state.ply + 1
         assert state.parse_move(str(move)) == move
         assert state.apply_move(str(move)) == after
         assert set(state.field) - set(after.field) == reference_captures(state, move)
@@ -120,7 +121,7 @@ def test_illegal_moves_raise_and_change_nothing(
     text = f"{shade}{shape}{sides}@{x},{y}"
     before = snapshot(state)
     if text in texts(state.legal_moves()):
-        assert str(state.apply_move(text).history[-1]) == text
+        assert str(state.apply_move(text).last_move) == text
     else:
         attempts: list[Callable[[], object]] = [
             lambda: state.apply_move(text),
@@ -154,6 +155,7 @@ def test_texts_positions_and_reprs_round_trip(game: tuple[LsdState, list[LsdStat
         assert loaded.legal_moves() == state.legal_moves()
         assert loaded.outcome == state.outcome
         assert eval(repr(state), {"LsdState": LsdState}) == state
-    for move in states[-1].history:
+    for move in (s.last_move for s in states[1:]):
+        assert move is not None
         assert LsdMove.from_text(str(move)) == move
         assert eval(repr(move), {"LsdMove": LsdMove}) == move

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from pacru import (
     ChevronState,
     Direction,
+    Game,
     GameState,
     IllegalMoveError,
     InvalidPositionError,
@@ -173,11 +174,14 @@ if HAS_RECORDS:
         MAX_TOKEN,
         RecordError,
         read_records,
-        record_from_state,
+        record_from_game,
         write_record,
     )
 
-    RECORDS: Final = [write_record(record_from_state(g[-1], Event="fuzz")) for g in GAMES_PLAYED]
+    RECORDS: Final = [
+        write_record(record_from_game(Game(g[0], [s.last_move for s in g[1:]]), Event="fuzz"))
+        for g in GAMES_PLAYED
+    ]
 
     @given(_texts(RECORDS) | mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
     def test_fuzz_read_records(text: str) -> None:

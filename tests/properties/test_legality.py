@@ -44,8 +44,8 @@ def _states(game: str, players: int) -> st.SearchStrategy[GameState[Any]]:
     return game_states(game, players)
 
 
-def _snapshot(state: GameState[Any]) -> tuple[str, int, str | None, tuple[Any, ...]]:
-    return state.to_position(), hash(state), state.current_player, state.history
+def _snapshot(state: GameState[Any]) -> tuple[str, int, str | None, Any, int]:
+    return state.to_position(), hash(state), state.current_player, state.last_move, state.ply
 
 
 def _check_error(state: GameState[Any], err: IllegalMoveError) -> None:
@@ -76,7 +76,8 @@ def test_every_listed_move_applies(game: str, players: int, data: st.DataObject)
         chosen = [data.draw(legal_moves(state)) for _ in range(10)]
     for move in chosen:
         after = state.apply_move(move)
-        assert after.history[-1] == move
+        assert after.last_move == move
+        assert after.ply == state.ply + 1
         assert state.parse_move(str(move)) == move
         assert after == state.apply_move(str(move))
         assert after.to_position() == state.apply_move(str(move)).to_position()
@@ -103,7 +104,7 @@ def test_every_applied_move_was_listed(game: str, players: int, data: st.DataObj
             assert not listed
         else:
             assert listed
-            assert after.history[-1] in legal
+            assert after.last_move in legal
 
 
 def _parses(state: GameState[Any], text: str) -> bool:
@@ -190,11 +191,11 @@ def test_states_are_immutable_and_hashable(game: str, players: int, data: st.Dat
 
 @budget(30)
 @given(games(), st.data())
-def test_starting_state_has_moves_and_no_history(spec: GameSpec, data: st.DataObject) -> None:
-    """Every game with every option starts unfinished, the first player to move, no history."""
+def test_starting_state_has_moves_and_no_last_move(spec: GameSpec, data: st.DataObject) -> None:
+    """Every game with every option starts unfinished, the first player to move, at ply 0."""
     state = spec.new()
     assert state.outcome is None
-    assert state.history == ()
+    assert (state.ply, state.last_move) == (0, None)
     # Chevron games list players in turn order from the first mover (setup.py);
     # LSD keeps its colour order and starts with ``first_player`` (LSD RULING 20).
     first = spec.kwargs.get("first_player") if spec.game == "lsd" else None

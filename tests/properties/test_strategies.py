@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pacru import ChevronState, from_position
+from pacru import ChevronState, Game, from_position
 from pacru.chevron.rules import SUPPLY
 from pacru.strategies import (
     GameSpec,
@@ -69,9 +69,10 @@ def test_playouts_are_consistent(p: Playout) -> None:
     assert p.start == p.spec.new()
     for before, move, after in zip(p.states, p.moves, p.states[1:], strict=False):
         assert before.apply_move(move) == after
-        assert after.history[-1] == move
+        assert after.last_move == move
+        assert after.ply == before.ply + 1
     assert all(not s.is_terminal for s in p.states[:-1])
-    assert p.final.history == p.moves
+    assert list(Game(p.start, p.moves)) == list(p.states)
 
 
 @budget(25)

@@ -32,6 +32,7 @@ import attrs
 from pacru._parallel import run_tasks
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot
+from pacru.game import Game
 
 __all__ = [
     "Z95",
@@ -164,25 +165,28 @@ def play_task(task: GameTask) -> GameResult:
     state = new_game(task.game, task.players, **dict(task.options))
     seats = task.seats
     bots: list[Bot] = [build_bot(task.specs[e], game_seed(task.seed, task.index, e)) for e in seats]
+    # The line of play is kept only when it is recorded.
+    game = Game(state) if task.record else None
     plies = 0
     while state.current_player is not None and plies < task.max_plies:
         bot = bots[state.players.index(state.current_player)]
-        state = state.apply_move(bot.choose_move(state))
+        move = bot.choose_move(state)
+        state = state.apply_move(move) if game is None else game.push(move)
         plies += 1
     outcome = state.outcome
     colours = state.players
     winners = () if outcome is None else tuple(colours.index(w) for w in outcome.winners)
     record = None
-    if task.record:
-        from pacru.records import record_from_state, write_record
+    if game is not None:
+        from pacru.records import record_from_game, write_record
 
         names = {
             c: task.labels[e] if task.labels else _label(task.specs[e])
             for c, e in zip(colours, seats, strict=True)
         }
         record = write_record(
-            record_from_state(
-                state,
+            record_from_game(
+                game,
                 names=names,
                 Event="pacru match",
                 Round=str(task.index + 1),

@@ -17,6 +17,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 from pacru.base import GameState, Termination
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
+from pacru.game import Game
 
 __all__ = [
     "Bot",
@@ -158,7 +159,7 @@ def outcome_rewards(state: GameState[Any]) -> tuple[float, ...]:
 
 
 def play_game(
-    state: GameState[Any],
+    state: GameState[Any] | Game[Any],
     bots: Sequence[Bot] | Mapping[str, Bot],
     *,
     max_plies: int | None = None,
@@ -166,7 +167,8 @@ def play_game(
     """Play ``state`` out with ``bots`` and return the last state.
 
     Args:
-        state: the starting position.
+        state: the starting position; or a :class:`pacru.Game`, played on
+            from its current state, which then holds the moves played.
         bots: one bot per player, in turn order (``state.players``), or a
             mapping colour -> bot.
         max_plies: stop after this many plies even if the game goes on
@@ -176,6 +178,9 @@ def play_game(
         ValueError: not one bot per player.
         IllegalMoveError: a bot chose an illegal move.
     """
+    game: Game[Any] | None = None
+    if isinstance(state, Game):
+        game, state = state, state.state
     table = (
         dict(bots) if isinstance(bots, Mapping) else dict(zip(state.players, bots, strict=False))
     )
@@ -186,6 +191,7 @@ def play_game(
         player = state.current_player
         if player is None:  # the game is over
             break
-        state = state.apply_move(table[player].choose_move(state))
+        move = table[player].choose_move(state)
+        state = state.apply_move(move) if game is None else game.push(move)
         plies += 1
     return state

@@ -13,7 +13,7 @@ key                   value
 ``players``           colours in turn order (required)
 ``turn``              the colour to move (default: the first player)
 ``markers``           ``colour:field,field;colour:...``, or ``-`` for none
-``chevrons``          ``colour:` field + facing (``e4N``, ``i9SW``), ``;``-separated
+``chevrons``          ``colour:`` then field and facing (``e4N``, ``i9SW``), ``;``-separated
 ``out``               Pacru: eliminated colours {R15}
 ``trigger``           Azacru: the colour whose pass triggered the end {A-R10}
 ``idle``              Lilacru/Shacru: plies since a field was acquired (D33)

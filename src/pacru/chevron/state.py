@@ -16,17 +16,18 @@ counters. Legal moves are computed once per state, on first use, and cached.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
-from pacru.base import GameState, Outcome
+from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate, power_of_movement
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.resolve import resolve  # imports no state: no import cycle
-from pacru.chevron.rules import SUPPLY, Rules
+from pacru.chevron.rules import SUPPLY, Rules, rules_for
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
 
@@ -55,15 +56,25 @@ def _occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
     return occ
 
 
+#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
+_REMOVED = (
+    "states no longer keep the line of play, so state.{name} was removed; use {use} "
+    "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
+)
+
+
 @attrs.frozen(cache_hash=True, repr=False, eq=True)
 class ChevronState(GameState[Move]):
     """A position of Lilacru, Shacru, Azacru or Pacru, with everything needed to play on.
 
     Create one with :func:`pacru.new_game` or :func:`pacru.from_position`; get
-    the next with :meth:`apply_move`. States are frozen and hashable; two
-    states are equal when the same play continues from both (the history is
-    kept, but is not compared). Fields are named (``"e5"``) or indices 0..80
-    (``a1 = 0``, row-major from rank 1).
+    the next with :meth:`apply_move`. States are frozen and hashable values;
+    two states are equal when the same play continues from both. A state
+    holds no earlier state: the line of play (the moves, going back, undo) is
+    a :class:`pacru.Game`. ``copy.copy`` and ``copy.deepcopy`` return the
+    state itself, and a state pickles to a compact form of its position and
+    counters (a few hundred bytes, whatever the ply). Fields are named
+    (``"e5"``) or indices 0..80 (``a1 = 0``, row-major from rank 1).
 
     Attributes:
         rules: the game and its options (:class:`pacru.chevron.rules.Rules`).
@@ -93,7 +104,6 @@ class ChevronState(GameState[Move]):
     ply: int = 0
     outcome: Outcome | None = None
     occupied: int = attrs.field(default=0, eq=False)
-    _parent: ChevronState | None = attrs.field(default=None, eq=False)
     _last: Move | None = attrs.field(default=None, eq=False)
     _moves: LegalMoves | None = attrs.field(default=None, eq=False)
 
@@ -125,9 +135,37 @@ class ChevronState(GameState[Move]):
             self.ply + 1,
             outcome,
             occupied,
-            self,
             move,
             moves,
+        )
+
+    # -- value semantics: no copies, a compact pickle -----------------------------------------
+
+    def __copy__(self) -> ChevronState:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChevronState:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The position, the counters and the last move; not the rule object (rebuilt
+        # from its options), the occupancy (derived) or the cached move list.
+        rules = self.rules
+        return (
+            _restore,
+            (
+                (rules.game, rules.meeting_rule, rules.move_cap, rules.idle_rounds),
+                self.players,
+                self.markers,
+                self.chevrons,
+                self.to_move,
+                self.out,
+                self.trigger,
+                self.idle,
+                self.ply,
+                _outcome_key(self.outcome),
+                _move_key(self._last),
+            ),
         )
 
     # -- the common protocol ----------------------------------------------------------------
@@ -228,24 +266,25 @@ class ChevronState(GameState[Move]):
         )
 
     @property
-    def history(self) -> tuple[Move, ...]:
-        """The moves played to reach this state (since the start or the loaded position)."""
-        moves = []
-        state: ChevronState | None = self
-        while state is not None and state._last is not None:
-            moves.append(state._last)
-            state = state._parent
-        return tuple(reversed(moves))
-
-    @property
     def last_move(self) -> Move | None:
-        """The move that produced this state, if any."""
+        """The move that produced this state; None at the start or for a loaded position."""
         return self._last
 
     @property
-    def previous(self) -> ChevronState | None:
-        """The state before :attr:`last_move`, if known."""
-        return self._parent
+    def history(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :class:`pacru.Game` (``game.moves``) for the moves, :attr:`ply` for their number.
+        """
+        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
+
+    @property
+    def previous(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
+        """
+        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
 
     def options(self) -> dict[str, Any]:
         """The non-default rule options of this game, as keyword arguments of ``new_game``."""
@@ -381,3 +420,66 @@ class ChevronState(GameState[Move]):
         from pacru.explain import explain
 
         return explain(self, move_text)
+
+
+@lru_cache(maxsize=64)
+def _rules(options: tuple[str, str, int | None, int]) -> Rules:
+    game, meeting_rule, move_cap, idle_rounds = options
+    return rules_for(game, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)
+
+
+#: A move in a pickle: its fields, in the order of the Move constructor.
+_MoveKey = tuple[
+    int | None, int | None, bool, int, int, bool, int | None, int | None, tuple[int, ...]
+]
+
+
+def _move_key(move: Move | None) -> _MoveKey | None:
+    # Plain values pickle several times faster and smaller than the attrs object.
+    if move is None:
+        return None
+    return (
+        move.origin,
+        move.target,
+        move.capture,
+        move.twist,
+        move.turn,
+        move.connection,
+        move.marker,
+        move.meeting,
+        move.relinquished,
+    )
+
+
+def _outcome_key(outcome: Outcome | None) -> tuple[str, tuple[str, ...]] | None:
+    return None if outcome is None else (outcome.termination.value, outcome.winners)
+
+
+def _restore(
+    options: tuple[str, str, int | None, int],
+    players: tuple[str, ...],
+    markers: tuple[int, ...],
+    chevrons: tuple[tuple[int, ...], ...],
+    to_move: int,
+    out: int,
+    trigger: int,
+    idle: int,
+    ply: int,
+    outcome: tuple[str, tuple[str, ...]] | None,
+    last: _MoveKey | None,
+) -> ChevronState:
+    """Unpickle a state (the inverse of ``ChevronState.__reduce__``)."""
+    return ChevronState(
+        _rules(options),
+        players,
+        markers,
+        chevrons,
+        to_move,
+        out,
+        trigger,
+        idle,
+        ply,
+        None if outcome is None else Outcome(Termination(outcome[0]), outcome[1]),
+        _occupancy(chevrons),
+        None if last is None else Move(*last),
+    )

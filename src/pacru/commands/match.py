@@ -66,7 +66,7 @@ def register(subparsers: Any) -> None:
         help="play many games between bots and tabulate the results",
         description=(
             "Play K games between bots (one --bot per player), seats rotated, in parallel "
-            "worker processes, and print wins, draws and scores with 95%% confidence intervals."
+            "worker processes, and print wins, draws and scores with 95% confidence intervals."
         ),
     )
     parser.add_argument("--game", "-g", required=True, choices=GAMES, metavar="GAME")

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pacru.bots.base import sample_move
 from pacru.commands._ui import Output
 from pacru.errors import PacruError
+from pacru.game import Game
 from pacru.games import GAMES, new_game
 
 if TYPE_CHECKING:
@@ -176,37 +177,38 @@ def _play(
         who = f"; you play {human}" if human else ""
         out.heading(f"{state.game}: {len(state.players)} players ({players}), seed {seed}{who}")
         out.block(str(state))
+    game: Game[Any] = Game(state)
     while state.outcome is None:
         player = state.current_player
         if player == human:
             move = _ask_move(state, out, show_board=quiet)
             if move is None:
-                out.line(f"{human} quits; the game is left unfinished at ply {len(state.history)}.")
-                return _save_record(state, record, seed, out)
+                out.line(f"{human} quits; the game is left unfinished at ply {len(game)}.")
+                return _save_record(game, record, seed, out)
         else:
             if not state.legal_moves():
                 out.error(f"{player} has no legal move, but the game is not over")
                 return 1
             move = random_move(state, rng)
-        state = state.apply_move(move)
+        state = game.push(move)
         if not quiet or human is not None:
             out.line()
-            out.heading(f"ply {len(state.history)}: {player} plays {move}")
+            out.heading(f"ply {len(game)}: {player} plays {move}")
             if not quiet:
                 out.block(str(state))
     _print_result(state, out)
-    return _save_record(state, record, seed, out)
+    return _save_record(game, record, seed, out)
 
 
-def _save_record(state: GameState[Any], path: str | None, seed: int, out: Output) -> int:
+def _save_record(game: Game[Any], path: str | None, seed: int, out: Output) -> int:
     """Write the game record (:mod:`pacru.records`) to ``path``; 0, or 2 if it cannot be."""
     if path is None:
         return 0
     from pathlib import Path
 
-    from pacru.records import record_from_state, write_record
+    from pacru.records import record_from_game, write_record
 
-    text = write_record(record_from_state(state, Event="pacru play", Seed=str(seed)))
+    text = write_record(record_from_game(game, Event="pacru play", Seed=str(seed)))
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as err:

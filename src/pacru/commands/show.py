@@ -73,7 +73,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.error(f"--ply {args.ply}: the game has plies 0..{total}")
         return 2
     state = loaded.states[ply]
-    last = state.history[-1] if ply and state.history else None
+    last = state.last_move if ply else None
     if last is not None:
         mover = loaded.states[ply - 1].current_player
         out.heading(f"{loaded.label}, ply {ply} of {total}: {mover} played {last}")

@@ -1,17 +1,17 @@
 """The options of an LSD game and the tables derived from them {LSD.md 2.5, 3.1, 3.2}.
 
-==========================  =================================  ======================
-Option (``new_game`` kw)    Default                            Rule
-==========================  =================================  ======================
-``colours``                 ``red, yellow, green, blue``[:n]   RULING 3
-``shades``                  black, white, black, white[:n]     3.1, RULING 2, 17
-``tile_set``                :data:`~pacru.lsd.DEFAULT_TILE_SET`  3.1, RULING 1
-``allow_rotation``          ``True``                           RULING 4
-``strict_dot_matching``     ``True``                           RULING 5
-``row_length``              4, or 3 with four players          1.7, RULING 16
-``enforce_shade_alternation``  ``True``                        2.5, RULING 17
-``first_player``            the first colour                   RULING 20
-==========================  =================================  ======================
+=============================  ====================================  ======================
+Option (``new_game`` kw)       Default                               Rule
+=============================  ====================================  ======================
+``colours``                    ``(red, yellow, green, blue)[:n]``    RULING 3
+``shades``                     black, white, black, white[:n]        3.1, RULING 2, 17
+``tile_set``                   :data:`~pacru.lsd.DEFAULT_TILE_SET`   3.1, RULING 1
+``allow_rotation``             ``True``                              RULING 4
+``strict_dot_matching``        ``True``                              RULING 5
+``row_length``                 4, or 3 with four players             1.7, RULING 16
+``enforce_shade_alternation``  ``True``                              2.5, RULING 17
+``first_player``               the first colour                      RULING 20
+=============================  ====================================  ======================
 
 :class:`LsdRules` holds one validated set of options plus the lookup tables the
 engine indexes (per-seat tile kinds, their orientations, and which dot masks
@@ -47,6 +47,7 @@ __all__ = [
     "check_shades",
     "default_row_length",
     "make_rules",
+    "rules_from_key",
 ]
 
 #: Placeholder colour names by seat (the real ones are unknown, RULING 3).
@@ -304,8 +305,15 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
         enforce,
         first,
     )
-    # Rules are immutable values; sharing one object per option set saves
-    # rebuilding the tables for every game a bot starts.
+    return rules_from_key(key)
+
+
+def rules_from_key(key: tuple[Any, ...]) -> LsdRules:
+    """The :class:`LsdRules` of validated options given as its constructor arguments, in order.
+
+    Rules are immutable values; sharing one object per option set saves
+    rebuilding the tables for every game a bot starts (and every unpickled state).
+    """
     rules = _RULES.get(key)
     if rules is None:
         if len(_RULES) >= 256:

@@ -40,6 +40,7 @@ reason                     rule        meaning
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from itertools import chain
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, NoReturn
@@ -51,7 +52,7 @@ from pacru.errors import GameOverError, InvalidPositionError, NotationError
 from pacru.lsd import engine
 from pacru.lsd.legality import explain_illegal
 from pacru.lsd.moves import _MOVES, LsdMove, _move, parse_move_text
-from pacru.lsd.rules import LsdRules
+from pacru.lsd.rules import LsdRules, rules_from_key
 from pacru.lsd.tiles import (
     CELL_STRIDE,
     DOT_BITS,
@@ -71,12 +72,19 @@ from pacru.lsd.tiles import (
     face_shape,
     face_text,
     mask_to_sides,
+    normalize_tile_set,
 )
 
 if TYPE_CHECKING:
     from pacru.explain import Explanation
 
 __all__ = ["LsdState"]
+
+#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
+_REMOVED: Final = (
+    "states no longer keep the line of play, so state.{name} was removed; use {use} "
+    "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
+)
 
 _CELL_MOVES: dict[int, tuple[LsdMove, ...]] = {}
 # Keyed without the cell, so it stays small: faces left x constraint x flags.
@@ -100,8 +108,10 @@ class LsdState(GameState[LsdMove]):
     """An LSD position: field, supplies, captured tiles and whose turn it is.
 
     Build one with :func:`pacru.lsd.new_game` or :func:`pacru.lsd.from_position`;
-    the constructor is internal. Equal states continue identically; the
-    history is not part of equality or the hash.
+    the constructor is internal. Equal states continue identically. A state
+    holds no earlier state (the line of play is a :class:`pacru.Game`);
+    ``copy.copy`` and ``copy.deepcopy`` return the state itself, and a state
+    pickles to its field, supplies, captured tiles and turn.
 
     Attributes:
         players: the colour names in turn (clockwise) order.
@@ -117,7 +127,6 @@ class LsdState(GameState[LsdMove]):
     _captured: tuple[tuple[int, ...], ...]
     _turn: int
     _outcome: Outcome | None
-    _parent: LsdState | None = None
     _last: LsdMove | None = None
     # Caches; states are immutable so both stay valid.
     _legal: tuple[LsdMove, ...] | None = attrs.field(default=None, init=False)
@@ -309,14 +318,22 @@ class LsdState(GameState[LsdMove]):
         return MappingProxyType(dict(zip(self.players, counts, strict=True)))
 
     @property
-    def history(self) -> tuple[LsdMove, ...]:
-        """The moves since the start or since the position was loaded, oldest first."""
-        moves = []
-        state: LsdState | None = self
-        while state is not None and state._last is not None:
-            moves.append(state._last)
-            state = state._parent
-        return tuple(reversed(moves))
+    def ply(self) -> int:
+        """Tiles placed since the start: those on the field plus those captured.
+
+        Every placement puts one tile on the field and a capture only moves
+        tiles from the field to the captured ones (2.3), so this also holds for
+        a loaded position.
+        """
+        return len(self._field) + sum(sum(c) for c in self._captured)
+
+    @property
+    def history(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :class:`pacru.Game` (``game.moves``) for the moves, :attr:`ply` for their number.
+        """
+        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
 
     def to_position(self) -> str:
         """The one-line position string (grammar in :mod:`pacru.lsd.position`)."""
@@ -341,9 +358,12 @@ class LsdState(GameState[LsdMove]):
         return self._last
 
     @property
-    def previous(self) -> LsdState | None:
-        """The state before :attr:`last_move` (an O(1) undo), or ``None`` at the root."""
-        return self._parent
+    def previous(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
+        """
+        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
 
     @property
     def field(self) -> Mapping[Cell, Tile]:
@@ -517,10 +537,37 @@ class LsdState(GameState[LsdMove]):
             if turn < 0:
                 outcome = Outcome(Termination.BLOCKED, ())
         return LsdState(
-            self.players, rules, field, frontier, new_supplies, captured, turn, outcome, self, move
+            self.players, rules, field, frontier, new_supplies, captured, turn, outcome, move
         )
 
     # --- value semantics and display ---------------------------------------
+
+    def __copy__(self) -> LsdState:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LsdState:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The rules by their options (the tables are rebuilt, or shared from the
+        # rules cache), the tiles as flat code pairs; not the move cache.
+        field = tuple(chain.from_iterable(self._field.items()))
+        frontier = tuple(chain.from_iterable(self._frontier.items()))
+        outcome = self._outcome
+        last = self._last
+        return (
+            _restore,
+            (
+                _pickle_key(self._rules),
+                field,
+                frontier,
+                self._supplies,
+                self._captured,
+                self._turn,
+                None if outcome is None else (outcome.termination.value, outcome.winners),
+                None if last is None else (last._face, last._code),
+            ),
+        )
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -570,3 +617,67 @@ class LsdState(GameState[LsdMove]):
         from pacru.explain import explain
 
         return explain(self, move_text)
+
+
+#: Rules -> their options as plain values (see _pickle_key); rules objects are shared.
+_PICKLE_KEYS: dict[int, tuple[LsdRules, tuple[Any, ...]]] = {}
+
+
+def _pickle_key(rules: LsdRules) -> tuple[Any, ...]:
+    """The options of ``rules`` as strings, numbers and flags: the constructor arguments of
+    :class:`LsdRules` with shades by value and the tile set as text."""
+    entry = _PICKLE_KEYS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_PICKLE_KEYS) >= 256:
+            _PICKLE_KEYS.clear()
+        key = (
+            rules.colours,
+            tuple(shade.value for shade in rules.shades),
+            ",".join(str(spec) for spec in rules.tile_set),
+            rules.allow_rotation,
+            rules.strict_dot_matching,
+            rules.row_length,
+            rules.enforce_shade_alternation,
+            rules.first_player,
+        )
+        entry = _PICKLE_KEYS[id(rules)] = (rules, key)
+    return entry[1]
+
+
+@lru_cache(maxsize=256)
+def _rules_of(key: tuple[Any, ...]) -> LsdRules:
+    colours, shades, tile_set, rotation, *rest = key
+    return rules_from_key(
+        (
+            colours,
+            tuple(Shade(value) for value in shades),
+            normalize_tile_set(tile_set, allow_rotation=rotation),
+            rotation,
+            *rest,
+        )
+    )
+
+
+def _restore(
+    key: tuple[Any, ...],
+    field: tuple[int, ...],
+    frontier: tuple[int, ...],
+    supplies: tuple[tuple[int, ...], ...],
+    captured: tuple[tuple[int, ...], ...],
+    turn: int,
+    outcome: tuple[str, tuple[str, ...]] | None,
+    last: tuple[int, int] | None,
+) -> LsdState:
+    """Unpickle a state (the inverse of ``LsdState.__reduce__``)."""
+    rules = _rules_of(key)
+    return LsdState(
+        rules.colours,
+        rules,
+        dict(zip(field[::2], field[1::2], strict=True)),
+        dict(zip(frontier[::2], frontier[1::2], strict=True)),
+        supplies,
+        captured,
+        turn,
+        None if outcome is None else Outcome(Termination(outcome[0]), outcome[1]),
+        None if last is None else _move(*last),
+    )

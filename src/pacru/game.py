@@ -1,0 +1,263 @@
+"""The line of play: a starting state and the moves played from it.
+
+A game state (:class:`pacru.GameState`) is a value: it holds no earlier
+state, so copying, hashing and pickling it cost the same at ply 10 as at ply
+100,000. Where the moves themselves are wanted (a REPL, a record, the command
+line, undo), a :class:`Game` keeps them beside the starting state, as
+python-chess keeps its ``move_stack`` beside the position:
+
+>>> import pacru
+>>> game = pacru.Game.new("shacru")
+>>> game.push("a3-b4>").chevron_at("b4")
+Chevron(owner='green', facing=Direction.E)
+>>> game.push("e9-e8").current_player
+'green'
+>>> [str(m) for m in game.moves], game.ply, game.state.current_player
+(['a3-b4>', 'e9-e8'], 2, 'green')
+>>> str(game.pop()), len(game), game.state == game.root.apply_move("a3-b4>")
+('e9-e8', 1, True)
+
+=================  =========================================================
+mutable            yes: :meth:`Game.push` and :meth:`Game.pop` change it;
+                   not hashable; its states are immutable values
+holds              the root state, the moves, the current state and a state
+                   every :data:`CHECKPOINT` plies (not one state per ply)
+costs              ``push``: one ``apply_move``; ``pop`` and
+                   :meth:`Game.state_at`: at most :data:`CHECKPOINT` replayed
+                   moves (amortised O(1) for consecutive pops)
+=================  =========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, Final, Generic
+
+from pacru.base import GameState, MoveT
+
+__all__ = ["CHECKPOINT", "Game"]
+
+#: A :class:`Game` keeps the state after every ``CHECKPOINT``-th move, so going
+#: back replays fewer moves than this; memory is one state per ``CHECKPOINT`` plies.
+CHECKPOINT: Final = 32
+
+
+class Game(Generic[MoveT]):
+    """A starting state and the moves played from it: the mutable line of play.
+
+    States stay immutable values: :meth:`push` asks the current state to
+    apply the move (which checks it) and keeps the new state; :meth:`pop`
+    takes the last move back. Two games are equal when their roots are equal
+    and they hold the same moves. A game is not hashable (it changes);
+    ``copy.copy`` gives an independent game sharing the (immutable) states.
+
+    Args:
+        root: the state play starts from (a new game or a loaded position).
+        moves: moves (objects or text) to push at once.
+
+    Raises:
+        NotationError, IllegalMoveError, GameOverError: as :meth:`push`, for
+            the first move of ``moves`` that cannot be played; nothing is kept.
+        TypeError: ``root`` is not a :class:`pacru.GameState`.
+    """
+
+    __slots__ = ("_marks", "_moves", "_tail", "_tail_start")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, root: GameState[MoveT], moves: Iterable[MoveT | str] = ()) -> None:
+        if not isinstance(root, GameState):
+            raise TypeError(f"a Game starts from a GameState, not {type(root).__name__}")
+        self._moves: list[MoveT] = []
+        # _marks[i] is the state after CHECKPOINT * i moves (the root first);
+        # _tail[j] the state after _tail_start + j moves, and _tail[-1] the current one.
+        self._marks: list[GameState[MoveT]] = [root]
+        self._tail: list[GameState[MoveT]] = [root]
+        self._tail_start = 0
+        for move in moves:
+            self.push(move)
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, game: str = "pacru", players: int = 2, **options: Any) -> Game[Any]:
+        """A game at the start of ``game`` (the arguments of :func:`pacru.new_game`).
+
+        Raises:
+            ValueError: an unknown game, player count or option.
+        """
+        from pacru.games import new_game
+
+        return Game(new_game(game, players, **options))
+
+    @classmethod
+    def from_position(cls, text: str, moves: Iterable[Any] = ()) -> Game[Any]:
+        """A game from the position string ``text`` (:func:`pacru.from_position`), then ``moves``.
+
+        Raises:
+            NotationError: not a position string, or a move text that is not a move.
+            InvalidPositionError: a well-formed but impossible position.
+            IllegalMoveError, GameOverError: a move of ``moves`` cannot be played.
+        """
+        from pacru.games import from_position
+
+        return Game(from_position(text), moves)
+
+    def copy(self) -> Game[MoveT]:
+        """An independent game with the same root and moves (the states are shared)."""
+        other: Game[MoveT] = Game.__new__(Game)
+        other._moves = self._moves.copy()
+        other._marks = self._marks.copy()
+        other._tail = self._tail.copy()
+        other._tail_start = self._tail_start
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game[MoveT]:
+        return self.copy()  # states and moves are immutable values
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The root and the moves; the states in between are replayed on loading.
+        return (Game, (self.root, tuple(self._moves)))
+
+    # -- the line of play ---------------------------------------------------------------------
+
+    @property
+    def root(self) -> GameState[MoveT]:
+        """The state play started from."""
+        return self._marks[0]
+
+    @property
+    def state(self) -> GameState[MoveT]:
+        """The current state: after the last move (kept, not replayed)."""
+        return self._tail[-1]
+
+    @property
+    def moves(self) -> tuple[MoveT, ...]:
+        """The moves played from :attr:`root`, oldest first (as python-chess's ``move_stack``)."""
+        return tuple(self._moves)
+
+    @property
+    def history(self) -> tuple[MoveT, ...]:
+        """The same as :attr:`moves`; what ``state.history`` was before states became values."""
+        return tuple(self._moves)
+
+    @property
+    def last_move(self) -> MoveT | None:
+        """The move that produced the current state (its ``last_move``), or None."""
+        return self.state.last_move
+
+    @property
+    def ply(self) -> int:
+        """The current state's ply count (:attr:`GameState.ply`), counted from the game's start.
+
+        ``len(game)`` counts the moves held here, from :attr:`root`.
+        """
+        return self.state.ply
+
+    @property
+    def previous(self) -> GameState[MoveT] | None:
+        """The state before the last move, or None when no move was played from the root."""
+        return self.state_at(len(self._moves) - 1) if self._moves else None
+
+    def push(self, move: MoveT | str) -> GameState[MoveT]:
+        """Play ``move`` (an object or its text) and return the new current state.
+
+        Raises:
+            NotationError: unparseable move text.
+            IllegalMoveError: the move is not legal in the current state (names the rule).
+            GameOverError: the game is over.
+        """
+        state = self._tail[-1]
+        after = state.apply_move(move)
+        if isinstance(move, str):
+            # The new state knows the move it was made by: the text is parsed once.
+            played = after.last_move
+            move = state.parse_move(move) if played is None else played
+        self._moves.append(move)
+        ply = len(self._moves)
+        if ply % CHECKPOINT == 0:
+            self._marks.append(after)
+        tail = self._tail
+        tail.append(after)
+        if len(tail) > 2 * CHECKPOINT:
+            # Older states are a replay away from a checkpoint; keep memory flat.
+            del tail[:CHECKPOINT]
+            self._tail_start += CHECKPOINT
+        return after
+
+    def pop(self) -> MoveT:
+        """Take back the last move and return it; the state before it becomes current.
+
+        Raises:
+            IndexError: no move was played from the root.
+        """
+        if not self._moves:
+            raise IndexError("pop from a game without moves")
+        ply = len(self._moves)
+        move = self._moves.pop()
+        if ply % CHECKPOINT == 0:
+            self._marks.pop()
+        self._tail.pop()
+        if not self._tail:
+            start = (ply - 1) // CHECKPOINT * CHECKPOINT
+            self._tail = self._replay(start, ply - 1)
+            self._tail_start = start
+        return move
+
+    def state_at(self, ply: int) -> GameState[MoveT]:
+        """The state after the first ``ply`` moves of :attr:`moves` (0: the root).
+
+        Negative ``ply`` counts from the end, as an index: ``-1`` is the current
+        state, ``-2`` the one before.
+
+        Raises:
+            IndexError: ``ply`` is outside ``-len(game) - 1 .. len(game)``.
+        """
+        n = len(self._moves)
+        index = ply + n + 1 if ply < 0 else ply
+        if not 0 <= index <= n:
+            raise IndexError(f"ply {ply} is outside this game of {n} moves")
+        if index >= self._tail_start:
+            return self._tail[index - self._tail_start]
+        start = index // CHECKPOINT * CHECKPOINT
+        return self._replay(start, index)[-1]
+
+    def _replay(self, start: int, stop: int) -> list[GameState[MoveT]]:
+        """The states after ``start`` .. ``stop`` moves; ``start`` is a checkpoint ply."""
+        state = self._marks[start // CHECKPOINT]
+        states = [state]
+        for move in self._moves[start:stop]:
+            state = state.apply_move(move)
+            states.append(state)
+        return states
+
+    def __iter__(self) -> Iterator[GameState[MoveT]]:
+        """The states from the root to the current one: ``len(game) + 1`` of them."""
+        n = len(self._moves)
+        for start in range(0, n + 1, CHECKPOINT):
+            stop = min(start + CHECKPOINT, n + 1)
+            # Tail and checkpoints both start at multiples of CHECKPOINT: no chunk straddles.
+            if start >= self._tail_start:
+                yield from self._tail[start - self._tail_start : stop - self._tail_start]
+            else:
+                yield from self._replay(start, stop - 1)
+
+    def __len__(self) -> int:
+        """The number of moves played from the root."""
+        return len(self._moves)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.root == other.root and self._moves == other._moves
+
+    def __repr__(self) -> str:
+        state = self.state
+        shown = " ".join(str(m) for m in self._moves[-6:])
+        if len(self._moves) > 6:
+            shown = "... " + shown
+        outcome = state.outcome
+        status = outcome.result() if outcome is not None else f"{state.current_player} to move"
+        count = f"{len(self._moves)} move{'s' if len(self._moves) != 1 else ''}"
+        return f"<pacru.Game {state.game}: {count}{': ' + shown if shown else ''}; {status}>"

@@ -1,0 +1,78 @@
+"""The docs' CLI reference generator (docs/_ext/pacru_cli.py), from the argparse parsers."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from pacru.cli import build_parser
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytest.importorskip("sphinx", reason="the docs extension needs Sphinx (test and dev extras)")
+
+
+def _extension() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "pacru_cli", ROOT / "docs" / "_ext" / "pacru_cli.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["pacru_cli"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+EXT: Any = _extension()
+
+
+def test_escape_keeps_options_literal_and_markup_inert() -> None:
+    assert EXT.escape("With --human, -n N:  *one*\n seat_x | a-b") == (
+        "With ``--human``, ``-n`` N: \\*one\\* seat\\_x \\| a-b"
+    )
+
+
+def test_render_a_small_parser() -> None:
+    parser = argparse.ArgumentParser(prog="tool", description="Does things.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = sub.add_parser("run", help="run it", description="Run with --fast.")
+    run.add_argument("FILE", help="the input")
+    run.add_argument("--size", "-s", type=int, default=400, metavar="PIXELS", help="width")
+    run.add_argument("--mode", choices=["a", "b"], default="a")
+    run.add_argument("--bot", action="append", help="a bot")
+    run.add_argument("--quiet", action="store_true", help="say less")
+    group = run.add_argument_group("extra options")
+    group.add_argument("--seed", required=True, help="seed (default: none)")
+    text = "\n".join(EXT.render(parser))
+    assert "Commands: ``run`` (run it)" in text
+    assert ".. _cli-run:\n\n``tool run``\n------------\n" in text
+    # The usage line, from argparse itself.
+    assert (
+        "   tool run [-h] [--size PIXELS] [--mode {a,b}] [--bot BOT] [--quiet] --seed SEED" in text
+    )
+    assert "Run with ``--fast``." in text
+    assert "   * - ``--size PIXELS``, ``-s PIXELS``\n     - width. Default: ``400``." in text
+    assert "   * - ``--mode {a,b}``\n     - One of ``a``, ``b``. Default: ``a``." in text
+    assert "   * - ``--bot BOT``\n     - a bot. May be given more than once." in text
+    assert "   * - ``--quiet``\n     - say less." in text
+    assert ".. list-table:: Extra options" in text
+    assert "   * - ``--seed SEED``\n     - seed (default: none). Required." in text
+    assert "``-h``" not in text
+
+
+def test_the_real_parser_lists_every_command_and_option() -> None:
+    parser = build_parser()
+    text = "\n".join(EXT.render(parser))
+    for name, _, sub in EXT.subcommands(parser):
+        assert f"``pacru {name}``" in text
+        for action in sub._actions:
+            for option in action.option_strings:
+                if option not in ("-h", "--help"):
+                    assert f"``{option}" in text, (name, option)

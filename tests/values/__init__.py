@@ -1,0 +1,1 @@
+"""States as values, pacru.Game and linear record reading (issue 12)."""
