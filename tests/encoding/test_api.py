@@ -51,6 +51,15 @@ def test_sizes() -> None:
     assert Encoding.for_game("lsd", 2).max_game_length == 40
 
 
+def test_encodings_are_immutable() -> None:
+    enc = Encoding.for_game("pacru", 2, move_cap=100)
+    with pytest.raises(AttributeError, match="immutable"):
+        enc.num_actions = 3
+    with pytest.raises(TypeError):
+        enc.options["move_cap"] = 5  # type: ignore[index]
+    assert enc.max_game_length == 100
+
+
 def test_of_uses_the_state_options() -> None:
     state = pacru.new_game("pacru", 3, move_cap=200, meeting_rule="original")
     enc = Encoding.of(state)

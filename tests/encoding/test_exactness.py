@@ -79,6 +79,7 @@ def test_a_reorientation_family_of_thousands() -> None:
     state = pacru.from_position(
         f"pacru players=red,yellow markers=red:{own},e5 chevrons=red:e5N;yellow:a9SE"
     )
+    assert isinstance(state, pacru.ChevronState)
     family = next(
         fam for fam in state.legal_moves().reorientations if fam.origin == 40 and fam.turn == 2
     )

@@ -10,7 +10,7 @@ The layouts themselves live in :mod:`pacru.encoding.chevron` and
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.errors import GameOverError, IllegalMoveError
@@ -166,7 +166,7 @@ class Encoding(abc.ABC):
         game: the game name.
         players: the number of players.
         options: the game options it was made for (keyword arguments of
-            :func:`pacru.new_game`).
+            :func:`pacru.new_game`), read-only.
         num_actions: the fixed size of the action space.
         max_decisions: the most decisions one move can take.
         observation_shape: the shape of :meth:`observation`'s array.
@@ -178,12 +178,19 @@ class Encoding(abc.ABC):
 
     game: str
     players: int
-    options: dict[str, Any]
+    options: Mapping[str, Any]
     num_actions: int
     max_decisions: int
     observation_shape: tuple[int, ...]
     max_game_length: int | None
     version: int = ENCODING_VERSION
+    _frozen: bool = False
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Encodings are values shared by every decision made with them: frozen once built.
+        if self._frozen:
+            raise AttributeError(f"an Encoding is immutable; cannot set {name!r}")
+        object.__setattr__(self, name, value)
 
     @staticmethod
     def for_game(game: str, players: int = 2, **options: Any) -> Encoding:

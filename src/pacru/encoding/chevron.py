@@ -50,12 +50,13 @@ from __future__ import annotations
 
 from math import comb
 from operator import attrgetter
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding, make_decision
+from pacru.encoding.base import Decision, Encoding
 from pacru.geometry import FIELD_NAMES
 
 if TYPE_CHECKING:
@@ -164,7 +165,7 @@ class ChevronEncoding(Encoding):
         rules = new_game(game, players, **options).rules
         self.game = game
         self.players = players
-        self.options = dict(options)
+        self.options = MappingProxyType(dict(options))
         self.rules = rules
         self.num_actions = NUM_ACTIONS
         self.max_decisions = _MAX_DECISIONS[game]
@@ -176,15 +177,26 @@ class ChevronEncoding(Encoding):
             self.max_game_length = rules.move_cap  # D32; None: unbounded
         self._ply_scale = float(self.max_game_length or UNBOUNDED_PLY_SCALE)
         self._idle_scale = float(rules.idle_rounds * players)
+        self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------
 
     def start(self, state: GameState[Any]) -> Decision:
+        rules = self.rules
         if (
             state.__class__ is not ChevronState
-            or not (state.rules is self.rules or state.rules == self.rules)
-            or len(state.players) != self.players
             or state.outcome is not None
+            or len(state.players) != self.players
+            or not (
+                state.rules is rules
+                # The options; the other fields follow from the game (rules_for).
+                or (
+                    state.rules.game == rules.game
+                    and state.rules.move_cap == rules.move_cap
+                    and state.rules.idle_rounds == rules.idle_rounds
+                    and state.rules.meeting_rule == rules.meeting_rule
+                )
+            )
         ):
             self._check_state(state)
         chevron: ChevronState = state  # type: ignore[assignment]
@@ -195,7 +207,9 @@ class ChevronEncoding(Encoding):
             # ORIGIN is 1: the origin action is the field plus one.
             legal = tuple(map(_PLUS_ONE, sorted(set(map(_ORIGIN_OF, moves.families)))))
         cursor: _Cursor = (_ORIGIN, moves, -1, None, (), -2, -1, -1, ())
-        return make_decision(self, state, chevron.to_move, (), legal, "origin", None, cursor)
+        return _new_tuple(
+            Decision, (self, state, chevron.to_move, (), legal, "origin", None, cursor)
+        )
 
     def _choose(self, decision: Decision, action: int) -> Decision:
         c: _Cursor = decision[7]
@@ -236,7 +250,8 @@ class ChevronEncoding(Encoding):
     def _ask(
         self, decision: Decision, prefix: tuple[int, ...], c: _Cursor, legal: tuple[int, ...]
     ) -> Decision:
-        return make_decision(self, decision[1], decision[2], prefix, legal, _KINDS[c[0]], None, c)
+        parts = (self, decision[1], decision[2], prefix, legal, _KINDS[c[0]], None, c)
+        return _new_tuple(Decision, parts)
 
     def _target_stage(
         self, decision: Decision, prefix: tuple[int, ...], moves: LegalMoves, origin: int
@@ -360,7 +375,7 @@ class ChevronEncoding(Encoding):
                 move = fam.get(index)
         else:
             move = fam.get(_combination_rank(len(fam.fields), fam.cost, c[8]))
-        return make_decision(self, decision[1], decision[2], prefix, (), "done", move, c)
+        return _new_tuple(Decision, (self, decision[1], decision[2], prefix, (), "done", move, c))
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
         cursor: _Cursor = decision[7]
@@ -509,6 +524,8 @@ def _combination_rank(n: int, k: int, chosen: tuple[int, ...]) -> int:
 
 
 _FULL: Final = (1 << 81) - 1
+# Decisions are tuples underneath (pacru.encoding.base.make_decision), built inline here.
+_new_tuple: Final = tuple.__new__
 _RANGES: Final = tuple(tuple(range(n)) for n in range(100))
 _ORIGIN_OF: Final = attrgetter("origin")
 _PLUS_ONE: Final = (1).__add__

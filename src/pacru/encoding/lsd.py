@@ -15,7 +15,7 @@ centre covers the box and the ring of cells around it, where every legal
 placement lies {LSD 2.2}. Captured tiles can leave the field in pieces
 (RULING 21), but the pieces stay inside the box of everything ever placed.
 A cell outside the window therefore never holds a legal move; :meth:`start`
-raises :class:`AssertionError` if one ever did (it cannot).
+raises :class:`AssertionError` if the tiles ever outgrew it (they cannot).
 
 A move takes two decisions:
 
@@ -35,8 +35,11 @@ single tile fits the chosen cell (as for the chevron games).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
 from pacru.encoding.base import Decision, Encoding, make_decision
 from pacru.lsd.tiles import Shade, Shape, face_code, face_text, sides_to_mask
@@ -64,18 +67,17 @@ def window_radius(total_tiles: int) -> int:
     return max(1, (total_tiles + 1) // 2)
 
 
-class _Cursor(NamedTuple):
-    stage: int
-    x0: int
-    y0: int
-    moves: tuple[LsdMove, ...]
-    cells: list[Cell]  # the cell of each legal move
-    cell: int = -1  # the cell action chosen
-    faces: dict[int, LsdMove] | None = None  # face -> move on the chosen cell
+#: What has been fixed so far of an LSD move, a plain tuple for speed: (stage,
+#: window corner x0, y0, the legal moves, the cell of each, the cell action chosen
+#: or -1, face -> move on the chosen cell or None).
+_Cursor = tuple[int, int, int, Sequence["LsdMove"], list["Cell"], int, dict[int, "LsdMove"] | None]
 
 
-def _face(move: LsdMove) -> int:
-    return face_code(move.shape, move.shade, sides_to_mask(move.sides))
+#: The 6-bit face of a move's tile as placed: the tile action minus ``W*W``. It is
+#: the engine's own face code (:mod:`pacru.lsd.tiles`: dots N 1, E 2, S 4, W 8,
+#: ``SHAPE_BIT`` 16 for ``x``, ``SHADE_BIT`` 32 for white), which every move
+#: carries; the golden test and test_lsd_decisions pin the numbering.
+_face: Final[Callable[[LsdMove], int]] = attrgetter("_face")
 
 
 def _tile_face(tile: Tile) -> int:
@@ -97,7 +99,7 @@ class LsdEncoding(Encoding):
         rules = root.rules
         self.game = "lsd"
         self.players = players
-        self.options = dict(options)
+        self.options = MappingProxyType(dict(options))
         self.rules = rules
         total = sum(sum(counts) for counts in rules.initial)
         self.radius = window_radius(total)
@@ -110,6 +112,7 @@ class LsdEncoding(Encoding):
         #: Every ply places a tile from a supply {LSD 1.5}.
         self.max_game_length = total
         self._initial = tuple(max(1, sum(c)) for c in rules.initial)
+        self._frozen = True
 
     def _same_rules(self, state: GameState[Any]) -> bool:
         # Colour names and the first player do not change actions or observations.
@@ -121,13 +124,18 @@ class LsdEncoding(Encoding):
         )
 
     def _window(self, state: LsdState) -> tuple[int, int]:
+        """The window's south-west corner ``(x0, y0)`` for ``state``."""
         bounds = state.bounds
         if bounds is None:
-            cx = cy = 0
-        else:
-            (min_x, min_y), (max_x, max_y) = bounds
-            cx, cy = (min_x + max_x) // 2, (min_y + max_y) // 2
-        return cx - self.radius, cy - self.radius
+            return -self.radius, -self.radius
+        (min_x, min_y), (max_x, max_y) = bounds
+        r = self.radius
+        x0, y0 = (min_x + max_x) // 2 - r, (min_y + max_y) // 2 - r
+        # Every legal cell touches a tile {LSD 2.2}: inside the box of the tiles and its ring.
+        # The window always covers them (module docstring); this guards the proof.
+        if min_x - 1 < x0 or min_y - 1 < y0 or max_x + 1 > x0 + 2 * r or max_y + 1 > y0 + 2 * r:
+            raise AssertionError(f"the tiles {bounds} outgrow the LSD window of radius {r}")
+        return x0, y0
 
     def start(self, state: GameState[Any]) -> Decision:
         self._check_state(state)
@@ -136,46 +144,45 @@ class LsdEncoding(Encoding):
         w = self.width
         moves = lsd.legal_moves()
         cells = list(map(_CELL_OF, moves))
-        legal = []
-        for x, y in dict.fromkeys(cells):  # the distinct cells, in order of first use
-            i, j = y - y0, x - x0
-            if not (0 <= i < w and 0 <= j < w):
-                raise AssertionError(f"legal cell {(x, y)} outside the LSD window")
-            legal.append(i * w + j)
-        legal.sort()
+        offset = x0 + y0 * w
+        legal = sorted([y * w + x - offset for x, y in dict.fromkeys(cells)])
         seat = lsd.players.index(lsd.current_player)
-        cursor = _Cursor(_CELL, x0, y0, moves, cells)
+        cursor: _Cursor = (_CELL, x0, y0, moves, cells, -1, None)
         return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
 
     def _choose(self, decision: Decision, action: int) -> Decision:
         cursor: _Cursor = decision[7]
         prefix = (*decision[3], action)
-        if cursor.stage == _CELL:
+        stage, x0, y0, moves, cells, _, faces = cursor
+        if stage == _CELL:
             i, j = divmod(action, self.width)
-            cell = (j + cursor.x0, i + cursor.y0)
-            faces = {
-                _face(m): m for m, c in zip(cursor.moves, cursor.cells, strict=True) if c == cell
-            }
-            cursor = cursor._replace(stage=_TILE, cell=action, faces=faces)
+            cell = (j + x0, i + y0)
+            # legal_moves() is ordered by cell (LsdState.legal_moves), so a cell's moves are a run.
+            lo = bisect_left(cells, cell)
+            run = moves[lo : bisect_right(cells, cell, lo)]
+            faces = dict(zip(map(_face, run), run, strict=True))
             if len(faces) > 1:
-                legal = tuple(self.cells + f for f in sorted(faces))
+                legal = tuple(map(self.cells.__add__, sorted(faces)))
+                asked: _Cursor = (_TILE, x0, y0, moves, cells, action, faces)
                 return make_decision(
-                    self, decision[1], decision[2], prefix, legal, "tile", None, cursor
+                    self, decision[1], decision[2], prefix, legal, "tile", None, asked
                 )
-            move = next(iter(faces.values()))
+            (move,) = faces.values()
+            cell_action = action
         else:
-            assert cursor.faces is not None
-            move = cursor.faces[action - self.cells]
-        done = cursor._replace(stage=_DONE)
+            assert faces is not None
+            move = faces[action - self.cells]
+            cell_action = cursor[5]
+        done: _Cursor = (_DONE, x0, y0, moves, cells, cell_action, faces)
         return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
         cursor: _Cursor = decision[7]
-        if cursor.stage == _CELL:
-            x, y = move.cell[0] - cursor.x0, move.cell[1] - cursor.y0
+        if cursor[0] == _CELL:
+            x, y = move.cell[0] - cursor[1], move.cell[1] - cursor[2]
             w = self.width
             return y * w + x if 0 <= x < w and 0 <= y < w else -1
-        if cursor.stage == _TILE:
+        if cursor[0] == _TILE:
             return self.cells + _face(move)
         return -1
 
@@ -221,44 +228,56 @@ class LsdEncoding(Encoding):
             raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
         state: LsdState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
-        w, x0, y0 = self.width, cursor.x0, cursor.y0
+        w, x0, y0 = self.width, cursor[1], cursor[2]
         out = np.zeros(self.observation_shape, dtype=np.float32)
         rules = self.rules
         seats = {c: i for i, c in enumerate(state.players)}
-        # Supplies as the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
+        # The ones on the board are gathered first and set in one numpy call.
+        planes: list[int] = []
+        rows: list[int] = []
+        cols: list[int] = []
+        # Supplies are the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
         left = [list(counts) for counts in rules.initial]
+        cross, white = Shape.CROSS, Shade.WHITE
         for (x, y), tile in state.field.items():
             seat = seats[tile.owner]
             left[seat][rules.kind_of[seat][_tile_face(tile)]] -= 1
-            i, j = y - y0, x - x0
-            if 0 <= i < w and 0 <= j < w:
-                out[(seat - player) % p, i, j] = 1.0
-                for side in range(4):
-                    if tile.sides[side]:
-                        out[p + side, i, j] = 1.0
-                if tile.shape is Shape.CROSS:
-                    out[p + 4, i, j] = 1.0
-                if tile.shade is Shade.WHITE:
-                    out[p + 5, i, j] = 1.0
+            i, j = y - y0, x - x0  # inside the window (checked by start)
+            marks = [(seat - player) % p]
+            marks += [p + side for side in range(4) if tile.sides[side]]
+            if tile.shape is cross:
+                marks.append(p + 4)
+            if tile.shade is white:
+                marks.append(p + 5)
+            planes += marks
+            rows += [i] * len(marks)
+            cols += [j] * len(marks)
         for x, y in state.open_cells:
-            i, j = y - y0, x - x0
-            if 0 <= i < w and 0 <= j < w:
-                out[p + 6, i, j] = 1.0
-        if cursor.cell >= 0:
-            i, j = divmod(cursor.cell, w)
-            out[p + 7, i, j] = 1.0
-        if cursor.stage < _DONE:
-            out[p + 8 + cursor.stage] = 1.0
+            planes.append(p + 6)
+            rows.append(y - y0)
+            cols.append(x - x0)
+        if cursor[5] >= 0:
+            i, j = divmod(cursor[5], w)
+            planes.append(p + 7)
+            rows.append(i)
+            cols.append(j)
+        out[planes, rows, cols] = 1.0
+        if cursor[0] < _DONE:
+            out[p + 8 + cursor[0]] = 1.0
         if state.current_player is not None:
             out[p + 10 + (seats[state.current_player] - player) % p] = 1.0
-        base = 2 * p + 10
+        k = self.kinds
+        shares = [0.0] * (p * k + p)
         for colour, seat in seats.items():
             r = (seat - player) % p
             lost = 0
             for tile, count in state.captured(colour).items():
                 left[seat][rules.kind_of[seat][_tile_face(tile)]] -= count
                 lost += count
+            total = self._initial[seat]
             for kind, count in enumerate(left[seat]):
-                out[base + r * self.kinds + kind] = count / self._initial[seat]
-            out[base + p * self.kinds + r] = lost / self._initial[seat]
+                shares[r * k + kind] = count / total
+            shares[p * k + r] = lost / total
+        base = 2 * p + 10
+        out[base:] = np.array(shares, dtype=np.float32)[:, None, None]
         return out
