@@ -320,42 +320,17 @@ def _search(bot: Any, state: GameState[Any]) -> tuple[Any, list[tuple[Any, int]]
     return result.best_move, list(zip(result.moves, result.visits, strict=True))
 
 
-def _record(
-    run: SelfPlayRun, index: int, start: GameState[Any], final: GameState[Any], moves: list[Any]
-) -> Any:
-    """The record of game ``index``: every seat named by the bot spec, the run seed as a tag."""
-    from pacru.records import GameRecord, record_from_state
-
-    # The start state gives the set-up tags (it has no moves behind it).
-    base = record_from_state(
-        start,
-        names=dict.fromkeys(start.players, run.bot),
-        Event="pacru selfplay",
-        Round=str(index + 1),
-        Seed=str(run.seed),
-    )
-    outcome = final.outcome
-    result = "*" if outcome is None else ",".join(outcome.winners) or "draw"
-    pairs: list[tuple[str, str]] = []
-    for key, value in base.tags:
-        if key == "Result":
-            pairs.append((key, result))
-            if outcome is not None:
-                pairs.append(("Termination", outcome.termination.value))
-        elif key != "Termination":
-            pairs.append((key, value))
-    return GameRecord(tuple(pairs), tuple(str(m) for m in moves))
-
-
 def _play_game(run: SelfPlayRun, encoding: Any, index: int, rows: _Columns) -> tuple[Any, int]:
     """Play game ``index`` of ``run``, appending its decisions to ``rows``; (record, plies)."""
+    from pacru.game import Game
     from pacru.games import new_game
+    from pacru.records import record_from_game
 
-    start = state = new_game(run.game, run.players, **dict(run.options))
+    state = new_game(run.game, run.players, **dict(run.options))
+    game = Game(state)
     bots = [make_bot(run.bot, game_seed(run.seed, index, s)) for s in range(run.players)]
     first = len(rows.game)
-    moves: list[Any] = []
-    while state.current_player is not None and len(moves) < run.max_plies:
+    while state.current_player is not None and game.ply < run.max_plies:
         seat = state.players.index(state.current_player)
         move, visits = _search(bots[seat], state)
         chosen = encoding.actions(state, move)
@@ -372,7 +347,7 @@ def _play_game(run: SelfPlayRun, encoding: Any, index: int, rows: _Columns) -> t
             else:
                 policy = visit_policy(searched, chosen[:step], legal)
             rows.game.append(index)
-            rows.ply.append(len(moves))
+            rows.ply.append(game.ply)
             rows.decision.append(step)
             rows.player.append(decision.player)
             rows.observation.append(encoding.observation(decision, decision.player))
@@ -380,11 +355,17 @@ def _play_game(run: SelfPlayRun, encoding: Any, index: int, rows: _Columns) -> t
             rows.action.append(action)
             rows.policy.append(policy)
             decision = decision.choose(action)
-        state = state.apply_move(move)
-        moves.append(move)
+        state = game.push(move)
     returns = tuple(state.returns())
     rows.returns.extend([returns] * (len(rows.game) - first))
-    return _record(run, index, start, state, moves), len(moves)
+    record = record_from_game(
+        game,
+        names=dict.fromkeys(state.players, run.bot),
+        Event="pacru selfplay",
+        Round=str(index + 1),
+        Seed=str(run.seed),
+    )
+    return record, game.ply
 
 
 def play_shard(task: ShardTask) -> ShardResult:
