@@ -13,8 +13,9 @@ every worker, then times :func:`pacru.selfplay.run_selfplay` of the same run
 the first shard submitted to the last shard written. It prints, per worker
 count, the decisions (Parquet rows) per second of wall-clock time (best of
 ``--repeat`` runs: other processes on a shared machine only slow a run down)
-and the speed-up over the first worker count, with the load average
-(``/proc/loadavg``) before and after. This is a script, not a test: it
+and the speed-up over the first worker count, how busy the workers were
+(the shards' playing time over the run's time and the workers), and the load
+average (``/proc/loadavg``) before and after. This is a script, not a test: it
 asserts nothing and its figures depend on the machine and its load.
 """
 
@@ -49,12 +50,18 @@ def _warm(_: Any) -> int:
     return len(pacru.encoding.__name__) + len(pacru.selfplay.__name__)
 
 
-def measure(run: SelfPlayRun, workers: int, repeat: int) -> tuple[float, int, float]:
-    """(best decisions per second, decisions, best seconds) with ``workers`` workers."""
+def measure(run: SelfPlayRun, workers: int, repeat: int) -> tuple[float, int, float, float]:
+    """(best decisions per second, decisions, best seconds, play seconds) with ``workers``.
+
+    The play seconds are the wall-clock seconds the workers spent playing the
+    shards of the best run, summed (``ShardResult.seconds``): divided by the
+    run's seconds and the workers, how busy the workers were.
+    """
     start: Any = LocalCluster
     connect: Any = Client
     best = float("inf")
     decisions = 0
+    played = 0.0
     with (
         start(
             n_workers=workers,
@@ -70,17 +77,21 @@ def measure(run: SelfPlayRun, workers: int, repeat: int) -> tuple[float, int, fl
         executor = client.get_executor()
         for _ in range(repeat):
             rows = 0
+            busy = 0.0
 
             def count(shard: Any) -> None:
-                nonlocal rows
+                nonlocal rows, busy
                 rows += shard.decisions
+                busy += shard.seconds
 
             with tempfile.TemporaryDirectory() as directory:
                 began = time.perf_counter()
                 run_selfplay(run, directory, executor=executor, progress=count)
-                best = min(best, time.perf_counter() - began)
+                seconds = time.perf_counter() - began
+            if seconds < best:
+                best, played = seconds, busy
             decisions = rows
-    return decisions / best, decisions, best
+    return decisions / best, decisions, best, played
 
 
 def main() -> None:
@@ -113,12 +124,12 @@ def main() -> None:
     print(f"load average before: {_loadavg()}")
     base = None
     for workers in (int(w) for w in args.workers.split(",")):
-        rate, decisions, seconds = measure(run, workers, args.repeat)
+        rate, decisions, seconds, played = measure(run, workers, args.repeat)
         base = base or rate
         print(
             f"{workers} worker(s): {rate:8.0f} decisions/s ({decisions} decisions in "
-            f"{seconds:.2f} s, best of {args.repeat}), x{rate / base:.2f}; "
-            f"load average {_loadavg()}"
+            f"{seconds:.2f} s, best of {args.repeat}), x{rate / base:.2f}; workers busy "
+            f"{100 * played / (seconds * workers):.0f}%; load average {_loadavg()}"
         )
 
 
