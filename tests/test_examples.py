@@ -35,6 +35,21 @@ KEY_OUTPUT = {
         "mcts:iterations=60: 3 won, 0 shared, 0 drawn, 1 lost of 4; win rate 75%",
         "greedy: 1 won, 0 shared, 0 drawn, 3 lost of 4; win rate 25%",
     ],
+    "openspiel_selfplay.py": [
+        "pacru_lilacru(players=2): 106 decisions, 64 moves",
+        "result: yellow wins; returns [-1.0, 1.0]",
+        "training examples: 106, observation size 4131, policies sum to 1.0, values [-1.0, 1.0]",
+    ],
+    "pettingzoo_random_play.py": [
+        "lilacru for 2: 147 steps, yellow wins; player_0 -1, player_1 +1",
+        "azacru for 2: 132 steps, green, yellow share the win; player_0 +0, player_1 +0",
+        "lsd for 3: 79 steps, red wins; player_0 +1, player_1 -1, player_2 -1",
+    ],
+    "gymnasium_episode.py": [
+        "pacru/Lilacru-v0: random learner vs greedy, returns [1.0, -1.0, -1.0]",
+        "pacru/Pacru-v0: random learner vs greedy, returns [-1.0, -1.0, 1.0]",
+        "pacru/LSD-v0: random learner vs greedy, returns [0.0, 0.0, 0.0]",
+    ],
     "export_svg.py": [
         "pincer-before.svg (",
         "pincer-after.svg (",

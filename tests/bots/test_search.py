@@ -36,12 +36,24 @@ def test_search_policy_is_the_visit_share(game: str, players: int) -> None:
     assert math.isclose(sum(policy), 1.0)
     assert policy == tuple(v / 40 for v in result.visits)
     assert all(m in state.legal_moves() for m in result.moves)
-    assert 0.0 <= result.value <= 1.0
+    assert -1.0 <= result.value <= 1.0  # the units of returns()
     # choose_move is the search's best move: the most visited.
     assert MCTSBot(seed=5, iterations=40, rollout_cap=8).choose_move(state) == result.best_move
     assert result.visits[result.moves.index(result.best_move)] == max(result.visits)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         result.value = 0.0  # type: ignore[misc]
+
+
+def test_uct_value_is_in_the_units_of_returns() -> None:
+    """rollout_cap=0 judges each new child by the scores at once (leaders +1, others -1).
+
+    At the start of Shacru every move colours one field {S-R2}: the mover leads 1-0
+    (return +1); one move later the reply evens the score at 1-1 (both lead: 0).
+    """
+    state = pacru.new_game("shacru", 2)
+    bot = MCTSBot(seed=0, iterations=10, rollout_cap=0)
+    assert bot.search(state).value == 1.0
+    assert bot.search(state.apply_move("e1-e2")).value == 0.0
 
 
 def test_search_of_a_finished_game_raises() -> None:

@@ -60,7 +60,7 @@ MoveT = TypeVar("MoveT")
 #: ``evaluator(state, moves) -> (priors, values)``: ``priors`` aligned with
 #: ``moves`` (non-negative, renormalised over them; they need not sum to 1),
 #: ``values`` one per player of ``state.players`` in turn order, in the units
-#: of the search's rewards (1 shared by the winners, see :class:`MCTSBot`).
+#: of :meth:`pacru.GameState.returns` (+1 a win, -1 a loss, 0 no winner).
 Evaluator: TypeAlias = Callable[
     [GameState[Any], Sequence[Any]], tuple[Sequence[float], Sequence[float]]
 ]
@@ -75,9 +75,13 @@ class SearchResult(Generic[MoveT]):
             :class:`MCTSBot`), in the order the search kept them.
         visits: visits of each of ``moves`` (aligned); they sum to the
             iterations run.
-        value: the mean reward of the player to move at the root, over every
-            iteration (in [0, 1]: 1 is shared by the winners of a game, ruling
-            D35; see :func:`pacru.bots.outcome_rewards`).
+        value: the mean return of the player to move at the root over the
+            iterations, in the units of :meth:`pacru.GameState.returns`
+            (-1 to +1): UCT averages the returns of its simulated games (a
+            rollout cut at ``rollout_cap`` is judged by the scores: the
+            leaders +1, the others -1, 0 when all lead); PUCT averages the
+            evaluator's values and the returns of the finished games it
+            reaches.
         best_move: the move :meth:`MCTSBot.choose_move` plays: the most
             visited (ties: the best mean for the player to move).
     """
@@ -135,9 +139,9 @@ class MCTSBot(Bot):
             priors of its candidate moves and its value comes from the
             evaluator instead of a rollout; a child is chosen by
             ``mean + exploration * prior * sqrt(N) / (1 + n)`` (an unvisited
-            child's mean is its parent's). Values and rewards are per player
-            in turn order, in [0, 1] (1 shared by the winners, ruling D35), so
-            the evaluator's values should be on the same scale.
+            child's mean is its parent's). PUCT works in the units of
+            :meth:`pacru.GameState.returns` (-1 to +1, per player in turn
+            order): the evaluator's values and the returns of finished games.
 
     Raises:
         ValueError: a budget or parameter out of range.
@@ -232,15 +236,20 @@ class MCTSBot(Bot):
 
     def rollout(self, state: GameState[Any]) -> tuple[float, ...]:
         """Random play from ``state``; the reward vector in turn order."""
+        return self._playout(state)[0]
+
+    def _playout(self, state: GameState[Any]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """Random play from ``state``: the reward vector and the returns, in turn order."""
         rng = self._rng
         cap = self.rollout_cap
         plies = 0
         while state.outcome is None:
             if cap is not None and plies >= cap:
-                return score_rewards(state)
+                rewards = score_rewards(state)
+                return rewards, _judged_returns(rewards)
             state = state.apply_move(sample_move(state, rng))
             plies += 1
-        return outcome_rewards(state)
+        return outcome_rewards(state), state.returns()
 
     def search(self, state: GameState[MoveT]) -> SearchResult[MoveT]:
         """Search from ``state`` within the budget; the root's visit counts and value.
@@ -260,11 +269,13 @@ class MCTSBot(Bot):
 
             raise GameOverError("no legal move: the game is over")
         if self.evaluator is None:
-            root = self._uct(state)
+            root, returned = self._uct(state)
+            value = returned / root.visits
             pairs = [(m, c.visits, c.totals[root.mover] / c.visits) for m, c in root.children]
             pairs += [(m, 0, 0.0) for m in root.untried]
         else:
             root = self._puct(state, self.evaluator)
+            value = root.totals[root.mover] / root.visits
             pairs = [
                 (m, 0, 0.0) if c is None else (m, c.visits, c.totals[root.mover] / c.visits)
                 for m, c in zip(root.untried, root.slots, strict=True)
@@ -273,7 +284,7 @@ class MCTSBot(Bot):
         return SearchResult(
             moves=tuple(m for m, _, _ in pairs),
             visits=tuple(v for _, v, _ in pairs),
-            value=root.totals[root.mover] / root.visits,
+            value=value,
             best_move=best[0],
         )
 
@@ -289,7 +300,8 @@ class MCTSBot(Bot):
 
         return go
 
-    def _uct(self, state: GameState[Any]) -> _Node:
+    def _uct(self, state: GameState[Any]) -> tuple[_Node, float]:
+        """The searched root, and the sum of the root mover's returns over the iterations."""
         n = len(state.players)
         root = _Node(state, self.candidates(state), n)
         c = self.exploration
@@ -297,6 +309,7 @@ class MCTSBot(Bot):
         sqrt = math.sqrt
         go = self._budget()
         done = 0
+        returned = 0.0
         while go(done):
             node = root
             path = [root]
@@ -322,13 +335,14 @@ class MCTSBot(Bot):
                 path.append(node)
             # Simulation.
             if node.state.outcome is not None:
-                rewards = outcome_rewards(node.state)
+                rewards, returns = outcome_rewards(node.state), node.state.returns()
             else:
-                rewards = self.rollout(node.state)
+                rewards, returns = self._playout(node.state)
             _backup(path, rewards)
+            returned += returns[root.mover]
             done += 1
         self.last_iterations = done
-        return root
+        return root, returned
 
     def _expand(self, node: _Node, evaluator: Evaluator) -> Sequence[float]:
         """Give ``node`` its candidates and their priors; the evaluator's values."""
@@ -380,12 +394,12 @@ class MCTSBot(Bot):
                     child = node.slots[pick] = _Node(after, [], n)
                     path.append(child)
                     if after.outcome is not None:
-                        rewards = outcome_rewards(after)
+                        rewards = after.returns()
                     else:
                         rewards = self._expand(child, evaluator)
                 elif child.state.outcome is not None:
                     path.append(child)
-                    rewards = outcome_rewards(child.state)
+                    rewards = child.state.returns()
                 else:
                     path.append(child)
                     node = child
@@ -416,3 +430,13 @@ def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
         totals = visited.totals
         for i, r in enumerate(rewards):
             totals[i] += r
+
+
+def _judged_returns(rewards: Sequence[float]) -> tuple[float, ...]:
+    """Returns of a game judged by its scores (reward shares): leaders +1, others -1, all 0.
+
+    The rule of :meth:`pacru.GameState.returns` with the leading scorers as winners.
+    """
+    if all(r > 0 for r in rewards):
+        return (0.0,) * len(rewards)
+    return tuple(1.0 if r > 0 else -1.0 for r in rewards)

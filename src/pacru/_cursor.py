@@ -1,0 +1,143 @@
+"""A game played decision by decision: the state shared by the framework adapters.
+
+:class:`Cursor` pairs a position with the decision being made in it
+(:mod:`pacru.encoding`), so that OpenSpiel, PettingZoo and Gymnasium see one
+integer action at a time. It is an immutable value: :meth:`Cursor.step`
+returns a new cursor. Copies are free (``copy.deepcopy`` returns the cursor
+itself, which OpenSpiel's ``State.clone`` relies on), and a cursor pickles as
+its position string (:meth:`pacru.GameState.to_position`) and the actions
+chosen so far in the current move, so OpenSpiel's ``serialize`` text stays
+small and does not depend on how states are stored.
+
+Imported only by the adapters (it needs numpy through :mod:`pacru.encoding`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from pacru.base import GameState
+from pacru.encoding import Decision, Encoding
+from pacru.errors import GameOverError
+from pacru.games import from_position, new_game
+
+__all__ = ["Cursor"]
+
+
+@attrs.frozen(eq=False)
+class Cursor:
+    """A position and the decision under way in it (``None`` once the game is over).
+
+    Attributes:
+        encoding: the action and observation encoding of the game.
+        decision: the current decision: its ``state`` is the position, its
+            ``player`` the seat to act; ``None`` when the game is over.
+        final: the finished position (``None`` while the game runs).
+    """
+
+    encoding: Encoding
+    decision: Decision | None
+    final: GameState[Any] | None
+
+    @classmethod
+    def start(cls, encoding: Encoding, state: GameState[Any]) -> Cursor:
+        """The cursor at the first decision of ``state`` (or at its end if it is over)."""
+        if state.current_player is None:
+            return cls(encoding, None, state)
+        return cls(encoding, encoding.start(state), None)
+
+    @classmethod
+    def new(cls, game: str, players: int, options: dict[str, Any]) -> Cursor:
+        """The cursor at the start of a new game.
+
+        Raises:
+            ValueError: an unknown game, a player count outside 2-4, or a
+                bad option (as :func:`pacru.new_game`).
+        """
+        state = new_game(game, players, **options)
+        return cls.start(Encoding.of(state), state)
+
+    @property
+    def state(self) -> GameState[Any]:
+        """The position: the one being moved in, or the final one."""
+        if self.decision is None:
+            assert self.final is not None
+            return self.final
+        return self.decision.state
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.decision is None
+
+    @property
+    def player(self) -> int | None:
+        """The seat (0-based, turn order of ``state.players``) to act; ``None`` at the end."""
+        return None if self.decision is None else self.decision.player
+
+    @property
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions of the current decision, ascending (empty at the end)."""
+        return () if self.decision is None else tuple(self.decision.legal_actions)
+
+    def step(self, action: int) -> Cursor:
+        """The cursor after ``action``: the next decision of this move, or of the next move.
+
+        Raises:
+            IllegalMoveError: ``action`` is not one of :attr:`legal_actions`
+                (:meth:`pacru.encoding.Decision.choose`); nothing changes.
+            GameOverError: the game is over.
+        """
+        decision = self.decision
+        if decision is None:
+            raise GameOverError(f"the game is over: action {action} cannot be played")
+        chosen = decision.choose(action)
+        if not chosen.done:
+            return Cursor(self.encoding, chosen, None)
+        assert chosen.move is not None
+        return Cursor.start(self.encoding, decision.state.apply_move(chosen.move))
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's payoff (:meth:`pacru.GameState.returns`): zeros while the game runs."""
+        return tuple(self.state.returns())
+
+    def observation(self, player: int) -> Any:
+        """Seat ``player``'s observation tensor (:meth:`pacru.encoding.Encoding.observation`).
+
+        Once the game is over no decision is under way and the tensor is all
+        zeros (float32, of the encoding's ``observation_shape``): episodes end
+        there, so learners do not evaluate it.
+        """
+        if self.decision is not None:
+            return self.encoding.observation(self.decision, player)
+        import numpy as np
+
+        if not 0 <= player < self.encoding.players:
+            raise ValueError(f"player must be a seat index 0..{self.encoding.players - 1}")
+        return np.zeros(self.encoding.observation_shape, dtype=np.float32)
+
+    @property
+    def prefix(self) -> tuple[int, ...]:
+        """The actions already chosen in the current move."""
+        return () if self.decision is None else tuple(self.decision.prefix)
+
+    # Immutable: copies are the cursor itself; pickles are a position string and a prefix.
+    def __copy__(self) -> Cursor:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Cursor:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (self.state.to_position(), self.prefix))
+
+
+def _restore(position: str, prefix: Sequence[int]) -> Cursor:
+    state = from_position(position)
+    cursor = Cursor.start(Encoding.of(state), state)
+    for action in prefix:
+        cursor = cursor.step(action)
+    return cursor

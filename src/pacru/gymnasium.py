@@ -1,0 +1,240 @@
+"""The pacru games as single-agent Gymnasium environments: one learner against pacru bots.
+
+Importing this module (extra ``gymnasium``: ``pip install "pacru[gymnasium]"``)
+registers five environments:
+
+==================  ===========
+id                  game
+==================  ===========
+pacru/Lilacru-v0    Lilacru
+pacru/Shacru-v0     Shacru
+pacru/Azacru-v0     Azacru
+pacru/Pacru-v0      Pacru
+pacru/LSD-v0        LSD
+==================  ===========
+
+``gymnasium.make("pacru/Pacru-v0", players=2, opponent="random")`` seats the
+learner at ``seat`` (default 0, the first to move; ``None`` draws a seat at
+every reset) and the ``opponent`` bots in the other seats: a bot spec
+(``"mcts:iterations=200"``, ``"mybots:NetBot"``), a bot class or factory, a bot
+object, or a list with one of these per other seat (in turn order). Bots built
+from specs, classes and factories are seeded from the environment's seed at
+every reset, so ``reset(seed=s)`` replays the same games.
+
+=================  ==========================================================
+action             ``Discrete(num_actions)``: one decision of
+                   :mod:`pacru.encoding`; a move may take several decisions,
+                   each its own step (the opponents move once the learner's
+                   move is complete)
+observation        ``Dict``: ``"observation"``, the float32 tensor of
+                   :meth:`pacru.encoding.Encoding.observation` from the
+                   learner's point of view, and ``"action_mask"``, int8, 1
+                   for each legal action
+reward             0 until the end, then the learner's
+                   :meth:`pacru.GameState.returns`
+terminated         the game ended by the rules
+truncated          the game was stopped by a non-official limit: the D32
+                   move cap (``move_cap=``) or the D33 idle rounds
+illegal action     an action outside the mask is not played: the learner
+                   loses, reward ``illegal_reward`` (default -1.0), the
+                   episode terminates and ``info["illegal_action"]`` is
+                   ``True``; no exception (Gymnasium's ``check_env`` steps
+                   random actions without looking at the mask)
+info               ``"seat"`` (the learner's seat), ``"player"`` (its
+                   colour), ``"illegal_action"``
+render modes       ``"ansi"`` (text board) and ``"rgb_array"`` (the SVG board
+                   rasterised with cairosvg: ``uint8``, (height, width, 3))
+=================  ==========================================================
+
+Other keywords (``move_cap``, ``meeting_rule``, ...) are options of
+:func:`pacru.new_game`.
+
+>>> import gymnasium
+>>> import pacru.gymnasium
+>>> env = gymnasium.make("pacru/Shacru-v0", players=2, opponent="random")
+>>> observation, info = env.reset(seed=1)
+>>> int(observation["action_mask"].sum()) > 0, info["seat"]
+(True, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from pacru._cursor import Cursor
+from pacru.base import Termination
+from pacru.bots.base import Bot
+from pacru.bots.spec import BotEntry, build_bot
+from pacru.encoding import Encoding
+from pacru.games import new_game
+
+__all__ = ["IDS", "PacruEnv", "register"]
+
+#: pacru game -> Gymnasium id.
+IDS: Final[dict[str, str]] = {
+    "lilacru": "pacru/Lilacru-v0",
+    "shacru": "pacru/Shacru-v0",
+    "azacru": "pacru/Azacru-v0",
+    "pacru": "pacru/Pacru-v0",
+    "lsd": "pacru/LSD-v0",
+}
+
+_LIMITS: Final = frozenset({Termination.MOVE_CAP, Termination.IDLE_LIMIT})
+
+
+class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One learner against pacru bots (see the module docstring).
+
+    Args:
+        game: a name of :data:`pacru.GAMES`.
+        players: 2, 3 or 4.
+        opponent: the bots of the other seats: one entry
+            (:data:`pacru.bots.spec.BotEntry`) for all, or one per other seat.
+        seat: the learner's seat (0-based turn order), or ``None`` for a
+            random seat at each reset.
+        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"``.
+        illegal_reward: the learner's reward for an illegal action (the
+            episode then terminates).
+        options: options of :func:`pacru.new_game`.
+
+    Raises:
+        ValueError: an unknown game, player count, option, render mode, bot
+            spec, a seat out of range or the wrong number of opponents.
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str = "pacru",
+        players: int = 2,
+        opponent: BotEntry | Sequence[BotEntry] = "random",
+        seat: int | None = 0,
+        render_mode: str | None = None,
+        illegal_reward: float = -1.0,
+        **options: Any,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
+            )
+        start = new_game(game, players, **options)
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat!r}")
+        entries = (
+            list(opponent)
+            if isinstance(opponent, Sequence) and not isinstance(opponent, str)
+            else [opponent] * (players - 1)
+        )
+        if len(entries) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} opponents, not {len(entries)}")
+        for entry in entries:
+            build_bot(entry, 0)  # a bad spec fails here, not at the first reset
+        self.game = game
+        self.players = players
+        self.encoding = Encoding.of(start)
+        self.render_mode = render_mode
+        self.illegal_reward = float(illegal_reward)
+        self._entries = entries
+        self._fixed_seat = seat
+        self._start = Cursor.start(self.encoding, start)
+        self._cursor = self._start
+        self.seat = 0 if seat is None else seat
+        self._bots: list[Bot] = []
+        n = self.encoding.num_actions
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Dict(
+            {
+                # Every plane is 0/1 or a share in [0, 1] (pacru.encoding).
+                "observation": spaces.Box(
+                    0.0, 1.0, shape=tuple(self.encoding.observation_shape), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
+            }
+        )
+
+    @property
+    def pacru_state(self) -> Any:
+        """The :class:`pacru.GameState` being played (the final one once it is over)."""
+        return self._cursor.state
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A new game: the learner's first observation and the info dict."""
+        super().reset(seed=seed)
+        rng = self.np_random
+        if self._fixed_seat is None:
+            self.seat = int(rng.integers(self.players))
+        self._bots = [build_bot(e, int(rng.integers(2**63))) for e in self._entries]
+        self._cursor = self._opponents_play(self._start)
+        return self._observe(), self._info(illegal=False)
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Play the learner's ``action``, then the opponents until the learner acts again."""
+        if self._cursor.is_over:
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        if action not in self._cursor.legal_actions:
+            return self._observe(), self.illegal_reward, True, False, self._info(illegal=True)
+        self._cursor = self._opponents_play(self._cursor.step(action))
+        reward = 0.0
+        terminated = truncated = False
+        if self._cursor.is_over:
+            reward = float(self._cursor.returns()[self.seat])
+            outcome = self._cursor.state.outcome
+            truncated = outcome is not None and outcome.termination in _LIMITS
+            terminated = not truncated
+        return self._observe(), reward, terminated, truncated, self._info(illegal=False)
+
+    def _opponents_play(self, cursor: Cursor) -> Cursor:
+        """Let the opponents move until it is the learner's decision or the game is over."""
+        while not cursor.is_over and cursor.player != self.seat:
+            state = cursor.state
+            player = cursor.player
+            assert player is not None
+            bot = self._bots[player if player < self.seat else player - 1]
+            cursor = Cursor.start(self.encoding, state.apply_move(bot.choose_move(state)))
+        return cursor
+
+    def _observe(self) -> dict[str, Any]:
+        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        if self._cursor.player == self.seat:
+            mask[list(self._cursor.legal_actions)] = 1
+        return {"observation": self._cursor.observation(self.seat), "action_mask": mask}
+
+    def _info(self, *, illegal: bool) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "player": self._cursor.state.players[self.seat],
+            "illegal_action": illegal,
+        }
+
+    def render(self) -> Any:
+        """``"ansi"``: the board as text; ``"rgb_array"``: a (h, w, 3) uint8 array; else None."""
+        if self.render_mode == "ansi":
+            return str(self._cursor.state)
+        if self.render_mode == "rgb_array":
+            from pacru._raster import rgb_array
+
+            return rgb_array(self._cursor.state)
+        return None
+
+
+def register() -> None:
+    """Register the five environments with Gymnasium (done on import; again: no effect)."""
+    for game, env_id in IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id, entry_point="pacru.gymnasium:PacruEnv", kwargs={"game": game}
+            )
+
+
+register()
