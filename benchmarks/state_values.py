@@ -40,6 +40,7 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import pacru
@@ -124,9 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game, state in states_at_1000().items():
         data = pickle.dumps(state)
         assert pickle.loads(data) == state
-        dumps = best_mean_us(lambda s=state: pickle.dumps(s), 2000, args.repeat)
-        loads = best_mean_us(lambda d=data: pickle.loads(d), 2000, args.repeat)
-        deep = best_mean_us(lambda s=state: copy.deepcopy(s), 2000, args.repeat)
+        dumps = best_mean_us(partial(pickle.dumps, state), 2000, args.repeat)
+        loads = best_mean_us(partial(pickle.loads, data), 2000, args.repeat)
+        deep = best_mean_us(partial(copy.deepcopy, state), 2000, args.repeat)
         print(f"{game:8} {state.ply:5} {len(data):6} {dumps:9.2f} {loads:9.2f} {deep:12.2f}")
 
     print(f"\nA legal {args.plies}-ply Shacru record (target: read <= 2 x play)")

@@ -36,7 +36,7 @@ def main() -> None:
             state.apply_move(text)
         except pacru.IllegalMoveError as err:
             # err.rule names the rule, err.reason is a stable code for programs.
-            print(f"{text}: illegal, rule {err.rule} ({err.reason}): {err}")
+            print(f"{text}: illegal, rule {err.rule} ({err.reason}): {err.detail}")
         else:
             raise AssertionError(f"{text} should be illegal")
 

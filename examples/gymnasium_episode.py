@@ -1,4 +1,8 @@
-"""Every pacru game as a Gymnasium environment: a learner's episodes against pacru bots.
+"""
+Episodes under Gymnasium
+========================
+
+Every pacru game as a Gymnasium environment: a learner's episodes against pacru bots.
 
 ``gymnasium.make("pacru/Shacru-v0", opponent="greedy")`` seats the learner
 first and the greedy bot in the other seat. The learner here is a masked

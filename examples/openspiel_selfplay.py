@@ -1,4 +1,8 @@
-"""Self-play under OpenSpiel: MCTS plays a whole pacru game and collects training examples.
+"""
+Self-play under OpenSpiel
+=========================
+
+MCTS plays a whole pacru game under OpenSpiel and collects training examples.
 
 Each decision of the game records what an AlphaZero-style learner trains on:
 the observation tensor, the search's visit shares (the policy target) and the

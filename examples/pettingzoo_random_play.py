@@ -1,4 +1,8 @@
-"""Every pacru game as a PettingZoo AEC environment, played by masked random agents.
+"""
+Random play under PettingZoo
+============================
+
+Every pacru game as a PettingZoo AEC environment, played by masked random agents.
 
 The loop is PettingZoo's usual ``agent_iter``/``last``/``step``: each agent
 picks a legal action from its ``action_mask`` (replace the random choice by

@@ -206,7 +206,7 @@ def test_human_bad_move_names_the_rule_and_reprompts_s_r3(
     assert "Your move, green (16 legal moves):" in out
     assert " 2. e1-e2 " in out
     assert (
-        "green> S-R3: a chevron moves one field; e1 to e3 is 2\n"
+        "green> S-R3: e1-e3: a chevron moves one field; e1 to e3 is 2\n"
         "green> No move numbered 99: choose 1..16 or type a move.\n"
         "green> 'nonsense' is not a move;"
     ) in out
@@ -276,7 +276,6 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "argv",
     [
-        ["play"],
         ["play", "chess"],
         ["play", "shacru", "--players", "two"],
         ["play", "shacru", "--bogus"],
@@ -288,6 +287,11 @@ def test_bad_usage_exits_2(argv: list[str], capsys: pytest.CaptureFixture[str]) 
         main(argv)
     assert exc.value.code == 2
     assert "usage: pacru" in capsys.readouterr().err
+
+
+def test_play_needs_a_game_or_a_position(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play"]) == 2
+    assert capsys.readouterr().err == "pacru: error: name the GAME to play, or give --position\n"
 
 
 def test_no_command_prints_help_and_returns_2(capsys: pytest.CaptureFixture[str]) -> None:

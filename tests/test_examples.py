@@ -22,8 +22,8 @@ KEY_OUTPUT = {
     ],
     "check_rule_edge_case.py": [
         "legal moves: f5-g6, f5-g6<, f5-g6>",
-        "f5-f6: illegal, rule S-R5 (occupied): S-R5: f6 holds yellow's chevron",
-        "f5-e6: illegal, rule S-R5 (opponent-field): S-R5: e6 belongs to yellow",
+        "f5-f6: illegal, rule S-R5 (occupied): f6 holds yellow's chevron",
+        "f5-e6: illegal, rule S-R5 (opponent-field): e6 belongs to yellow",
         "f5-g6<: the red chevron ends on g6 facing N",
         "f5-g6>: the red chevron ends on g6 facing E",
     ],

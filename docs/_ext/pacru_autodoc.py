@@ -1,12 +1,12 @@
 """Clean class signatures in the API reference: no engine internals.
 
 The states are frozen attrs classes; autodoc shows their attrs ``__init__``,
-which lists every field, caches and links to other states included
-(``ChevronState(..., occupied=0, parent=None, last=None, moves=None)``).
+which lists every field, caches and the last move included
+(``ChevronState(..., occupied=0, last=None, moves=None)``).
 Those are not for users: states come from :func:`pacru.new_game`,
 :func:`pacru.from_position` and ``apply_move``. This extension drops, from the
-signature of an attrs class, each parameter of a private field (``_parent``,
-given as ``parent``) and of a field left out of equality (``eq=False``: a
+signature of an attrs class, each parameter of a private field (``_last``,
+given as ``last``) and of a field left out of equality (``eq=False``: a
 cache). A class with no public parameter left is shown without a signature.
 
 It also keeps napoleon from reading the first words of an attribute's or a

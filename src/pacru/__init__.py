@@ -17,6 +17,8 @@ Fields are named ``"a1"`` to ``"i9"`` or indexed 0..80 (``a1 = 0``, row-major
 from rank 1; constants :data:`pacru.geometry.E5` etc.).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from pacru._version import __version__
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.move import Move, MoveKind
@@ -32,6 +34,32 @@ from pacru.errors import (
 from pacru.game import Game
 from pacru.games import CHEVRON_GAMES, GAMES, from_position, new_game
 from pacru.geometry import Direction, field_name, parse_field
+from pacru.status import Status
+
+if TYPE_CHECKING:
+    from pacru.lsd import LsdMove, LsdState, Tile
+    from pacru.lsd.movelist import LsdLegalMoves
+
+# LSD's types are exported here too, but imported on first use: ``import pacru``
+# stays as light as the chevron engine.
+_LAZY = {
+    "LsdLegalMoves": "pacru.lsd.movelist",
+    "LsdMove": "pacru.lsd",
+    "LsdState": "pacru.lsd",
+    "Tile": "pacru.lsd",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'pacru' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 #: The version of the rules behaviour. It changes whenever a legal-move set or
 #: an outcome changes for some position (as pgx versions its environments).
@@ -50,12 +78,17 @@ __all__ = [
     "IllegalMoveError",
     "InvalidPositionError",
     "LegalMoves",
+    "LsdLegalMoves",
+    "LsdMove",
+    "LsdState",
     "Move",
     "MoveKind",
     "NotationError",
     "Outcome",
     "PacruError",
+    "Status",
     "Termination",
+    "Tile",
     "__version__",
     "field_name",
     "from_position",

@@ -259,11 +259,13 @@ def setup_tags(root: GameState[Any]) -> list[tuple[str, str]]:
     if game in CHEVRON_GAMES:
         candidates.extend(_chevron_setups(root, base))
     elif game == "lsd":
-        first = root.current_player
-        tags = list(base)
-        if first is not None and first != players[0]:
-            tags.append(("FirstPlayer", first))
-        candidates.append(tags)
+        candidates.append(list(base))
+        # players[0] moved first; the seats it was rotated from give the shades (RULING 20).
+        for k in range(1, len(players)):
+            seats = players[k:] + players[:k]
+            candidates.append(
+                [("Game", game), ("Players", ",".join(seats)), ("FirstPlayer", players[0])]
+            )
     for tags in candidates:
         try:
             if start_state(dict(tags)) == root:

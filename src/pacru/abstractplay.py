@@ -76,7 +76,7 @@ degrees) and ``twist-required`` (A-R6: an Azacru crossing written without
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from pacru.chevron.legality import diagnose
@@ -419,12 +419,19 @@ def compare_final(state: ChevronState, final: Mapping[str, Any]) -> list[str]:
     An empty list means the markers (by AP player number), the chevrons
     (field, player number, facing) and the player to move all agree; the
     order of the lists in ``final`` does not matter.
+
+    Raises:
+        ValueError: ``final`` is not in the shape :func:`final_position`
+            returns (``"markers"`` a mapping of player number to a list of
+            field names, ``"chevrons"`` a list of ``[field, player, facing]``).
     """
+    if not isinstance(final, Mapping):
+        raise ValueError("'final' must be a JSON object")
     ours = final_position(state)
     diffs: list[str] = []
     if ours["to_move"] != final.get("to_move"):
         diffs.append(f"to_move: ours {ours['to_move']}, record {final.get('to_move')}")
-    theirs_markers = {str(k): sorted(v) for k, v in dict(final.get("markers", {})).items() if v}
+    theirs_markers = _markers(final.get("markers", {}))
     for player in sorted(set(ours["markers"]) | set(theirs_markers)):
         a = set(ours["markers"].get(player, []))
         b = set(theirs_markers.get(player, []))
@@ -433,15 +440,30 @@ def compare_final(state: ChevronState, final: Mapping[str, Any]) -> list[str]:
                 f"markers of player {player}: only ours {sorted(a - b)}, "
                 f"only the record's {sorted(b - a)}"
             )
-    theirs_chevrons = sorted(
-        (list(c) for c in _seq(final.get("chevrons", []))), key=lambda c: str(c[0])
-    )
+    theirs_chevrons = sorted(_chevrons(final.get("chevrons", [])), key=lambda c: str(c[0]))
     if ours["chevrons"] != theirs_chevrons:
         diffs.append(f"chevrons: ours {ours['chevrons']}, record {theirs_chevrons}")
     return diffs
 
 
-def _seq(value: object) -> Sequence[Sequence[Any]]:
-    if not isinstance(value, list | tuple):
+def _markers(value: object) -> dict[str, list[str]]:
+    if not isinstance(value, Mapping) or not all(
+        isinstance(v, list | tuple) and all(isinstance(f, str) for f in v) for v in value.values()
+    ):
+        raise ValueError("'markers' must map a player number to a list of field names")
+    return {str(k): sorted(v) for k, v in value.items() if v}
+
+
+def _chevrons(value: object) -> list[list[Any]]:
+    # Each entry is checked, so a short or odd entry is a ValueError, not an IndexError.
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(c, list | tuple)
+        and len(c) == 3
+        and isinstance(c[0], str)
+        and isinstance(c[2], str)
+        and isinstance(c[1], int)
+        and not isinstance(c[1], bool)
+        for c in value
+    ):
         raise ValueError("'chevrons' must be a list of [field, player, facing]")
-    return value
+    return [list(c) for c in value]

@@ -7,7 +7,26 @@ work on every game. Its shape follows OpenSpiel's ``State`` and python-chess's
 ``Board``, made immutable: :meth:`GameState.apply_move` returns a new state.
 
 Players are identified by their colour name (``str``), e.g. ``"green"``;
-``players`` lists them in turn order.
+``players`` lists them in turn order, starting with the player who moved first
+(``first_player`` rotates the list in every game).
+
+Every state of every game answers the same questions in the same way:
+
+==========================  ====================================================
+``legal_moves()``           a read-only sequence; ``m in moves`` takes a move or
+                            its text; ``moves.from_field(f)`` the moves of one
+                            chevron (chevron games) or onto one cell (LSD)
+``is_legal(m)``             a move or its text; never raises
+``parse_move(text)``        the canonical move text; ``san(m)`` /
+                            ``parse_san(text)`` the shortest unambiguous text
+``to_move``                 the index in ``players`` of the player to move
+``current_player``          that colour, or ``None`` once the game is over
+``supply``                  colour -> pieces left to place, ``None`` where the
+                            game has no supply (Lilacru, Shacru, Azacru, D38)
+``status()``                the named problems of a position (:class:`Status`)
+``repr(state)``             ``pacru.from_position('...')``, which evaluates
+                            after ``import pacru``
+==========================  ====================================================
 """
 
 from __future__ import annotations
@@ -15,9 +34,15 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
+
+from pacru.errors import PacruError
+from pacru.status import Status
+
+if TYPE_CHECKING:
+    from pacru.explain import Explanation
 
 __all__ = ["GameState", "MoveT", "Outcome", "Termination"]
 
@@ -82,8 +107,17 @@ class GameState(abc.ABC, Generic[MoveT]):
 
     __slots__ = ()
 
-    #: The players' colour names in turn order.
+    #: The players' colour names in turn order, from the player who moved first.
     players: tuple[str, ...]
+
+    @property
+    @abc.abstractmethod
+    def to_move(self) -> int:
+        """The index in :attr:`players` of the player to move.
+
+        Once the game is over it is the last mover's index in the chevron games
+        and the row winner's (else 0) in LSD; :attr:`current_player` is then ``None``.
+        """
 
     @property
     @abc.abstractmethod
@@ -98,6 +132,74 @@ class GameState(abc.ABC, Generic[MoveT]):
     @abc.abstractmethod
     def legal_moves(self) -> Sequence[MoveT]:
         """Every complete legal move, in a deterministic order (empty when terminal)."""
+
+    def is_legal(self, move: MoveT | str) -> bool:
+        """Whether ``move`` (a move object or its canonical text) is legal here.
+
+        Never raises: text outside the grammar, another game's move or a
+        finished game give ``False``.
+        """
+        if isinstance(move, str):
+            try:
+                self.parse_move(move)
+            except PacruError:
+                return False
+            return True
+        try:
+            return move in self.legal_moves()
+        except TypeError:
+            return False
+
+    def explain(self, move_text: str) -> Explanation:
+        """Why ``move_text`` is or is not legal here (:func:`pacru.explain.explain`).
+
+        Names the rule and ruling of an illegal move and lists the same piece's
+        legal moves, or says what a legal move does. Never raises for bad text.
+        """
+        from pacru.explain import explain
+
+        return explain(self, move_text)
+
+    @abc.abstractmethod
+    def san(self, move: MoveT | str) -> str:
+        """The shortest text that names ``move`` unambiguously in this state.
+
+        As chess's SAN: choices that only one legal move of the same piece
+        and target can make are left out (``g1-i3`` when only ``g1-i3*`` is
+        legal). ``parse_san(san(m)) == m`` for every legal move ``m``.
+
+        Raises:
+            NotationError: unparseable move text.
+            IllegalMoveError: ``move`` is not legal here (names the rule).
+        """
+
+    @abc.abstractmethod
+    def parse_san(self, text: str) -> MoveT:
+        """The legal move that ``text`` names: canonical text or the short form of :meth:`san`.
+
+        Raises:
+            NotationError: text outside the grammar, or short text that fits
+                more than one legal move (the message lists them).
+            IllegalMoveError: no legal move fits (names the rule).
+        """
+
+    @property
+    @abc.abstractmethod
+    def supply(self) -> Mapping[str, int] | None:
+        """Colour -> pieces left to place, or ``None`` in a game without a supply.
+
+        Pacru: markers left of 42/28/24 {R1, D29}; LSD: tiles not yet placed
+        {LSD 1.5}; Lilacru, Shacru, Azacru: ``None`` (unlimited markers, D38).
+        Never raises.
+        """
+
+    @abc.abstractmethod
+    def status(self) -> Status:
+        """The named problems of this position (:class:`pacru.Status`), ``Status.VALID`` if none.
+
+        Positions reached by play are always valid; positions typed in (see
+        :func:`pacru.from_position` with ``adjudicate=False``) may not be.
+        """
 
     @abc.abstractmethod
     def apply_move(self, move: MoveT | str) -> GameState[MoveT]:

@@ -26,7 +26,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play, replay and check games of Lilacru, Shacru, Azacru, Pacru and LSD.",
     )
     parser.add_argument("--version", action="version", version=f"pacru {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", help="what to do; 'pacru COMMAND --help' for its options"
+    )
     for name in COMMANDS:
         module = importlib.import_module(f"pacru.commands.{name}")
         module.register(subparsers)

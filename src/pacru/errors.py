@@ -47,6 +47,9 @@ class NotationError(PacruError):
 class IllegalMoveError(PacruError):
     """A well-formed move that the rules of this game forbid in this state.
 
+    ``str(err)`` is ``"<rule>: <move>: <why>"``, e.g. ``"S-R5: f5-e6: e6 belongs
+    to yellow"``: the rule, the move as given and the reason in words.
+
     Attributes:
         rule: the rule identifier that forbids the move, as in the rules
             reference: ``"S-R5"``, ``"A-R7"``, ``"R11"``, ``"L6"``, or a ruling
@@ -58,7 +61,9 @@ class IllegalMoveError(PacruError):
     """
 
     def __init__(self, message: str, *, rule: str, reason: str, move: str = "") -> None:
-        super().__init__(f"{rule}: {message}")
+        # The message names the move, so a log line alone says what was refused.
+        shown = " ".join(move.split())[:40]
+        super().__init__(f"{rule}: {shown}: {message}" if shown else f"{rule}: {message}")
         self.rule = rule
         self.reason = reason
         self.move = move

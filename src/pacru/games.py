@@ -62,11 +62,21 @@ def new_game(game: str, players: int = 2, **options: Any) -> GameState[Any]:
     raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAMES)}")
 
 
-def from_position(text: str) -> GameState[Any]:
+def from_position(text: str, adjudicate: bool = True) -> GameState[Any]:
     """The state described by a position string (see :meth:`GameState.to_position`).
 
     The first word names the game. Chevron games: see
     :func:`pacru.chevron.notation.parse_position`; LSD: :func:`pacru.lsd.from_position`.
+
+    Args:
+        text: the position string.
+        adjudicate: ``True`` (the default) decides the position as play would:
+            a finished game loads finished, Pacru players without a move are
+            eliminated. ``False`` loads a rulebook diagram as typed, without
+            deciding its end, so the player to move's moves can be listed,
+            explained and applied; :meth:`GameState.status` then names what
+            about it play could not reach. ``from_position(s.to_position(),
+            adjudicate=False) == s`` for every state ``s`` that is not over.
 
     Raises:
         NotationError: the text is not a position string.
@@ -78,11 +88,11 @@ def from_position(text: str) -> GameState[Any]:
     if head in CHEVRON_GAMES:
         from pacru.chevron.notation import parse_position
 
-        return parse_position(text)
+        return parse_position(text, adjudicate=adjudicate)
     if head == "lsd":
         from pacru.lsd import from_position as lsd_from_position
 
-        return lsd_from_position(text)
+        return lsd_from_position(text, adjudicate=adjudicate)
     raise NotationError(
         f"a position string starts with the game name ({', '.join(GAMES)}), not {head[:20]!r}",
         text,

@@ -48,7 +48,8 @@ tag                meaning
 ``MeetingRule``    Pacru ``2011`` (default) or ``original`` (R12, D22, D48)
 ``MoveCap``        Pacru non-official ply cap (D32)
 ``IdleRounds``     Lilacru/Shacru non-official idle limit (D33)
-``FirstPlayer``    LSD: the colour that places the first tile (RULING 20)
+``FirstPlayer``    LSD: the colour that places the first tile (RULING 20);
+                   ``Players`` then gives the seats it is rotated from
 ``Position``       the starting position string, for a game that does not
                    start from a standard set-up (:func:`pacru.from_position`);
                    it replaces the set-up tags above
@@ -85,7 +86,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, TextIO
 
 import attrs
 
@@ -296,6 +297,10 @@ class GameRecord:
     tags: tuple[tuple[str, str], ...] = attrs.field(converter=_tags)
     moves: tuple[str, ...] = attrs.field(default=(), converter=_moves)
     comments: tuple[tuple[int, str], ...] = attrs.field(default=(), converter=_comments)
+    #: What a tolerant read (``read_records(..., strict=False)``) found wrong
+    #: with this game, as python-chess's ``Game.errors``; empty for a good game.
+    #: Not part of equality: it says how the record was read, not what it holds.
+    errors: tuple[RecordError, ...] = attrs.field(default=(), eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.comments and self.comments[-1][0] > len(self.moves):
@@ -569,22 +574,49 @@ def _validated(record: GameRecord, lines: list[int]) -> GameRecord:
     return attrs.evolve(record, moves=tuple(canonical))
 
 
-def read_records(text: str) -> list[GameRecord]:
-    """Every game in ``text``, replayed and checked; ``[]`` for a text without games.
-
-    Move texts are stored canonically (as ``str`` of the parsed move).
-
-    Raises:
-        RecordError: the text is too large, malformed (line given), has a bad
-            set-up, or a move is not legal (game, ply, move, rule and reason
-            given); a ``Result``/``Termination`` contradicting the end.
-    """
-    if not isinstance(text, str):
-        raise RecordError("a record must be given as a string")
-    if len(text) > MAX_RECORD_TEXT:
+def _text_of(source: str | TextIO) -> str:
+    """The text of a string or a text stream (read up to one character past the limit)."""
+    if not isinstance(source, str):
+        read = getattr(source, "read", None)
+        if read is None:
+            raise RecordError("a record must be given as a string or a text stream")
+        try:
+            source = read(MAX_RECORD_TEXT + 1)
+        except UnicodeDecodeError as err:
+            raise RecordError(f"not UTF-8 text ({err.reason})") from None
+        if not isinstance(source, str):
+            raise RecordError("a record stream must give text (open the file in text mode)")
+    if len(source) > MAX_RECORD_TEXT:
         raise RecordError(
             f"record text longer than {MAX_RECORD_TEXT} characters", reason="too-long"
         )
+    return source
+
+
+def read_records(source: str | TextIO, *, strict: bool = True) -> list[GameRecord]:
+    """Every game in ``source`` (a string or a text stream), replayed and checked.
+
+    ``[]`` for a text without games. Move texts are stored canonically (as
+    ``str`` of the parsed move).
+
+    Args:
+        source: the record text, or an open text file (read to its end).
+        strict: ``True`` (the default) raises at the first problem. ``False``
+            reads on, as python-chess's PGN reader does: each game keeps its
+            problems in :attr:`GameRecord.errors` and the moves up to the first
+            illegal one; a game whose text cannot be read at all is a record
+            with no tags or moves, only its error, and reading resumes at the
+            next line that starts a tag pair (``[``).
+
+    Raises:
+        RecordError: the text is too large, or not text; in strict mode also
+            a malformed text (line given), a bad set-up, a move that is not
+            legal (game, ply, move, rule and reason given), or a
+            ``Result``/``Termination`` contradicting the end.
+    """
+    text = _text_of(source)
+    if not strict:
+        return [_tolerant(number, item) for number, item in _tolerant_games(text)]
     records = []
     for number, tokens in _games(text):
         try:
@@ -595,20 +627,83 @@ def read_records(text: str) -> list[GameRecord]:
     return records
 
 
-def read_record(text: str) -> GameRecord:
-    """The one game in ``text``, replayed and checked (see :func:`read_records`).
+def read_record(source: str | TextIO, *, strict: bool = True) -> GameRecord:
+    """The one game in ``source`` (a string or text stream), replayed and checked.
+
+    See :func:`read_records`; with ``strict=False`` problems are in the
+    record's :attr:`~GameRecord.errors` instead of raised.
 
     Raises:
         RecordError: as :func:`read_records`, or the text holds no game or
             more than one (use :func:`read_records` for those).
     """
-    records = read_records(text)
+    records = read_records(source, strict=strict)
     if len(records) != 1:
         raise RecordError(
             f"expected one game, found {len(records)}; read_records reads many",
             reason="game-count",
         )
     return records[0]
+
+
+def _tolerant_games(text: str) -> Iterator[tuple[int, list[_records.Token] | RecordError]]:
+    """Each game's tokens, or the RecordError of a game whose text cannot be scanned."""
+    limits = (MAX_GAMES, MAX_TAGS, MAX_PLIES, MAX_COMMENT, MAX_TAG_VALUE, MAX_TOKEN)
+    games_before, lines_before = 0, 0
+    while True:
+        last = 0
+        try:
+            for number, tokens in _records.games(text, limits):
+                last = number
+                yield games_before + number, tokens
+            return
+        except _records.TextError as err:
+            game = games_before + max(err.game, last + 1)
+            yield (
+                game,
+                RecordError(
+                    err.message, reason=err.reason, line=lines_before + err.line, game=game
+                ),
+            )
+            if err.reason == "too-long" and "games" in err.message:
+                return
+            # Resume at the next tag pair that starts a line after the error.
+            lines = text.split("\n")
+            resume = next(
+                (i for i in range(err.line, len(lines)) if lines[i].lstrip().startswith("[")),
+                None,
+            )
+            if resume is None:
+                return
+            text = "\n".join(lines[resume:])
+            games_before, lines_before = game, lines_before + resume
+
+
+def _tolerant(number: int, item: list[_records.Token] | RecordError) -> GameRecord:
+    """One game read tolerantly: the record with its errors (see :func:`read_records`)."""
+    if isinstance(item, RecordError):
+        return GameRecord((), errors=(item,))
+    try:
+        record, lines = _parse_game(item)
+    except RecordError as err:
+        return GameRecord((), errors=(err.in_game(number),))
+    try:
+        return _validated(record, lines)
+    except RecordError as err:
+        error = err.in_game(number)
+    # Keep the moves that replay; past a bad set-up, keep the text as it was.
+    if error.ply is None:
+        return attrs.evolve(record, errors=(error,))
+    good = record.moves[: error.ply - 1]
+    partial = attrs.evolve(record, moves=good, comments=_upto(record, good))
+    try:
+        return attrs.evolve(_validated(partial, lines), errors=(error,))
+    except RecordError as also:  # e.g. a Termination tag the shorter game contradicts
+        return attrs.evolve(partial, errors=(error, also.in_game(number)))
+
+
+def _upto(record: GameRecord, moves: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    return tuple((ply, text) for ply, text in record.comments if ply <= len(moves))
 
 
 # -- writing ------------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def test_e1_4_removal_move_has_no_twist_variants() -> None:
     assert "e4-e6" not in moves_of(state)
     err = error_of(state, "e4-e6")
     assert (err.rule, err.reason) == ("A-R9", "opponent-field")
-    assert str(err) == "A-R9: e6 belongs to yellow"
+    assert str(err) == "A-R9: e4-e6: e6 belongs to yellow"
 
 
 def test_e1_4_with_e6_neutral_the_chevron_stays_and_twists() -> None:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pacru
 from pacru import Chevron, Direction
+from pacru.base import GameState
 
 from .helpers import error_of, pos
+
+
+def _supply(state: GameState[Any]) -> Mapping[str, int]:
+    """The Pacru supply, which is never None in Pacru (D29)."""
+    supply: Mapping[str, int] | None = state.supply
+    assert supply is not None
+    return supply
 
 
 def land(centre: str) -> list[str]:
@@ -26,7 +37,7 @@ def test_r4_first_crossing_marker_on_any_neutral_field_of_the_new_land() -> None
     after = state.apply_move("a3-b4+b4")
     assert after.marker_map() == {"b4": "green"}
     assert after.chevron_at("b4") == Chevron("green", Direction.NE)
-    assert after.supply["green"] == 41
+    assert _supply(after)["green"] == 41
     other = state.apply_move("a3-b4+c6")
     assert other.marker_map() == {"c6": "green"}
 
@@ -84,7 +95,7 @@ def test_e1_10_transformation() -> None:
     after = state.apply_move("g9-f8+e8")
     assert after.marker_at("e8") == "red"
     assert after.scores == {"red": 2, "yellow": 7}
-    assert after.supply == {"red": 40, "yellow": 35}  # D29: yellow's marker went back
+    assert _supply(after) == {"red": 40, "yellow": 35}  # D29: yellow's marker went back
     assert after.chevron_at("f8") == Chevron("red", Direction.SW)
 
 
@@ -187,4 +198,7 @@ def test_d17_bad_marker_after_a_pincer_on_the_last_neutral_field_names_r10() -> 
     }
     err = error_of(state, "g9xe7+d8")
     assert (err.rule, err.reason) == ("R10", "bad-marker-field")
-    assert str(err) == "R10: the crossing marker may go on d7, f7, e8, f8, f9, not d8 (D15, D16)"
+    assert (
+        str(err)
+        == "R10: g9xe7+d8: the crossing marker may go on d7, f7, e8, f8, f9, not d8 (D15, D16)"
+    )

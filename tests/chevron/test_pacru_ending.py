@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 import pacru
 from pacru import Chevron, Direction, InvalidPositionError, Outcome, Termination
+from pacru.base import GameState
 
 from .helpers import pos
 
@@ -17,6 +21,13 @@ E1_16 = (
     "pacru players=red,yellow turn=yellow markers=red:e5,e6;yellow:a2 "
     "chevrons=red:a1N;yellow:c3SW,i9SW"
 )
+
+
+def _supply(state: GameState[Any]) -> Mapping[str, int]:
+    """The Pacru supply, which is never None in Pacru (D29)."""
+    supply: Mapping[str, int] | None = state.supply
+    assert supply is not None
+    return supply
 
 
 def test_e1_16_blocked_player_is_out_at_the_start_of_their_turn() -> None:
@@ -115,12 +126,12 @@ def test_e1_17_supply_runs_out_part_way_through_a_connection() -> None:
     """E.1-17, R16b, D29: the first field of the connection is red's 42nd marker: red wins."""
     state = pos(E1_17)
     assert len(RED_41) == 41
-    assert state.supply == {"red": 1, "yellow": 42}
+    assert _supply(state) == {"red": 1, "yellow": 42}
     assert state.power_of_movement("a1") == 7
     after = state.apply_move("a1-h1*")
     assert after.outcome == Outcome(Termination.SUPPLY_EXHAUSTED, ("red",))
     assert after.marker_map() == {**dict.fromkeys(RED_41, "red"), "b1": "red"}
-    assert after.supply["red"] == 0
+    assert _supply(after)["red"] == 0
 
 
 def test_r16b_no_meeting_offered_once_the_supply_is_spent() -> None:
@@ -147,7 +158,7 @@ def test_r16b_targets_by_player_count(players: int, target: int) -> None:
         f"pacru players={','.join(colours)} markers=red:{','.join(own)} "
         f"chevrons=red:b2E,c1E;{others}"
     )
-    assert state.supply["red"] == 1
+    assert _supply(state)["red"] == 1
     assert state.apply_move("b2-c2").outcome is None  # D40: a plain move places nothing
     after = state.apply_move("c1-d1+e1")
     assert after.outcome == Outcome(Termination.SUPPLY_EXHAUSTED, ("red",))
@@ -160,7 +171,7 @@ def test_d31_supply_win_also_when_taking_the_last_opponent_chevron() -> None:
     state = pos(
         f"pacru players=red,yellow markers=red:{','.join(red)} chevrons=red:d4NE,f6SW;yellow:e5N"
     )
-    assert state.supply["red"] == 1
+    assert _supply(state)["red"] == 1
     after = state.apply_move("d4xe5")
     assert after.outcome == Outcome(Termination.SUPPLY_EXHAUSTED, ("red",))
     assert after.eliminated == ("yellow",)  # D28: out at once, though red won by R16b
@@ -171,9 +182,9 @@ def test_d29_returned_markers_go_back_to_the_supply() -> None:
     state = pos(
         "pacru players=red,yellow markers=red:e4,d4,f4,e6;yellow:e5 chevrons=red:e4N;yellow:a9SE"
     )
-    assert state.supply == {"red": 38, "yellow": 41}
+    assert _supply(state) == {"red": 38, "yellow": 41}
     after = state.apply_move("e4-e6*")
-    assert after.supply == {"red": 37, "yellow": 42}
+    assert _supply(after) == {"red": 37, "yellow": 42}
 
 
 def test_r1_position_over_the_supply_is_invalid() -> None:

@@ -58,7 +58,7 @@ def test_s_r5_message_d6_belongs_to_yellow() -> None:
     state = pos("shacru players=red,yellow markers=yellow:d6 chevrons=red:e5N;yellow:a9E")
     err = error_of(state, "e5-d6")
     assert (err.rule, err.reason) == ("S-R5", "opponent-field")
-    assert str(err) == "S-R5: d6 belongs to yellow"
+    assert str(err) == "S-R5: e5-d6: d6 belongs to yellow"
 
 
 @pytest.mark.parametrize(

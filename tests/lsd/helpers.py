@@ -102,7 +102,7 @@ def reference_moves(state: LsdState) -> set[str]:
     ]
     turns = range(4) if state.rules.allow_rotation else range(1)
     result = set()
-    for tile in state.supply(colour):
+    for tile in state.supply_tiles(colour):
         for turned in {tile.rotated(k) for k in turns}:
             for cell in cells:
                 if _fits(field, strict, turned, cell):

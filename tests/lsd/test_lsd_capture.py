@@ -194,6 +194,6 @@ def test_ruling21_captured_tiles_never_return_to_a_supply() -> None:
     """RULING 21: a captured tile is out of the game, recorded under its owner."""
     state = pos("0B+E@0,0;1W+EW@1,0", "red").apply_move("B+W@2,0")
     assert state.supply_size("yellow") == 19
-    assert state.supply("yellow")[Tile("yellow", "+", "white", "NS")] == 1
+    assert state.supply_tiles("yellow")[Tile("yellow", "+", "white", "NS")] == 1
     assert state.captured("yellow") == {Tile("yellow", "+", "white", "NS"): 1}
     assert state.captured("red") == {}

@@ -133,7 +133,7 @@ def test_ruling19_player_without_a_fitting_tile_is_skipped() -> None:
     )
     after = state.apply_move("B+W@4,0")
     assert after.open_cells == ((0, 1),)
-    assert after.supply("yellow") == {lsd.Tile("yellow", "+", "white", "N"): 2}
+    assert after.supply_tiles("yellow") == {lsd.Tile("yellow", "+", "white", "N"): 2}
     assert not after.can_place("yellow")
     assert after.current_player == "green"
     assert [str(m) for m in after.legal_moves()] == ["B+NS@0,1"]
@@ -170,7 +170,7 @@ def test_ruling23_supplies_are_public() -> None:
     """RULING 23, 1.4: every supply is visible, whoever is to move."""
     state = lsd.new_game(2)
     assert state.current_player == "red"
-    assert state.supply("yellow") == {
+    assert state.supply_tiles("yellow") == {
         lsd.Tile("yellow", shape, "white", sides): 2
         for shape in "+x"
         for sides in ("N", "NE", "NS", "NES", "NESW")

@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+import pacru
 from pacru import lsd
 from pacru.errors import InvalidPositionError, NotationError
-from pacru.lsd import LsdMove, LsdState, Shade, Shape
+from pacru.lsd import LsdMove, Shade, Shape
 
 from .helpers import pos
 
@@ -103,7 +104,7 @@ def test_position_strings() -> None:
         4, first_player="blue", allow_rotation=False, tile_set="+NESW*3,xN", row_length=4
     )
     assert state.to_position() == (
-        "lsd red:B,yellow:W,green:B,blue:W - - blue row=4 rotation=off first=blue set=+NESW*3,xN*1"
+        "lsd blue:W,red:B,yellow:W,green:B - - blue row=4 rotation=off set=+NESW*3,xN*1"
     )
     state = lsd.new_game(
         2, shades=("black", "black"), enforce_shade_alternation=False, strict_dot_matching=False
@@ -122,7 +123,7 @@ def test_position_with_captures_and_a_finished_game() -> None:
 def test_position_round_trip_and_repr() -> None:
     state = pos("0B+E@0,0;1W+EW@1,0", "red", captured="1WxN*2,0BxNESW")
     assert lsd.from_position(state.to_position()) == state
-    assert eval(repr(state), {"LsdState": LsdState}) == state
+    assert eval(repr(state), {"pacru": pacru}) == state
     assert state.to_position() == ("lsd red:B,yellow:W 0B+E@0,0;1W+EW@1,0 0BxNESW,1WxN*2 red")
 
 

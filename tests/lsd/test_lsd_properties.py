@@ -154,7 +154,7 @@ def test_texts_positions_and_reprs_round_trip(game: tuple[LsdState, list[LsdStat
         assert loaded.to_position() == position
         assert loaded.legal_moves() == state.legal_moves()
         assert loaded.outcome == state.outcome
-        assert eval(repr(state), {"LsdState": LsdState}) == state
+        assert eval(repr(state), {"pacru": pacru}) == state
     for move in (s.last_move for s in states[1:]):
         assert move is not None
         assert LsdMove.from_text(str(move)) == move

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+import pacru
 from pacru import lsd
 from pacru.lsd import DEFAULT_TILE_SET, Shade, Shape, Tile, TileSpec
 
@@ -19,7 +20,7 @@ def test_ruling1_default_tile_set_is_the_table_of_3_1() -> None:
         == DEFAULT_TILE_SET
     )
     assert sum(spec.count for spec in DEFAULT_TILE_SET) == 20
-    assert lsd.new_game(2).supply("red") == {
+    assert lsd.new_game(2).supply_tiles("red") == {
         Tile("red", shape, "black", sides): 2 for shape in "+x" for sides in DEFAULT_FACES
     }
 
@@ -33,7 +34,7 @@ def test_ruling1_tile_set_option_in_each_form() -> None:
     ]
     for form in forms:
         state = lsd.new_game(2, tile_set=form)
-        assert state.supply("yellow") == {
+        assert state.supply_tiles("yellow") == {
             Tile("yellow", "+", "white", "NESW"): 3,
             Tile("yellow", "x", "white", "N"): 1,
         }
@@ -55,7 +56,7 @@ def test_ruling4_tile_set_merges_rotations_only_when_rotation_is_on() -> None:
 def test_ruling2_shade_is_per_colour_and_may_be_set_per_tile() -> None:
     """RULING 2: a colour's tiles take its shade unless a TileSpec names one."""
     state = lsd.new_game(2, tile_set=[TileSpec("N", "+", 1, shade="white"), TileSpec("N", "x", 1)])
-    assert state.supply("red") == {
+    assert state.supply_tiles("red") == {
         Tile("red", "x", "black", "N"): 1,
         Tile("red", "+", "white", "N"): 1,
     }
@@ -82,10 +83,17 @@ def test_colours_and_shades_options() -> None:
 
 
 def test_ruling20_first_player_option() -> None:
-    """RULING 20: the starting player ("the most confused") is configurable; default seat 0."""
+    """RULING 20: the starting player ("the most confused") is configurable; default seat 0.
+    As in the chevron games, ``players`` then starts with it (the cyclic order is kept) and
+    each colour keeps its shade."""
     state = lsd.new_game(3, first_player="green")
     assert state.current_player == "green"
+    assert state.players == ("green", "red", "yellow")
+    assert state.to_move == 0
+    assert state.rules.shades == (Shade.BLACK, Shade.BLACK, Shade.WHITE)
     assert state.apply_move("B+N@0,0").current_player == "red"
+    chevron = pacru.new_game("shacru", 3, first_player="red")
+    assert (chevron.players[0], chevron.to_move) == ("red", 0)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -168,7 +176,8 @@ def test_options_rebuild_the_game(players: int) -> None:
     assert lsd.new_game(players, **state.options()) == state
     assert state.options() == {
         "colours": state.players,
-        "shades": ("black", "white", "black", "white")[:players],
+        # first_player="yellow" is seat 0: the seats and their shades rotate (RULING 20).
+        "shades": (*("black", "white", "black", "white")[1:players], "black"),
         "tile_set": DEFAULT_TILE_SET,
         "allow_rotation": False,
         "strict_dot_matching": False,

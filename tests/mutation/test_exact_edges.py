@@ -6,11 +6,14 @@ Every test states the behaviour it pins; ``scripts/mutation.sh`` runs them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
 import pacru
 from pacru import ChevronState, IllegalMoveError, NotationError, from_position
+from pacru.base import GameState
 from pacru.chevron import movelist
 from pacru.geometry import (
     BETWEEN,
@@ -22,6 +25,13 @@ from pacru.geometry import (
     _ray,
     _step,
 )
+
+
+def _supply(state: GameState[Any]) -> Mapping[str, int]:
+    """The Pacru supply, which is never None in Pacru (D29)."""
+    supply: Mapping[str, int] | None = state.supply
+    assert supply is not None
+    return supply
 
 
 def _chevron(text: str) -> ChevronState:
@@ -203,7 +213,7 @@ def test_no_meeting_once_a_connection_empties_the_supply_d29() -> None:
         f"pacru players=a,b markers=a:{','.join(own + rest[:35])};b:{','.join(rest[35:47])} "
         "chevrons=a:e1N,e5S;b:i9NE"
     )
-    assert state.supply["a"] == 2
+    assert _supply(state)["a"] == 2
     moves = [m for m in state.legal_moves() if (m.origin, m.target) == (4, 31)]
     assert [str(m) for m in moves if m.connection] == ["e1-e4*"]
     crossing = [m for m in moves if m.marker == pacru.parse_field("d4")]
@@ -244,21 +254,21 @@ def test_supply_runs_out_part_way_through_a_move_r16b_d29() -> None:
     """Each marker placed counts down the supply and the last one wins at once: the crossing
     marker then the meeting field {R4, R12, R16b, D29, D30}."""
     state = _pacru_two_short()
-    assert state.supply["a"] == 2
+    assert _supply(state)["a"] == 2
     after = state.apply_move("e1-e4+d4@e2")
     assert after.outcome == pacru.Outcome(pacru.Termination.SUPPLY_EXHAUSTED, ("a",))
     assert after.marker_at("d4") == after.marker_at("e2") == "a"
-    assert after.supply["a"] == 0
+    assert _supply(after)["a"] == 0
 
 
 def test_connection_counts_only_the_fields_it_changes_r8() -> None:
     """A connection over an own field and a neutral one places one marker, so with three
     left the meeting that follows leaves one and the game goes on {R8, R12, R16b}."""
     state = _pacru_two_short(extra_own=("e2",), total=39)
-    assert state.supply["a"] == 3
+    assert _supply(state)["a"] == 3
     after = state.apply_move("e1-e4*@d4")
     assert after.outcome is None
-    assert after.supply["a"] == 1
+    assert _supply(after)["a"] == 1
     assert after.marker_at("e3") == "a"
 
 

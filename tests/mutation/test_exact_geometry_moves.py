@@ -197,7 +197,9 @@ def test_legal_moves_sequence_protocol() -> None:
     assert Move.parse("a3-b4>") in moves
     assert Move.parse("a3-b4") in moves
     assert Move.parse("e1-e2>") not in moves
-    assert not moves.__contains__("a3-b4")  # text is not a Move
+    texts: list[object] = ["a3-b4", "e1-e2>", "not a move", 5]
+    # A move's text is looked up as the move; anything else is not in the list.
+    assert [t in moves for t in texts] == [True, False, False, False]
     assert Move.pass_move() not in moves
     assert bool(moves)
     assert not moves.is_pass

@@ -378,6 +378,16 @@ CASES = [
         "bad-marker-field",
         "the crossing marker may go on a1, b1, c1, a2, b2, c2, a3, b3, c3, not e5 (D15, D16)",
     ),
+    (
+        "pacru players=a,b markers=a:"
+        + ",".join([c + r for r in "1234" for c in "abcdefghi"])
+        + ",a5,b5,c5,g5,h5 chevrons=a:e6N,d6NE;b:e7S,a9E",
+        "e6xe7+e8",
+        "D29",
+        "supply-exhausted",
+        "the pincer places the last marker of the supply, which wins at once (R16b): "
+        "no '*', '+field' or '@field' follows (D29)",
+    ),
 ]
 
 
@@ -392,7 +402,7 @@ def test_illegal_move_is_explained(
         state.apply_move(move)
     err = raised.value
     assert (err.rule, err.reason, err.detail) == (rule, reason, detail)
-    assert str(err) == f"{rule}: {detail}"
+    assert str(err) == f"{rule}: {move}: {detail}"
     assert err.move == move
     assert isinstance(err, GameOverError) == (reason == "game-over")
     assert state.to_position() == before

@@ -275,3 +275,151 @@ if HAS_LSD:
         state = _only((NotationError, InvalidPositionError), lambda: from_position(text))
         if state is not None:
             assert from_position(state.to_position()) == state
+
+
+# -- regressions: crashes found by fuzzing (issue 16) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"origin": 4.0, "target": 5},
+        {"origin": 4, "target": 5.0},
+        {"origin": True, "target": 5},
+        {"origin": 4, "turn": 1, "relinquished": (3, 3)},
+        {"origin": 4, "turn": 1, "relinquished": (3, 81)},
+        {"origin": 4, "turn": 1, "relinquished": (-1, 3)},
+        {"origin": 4, "turn": 1, "relinquished": "ab"},
+        {"origin": 4, "target": 5, "twist": True},
+        {"origin": 4, "target": 5, "capture": 1},
+        {"origin": 4, "turn": 1.0, "relinquished": (1, 2)},
+    ],
+)
+def test_move_constructor_refuses_what_it_cannot_write(fields: dict[str, Any]) -> None:
+    """Move() refuses non-int, out-of-range or repeated fields and non-bool flags with a
+    ValueError at once, so every Move it builds satisfies Move.parse(str(m)) == m."""
+    with pytest.raises(ValueError, match=r"field|twist|turn|capture"):
+        Move(**fields)
+
+
+def test_move_constructor_round_trips_what_it_accepts() -> None:
+    """A reorientation built from a list of fields is sorted and reads back."""
+    move = Move(origin=40, turn=-1, relinquished=[9, 0])
+    assert move.relinquished == (0, 9)
+    assert Move.parse(str(move)) == move == Move.parse("e5<(a1,a2)")
+
+
+def test_large_ply_reads_back_after_a_move() -> None:
+    """ply=999999999 loads and, one move later, the position written (ply=1000000000)
+    reads back to the same state."""
+    state = from_position("shacru players=green,yellow chevrons=green:e4N;yellow:e6S ply=999999999")
+    assert isinstance(state, ChevronState)
+    after = state.apply_move(state.legal_moves()[0])
+    assert after.ply == 10**9
+    assert from_position(after.to_position()) == after
+
+
+def test_non_ascii_colours_are_refused_by_new_game() -> None:
+    """new_game refuses colours the position string cannot write, like "grün"."""
+    from pacru import new_game
+
+    with pytest.raises(ValueError, match="ASCII, a letter first"):
+        new_game("pacru", colours=["grün", "yellow"])
+    with pytest.raises(ValueError, match="colour names"):
+        new_game("pacru", colours=[1, 2])
+    state = new_game("pacru", colours=["Red", "yel-1"])
+    assert from_position(state.to_position()) == state
+
+
+if HAS_AP:
+
+    @pytest.mark.parametrize(
+        "final",
+        [
+            {"chevrons": [[]]},
+            {"chevrons": [["e1", 1]]},
+            {"chevrons": 5},
+            {"markers": [1]},
+            {"markers": {"1": [3]}},
+            {"markers": {"1": "e1"}},
+        ],
+    )
+    def test_compare_final_refuses_malformed_final(final: dict[str, Any]) -> None:
+        """A malformed "final" is a ValueError naming the key, not an IndexError."""
+        with pytest.raises(ValueError, match="must"):
+            ap.compare_final(ap.new_game("pacru", 2), final)
+
+
+if HAS_LSD:
+
+    def test_lsd_tiles_near_the_coordinate_limit_are_refused() -> None:
+        """A tile so far out that play could leave the coordinate range is an
+        InvalidPositionError on reading, not a bare ValueError from legal_moves()."""
+        with pytest.raises(InvalidPositionError, match="from \\(0, 0\\)"):
+            from_position("lsd red:B,yellow:W 0B+N@0,-2047 - yellow")
+        far = from_position("lsd red:B,yellow:W 0B+N@0,-2000 - yellow")
+        assert len(far.legal_moves()) == 16
+
+    def test_lsd_rule_tables_are_read_only() -> None:
+        """Rules are shared by every game with the same options: their tables cannot change."""
+        import pickle
+
+        from pacru import new_game
+
+        state = new_game("lsd")
+        with pytest.raises((AttributeError, TypeError)):
+            state.rules.kind_of[0].clear()  # type: ignore[attr-defined]
+        with pytest.raises(TypeError):
+            state.rules.kind_of[0][0] = 1  # type: ignore[index]
+        assert len(new_game("lsd").legal_moves()) == 30
+        assert pickle.loads(pickle.dumps(state)) == state
+
+
+# -- the entry points of issue 16: SAN, lookups, diagrams, tolerant records ----------------------
+
+
+@given(st.sampled_from(STATES), _texts(MOVES))
+def test_fuzz_san_and_lookups(state: GameState[Any], text: str) -> None:
+    """parse_san raises only NotationError or IllegalMoveError and gives a listed move whose
+    SAN reads back; ``in`` and is_legal never raise."""
+    moves = state.legal_moves()
+    move = _only((NotationError, IllegalMoveError), lambda: state.parse_san(text))
+    if move is not None:
+        assert move in moves
+        assert state.parse_san(state.san(move)) == move
+    assert (text in moves) == state.is_legal(text)
+
+
+@given(st.sampled_from(STATES), st.text(max_size=12) | st.sampled_from(["e4", "a1", "0,0", "1,0"]))
+def test_fuzz_from_field(state: GameState[Any], text: str) -> None:
+    """from_field takes a field (chevron games) or cell (LSD) text; else a NotationError or
+    ValueError; every move it gives is legal."""
+    found = _only((NotationError, ValueError), lambda: state.legal_moves().from_field(text))  # type: ignore[attr-defined]
+    for move in found or ():
+        assert move in state.legal_moves()
+
+
+@given(_texts(POSITIONS))
+def test_fuzz_unadjudicated_positions(text: str) -> None:
+    """from_position(..., adjudicate=False) raises only NotationError or InvalidPositionError;
+    status() and legal_moves() never raise; the position reads back unadjudicated."""
+    state = _only(
+        (NotationError, InvalidPositionError), lambda: from_position(text, adjudicate=False)
+    )
+    if state is not None:
+        state.status()
+        state.legal_moves()
+        if not state.is_terminal:
+            assert from_position(state.to_position(), adjudicate=False) == state
+
+
+if HAS_RECORDS:
+
+    @given(mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
+    def test_fuzz_tolerant_records(text: str) -> None:
+        """The tolerant reader never raises on text within the limits; the moves it keeps
+        before an illegal one (or of a good game) write back and read back strictly."""
+        for record in read_records(text, strict=False):
+            if any(error.ply is None for error in record.errors):
+                continue  # unreadable text, a bad set-up or result: kept as found
+            assert read_records(write_record(record)) == [record]

@@ -196,10 +196,8 @@ def test_starting_state_has_moves_and_no_last_move(spec: GameSpec, data: st.Data
     state = spec.new()
     assert state.outcome is None
     assert (state.ply, state.last_move) == (0, None)
-    # Chevron games list players in turn order from the first mover (setup.py);
-    # LSD keeps its colour order and starts with ``first_player`` (LSD RULING 20).
-    first = spec.kwargs.get("first_player") if spec.game == "lsd" else None
-    assert state.current_player == (first or state.players[0])
+    # Every game lists players in turn order from the first mover (setup.py, LSD RULING 20).
+    assert state.current_player == state.players[0]
     assert len(state.players) == spec.players
     assert state.legal_moves()
     assert all(v == 0 for v in state.scores.values())

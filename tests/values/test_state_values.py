@@ -225,8 +225,15 @@ def test_lsd_values_reject_mutation() -> None:
     tile = next(iter(final.field.values()))
     _frozen(tile, "owner", "nobody")
     _frozen(final.rules, "row_length", 2)
-    assert isinstance(final.legal_moves(), tuple)
-    for mapping in (final.scores, final.field, final.supply("red"), final.captured("red")):
+    assert isinstance(final.legal_moves(), pacru.LsdLegalMoves)  # a read-only Sequence
+    assert not hasattr(final.legal_moves(), "append")
+    for mapping in (
+        final.scores,
+        final.field,
+        final.supply,
+        final.supply_tiles("red"),
+        final.captured("red"),
+    ):
         with pytest.raises(TypeError):
             mapping[next(iter(mapping), "red")] = 0  # type: ignore[index]
 

@@ -15,7 +15,8 @@ a sentence with the fields involved. Reason codes:
 ``twist-removed``, ``twist-after-trigger``, ``pacru-only``,
 ``not-connection``, ``connection-required``, ``connection-and-crossing``,
 ``marker-without-crossing``, ``marker-required``, ``bad-marker-field``,
-``no-meeting``, ``meeting-required``, ``bad-meeting-field``, ``illegal``.
+``no-meeting``, ``meeting-required``, ``bad-meeting-field``,
+``supply-exhausted``, ``illegal``.
 """
 
 from __future__ import annotations
@@ -241,6 +242,10 @@ def _choices(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
             return err(_MOVE[game], "pacru-only", "'*', '+field' and '@field' are Pacru choices")
         return err(_MOVE[game], "illegal", f"{move} is not a legal move here")
     options = family.options
+    # D29 first: once the supply is empty the move ends, so no other rule is the reason.
+    exhausted = _exhausted_by_pincer(state, move)
+    if exhausted and (move.connection or move.marker is not None or move.meeting is not None):
+        return err("D29", "supply-exhausted", exhausted)
     conn_ok = any(o[1] for o in options)
     fields = [o[2] for o in options if o[2] >= 0]
     if move.connection and move.marker is not None:
@@ -294,6 +299,13 @@ def _choices(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
     if chosen is None:
         return err(_MOVE[game], "illegal", f"{move} is not a legal move here")
     meet = chosen[3]
+    if move.meeting is not None and not meet and _exhausted_by_benefit(state, move):
+        return err(
+            "D29",
+            "supply-exhausted",
+            f"the {'connection change' if move.connection else 'crossing marker'} places the "
+            f"last marker of the supply, which wins at once (R16b): no meeting follows (D29)",
+        )
     if move.meeting is not None and not meet:
         return err(
             "R12",
@@ -321,6 +333,38 @@ def _choices(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
             f"that is not yours, not {FIELD_NAMES[move.meeting]}",
         )
     return err(_MOVE[game], "illegal", f"{move} is not a legal move here")
+
+
+def _supply_after_capture(state: ChevronState, move: Move) -> tuple[int, int]:
+    """(markers left in the mover's supply after a pincer's marker, own bitboard then) {D29}."""
+    from pacru.chevron.rules import SUPPLY
+
+    seat, origin, target = state.to_move, move.origin or 0, move.target or 0
+    _, own, _, _ = after_capture(state.markers, seat, state.occupied, origin, target, move.capture)
+    return SUPPLY[len(state.players)] - own.bit_count(), own
+
+
+def _exhausted_by_pincer(state: ChevronState, move: Move) -> str:
+    """Why no choice follows a pincer that places the last marker, or "" {R11, R16b, D29}."""
+    if not move.capture:
+        return ""
+    left, _ = _supply_after_capture(state, move)
+    if left > 0:
+        return ""
+    return (
+        "the pincer places the last marker of the supply, which wins at once (R16b): "
+        "no '*', '+field' or '@field' follows (D29)"
+    )
+
+
+def _exhausted_by_benefit(state: ChevronState, move: Move) -> bool:
+    """Whether the chosen connection change or crossing marker empties the supply {D29}."""
+    left, own = _supply_after_capture(state, move)
+    if move.connection:
+        left -= (BETWEEN[(move.origin or 0) * 81 + (move.target or 0)] & ~own).bit_count()
+    elif move.marker is not None:
+        left -= 1
+    return left <= 0
 
 
 def _is_transformation(state: ChevronState, move: Move) -> bool:

@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 import attrs
 
@@ -71,14 +72,36 @@ class MoveKind(enum.Enum):
     PASS = "pass"
 
 
+def _is_field(value: object) -> bool:
+    return type(value) is int and 0 <= value < 81
+
+
 def _field_or_none(value: int | None) -> int | None:
-    if value is not None and not 0 <= value < 81:
-        raise ValueError(f"field index must be 0..80, not {value}")
+    if value is not None and not _is_field(value):
+        raise ValueError(f"field index must be 0..80 (an int), not {value!r}")
     return value
 
 
 def _sorted_fields(value: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    # Checked here, not later: a bad field would only fail in str() or legality.
+    if not isinstance(value, tuple | list):
+        raise ValueError(f"relinquished fields are a tuple of field indices, not {value!r}")
+    if not all(_is_field(f) for f in value):
+        raise ValueError(f"relinquished fields are int indices 0..80, not {value!r}")
+    if len(set(value)) != len(value):
+        raise ValueError(f"a relinquished field is named twice: {value!r}")
     return tuple(sorted(value))
+
+
+def _exact(kind: type, allowed: tuple[object, ...]) -> Callable[[Any, Any, Any], None]:
+    # bool is an int subclass: Move(twist=True) would print as ">" yet not parse back as True.
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if type(value) is not kind or value not in allowed:
+            raise ValueError(
+                f"'{attribute.name}' must be in {allowed!r} as {kind.__name__} (got {value!r})"
+            )
+
+    return check
 
 
 @attrs.frozen(cache_hash=True)
@@ -105,14 +128,21 @@ class Move:
 
     Build moves with :meth:`parse` or the keyword constructor; states produce
     them in :meth:`pacru.ChevronState.legal_moves`.
+
+    Raises:
+        ValueError: a field that is not an ``int`` 0..80, a relinquished field
+            named twice, a ``twist``/``turn`` that is not one of its ``int``
+            values, a ``capture``/``connection`` that is not a ``bool``, or a
+            combination the notation cannot write; so ``Move.parse(str(m)) ==
+            m`` for every move that can be built.
     """
 
     origin: int | None = attrs.field(default=None, converter=_field_or_none)
     target: int | None = attrs.field(default=None, converter=_field_or_none)
-    capture: bool = False
-    twist: int = attrs.field(default=0, validator=attrs.validators.in_((-1, 0, 1)))
-    turn: int = attrs.field(default=0, validator=attrs.validators.in_((-2, -1, 0, 1, 2)))
-    connection: bool = False
+    capture: bool = attrs.field(default=False, validator=_exact(bool, (False, True)))
+    twist: int = attrs.field(default=0, validator=_exact(int, (-1, 0, 1)))
+    turn: int = attrs.field(default=0, validator=_exact(int, (-2, -1, 0, 1, 2)))
+    connection: bool = attrs.field(default=False, validator=_exact(bool, (False, True)))
     marker: int | None = attrs.field(default=None, converter=_field_or_none)
     meeting: int | None = attrs.field(default=None, converter=_field_or_none)
     relinquished: tuple[int, ...] = attrs.field(default=(), converter=_sorted_fields)

@@ -217,6 +217,16 @@ class ReorientationFamily:
         return all(self.mask >> f & 1 for f in rel) and move.target is None
 
 
+def _move_or_none(text: str) -> Move | None:
+    """The move ``text`` writes, or None for text outside the grammar (``in`` never raises)."""
+    from pacru.errors import NotationError
+
+    try:
+        return Move.parse(text)
+    except NotationError:
+        return None
+
+
 Family = StepFamily | ReorientationFamily
 _PASS_ONLY: Final = (Move.pass_move(),)
 
@@ -225,9 +235,10 @@ class LegalMoves(Sequence[Move]):
     """An immutable, lazily decoded sequence of complete legal moves.
 
     Supports ``len``, indexing (also negative), slicing (returns a tuple),
-    iteration and ``in``. ``steps`` lists the step and pincer families,
-    ``reorientations`` the reorientation families, for bots that want to
-    sample by action first and by choice second.
+    iteration and ``in`` (with a :class:`Move` or its text: ``"e1-e2" in
+    moves``). :meth:`from_field` gives the moves of one chevron. ``steps``
+    lists the step and pincer families, ``reorientations`` the reorientation
+    families, for bots that want to sample by action first and by choice second.
     """
 
     __slots__ = ("_offsets", "_passes", "families", "reorientations", "steps")
@@ -292,6 +303,8 @@ class LegalMoves(Sequence[Move]):
             yield from fam
 
     def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            move = _move_or_none(move)
         if not isinstance(move, Move):
             return False
         if move.origin is None:
@@ -317,6 +330,24 @@ class LegalMoves(Sequence[Move]):
                 if s.target == target and s.origin == origin and s.capture == capture:
                     return s
         return None
+
+    def from_field(self, field: int | str) -> LegalMoves:
+        """The legal moves of the chevron on ``field`` (name or index), in list order.
+
+        A :class:`LegalMoves` of that chevron's families only (empty when no
+        chevron of the player to move stands there, or the only move is a pass).
+
+        Raises:
+            NotationError: an unknown field name.
+            ValueError: an index outside 0..80.
+        """
+        from pacru.geometry import field_index
+
+        f = field_index(field)
+        return LegalMoves(
+            tuple(s for s in self.steps if s.origin == f),
+            tuple(r for r in self.reorientations if r.origin == f),
+        )
 
     @property
     def is_pass(self) -> bool:

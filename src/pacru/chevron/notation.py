@@ -26,7 +26,9 @@ key                   value
 So any rulebook diagram can be typed: ``from_position("azacru
 players=red,yellow markers=red:d4,e4 chevrons=red:e4N")``. A Pacru position is
 taken to be at the start of the player's turn: a player without chevrons or
-without a chevron step is eliminated on reading {R15, D27}.
+without a chevron step is eliminated on reading {R15, D27}, and the end of the
+game is decided; ``parse_position(text, adjudicate=False)`` loads a diagram as
+typed instead (see :meth:`pacru.ChevronState.status`).
 """
 
 from __future__ import annotations
@@ -36,15 +38,23 @@ from typing import Final
 
 from pacru.base import Outcome, Termination
 from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers
-from pacru.chevron.rules import SUPPLY, rules_for
+from pacru.chevron.rules import SUPPLY, Rules, rules_for
 from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError, NotationError
 from pacru.geometry import FIELD_NAMES, Direction, bits, parse_field
 
-__all__ = ["MAX_POSITION_TEXT", "format_position", "parse_position"]
+__all__ = [
+    "MAX_NUMBER_DIGITS",
+    "MAX_POSITION_TEXT",
+    "adjudication",
+    "format_position",
+    "parse_position",
+]
 
 #: Longest position string the parser reads.
 MAX_POSITION_TEXT: Final = 4096
+#: Most digits of a number (``ply``, ``idle``, ...); no game comes near 10**30 plies.
+MAX_NUMBER_DIGITS: Final = 30
 _KEYS: Final = (
     "players",
     "turn",
@@ -115,13 +125,24 @@ def _groups(value: str, key: str, players: tuple[str, ...]) -> dict[int, list[st
 
 def _int(value: str, key: str) -> int:
     # ASCII only: str.isdigit() accepts "²" (int() then fails) and other scripts' digits.
-    if not (value.isascii() and value.isdigit()) or len(value) > 9:
+    # The length bound leaves room for play to go on from any number it accepts: a
+    # count read back as 10**9 - 1 is written as 10**9 one move later.
+    if not (value.isascii() and value.isdigit()) or len(value) > MAX_NUMBER_DIGITS:
         raise NotationError(f"{key} must be a whole number, not {value[:20]!r}", value)
     return int(value)
 
 
-def parse_position(text: str) -> ChevronState:
+def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     """The state described by a chevron-game position string.
+
+    Args:
+        text: the position string (module docstring).
+        adjudicate: decide the end and the eliminations of the position, as
+            play would at the start of the turn (:func:`adjudication`). With
+            ``False`` a rulebook diagram loads as typed: nobody is eliminated,
+            no end is decided, a Pacru player may hold more markers than the
+            supply, and the player to move moves (if they can);
+            :meth:`ChevronState.status` names what play could not reach.
 
     Raises:
         NotationError: the text does not follow the format.
@@ -217,11 +238,44 @@ def parse_position(text: str) -> ChevronState:
     marks = tuple(markers)
     chevs = tuple(chevrons)
     outcome: Outcome | None = None
+    if adjudicate:
+        if rules.pacru:
+            target = SUPPLY[n]
+            full = [s for s in range(n) if marks[s].bit_count() >= target]
+            if any(marks[s].bit_count() > target for s in range(n)) or len(full) > 1:
+                raise InvalidPositionError(f"a Pacru player has at most {target} markers (R1)")
+        chevs, out, to_move, occupied, outcome = adjudication(
+            rules, players, marks, chevs, out, to_move, occupied, trigger, idle, ply
+        )
+    return ChevronState(
+        rules, players, marks, chevs, to_move, out, trigger, idle, ply, outcome, occupied
+    )
+
+
+def adjudication(
+    rules: Rules,
+    players: tuple[str, ...],
+    marks: tuple[int, ...],
+    chevs: tuple[tuple[int, ...], ...],
+    out: int,
+    to_move: int,
+    occupied: int,
+    trigger: int,
+    idle: int,
+    ply: int,
+) -> tuple[tuple[tuple[int, ...], ...], int, int, int, Outcome | None]:
+    """What the rules decide at the start of ``to_move``'s turn in a typed-in position.
+
+    Returns ``(chevrons, out, to_move, occupied, outcome)``: Pacru eliminates
+    players without chevrons or without a chevron step {R15, D27} and ends the
+    game on a full supply {R16b, D29}, the last player {R16a} or the move cap
+    (D32); Azacru ends when the trigger's turn comes round {A-R10, D36} or on the
+    move cap; Lilacru and Shacru end by the look-ahead {S-R6, L7, D33}.
+    """
+    n = len(players)
+    outcome: Outcome | None = None
     if rules.pacru:
-        target = SUPPLY[n]
-        full = [s for s in range(n) if marks[s].bit_count() >= target]
-        if any(marks[s].bit_count() > target for s in range(n)) or len(full) > 1:
-            raise InvalidPositionError(f"a Pacru player has at most {target} markers (R1)")
+        full = [s for s in range(n) if marks[s].bit_count() >= SUPPLY[n]]
         if full:
             to_move = full[0]
             outcome = Outcome(Termination.SUPPLY_EXHAUSTED, (players[to_move],))
@@ -238,6 +292,4 @@ def parse_position(text: str) -> ChevronState:
             outcome = Outcome(Termination.MOVE_CAP, ())
     else:
         outcome = lookahead_outcome(rules, players, marks, chevs, occupied, idle)
-    return ChevronState(
-        rules, players, marks, chevs, to_move, out, trigger, idle, ply, outcome, occupied
-    )
+    return chevs, out, to_move, occupied, outcome

@@ -26,12 +26,15 @@ Layouts (option ``start_layout``; ruling D1, D2 and B.5):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Final
 
 from pacru.chevron.rules import rules_for
 from pacru.chevron.state import ChevronState
 from pacru.geometry import Direction, parse_field
+
+_COLOUR_RE: Final = re.compile(r"[a-z][a-z0-9_-]*")
 
 __all__ = ["LAYOUTS", "SEAT_CHEVRONS", "SEAT_COLOURS", "new_game"]
 
@@ -74,12 +77,21 @@ _OPTIONS: Final = (
 
 
 def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> tuple[str, ...]:
-    if isinstance(colours, str) or len(colours) != n:
+    if (
+        isinstance(colours, str)
+        or not isinstance(colours, Sequence)
+        or len(colours) != n
+        or not all(isinstance(c, str) for c in colours)
+    ):
         raise ValueError(f"{option} must list {n} colour names, one per seat")
-    names = tuple(str(c).strip().lower() for c in colours)
+    names = tuple(c.strip().lower() for c in colours)
     for name in names:
-        if not name.replace("-", "").replace("_", "").isalnum() or not name[:1].isalpha():
-            raise ValueError(f"colour names are words of letters, digits, - and _: {name!r}")
+        # ASCII only, as the position string reads them (pacru.chevron.notation).
+        if not _COLOUR_RE.fullmatch(name):
+            raise ValueError(
+                "colour names are words of letters, digits, - and _ (ASCII, a letter first): "
+                f"{name!r}"
+            )
     if len(set(names)) != n:
         raise ValueError(f"colour names must be distinct: {', '.join(names)}")
     return names

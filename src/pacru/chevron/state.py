@@ -30,6 +30,7 @@ from pacru.chevron.resolve import resolve  # imports no state: no import cycle
 from pacru.chevron.rules import SUPPLY, Rules, rules_for
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
+from pacru.status import Status
 
 if TYPE_CHECKING:
     from pacru.explain import Explanation
@@ -373,17 +374,49 @@ class ChevronState(GameState[Move]):
         )
 
     @property
-    def supply(self) -> Mapping[str, int]:
+    def supply(self) -> Mapping[str, int] | None:
         """Pacru: colour -> markers left in the supply, 42/28/24 minus those on the board.
 
-        {R1, R16b, D29}. Raises ``AttributeError`` in games without a supply (D38).
+        {R1, R16b, D29}. ``None`` in Lilacru, Shacru and Azacru, whose markers
+        are unlimited (D38). Never raises.
         """
         if not self.rules.pacru:
-            raise AttributeError(f"{self.game} has no marker supply (ruling D38)")
+            return None
         target = SUPPLY[len(self.players)]
         return MappingProxyType(
             {p: target - m.bit_count() for p, m in zip(self.players, self.markers, strict=True)}
         )
+
+    def san(self, move: Move | str) -> str:
+        """The shortest text naming ``move`` here (:mod:`pacru.chevron.san`), e.g. ``"g1-i3"``.
+
+        Raises:
+            NotationError: unparseable move text.
+            IllegalMoveError: the move is not legal here.
+            GameOverError: the game is over.
+        """
+        from pacru.chevron.san import san
+
+        return san(self, move)
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move a complete or short text names (:mod:`pacru.chevron.san`).
+
+        Raises:
+            NotationError: text outside the grammar, or short text that fits
+                more than one legal move.
+            IllegalMoveError: no legal move fits.
+            GameOverError: the game is over.
+        """
+        from pacru.chevron.san import parse_san
+
+        return parse_san(self, text)
+
+    def status(self) -> Status:
+        """What about this position play cannot reach (:class:`pacru.Status`); VALID if nothing."""
+        from pacru.chevron.status import position_status
+
+        return position_status(self)
 
     @property
     def eliminated(self) -> tuple[str, ...]:

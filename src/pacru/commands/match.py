@@ -69,7 +69,14 @@ def register(subparsers: Any) -> None:
             "worker processes, and print wins, draws and scores with 95% confidence intervals."
         ),
     )
-    parser.add_argument("--game", "-g", required=True, choices=GAMES, metavar="GAME")
+    parser.add_argument(
+        "--game",
+        "-g",
+        required=True,
+        choices=GAMES,
+        metavar="GAME",
+        help=f"one of {', '.join(GAMES)}",
+    )
     parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
     parser.add_argument(
         "--bot",
@@ -105,8 +112,18 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     group = parser.add_argument_group("game options (chevron games)")
-    group.add_argument("--start-layout", metavar="LAYOUT", default=None)
-    group.add_argument("--meeting-rule", metavar="RULE", default=None)
+    group.add_argument(
+        "--start-layout",
+        metavar="LAYOUT",
+        default=None,
+        help="standard (default), ap-legacy-2p or abstractplay",
+    )
+    group.add_argument(
+        "--meeting-rule",
+        metavar="RULE",
+        default=None,
+        help="Pacru: 2011 (default) or original (ruling D48)",
+    )
     group.add_argument(
         "--move-cap",
         metavar="PLIES",
@@ -136,6 +153,10 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         return 2
     if args.scheduler is not None and args.workers != 1:
         out.error("--workers and --scheduler exclude each other (the cluster has its workers)")
+        return 2
+    problem = _path_problem(args)
+    if problem:  # before playing: a long match must not end in an unwritable path
+        out.error(problem)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     if "" not in sys.path and os.getcwd() not in sys.path:
@@ -194,6 +215,34 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             out.error(f"--json {args.json}: {err.strerror or err}")
             return 2
     return status
+
+
+def _writable_dir(path: Path) -> bool:
+    """Whether ``path`` (or, if missing, its nearest existing ancestor) is a writable folder."""
+    while not path.exists():
+        if path.parent == path:
+            return False
+        path = path.parent
+    return path.is_dir() and os.access(path, os.W_OK)
+
+
+def _path_problem(args: argparse.Namespace) -> str:
+    """Why ``--json`` or ``--record`` could not be written, or ``""``: checked before playing."""
+    if args.json is not None:
+        target = Path(args.json)
+        if target.is_dir():
+            return f"--json {args.json}: is a folder, not a file"
+        if target.exists() and not os.access(target, os.W_OK):
+            return f"--json {args.json}: the file cannot be written"
+        if not target.parent.is_dir() or not os.access(target.parent, os.W_OK):
+            return f"--json {args.json}: no writable folder {target.parent}"
+    if args.record is not None:
+        folder = Path(args.record)
+        if folder.exists() and not folder.is_dir():
+            return f"--record {args.record}: is a file, not a folder"
+        if not _writable_dir(folder):
+            return f"--record {args.record}: the folder cannot be created or written"
+    return ""
 
 
 def _write_records(result: Any, folder: Path, out: Output) -> int:

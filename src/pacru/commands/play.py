@@ -3,14 +3,19 @@
 Usage::
 
     pacru play GAME --players N [--seed S] [--human [--seat COLOUR]] [--quiet]
+               [--bot COLOUR=SPEC ...] [--position TEXT|FILE] [--record OUT]
                [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 Every seat is taken by the built-in random player (:func:`random_move`,
 seeded with ``random.Random(seed)``), except the one ``--human`` gives to the
-person at the terminal. After each turn the move and the board
-(``str(state)``) are printed; at the end the scores and the result
-(:meth:`pacru.Outcome.result`). Only the :class:`pacru.GameState` protocol is
-used, so every game in :data:`pacru.GAMES` can be played, LSD included.
+person at the terminal and those ``--bot COLOUR=SPEC`` gives to a bot
+(:func:`pacru.bots.spec.make_bot`, e.g. ``--bot yellow=mcts:iterations=200``).
+``--position`` starts from a position string (:func:`pacru.from_position`),
+given as text or as the name of a file holding it; GAME may then be left out.
+After each turn the move and the board (``str(state)``) are printed; at the
+end the scores and the result (:meth:`pacru.Outcome.result`). Only the
+:class:`pacru.GameState` protocol is used, so every game in
+:data:`pacru.GAMES` can be played, LSD included.
 
 Exit status: 0 when the game was played to its end (or the human quit), 2 on
 bad usage (an unknown option value, a seat that is not a player), 1 if the
@@ -68,13 +73,20 @@ def register(subparsers: Any) -> None:
     """Add the ``play`` subcommand to the ``pacru`` parser."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "play",
-        help="play a game between random players (or against them with --human)",
+        help="play a game between random players, bots (--bot) or you (--human)",
         description=(
-            "Play a complete game between built-in random players, printing the board "
-            "after each move and the final scores. With --human you take one seat."
+            "Play a complete game, from the start or from a position (--position), printing "
+            "the board after each move and the final scores. Seats are played by the built-in "
+            "random player unless --bot gives them to a bot or --human gives one to you."
         ),
     )
-    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    parser.add_argument(
+        "game",
+        nargs="?",
+        choices=GAMES,
+        metavar="GAME",
+        help=f"one of {', '.join(GAMES)}; optional with --position, which names its game",
+    )
     parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
     parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed of the random players"
@@ -90,6 +102,25 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--record", metavar="OUT", default=None, help="write the game record to OUT (pacru replay)"
+    )
+    parser.add_argument(
+        "--bot",
+        metavar="COLOUR=SPEC",
+        action="append",
+        default=[],
+        help=(
+            "give the seat COLOUR to a bot, e.g. yellow=greedy or red=mcts:iterations=200 "
+            "(kinds: random, greedy, mcts); repeat for more seats; the others play randomly"
+        ),
+    )
+    parser.add_argument(
+        "--position",
+        metavar="TEXT|FILE",
+        default=None,
+        help=(
+            "start from this position string, or from the one in this file "
+            "(pacru.from_position; e.g. 'shacru players=red,yellow chevrons=red:e4N;yellow:e6S')"
+        ),
     )
     group = parser.add_argument_group("game options (chevron games)")
     group.add_argument(
@@ -124,8 +155,14 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Play the game described by the parsed ``args``; returns the exit status."""
     out = out or Output()
     try:
-        state: GameState[Any] = new_game(args.game, args.players, **_options(args))
+        state: GameState[Any] = _start(args)
     except (ValueError, TypeError, ImportError) as err:
+        out.error(str(err))
+        return 2
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    try:
+        bots = _bots(getattr(args, "bot", []), state, seed)
+    except ValueError as err:
         out.error(str(err))
         return 2
     seat = None
@@ -137,10 +174,14 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     elif args.seat:
         out.error("--seat needs --human")
         return 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    if seat is not None and seat in bots:
+        out.error(f"--bot {seat}=...: {seat} is the --human seat")
+        return 2
     try:
         record = getattr(args, "record", None)
-        return _play(state, random.Random(seed), seed, seat, args.quiet, out, record=record)
+        return _play(
+            state, random.Random(seed), seed, seat, args.quiet, out, record=record, bots=bots
+        )
     except PacruError as err:
         out.error(f"engine error: {err}")
         return 1
@@ -152,6 +193,65 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         # The reader went away (`pacru play ... | head`): stop quietly, as rich does.
         _silence_stdout()
         return 1
+
+
+def _start(args: argparse.Namespace) -> GameState[Any]:
+    """The starting state: ``--position`` (text or file), else GAME's set-up.
+
+    Raises:
+        ValueError: no GAME nor position, an unreadable position file, a position
+            of another game than GAME, or a bad option (a PacruError for a bad
+            position string).
+    """
+    position = getattr(args, "position", None)
+    if position is None:
+        if args.game is None:
+            raise ValueError("name the GAME to play, or give --position")
+        game: str = args.game
+        return new_game(game, args.players, **_options(args))
+    from pathlib import Path
+
+    from pacru.games import from_position
+
+    text = position
+    if Path(position).is_file():
+        try:
+            text = Path(position).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise ValueError(f"--position {position}: cannot read the file ({err})") from None
+    state = from_position(text.strip())
+    if args.game is not None and state.game != args.game:
+        raise ValueError(f"--position is a {state.game} position, not {args.game}")
+    if state.is_terminal:
+        raise ValueError(f"--position: the game is already over ({state.outcome})")
+    return state
+
+
+def _bots(specs: Sequence[str], state: GameState[Any], seed: int) -> dict[str, Any]:
+    """Colour -> bot, from ``--bot COLOUR=SPEC`` options (seeded from ``seed``).
+
+    Raises:
+        ValueError: not COLOUR=SPEC, a colour that is not a player or given
+            twice, or a bad spec (:func:`pacru.bots.spec.make_bot`).
+    """
+    if not specs:
+        return {}
+    from pacru.bots.spec import make_bot
+
+    bots: dict[str, Any] = {}
+    for item in specs:
+        colour, eq, spec = item.partition("=")
+        colour = colour.strip().lower()
+        if not eq or not spec.strip():
+            raise ValueError(f"--bot {item}: expected COLOUR=SPEC, e.g. yellow=greedy")
+        if colour not in state.players:
+            raise ValueError(
+                f"--bot {item}: {colour!r} is not a player; players: {', '.join(state.players)}"
+            )
+        if colour in bots:
+            raise ValueError(f"--bot {item}: {colour} is given twice")
+        bots[colour] = make_bot(spec, seed=seed + 1 + state.players.index(colour))
+    return bots
 
 
 def _silence_stdout() -> None:
@@ -171,6 +271,7 @@ def _play(
     quiet: bool,
     out: Output,
     record: str | None = None,
+    bots: dict[str, Any] | None = None,
 ) -> int:
     players = ", ".join(state.players)
     if not quiet:
@@ -189,7 +290,8 @@ def _play(
             if not state.legal_moves():
                 out.error(f"{player} has no legal move, but the game is not over")
                 return 1
-            move = random_move(state, rng)
+            bot = (bots or {}).get(player or "")
+            move = bot.choose_move(state) if bot is not None else random_move(state, rng)
         state = game.push(move)
         if not quiet or human is not None:
             out.line()

@@ -146,12 +146,14 @@ def _detect(text: str, args: argparse.Namespace) -> str:
         return "abstractplay"
     if body.startswith("["):
         try:
-            json.loads(body)
-        except ValueError:
+            _json(body)
+        except RecordError:
             return "record"
         return "abstractplay"
     words = body.split(None, 1)
-    if words and words[0].lower() in GAMES and "=" in body.splitlines()[0]:
+    first = body.splitlines()[0] if body else ""
+    # Chevron positions have key=value words; LSD's start "lsd colour:shade,...".
+    if words and words[0].lower() in GAMES and ("=" in first or words[0].lower() == "lsd"):
         return "position"
     if args.game is not None:
         return "abstractplay"
@@ -184,14 +186,25 @@ def load(text: str, args: argparse.Namespace) -> list[LoadedGame]:
     ]
 
 
+def _json(body: str) -> Any:
+    """The JSON value of ``body``.
+
+    Raises:
+        RecordError: not JSON, or nested too deeply for the parser.
+    """
+    try:
+        return json.loads(body)
+    except ValueError as err:
+        raise RecordError(f"not JSON: {err}") from None
+    except RecursionError:
+        raise RecordError("not JSON that can be read: nested too deeply") from None
+
+
 def _load_abstractplay(text: str, args: argparse.Namespace) -> LoadedGame:
     data: dict[str, Any] = {}
     body = text.strip()
     if body.startswith(("{", "[")):
-        try:
-            parsed = json.loads(body)
-        except ValueError as err:
-            raise RecordError(f"not JSON: {err}") from None
+        parsed = _json(body)
         data = parsed if isinstance(parsed, dict) else {"moves": parsed}
     else:
         data = {"moves": body.split()}

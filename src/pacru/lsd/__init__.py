@@ -105,12 +105,13 @@ def new_game(players: int = 2, **options: Any) -> LsdState:
     return LsdState._from_parts(rules, {}, empty, rules.colours.index(rules.first_player))
 
 
-def from_position(text: str) -> LsdState:
+def from_position(text: str, adjudicate: bool = True) -> LsdState:
     """The state a position string describes (``state.to_position()``; grammar in
-    :mod:`pacru.lsd.position`).
+    :mod:`pacru.lsd.position`). ``adjudicate=False`` loads a diagram as typed,
+    without deciding its end (:func:`pacru.from_position`).
 
     Raises:
         NotationError: not an LSD position string.
         InvalidPositionError: well-formed, but not a possible state.
     """
-    return LsdState.from_position(text)
+    return LsdState.from_position(text, adjudicate=adjudicate)

@@ -106,6 +106,15 @@ class LsdMove:
         object.__setattr__(self, "_code", encode_cell(*self.cell))
 
     @classmethod
+    def parse(cls, text: str) -> LsdMove:
+        """The move a canonical-grammar text names, as :meth:`pacru.Move.parse` (syntax only).
+
+        Raises:
+            NotationError: text outside the grammar, or without the shade letter.
+        """
+        return cls.from_text(text)
+
+    @classmethod
     def from_text(cls, text: str) -> LsdMove:
         """The move a canonical-grammar text names (the shade is required here).
 

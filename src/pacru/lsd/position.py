@@ -27,7 +27,10 @@ Grammar::
 :func:`pacru.lsd.tiles.parse_tile_set`. Options name ``row_length``,
 ``allow_rotation``, ``strict_dot_matching``, ``enforce_shade_alternation``,
 ``first_player`` and ``tile_set``; only those that differ from the default are
-written, in that order.
+written, in that order. ``seats`` list the colours in turn order from the
+first player, so ``first=`` is never written; when read, it rotates the seats
+so that colour is first (as ``new_game(first_player=...)`` does), and seat
+numbers refer to the order written.
 
 Example, after ``B+NESW@0,0`` and ``WxW@1,0`` in a two-player game::
 
@@ -134,7 +137,7 @@ def _options(words: list[str], text: str) -> dict[str, Any]:
     return options
 
 
-def parse_position(text: str) -> LsdState:
+def parse_position(text: str, adjudicate: bool = True) -> LsdState:
     """The state a position string describes (grammar in the module docstring).
 
     Raises:
@@ -165,6 +168,8 @@ def parse_position(text: str) -> LsdState:
     except ValueError as error:
         raise InvalidPositionError(f"invalid LSD options in the position: {error}") from None
     players = len(colours)
+    # first= rotates the seats (make_rules): map the text's seat numbers to the rules' seats.
+    seat_of = [rules.colours.index(colour) for colour in colours]
 
     field: dict[int, int] = {}
     if field_word != "-":
@@ -178,6 +183,7 @@ def parse_position(text: str) -> LsdState:
                 raise NotationError(f"a field tile names its shade: {part[:40]!r}", text)
             if seat >= players:
                 raise InvalidPositionError(f"no seat {seat} in a {players}-player game")
+            seat = seat_of[seat]
             cell = encode_cell(x, y)
             if cell in field:
                 raise InvalidPositionError(f"two tiles on {(x, y)}")
@@ -195,19 +201,20 @@ def parse_position(text: str) -> LsdState:
             seat = int(seat_text)
             if seat >= players:
                 raise InvalidPositionError(f"no seat {seat} in a {players}-player game")
+            seat = seat_of[seat]
             face = face_code(coerce_shape(shape_text), Shade.parse(shade_text), parse_sides(sides))
             kind = rules.kind_of[seat].get(face)
             count = int(count_text) if count_text is not None else 1
             if kind is None or count < 1:
                 raise InvalidPositionError(
-                    f"{colours[seat]} has no tile {face_text(face)} to be captured"
+                    f"{rules.colours[seat]} has no tile {face_text(face)} to be captured"
                 )
             captured[seat][kind] += count
 
     if turn_word == "-":
         turn = -1
     elif turn_word in colours:
-        turn = colours.index(turn_word)
+        turn = rules.colours.index(turn_word)
     else:
         raise InvalidPositionError(f"the player to move {turn_word!r} is not a colour here")
-    return LsdState._from_parts(rules, field, tuple(tuple(c) for c in captured), turn)
+    return LsdState._from_parts(rules, field, tuple(tuple(c) for c in captured), turn, adjudicate)

@@ -10,18 +10,22 @@ Option (``new_game`` kw)       Default                               Rule
 ``strict_dot_matching``        ``True``                              RULING 5
 ``row_length``                 4, or 3 with four players             1.7, RULING 16
 ``enforce_shade_alternation``  ``True``                              2.5, RULING 17
-``first_player``               the first colour                      RULING 20
+``first_player``               the first colour (seat 0: the         RULING 20
+                               colours rotate to it)
 =============================  ====================================  ======================
 
 :class:`LsdRules` holds one validated set of options plus the lookup tables the
 engine indexes (per-seat tile kinds, their orientations, and which dot masks
-fit which neighbourhood), so nothing is recomputed during play.
+fit which neighbourhood), so nothing is recomputed during play. Every table is
+a tuple or a read-only mapping: one :class:`LsdRules` is shared by all games
+with the same options, so none of them can change it for the others.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
@@ -118,7 +122,7 @@ class LsdRules:
     # from every face a kind can show on the field to the kind's index.
     kinds: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False)
     initial: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False)
-    kind_of: tuple[dict[int, int], ...] = attrs.field(init=False, eq=False)
+    kind_of: tuple[Mapping[int, int], ...] = attrs.field(init=False, eq=False)
     # Per seat and kind: the distinct ``(dot mask, face)`` orientations, and
     # the 16-bit set of those dot masks (to test a cell in one AND).
     orients: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = attrs.field(init=False, eq=False)
@@ -148,10 +152,29 @@ class LsdRules:
             reach.append(tuple(sum(1 << m for m, _ in o) for o in seat_orients))
         object.__setattr__(self, "kinds", tuple(kinds))
         object.__setattr__(self, "initial", tuple(initial))
-        object.__setattr__(self, "kind_of", tuple(kind_of))
+        # Read-only: rules are shared by every game with these options (make_rules).
+        object.__setattr__(self, "kind_of", tuple(MappingProxyType(k) for k in kind_of))
         object.__setattr__(self, "orients", tuple(orients))
         object.__setattr__(self, "reach", tuple(reach))
         object.__setattr__(self, "fit", _FIT[self.strict_dot_matching])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The read-only tables do not pickle; the shared rules are looked up from the options.
+        return (
+            rules_from_key,
+            (
+                (
+                    self.colours,
+                    self.shades,
+                    self.tile_set,
+                    self.allow_rotation,
+                    self.strict_dot_matching,
+                    self.row_length,
+                    self.enforce_shade_alternation,
+                    self.first_player,
+                ),
+            ),
+        )
 
     def seat(self, colour: str) -> int:
         """The seat index (0-based turn order) of ``colour``.
@@ -294,6 +317,10 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
         first = colours[0]
     if first not in colours:
         raise ValueError(f"first_player must be one of {', '.join(colours)}, not {first!r}")
+    # Players are listed in turn order from the first player, as in the chevron games: the
+    # seats (and their shades) rotate so that first_player is seat 0 (RULING 20).
+    start = colours.index(first)
+    colours, shades = colours[start:] + colours[:start], shades[start:] + shades[:start]
 
     key = (
         colours,

@@ -51,6 +51,7 @@ from pacru.base import GameState, Outcome, Termination
 from pacru.errors import GameOverError, InvalidPositionError, NotationError
 from pacru.lsd import engine
 from pacru.lsd.legality import explain_illegal
+from pacru.lsd.movelist import LsdLegalMoves
 from pacru.lsd.moves import _MOVES, LsdMove, _move, parse_move_text
 from pacru.lsd.rules import LsdRules, rules_from_key
 from pacru.lsd.tiles import (
@@ -74,6 +75,7 @@ from pacru.lsd.tiles import (
     mask_to_sides,
     normalize_tile_set,
 )
+from pacru.status import Status
 
 if TYPE_CHECKING:
     from pacru.explain import Explanation
@@ -129,7 +131,7 @@ class LsdState(GameState[LsdMove]):
     _outcome: Outcome | None
     _last: LsdMove | None = None
     # Caches; states are immutable so both stay valid.
-    _legal: tuple[LsdMove, ...] | None = attrs.field(default=None, init=False)
+    _legal: LsdLegalMoves | None = attrs.field(default=None, init=False)
     _hash: int | None = attrs.field(default=None, init=False)
 
     # --- construction ---------------------------------------------------
@@ -141,6 +143,7 @@ class LsdState(GameState[LsdMove]):
         field: dict[int, int],
         captured: tuple[tuple[int, ...], ...],
         turn: int,
+        adjudicate: bool = True,
     ) -> LsdState:
         """A validated state from its field, captured tiles and turn (-1 = over).
 
@@ -191,21 +194,28 @@ class LsdState(GameState[LsdMove]):
                     )
                 supply.append(left)
             supplies.append(tuple(supply))
+        # Each placement reaches one cell further at most, and the cells next to the
+        # last tile must still be encodable: so play never leaves the coordinate range.
+        reach = max((max(map(abs, decode_cell(c))) for c in field), default=0)
+        left = sum(map(sum, supplies))
+        if reach + left >= MAX_COORD:
+            raise InvalidPositionError(
+                f"a tile lies {reach} cells from (0, 0); with {left} tiles left to place, "
+                f"tiles lie within {MAX_COORD - 1 - left} of it"
+            )
         frontier: dict[int, int] = {}
         engine.refresh_frontier(
             frontier, field, {c + step for c in field for step in STEP} - field.keys()
         )
         state_supplies = tuple(supplies)
-        rows = engine.rows_of(field, rules.row_length)
-        outcome: Outcome | None = None
-        if len(rows) > 1:
+        if not adjudicate:
+            # A diagram as typed: a named player moves, whatever the field shows.
+            if turn == -1:
+                raise InvalidPositionError("an unadjudicated diagram names the player to move")
+            return cls(rules.colours, rules, field, frontier, state_supplies, captured, turn, None)
+        outcome = cls._adjudicated(rules, field, frontier, state_supplies)
+        if outcome is not None and len(outcome.winners) > 1:
             raise InvalidPositionError("more than one colour has a winning row")
-        if rows:
-            outcome = Outcome(Termination.ROW, (rules.colours[rows.pop()],))
-        elif not any(
-            engine.can_place(rules, s, field, frontier, state_supplies[s]) for s in range(players)
-        ):
-            outcome = Outcome(Termination.BLOCKED, ())
         if outcome is not None:
             if turn != -1:
                 raise InvalidPositionError(f"the game is over ({outcome.result()}); nobody moves")
@@ -220,8 +230,10 @@ class LsdState(GameState[LsdMove]):
         return cls(rules.colours, rules, field, frontier, state_supplies, captured, turn, outcome)
 
     @classmethod
-    def from_position(cls, text: str) -> LsdState:
+    def from_position(cls, text: str, adjudicate: bool = True) -> LsdState:
         """The state a position string describes (see :mod:`pacru.lsd.position`).
+
+        ``adjudicate=False`` loads a diagram as typed (:func:`pacru.from_position`).
 
         Raises:
             NotationError: not a position string.
@@ -229,7 +241,7 @@ class LsdState(GameState[LsdMove]):
         """
         from pacru.lsd.position import parse_position
 
-        return parse_position(text)
+        return parse_position(text, adjudicate=adjudicate)
 
     # --- the GameState protocol ---------------------------------------------
 
@@ -246,18 +258,88 @@ class LsdState(GameState[LsdMove]):
         """
         return self._outcome
 
-    def legal_moves(self) -> tuple[LsdMove, ...]:
-        """Every legal placement for the player to move {LSD.md 2.2}; ``()`` when over.
+    def legal_moves(self) -> LsdLegalMoves:
+        """Every legal placement for the player to move {LSD.md 2.2}; empty when over.
 
         Each distinct (tile kind, orientation, cell) appears once, ordered by
-        cell (x, then y), then tile kind, then orientation. Computed once per
-        state and cached.
+        cell (x, then y), then tile kind, then orientation. A read-only
+        sequence (:class:`~pacru.lsd.movelist.LsdLegalMoves`): ``in`` takes a
+        move or its text, ``from_field((x, y))`` the placements on one cell.
+        Computed once per state and cached.
         """
         legal = self._legal
         if legal is None:
-            legal = () if self._outcome is not None else self._generate()
+            legal = LsdLegalMoves(() if self._outcome is not None else self._generate())
             object.__setattr__(self, "_legal", legal)
         return legal
+
+    @property
+    def to_move(self) -> int:
+        """The index in :attr:`players` of the player to move.
+
+        Once the game is over: the row winner's index, or 0 after a blocked draw.
+        """
+        if self._turn >= 0:
+            return self._turn
+        outcome = self._outcome
+        return self.players.index(outcome.winners[0]) if outcome and outcome.winners else 0
+
+    def san(self, move: LsdMove | str) -> str:
+        """The shortest text naming ``move`` here (:mod:`pacru.lsd.san`), e.g. ``"xS@1,0"``.
+
+        Raises:
+            NotationError: unparseable move text.
+            IllegalMoveError: the move is not legal here; GameOverError when over.
+        """
+        from pacru.lsd.san import san
+
+        return san(self, move)
+
+    def parse_san(self, text: str) -> LsdMove:
+        """The legal move a complete or short text names (:mod:`pacru.lsd.san`).
+
+        Raises:
+            NotationError: text outside the grammar, or short text that fits
+                more than one legal move.
+            IllegalMoveError: no legal move fits; GameOverError when over.
+        """
+        from pacru.lsd.san import parse_san
+
+        return parse_san(self, text)
+
+    def status(self) -> Status:
+        """What about this position play cannot reach (:class:`pacru.Status`); VALID if nothing.
+
+        LSD positions are checked in full on reading; a diagram loaded with
+        ``adjudicate=False`` may still carry ``UNADJUDICATED_END`` (a row, or
+        nobody can place) or ``NO_LEGAL_MOVE`` (the player to move cannot place).
+        """
+        flags = Status.VALID
+        if self._outcome is None:
+            if self._adjudicated(self._rules, self._field, self._frontier, self._supplies):
+                flags |= Status.UNADJUDICATED_END
+            elif not self.legal_moves():
+                flags |= Status.NO_LEGAL_MOVE
+        return flags
+
+    @staticmethod
+    def _adjudicated(
+        rules: LsdRules,
+        field: dict[int, int],
+        frontier: dict[int, int],
+        supplies: tuple[tuple[int, ...], ...],
+    ) -> Outcome | None:
+        """The end the field shows: a row, or nobody can place {LSD 2.4}."""
+        rows = engine.rows_of(field, rules.row_length)
+        if rows:
+            # More than one winner only in a typed-in diagram; _from_parts refuses it.
+            return Outcome(Termination.ROW, tuple(rules.colours[s] for s in sorted(rows)))
+        if not any(
+            engine.can_place(rules, s, field, frontier, supplies[s])
+            for s in range(len(rules.colours))
+        ):
+            return Outcome(Termination.BLOCKED, ())
+        return None
 
     def parse_move(self, text: str) -> LsdMove:
         """The legal move ``text`` names (grammar in :mod:`pacru.lsd.moves`).
@@ -389,7 +471,17 @@ class LsdState(GameState[LsdMove]):
             }
         )
 
-    def supply(self, colour: str) -> Mapping[Tile, int]:
+    @property
+    def supply(self) -> Mapping[str, int]:
+        """Colour -> tiles left to place, in turn order (read-only; LSD 1.5, RULING 23).
+
+        The tiles themselves: :meth:`supply_tiles`.
+        """
+        return MappingProxyType(
+            {p: sum(counts) for p, counts in zip(self.players, self._supplies, strict=True)}
+        )
+
+    def supply_tiles(self, colour: str) -> Mapping[Tile, int]:
         """``colour``'s supply (public, RULING 23): tile in canonical orientation -> count.
 
         Raises:
@@ -604,7 +696,7 @@ class LsdState(GameState[LsdMove]):
         return render(self)
 
     def __repr__(self) -> str:
-        return f"LsdState.from_position({self.to_position()!r})"
+        return f"pacru.from_position({self.to_position()!r})"
 
     def _repr_svg_(self) -> str:
         """The field as SVG with the last tile ringed, for Jupyter (:func:`pacru.svg.board`)."""

@@ -1,0 +1,124 @@
+"""The sequence returned by :meth:`pacru.lsd.LsdState.legal_moves`.
+
+:class:`LsdLegalMoves` is an immutable ``Sequence[LsdMove]`` in the order of
+``legal_moves()`` (by cell, x then y, then tile kind, then orientation), as
+:class:`pacru.LegalMoves` is for the chevron games: it supports ``len``,
+indexing, slicing (a tuple), iteration, ``in`` with a move *or its text*, and
+:meth:`~LsdLegalMoves.from_field` for the placements on one cell. It compares
+equal to a tuple or list of the same moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from pacru.errors import NotationError
+from pacru.lsd.moves import LsdMove, _move, parse_move_text
+from pacru.lsd.tiles import Cell, Shade, encode_cell, face_code
+
+__all__ = ["LsdLegalMoves", "parse_cell"]
+
+
+def parse_cell(cell: Cell | str) -> Cell:
+    """``(x, y)`` from a cell tuple or its text ``"x,y"`` (as in move texts).
+
+    Raises:
+        NotationError: neither an ``(x, y)`` tuple of ints nor ``"x,y"`` text.
+    """
+    if isinstance(cell, str):
+        try:
+            _, _, _, x, y = parse_move_text("B+N@" + cell.strip())
+        except NotationError:
+            raise NotationError(f"a cell is written x,y such as 1,-2; not {cell[:40]!r}") from None
+        return (x, y)
+    if (
+        isinstance(cell, tuple)
+        and len(cell) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
+    ):
+        return cell
+    raise NotationError(f"a cell is an (x, y) tuple of ints or 'x,y' text, not {cell!r}")
+
+
+class LsdLegalMoves(Sequence[LsdMove]):
+    """Every legal placement of a position, in order; read-only.
+
+    ``move in moves`` takes an :class:`LsdMove` or a move text (the shade may
+    be left out, as in :meth:`pacru.lsd.LsdState.parse_move`); text outside
+    the grammar is simply not in the list.
+    """
+
+    __slots__ = ("_by_cell", "_moves", "_set")
+
+    def __init__(self, moves: tuple[LsdMove, ...] = ()) -> None:
+        self._moves = moves
+        self._set: frozenset[LsdMove] | None = None
+        self._by_cell: dict[Cell, tuple[LsdMove, ...]] | None = None
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    @overload
+    def __getitem__(self, index: int) -> LsdMove: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[LsdMove, ...]: ...
+    def __getitem__(self, index: int | slice) -> LsdMove | tuple[LsdMove, ...]:
+        return self._moves[index]
+
+    def __iter__(self) -> Iterator[LsdMove]:
+        return iter(self._moves)
+
+    def __bool__(self) -> bool:
+        return bool(self._moves)
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, str):
+            return any(m in self._lookup() for m in _candidates(move))
+        return isinstance(move, LsdMove) and move in self._lookup()
+
+    def _lookup(self) -> frozenset[LsdMove]:
+        found = self._set
+        if found is None:
+            found = self._set = frozenset(self._moves)
+        return found
+
+    def from_field(self, cell: Cell | str) -> tuple[LsdMove, ...]:
+        """The placements on ``cell`` (``(x, y)`` or ``"x,y"``), in list order.
+
+        Raises:
+            NotationError: ``cell`` is not a cell.
+        """
+        cell = parse_cell(cell)
+        by_cell = self._by_cell
+        if by_cell is None:
+            lists: dict[Cell, list[LsdMove]] = {}
+            for m in self._moves:
+                lists.setdefault(m.cell, []).append(m)
+            by_cell = self._by_cell = {c: tuple(ms) for c, ms in lists.items()}
+        return by_cell.get(cell, ())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LsdLegalMoves):
+            return self._moves == other._moves
+        if isinstance(other, tuple | list):
+            return list(self._moves) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(str(m) for m in self._moves[:8])
+        more = f", ... ({len(self)} moves)" if len(self) > 8 else ""
+        return f"<LsdLegalMoves [{shown}{more}]>"
+
+
+def _candidates(text: str) -> tuple[LsdMove, ...]:
+    """The moves a text may name: one, or both shades when it leaves the shade out."""
+    try:
+        shade, shape, mask, x, y = parse_move_text(text)
+    except NotationError:
+        return ()
+    cell = encode_cell(x, y)
+    shades = (shade,) if shade is not None else (Shade.BLACK, Shade.WHITE)
+    return tuple(_move(face_code(shape, s, mask), cell) for s in shades)

@@ -1,0 +1,155 @@
+"""The command line of issue 16: play against bots and from positions, LSD positions in
+show/replay, match path checks before playing, complete help texts."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from pacru.cli import build_parser, main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_play_against_bots_is_seeded(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("play", "shacru", "--bot", "yellow=greedy", "--bot", "green=random", "--seed", "3")
+    status, first, err = _run(capsys, *argv, "-q")
+    assert (status, err) == (0, "")
+    assert first.splitlines()[-1].startswith("Result: ")
+    assert _run(capsys, *argv, "-q")[1] == first
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ("blue=greedy", "--bot blue=greedy: 'blue' is not a player; players: green, yellow"),
+        ("yellow", "--bot yellow: expected COLOUR=SPEC, e.g. yellow=greedy"),
+        ("yellow=chess", "unknown bot 'chess'"),
+    ],
+)
+def test_play_bad_bot_exits_2(capsys: pytest.CaptureFixture[str], bot: str, message: str) -> None:
+    status, _, err = _run(capsys, "play", "shacru", "--bot", bot)
+    assert status == 2
+    assert message in err
+
+
+def test_play_from_a_position_text_or_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """{R16a}: red's pincer-free walk ends when yellow has no chevron left, or by moves."""
+    text = "lilacru players=red,yellow chevrons=red:e1N;yellow:e9S idle=0"
+    status, out, err = _run(capsys, "play", "--position", text, "--seed", "1")
+    assert (status, err) == (0, "")
+    assert out.startswith("lilacru: 2 players (red, yellow), seed 1\n")
+    path = tmp_path / "position.txt"
+    path.write_text("lsd red:B,yellow:W 0B+NESW@0,0 - yellow\n", encoding="utf-8")
+    status, out, err = _run(capsys, "play", "lsd", "--position", str(path), "-q", "--seed", "2")
+    assert (status, err) == (0, "")
+    assert "Result: " in out
+    status, _, err = _run(capsys, "play", "pacru", "--position", str(path))
+    assert status == 2
+    assert err == "pacru: error: --position is a lsd position, not pacru\n"
+    status, _, err = _run(capsys, "play", "--position", "pacru players=red,yellow")
+    assert status == 2
+    assert "already over" in err
+
+
+def test_show_and_replay_recognise_lsd_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "lsd.txt"
+    path.write_text("lsd red:B,yellow:W 0B+NESW@0,0 - yellow\n", encoding="utf-8")
+    status, out, err = _run(capsys, "replay", str(path), "-q")
+    assert (status, err) == (0, "")
+    assert out == (
+        "position: lsd, 2 players (red, yellow), 0 plies\n"
+        "Scores: red 1, yellow 0\n"
+        "Result: unfinished (*), yellow to move\n"
+    )
+    status, out, err = _run(capsys, "show", str(path))
+    assert (status, err) == (0, "")
+    assert "yellow to move" in out
+
+
+def test_match_checks_its_output_paths_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ("match", "-g", "shacru", "--bot", "random", "--bot", "random", "--games", "2")
+    afile = tmp_path / "file"
+    afile.write_text("", encoding="utf-8")
+    missing = tmp_path / "no" / "such" / "dir"
+    cases = [
+        (("--json", str(tmp_path)), f"--json {tmp_path}: is a folder, not a file"),
+        (("--json", str(missing / "m.json")), f"--json {missing / 'm.json'}: no writable folder"),
+        (("--record", str(afile)), f"--record {afile}: is a file, not a folder"),
+    ]
+    for extra, message in cases:
+        status, out, err = _run(capsys, *base, "--no-progress", *extra)
+        assert status == 2
+        assert out == ""  # nothing was played
+        assert err.startswith(f"pacru: error: {message}")
+
+
+def _actions(parser: argparse.ArgumentParser, name: str) -> list[tuple[str, argparse.Action]]:
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub, subparser in action.choices.items():
+                found.extend(_actions(subparser, f"{name} {sub}"))
+        found.append((name, action))
+    return found
+
+
+def test_every_option_has_a_help_text() -> None:
+    """Complete --help texts (no missing help, no literal "%%" left by argparse)."""
+    parser = build_parser()
+    for name, action in _actions(parser, "pacru"):
+        if isinstance(action, argparse._SubParsersAction):
+            continue
+        assert action.help, f"{name} {action.option_strings or action.dest} has no help"
+    for command in ("play", "replay", "show", "match"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+
+
+def test_help_pages_have_no_doubled_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("play", "replay", "show", "match"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = capsys.readouterr().out
+        assert "%%" not in out
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    assert "95% confidence" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize(
+    ("body", "fmt", "message"),
+    [
+        ("[" * 100_000, "abstractplay", "not JSON that can be read: nested too deeply"),
+        ("[" * 100_000, "auto", "malformed tag pair"),
+        (
+            '{"game": "pacru", "players": 2, "moves": [], "final": {"chevrons": [[]]}}',
+            "auto",
+            "the record's final position is malformed: 'chevrons' must be a list of "
+            "[field, player, facing]",
+        ),
+    ],
+)
+def test_replay_of_fuzzed_abstractplay_input_is_one_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, fmt: str, message: str
+) -> None:
+    """Deeply nested JSON and a "final" with an empty chevron entry: exit 1 and one line on
+    standard error, no RecursionError or IndexError traceback."""
+    path = tmp_path / "game.json"
+    path.write_text(body, encoding="utf-8")
+    status, out, err = _run(capsys, "replay", str(path), "--format", fmt)
+    assert (status, out) == (1, "")
+    assert err.count("\n") == 1
+    assert message in err

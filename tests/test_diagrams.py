@@ -1,0 +1,97 @@
+"""Studying positions: diagrams loaded with ``adjudicate=False`` and ``status()`` (issue 16).
+
+A rulebook diagram shows part of a board. Loaded as play would load it, it may
+end at once (one side's chevrons only: {R16a}; nobody can move: {S-R6a}), so
+nothing can be asked of it; ``from_position(text, adjudicate=False)`` keeps it
+open and ``status()`` names what play could not reach (B.2, R1, D29, D33).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import pacru
+from pacru import InvalidPositionError, Status, Termination
+
+
+def test_one_sided_pacru_diagram_stays_open() -> None:
+    """{R16a}: red alone would win on loading; unadjudicated, red's moves can be studied."""
+    text = "pacru players=red,yellow chevrons=red:e4N"
+    assert pacru.from_position(text).outcome == pacru.Outcome(Termination.LAST_PLAYER, ("red",))
+    diagram = pacru.from_position(text, adjudicate=False)
+    assert diagram.outcome is None
+    assert diagram.current_player == "red"
+    assert [str(m) for m in diagram.legal_moves()] == ["e4-d5", "e4-e5", "e4-f5"]
+    assert diagram.status() == Status.UNADJUDICATED_END
+    assert diagram.explain("e4-e6").legal is False
+    after = diagram.apply_move("e4-e5")  # play adjudicates again from here
+    assert after.outcome == pacru.Outcome(Termination.LAST_PLAYER, ("red",))
+
+
+def test_blocked_shacru_diagram_stays_open() -> None:
+    """{S-R6a}: nobody can move, so the game ends on loading; unadjudicated, red must pass."""
+    text = "shacru players=red,yellow chevrons=red:e9N;yellow:e1S"
+    assert pacru.from_position(text).outcome == pacru.Outcome(
+        Termination.NO_MOVES, ("red", "yellow")
+    )
+    diagram = pacru.from_position(text, adjudicate=False)
+    assert [str(m) for m in diagram.legal_moves()] == ["pass"]
+    assert diagram.status() == Status.UNADJUDICATED_END
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        (
+            "pacru players=red,yellow chevrons=red:e4N,e5N,e6N,e7N,e8N;yellow:a1NE",
+            Status.TOO_MANY_CHEVRONS,
+        ),
+        (
+            "pacru players=red,yellow,green chevrons=red:e4N,e5N,e6N,e7N;yellow:a1NE;green:i1NW",
+            Status.TOO_MANY_CHEVRONS,
+        ),
+        ("lilacru players=red,yellow chevrons=red:e4N;yellow:a1NE idle=7", Status.IDLE_ABOVE_PLY),
+        (
+            "shacru players=red,yellow markers=yellow:e4 chevrons=red:e4N;yellow:a1NE",
+            Status.CHEVRON_ON_OPPONENT_MARKER,
+        ),
+        (
+            "pacru players=red,yellow turn=yellow chevrons=red:e4N,e5N",
+            Status.NO_CHEVRONS_TO_MOVE | Status.UNADJUDICATED_END,
+        ),
+        ("pacru players=red,yellow chevrons=red:e4N;yellow:a1NE", Status.VALID),
+    ],
+)
+def test_status_names_what_play_cannot_reach(text: str, status: Status) -> None:
+    """B.2 (3 chevrons, 4 with two players), D33 (idle <= ply), L5/L6/S-R5 (no chevron on
+    another's colour in Lilacru/Shacru); the same flags with or without adjudication."""
+    assert pacru.from_position(text, adjudicate=False).status() == status
+
+
+def test_markers_above_the_supply_load_only_unadjudicated() -> None:
+    """{R1, D29}: 45 markers cannot be on the board; a diagram may still show them."""
+    fields = ",".join(c + r for r in "12345" for c in "abcdefghi")
+    text = f"pacru players=red,yellow markers=red:{fields} chevrons=red:e6N;yellow:a9E"
+    with pytest.raises(InvalidPositionError, match="at most 42 markers"):
+        pacru.from_position(text)
+    diagram = pacru.from_position(text, adjudicate=False)
+    assert diagram.supply == {"red": -3, "yellow": 42}
+    assert diagram.status() == Status.MARKERS_ABOVE_SUPPLY | Status.UNADJUDICATED_END
+
+
+def test_lsd_row_diagram_stays_open() -> None:
+    """{LSD 2.4}: a typed row of four ends the game on loading unless unadjudicated."""
+    tiles = "0B+NESW@0,0;0B+NESW@1,0;0BxNESW@2,0;0BxNESW@3,0"
+    with pytest.raises(InvalidPositionError, match="the game is over"):
+        pacru.from_position(f"lsd red:B,yellow:W {tiles} - yellow")
+    diagram = pacru.from_position(f"lsd red:B,yellow:W {tiles} - yellow", adjudicate=False)
+    assert diagram.outcome is None
+    assert diagram.current_player == "yellow"
+    assert diagram.status() == Status.UNADJUDICATED_END
+    assert len(diagram.legal_moves()) > 0
+
+
+def test_positions_reached_by_play_round_trip_unadjudicated() -> None:
+    state = pacru.new_game("pacru", 3).apply_move("e9-e8")
+    assert pacru.from_position(state.to_position(), adjudicate=False) == state
+    assert state.status() == Status.VALID
