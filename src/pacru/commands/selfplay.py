@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
             "records under DIR. Resumes an interrupted run in the same DIR."
         ),
     )
-    parser.add_argument("game", choices=GAMES, metavar="GAME")
+    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
     parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
     parser.add_argument(
         "--bot",
@@ -84,8 +84,18 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     group = parser.add_argument_group("game options (chevron games)")
-    group.add_argument("--start-layout", metavar="LAYOUT", default=None)
-    group.add_argument("--meeting-rule", metavar="RULE", default=None)
+    group.add_argument(
+        "--start-layout",
+        metavar="LAYOUT",
+        default=None,
+        help="standard (default), ap-legacy-2p or abstractplay",
+    )
+    group.add_argument(
+        "--meeting-rule",
+        metavar="RULE",
+        default=None,
+        help="Pacru: 2011 (default) or original (ruling D48)",
+    )
     group.add_argument(
         "--move-cap",
         metavar="PLIES",
