@@ -7,7 +7,9 @@ entry ``(s + g) % players`` on seat ``s`` (turn order), so over a multiple of
 ``players`` games every bot sits every seat equally often. Each bot of each
 game is built fresh with a seed derived from the match seed, the game number
 and the entry (:func:`game_seed`), so a match is reproducible whatever the
-number of workers, and any single game can be replayed alone.
+number of workers or whatever runs the games (any
+:class:`concurrent.futures.Executor`: a process pool, a Dask cluster's
+``Client.get_executor()``), and any single game can be replayed alone.
 
 :class:`MatchResult` holds one :class:`GameResult` per game and computes the
 tables: per entry the sole wins, shared wins (D35), draws (no winner: an LSD
@@ -22,11 +24,12 @@ import hashlib
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor
 from typing import Any
 
 import attrs
 
+from pacru._parallel import run_tasks
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot
 from pacru.game import Game
@@ -36,6 +39,7 @@ __all__ = [
     "EntryStats",
     "GameResult",
     "GameTask",
+    "MatchInterrupted",
     "MatchResult",
     "SeatStats",
     "default_labels",
@@ -333,6 +337,7 @@ def run_match(
     games: int,
     *,
     workers: int = 1,
+    executor: Executor | None = None,
     seed: int = 0,
     options: dict[str, Any] | None = None,
     max_plies: int = 2000,
@@ -353,7 +358,12 @@ def run_match(
             its state between games. With ``workers > 1`` objects and
             factories must pickle (no lambdas).
         games: how many games.
-        workers: worker processes; 1 plays in this process.
+        workers: local worker processes; 1 plays in this process. Ignored
+            when ``executor`` is given.
+        executor: run the games on this :class:`concurrent.futures.Executor`
+            (e.g. ``distributed.Client(address).get_executor()`` for a Dask
+            cluster); it is used, not shut down. The results are the same
+            game by game as with ``workers``.
         seed: the match seed (see :func:`game_seed`).
         options: keyword options of :func:`pacru.new_game`.
         max_plies: a game still going after this many plies is stopped and
@@ -364,6 +374,9 @@ def run_match(
 
     Raises:
         ValueError: a bad spec, game, option or count (checked before any game).
+        MatchInterrupted: Ctrl-C (or another ``KeyboardInterrupt``) stopped the
+            match; games not started are cancelled and the exception's
+            ``result`` holds the games that finished.
     """
     from pacru.games import new_game
 
@@ -391,21 +404,28 @@ def run_match(
         for i in range(games)
     ]
     results: dict[int, GameResult] = {}
-    if workers == 1:
-        for task in tasks:
-            result = play_task(task)
-            results[task.index] = result
+    try:
+        for result in run_tasks(play_task, tasks, executor=executor, workers=workers):
+            results[result.index] = result
             if progress is not None:
                 progress(result)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_task, task) for task in tasks]
-            for future in as_completed(futures):
-                result = future.result()
-                results[result.index] = result
-                if progress is not None:
-                    progress(result)
+    except KeyboardInterrupt as interrupt:
+        kept = MatchResult(names, tuple(results[i] for i in sorted(results)))
+        raise MatchInterrupted(kept) from interrupt
     return MatchResult(names, tuple(results[i] for i in range(games)))
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """A match stopped by Ctrl-C: :attr:`result` holds the games that finished.
+
+    A :class:`KeyboardInterrupt`, so code that does not know it still stops.
+    The games in ``result.games`` are in game order but may have gaps (the
+    games still running were dropped); the tables count only them.
+    """
+
+    def __init__(self, result: MatchResult) -> None:
+        super().__init__(f"match interrupted after {len(result.games)} finished games")
+        self.result = result
 
 
 def _label(entry: BotEntry) -> str:

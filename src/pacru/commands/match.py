@@ -3,7 +3,7 @@
 Usage::
 
     pacru match --game G --players N --bot SPEC [--bot SPEC ...] --games K
-                [--workers W] [--seed S] [--record DIR] [--max-plies P]
+                [--workers W | --scheduler ADDRESS] [--seed S] [--record DIR] [--max-plies P]
                 [--json FILE] [--no-progress]
                 [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
@@ -14,7 +14,12 @@ your own bot class as ``--bot package.module:ClassName[:key=value,...]``
 ``g`` rotates the seats by ``g`` places (:mod:`pacru.bots.arena`), so use a
 multiple of N games for a fair match. Games run in ``W`` worker processes
 (:class:`concurrent.futures.ProcessPoolExecutor`; ``W = 1`` plays in this
-process). Without ``--seed`` a random match seed is drawn and printed, so any
+process), or with ``--scheduler tcp://host:8786`` on the workers of a Dask
+cluster (``distributed.Client(ADDRESS).get_executor()``; the ``selfplay``
+extra installs ``distributed``): the results are the same game by game
+whatever runs them. Ctrl-C stops the match: games not yet started are
+cancelled and the tables (and ``--record``, ``--json``) cover the games that
+finished. Without ``--seed`` a random match seed is drawn and printed, so any
 match can be replayed. A progress bar goes to standard error (``rich`` when
 installed, else one plain line per game); the tables go to standard output:
 
@@ -29,7 +34,9 @@ names being the bot labels. ``--json FILE`` writes every game result and the
 tables as JSON.
 
 Exit status: 0 after the match, 2 on bad usage (an unknown bot, parameter,
-game or option; the wrong number of bots), 1 if a game failed, 130 on Ctrl-C.
+game or option; the wrong number of bots; a scheduler that cannot be reached
+or ``distributed`` not installed), 1 if a game failed, 130 on Ctrl-C (after
+the finished games' tables).
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from typing import Any
 
 import attrs
 
+from pacru.commands._dask import SchedulerError, dask_executor
 from pacru.commands._ui import Output, have_rich
 from pacru.games import GAMES
 
@@ -83,6 +91,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--games", "-k", type=int, default=10, metavar="K", help="games to play")
     parser.add_argument(
         "--workers", "-w", type=int, default=1, metavar="W", help="worker processes (default 1)"
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the games on a Dask cluster, e.g. tcp://host:8786 (instead of --workers)",
     )
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="match seed")
     parser.add_argument(
@@ -127,7 +141,7 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Run the match described by the parsed ``args``; returns the exit status."""
-    from pacru.bots.arena import default_labels, run_match
+    from pacru.bots.arena import MatchInterrupted, default_labels, run_match
 
     out = out or Output()
     specs = list(args.bot)
@@ -136,6 +150,9 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         return 2
     if args.games < 1 or args.workers < 1 or args.max_plies < 1:
         out.error("--games, --workers and --max-plies must be positive")
+        return 2
+    if args.scheduler is not None and args.workers != 1:
+        out.error("--workers and --scheduler exclude each other (the cluster has its workers)")
         return 2
     problem = _path_problem(args)
     if problem:  # before playing: a long match must not end in an unwritable path
@@ -152,13 +169,15 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         f"{args.game}, {args.players} players, {args.games} games, seed {seed}: "
         + " vs ".join(labels)
     )
+    status = 0
     try:
-        with progress:
+        with progress, dask_executor(args.scheduler) as executor:
             result = run_match(
                 args.game,
                 specs,
                 args.games,
                 workers=args.workers,
+                executor=executor,
                 seed=seed,
                 options=_options(args),
                 max_plies=args.max_plies,
@@ -166,9 +185,17 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
                 labels=labels,
                 progress=progress.advance,
             )
+    except SchedulerError as err:
+        out.error(str(err))
+        return 2
     except ValueError as err:
         out.error(str(err))
         return 2
+    except MatchInterrupted as interrupt:
+        out.error(f"interrupted: {len(interrupt.result.games)} of {args.games} games finished")
+        if not interrupt.result.games:
+            return 130
+        result, status = interrupt.result, 130
     except KeyboardInterrupt:
         out.error("interrupted")
         return 130
@@ -178,16 +205,16 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     for line in format_tables(result).splitlines():
         out.line(line)
     if args.record is not None:
-        status = _write_records(result, Path(args.record), out)
-        if status:
-            return status
+        written = _write_records(result, Path(args.record), out)
+        if written:
+            return written
     if args.json is not None:
         try:
             Path(args.json).write_text(_to_json(result, seed, args), encoding="utf-8")
         except OSError as err:
             out.error(f"--json {args.json}: {err.strerror or err}")
             return 2
-    return 0
+    return status
 
 
 def _writable_dir(path: Path) -> bool:
@@ -226,7 +253,8 @@ def _write_records(result: Any, folder: Path, out: Output) -> int:
     except OSError as err:
         out.error(f"--record {folder}: {err.strerror or err}")
         return 2
-    out.line(f"Records written to {folder}/game-0001.pgn .. game-{len(result.games):04d}.pgn")
+    first, last = result.games[0].index + 1, result.games[-1].index + 1
+    out.line(f"Records written to {folder}/game-{first:04d}.pgn .. game-{last:04d}.pgn")
     return 0
 
 

@@ -1,0 +1,233 @@
+"""``pacru selfplay``: self-play games written as a Parquet dataset (:mod:`pacru.selfplay`).
+
+Usage::
+
+    pacru selfplay GAME --players N --bot SPEC --games G --out DIR [--seed S]
+                   [--workers W | --scheduler ADDRESS] [--shard-games K]
+                   [--max-plies P] [--no-progress]
+                   [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
+
+Every seat plays the bot ``SPEC`` (``mcts:iterations=200``: the policy column
+holds the search's visit shares; other bots: one-hot). The games go in shards
+of ``K`` games (default 16) under ``DIR``: ``DIR/shards/*.parquet`` (one row
+per decision of :mod:`pacru.encoding`), ``DIR/records/*.pgn`` (the games,
+:mod:`pacru.records`) and ``DIR/manifest.json``. The shards run in this
+process, in ``W`` local worker processes, or on the workers of a Dask
+scheduler (``--scheduler tcp://host:8786``); the data is the same for the same
+seed whatever runs it. Without ``--seed``, a run into a directory that holds
+a manifest takes its seed, and a new run draws one and prints it.
+
+Running the same command again resumes: shards already written are skipped,
+so an interrupted run (Ctrl-C, a lost machine) loses at most the shards that
+were being played. Needs the ``selfplay`` extra (pyarrow, distributed).
+
+Exit status: 0 when every shard is written, 2 on bad usage (a bad bot, game,
+option or count; a directory holding a different run; the extra missing; a
+scheduler that does not answer), 1 if a game failed, 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+from pacru.commands._dask import SchedulerError, dask_executor
+from pacru.commands._ui import Output, have_rich
+from pacru.games import GAMES
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``selfplay`` subcommand to the ``pacru`` parser."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "selfplay",
+        help="play a bot against itself and write a Parquet training dataset",
+        description=(
+            "Play G games with every seat played by one bot, and write one Parquet row per "
+            "decision (observation, legal actions, action, policy, returns) and the game "
+            "records under DIR. Resumes an interrupted run in the same DIR."
+        ),
+    )
+    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
+    parser.add_argument(
+        "--bot",
+        required=True,
+        metavar="SPEC",
+        help="the bot of every seat, e.g. mcts:iterations=200",
+    )
+    parser.add_argument("--games", "-k", type=int, required=True, metavar="G", help="games to play")
+    parser.add_argument("--out", "-o", required=True, metavar="DIR", help="the dataset directory")
+    parser.add_argument("--seed", type=int, default=None, metavar="S", help="run seed")
+    parser.add_argument(
+        "--workers", "-w", type=int, default=1, metavar="W", help="local worker processes"
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the shards on a Dask cluster, e.g. tcp://host:8786 (instead of --workers)",
+    )
+    parser.add_argument(
+        "--shard-games", type=int, default=16, metavar="K", help="games per shard (default 16)"
+    )
+    parser.add_argument(
+        "--max-plies",
+        type=int,
+        default=2000,
+        metavar="P",
+        help="stop a game after P plies (default 2000)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    group = parser.add_argument_group("game options (chevron games)")
+    group.add_argument(
+        "--start-layout",
+        metavar="LAYOUT",
+        default=None,
+        help="standard (default), ap-legacy-2p or abstractplay",
+    )
+    group.add_argument(
+        "--meeting-rule",
+        metavar="RULE",
+        default=None,
+        help="Pacru: 2011 (default) or original (ruling D48)",
+    )
+    group.add_argument(
+        "--move-cap",
+        metavar="PLIES",
+        type=int,
+        default=None,
+        help="Pacru: end without a winner after this many plies (ruling D32)",
+    )
+    parser.set_defaults(func=run)
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    names = ("start_layout", "meeting_rule", "move_cap")
+    return {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}
+
+
+def _seed(args: argparse.Namespace, folder: Path) -> int:
+    """``--seed``, else the seed of the run already in ``folder``, else a fresh one."""
+    if args.seed is not None:
+        return int(args.seed)
+    from pacru.selfplay import read_manifest
+
+    try:
+        return int(read_manifest(folder)["seed"])
+    except (OSError, ValueError, KeyError):
+        return random.SystemRandom().randrange(2**32)
+
+
+def run(args: argparse.Namespace, out: Output | None = None) -> int:
+    """Run the self-play described by the parsed ``args``; returns the exit status."""
+    out = out or Output()
+    try:
+        from pacru.selfplay import SelfPlayRun, run_selfplay, shard_path
+    except ImportError as err:
+        out.error(f"pacru selfplay needs pyarrow and numpy ({err}): pip install 'pacru[selfplay]'")
+        return 2
+    if args.scheduler is not None and args.workers != 1:
+        out.error("--workers and --scheduler exclude each other (the cluster has its workers)")
+        return 2
+    if args.workers < 1:
+        out.error("--workers must be positive")
+        return 2
+    folder = Path(args.out)
+    spec = SelfPlayRun(
+        game=args.game,
+        players=args.players,
+        bot=args.bot,
+        games=args.games,
+        seed=_seed(args, folder),
+        options=_options(args),
+        shard_games=args.shard_games,
+        max_plies=args.max_plies,
+    )
+    try:
+        spec.check()
+    except ValueError as err:
+        out.error(str(err))
+        return 2
+    out.heading(
+        f"{spec.game}, {spec.players} players, {spec.bot}, {spec.games} games in "
+        f"{spec.shards} shards, seed {spec.seed} -> {folder}"
+    )
+    there = sum(shard_path(folder, k).exists() for k in range(spec.shards))
+    progress = _Progress(spec.shards, there, enabled=not args.no_progress)
+    try:
+        with progress, dask_executor(args.scheduler) as executor:
+            written = run_selfplay(
+                spec, folder, executor=executor, workers=args.workers, progress=progress.advance
+            )
+    except SchedulerError as err:
+        out.error(str(err))
+        return 2
+    except ValueError as err:
+        out.error(str(err))
+        return 2
+    except OSError as err:
+        out.error(f"--out {folder}: {err.strerror or err}")
+        return 2
+    except KeyboardInterrupt:
+        out.error(
+            f"interrupted: {progress.done} shards written by this run; "
+            "run the same command again to resume"
+        )
+        return 130
+    except Exception as err:  # a game failed in a worker: report it in one line
+        out.error(f"a game failed: {type(err).__name__}: {err}")
+        return 1
+    skipped = spec.shards - len(written)
+    out.line(
+        f"{len(written)} shards written ({progress.games} games, {progress.decisions} "
+        f"decisions), {skipped} already there; load with pacru.selfplay.load({str(folder)!r})"
+    )
+    return 0
+
+
+class _Progress:
+    """Shards written: a rich bar on a terminal, else one plain line per shard."""
+
+    def __init__(self, total: int, there: int, *, enabled: bool) -> None:
+        self.total = total
+        self.there = there
+        self.enabled = enabled
+        self.done = self.games = self.decisions = 0
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> _Progress:
+        if self.enabled and have_rich() and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self._bar = Progress(console=Console(stderr=True), transient=True)
+            self._bar.__enter__()
+            self._task = self._bar.add_task("shards", total=self.total, completed=self.there)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+
+    def advance(self, shard: Any) -> None:
+        """Count one written shard (a :class:`pacru.selfplay.ShardResult`)."""
+        self.done += 1
+        self.games += shard.games
+        self.decisions += shard.decisions
+        if not self.enabled:
+            return
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1)
+            return
+        print(
+            f"shard {shard.index}: {shard.games} games, {shard.decisions} decisions "
+            f"({self.there + self.done}/{self.total} shards there)",
+            file=sys.stderr,
+            flush=True,
+        )
