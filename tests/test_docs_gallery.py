@@ -9,11 +9,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pytest
+import sphinx_gallery  # noqa: F401  (the test extra installs it; the helpers need it)
 
 ROOT = Path(__file__).resolve().parent.parent
-
-pytest.importorskip("sphinx_gallery", reason="the gallery needs sphinx-gallery (dev extra)")
 
 
 def _load(name: str, path: Path) -> ModuleType:
