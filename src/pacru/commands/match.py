@@ -53,6 +53,7 @@ from typing import Any
 import attrs
 
 from pacru.commands._dask import SchedulerError, dask_executor
+from pacru.commands._options import add_game_options, game_options
 from pacru.commands._ui import Output, have_rich
 from pacru.games import GAMES
 
@@ -111,32 +112,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    group = parser.add_argument_group("game options (chevron games)")
-    group.add_argument(
-        "--start-layout",
-        metavar="LAYOUT",
-        default=None,
-        help="standard (default), ap-legacy-2p or abstractplay",
-    )
-    group.add_argument(
-        "--meeting-rule",
-        metavar="RULE",
-        default=None,
-        help="Pacru: 2011 (default) or original (ruling D48)",
-    )
-    group.add_argument(
-        "--move-cap",
-        metavar="PLIES",
-        type=int,
-        default=None,
-        help="Pacru: end without a winner after this many plies (ruling D32)",
-    )
+    add_game_options(parser)
     parser.set_defaults(func=run)
 
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    names = ("start_layout", "meeting_rule", "move_cap")
-    return {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}
 
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
@@ -179,7 +157,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
                 workers=args.workers,
                 executor=executor,
                 seed=seed,
-                options=_options(args),
+                options=game_options(args),
                 max_plies=args.max_plies,
                 record=args.record is not None,
                 labels=labels,

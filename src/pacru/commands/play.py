@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pacru.bots.base import sample_move
+from pacru.commands._options import add_game_options, game_options
 from pacru.commands._ui import Output
 from pacru.errors import PacruError
 from pacru.game import Game
@@ -122,33 +123,9 @@ def register(subparsers: Any) -> None:
             "(pacru.from_position; e.g. 'shacru players=red,yellow chevrons=red:e4N;yellow:e6S')"
         ),
     )
-    group = parser.add_argument_group("game options (chevron games)")
-    group.add_argument(
-        "--start-layout",
-        metavar="LAYOUT",
-        default=None,
-        help="standard (default), ap-legacy-2p or abstractplay",
-    )
-    group.add_argument(
-        "--meeting-rule",
-        metavar="RULE",
-        default=None,
-        help="Pacru: 2011 (default) or original (ruling D48)",
-    )
-    group.add_argument(
-        "--move-cap",
-        metavar="PLIES",
-        type=int,
-        default=None,
-        help="Pacru, Azacru: end without a winner after this many plies (ruling D32)",
-    )
+    add_game_options(parser)
     parser.set_defaults(func=run)
 
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options given on the command line, as ``new_game`` keywords."""
-    names = ("start_layout", "meeting_rule", "move_cap")
-    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
 
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
@@ -208,7 +185,7 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
         if args.game is None:
             raise ValueError("name the GAME to play, or give --position")
         game: str = args.game
-        return new_game(game, args.players, **_options(args))
+        return new_game(game, args.players, **game_options(args))
     from pathlib import Path
 
     from pacru.games import from_position

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from pacru.commands._dask import SchedulerError, dask_executor
+from pacru.commands._options import add_game_options, game_options
 from pacru.commands._ui import Output, have_rich
 from pacru.games import GAMES
 
@@ -83,32 +84,9 @@ def register(subparsers: Any) -> None:
         help="stop a game after P plies (default 2000)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    group = parser.add_argument_group("game options (chevron games)")
-    group.add_argument(
-        "--start-layout",
-        metavar="LAYOUT",
-        default=None,
-        help="standard (default), ap-legacy-2p or abstractplay",
-    )
-    group.add_argument(
-        "--meeting-rule",
-        metavar="RULE",
-        default=None,
-        help="Pacru: 2011 (default) or original (ruling D48)",
-    )
-    group.add_argument(
-        "--move-cap",
-        metavar="PLIES",
-        type=int,
-        default=None,
-        help="Pacru: end without a winner after this many plies (ruling D32)",
-    )
+    add_game_options(parser)
     parser.set_defaults(func=run)
 
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    names = ("start_layout", "meeting_rule", "move_cap")
-    return {k: getattr(args, k) for k in names if getattr(args, k, None) is not None}
 
 
 def _seed(args: argparse.Namespace, folder: Path) -> int:
@@ -144,7 +122,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         bot=args.bot,
         games=args.games,
         seed=_seed(args, folder),
-        options=_options(args),
+        options=game_options(args),
         shard_games=args.shard_games,
         max_plies=args.max_plies,
     )
