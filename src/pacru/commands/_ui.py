@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-__all__ = ["Output", "have_rich"]
+__all__ = ["Output", "Progress", "have_rich"]
 
 
 def have_rich() -> bool:
@@ -87,3 +87,49 @@ class Output:
         except (EOFError, KeyboardInterrupt):
             self.line()
             return None
+
+
+class Progress:
+    """Progress on standard error: a transient rich bar on a terminal, else one line per step.
+
+    Use as a context manager; :meth:`step` counts one unit of work and, when
+    no bar is shown, prints the line it is given. ``enabled=False`` shows
+    nothing at all.
+
+    Args:
+        total: units of work in all (games, shards).
+        label: the bar's label.
+        completed: units already done before this run (a resumed run).
+        enabled: False for ``--no-progress``.
+    """
+
+    def __init__(self, total: int, label: str, *, completed: int = 0, enabled: bool) -> None:
+        self.total = total
+        self.label = label
+        self.completed = completed
+        self.enabled = enabled
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> Progress:
+        if self.enabled and have_rich() and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress as RichProgress
+
+            self._bar = RichProgress(console=Console(stderr=True), transient=True)
+            self._bar.__enter__()
+            self._task = self._bar.add_task(self.label, total=self.total, completed=self.completed)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+
+    def step(self, line: str) -> None:
+        """Count one unit of work; print ``line`` when there is no bar (and progress is on)."""
+        if not self.enabled:
+            return
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1)
+        else:
+            print(line, file=sys.stderr, flush=True)

@@ -54,7 +54,7 @@ import attrs
 
 from pacru.commands._dask import SchedulerError, dask_executor
 from pacru.commands._options import add_game_options, game_options
-from pacru.commands._ui import Output, have_rich
+from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
 
 __all__ = ["format_tables", "register", "run"]
@@ -329,42 +329,16 @@ def format_tables(result: Any) -> str:
     )
 
 
-class _Progress:
+class _Progress(Progress):
     """A progress bar on standard error: rich when installed, else a plain line per game."""
 
     def __init__(self, total: int, labels: tuple[str, ...], *, enabled: bool) -> None:
-        self.total = total
+        super().__init__(total, "games", enabled=enabled)
         self.labels = labels
-        self.enabled = enabled
         self.done = 0
-        self._bar: Any = None
-        self._task: Any = None
-
-    def __enter__(self) -> _Progress:
-        if self.enabled and have_rich() and sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self._bar = Progress(console=Console(stderr=True), transient=True)
-            self._bar.__enter__()
-            self._task = self._bar.add_task("games", total=self.total)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(None, None, None)
 
     def advance(self, result: Any) -> None:
         """Count one finished game."""
         self.done += 1
-        if not self.enabled:
-            return
-        if self._bar is not None:
-            self._bar.update(self._task, advance=1)
-            return
         winners = ", ".join(self.labels[result.seats[s]] for s in result.winners) or "no winner"
-        print(
-            f"game {self.done}/{self.total}: {winners} ({result.plies} plies)",
-            file=sys.stderr,
-            flush=True,
-        )
+        self.step(f"game {self.done}/{self.total}: {winners} ({result.plies} plies)")

@@ -30,13 +30,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 from pacru.commands._dask import SchedulerError, dask_executor
 from pacru.commands._options import add_game_options, game_options
-from pacru.commands._ui import Output, have_rich
+from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
 
 __all__ = ["register", "run"]
@@ -168,44 +167,19 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     return 0
 
 
-class _Progress:
+class _Progress(Progress):
     """Shards written: a rich bar on a terminal, else one plain line per shard."""
 
     def __init__(self, total: int, there: int, *, enabled: bool) -> None:
-        self.total = total
-        self.there = there
-        self.enabled = enabled
+        super().__init__(total, "shards", completed=there, enabled=enabled)
         self.done = self.games = self.decisions = 0
-        self._bar: Any = None
-        self._task: Any = None
-
-    def __enter__(self) -> _Progress:
-        if self.enabled and have_rich() and sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import Progress
-
-            self._bar = Progress(console=Console(stderr=True), transient=True)
-            self._bar.__enter__()
-            self._task = self._bar.add_task("shards", total=self.total, completed=self.there)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(None, None, None)
 
     def advance(self, shard: Any) -> None:
         """Count one written shard (a :class:`pacru.selfplay.ShardResult`)."""
         self.done += 1
         self.games += shard.games
         self.decisions += shard.decisions
-        if not self.enabled:
-            return
-        if self._bar is not None:
-            self._bar.update(self._task, advance=1)
-            return
-        print(
+        self.step(
             f"shard {shard.index}: {shard.games} games, {shard.decisions} decisions "
-            f"({self.there + self.done}/{self.total} shards there)",
-            file=sys.stderr,
-            flush=True,
+            f"({self.completed + self.done}/{self.total} shards there)"
         )
