@@ -57,7 +57,7 @@ from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding.base import Decision, Encoding
-from pacru.geometry import FIELD_NAMES
+from pacru.geometry import FIELD_NAMES, bits
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,21 +133,6 @@ def _benefit_action(option: tuple[int, bool, int, int]) -> int:
     if conn:
         return BENEFIT_CONNECTION
     return BENEFIT_NONE if marker < 0 else MARKER + marker
-
-
-def _nth_bit(mask: int, n: int) -> int:
-    for _ in range(n):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class ChevronEncoding(Encoding):
@@ -314,7 +299,7 @@ class ChevronEncoding(Encoding):
             meet = options[cands[0]][3]
         if meet & (meet - 1):  # two or more meeting fields: ask
             c = (_MEETING, moves, origin, fam, cands, twist, benefit, -1, ())
-            return self._ask(decision, prefix, c, tuple(MEETING + f for f in _bits(meet)))
+            return self._ask(decision, prefix, c, tuple(MEETING + f for f in bits(meet)))
         # No meeting (-1), or the only meeting field.
         done: _Cursor = (
             _DONE,
@@ -451,49 +436,49 @@ class ChevronEncoding(Encoding):
             raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
         state: ChevronState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
-        bits = 0
+        packed = 0
         full = _FULL
         for seat in range(p):
             r = (seat - player) % p
-            bits |= state.markers[seat] << (81 * r)
+            packed |= state.markers[seat] << (81 * r)
             base = p + 8 * r
             for code in state.chevrons[seat]:
-                bits |= 1 << (81 * (base + (code & 7)) + (code >> 3))
+                packed |= 1 << (81 * (base + (code & 7)) + (code >> 3))
         d0 = 9 * p
         if cursor[2] >= 0:
-            bits |= 1 << (81 * d0 + cursor[2])
+            packed |= 1 << (81 * d0 + cursor[2])
         fam = cursor[3]
         if fam is not None:
             if isinstance(fam, StepFamily):
-                bits |= 1 << (81 * (d0 + 1) + fam.target)
+                packed |= 1 << (81 * (d0 + 1) + fam.target)
                 if cursor[5] > -2:
-                    bits |= full << (81 * (d0 + 16 + cursor[5]))
+                    packed |= full << (81 * (d0 + 16 + cursor[5]))
                 b = cursor[6]
                 if b >= MARKER:
-                    bits |= 1 << (81 * (d0 + 2) + b - MARKER)
+                    packed |= 1 << (81 * (d0 + 2) + b - MARKER)
                 elif b == BENEFIT_CONNECTION:
-                    bits |= full << (81 * (d0 + 18))
+                    packed |= full << (81 * (d0 + 18))
                 if cursor[7] >= 0:
-                    bits |= 1 << (81 * (d0 + 3) + cursor[7])
+                    packed |= 1 << (81 * (d0 + 3) + cursor[7])
             else:
-                bits |= full << (81 * (d0 + 11 + _TURN_INDEX[fam.turn]))
+                packed |= full << (81 * (d0 + 11 + _TURN_INDEX[fam.turn]))
                 for pos in cursor[8]:
-                    bits |= 1 << (81 * (d0 + 4) + fam.fields[pos])
+                    packed |= 1 << (81 * (d0 + 4) + fam.fields[pos])
         if cursor[0] < _DONE:
-            bits |= full << (81 * (d0 + 5 + cursor[0]))
-        bits |= full << (81 * (d0 + 19 + _GAME_INDEX[self.game]))
+            packed |= full << (81 * (d0 + 5 + cursor[0]))
+        packed |= full << (81 * (d0 + 19 + _GAME_INDEX[self.game]))
         b0 = d0 + 23
         to_move = (state.to_move - player) % p
-        bits |= full << (81 * (b0 + to_move))
+        packed |= full << (81 * (b0 + to_move))
         for seat in range(p):
             r = (seat - player) % p
             if state.out >> seat & 1:
-                bits |= full << (81 * (b0 + p + r))
+                packed |= full << (81 * (b0 + p + r))
         if state.trigger >= 0:
-            bits |= full << (81 * (b0 + 2 * p + (state.trigger - player) % p))
+            packed |= full << (81 * (b0 + 2 * p + (state.trigger - player) % p))
         nbin = b0 + 3 * p
         flat = np.unpackbits(
-            np.frombuffer(bits.to_bytes((81 * nbin + 7) // 8, "little"), dtype=np.uint8),
+            np.frombuffer(packed.to_bytes((81 * nbin + 7) // 8, "little"), dtype=np.uint8),
             count=81 * nbin,
             bitorder="little",
         )
