@@ -144,8 +144,8 @@ class Game(Generic[MoveT]):
 
     @property
     def last_move(self) -> MoveT | None:
-        """The move that produced the current state (its ``last_move``), or None."""
-        return self.state.last_move
+        """The last move of :attr:`moves`, or None when no move was played since the root."""
+        return self._moves[-1] if self._moves else None
 
     @property
     def ply(self) -> int:

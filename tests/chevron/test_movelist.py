@@ -170,3 +170,22 @@ def test_rule_tables_are_read_only() -> None:
     with pytest.raises(FrozenInstanceError):
         rules_for("pacru").power = False  # type: ignore[misc]
     assert SUPPLY == {2: 42, 3: 28, 4: 24}
+
+
+def test_a_list_of_reorientations_alone_is_true() -> None:
+    """from_field() may keep one chevron's reorientations without steps {R14, D25}.
+
+    The chevron on e1 (code 32: field 4, facing N) with 3 free own fields
+    a1, b1, c1 may turn 45 degrees either way, giving up 2 of the 3: 6 moves.
+    """
+    moves = LegalMoves.from_families((), (32,), 0b111)
+    assert len(moves) == 6
+    assert bool(moves)
+    assert [str(m) for m in moves] == [
+        "e1<(a1,b1)",
+        "e1<(a1,c1)",
+        "e1<(b1,c1)",
+        "e1>(a1,b1)",
+        "e1>(a1,c1)",
+        "e1>(b1,c1)",
+    ]

@@ -156,6 +156,12 @@ def test_a_game_from_a_played_state_starts_there() -> None:
     assert (len(game), game.ply, game.root.ply) == (1, 2, 1)
     assert game.state.last_move == game.last_move == Move.parse("e9-e8")
     assert repr(Game(root)) == "<pacru.Game shacru: 0 moves; yellow to move>"
+    # last_move is the last of game.moves: none yet, although the root was reached by e1-e2.
+    assert (Game(root).moves, Game(root).last_move, root.last_move) == (
+        (),
+        None,
+        Move.parse("e1-e2"),
+    )
 
 
 def test_records_from_and_to_games() -> None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import after_capture, crossing_options, power_of_movement
 from pacru.chevron.movelist import StepFamily
+from pacru.chevron.rules import SUPPLY
 from pacru.errors import IllegalMoveError
 from pacru.geometry import (
     BETWEEN,
@@ -337,8 +338,6 @@ def _choices(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
 
 def _supply_after_capture(state: ChevronState, move: Move) -> tuple[int, int]:
     """(markers left in the mover's supply after a pincer's marker, own bitboard then) {D29}."""
-    from pacru.chevron.rules import SUPPLY
-
     seat, origin, target = state.to_move, move.origin or 0, move.target or 0
     _, own, _, _ = after_capture(state.markers, seat, state.occupied, origin, target, move.capture)
     return SUPPLY[len(state.players)] - own.bit_count(), own

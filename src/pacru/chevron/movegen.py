@@ -381,12 +381,11 @@ def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
     out = [0]
     total = 0
     for step in steps:
-        f, t, d, k, jumped, capture = step
-        n = NEIGHBOUR[t][d]
-        if capture or supply <= 0 or (n >= 0 and n * 8 + (d + 4) % 8 in own_codes):
+        f, t, d, _k, _jumped, capture = step
+        if capture or supply <= 0 or _meeting_partner(own_codes, t, d) >= 0:
             total += options_size(_step_options(ctx, step))
         else:
-            size = 1 if k >= 2 and not jumped and own >> f & own >> t & 1 else 0
+            size = 1 if _connection_offered(own, step) else 0
             land = BORDERLAND[t]
             if BORDERLAND[f] != land:
                 # The board after the move: no capture, so only the chevron has moved (D17).

@@ -398,7 +398,7 @@ class ReorientationFamily:
         if move.origin != self.origin or move.turn != self.turn or move.target is not None:
             return False
         rel = move.relinquished
-        if len(rel) != self.cost or len(set(rel)) != self.cost:
+        if len(rel) != self.cost:
             return False
         return all(self.mask >> f & 1 for f in rel)
 
@@ -623,7 +623,7 @@ class _MoveList:
             return False
         rel = move.relinquished
         cost = 2 * abs(move.turn)
-        if len(rel) != cost or len(set(rel)) != cost:
+        if len(rel) != cost:
             return False
         free = self.free
         return all(free >> f & 1 for f in rel)
@@ -760,9 +760,10 @@ class LegalMoves(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]
 
     def __bool__(self) -> bool:
-        # Every step holds at least one move; reorientations come only with steps (R14, D26).
+        # Every step holds at least one move. A generated list has reorientations only with
+        # steps (R14, D26), but from_field() may keep one chevron's reorientations alone.
         impl = self._impl
-        return impl.passes or impl.choices is not None
+        return impl.passes or impl.choices is not None or bool(impl.codes and impl.turns()[0])
 
     @classmethod
     def empty(cls) -> LegalMoves:
