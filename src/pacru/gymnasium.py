@@ -144,6 +144,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._fixed_seat = seat
         self._start = Cursor.start(self.encoding, start)
         self._cursor = self._start
+        self._forfeited = False  # an illegal action ended the episode
         self.seat = 0 if seat is None else seat
         self._bots: list[Bot] = []
         n = self.encoding.num_actions
@@ -173,16 +174,18 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self.seat = int(rng.integers(self.players))
         self._bots = [build_bot(e, int(rng.integers(2**63))) for e in self._entries]
         self._cursor = self._opponents_play(self._start)
+        self._forfeited = False
         return self._observe(), self._info(illegal=False)
 
     def step(
         self, action: np.int64 | int
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play the learner's ``action``, then the opponents until the learner acts again."""
-        if self._cursor.is_over:
+        if self._cursor.is_over or self._forfeited:
             raise RuntimeError("the episode is over: call reset()")
         action = int(action)
         if action not in self._cursor.legal_actions:
+            self._forfeited = True
             return self._observe(), self.illegal_reward, True, False, self._info(illegal=True)
         self._cursor = self._opponents_play(self._cursor.step(action))
         reward = 0.0

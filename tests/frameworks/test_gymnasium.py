@@ -66,6 +66,8 @@ def test_an_illegal_action_loses_and_terminates() -> None:
     observation, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     assert env.unwrapped.pacru_state == before  # nothing was played
+    with pytest.raises(RuntimeError, match="the episode is over: call reset"):
+        env.step(illegal)  # the episode ended with the illegal action
 
 
 def test_the_learner_sees_its_own_decisions() -> None:
