@@ -53,11 +53,12 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
+from pacru.chevron.move import _TURN_TEXT  # the move grammar's turn marks {R14}
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding.base import Decision, Encoding
-from pacru.geometry import FIELD_NAMES, bits
+from pacru.geometry import FIELD_NAMES, Direction, bits
 
 if TYPE_CHECKING:
     import numpy as np
@@ -514,8 +515,7 @@ _new_tuple: Final = tuple.__new__
 _RANGES: Final = tuple(tuple(range(n)) for n in range(100))
 _ORIGIN_OF: Final = attrgetter("origin")
 _PLUS_ONE: Final = (1).__add__
-_DIRS: Final = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-_TURN_TEXT: Final = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
+_DIRS: Final = tuple(d.name for d in Direction)
 
 
 def _action_name(action: int) -> str:
