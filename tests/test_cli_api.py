@@ -42,22 +42,35 @@ def test_play_bad_bot_exits_2(capsys: pytest.CaptureFixture[str], bot: str, mess
 def test_play_from_a_position_text_or_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """{R16a}: red's pincer-free walk ends when yellow has no chevron left, or by moves."""
+    """A Lilacru position played out to its end {L7}, and an LSD one to a row {LSD 2.4}."""
     text = "lilacru players=red,yellow chevrons=red:e1N;yellow:e9S idle=0"
     status, out, err = _run(capsys, "play", "--position", text, "--seed", "1")
     assert (status, err) == (0, "")
     assert out.startswith("lilacru: 2 players (red, yellow), seed 1\n")
+    assert out.splitlines()[-1] == "Result: yellow wins (no-moves)"
     path = tmp_path / "position.txt"
     path.write_text("lsd red:B,yellow:W 0B+NESW@0,0 - yellow\n", encoding="utf-8")
     status, out, err = _run(capsys, "play", "lsd", "--position", str(path), "-q", "--seed", "2")
     assert (status, err) == (0, "")
     assert "Result: " in out
+    assert out.splitlines()[-1] == "Result: yellow wins (row)"
     status, _, err = _run(capsys, "play", "pacru", "--position", str(path))
     assert status == 2
     assert err == "pacru: error: --position is a lsd position, not pacru\n"
     status, _, err = _run(capsys, "play", "--position", "pacru players=red,yellow")
     assert status == 2
     assert "already over" in err
+
+
+@pytest.mark.parametrize("flag", [("--players", "3"), ("--move-cap", "50")])
+def test_play_position_refuses_players_and_options(
+    capsys: pytest.CaptureFixture[str], flag: tuple[str, str]
+) -> None:
+    """A position names its players and options: a flag that would be ignored is an error."""
+    text = "lilacru players=red,yellow chevrons=red:e1N;yellow:e9S"
+    status, out, err = _run(capsys, "play", "--position", text, *flag)
+    assert (status, out) == (2, "")
+    assert "--position fixes the players and the game options" in err
 
 
 def test_show_and_replay_recognise_lsd_positions(

@@ -88,7 +88,9 @@ def register(subparsers: Any) -> None:
         metavar="GAME",
         help=f"one of {', '.join(GAMES)}; optional with --position, which names its game",
     )
-    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
+    parser.add_argument(
+        "--players", "-n", type=int, default=None, metavar="N", help="2 (default), 3 or 4"
+    )
     parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed of the random players"
     )
@@ -177,15 +179,21 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
 
     Raises:
         ValueError: no GAME nor position, an unreadable position file, a position
-            of another game than GAME, or a bad option (a PacruError for a bad
-            position string).
+            of another game than GAME, ``--players`` or a game option given with
+            a position, or a bad option (a PacruError for a bad position string).
     """
     position = getattr(args, "position", None)
     if position is None:
         if args.game is None:
             raise ValueError("name the GAME to play, or give --position")
         game: str = args.game
-        return new_game(game, args.players, **game_options(args))
+        return new_game(game, args.players or 2, **game_options(args))
+    if args.players is not None or game_options(args):
+        # The position names its players and options; silently ignoring a flag would mislead.
+        raise ValueError(
+            "--position fixes the players and the game options: "
+            "drop --players, --start-layout, --meeting-rule and --move-cap"
+        )
     from pathlib import Path
 
     from pacru.games import from_position
