@@ -58,16 +58,32 @@ _TWIST_OPTIONS: Final[Mapping[tuple[int, ...], tuple[Option, ...]]] = MappingPro
 )
 
 
-#: ``_FORWARD_NEIGHBOURS[code]``: (direction, field, its bit) of each forward neighbour on
-#: the board of a chevron ``code = field * 8 + facing``, in the order of FORWARD {G4}.
-_FORWARD_NEIGHBOURS: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
-    tuple(
-        (d, NEIGHBOUR[code >> 3][d], BIT[NEIGHBOUR[code >> 3][d]])
+def _near(code: int) -> tuple[tuple[int, int, Step, Step], ...]:
+    f = code >> 3
+    return tuple(
+        (t, BIT[t], (f, t, d, 1, False, False), (f, t, d, 1, False, True))
         for d in FORWARD[code & 7]
-        if NEIGHBOUR[code >> 3][d] >= 0
+        if (t := NEIGHBOUR[f][d]) >= 0
     )
-    for code in range(81 * 8)
+
+
+#: ``_NEAR[code]``: for each forward neighbour on the board of a chevron ``code = field
+#: * 8 + facing``, in the order of FORWARD {G4}: (field, its bit, the one-field step
+#: there, the pincer attack on it). The step tuples are built once and shared by every
+#: list (they are immutable).
+_NEAR: Final[tuple[tuple[tuple[int, int, Step, Step], ...], ...]] = tuple(
+    _near(code) for code in range(81 * 8)
 )
+#: ``_NEAR_MASK[code]``: the bitboard of those neighbours.
+_NEAR_MASK: Final[tuple[int, ...]] = tuple(sum(n[1] for n in near) for near in _NEAR)
+#: ``_NEAR_STEPS[code]``: the one-field steps onto all of them, when none is blocked.
+_NEAR_STEPS: Final[tuple[tuple[Step, ...], ...]] = tuple(
+    tuple(n[2] for n in near) for near in _NEAR
+)
+#: ``SUPPLY`` by player count as a tuple (a lookup on every list) {R1}.
+_SUPPLY_OF: Final[tuple[int, ...]] = tuple(SUPPLY.get(n, 0) for n in range(5))
+#: The borderland bitboard of each field's own borderland {G2}.
+_LAND_OF: Final[tuple[int, ...]] = tuple(BORDERLAND_MASK[BORDERLAND[f]] for f in range(81))
 
 #: ``_FRONT[code]``: the bit of the field a chevron ``code = field * 8 + facing`` faces, 0
 #: at the edge: a chevron moving onto it towards this one would meet it {R12, D21}.
@@ -111,6 +127,7 @@ def raw_steps(
     for m in markers:
         marked |= m
     other = marked & ~own
+    blocked = occupied | other
     own_occ = 0
     for code in chevrons[seat]:
         own_occ |= BIT[code >> 3]
@@ -120,14 +137,17 @@ def raw_steps(
     attacks: dict[int, list[Step]] = {}
     for code in chevrons[seat]:
         f = code >> 3
-        pom = ((own & BORDERLAND_MASK[BORDERLAND[f]]).bit_count() or 1) if power else 1
+        pom = ((own & _LAND_OF[f]).bit_count() or 1) if power else 1
         if pom == 1:  # the common case: only the first field of each forward ray
-            for d, t, bit in _FORWARD_NEIGHBOURS[code]:
+            if not _NEAR_MASK[code] & blocked:
+                steps.extend(_NEAR_STEPS[code])  # every neighbour free: the usual case
+                continue
+            for t, bit, step, attack in _NEAR[code]:
                 if occupied & bit:
                     if pacru and not own_occ & bit:
-                        attacks.setdefault(t, []).append((f, t, d, 1, False, True))
+                        attacks.setdefault(t, []).append(attack)
                 elif not other & bit:
-                    steps.append((f, t, d, 1, False, False))
+                    steps.append(step)
             continue
         from_own = own >> f & 1
         for d, ray in _FORWARD_RAYS[code]:
@@ -187,8 +207,8 @@ def generate(
     """All complete legal moves of ``seat`` (see :mod:`pacru.chevron.movelist` for the order).
 
     Returns a pass-only list when a Lilacru/Shacru/Azacru player cannot move
-    {L3, S-R2, A-R10, D34, D37}; an empty list when a Pacru player is blocked
-    {R15} (the caller eliminates them). A Shacru/Azacru crossing step comes in
+    {L3, S-R2, A-R10, D34, D37}; the empty list :meth:`LegalMoves.empty` (that very
+    object) when a Pacru player is blocked {R15} (the caller eliminates them). A Shacru/Azacru crossing step comes in
     three twist variants {S-R4, A-R6, D3, D4}, one only once the Azacru end is
     triggered or when the chevron is removed by its own connection (D5).
     """
@@ -282,7 +302,7 @@ def _pacru_moves(
     steps: tuple[Step, ...],
 ) -> LegalMoves:
     own = markers[seat]
-    supply = SUPPLY[len(markers)] - own.bit_count()
+    supply = _SUPPLY_OF[len(markers)] - own.bit_count()
     own_codes = chevrons[seat]
     marked = 0
     for m in markers:

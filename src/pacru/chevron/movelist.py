@@ -309,13 +309,19 @@ class StepFamily:
         )
 
 
+#: ``_COMB[n][k]``: C(n, k) for the sizes a reorientation needs (n <= 81, k <= 4).
+_COMB: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(comb(n, k) for k in range(5)) for n in range(82)
+)
+
+
 def _unrank(fields: tuple[int, ...], cost: int, index: int) -> tuple[int, ...]:
-    """The ``index``-th ``cost``-subset of ``fields`` in lexicographic order."""
+    """The ``index``-th ``cost``-subset of ``fields`` in lexicographic order (cost <= 4)."""
     chosen: list[int] = []
     n, k, start = len(fields), cost, 0
     while k:
         for i in range(start, n):
-            count = comb(n - i - 1, k - 1)
+            count = _COMB[n - i - 1][k - 1]
             if index < count:
                 chosen.append(fields[i])
                 start, k = i + 1, k - 1
@@ -484,9 +490,13 @@ class _MoveList:
             choices = self.choices
             codes = self.codes
             offsets = [0] if choices is None else choices.offsets()
-            turns, sizes = self.turns()
-            total = 1 if self.passes else offsets[-1] + len(codes) * sum(sizes)
-            layout = self.layout = (offsets, total, turns, sizes)
+            if codes:
+                turns, sizes = _turn_sizes(self.free)
+                total = offsets[-1] + len(codes) * sum(sizes)
+            else:
+                turns = sizes = ()
+                total = offsets[-1]
+            layout = self.layout = (offsets, 1 if self.passes else total, turns, sizes)
         return layout
 
     def length(self) -> int:
@@ -496,7 +506,13 @@ class _MoveList:
         return layout[1]
 
     def fields(self) -> tuple[int, ...]:
-        return tuple(_bit_fields(self.free))
+        free = self.free
+        out: list[int] = []
+        while free:
+            low = free & -free
+            out.append(low.bit_length() - 1)
+            free ^= low
+        return tuple(out)
 
     def turns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return _turn_sizes(self.free) if self.codes else ((), ())
@@ -554,11 +570,13 @@ class _MoveList:
 
     def reorientation(self, index: int, turns: tuple[int, ...], sizes: tuple[int, ...]) -> Move:
         chevron, index = divmod(index, sum(sizes))
-        for turn, size in zip(turns, sizes, strict=True):
+        for i, size in enumerate(sizes):
             if index < size:
+                turn = turns[i]
                 chosen = _unrank(self.fields(), 2 * abs(turn), index)
-                origin = self.codes[chevron] >> 3
-                return make_move(origin, None, turn=turn, relinquished=chosen)
+                return make_move(
+                    self.codes[chevron] >> 3, None, False, 0, turn, False, None, None, chosen
+                )
             index -= size
         raise AssertionError("unreachable: index < len(self)")
 
@@ -699,7 +717,8 @@ class LegalMoves(Sequence[Move]):
         return (*impl.steps(), *impl.reorientations())
 
     def __len__(self) -> int:
-        return self._impl.length()
+        layout = self._impl.layout
+        return (self._impl.get_layout() if layout is None else layout)[1]
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
