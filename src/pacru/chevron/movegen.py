@@ -85,11 +85,13 @@ _SUPPLY_OF: Final[tuple[int, ...]] = tuple(SUPPLY.get(n, 0) for n in range(5))
 #: The borderland bitboard of each field's own borderland {G2}.
 _LAND_OF: Final[tuple[int, ...]] = tuple(BORDERLAND_MASK[BORDERLAND[f]] for f in range(81))
 
-#: ``_FRONT[code]``: the bit of the field a chevron ``code = field * 8 + facing`` faces, 0
-#: at the edge: a chevron moving onto it towards this one would meet it {R12, D21}.
-_FRONT: Final[tuple[int, ...]] = tuple(
-    0 if NEIGHBOUR[code >> 3][code & 7] < 0 else BIT[NEIGHBOUR[code >> 3][code & 7]]
-    for code in range(81 * 8)
+#: ``_PARTNER[target * 8 + direction]``: the code (``field * 8 + facing``) of the
+#: chevron that a chevron arriving on ``target`` travelling ``direction`` meets: on the
+#: next field that way, facing back (D21); -1 at the edge {R12}.
+_PARTNER: Final[tuple[int, ...]] = tuple(
+    -1 if NEIGHBOUR[t][d] < 0 else NEIGHBOUR[t][d] * 8 + (d ^ 4)
+    for t in range(81)
+    for d in range(8)
 )
 
 #: ``_FORWARD_RAYS[code]``: (direction, ray) of each forward direction of a chevron
@@ -208,9 +210,10 @@ def generate(
 
     Returns a pass-only list when a Lilacru/Shacru/Azacru player cannot move
     {L3, S-R2, A-R10, D34, D37}; the empty list :meth:`LegalMoves.empty` (that very
-    object) when a Pacru player is blocked {R15} (the caller eliminates them). A Shacru/Azacru crossing step comes in
-    three twist variants {S-R4, A-R6, D3, D4}, one only once the Azacru end is
-    triggered or when the chevron is removed by its own connection (D5).
+    object) when a Pacru player is blocked {R15} (the caller eliminates them). A
+    Shacru/Azacru crossing step comes in three twist variants {S-R4, A-R6, D3,
+    D4}, one only once the Azacru end is triggered or when the chevron is removed
+    by its own connection (D5).
     """
     steps = raw_steps(rules, markers, chevrons, seat, occupied)
     if not steps:
@@ -391,19 +394,8 @@ def _meeting_partner(own_codes: tuple[int, ...], target: int, direction: int) ->
 
     A meeting needs the moved chevron to face an own chevron facing back (D21).
     """
-    n = NEIGHBOUR[target][direction]
-    return n if n >= 0 and (n * 8 + (direction + 4) % 8) in own_codes else -1
-
-
-def _meeting_fronts(own_codes: tuple[int, ...]) -> list[int]:
-    """Per direction of travel ``d``, the bitboard of the fields on which a chevron
-    arriving that way meets an own chevron {R12, D21}: bit ``t`` of ``fronts[d]`` is set
-    exactly when :func:`_meeting_partner` ``(own_codes, t, d) >= 0`` (a partner faces
-    back, ``(d + 4) % 8``, from the field ahead), for every step at once."""
-    fronts = [0, 0, 0, 0, 0, 0, 0, 0]
-    for code in own_codes:
-        fronts[(code & 7) ^ 4] |= _FRONT[code]
-    return fronts
+    partner = _PARTNER[target * 8 + direction]
+    return partner >> 3 if partner >= 0 and partner in own_codes else -1
 
 
 def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
@@ -449,12 +441,12 @@ def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
     that may end in a meeting (rare) are counted on their built choices.
     """
     _rules, _markers, _seat, occupied, own, supply, own_codes, marked = ctx
-    fronts = _meeting_fronts(own_codes)
     out = [0]
     total = 0
     for step in steps:
         f, t, d, k, jumped, capture = step
-        if capture or supply <= 0 or fronts[d] & BIT[t]:
+        partner = _PARTNER[t * 8 + d]  # _meeting_partner, inlined: this loop is the hot path
+        if capture or supply <= 0 or (partner >= 0 and partner in own_codes):
             total += options_size(_step_options(ctx, step))  # not plain (see _plain)
         elif (k == 1 or jumped) and BORDERLAND[f] == BORDERLAND[t]:
             total += 1  # neither a crossing nor a connection change can be offered

@@ -24,7 +24,7 @@ state checks that first.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pacru.base import Outcome, Termination
 from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers, without_chevrons
@@ -36,6 +36,10 @@ if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
 __all__ = ["resolve"]
+
+#: :data:`pacru.geometry.LINE` as a tuple indexed by ``origin * 81 + target`` ((0, 0) off
+#: a line): an index instead of a mapping lookup on every move.
+_LINE: Final[tuple[tuple[int, int], ...]] = tuple(LINE.get(i, (0, 0)) for i in range(81 * 81))
 
 
 def resolve(state: ChevronState, move: Move) -> ChevronState:
@@ -61,7 +65,7 @@ def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
     else:
         f, t = move.origin, move.target
         assert t is not None
-        d, k = LINE[f * 81 + t]
+        d, k = _LINE[f * 81 + t]
         own = markers[seat]
         removed = False
         tbit = 1 << t
@@ -140,7 +144,7 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
         facing = mine[bisect_left(mine, f * 8)] & 7
         mine = _moved(mine, f, f * 8 + (facing + move.turn) % 8)
     else:
-        d, k = LINE[f * 81 + t]
+        d, k = _LINE[f * 81 + t]
         if move.capture:  # a. pincer {R11}
             chevrons = tuple(
                 c if i == seat else tuple(x for x in c if x >> 3 != t)
