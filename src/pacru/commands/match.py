@@ -46,12 +46,12 @@ import json
 import math
 import os
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from pacru.commands._bots import find_bots_in_cwd
 from pacru.commands._dask import SchedulerError, dask_executor
 from pacru.commands._options import add_game_options, game_options
 from pacru.commands._ui import Output, Progress
@@ -137,10 +137,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.error(problem)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        # --bot package.module:ClassName finds modules of the current directory, as
-        # `python -m` would (the `pacru` script alone does not look there).
-        sys.path.insert(0, os.getcwd())
+    find_bots_in_cwd()
     labels = default_labels(specs)
     progress = _Progress(args.games, labels, enabled=not args.no_progress)
     out.heading(

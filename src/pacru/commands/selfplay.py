@@ -8,7 +8,9 @@ Usage::
                    [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 Every seat plays the bot ``SPEC`` (``mcts:iterations=200``: the policy column
-holds the search's visit shares; other bots: one-hot). The games go in shards
+holds the search's visit shares; other bots: one-hot), or your own bot class
+as ``package.module:ClassName[:key=value,...]`` (imported from the current
+directory or ``PYTHONPATH``, as for ``pacru match``). The games go in shards
 of ``K`` games (default 16) under ``DIR``: ``DIR/shards/*.parquet`` (one row
 per decision of :mod:`pacru.encoding`), ``DIR/records/*.pgn`` (the games,
 :mod:`pacru.records`) and ``DIR/manifest.json``. The shards run in this
@@ -33,6 +35,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+from pacru.commands._bots import find_bots_in_cwd
 from pacru.commands._dask import SchedulerError, dask_executor
 from pacru.commands._options import add_game_options, game_options
 from pacru.commands._ui import Output, Progress
@@ -115,6 +118,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.error("--workers must be positive")
         return 2
     folder = Path(args.out)
+    find_bots_in_cwd()
     spec = SelfPlayRun(
         game=args.game,
         players=args.players,
