@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from docs_extensions import ROOT, load_extension
 
-pytest.importorskip("sphinx", reason="the docs extension needs Sphinx (test and dev extras)")
-
-
-def _extension() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "pacru_trace", ROOT / "docs" / "_ext" / "pacru_trace.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["pacru_trace"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-EXT: Any = _extension()
+EXT: Any = load_extension("pacru_trace")
 
 
 @pytest.mark.parametrize(
