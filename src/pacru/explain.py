@@ -219,7 +219,7 @@ def _step_sentences(state: ChevronState, after: ChevronState, move: Move, me: st
         out.append(
             f"a connection jump over {_fields(jumped)} ({'A-R8' if state.rules.azacru else 'R9'})"
         )
-    if BORDERLAND[origin] != BORDERLAND[target]:
+    if BORDERLAND[origin] != BORDERLAND[target]:  # a border crossing (G6)
         out.append(
             f"it crosses from the {BORDERLAND_NAMES[BORDERLAND[origin]]} borderland into "
             f"{BORDERLAND_NAMES[BORDERLAND[target]]}"
