@@ -30,6 +30,7 @@ from pacru.errors import NotationError
 __all__ = [
     "ALL_FIELDS",
     "BETWEEN",
+    "BIT",
     "BORDERLAND",
     "BORDERLAND_FIELDS",
     "BORDERLAND_MASK",
@@ -134,6 +135,9 @@ BORDERLAND_NAMES: Final = ("b2", "e2", "h2", "b5", "e5", "h5", "b8", "e8", "h8")
 BORDERLAND_FIELDS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(f for f in ALL_FIELDS if BORDERLAND[f] == b) for b in range(9)
 )
+#: ``BIT[field]``: the bitboard of that one field, ``1 << field`` (a lookup, not a shift,
+#: in the move generator's inner loops).
+BIT: Final[tuple[int, ...]] = tuple(1 << f for f in ALL_FIELDS)
 #: Bitboard of each borderland.
 BORDERLAND_MASK: Final[tuple[int, ...]] = tuple(
     sum(1 << f for f in fields) for fields in BORDERLAND_FIELDS

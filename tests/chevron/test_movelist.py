@@ -189,3 +189,21 @@ def test_a_list_of_reorientations_alone_is_true() -> None:
         "e1>(a1,c1)",
         "e1>(b1,c1)",
     ]
+
+
+def test_meeting_fronts_are_the_meeting_partners() -> None:
+    """The per-direction bitboards the counter uses say exactly where a chevron arriving
+    each way meets an own chevron facing back {R12, D21}, as ``_meeting_partner`` does."""
+    from pacru.chevron.movegen import _meeting_fronts, _meeting_partner
+
+    for state in _random_states("pacru", 3, 60, seed=7):
+        codes = state.chevrons[state.to_move]
+        fronts = _meeting_fronts(codes)
+        for d in range(8):
+            expected = {t for t in range(81) if _meeting_partner(codes, t, d) >= 0}
+            assert {t for t in range(81) if fronts[d] >> t & 1} == expected
+    # Two chevrons face each other across e5: a chevron arriving on e5 northwards
+    # meets e6 (facing S); one arriving eastwards on e5 meets f5 (facing W).
+    e5, e6, f5 = 40, 49, 41
+    fronts = _meeting_fronts((e6 * 8 + 4, f5 * 8 + 6))
+    assert [fronts[d] for d in range(8)] == [1 << e5, 0, 1 << e5, 0, 0, 0, 0, 0]

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import Final
 
 from pacru.base import Outcome, Termination
 from pacru.chevron.movegen import generate, raw_steps
@@ -137,6 +138,9 @@ def without_chevrons(chevrons: tuple[tuple[int, ...], ...], out: int) -> int:
     return out
 
 
+_NO_MOVES: Final = LegalMoves.empty()
+
+
 def start_turn(
     rules: Rules,
     players: tuple[str, ...],
@@ -171,7 +175,7 @@ def start_turn(
         while out >> seat & 1:
             seat = (seat + 1) % n
         moves = generate(rules, markers, chevrons, seat, occupied, False)
-        if moves:
+        if moves is not _NO_MOVES:  # the generator's list of a blocked Pacru player
             return chevrons, out, seat, occupied, None, moves
         for code in chevrons[seat]:
             occupied &= ~(1 << (code >> 3))

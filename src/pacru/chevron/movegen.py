@@ -26,9 +26,19 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Final
 
-from pacru.chevron.movelist import Choices, LegalMoves, Option, Step, options_size
+from pacru.chevron.move import Move
+from pacru.chevron.movelist import (
+    Choices,
+    LegalMoves,
+    Option,
+    Step,
+    make_move,
+    nth_field,
+    option_move,
+    options_size,
+)
 from pacru.chevron.rules import SUPPLY, Rules
-from pacru.geometry import BETWEEN, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
+from pacru.geometry import BETWEEN, BIT, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
 
 __all__ = [
     "Step",
@@ -48,10 +58,21 @@ _TWIST_OPTIONS: Final[Mapping[tuple[int, ...], tuple[Option, ...]]] = MappingPro
 )
 
 
-#: ``_FORWARD_NEIGHBOURS[code]``: (direction, field) of each forward neighbour on the
-#: board of a chevron ``code = field * 8 + facing``, in the order of FORWARD {G4}.
-_FORWARD_NEIGHBOURS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
-    tuple((d, NEIGHBOUR[code >> 3][d]) for d in FORWARD[code & 7] if NEIGHBOUR[code >> 3][d] >= 0)
+#: ``_FORWARD_NEIGHBOURS[code]``: (direction, field, its bit) of each forward neighbour on
+#: the board of a chevron ``code = field * 8 + facing``, in the order of FORWARD {G4}.
+_FORWARD_NEIGHBOURS: Final[tuple[tuple[tuple[int, int, int], ...], ...]] = tuple(
+    tuple(
+        (d, NEIGHBOUR[code >> 3][d], BIT[NEIGHBOUR[code >> 3][d]])
+        for d in FORWARD[code & 7]
+        if NEIGHBOUR[code >> 3][d] >= 0
+    )
+    for code in range(81 * 8)
+)
+
+#: ``_FRONT[code]``: the bit of the field a chevron ``code = field * 8 + facing`` faces, 0
+#: at the edge: a chevron moving onto it towards this one would meet it {R12, D21}.
+_FRONT: Final[tuple[int, ...]] = tuple(
+    0 if NEIGHBOUR[code >> 3][code & 7] < 0 else BIT[NEIGHBOUR[code >> 3][code & 7]]
     for code in range(81 * 8)
 )
 
@@ -92,7 +113,7 @@ def raw_steps(
     other = marked & ~own
     own_occ = 0
     for code in chevrons[seat]:
-        own_occ |= 1 << (code >> 3)
+        own_occ |= BIT[code >> 3]
     power = rules.power
     pacru = rules.pacru
     steps: list[Step] = []
@@ -101,8 +122,7 @@ def raw_steps(
         f = code >> 3
         pom = ((own & BORDERLAND_MASK[BORDERLAND[f]]).bit_count() or 1) if power else 1
         if pom == 1:  # the common case: only the first field of each forward ray
-            for d, t in _FORWARD_NEIGHBOURS[code]:
-                bit = 1 << t
+            for d, t, bit in _FORWARD_NEIGHBOURS[code]:
                 if occupied & bit:
                     if pacru and not own_occ & bit:
                         attacks.setdefault(t, []).append((f, t, d, 1, False, True))
@@ -113,7 +133,7 @@ def raw_steps(
         for d, ray in _FORWARD_RAYS[code]:
             jumped = False
             for k, t in enumerate(ray[:pom], 1):
-                bit = 1 << t
+                bit = BIT[t]
                 if occupied & bit:
                     if pacru and not jumped and not own_occ & bit:
                         attacks.setdefault(t, []).append((f, t, d, k, False, True))
@@ -198,11 +218,11 @@ class _PlainChoices(Choices):
         seat: int,
         end_triggered: bool,
     ) -> None:
-        super().__init__(steps)
-        object.__setattr__(self, "_rules", rules)
-        object.__setattr__(self, "_markers", markers)
-        object.__setattr__(self, "_seat", seat)
-        object.__setattr__(self, "_end_triggered", end_triggered)
+        self.steps = steps
+        self._rules = rules
+        self._markers = markers
+        self._seat = seat
+        self._end_triggered = end_triggered
 
     def options(self, index: int) -> tuple[Option, ...]:
         return _TWIST_OPTIONS[self._twists(index)]
@@ -286,11 +306,14 @@ class _PacruChoices(Choices):
     _context: _Context
 
     def __init__(self, steps: tuple[Step, ...], context: _Context) -> None:
-        super().__init__(steps)
-        object.__setattr__(self, "_context", context)
+        self.steps = steps
+        self._context = context
 
     def options(self, index: int) -> tuple[Option, ...]:
         return _step_options(self._context, self.steps[index])
+
+    def move(self, index: int, choice: int) -> Move:
+        return _decode(self._context, self.steps[index], choice)
 
     def size(self, index: int) -> int:
         return _step_offsets(self._context, (self.steps[index],))[1]
@@ -323,10 +346,24 @@ def after_capture(
 _SUPPLY_DONE: Final[tuple[Option, ...]] = ((0, False, -1, 0),)
 
 
-def _connection_offered(own: int, step: Step) -> bool:
-    """A connection change: a long move, no jump, from and to own fields {R8, D13}."""
+def _benefits(own: int, own_a: int, marked_a: int, occupied: int, step: Step) -> tuple[bool, int]:
+    """What a Pacru step offers besides a meeting: (connection change, crossing fields).
+
+    A connection change is a long move, without a jump, from and to own
+    fields {R8, D13} (``own``: the mover's fields before the move). The
+    crossing fields are those of :func:`crossing_options` on the board after
+    the capture and the move (D17): ``own_a`` and ``marked_a`` are the
+    mover's and all marked fields after the capture, ``occupied`` the
+    occupancy before the move. The one source of both rules for listing,
+    counting and decoding the choices.
+    """
     f, t, _d, k, jumped, capture = step
-    return not capture and k >= 2 and not jumped and bool(own >> f & own >> t & 1)
+    conn = not capture and k >= 2 and not jumped and bool(own >> f & own >> t & 1)
+    land = BORDERLAND[t]
+    if BORDERLAND[f] == land:
+        return conn, 0
+    occ_a = (occupied & ~BIT[f]) | BIT[t]
+    return conn, crossing_options(land, marked_a, own_a, occ_a, t)[0]
 
 
 def _meeting_partner(own_codes: tuple[int, ...], target: int, direction: int) -> int:
@@ -338,6 +375,17 @@ def _meeting_partner(own_codes: tuple[int, ...], target: int, direction: int) ->
     return n if n >= 0 and (n * 8 + (direction + 4) % 8) in own_codes else -1
 
 
+def _meeting_fronts(own_codes: tuple[int, ...]) -> list[int]:
+    """Per direction of travel ``d``, the bitboard of the fields on which a chevron
+    arriving that way meets an own chevron {R12, D21}: bit ``t`` of ``fronts[d]`` is set
+    exactly when :func:`_meeting_partner` ``(own_codes, t, d) >= 0`` (a partner faces
+    back, ``(d + 4) % 8``, from the field ahead), for every step at once."""
+    fronts = [0, 0, 0, 0, 0, 0, 0, 0]
+    for code in own_codes:
+        fronts[(code & 7) ^ 4] |= _FRONT[code]
+    return fronts
+
+
 def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     """The choices of one Pacru step: benefit and meeting field {R4-R12, D13-D23, D29}."""
     rules, markers, seat, occupied, own, supply, own_codes, _marked = ctx
@@ -346,15 +394,12 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     left = supply - (own_a != own)  # the pincer's marker comes from the supply
     if left <= 0:  # R16b: the capture placed the last marker; nothing more to choose
         return _SUPPLY_DONE
-    benefits: list[tuple[bool, int]] = []  # (connection, crossing field or -1)
-    if _connection_offered(own, step):
-        benefits.append((True, -1))
-    if BORDERLAND[f] != BORDERLAND[t]:
-        fields, _ = crossing_options(BORDERLAND[t], marked_a, own_a, occ_a, t)
-        while fields:
-            low = fields & -fields
-            benefits.append((False, low.bit_length() - 1))
-            fields ^= low
+    conn, fields = _benefits(own, own_a, marked_a, occupied, step)
+    benefits: list[tuple[bool, int]] = [(True, -1)] if conn else []  # (connection, field)
+    while fields:
+        low = fields & -fields
+        benefits.append((False, low.bit_length() - 1))
+        fields ^= low
     if not benefits:
         benefits.append((False, -1))
     n = _meeting_partner(own_codes, t, d)
@@ -369,6 +414,12 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     return tuple(options)
 
 
+def _plain(ctx: _Context, step: Step) -> bool:
+    """Whether a step's choices are its :func:`_benefits` alone: no pincer, no possible
+    meeting, markers left in the supply; else :func:`_step_options` works them out."""
+    return not step[5] and ctx[5] > 0 and _meeting_partner(ctx[6], step[1], step[2]) < 0
+
+
 def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
     """Where each Pacru step's moves start, from 0, counted without building the choices.
 
@@ -378,22 +429,36 @@ def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
     that may end in a meeting (rare) are counted on their built choices.
     """
     _rules, _markers, _seat, occupied, own, supply, own_codes, marked = ctx
+    fronts = _meeting_fronts(own_codes)
     out = [0]
     total = 0
     for step in steps:
-        f, t, d, _k, _jumped, capture = step
-        if capture or supply <= 0 or _meeting_partner(own_codes, t, d) >= 0:
-            total += options_size(_step_options(ctx, step))
+        f, t, d, k, jumped, capture = step
+        if capture or supply <= 0 or fronts[d] & BIT[t]:
+            total += options_size(_step_options(ctx, step))  # not plain (see _plain)
+        elif (k == 1 or jumped) and BORDERLAND[f] == BORDERLAND[t]:
+            total += 1  # neither a crossing nor a connection change can be offered
         else:
-            size = 1 if _connection_offered(own, step) else 0
-            land = BORDERLAND[t]
-            if BORDERLAND[f] != land:
-                # The board after the move: no capture, so only the chevron has moved (D17).
-                occ_a = (occupied & ~(1 << f)) | (1 << t)
-                size += crossing_options(land, marked, own, occ_a, t)[0].bit_count()
-            total += size or 1
+            conn, fields = _benefits(own, own, marked, occupied, step)
+            total += (conn + fields.bit_count()) or 1
         out.append(total)
     return out
+
+
+def _decode(ctx: _Context, step: Step, index: int) -> Move:
+    """The ``index``-th move of a step, in list order, building only that move."""
+    f, t = step[0], step[1]
+    if not _plain(ctx, step):
+        return option_move(f, t, step[5], _step_options(ctx, step), index)
+    own = ctx[4]
+    conn, fields = _benefits(own, own, ctx[7], ctx[3], step)
+    if conn:
+        if index == 0:
+            return make_move(f, t, False, 0, 0, True, None, None)
+        index -= 1
+    if fields:
+        return make_move(f, t, False, 0, 0, False, nth_field(fields, index), None)
+    return make_move(f, t, False, 0, 0, False, None, None)
 
 
 def _meeting_fields(

@@ -89,7 +89,8 @@ def make_move(
 ) = (getattr(Move, name).__set__ for name in (*attrs.fields_dict(Move), "_attrs_cached_hash"))
 
 
-def _nth_bit(mask: int, n: int) -> int:
+def nth_field(mask: int, n: int) -> int:
+    """The ``n``-th set bit of ``mask`` (from 0, ascending): the ``n``-th field it holds."""
     for _ in range(n):
         mask &= mask - 1
     return (mask & -mask).bit_length() - 1
@@ -116,7 +117,7 @@ def options_size(options: tuple[Option, ...]) -> int:
     return n
 
 
-def _option_move(
+def option_move(
     origin: int, target: int, capture: bool, options: tuple[Option, ...], index: int
 ) -> Move:
     """The ``index``-th complete move of a step with these choices."""
@@ -131,7 +132,7 @@ def _option_move(
                 0,
                 conn,
                 None if marker < 0 else marker,
-                _nth_bit(meet, index) if meet else None,
+                nth_field(meet, index) if meet else None,
             )
         index -= n
     raise IndexError(index)
@@ -164,17 +165,21 @@ class Choices:
     steps: tuple[Step, ...]
 
     def __init__(self, steps: tuple[Step, ...]) -> None:
-        object.__setattr__(self, "steps", steps)
-
-    def __setattr__(self, name: str, value: object) -> NoReturn:
-        raise FrozenInstanceError()
-
-    def __delattr__(self, name: str) -> NoReturn:
-        raise FrozenInstanceError()
+        # Plain assignments: one of these is built per position, so no frozen __setattr__
+        # (private, like _MoveList; nothing assigns to it after construction).
+        self.steps = steps
 
     def options(self, index: int) -> tuple[Option, ...]:
         """The choices of ``steps[index]``."""
         raise NotImplementedError
+
+    def move(self, index: int, choice: int) -> Move:
+        """The ``choice``-th complete move of ``steps[index]`` (``0 <= choice < size``).
+
+        A subclass may decode it without building every choice of the step.
+        """
+        f, t, _d, _k, _j, capture = self.steps[index]
+        return option_move(f, t, capture, self.options(index), choice)
 
     def size(self, index: int) -> int:
         """The number of complete moves of ``steps[index]``: :func:`options_size` of its options."""
@@ -198,8 +203,8 @@ class _FixedChoices(Choices):
     _options: tuple[tuple[Option, ...], ...]
 
     def __init__(self, steps: tuple[Step, ...], options: tuple[tuple[Option, ...], ...]) -> None:
-        super().__init__(steps)
-        object.__setattr__(self, "_options", options)
+        self.steps = steps
+        self._options = options
 
     def options(self, index: int) -> tuple[Option, ...]:
         return self._options[index]
@@ -279,7 +284,7 @@ class StepFamily:
         """
         if index < 0:
             raise IndexError(index)
-        return _option_move(self.origin, self.target, self.capture, self.options, index)
+        return option_move(self.origin, self.target, self.capture, self.options, index)
 
     def __iter__(self) -> Iterator[Move]:
         o, t, c = self.origin, self.target, self.capture
@@ -541,8 +546,7 @@ class _MoveList:
             i = bisect_right(offsets, index) - 1
             choices = self.choices
             assert choices is not None
-            f, t, _d, _k, _j, capture = choices.steps[i]
-            move = _option_move(f, t, capture, choices.options(i), index - offsets[i])
+            move = choices.move(i, index - offsets[i])
         else:
             move = self.reorientation(index - offsets[-1], layout[2], layout[3])
         self.issued = move

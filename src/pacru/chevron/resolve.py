@@ -23,33 +23,19 @@ state checks that first.
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from typing import TYPE_CHECKING
 
 from pacru.base import Outcome, Termination
 from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers, without_chevrons
 from pacru.chevron.move import Move
 from pacru.chevron.rules import SUPPLY
-from pacru.geometry import BETWEEN, LINE, RAYS
+from pacru.geometry import BETWEEN, BIT, LINE, RAYS
 
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
 __all__ = ["resolve"]
-
-
-def _replace_chevron(codes: tuple[int, ...], old: int, new: int | None) -> tuple[int, ...]:
-    rest = [c for c in codes if c != old]
-    if new is not None:
-        rest.append(new)
-        rest.sort()
-    return tuple(rest)
-
-
-def _facing_of(state: ChevronState, seat: int, field: int) -> int:
-    for code in state.chevrons[seat]:
-        if code >> 3 == field:
-            return code & 7
-    raise AssertionError("no chevron there")
 
 
 def resolve(state: ChevronState, move: Move) -> ChevronState:
@@ -92,11 +78,8 @@ def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
             own |= tbit
             acquired = True
         markers[seat] = own
-        old = f * 8 + _facing_of(state, seat, f)
-        new = None if removed else t * 8 + (d + move.twist) % 8
-        chevrons = tuple(
-            _replace_chevron(c, old, new) if i == seat else c for i, c in enumerate(chevrons)
-        )
+        mine = _moved(chevrons[seat], f, None if removed else t * 8 + (d + move.twist) % 8)
+        chevrons = (*chevrons[:seat], mine, *chevrons[seat + 1 :])
         occupied &= ~(1 << f)
         if not removed:
             occupied |= tbit
@@ -114,56 +97,61 @@ def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
     else:
         outcome = lookahead_outcome(rules, state.players, marks, chevrons, occupied, idle)
     return state._successor(
-        move,
-        markers=marks,
-        chevrons=chevrons,
-        to_move=nxt,
-        occupied=occupied,
-        trigger=trigger,
-        idle=idle,
-        outcome=outcome,
+        move, marks, chevrons, nxt, occupied, state.out, trigger, idle, outcome, None
     )
 
 
 def _place(markers: list[int], seat: int, field: int) -> None:
-    bit = 1 << field
+    bit = BIT[field]
     for i in range(len(markers)):
         markers[i] &= ~bit
     markers[seat] |= bit
 
 
+def _moved(codes: tuple[int, ...], field: int, new: int | None) -> tuple[int, ...]:
+    """``codes`` with the chevron on ``field`` replaced by code ``new`` (None: removed),
+    still sorted. Codes sort by field, so a bisection finds it."""
+    i = bisect_left(codes, field * 8)
+    rest = list(codes)
+    del rest[i]
+    if new is not None:
+        insort(rest, new)
+    return tuple(rest)
+
+
 def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
     rules = state.rules
     seat = state.to_move
-    n = len(state.players)
+    players = state.players
+    n = len(players)
     markers = list(state.markers)
-    chevrons = list(state.chevrons)
+    chevrons = state.chevrons
+    mine = chevrons[seat]
     occupied = state.occupied
     supply = SUPPLY[n] - markers[seat].bit_count()
     f = move.origin
     assert f is not None
-    if move.target is None:  # reorientation {R14}
+    t = move.target
+    if t is None:  # reorientation {R14}
+        own = markers[seat]
         for field in move.relinquished:
-            markers[seat] &= ~(1 << field)
-        facing = _facing_of(state, seat, f)
-        chevrons[seat] = _replace_chevron(
-            chevrons[seat], f * 8 + facing, f * 8 + (facing + move.turn) % 8
-        )
+            own &= ~BIT[field]
+        markers[seat] = own
+        facing = mine[bisect_left(mine, f * 8)] & 7
+        mine = _moved(mine, f, f * 8 + (facing + move.turn) % 8)
     else:
-        t = move.target
         d, k = LINE[f * 81 + t]
-        tbit = 1 << t
         if move.capture:  # a. pincer {R11}
-            for i in range(n):
-                if i != seat:
-                    chevrons[i] = tuple(c for c in chevrons[i] if c >> 3 != t)
-            if not markers[seat] & tbit:
+            chevrons = tuple(
+                c if i == seat else tuple(x for x in c if x >> 3 != t)
+                for i, c in enumerate(chevrons)
+            )
+            if not markers[seat] >> t & 1:
                 _place(markers, seat, t)
                 supply -= 1
         # b. the move itself {R3}
-        old = f * 8 + _facing_of(state, seat, f)
-        chevrons[seat] = _replace_chevron(chevrons[seat], old, t * 8 + d)
-        occupied = (occupied & ~(1 << f)) | tbit
+        mine = _moved(mine, f, t * 8 + d)
+        occupied = (occupied & ~BIT[f]) | BIT[t]
         # c.-e. the chosen benefit {R4, R6, R8, R10}
         if supply > 0 and move.connection:
             for field in RAYS[f][d][: k - 1]:
@@ -172,41 +160,37 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
                     supply -= 1
                     if supply == 0:
                         break
-        if supply > 0 and move.marker is not None:
-            _place(markers, seat, move.marker)
+        marker = move.marker
+        if supply > 0 and marker is not None:
+            _place(markers, seat, marker)
             supply -= 1
         # f. meeting {R12}
-        if supply > 0 and move.meeting is not None:
-            _place(markers, seat, move.meeting)
+        meeting = move.meeting
+        if supply > 0 and meeting is not None:
+            _place(markers, seat, meeting)
             supply -= 1
     marks = tuple(markers)
-    chevs = tuple(chevrons)
-    ply = state.ply + 1
+    chevs = (*chevrons[:seat], mine, *chevrons[seat + 1 :])
     if supply <= 0:  # g. {R16b, D29, D31}
         # A pincer that also took an opponent's last chevron puts them out as well (D28, D31).
-        out = without_chevrons(chevs, state.out)
         return state._successor(
             move,
-            markers=marks,
-            chevrons=chevs,
-            to_move=seat,
-            occupied=occupied,
-            out=out,
-            outcome=Outcome(Termination.SUPPLY_EXHAUSTED, (state.players[seat],)),
+            marks,
+            chevs,
+            seat,
+            occupied,
+            without_chevrons(chevs, state.out),
+            state.trigger,
+            0,
+            Outcome(Termination.SUPPLY_EXHAUSTED, (players[seat],)),
+            None,
         )
     chevs, out, nxt, occupied, outcome, moves = start_turn(
-        rules, state.players, marks, chevs, state.out, (seat + 1) % n, occupied
+        rules, players, marks, chevs, state.out, (seat + 1) % n, occupied
     )
-    if outcome is None and rules.move_cap is not None and ply >= rules.move_cap:
+    if outcome is None and rules.move_cap is not None and state.ply + 1 >= rules.move_cap:
         outcome = Outcome(Termination.MOVE_CAP, ())
         moves = None
     return state._successor(
-        move,
-        markers=marks,
-        chevrons=chevs,
-        to_move=nxt,
-        occupied=occupied,
-        out=out,
-        outcome=outcome,
-        moves=moves,
+        move, marks, chevs, nxt, occupied, out, state.trigger, 0, outcome, moves
     )

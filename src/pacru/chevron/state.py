@@ -116,16 +116,15 @@ class ChevronState(GameState[Move]):
     def _successor(
         self,
         move: Move,
-        *,
         markers: tuple[int, ...],
         chevrons: tuple[tuple[int, ...], ...],
         to_move: int,
         occupied: int,
-        out: int | None = None,
-        trigger: int | None = None,
-        idle: int = 0,
-        outcome: Outcome | None = None,
-        moves: LegalMoves | None = None,
+        out: int,
+        trigger: int,
+        idle: int,
+        outcome: Outcome | None,
+        moves: LegalMoves | None,
     ) -> ChevronState:
         # The successor of a valid state from a generated move needs no attrs __init__
         # (keyword handling, no validators): the slots are set directly, as attrs does.
@@ -135,8 +134,8 @@ class ChevronState(GameState[Move]):
         _MARKERS(new, markers)
         _CHEVRONS(new, chevrons)
         _TO_MOVE(new, to_move)
-        _OUT(new, self.out if out is None else out)
-        _TRIGGER(new, self.trigger if trigger is None else trigger)
+        _OUT(new, out)
+        _TRIGGER(new, trigger)
         _IDLE(new, idle)
         _PLY(new, self.ply + 1)
         _OUTCOME(new, outcome)
@@ -245,6 +244,11 @@ class ChevronState(GameState[Move]):
                 rule that forbids it.
             GameOverError: the game is over.
         """
+        moves = self._moves
+        if moves is not None and moves._impl.issued is move is not None:
+            # The move this state's own list last handed out by index is legal as it
+            # stands (the bot's hot path: rng.choice(state.legal_moves())).
+            return resolve(self, move)
         if isinstance(move, str):
             move = self.parse_move(move)
         elif not isinstance(move, Move):
