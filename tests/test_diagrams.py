@@ -95,3 +95,16 @@ def test_positions_reached_by_play_round_trip_unadjudicated() -> None:
     state = pacru.new_game("pacru", 3).apply_move("e9-e8")
     assert pacru.from_position(state.to_position(), adjudicate=False) == state
     assert state.status() == Status.VALID
+
+
+def test_a_game_from_an_unadjudicated_diagram() -> None:
+    """``Game.from_position(text, adjudicate=False)`` keeps a diagram open, as the function does."""
+    text = "pacru players=red,yellow chevrons=red:e4N"
+    assert pacru.Game.from_position(text).state.outcome == pacru.Outcome(
+        Termination.LAST_PLAYER, ("red",)
+    )
+    game = pacru.Game.from_position(text, ["e4-e5"], adjudicate=False)
+    assert game.root == pacru.from_position(text, adjudicate=False)
+    assert game.root.outcome is None
+    assert game.state == game.root.apply_move("e4-e5")
+    assert game.state.outcome == pacru.Outcome(Termination.LAST_PLAYER, ("red",))

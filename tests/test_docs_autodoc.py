@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import attrs
 import pytest
 
 import pacru
+from docs_extensions import load_extension
 from pacru.lsd import LsdState
 
-ROOT = Path(__file__).resolve().parent.parent
-
-pytest.importorskip("sphinx", reason="the docs extension needs Sphinx (test and dev extras)")
-
-
-def _extension() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "pacru_autodoc", ROOT / "docs" / "_ext" / "pacru_autodoc.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["pacru_autodoc"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-EXT: Any = _extension()
+EXT: Any = load_extension("pacru_autodoc")
 
 
 @attrs.frozen

@@ -2,37 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import pacru
+from docs_extensions import ROOT, load_extension
 
-ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
 PINCER = "pacru players=red,yellow markers=red:d9,d8,i9,i8 chevrons=red:e9S,g9S;yellow:e7N,a1NE"
 
-pytest.importorskip("sphinx", reason="the docs extension needs Sphinx (test and dev extras)")
-
-
-def _extension() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "pacru_board", ROOT / "docs" / "_ext" / "pacru_board.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["pacru_board"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-EXT: Any = _extension()
+EXT: Any = load_extension("pacru_board")
 
 
 def _classes(text: str, name: str) -> list[ET.Element]:

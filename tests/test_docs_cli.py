@@ -3,34 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-import pytest
-
+from docs_extensions import load_extension
 from pacru.cli import build_parser
 
-ROOT = Path(__file__).resolve().parent.parent
-
-pytest.importorskip("sphinx", reason="the docs extension needs Sphinx (test and dev extras)")
-
-
-def _extension() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "pacru_cli", ROOT / "docs" / "_ext" / "pacru_cli.py"
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["pacru_cli"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-EXT: Any = _extension()
+EXT: Any = load_extension("pacru_cli")
 
 
 def test_escape_keeps_options_literal_and_markup_inert() -> None:

@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import sphinx_gallery  # noqa: F401  (the test extra installs it; the helpers need it)
 
-ROOT = Path(__file__).resolve().parent.parent
+from docs_extensions import ROOT, load_extension, load_module
 
-
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-EXT: Any = _load("pacru_gallery", ROOT / "docs" / "_ext" / "pacru_gallery.py")
+EXT: Any = load_extension("pacru_gallery")
 
 
 def test_only_examples_that_write_get_a_folder() -> None:
-    examples: Any = _load("_pacru_test_examples", ROOT / "tests" / "test_examples.py")
+    examples: Any = load_module("_pacru_test_examples", ROOT / "tests" / "test_examples.py")
     assert set(EXT.WRITES_FILES) == examples.WRITES_FILES
     (folder,) = EXT.reset_argv({}, {"src_file": str(ROOT / "examples" / "export_svg.py")})
     assert Path(folder).name == "export_svg"

@@ -259,6 +259,8 @@ def test_cli_selfplay_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture
     argv = ["selfplay", "lsd", "--bot", "random", "--games", "1", "--out", str(tmp_path)]
     assert main([*argv, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"]) == 2
     assert "--workers and --scheduler exclude each other" in capsys.readouterr().err
+    assert main([*argv, "--workers", "0"]) == 2
+    assert "--workers must be positive" in capsys.readouterr().err
     assert main([*argv[:2], "--bot", "mcts:x=1", *argv[4:]]) == 2
     assert "mcts has no parameter 'x'" in capsys.readouterr().err
 

@@ -39,7 +39,7 @@ class Family(NamedTuple):
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("Board geometry (G1-G9)", tuple(f"G{i}" for i in range(1, 10)), ""),
+    Family("Board geometry (G1-G7)", tuple(f"G{i}" for i in range(1, 8)), ""),
     Family("Lilacru (L1-L7)", tuple(f"L{i}" for i in range(1, 8)), "lilacru-l{n}"),
     Family("Shacru (S-R1-S-R6)", tuple(f"S-R{i}" for i in range(1, 7)), "shacru-r{n}"),
     Family("Azacru (A-R1-A-R10)", tuple(f"A-R{i}" for i in range(1, 11)), "azacru-r{n}"),
@@ -64,11 +64,15 @@ _LILACRU = re.compile(r"(?<![\w-])L([1-7])\b")
 _QUOTED_L = re.compile(r"[\"']L([1-7])[\"']")
 _SECTION = re.compile(r"(?<![\d.])([1-3]\.[1-9])(?![\d.])")
 _LSD_SECTION = re.compile(r"\bLSD(?:\.md)?[ -]([1-3]\.[1-9])\b")
+# A row of field constants, "(A1, B1, ..., I1) = range(9)": its D1 and G1 are fields, not rules.
+_FIELD_ROW = re.compile(r"\s*\((?:[A-I][1-9], ){8}[A-I][1-9]\)\s*=")
 _LSD_RULING = re.compile(r"\b(?:LSD-R(\d{1,2})\b|RULINGS? (\d{1,2}(?:(?:-|, | and )\d{1,2})*))")
 
 
 def citations(line: str) -> set[str]:
     """The rule ids cited on one line of source, as in :data:`KNOWN`."""
+    if _FIELD_ROW.match(line):
+        return set()
     found = {m.group(1) for m in _CHEVRON.finditer(line)}
     for group in _BRACES.findall(line):
         found.update(f"L{n}" for n in _LILACRU.findall(group))

@@ -9,22 +9,40 @@ its position string (:meth:`pacru.GameState.to_position`) and the actions
 chosen so far in the current move, so OpenSpiel's ``serialize`` text stays
 small and does not depend on how states are stored.
 
+The parts the adapters share live here too: the action mask
+(:meth:`Cursor.action_mask`), the truncation test (:attr:`Cursor.truncated`),
+the text view (:meth:`Cursor.describe`), and for PettingZoo and Gymnasium
+the render modes (:func:`check_render_mode`) and the observation space
+(:func:`observation_space`).
+
 Imported only by the adapters (it needs numpy through :mod:`pacru.encoding`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
-from pacru.base import GameState
+from pacru.base import GameState, Termination
 from pacru.encoding import Decision, Encoding
 from pacru.errors import GameOverError
 from pacru.games import from_position, new_game
 
-__all__ = ["Cursor"]
+if TYPE_CHECKING:
+    from gymnasium import spaces
+
+__all__ = ["LIMITS", "RENDER_MODES", "Cursor", "check_render_mode", "observation_space"]
+
+#: Game ends that are a non-official limit rather than a rule (the move cap of ruling
+#: D32, the idle rounds of ruling D33): truncations to PettingZoo and Gymnasium.
+LIMITS: Final = frozenset({Termination.MOVE_CAP, Termination.IDLE_LIMIT})
+
+#: The render modes of the PettingZoo and Gymnasium environments.
+RENDER_MODES: Final = ("ansi", "rgb_array")
 
 
 @attrs.frozen(eq=False)
@@ -59,6 +77,12 @@ class Cursor:
         """
         state = new_game(game, players, **options)
         return cls.start(Encoding.of(state), state)
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game ended by a non-official limit (:data:`LIMITS`), not by the rules."""
+        outcome = self.state.outcome
+        return self.is_over and outcome is not None and outcome.termination in LIMITS
 
     @property
     def state(self) -> GameState[Any]:
@@ -100,6 +124,24 @@ class Cursor:
         assert chosen.move is not None
         return Cursor.start(self.encoding, decision.state.apply_move(chosen.move))
 
+    def action_mask(self, player: int) -> npt.NDArray[np.int8]:
+        """Seat ``player``'s action mask: int8, shape ``(num_actions,)``, 1 for each legal action.
+
+        All zeros when ``player`` is not the seat to act (or the game is over).
+        """
+        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
+        if self.player == player:
+            mask[list(self.legal_actions)] = 1
+        return mask
+
+    def describe(self) -> str:
+        """The board as text, then the actions already chosen in the move under way, if any."""
+        text = str(self.state)
+        if self.prefix:
+            names = ", ".join(self.encoding.action_name(a) for a in self.prefix)
+            text += f"\nchosen in this move: {names}"
+        return text
+
     def returns(self) -> tuple[float, ...]:
         """Each seat's payoff (:meth:`pacru.GameState.returns`): zeros while the game runs."""
         return tuple(self.state.returns())
@@ -113,8 +155,6 @@ class Cursor:
         """
         if self.decision is not None:
             return self.encoding.observation(self.decision, player)
-        import numpy as np
-
         if not 0 <= player < self.encoding.players:
             raise ValueError(f"player must be a seat index 0..{self.encoding.players - 1}")
         return np.zeros(self.encoding.observation_shape, dtype=np.float32)
@@ -141,3 +181,29 @@ def _restore(position: str, prefix: Sequence[int]) -> Cursor:
     for action in prefix:
         cursor = cursor.step(action)
     return cursor
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Raise ``ValueError`` unless ``render_mode`` is None or one of :data:`RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+
+
+def observation_space(encoding: Encoding) -> spaces.Dict:
+    """The Gymnasium ``Dict`` space of an observation with its mask (PettingZoo, Gymnasium).
+
+    ``"observation"``: a float32 ``Box`` of ``encoding.observation_shape`` in
+    [0, 1] (every plane of :mod:`pacru.encoding` is 0/1 or a share: supply,
+    captures, counters); ``"action_mask"``: an int8 ``Box`` of shape
+    ``(num_actions,)`` in {0, 1}. A new space at every call, so that each
+    agent's space is seeded on its own.
+    """
+    from gymnasium import spaces  # only PettingZoo and Gymnasium need it
+
+    shape = tuple(encoding.observation_shape)
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(encoding.num_actions,), dtype=np.int8),
+        }
+    )

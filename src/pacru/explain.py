@@ -94,6 +94,10 @@ def explain(state: GameState[Any], move_text: str) -> Explanation:
             its text).
     """
     text = move_text if isinstance(move_text, str) else str(move_text)
+    if state.outcome is not None:
+        return Explanation(
+            text, False, "end", "game-over", f"the game is over: {state.outcome.result()}"
+        )
     if state.game == "lsd":
         return _explain_lsd(state, text)
     return _explain_chevron(state, text)  # type: ignore[arg-type]
@@ -130,10 +134,6 @@ def _explain_chevron(state: ChevronState, text: str) -> Explanation:
     from pacru.chevron.legality import diagnose
     from pacru.chevron.move import Move
 
-    if state.outcome is not None:
-        return Explanation(
-            text, False, "end", "game-over", f"the game is over: {state.outcome.result()}"
-        )
     try:
         move = Move.parse(text)
     except NotationError as err:
@@ -219,7 +219,7 @@ def _step_sentences(state: ChevronState, after: ChevronState, move: Move, me: st
         out.append(
             f"a connection jump over {_fields(jumped)} ({'A-R8' if state.rules.azacru else 'R9'})"
         )
-    if BORDERLAND[origin] != BORDERLAND[target]:
+    if BORDERLAND[origin] != BORDERLAND[target]:  # a border crossing (G6)
         out.append(
             f"it crosses from the {BORDERLAND_NAMES[BORDERLAND[origin]]} borderland into "
             f"{BORDERLAND_NAMES[BORDERLAND[target]]}"
@@ -309,10 +309,6 @@ def _ending_sentences(state: ChevronState, after: ChevronState) -> list[str]:
 def _explain_lsd(state: Any, text: str) -> Explanation:
     from pacru.lsd.moves import parse_move_text
 
-    if state.outcome is not None:
-        return Explanation(
-            text, False, "end", "game-over", f"the game is over: {state.outcome.result()}"
-        )
     try:
         move = state.parse_move(text)
     except IllegalMoveError as err:

@@ -90,8 +90,19 @@ class Game(Generic[MoveT]):
         return Game(new_game(game, players, **options))
 
     @classmethod
-    def from_position(cls, text: str, moves: Iterable[Any] = ()) -> Game[Any]:
+    def from_position(
+        cls, text: str, moves: Iterable[Any] = (), *, adjudicate: bool = True
+    ) -> Game[Any]:
         """A game from the position string ``text`` (:func:`pacru.from_position`), then ``moves``.
+
+        Args:
+            text: the position string; its root state is ``pacru.from_position(text,
+                adjudicate)``.
+            moves: moves or their texts, played in order from that root.
+            adjudicate: ``True`` (the default) decides the position as play would;
+                ``False`` loads a rulebook diagram as typed, without deciding its
+                end (see :func:`pacru.from_position`). The moves played after it
+                are adjudicated as in any game.
 
         Raises:
             NotationError: not a position string, or a move text that is not a move.
@@ -100,7 +111,7 @@ class Game(Generic[MoveT]):
         """
         from pacru.games import from_position
 
-        return Game(from_position(text), moves)
+        return Game(from_position(text, adjudicate), moves)
 
     def copy(self) -> Game[MoveT]:
         """An independent game with the same root and moves (the states are shared)."""

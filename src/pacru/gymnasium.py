@@ -66,12 +66,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from pacru._cursor import Cursor
-from pacru.base import Termination
+from pacru._cursor import RENDER_MODES, Cursor, check_render_mode, observation_space
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot
-from pacru.encoding import Encoding
-from pacru.games import new_game
 
 __all__ = ["IDS", "PacruEnv", "register"]
 
@@ -83,8 +80,6 @@ IDS: Final[dict[str, str]] = {
     "pacru": "pacru/Pacru-v0",
     "lsd": "pacru/LSD-v0",
 }
-
-_LIMITS: Final = frozenset({Termination.MOVE_CAP, Termination.IDLE_LIMIT})
 
 
 class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
@@ -107,7 +102,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
             spec, a seat out of range or the wrong number of opponents.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(
         self,
@@ -119,11 +114,8 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
-            )
-        start = new_game(game, players, **options)
+        check_render_mode(render_mode)
+        start = Cursor.new(game, players, options)
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat!r}")
         entries = (
@@ -137,27 +129,18 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
             build_bot(entry, 0)  # a bad spec fails here, not at the first reset
         self.game = game
         self.players = players
-        self.encoding = Encoding.of(start)
+        self.encoding = start.encoding
         self.render_mode = render_mode
         self.illegal_reward = float(illegal_reward)
         self._entries = entries
         self._fixed_seat = seat
-        self._start = Cursor.start(self.encoding, start)
-        self._cursor = self._start
+        self._start = start
+        self._cursor = start
         self._forfeited = False  # an illegal action ended the episode
         self.seat = 0 if seat is None else seat
         self._bots: list[Bot] = []
-        n = self.encoding.num_actions
-        self.action_space = spaces.Discrete(n)
-        self.observation_space = spaces.Dict(
-            {
-                # Every plane is 0/1 or a share in [0, 1] (pacru.encoding).
-                "observation": spaces.Box(
-                    0.0, 1.0, shape=tuple(self.encoding.observation_shape), dtype=np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-            }
-        )
+        self.action_space = spaces.Discrete(self.encoding.num_actions)
+        self.observation_space = observation_space(self.encoding)
 
     @property
     def pacru_state(self) -> Any:
@@ -192,8 +175,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         terminated = truncated = False
         if self._cursor.is_over:
             reward = float(self._cursor.returns()[self.seat])
-            outcome = self._cursor.state.outcome
-            truncated = outcome is not None and outcome.termination in _LIMITS
+            truncated = self._cursor.truncated
             terminated = not truncated
         return self._observe(), reward, terminated, truncated, self._info(illegal=False)
 
@@ -208,10 +190,10 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return cursor
 
     def _observe(self) -> dict[str, Any]:
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        if self._cursor.player == self.seat:
-            mask[list(self._cursor.legal_actions)] = 1
-        return {"observation": self._cursor.observation(self.seat), "action_mask": mask}
+        return {
+            "observation": self._cursor.observation(self.seat),
+            "action_mask": self._cursor.action_mask(self.seat),
+        }
 
     def _info(self, *, illegal: bool) -> dict[str, Any]:
         return {

@@ -149,8 +149,8 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         options = {k: int(v) for k, v in params.items() if k != "players"}
         self.players = players
         self.options = options
-        self.encoding = Encoding.for_game(game, players, **options)
         self._start = Cursor.new(game, players, options)
+        self.encoding = self._start.encoding
         assert self.encoding.max_game_length is not None  # bounded by move_cap (D32)
         super().__init__(
             game_type(game, players),
@@ -211,7 +211,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._cursor = self._cursor.step(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return _action_text(self._cursor, player, action)
+        return self._cursor.encoding.action_name(action)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -222,7 +222,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         return list(self._cursor.returns())
 
     def __str__(self) -> str:
-        return _describe(self._cursor)
+        return self._cursor.describe()
 
 
 class _Observer:
@@ -239,19 +239,7 @@ class _Observer:
         self.dict["observation"][...] = state._cursor.observation(player)
 
     def string_from(self, state: SpielState, player: int) -> str:
-        return _describe(state._cursor)
-
-
-def _describe(cursor: Cursor) -> str:
-    text = str(cursor.state)
-    if cursor.prefix:
-        names = ", ".join(cursor.encoding.action_name(a) for a in cursor.prefix)
-        text += f"\nchosen in this move: {names}"
-    return text
-
-
-def _action_text(cursor: Cursor, player: int, action: int) -> str:
-    return cursor.encoding.action_name(action)
+        return state._cursor.describe()
 
 
 def register() -> None:

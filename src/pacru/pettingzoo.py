@@ -48,20 +48,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from pacru._cursor import Cursor
-from pacru.base import Termination
-from pacru.encoding import Encoding
-from pacru.games import new_game
+from pacru._cursor import RENDER_MODES, Cursor, check_render_mode, observation_space
 
 __all__ = ["env", "raw_env"]
-
-#: Game ends that are a non-official limit rather than a rule: PettingZoo truncations.
-LIMITS = frozenset({Termination.MOVE_CAP, Termination.IDLE_LIMIT})
 
 
 def env(
@@ -90,7 +83,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     """
 
     metadata = {  # noqa: RUF012 (PettingZoo reads it from the class)
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": list(RENDER_MODES),
         "name": "pacru_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -104,28 +97,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in ("ansi", "rgb_array"):
-            raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}"
-            )
-        start = new_game(game, players, **options)
-        self.encoding = Encoding.of(start)
+        check_render_mode(render_mode)
+        self._start = Cursor.new(game, players, options)
+        self._cursor = self._start
+        self.encoding = self._start.encoding
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"pacru_{game}_v0"}
-        self._start = Cursor.start(self.encoding, start)
-        self._cursor = self._start
         self.possible_agents = [f"player_{i}" for i in range(players)]
         n = self.encoding.num_actions
-        observation = _observation_space(self.encoding)
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": observation,
-                    "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
+            a: observation_space(self.encoding) for a in self.possible_agents
         }
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
@@ -151,10 +133,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s view: the observation tensor and its action mask."""
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
-        if seat == self._cursor.player:
-            mask[list(self._cursor.legal_actions)] = 1
-        return {"observation": self._cursor.observation(seat), "action_mask": mask}
+        return {
+            "observation": self._cursor.observation(seat),
+            "action_mask": self._cursor.action_mask(seat),
+        }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start again from the first position (no randomness in the games: ``seed`` is unused)."""
@@ -183,8 +165,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self._clear_rewards()
         if self._cursor.is_over:
             returns = self._cursor.returns()
-            outcome = self._cursor.state.outcome
-            truncated = outcome is not None and outcome.termination in LIMITS
+            truncated = self._cursor.truncated
             for seat, name in enumerate(self.possible_agents):
                 self.rewards[name] = float(returns[seat])
                 self.terminations[name] = not truncated
@@ -203,11 +184,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     def render(self) -> Any:
         """``"ansi"``: the board as text; ``"rgb_array"``: the board as a (h, w, 3) uint8 array."""
         if self.render_mode == "ansi":
-            text = str(self._cursor.state)
-            if self._cursor.prefix:
-                names = ", ".join(self.encoding.action_name(a) for a in self._cursor.prefix)
-                text += f"\nchosen in this move: {names}"
-            return text
+            return self._cursor.describe()
         if self.render_mode == "rgb_array":
             from pacru._raster import rgb_array
 
@@ -219,8 +196,3 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-def _observation_space(encoding: Encoding) -> spaces.Box:
-    # Every plane of pacru.encoding is 0/1 or a share (supply, captures, counters) in [0, 1].
-    return spaces.Box(0.0, 1.0, shape=tuple(encoding.observation_shape), dtype=np.float32)

@@ -141,6 +141,11 @@ def test_cli_match_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "3 players need 3 --bot options, not 1" in capsys.readouterr().err
     assert main(["match", "--game", "shacru", "--bot", "random", "--bot", "mcts:x=1"]) == 2
     assert "mcts has no parameter 'x'" in capsys.readouterr().err
+    two = ["match", "--game", "shacru", "--bot", "random", "--bot", "random"]
+    assert main([*two, "--games", "0"]) == 2
+    assert "--games and --max-plies must be positive" in capsys.readouterr().err
+    assert main([*two, "--workers", "0"]) == 2
+    assert "--workers must be positive" in capsys.readouterr().err
 
 
 def test_cli_plain_progress_lines(capsys: pytest.CaptureFixture[str]) -> None:

@@ -119,3 +119,18 @@ def test_cli_match_with_a_user_bot_class(
     assert [e["games"] for e in data["entries"]] == [2, 2]
     assert main(["match", "--game", "lilacru", "--bot", "nowhere:Bot", "--bot", "random"]) == 2
     assert "cannot import 'nowhere'" in capsys.readouterr().err
+
+
+def test_cli_selfplay_with_a_user_bot_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pacru selfplay`` finds the bot's module in the current directory, as ``match`` does."""
+    pytest.importorskip("pyarrow", reason="pacru selfplay needs the selfplay extra")
+    (tmp_path / "my_pacru_selfplay_bots.py").write_text(USER_MODULE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    argv = ["selfplay", "lilacru", "--bot", "my_pacru_selfplay_bots:FirstMove:offset=1"]
+    argv += ["--games", "1", "--out", str(tmp_path / "data"), "--seed", "3", "--no-progress"]
+    assert main(argv) == 0, capsys.readouterr().err
+    assert "1 shards written (1 games, " in capsys.readouterr().out
+    assert sys.path[0] == str(tmp_path)

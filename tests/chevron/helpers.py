@@ -1,7 +1,9 @@
 """Shared helpers of the chevron-game tests.
 
 ``pos`` types a position, ``moves_of`` gives a move list as a set of move
-texts, ``play_random`` plays seeded random moves, and ``reference_moves`` is an
+texts (``family`` those of one chevron step), ``land`` the fields of a
+borderland, ``supply_of`` a Pacru supply, ``play_random`` plays seeded random
+moves, and ``reference_moves`` is an
 independent, deliberately naive move generator for Lilacru, Shacru and Azacru
 written from the rules reference (G4-G6, L4-L6, S-R3..S-R5, A-R4..A-R9 and
 rulings D3-D12, D39), used to cross-check the engine's tables and bitboards.
@@ -11,16 +13,19 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pacru
 from pacru import ChevronState, IllegalMoveError, Move
+from pacru.base import GameState
 
 __all__ = [
     "DELTAS",
     "borderland",
     "error_of",
+    "family",
+    "land",
     "moves_of",
     "name",
     "play_random",
@@ -31,6 +36,7 @@ __all__ = [
     "rotate_move",
     "rotate_position",
     "start",
+    "supply_of",
 ]
 
 #: (dx, dy) per direction N, NE, E, SE, S, SW, W, NW, written out again from G3.
@@ -104,6 +110,24 @@ def name(x: int, y: int) -> str:
 def borderland(x: int, y: int) -> tuple[int, int]:
     """The borderland of file ``x``, rank ``y`` as in G2: ``((x-1)//3, (y-1)//3)``."""
     return ((x - 1) // 3, (y - 1) // 3)
+
+
+def land(centre: str) -> list[str]:
+    """The nine fields of the borderland named by its centre field (G2)."""
+    x, y = "abcdefghi".index(centre[0]), int(centre[1])
+    return [f"{'abcdefghi'[x + dx]}{y + dy}" for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+
+
+def family(state: ChevronState, prefix: str) -> set[str]:
+    """The legal moves whose text starts with ``prefix`` (one chevron step and its choices)."""
+    return {str(m) for m in state.legal_moves() if str(m).startswith(prefix)}
+
+
+def supply_of(state: GameState[Any]) -> Mapping[str, int]:
+    """The Pacru supply, which is never None in Pacru (D29)."""
+    supply: Mapping[str, int] | None = state.supply
+    assert supply is not None
+    return supply
 
 
 def reference_moves(state: ChevronState, player: str | None = None) -> set[str]:

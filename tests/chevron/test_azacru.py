@@ -198,7 +198,7 @@ def test_a_r6_long_crossing_move_twists() -> None:
 
 
 def test_a_r10_pass_rules() -> None:
-    """A-R10, D37: pass only when no chevron can move."""
+    """A-R2, A-R10, D37: pass only when no chevron can move."""
     state = pos("azacru " + E1_3)
     err = error_of(state, "pass")
     assert (err.rule, err.reason) == ("A-R10", "pass-not-allowed")

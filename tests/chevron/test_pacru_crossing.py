@@ -2,32 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pacru
 from pacru import Chevron, Direction
-from pacru.base import GameState
 
-from .helpers import error_of, pos
-
-
-def _supply(state: GameState[Any]) -> Mapping[str, int]:
-    """The Pacru supply, which is never None in Pacru (D29)."""
-    supply: Mapping[str, int] | None = state.supply
-    assert supply is not None
-    return supply
-
-
-def land(centre: str) -> list[str]:
-    """The nine fields of the borderland named by its centre field (G2)."""
-    x, y = "abcdefghi".index(centre[0]), int(centre[1])
-    return [f"{'abcdefghi'[x + dx]}{y + dy}" for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-
-
-def family(state: pacru.ChevronState, prefix: str) -> set[str]:
-    """The legal moves whose text starts with ``prefix`` (one chevron step and its choices)."""
-    return {str(m) for m in state.legal_moves() if str(m).startswith(prefix)}
+from .helpers import error_of, family, land, pos, supply_of
 
 
 def test_r4_first_crossing_marker_on_any_neutral_field_of_the_new_land() -> None:
@@ -37,7 +15,7 @@ def test_r4_first_crossing_marker_on_any_neutral_field_of_the_new_land() -> None
     after = state.apply_move("a3-b4+b4")
     assert after.marker_map() == {"b4": "green"}
     assert after.chevron_at("b4") == Chevron("green", Direction.NE)
-    assert _supply(after)["green"] == 41
+    assert supply_of(after)["green"] == 41
     other = state.apply_move("a3-b4+c6")
     assert other.marker_map() == {"c6": "green"}
 
@@ -95,7 +73,7 @@ def test_e1_10_transformation() -> None:
     after = state.apply_move("g9-f8+e8")
     assert after.marker_at("e8") == "red"
     assert after.scores == {"red": 2, "yellow": 7}
-    assert _supply(after) == {"red": 40, "yellow": 35}  # D29: yellow's marker went back
+    assert supply_of(after) == {"red": 40, "yellow": 35}  # D29: yellow's marker went back
     assert after.chevron_at("f8") == Chevron("red", Direction.SW)
 
 

@@ -13,19 +13,9 @@ import pytest
 
 from pacru import ChevronState
 
-from .helpers import error_of, pos
+from .helpers import error_of, family, land, pos
 
 ALL = [f"{c}{r}" for r in range(1, 10) for c in "abcdefghi"]
-
-
-def land(centre: str) -> list[str]:
-    """The nine fields of the borderland named by its centre field (G2)."""
-    x, y = "abcdefghi".index(centre[0]), int(centre[1])
-    return [f"{'abcdefghi'[x + dx]}{y + dy}" for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-
-
-def family(state: ChevronState, prefix: str) -> set[str]:
-    return {str(m) for m in state.legal_moves() if str(m).startswith(prefix)}
 
 
 def targets(occupied: set[str], own: set[str]) -> list[str]:

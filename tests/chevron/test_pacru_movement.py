@@ -6,29 +6,12 @@ the board has already won {R16a}.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pytest
 
 import pacru
 from pacru import Chevron, Direction
-from pacru.base import GameState
 
-from .helpers import error_of, moves_of, pos
-
-
-def _supply(state: GameState[Any]) -> Mapping[str, int]:
-    """The Pacru supply, which is never None in Pacru (D29)."""
-    supply: Mapping[str, int] | None = state.supply
-    assert supply is not None
-    return supply
-
-
-def land(centre: str) -> list[str]:
-    """The nine fields of the borderland named by its centre field (G2)."""
-    x, y = "abcdefghi".index(centre[0]), int(centre[1])
-    return [f"{'abcdefghi'[x + dx]}{y + dy}" for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+from .helpers import error_of, land, moves_of, pos, supply_of
 
 
 def steps(state: pacru.ChevronState) -> set[str]:
@@ -39,8 +22,8 @@ def test_r1_supply_by_player_count() -> None:
     """R1: 42 markers each with 2 players, 28 with 3, 24 with 4; none on the board at first."""
     for players, supply in ((2, 42), (3, 28), (4, 24)):
         state = pacru.new_game("pacru", players)
-        assert set(_supply(state).values()) == {supply}
-        assert len(_supply(state)) == players
+        assert set(supply_of(state).values()) == {supply}
+        assert len(supply_of(state)) == players
         assert state.marker_map() == {}
 
 
@@ -50,7 +33,7 @@ def test_d40_a_plain_move_places_no_marker() -> None:
     assert state.marker_map() == {}
     assert state.chevron_at("e2") == Chevron("green", Direction.N)
     assert state.chevron_at("e1") is None
-    assert dict(_supply(state)) == {"green": 42, "yellow": 42}
+    assert dict(supply_of(state)) == {"green": 42, "yellow": 42}
 
 
 def test_d40_moving_onto_own_field_gains_nothing() -> None:

@@ -6,13 +6,7 @@ import pytest
 
 from pacru import Chevron, ChevronState, Direction
 
-from .helpers import error_of, pos
-
-
-def land(centre: str) -> list[str]:
-    """The nine fields of the borderland named by its centre field (G2)."""
-    x, y = "abcdefghi".index(centre[0]), int(centre[1])
-    return [f"{'abcdefghi'[x + dx]}{y + dy}" for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+from .helpers import error_of, land, pos
 
 
 def pincers(state: ChevronState) -> set[str]:

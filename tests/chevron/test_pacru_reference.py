@@ -13,25 +13,16 @@ unoccupied own fields {R14, D25}.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from math import comb
-from typing import Any
 
 import pytest
 
 import pacru
 from pacru import ChevronState, PacruError
-from pacru.base import GameState
 from pacru.chevron.movelist import ReorientationFamily, StepFamily
 
+from .helpers import supply_of
 from .pacru_reference import ALL, FACINGS, SUPPLY, jumps, nm, reference_steps
-
-
-def _supply(state: GameState[Any]) -> Mapping[str, int]:
-    """The Pacru supply, which is never None in Pacru (D29)."""
-    supply: Mapping[str, int] | None = state.supply
-    assert supply is not None
-    return supply
 
 
 def check(state: ChevronState) -> None:
@@ -102,7 +93,7 @@ def test_random_crowded_positions() -> None:
         seen["pincer"] += any(m.capture for m in moves)
         seen["connection"] += any(m.connection for m in moves)
         seen["meeting"] += any(m.meeting is not None for m in moves)
-        seen["low"] += _supply(state)[state.players[state.to_move]] <= 3
+        seen["low"] += supply_of(state)[state.players[state.to_move]] <= 3
         seen["jump"] += any(m.target is not None and jumps(state, m) for m in moves)
         seen["transform"] += any(
             m.marker is not None and state.marker_at(m.marker) is not None for m in moves

@@ -16,6 +16,7 @@ from pacru.encoding import Decision, Encoding
 from pacru.encoding import chevron as ch
 from pacru.encoding.lsd import LsdEncoding
 from pacru.geometry import parse_field
+from pacru.lsd.tiles import face_code, sides_to_mask
 
 from .support import check_exact
 
@@ -387,6 +388,14 @@ def test_lsd_observation_counts() -> None:
             r = (seat - player) % 3
             total = sum(obs[names_.index(f"supply seat {r} kind {k}")].mean() for k in range(10))
             assert round(total * 20) == state.supply_size(colour)
+            # Kind by kind, in the order of rules.kinds: the state's supply (LSD 1.5).
+            shares = [0] * 10
+            for tile, count in state.supply_tiles(colour).items():
+                face = face_code(tile.shape, tile.shade, sides_to_mask(tile.sides))
+                shares[enc.rules.kind_of[seat][face]] = count
+            kinds = [obs[names_.index(f"supply seat {r} kind {k}")] for k in range(10)]
+            assert [round(float(plane.mean()) * 20) for plane in kinds] == shares
+            assert all(plane.min() == plane.max() for plane in kinds)
             lost = obs[names_.index(f"captured seat {r}")].mean()
             assert round(lost * 20) == state.captured_count(colour)
             tiles = obs[names_.index(f"tile of seat {r}")].sum()

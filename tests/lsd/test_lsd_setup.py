@@ -118,7 +118,7 @@ def test_ruling16_default_row_length(players: int) -> None:
     ],
 )
 def test_2_5_shade_alternation_check(shades: tuple[str, ...], ok: bool) -> None:
-    """2.5, RULING 17: 2 players differ, 4 alternate, 3 may split 2+1; off by option."""
+    """{LSD.md 1.3, 2.5}, RULING 17: 2 players differ, 4 alternate, 3 may split 2+1; or off."""
     players = len(shades)
     if ok:
         assert lsd.new_game(players, shades=shades).rules.shades == tuple(map(Shade, shades))
@@ -129,6 +129,21 @@ def test_2_5_shade_alternation_check(shades: tuple[str, ...], ok: bool) -> None:
     assert state.options()["enforce_shade_alternation"] is False
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_3_2_defaults_are_the_recommended_rulings(players: int) -> None:
+    """LSD.md 3.2: every option defaults to its ruling (RULINGS 1, 3-5, 16, 17, 20)."""
+    assert lsd.new_game(players).options() == {
+        "colours": ("red", "yellow", "green", "blue")[:players],
+        "shades": ("black", "white", "black", "white")[:players],
+        "tile_set": DEFAULT_TILE_SET,
+        "allow_rotation": True,
+        "strict_dot_matching": True,
+        "row_length": 3 if players == 4 else 4,
+        "enforce_shade_alternation": True,
+        "first_player": "red",
+    }
+
+
 def test_unknown_option_names_the_valid_ones() -> None:
     with pytest.raises(ValueError, match=re.escape("valid options: allow_rotation, colours")):
         lsd.new_game(2, rotation=True)
@@ -136,6 +151,7 @@ def test_unknown_option_names_the_valid_ones() -> None:
 
 @pytest.mark.parametrize("players", [0, 1, 5, True, "2", 2.0])
 def test_invalid_player_count(players: object) -> None:
+    """LSD.md 1.3: 2 to 4 players."""
     with pytest.raises(ValueError, match="2, 3 or 4 players"):
         lsd.new_game(players)  # type: ignore[arg-type]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -18,7 +18,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 import pacru.chevron.legality
-from pacru import ChevronState, Move
+from pacru import ChevronState, GameState, Move
 from pacru.geometry import BORDERLAND, BORDERLAND_FIELDS, E5, FIELD_NAMES, NEIGHBOUR, Direction
 from pacru.strategies import Playout, available_games, boards, games, playouts
 
@@ -66,6 +66,13 @@ def game_playouts(game: str, players: int, max_plies: int = 60) -> st.SearchStra
 def game_states(game: str, players: int, max_plies: int = 60) -> st.SearchStrategy[Any]:
     """The last states of :func:`game_playouts`."""
     return game_playouts(game, players, max_plies).map(lambda p: p.final)
+
+
+def supply_of(state: GameState[Any]) -> Mapping[str, int]:
+    """The Pacru supply, which is never None in Pacru (D29)."""
+    supply: Mapping[str, int] | None = state.supply
+    assert supply is not None
+    return supply
 
 
 def _reason_codes() -> frozenset[str]:

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import given
@@ -25,7 +25,7 @@ from pacru.chevron.rules import SUPPLY
 from pacru.geometry import BETWEEN, LINE
 from pacru.strategies import Playout
 
-from .support import CHEVRON, GAMES, HAS_LSD, budget, cases, game_playouts
+from .support import CHEVRON, GAMES, HAS_LSD, budget, cases, game_playouts, supply_of
 
 # Terminations each game may end with {S-R6, L7, A-R10, R16, D32, D33, LSD 2.4}.
 ENDINGS = {
@@ -35,13 +35,6 @@ ENDINGS = {
     "pacru": {Termination.LAST_PLAYER, Termination.SUPPLY_EXHAUSTED, Termination.MOVE_CAP},
     "lsd": {Termination.ROW, Termination.BLOCKED},
 }
-
-
-def _supply(state: GameState[Any]) -> Mapping[str, int]:
-    """The Pacru supply, which is never None in Pacru (D29)."""
-    supply: Mapping[str, int] | None = state.supply
-    assert supply is not None
-    return supply
 
 
 def _play(data: st.DataObject, game: str, players: int, max_plies: int = 150) -> Playout:
@@ -68,7 +61,7 @@ def test_pacru_marker_conservation_r1_d29(game: str, players: int, data: st.Data
     for state in _play(data, game, players, max_plies=250).states:
         assert isinstance(state, ChevronState)
         on_board = _markers_on_board(state)
-        supply = _supply(state)
+        supply = supply_of(state)
         for colour in state.players:
             assert on_board[colour] + supply[colour] == {2: 42, 3: 28, 4: 24}[players]
             assert 0 <= supply[colour] <= SUPPLY[players]
@@ -194,7 +187,7 @@ def _check_chevron_winners(state: ChevronState) -> None:
         assert outcome.winners == alive
         assert len(alive) <= 1
     elif term is Termination.SUPPLY_EXHAUSTED:  # {R16b}
-        assert [_supply(state)[w] for w in outcome.winners] == [0]
+        assert [supply_of(state)[w] for w in outcome.winners] == [0]
     else:  # the non-official cap: no winner (D32)
         assert outcome.winners == ()
         assert state.rules.move_cap is not None

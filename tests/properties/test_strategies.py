@@ -5,15 +5,12 @@ from __future__ import annotations
 import contextlib
 import importlib
 import sys
-from collections.abc import Mapping
-from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pacru import ChevronState, Game, from_position
-from pacru.base import GameState
 from pacru.chevron.rules import SUPPLY
 from pacru.strategies import (
     GameSpec,
@@ -27,14 +24,7 @@ from pacru.strategies import (
     position_strings,
 )
 
-from .support import GAMES, budget
-
-
-def _supply(state: GameState[Any]) -> Mapping[str, int]:
-    """The Pacru supply, which is never None in Pacru (D29)."""
-    supply: Mapping[str, int] | None = state.supply
-    assert supply is not None
-    return supply
+from .support import GAMES, budget, supply_of
 
 
 @budget(40)
@@ -94,7 +84,7 @@ def test_boards_are_valid_chevron_positions(state: ChevronState) -> None:
     assert from_position(state.to_position()) == state
     assert all(len(c) <= 4 for c in state.chevrons)
     if state.rules.pacru:
-        assert all(v >= 1 for v in _supply(state).values())
+        assert all(v >= 1 for v in supply_of(state).values())
     else:
         assert SUPPLY[len(state.players)] > 0
 

@@ -166,6 +166,7 @@ class Move:
             raise ValueError("a move needs a target field, or a turn for a reorientation")
         if self.target is not None and (self.turn or self.relinquished):
             raise ValueError("turn and relinquished fields belong to reorientations only")
+        # A reorientation is no step: no meeting comes of it (ruling D24), nor a pincer or twist.
         if self.target is None and (
             self.capture
             or self.twist
@@ -186,7 +187,7 @@ class Move:
 
     @classmethod
     def pass_move(cls) -> Move:
-        """The pass {S-R2, A-R10, D34, D37}."""
+        """The pass {S-R2, A-R2, A-R10, D34, D37}."""
         return _PASS
 
     @classmethod

@@ -100,6 +100,12 @@ def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> t
 def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
     """The starting position of a chevron game (rules reference B.5).
 
+    One colour per player, the colours and the order of play chosen freely
+    (``colours``, ``first_player``, ``turn_order``) {L1, S-R1, A-R1, R1}. Every
+    field starts neutral; two players have four chevrons each, three or four
+    players three each {L2, S-R1, A-R1, R1}. Lilacru starts from the same 302
+    positions as the other games (ruling D44).
+
     Args:
         game: ``"lilacru"``, ``"shacru"``, ``"azacru"`` or ``"pacru"``.
         players: 2, 3 or 4.

@@ -1,4 +1,6 @@
-"""``--scheduler ADDRESS``: an Executor on a Dask cluster for ``pacru match`` and ``selfplay``.
+"""``--workers W | --scheduler ADDRESS``: where ``pacru match`` and ``selfplay`` run their work.
+
+``--scheduler`` gives an Executor on a Dask cluster.
 
 ``distributed`` is imported only when a scheduler is given, so the commands
 work without it.
@@ -6,15 +8,49 @@ work without it.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["CONNECT_TIMEOUT", "SchedulerError", "dask_executor"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "SchedulerError",
+    "add_executor_options",
+    "dask_executor",
+    "executor_problem",
+]
 
 #: Seconds to wait for the scheduler before giving up.
 CONNECT_TIMEOUT = 30.0
+
+
+def add_executor_options(parser: argparse.ArgumentParser, work: str) -> None:
+    """Add ``--workers W`` (default 1) and ``--scheduler ADDRESS``; ``work`` names what runs."""
+    parser.add_argument(
+        "--workers",
+        "-w",
+        type=int,
+        default=1,
+        metavar="W",
+        help="local worker processes (default 1)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help=f"run the {work} on a Dask cluster, e.g. tcp://host:8786 (instead of --workers)",
+    )
+
+
+def executor_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--workers`` and ``--scheduler`` together, or None."""
+    if args.scheduler is not None and args.workers != 1:
+        return "--workers and --scheduler exclude each other (the cluster has its workers)"
+    if args.workers < 1:
+        return "--workers must be positive"
+    return None
 
 
 class SchedulerError(Exception):

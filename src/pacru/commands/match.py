@@ -46,13 +46,18 @@ import json
 import math
 import os
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from pacru.commands._dask import SchedulerError, dask_executor
+from pacru.commands._bots import find_bots_in_cwd
+from pacru.commands._dask import (
+    SchedulerError,
+    add_executor_options,
+    dask_executor,
+    executor_problem,
+)
 from pacru.commands._options import add_game_options, game_options
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
@@ -90,15 +95,7 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--games", "-k", type=int, default=10, metavar="K", help="games to play")
-    parser.add_argument(
-        "--workers", "-w", type=int, default=1, metavar="W", help="worker processes (default 1)"
-    )
-    parser.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        default=None,
-        help="run the games on a Dask cluster, e.g. tcp://host:8786 (instead of --workers)",
-    )
+    add_executor_options(parser, "games")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="match seed")
     parser.add_argument(
         "--record", metavar="DIR", default=None, help="write each game's record into DIR"
@@ -126,21 +123,15 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if len(specs) != args.players:
         out.error(f"{args.players} players need {args.players} --bot options, not {len(specs)}")
         return 2
-    if args.games < 1 or args.workers < 1 or args.max_plies < 1:
-        out.error("--games, --workers and --max-plies must be positive")
+    if args.games < 1 or args.max_plies < 1:
+        out.error("--games and --max-plies must be positive")
         return 2
-    if args.scheduler is not None and args.workers != 1:
-        out.error("--workers and --scheduler exclude each other (the cluster has its workers)")
-        return 2
-    problem = _path_problem(args)
+    problem = executor_problem(args) or _path_problem(args)
     if problem:  # before playing: a long match must not end in an unwritable path
         out.error(problem)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        # --bot package.module:ClassName finds modules of the current directory, as
-        # `python -m` would (the `pacru` script alone does not look there).
-        sys.path.insert(0, os.getcwd())
+    find_bots_in_cwd()
     labels = default_labels(specs)
     progress = _Progress(args.games, labels, enabled=not args.no_progress)
     out.heading(

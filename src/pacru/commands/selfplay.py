@@ -8,7 +8,9 @@ Usage::
                    [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 Every seat plays the bot ``SPEC`` (``mcts:iterations=200``: the policy column
-holds the search's visit shares; other bots: one-hot). The games go in shards
+holds the search's visit shares; other bots: one-hot), or your own bot class
+as ``package.module:ClassName[:key=value,...]`` (imported from the current
+directory or ``PYTHONPATH``, as for ``pacru match``). The games go in shards
 of ``K`` games (default 16) under ``DIR``: ``DIR/shards/*.parquet`` (one row
 per decision of :mod:`pacru.encoding`), ``DIR/records/*.pgn`` (the games,
 :mod:`pacru.records`) and ``DIR/manifest.json``. The shards run in this
@@ -33,7 +35,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pacru.commands._dask import SchedulerError, dask_executor
+from pacru.commands._bots import find_bots_in_cwd
+from pacru.commands._dask import (
+    SchedulerError,
+    add_executor_options,
+    dask_executor,
+    executor_problem,
+)
 from pacru.commands._options import add_game_options, game_options
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
@@ -63,15 +71,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--games", "-k", type=int, required=True, metavar="G", help="games to play")
     parser.add_argument("--out", "-o", required=True, metavar="DIR", help="the dataset directory")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="run seed")
-    parser.add_argument(
-        "--workers", "-w", type=int, default=1, metavar="W", help="local worker processes"
-    )
-    parser.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        default=None,
-        help="run the shards on a Dask cluster, e.g. tcp://host:8786 (instead of --workers)",
-    )
+    add_executor_options(parser, "shards")
     parser.add_argument(
         "--shard-games", type=int, default=16, metavar="K", help="games per shard (default 16)"
     )
@@ -108,13 +108,12 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     except ImportError as err:
         out.error(f"pacru selfplay needs pyarrow and numpy ({err}): pip install 'pacru[selfplay]'")
         return 2
-    if args.scheduler is not None and args.workers != 1:
-        out.error("--workers and --scheduler exclude each other (the cluster has its workers)")
-        return 2
-    if args.workers < 1:
-        out.error("--workers must be positive")
+    problem = executor_problem(args)
+    if problem:
+        out.error(problem)
         return 2
     folder = Path(args.out)
+    find_bots_in_cwd()
     spec = SelfPlayRun(
         game=args.game,
         players=args.players,

@@ -489,6 +489,7 @@ class ChevronEncoding(Encoding):
         if self.rules.pacru:
             supply = SUPPLY[p]
             for seat in range(p):
+                # The target less the markers on the board, so returned markers count (D45).
                 left = supply - state.markers[seat].bit_count()
                 planes[nbin + (seat - player) % p] = left / supply
         else:

@@ -42,7 +42,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.encoding.base import Decision, Encoding, make_decision
-from pacru.lsd.tiles import Shade, Shape, face_code, face_text, sides_to_mask
+from pacru.lsd.tiles import Shade, Shape, face_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from pacru.base import GameState
     from pacru.lsd.moves import LsdMove
     from pacru.lsd.state import LsdState
-    from pacru.lsd.tiles import Cell, Tile
+    from pacru.lsd.tiles import Cell
 
 __all__ = ["FACES", "LsdEncoding", "window_radius"]
 
@@ -78,10 +78,6 @@ _Cursor = tuple[int, int, int, Sequence["LsdMove"], list["Cell"], int, dict[int,
 #: ``SHAPE_BIT`` 16 for ``x``, ``SHADE_BIT`` 32 for white), which every move
 #: carries; the golden test and test_lsd_decisions pin the numbering.
 _face: Final[Callable[[LsdMove], int]] = attrgetter("_face")
-
-
-def _tile_face(tile: Tile) -> int:
-    return face_code(tile.shape, tile.shade, sides_to_mask(tile.sides))
 
 
 class LsdEncoding(Encoding):
@@ -230,18 +226,14 @@ class LsdEncoding(Encoding):
         cursor: _Cursor = decision[7]
         w, x0, y0 = self.width, cursor[1], cursor[2]
         out = np.zeros(self.observation_shape, dtype=np.float32)
-        rules = self.rules
         seats = {c: i for i, c in enumerate(state.players)}
         # The ones on the board are gathered first and set in one numpy call.
         planes: list[int] = []
         rows: list[int] = []
         cols: list[int] = []
-        # Supplies are the tile set minus the tiles on the field and captured (LSD 1.2, 2.3).
-        left = [list(counts) for counts in rules.initial]
         cross, white = Shape.CROSS, Shade.WHITE
         for (x, y), tile in state.field.items():
             seat = seats[tile.owner]
-            left[seat][rules.kind_of[seat][_tile_face(tile)]] -= 1
             i, j = y - y0, x - x0  # inside the window (checked by start)
             marks = [(seat - player) % p]
             marks += [p + side for side in range(4) if tile.sides[side]]
@@ -268,16 +260,15 @@ class LsdEncoding(Encoding):
             out[p + 10 + (seats[state.current_player] - player) % p] = 1.0
         k = self.kinds
         shares = [0.0] * (p * k + p)
+        # The state's own counts per tile kind, in the order of rules.kinds (LSD 1.5, 2.3):
+        # counting the tiles on the field again would cost a pass over the field.
+        supplies = state._supplies
         for colour, seat in seats.items():
             r = (seat - player) % p
-            lost = 0
-            for tile, count in state.captured(colour).items():
-                left[seat][rules.kind_of[seat][_tile_face(tile)]] -= count
-                lost += count
             total = self._initial[seat]
-            for kind, count in enumerate(left[seat]):
+            for kind, count in enumerate(supplies[seat]):
                 shares[r * k + kind] = count / total
-            shares[p * k + r] = lost / total
+            shares[p * k + r] = state.captured_count(colour) / total
         base = 2 * p + 10
         out[base:] = np.array(shares, dtype=np.float32)[:, None, None]
         return out

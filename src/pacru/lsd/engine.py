@@ -95,7 +95,7 @@ def affected_cells(cell: int, victims: Iterable[int]) -> list[int]:
 
 
 def captures(field: dict[int, int], cell: int, face: int) -> list[int]:
-    """The cells captured by placing ``face`` on ``cell`` {LSD.md 2.3}.
+    """The cells captured by placing ``face`` on ``cell`` {LSD.md 1.6, 2.3}.
 
     Only the placed tile acts as a captor (RULING 8), so a tile placed between
     two captors is safe and every victim is an orthogonal neighbour of ``cell``

@@ -78,7 +78,9 @@ def _fit_table(strict: bool) -> tuple[int, ...]:
     ``need`` marks sides facing a neighbour's half dot, ``forbid`` sides facing
     a neighbour's empty side {LSD.md 2.2}. A mask fits when it covers ``need``
     (no empty side against a dot), shares nothing with ``forbid`` when strict
-    (RULING 5), and ``need`` is not empty (at least one whole dot).
+    (RULING 5), and ``need`` is not empty (at least one whole dot). An empty
+    side may face an empty side (RULING 6) and a half dot an empty cell
+    (RULING 7): neither is refused.
     """
     table = []
     for code in range(256):
