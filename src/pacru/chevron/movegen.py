@@ -37,7 +37,7 @@ from pacru.chevron.movelist import (
     option_move,
     options_size,
 )
-from pacru.chevron.rules import SUPPLY, Rules
+from pacru.chevron.rules import SUPPLY_BY_PLAYERS, Rules
 from pacru.geometry import BETWEEN, BIT, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
 
 __all__ = [
@@ -80,8 +80,6 @@ _NEAR_MASK: Final[tuple[int, ...]] = tuple(sum(n[1] for n in near) for near in _
 _NEAR_STEPS: Final[tuple[tuple[Step, ...], ...]] = tuple(
     tuple(n[2] for n in near) for near in _NEAR
 )
-#: ``SUPPLY`` by player count as a tuple (a lookup on every list) {R1}.
-_SUPPLY_OF: Final[tuple[int, ...]] = tuple(SUPPLY.get(n, 0) for n in range(5))
 #: The borderland bitboard of each field's own borderland {G2}.
 _LAND_OF: Final[tuple[int, ...]] = tuple(BORDERLAND_MASK[BORDERLAND[f]] for f in range(81))
 
@@ -305,7 +303,7 @@ def _pacru_moves(
     steps: tuple[Step, ...],
 ) -> LegalMoves:
     own = markers[seat]
-    supply = _SUPPLY_OF[len(markers)] - own.bit_count()
+    supply = SUPPLY_BY_PLAYERS[len(markers)] - own.bit_count()
     own_codes = chevrons[seat]
     marked = 0
     for m in markers:

@@ -32,7 +32,7 @@ the families' attributes are read-only properties (``AttributeError``).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib import import_module
 from itertools import combinations
 from math import comb
@@ -45,7 +45,38 @@ from pacru.chevron.move import Move
 
 __all__ = ["Choices", "LegalMoves", "Option", "ReorientationFamily", "Step", "StepFamily"]
 
-_new = object.__new__
+_new: Final = object.__new__
+
+
+def _setter(name: str) -> Callable[[Move, object], None]:
+    setter: Callable[[Move, object], None] = getattr(Move, name).__set__
+    return setter
+
+
+# The slot setters of the frozen Move, looked up once: faster than object.__setattr__.
+# Final, so that the compiled build keeps them in C statics, not the module dictionary.
+_origin: Final = _setter("origin")
+_target: Final = _setter("target")
+_capture: Final = _setter("capture")
+_twist: Final = _setter("twist")
+_turn: Final = _setter("turn")
+_connection: Final = _setter("connection")
+_marker: Final = _setter("marker")
+_meeting: Final = _setter("meeting")
+_relinquished: Final = _setter("relinquished")
+_cached_hash: Final = _setter("_attrs_cached_hash")
+# make_move sets every field: a field added to Move must be added there too.
+assert tuple(attrs.fields_dict(Move)) == (
+    "origin",
+    "target",
+    "capture",
+    "twist",
+    "turn",
+    "connection",
+    "marker",
+    "meeting",
+    "relinquished",
+)
 
 
 def make_move(
@@ -60,7 +91,7 @@ def make_move(
     relinquished: tuple[int, ...] = (),
 ) -> Move:
     """Build a Move from trusted, already-validated parts (skips the converters)."""
-    m = _new(Move)
+    m: Move = _new(Move)
     _origin(m, origin)
     _target(m, target)
     _capture(m, capture)
@@ -72,21 +103,6 @@ def make_move(
     _relinquished(m, relinquished)
     _cached_hash(m, None)
     return m
-
-
-# The slot setters of the frozen Move, looked up once: faster than object.__setattr__.
-(
-    _origin,
-    _target,
-    _capture,
-    _twist,
-    _turn,
-    _connection,
-    _marker,
-    _meeting,
-    _relinquished,
-    _cached_hash,
-) = (getattr(Move, name).__set__ for name in (*attrs.fields_dict(Move), "_attrs_cached_hash"))
 
 
 def nth_field(mask: int, n: int) -> int:

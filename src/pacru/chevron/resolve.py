@@ -24,22 +24,88 @@ state checks that first.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from pacru.base import Outcome, Termination
 from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers, without_chevrons
 from pacru.chevron.move import Move
-from pacru.chevron.rules import SUPPLY
+from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.rules import SUPPLY_BY_PLAYERS
 from pacru.geometry import BETWEEN, BIT, LINE, RAYS
 
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
-__all__ = ["resolve"]
+__all__ = ["STATE_SETTERS", "resolve", "successor"]
 
+#: The slot setters of :class:`~pacru.chevron.state.ChevronState`, in field order and
+#: then its hash cache, filled in by :mod:`pacru.chevron.state` once the class exists
+#: (that module imports this one, so this one cannot import it). Final: the compiled
+#: build keeps the list in a C static.
+STATE_SETTERS: Final[list[Callable[[ChevronState, object], None]]] = []
+_new: Final = object.__new__
+
+# Final, so that the compiled build keeps them in C statics, not the module dictionary.
+_bisect_left: Final = bisect_left
+_insort: Final = insort
 #: :data:`pacru.geometry.LINE` as a tuple indexed by ``origin * 81 + target`` ((0, 0) off
 #: a line): an index instead of a mapping lookup on every move.
 _LINE: Final[tuple[tuple[int, int], ...]] = tuple(LINE.get(i, (0, 0)) for i in range(81 * 81))
+
+
+def successor(
+    state: ChevronState,
+    move: Move,
+    markers: tuple[int, ...],
+    chevrons: tuple[tuple[int, ...], ...],
+    to_move: int,
+    occupied: int,
+    out: int,
+    trigger: int,
+    idle: int,
+    outcome: Outcome | None,
+    moves: LegalMoves | None,
+) -> ChevronState:
+    """The state one ply after ``state``, from the parts that ``move`` changed.
+
+    The successor of a valid state from a generated move needs no attrs
+    ``__init__`` (keywords, validators): its slots are set directly, as attrs
+    does, with the rules, players and ply carried on; ``moves`` is the next
+    player's legal move list when already generated (None: on first use).
+    """
+    (
+        set_rules,
+        set_players,
+        set_markers,
+        set_chevrons,
+        set_to_move,
+        set_out,
+        set_trigger,
+        set_idle,
+        set_ply,
+        set_outcome,
+        set_occupied,
+        set_last,
+        set_moves,
+        set_hash,
+    ) = STATE_SETTERS
+    new: ChevronState = _new(type(state))
+    set_rules(new, state.rules)
+    set_players(new, state.players)
+    set_markers(new, markers)
+    set_chevrons(new, chevrons)
+    set_to_move(new, to_move)
+    set_out(new, out)
+    set_trigger(new, trigger)
+    set_idle(new, idle)
+    set_ply(new, state.ply + 1)
+    set_outcome(new, outcome)
+    set_occupied(new, occupied)
+    set_last(new, move)
+    set_moves(new, moves)
+    set_hash(new, None)
+    return new
 
 
 def resolve(state: ChevronState, move: Move) -> ChevronState:
@@ -100,8 +166,8 @@ def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
             outcome = Outcome(Termination.MOVE_CAP, ())  # non-official (D32)
     else:
         outcome = lookahead_outcome(rules, state.players, marks, chevrons, occupied, idle)
-    return state._successor(
-        move, marks, chevrons, nxt, occupied, state.out, trigger, idle, outcome, None
+    return successor(
+        state, move, marks, chevrons, nxt, occupied, state.out, trigger, idle, outcome, None
     )
 
 
@@ -115,11 +181,11 @@ def _place(markers: list[int], seat: int, field: int) -> None:
 def _moved(codes: tuple[int, ...], field: int, new: int | None) -> tuple[int, ...]:
     """``codes`` with the chevron on ``field`` replaced by code ``new`` (None: removed),
     still sorted. Codes sort by field, so a bisection finds it."""
-    i = bisect_left(codes, field * 8)
+    i = _bisect_left(codes, field * 8)
     rest = list(codes)
     del rest[i]
     if new is not None:
-        insort(rest, new)
+        _insort(rest, new)
     return tuple(rest)
 
 
@@ -132,7 +198,7 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
     chevrons = state.chevrons
     mine = chevrons[seat]
     occupied = state.occupied
-    supply = SUPPLY[n] - markers[seat].bit_count()
+    supply = SUPPLY_BY_PLAYERS[n] - markers[seat].bit_count()
     f = move.origin
     assert f is not None
     t = move.target
@@ -141,7 +207,7 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
         for field in move.relinquished:
             own &= ~BIT[field]
         markers[seat] = own
-        facing = mine[bisect_left(mine, f * 8)] & 7
+        facing = mine[_bisect_left(mine, f * 8)] & 7
         mine = _moved(mine, f, f * 8 + (facing + move.turn) % 8)
     else:
         d, k = _LINE[f * 81 + t]
@@ -177,7 +243,8 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
     chevs = (*chevrons[:seat], mine, *chevrons[seat + 1 :])
     if supply <= 0:  # g. {R16b, D29, D31}
         # A pincer that also took an opponent's last chevron puts them out as well (D28, D31).
-        return state._successor(
+        return successor(
+            state,
             move,
             marks,
             chevs,
@@ -195,6 +262,6 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
     if outcome is None and rules.move_cap is not None and state.ply + 1 >= rules.move_cap:
         outcome = Outcome(Termination.MOVE_CAP, ())
         moves = None
-    return state._successor(
-        move, marks, chevs, nxt, occupied, out, state.trigger, 0, outcome, moves
+    return successor(
+        state, move, marks, chevs, nxt, occupied, out, state.trigger, 0, outcome, moves
     )

@@ -22,10 +22,13 @@ from typing import Final
 
 import attrs
 
-__all__ = ["MEETING_RULES", "SUPPLY", "Rules", "rules_for"]
+__all__ = ["MEETING_RULES", "SUPPLY", "SUPPLY_BY_PLAYERS", "Rules", "rules_for"]
 
 #: Pacru marker supply per player, by player count {R1}. A read-only mapping.
 SUPPLY: Final[Mapping[int, int]] = MappingProxyType({2: 42, 3: 28, 4: 24})
+#: :data:`SUPPLY` as a tuple indexed by the number of players (0 below 2): a plain index
+#: for the move generator's hot path.
+SUPPLY_BY_PLAYERS: Final[tuple[int, ...]] = tuple(SUPPLY.get(n, 0) for n in range(5))
 #: Pacru meeting rule variants {R12, D22, D48}.
 MEETING_RULES: Final = ("2011", "original")
 

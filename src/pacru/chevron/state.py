@@ -26,7 +26,7 @@ from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate, power_of_movement
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.resolve import resolve  # imports no state: no import cycle
+from pacru.chevron.resolve import STATE_SETTERS, resolve  # imports no state: no cycle
 from pacru.chevron.rules import SUPPLY, Rules, rules_for
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
@@ -62,9 +62,6 @@ _REMOVED = (
     "states no longer keep the line of play, so state.{name} was removed; use {use} "
     "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
 )
-
-
-_new_object = object.__new__
 
 
 @attrs.frozen(cache_hash=True, repr=False, eq=True)
@@ -112,38 +109,6 @@ class ChevronState(GameState[Move]):
     _moves: LegalMoves | None = attrs.field(default=None, eq=False)
 
     # -- construction -----------------------------------------------------------------------
-
-    def _successor(
-        self,
-        move: Move,
-        markers: tuple[int, ...],
-        chevrons: tuple[tuple[int, ...], ...],
-        to_move: int,
-        occupied: int,
-        out: int,
-        trigger: int,
-        idle: int,
-        outcome: Outcome | None,
-        moves: LegalMoves | None,
-    ) -> ChevronState:
-        # The successor of a valid state from a generated move needs no attrs __init__
-        # (keyword handling, no validators): the slots are set directly, as attrs does.
-        new: ChevronState = _new_object(ChevronState)
-        _RULES(new, self.rules)
-        _PLAYERS(new, self.players)
-        _MARKERS(new, markers)
-        _CHEVRONS(new, chevrons)
-        _TO_MOVE(new, to_move)
-        _OUT(new, out)
-        _TRIGGER(new, trigger)
-        _IDLE(new, idle)
-        _PLY(new, self.ply + 1)
-        _OUTCOME(new, outcome)
-        _OCCUPIED(new, occupied)
-        _LAST(new, move)
-        _MOVES(new, moves)
-        _HASH(new, None)
-        return new
 
     # -- value semantics: no copies, a compact pickle -----------------------------------------
 
@@ -528,23 +493,9 @@ def _restore(
     )
 
 
-# The slot setters of the frozen ChevronState, in field order, for ChevronState._successor.
-(
-    _RULES,
-    _PLAYERS,
-    _MARKERS,
-    _CHEVRONS,
-    _TO_MOVE,
-    _OUT,
-    _TRIGGER,
-    _IDLE,
-    _PLY,
-    _OUTCOME,
-    _OCCUPIED,
-    _LAST,
-    _MOVES,
-    _HASH,
-) = (
+# resolve.successor builds each new state from its slot setters, in field order and then
+# the hash cache; resolve cannot import this module (this module imports it).
+STATE_SETTERS.extend(
     getattr(ChevronState, name).__set__
     for name in (*attrs.fields_dict(ChevronState), "_attrs_cached_hash")
 )
