@@ -128,9 +128,7 @@ def raw_steps(
         marked |= m
     other = marked & ~own
     blocked = occupied | other
-    own_occ = 0
-    for code in chevrons[seat]:
-        own_occ |= BIT[code >> 3]
+    own_occ = -1  # the own chevrons' fields, worked out when a pincer is first in question
     power = rules.power
     pacru = rules.pacru
     steps: list[Step] = []
@@ -144,6 +142,8 @@ def raw_steps(
                 continue
             for t, bit, step, attack in _NEAR[code]:
                 if occupied & bit:
+                    if pacru and own_occ < 0:
+                        own_occ = _fields_of(chevrons[seat])
                     if pacru and not own_occ & bit:
                         attacks.setdefault(t, []).append(attack)
                 elif not other & bit:
@@ -155,6 +155,8 @@ def raw_steps(
             for k, t in enumerate(ray[:pom], 1):
                 bit = BIT[t]
                 if occupied & bit:
+                    if pacru and own_occ < 0:
+                        own_occ = _fields_of(chevrons[seat])
                     if pacru and not jumped and not own_occ & bit:
                         attacks.setdefault(t, []).append((f, t, d, k, False, True))
                     if not (power and from_own):
@@ -175,6 +177,14 @@ def raw_steps(
     if pincers:  # plain steps are already in order; the sort is stable
         steps.sort(key=_step_order(chevrons[seat]))
     return steps
+
+
+def _fields_of(codes: tuple[int, ...]) -> int:
+    """The bitboard of the fields of chevrons with these codes."""
+    fields = 0
+    for code in codes:
+        fields |= BIT[code >> 3]
+    return fields
 
 
 def _step_order(own_chevrons: tuple[int, ...]) -> Callable[[Step], tuple[int, int, int, bool]]:

@@ -90,7 +90,51 @@ def make_move(
     meeting: int | None = None,
     relinquished: tuple[int, ...] = (),
 ) -> Move:
-    """Build a Move from trusted, already-validated parts (skips the converters)."""
+    """Build a Move from trusted, already-validated parts (skips the converters).
+
+    Moves are immutable values, so a move without relinquished fields (every step,
+    pincer and pass) is built once and then shared: bots decode the same few
+    thousand moves over and over, and setting a frozen object's ten slots costs
+    ten times a dictionary lookup. The memo is bounded (see :data:`_MEMO_SIZE`).
+    """
+    if relinquished:
+        return _build_move(
+            origin, target, capture, twist, turn, connection, marker, meeting, relinquished
+        )
+    key = (
+        (81 if origin is None else origin)
+        + 82 * (81 if target is None else target)
+        + 6724 * (81 if marker is None else marker)
+        + 551368 * (81 if meeting is None else meeting)
+        + 45212176 * ((twist + 1) + 3 * (turn + 2) + 15 * capture + 30 * connection)
+    )
+    move = _MEMO.get(key)
+    if move is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        move = _MEMO[key] = _build_move(
+            origin, target, capture, twist, turn, connection, marker, meeting, ()
+        )
+    return move
+
+
+#: How many moves :func:`make_move` keeps before starting afresh.
+_MEMO_SIZE: Final = 1 << 16
+#: Moves without relinquished fields, by a key packing their parts (below 2^62).
+_MEMO: Final[dict[int, Move]] = {}
+
+
+def _build_move(
+    origin: int | None,
+    target: int | None,
+    capture: bool,
+    twist: int,
+    turn: int,
+    connection: bool,
+    marker: int | None,
+    meeting: int | None,
+    relinquished: tuple[int, ...],
+) -> Move:
     m: Move = _new(Move)
     _origin(m, origin)
     _target(m, target)
@@ -107,9 +151,11 @@ def make_move(
 
 def nth_field(mask: int, n: int) -> int:
     """The ``n``-th set bit of ``mask`` (from 0, ascending): the ``n``-th field it holds."""
+    low = (mask & -mask).bit_length() - 1
+    mask >>= low  # the fields of a borderland then fit a small int: cheap to step through
     for _ in range(n):
         mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
+    return low + (mask & -mask).bit_length() - 1
 
 
 def _bit_fields(mask: int) -> Iterator[int]:
