@@ -32,6 +32,7 @@ from pacru.chevron.movelist import (
     LegalMoves,
     Option,
     Step,
+    legal_moves,
     make_move,
     nth_field,
     option_move,
@@ -228,7 +229,7 @@ def generate(
         return LegalMoves.empty() if rules.pacru else LegalMoves.pass_only()
     if rules.pacru:
         return _pacru_moves(rules, markers, chevrons, seat, occupied, tuple(steps))
-    return LegalMoves(_PlainChoices(tuple(steps), rules, markers, seat, end_triggered))
+    return legal_moves(_PlainChoices(tuple(steps), rules, markers, seat, end_triggered))
 
 
 class _PlainChoices(Choices):
@@ -321,7 +322,7 @@ def _pacru_moves(
     ctx = (rules, markers, seat, occupied, own, supply, own_codes, marked)
     # Reorientation {R14}: any own unoccupied fields may be given up (D25); only offered
     # with a chevron step (R14, D26), which this player has.
-    return LegalMoves(_PacruChoices(steps, ctx), own_codes, own & ~occupied)
+    return legal_moves(_PacruChoices(steps, ctx), own_codes, own & ~occupied)
 
 
 #: What every step of one position shares: rules, markers, seat, occupied, own, supply,
