@@ -232,3 +232,26 @@ def test_lsd_values_reject_mutation() -> None:
         with pytest.raises(TypeError):
             mapping[next(iter(mapping), "red")] = 0  # type: ignore[index]
 
+
+
+def test_a_successor_has_every_slot_of_a_state_built_by_attrs() -> None:
+    """apply_move builds the next state without attrs' __init__ (its slots are set
+    directly, a different way in the compiled build): every field is there, and the
+    state equals, hashes and pickles like one built through the class."""
+    import pickle
+
+    import attrs
+
+    state = pacru.new_game("pacru", 3)
+    played = []
+    for pick in (3, -1, 0):
+        move = state.legal_moves()[pick]
+        played.append(move)
+        state = state.apply_move(move)
+    assert isinstance(state, pacru.ChevronState)
+    fields = {a.name: getattr(state, a.name) for a in attrs.fields(pacru.ChevronState)}
+    rebuilt = pacru.ChevronState(**{name.lstrip("_"): value for name, value in fields.items()})
+    assert rebuilt == state and hash(rebuilt) == hash(state)
+    assert pickle.loads(pickle.dumps(state)) == state
+    assert (state.ply, state.last_move, state.to_move) == (3, played[-1], 0)
+    assert state.legal_moves() == rebuilt.legal_moves()

@@ -28,7 +28,9 @@ __all__ = ["can_acquire", "lookahead_outcome", "start_turn", "top_scorers", "wit
 
 
 def top_scorers(players: tuple[str, ...], markers: tuple[int, ...]) -> tuple[str, ...]:
-    """The colours with the most markers on the board; several share the win (D35)."""
+    """The colours with the most markers on the board; several share the win (D35).
+
+    A player without chevrons still scores their markers (D50)."""
     counts = [m.bit_count() for m in markers]
     best = max(counts)
     return tuple(p for p, c in zip(players, counts, strict=True) if c == best)

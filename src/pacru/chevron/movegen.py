@@ -32,8 +32,8 @@ from pacru.chevron.movelist import (
     LegalMoves,
     Option,
     Step,
-    legal_moves,
     make_move,
+    new_legal_moves,
     nth_field,
     option_move,
     options_size,
@@ -218,18 +218,19 @@ def generate(
     """All complete legal moves of ``seat`` (see :mod:`pacru.chevron.movelist` for the order).
 
     Returns a pass-only list when a Lilacru/Shacru/Azacru player cannot move
-    {L3, S-R2, A-R10, D34, D37}; the empty list :meth:`LegalMoves.empty` (that very
-    object) when a Pacru player is blocked {R15} (the caller eliminates them). A
-    Shacru/Azacru crossing step comes in three twist variants {S-R4, A-R6, D3,
-    D4}, one only once the Azacru end is triggered or when the chevron is removed
-    by its own connection (D5).
+    {L3, S-R2, A-R10, D34, D37}, also when they have no chevron left (D50); the
+    empty list :meth:`LegalMoves.empty` (that very object) when a Pacru player
+    is blocked {R15} (the caller eliminates them). A Shacru/Azacru crossing
+    step comes in three twist variants {S-R4, A-R6, D3, D4}, one only once the
+    Azacru end is triggered or when the chevron is removed by its own
+    connection (D5).
     """
     steps = raw_steps(rules, markers, chevrons, seat, occupied)
     if not steps:
         return LegalMoves.empty() if rules.pacru else LegalMoves.pass_only()
     if rules.pacru:
         return _pacru_moves(rules, markers, chevrons, seat, occupied, tuple(steps))
-    return legal_moves(_PlainChoices(tuple(steps), rules, markers, seat, end_triggered))
+    return new_legal_moves(_PlainChoices(tuple(steps), rules, markers, seat, end_triggered))
 
 
 class _PlainChoices(Choices):
@@ -322,7 +323,7 @@ def _pacru_moves(
     ctx = (rules, markers, seat, occupied, own, supply, own_codes, marked)
     # Reorientation {R14}: any own unoccupied fields may be given up (D25); only offered
     # with a chevron step (R14, D26), which this player has.
-    return legal_moves(_PacruChoices(steps, ctx), own_codes, own & ~occupied)
+    return new_legal_moves(_PacruChoices(steps, ctx), own_codes, own & ~occupied)
 
 
 #: What every step of one position shares: rules, markers, seat, occupied, own, supply,
@@ -382,7 +383,8 @@ def _benefits(own: int, own_a: int, marked_a: int, occupied: int, step: Step) ->
     """What a Pacru step offers besides a meeting: (connection change, crossing fields).
 
     A connection change is a long move, without a jump, from and to own
-    fields {R8, D13} (``own``: the mover's fields before the move). The
+    fields {R8, D13}; a chevron in between makes it a jump, which changes no
+    field (D11) (``own``: the mover's fields before the move). The
     crossing fields are those of :func:`crossing_options` on the board after
     the capture and the move (D17): ``own_a`` and ``marked_a`` are the
     mover's and all marked fields after the capture, ``occupied`` the

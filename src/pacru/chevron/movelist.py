@@ -878,19 +878,23 @@ if "_abc_impl" not in vars(LegalMoves):
 
 _EMPTY: Final = LegalMoves()
 _PASS_LIST: Final = LegalMoves(passes=True)
-# LegalMoves' allocator (compiled, its own: object.__new__ refuses it) and the setter of
-# its _impl (a slot, or a compiled attribute), looked up once.
-_new_legal_moves: Final = LegalMoves.__new__
+# The setter of LegalMoves._impl (a slot), looked up once; and whether this module runs
+# compiled (mypyc), where LegalMoves is built differently.
+_COMPILED: Final = not __file__.endswith(".py")
 _set_impl: Final[Callable[[LegalMoves, _MoveList], None]] = vars(LegalMoves)["_impl"].__set__
 
 
-def legal_moves(choices: Choices, reorienting: tuple[int, ...] = (), free: int = 0) -> LegalMoves:
+def new_legal_moves(
+    choices: Choices, reorienting: tuple[int, ...] = (), free: int = 0
+) -> LegalMoves:
     """``LegalMoves(choices, reorienting, free)``, built without the class call.
 
     The move generator makes one list per position; calling the class (its
     ``__init__`` and the frozen ``__setattr__`` it must go around) costs more
     than the rest of the list's construction.
     """
-    moves: LegalMoves = _new_legal_moves(LegalMoves)
+    if _COMPILED:  # compiled, LegalMoves.__new__ runs __init__ anyway: just call the class
+        return LegalMoves(choices, reorienting, free)
+    moves: LegalMoves = _new(LegalMoves)
     _set_impl(moves, _MoveList(choices, reorienting, free, False))
     return moves

@@ -159,7 +159,7 @@ def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
         tbit = 1 << t
         if rules.azacru and k >= 2 and own >> f & 1 and own & tbit:
             between = BETWEEN[f * 81 + t]
-            if not between & occupied:  # a connection change, not a jump {A-R7, A-R8}
+            if not between & occupied:  # a connection change, not a jump {A-R7, A-R8, D11}
                 for i in range(n):
                     if i != seat and markers[i] & between:
                         markers[i] &= ~between
