@@ -251,7 +251,8 @@ def test_a_successor_has_every_slot_of_a_state_built_by_attrs() -> None:
     assert isinstance(state, pacru.ChevronState)
     fields = {a.name: getattr(state, a.name) for a in attrs.fields(pacru.ChevronState)}
     rebuilt = pacru.ChevronState(**{name.lstrip("_"): value for name, value in fields.items()})
-    assert rebuilt == state and hash(rebuilt) == hash(state)
+    assert rebuilt == state
+    assert hash(rebuilt) == hash(state)
     assert pickle.loads(pickle.dumps(state)) == state
     assert (state.ply, state.last_move, state.to_move) == (3, played[-1], 0)
     assert state.legal_moves() == rebuilt.legal_moves()
