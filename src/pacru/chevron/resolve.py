@@ -196,7 +196,9 @@ def _resolve_plain(state: ChevronState, move: Move) -> ChevronState:
 def _place(markers: list[int], seat: int, field: int) -> None:
     bit = BIT[field]
     for i in range(len(markers)):
-        markers[i] &= ~bit
+        if markers[i] & bit:  # at most one colour holds the field
+            markers[i] ^= bit
+            break
     markers[seat] |= bit
 
 
@@ -243,7 +245,7 @@ def _resolve_pacru(state: ChevronState, move: Move) -> ChevronState:
                 supply -= 1
         # b. the move itself {R3}
         mine = _moved(mine, f, t * 8 + d)
-        occupied = (occupied & ~BIT[f]) | BIT[t]
+        occupied = occupied ^ BIT[f] | BIT[t]  # the chevron has left f (occupied) for t
         # c.-e. the chosen benefit {R4, R6, R8, R10}
         if supply > 0 and move.connection:
             for field in RAYS[f][d][: k - 1]:
