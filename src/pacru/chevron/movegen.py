@@ -116,21 +116,27 @@ def raw_steps(
     chevrons: tuple[tuple[int, ...], ...],
     seat: int,
     occupied: int,
+    marked: int = -1,
 ) -> list[Step]:
     """Every legal chevron step of ``seat`` (pincers included), before choices.
+
+    ``marked``: the bitboard of every marked field, when the caller has it (-1:
+    worked out here).
 
     Order: chevrons ascending by field, directions (left, straight, right),
     distances ascending; pincers follow the plain steps of their attacker's
     direction in the same order.
     """
     own = markers[seat]
-    other = _all_marked(markers) ^ own  # the colours are disjoint: own is part of it
+    if marked < 0:
+        marked = _all_marked(markers)
+    other = marked ^ own  # the colours are disjoint: own is part of it
     blocked = occupied | other
     own_occ = -1  # the own chevrons' fields, worked out when a pincer is first in question
     power = rules.power
     pacru = rules.pacru
     steps: list[Step] = []
-    attacks: dict[int, list[Step]] = {}
+    attacks: dict[int, list[Step]] | None = None  # by victim's field; made when first needed
     for code in chevrons[seat]:
         f = code >> 3
         pom = ((own & _LAND_OF[f]).bit_count() or 1) if power else 1
@@ -143,6 +149,8 @@ def raw_steps(
                     if pacru and own_occ < 0:
                         own_occ = _fields_of(chevrons[seat])
                     if pacru and not own_occ & bit:
+                        if attacks is None:
+                            attacks = {}
                         attacks.setdefault(t, []).append(attack)
                 elif not other & bit:
                     steps.append(step)
@@ -156,6 +164,8 @@ def raw_steps(
                     if pacru and own_occ < 0:
                         own_occ = _fields_of(chevrons[seat])
                     if pacru and not jumped and not own_occ & bit:
+                        if attacks is None:
+                            attacks = {}
                         attacks.setdefault(t, []).append((f, t, d, k, False, True))
                     if not (power and from_own):
                         break
@@ -167,6 +177,8 @@ def raw_steps(
                         steps.append((f, t, d, k, True, False))
                 else:
                     steps.append((f, t, d, k, False, False))
+    if attacks is None:
+        return steps
     pincers = False
     for attackers in attacks.values():
         if len(attackers) >= 2:  # a pincer needs two attackers {R11}
@@ -231,11 +243,12 @@ def generate(
     Azacru end is triggered or when the chevron is removed by its own
     connection (D5).
     """
-    steps = raw_steps(rules, markers, chevrons, seat, occupied)
+    marked = _all_marked(markers)
+    steps = raw_steps(rules, markers, chevrons, seat, occupied, marked)
     if not steps:
         return LegalMoves.empty() if rules.pacru else LegalMoves.pass_only()
     if rules.pacru:
-        return _pacru_moves(rules, markers, chevrons, seat, occupied, tuple(steps))
+        return _pacru_moves(rules, markers, chevrons, seat, occupied, tuple(steps), marked)
     return new_legal_moves(_PlainChoices(tuple(steps), rules, markers, seat, end_triggered))
 
 
@@ -319,11 +332,12 @@ def _pacru_moves(
     seat: int,
     occupied: int,
     steps: tuple[Step, ...],
+    marked: int,
 ) -> LegalMoves:
     own = markers[seat]
     supply = SUPPLY_BY_PLAYERS[len(markers)] - own.bit_count()
     own_codes = chevrons[seat]
-    ctx = (rules, markers, seat, occupied, own, supply, own_codes, _all_marked(markers))
+    ctx = (rules, markers, seat, occupied, own, supply, own_codes, marked)
     # Reorientation {R14}: any own unoccupied fields may be given up (D25); only offered
     # with a chevron step (R14, D26), which this player has.
     return new_legal_moves(_PacruChoices(steps, ctx), own_codes, own & ~occupied)
