@@ -318,11 +318,15 @@ def crossing_options(
     field at all, a transformation of an unoccupied non-own field {R10, D16};
     else nothing (D14). Returns (bitboard of fields, is_transformation).
     """
+    # Every operation with an 81-bit board as operand is costly when compiled, so each
+    # board meets the borderland once and the rest works on subsets of the borderland.
     land = BORDERLAND_MASK[dest_land]
-    neutral = land & ~marked_after
-    if neutral:
-        return neutral & ~(occupied_after & ~BIT[target]), False
-    return land & ~occupied_after & ~own_after, True
+    taken = land & marked_after
+    if taken != land:
+        neutral = land ^ taken
+        return (neutral ^ (neutral & occupied_after)) | (neutral & BIT[target]), False
+    free = land ^ (land & occupied_after)
+    return free ^ (free & own_after), True
 
 
 def _pacru_moves(
@@ -410,8 +414,9 @@ def _benefits(own: int, own_a: int, marked_a: int, occupied: int, step: Step) ->
     land = BORDERLAND[t]
     if BORDERLAND[f] == land:
         return conn, 0
-    occ_a = occupied ^ BIT[f] | BIT[t]  # the chevron has left f (occupied) for t
-    return conn, crossing_options(land, marked_a, own_a, occ_a, t)[0]
+    # The board after the move has the chevron on t, not on f; f lies outside the
+    # destination borderland, the only fields crossing_options looks at.
+    return conn, crossing_options(land, marked_a, own_a, occupied | BIT[t], t)[0]
 
 
 def _meeting_partner(own_codes: tuple[int, ...], target: int, direction: int) -> int:
