@@ -471,12 +471,13 @@ def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
     that may end in a meeting (rare) are counted on their built choices.
     """
     _rules, _markers, _seat, occupied, own, supply, own_codes, marked = ctx
+    mine = frozenset(own_codes)  # a hashed lookup per step, not a comparison per chevron
     out = [0]
     total = 0
     for step in steps:
         f, t, d, k, jumped, capture = step
         partner = _PARTNER[t * 8 + d]  # _meeting_partner, inlined: this loop is the hot path
-        if capture or supply <= 0 or (partner >= 0 and partner in own_codes):
+        if capture or supply <= 0 or (partner >= 0 and partner in mine):
             total += options_size(_step_options(ctx, step))  # not plain (see _plain)
         elif (k == 1 or jumped) and BORDERLAND[f] == BORDERLAND[t]:
             total += 1  # neither a crossing nor a connection change can be offered
