@@ -751,7 +751,7 @@ class LegalMoves(Sequence[Move]):
         free: int = 0,
         passes: bool = False,
     ) -> None:
-        object.__setattr__(self, "_impl", _MoveList(choices, reorienting, free, passes))
+        _set_impl(self, _MoveList(choices, reorienting, free, passes))
 
     @classmethod
     def from_families(
@@ -876,12 +876,14 @@ if "_abc_impl" not in vars(LegalMoves):
     # virtual subclasses (``isinstance((), LegalMoves)`` would be True): give it its own.
     import_module("_abc")._abc_init(LegalMoves)
 
-_EMPTY: Final = LegalMoves()
-_PASS_LIST: Final = LegalMoves(passes=True)
-# The setter of LegalMoves._impl (a slot), looked up once; and whether this module runs
-# compiled (mypyc), where LegalMoves is built differently.
+# The setter of LegalMoves._impl (a slot, or a compiled attribute), looked up once: it
+# goes around the frozen __setattr__ (LegalMoves.__init__, new_legal_moves). And whether
+# this module runs compiled (mypyc), where LegalMoves is built differently.
 _COMPILED: Final = not __file__.endswith(".py")
 _set_impl: Final[Callable[[LegalMoves, _MoveList], None]] = vars(LegalMoves)["_impl"].__set__
+
+_EMPTY: Final = LegalMoves()
+_PASS_LIST: Final = LegalMoves(passes=True)
 
 
 def new_legal_moves(
