@@ -248,7 +248,13 @@ def generate(
     if not steps:
         return LegalMoves.empty() if rules.pacru else LegalMoves.pass_only()
     if rules.pacru:
-        return _pacru_moves(rules, markers, chevrons, seat, occupied, tuple(steps), marked)
+        own = markers[seat]
+        supply = SUPPLY_BY_PLAYERS[len(markers)] - own.bit_count()
+        own_codes = chevrons[seat]
+        ctx = (rules, markers, seat, occupied, own, supply, own_codes, marked)
+        # Reorientation {R14}: any own unoccupied fields may be given up (D25); only
+        # offered with a chevron step (R14, D26), which this player has.
+        return new_legal_moves(_PacruChoices(tuple(steps), ctx), own_codes, own & ~occupied)
     return new_legal_moves(_PlainChoices(tuple(steps), rules, markers, seat, end_triggered))
 
 
@@ -329,24 +335,6 @@ def crossing_options(
     return free ^ (free & own_after), True
 
 
-def _pacru_moves(
-    rules: Rules,
-    markers: tuple[int, ...],
-    chevrons: tuple[tuple[int, ...], ...],
-    seat: int,
-    occupied: int,
-    steps: tuple[Step, ...],
-    marked: int,
-) -> LegalMoves:
-    own = markers[seat]
-    supply = SUPPLY_BY_PLAYERS[len(markers)] - own.bit_count()
-    own_codes = chevrons[seat]
-    ctx = (rules, markers, seat, occupied, own, supply, own_codes, marked)
-    # Reorientation {R14}: any own unoccupied fields may be given up (D25); only offered
-    # with a chevron step (R14, D26), which this player has.
-    return new_legal_moves(_PacruChoices(steps, ctx), own_codes, own & ~occupied)
-
-
 #: What every step of one position shares: rules, markers, seat, occupied, own, supply,
 #: own chevron codes, all marked fields.
 _Context = tuple[Rules, tuple[int, ...], int, int, int, int, tuple[int, ...], int]
@@ -367,7 +355,24 @@ class _PacruChoices(Choices):
         return _step_options(self._context, self.steps[index])
 
     def move(self, index: int, choice: int) -> Move:
-        return _decode(self._context, self.steps[index], choice)
+        # Builds only the move asked for. A plain step (no pincer, no possible meeting,
+        # markers left in the supply) offers its _benefits alone: the connection change
+        # first, then the crossing fields ascending; anything else is decoded from the
+        # step's built choices (_step_options).
+        ctx = self._context
+        step = self.steps[index]
+        f, t, d, _k, _jumped, capture = step
+        if capture or ctx[5] <= 0 or _meeting_partner(ctx[6], t, d) >= 0:
+            return option_move(f, t, capture, _step_options(ctx, step), choice)
+        own = ctx[4]
+        conn, fields = _benefits(own, own, ctx[7], ctx[3], step)
+        if conn:
+            if choice == 0:
+                return make_move(f, t, False, 0, 0, True, None, None)
+            choice -= 1
+        if fields:
+            return make_move(f, t, False, 0, 0, False, nth_field(fields, choice), None)
+        return make_move(f, t, False, 0, 0, False, None, None)
 
     def size(self, index: int) -> int:
         return _step_offsets(self._context, (self.steps[index],))[1]
@@ -456,12 +461,6 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
     return tuple(options)
 
 
-def _plain(ctx: _Context, step: Step) -> bool:
-    """Whether a step's choices are its :func:`_benefits` alone: no pincer, no possible
-    meeting, markers left in the supply; else :func:`_step_options` works them out."""
-    return not step[5] and ctx[5] > 0 and _meeting_partner(ctx[6], step[1], step[2]) < 0
-
-
 def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
     """Where each Pacru step's moves start, from 0, counted without building the choices.
 
@@ -478,7 +477,7 @@ def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
         f, t, d, k, jumped, capture = step
         partner = _PARTNER[t * 8 + d]  # _meeting_partner, inlined: this loop is the hot path
         if capture or supply <= 0 or (partner >= 0 and partner in mine):
-            total += options_size(_step_options(ctx, step))  # not plain (see _plain)
+            total += options_size(_step_options(ctx, step))  # not plain (see move)
         elif (k == 1 or jumped) and BORDERLAND[f] == BORDERLAND[t]:
             total += 1  # neither a crossing nor a connection change can be offered
         else:
@@ -486,22 +485,6 @@ def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
             total += (conn + fields.bit_count()) or 1
         out.append(total)
     return out
-
-
-def _decode(ctx: _Context, step: Step, index: int) -> Move:
-    """The ``index``-th move of a step, in list order, building only that move."""
-    f, t = step[0], step[1]
-    if not _plain(ctx, step):
-        return option_move(f, t, step[5], _step_options(ctx, step), index)
-    own = ctx[4]
-    conn, fields = _benefits(own, own, ctx[7], ctx[3], step)
-    if conn:
-        if index == 0:
-            return make_move(f, t, False, 0, 0, True, None, None)
-        index -= 1
-    if fields:
-        return make_move(f, t, False, 0, 0, False, nth_field(fields, index), None)
-    return make_move(f, t, False, 0, 0, False, None, None)
 
 
 def _meeting_fields(

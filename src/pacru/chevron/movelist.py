@@ -23,10 +23,15 @@ The list is lazy all the way down: the generator hands over its raw chevron
 steps and a :class:`Choices` that works out a step's choices; ``len`` counts
 each step's choices without building them (:meth:`Choices.size`), and family
 objects are only made when :attr:`LegalMoves.steps`, ``reorientations`` or
-``families`` is read. Every object here is immutable: assigning or deleting
-an attribute of a :class:`LegalMoves` raises
+``families`` is read; indexing decodes the one move asked for
+(:meth:`Choices.move`). Every public object here is immutable: assigning or
+deleting an attribute of a :class:`LegalMoves` raises
 :class:`attrs.exceptions.FrozenInstanceError` (an ``AttributeError``), and
-the families' attributes are read-only properties (``AttributeError``).
+the families' attributes are read-only properties (``AttributeError``). The
+private working objects behind a list (its :class:`Choices` and the list's
+caches) are plain objects that nothing changes after construction but the
+caches, which never change what the list holds. Moves are values: a move
+without relinquished fields is built once and shared (:func:`make_move`).
 """
 
 from __future__ import annotations
