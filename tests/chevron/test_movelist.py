@@ -14,13 +14,9 @@ import pytest
 from attrs.exceptions import FrozenInstanceError
 
 import pacru
+from pacru.chevron.families import options_size
 from pacru.chevron.move import Move
-from pacru.chevron.movelist import (
-    LegalMoves,
-    ReorientationFamily,
-    StepFamily,
-    options_size,
-)
+from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY, rules_for
 from pacru.geometry import BETWEEN, LINE
 

@@ -26,18 +26,17 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Final
 
-from pacru.chevron.move import Move
-from pacru.chevron.movelist import (
+from pacru.chevron.families import (
     Choices,
-    LegalMoves,
     Option,
     Step,
     make_move,
-    new_legal_moves,
     nth_field,
     option_move,
     options_size,
 )
+from pacru.chevron.move import Move
+from pacru.chevron.movelist import LegalMoves, new_legal_moves
 from pacru.chevron.rules import SUPPLY_BY_PLAYERS, Rules
 from pacru.geometry import BETWEEN, BIT, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
 
