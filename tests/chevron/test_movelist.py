@@ -197,3 +197,17 @@ def test_meeting_partner_table() -> None:
     met = {(t, d): _meeting_partner(codes, t, d) for t in range(81) for d in range(8)}
     assert {k: v for k, v in met.items() if v >= 0} == {(e5, 0): e6, (e5, 2): f5}
     assert _meeting_partner((e9 * 8 + 4,), e9, 0) == -1  # off the board northwards
+
+
+def test_connection_change_is_one_rule_for_azacru_and_pacru() -> None:
+    """A long unjumped move from an own field to an own field is a connection change
+    {A-R7, R8, D13}; a jump {A-R8, R9, D11}, a one-field step or a pincer is not."""
+    from pacru.chevron.movegen import _connection
+
+    a1, a3, a4 = 0, 18, 27
+    own = (1 << a1) | (1 << a3)
+    assert _connection(own, (a1, a3, 0, 2, False, False))
+    assert not _connection(own, (a1, a3, 0, 2, True, False))  # a connection jump (D11)
+    assert not _connection(own, (a1, a3, 0, 2, False, True))  # a pincer
+    assert not _connection(own, (a1, a4, 0, 3, False, False))  # a4 is not own
+    assert not _connection(own | (1 << 9), (a1, 9, 0, 1, False, False))  # one field

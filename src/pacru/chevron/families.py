@@ -21,6 +21,7 @@ from typing import Final
 import attrs
 
 from pacru.chevron.move import Move
+from pacru.geometry import bits
 
 __all__ = [
     "Choices",
@@ -32,6 +33,7 @@ __all__ = [
     "make_move",
     "nth_field",
     "option_move",
+    "option_moves",
     "options_size",
 ]
 
@@ -148,13 +150,6 @@ def nth_field(mask: int, n: int) -> int:
     return low + (mask & -mask).bit_length() - 1
 
 
-def bit_fields(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 #: One choice of a step: (twist, connection, marker field or -1, meeting bitboard or 0).
 Option = tuple[int, bool, int, int]
 #: A chevron step before choices: (origin, target, direction, distance, jumped, capture).
@@ -188,6 +183,20 @@ def option_move(
             )
         index -= n
     raise IndexError(index)
+
+
+def option_moves(
+    origin: int, target: int, capture: bool, options: tuple[Option, ...]
+) -> Iterator[Move]:
+    """Every complete move of a step with these choices, in list order (meeting fields
+    ascending within a choice)."""
+    for twist, conn, marker, meet in options:
+        mk = None if marker < 0 else marker
+        if meet:
+            for field in bits(meet):
+                yield make_move(origin, target, capture, twist, 0, conn, mk, field)
+        else:
+            yield make_move(origin, target, capture, twist, 0, conn, mk, None)
 
 
 def options_contain(options: tuple[Option, ...], move: Move) -> bool:
@@ -339,14 +348,7 @@ class StepFamily:
         return option_move(self.origin, self.target, self.capture, self.options, index)
 
     def __iter__(self) -> Iterator[Move]:
-        o, t, c = self.origin, self.target, self.capture
-        for twist, conn, marker, meet in self.options:
-            mk = None if marker < 0 else marker
-            if meet:
-                for f in bit_fields(meet):
-                    yield make_move(o, t, c, twist, 0, conn, mk, f)
-            else:
-                yield make_move(o, t, c, twist, 0, conn, mk, None)
+        return option_moves(self.origin, self.target, self.capture, self.options)
 
     def contains(self, move: Move) -> bool:
         """Whether ``move`` is one of this family's moves."""

@@ -38,7 +38,16 @@ from pacru.chevron.families import (
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves, new_legal_moves
 from pacru.chevron.rules import SUPPLY_BY_PLAYERS, Rules
-from pacru.geometry import BETWEEN, BIT, BORDERLAND, BORDERLAND_MASK, FORWARD, NEIGHBOUR, RAYS
+from pacru.geometry import (
+    BETWEEN,
+    BIT,
+    BORDERLAND,
+    BORDERLAND_MASK,
+    FORWARD,
+    NEIGHBOUR,
+    RAYS,
+    bits,
+)
 
 __all__ = [
     "Step",
@@ -288,28 +297,19 @@ class _PlainChoices(Choices):
         return len(self._twists(index))
 
     def _twists(self, index: int) -> tuple[int, ...]:
-        f, t, _d, k, jumped, _cap = self.steps[index]
+        step = self.steps[index]
+        f, t = step[0], step[1]
         if not self._rules.twist or BORDERLAND[f] == BORDERLAND[t] or self._end_triggered:
             return _NO_TWIST
-        own = self._markers[self._seat]
+        markers = self._markers
+        own = markers[self._seat]
         if (
             self._rules.azacru
-            and k >= 2
-            and not jumped
-            and own >> f & 1
-            and own >> t & 1
-            and BETWEEN[f * 81 + t] & _other_marks(self._markers, self._seat)
+            and _connection(own, step)
+            and BETWEEN[f * 81 + t] & (_all_marked(markers) ^ own)
         ):
             return _NO_TWIST  # removed by its own connection: nothing to twist (D5)
         return _TWISTS
-
-
-def _other_marks(markers: tuple[int, ...], seat: int) -> int:
-    out = 0
-    for i, m in enumerate(markers):
-        if i != seat:
-            out |= m
-    return out
 
 
 def crossing_options(
@@ -401,20 +401,26 @@ def after_capture(
 _SUPPLY_DONE: Final[tuple[Option, ...]] = ((0, False, -1, 0),)
 
 
+def _connection(own: int, step: Step) -> bool:
+    """Whether a step is a connection change: a long move, without a jump, from and to
+    own fields (``own``) {A-R7, R8, D13}; a chevron in between makes it a connection
+    jump, which changes no field (A-R8, R9, D11). A pincer is no connection."""
+    f, t, _d, k, jumped, capture = step
+    return not capture and k >= 2 and not jumped and bool(own & BIT[f]) and bool(own & BIT[t])
+
+
 def _benefits(own: int, own_a: int, marked_a: int, occupied: int, step: Step) -> tuple[bool, int]:
     """What a Pacru step offers besides a meeting: (connection change, crossing fields).
 
-    A connection change is a long move, without a jump, from and to own
-    fields {R8, D13}; a chevron in between makes it a jump, which changes no
-    field (D11) (``own``: the mover's fields before the move). The
-    crossing fields are those of :func:`crossing_options` on the board after
-    the capture and the move (D17): ``own_a`` and ``marked_a`` are the
-    mover's and all marked fields after the capture, ``occupied`` the
-    occupancy before the move. The one source of both rules for listing,
-    counting and decoding the choices.
+    The connection change is :func:`_connection` (``own``: the mover's fields
+    before the move). The crossing fields are those of
+    :func:`crossing_options` on the board after the capture and the move
+    (D17): ``own_a`` and ``marked_a`` are the mover's and all marked fields
+    after the capture, ``occupied`` the occupancy before the move. The one
+    source of both rules for listing, counting and decoding the choices.
     """
-    f, t, _d, k, jumped, capture = step
-    conn = not capture and k >= 2 and not jumped and bool(own & BIT[f]) and bool(own & BIT[t])
+    f, t = step[0], step[1]
+    conn = _connection(own, step)
     land = BORDERLAND[t]
     if BORDERLAND[f] == land:
         return conn, 0
@@ -442,10 +448,7 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
         return _SUPPLY_DONE
     conn, fields = _benefits(own, own_a, marked_a, occupied, step)
     benefits: list[tuple[bool, int]] = [(True, -1)] if conn else []  # (connection, field)
-    while fields:
-        low = fields & -fields
-        benefits.append((False, low.bit_length() - 1))
-        fields ^= low
+    benefits.extend((False, field) for field in bits(fields))
     if not benefits:
         benefits.append((False, -1))
     n = _meeting_partner(own_codes, t, d)

@@ -57,12 +57,13 @@ from pacru.chevron.families import (
     ReorientationFamily,
     Step,
     StepFamily,
-    bit_fields,
     make_move,
+    option_moves,
     options_contain,
     unrank,
 )
 from pacru.chevron.move import Move
+from pacru.geometry import bits
 
 __all__ = ["Choices", "LegalMoves", "Option", "ReorientationFamily", "Step", "StepFamily"]
 
@@ -157,13 +158,7 @@ class _MoveList:
         return layout[1]
 
     def fields(self) -> tuple[int, ...]:
-        free = self.free
-        out: list[int] = []
-        while free:
-            low = free & -free
-            out.append(low.bit_length() - 1)
-            free ^= low
-        return tuple(out)
+        return tuple(bits(self.free))
 
     def turns(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return _turn_sizes(self.free) if self.codes else ((), ())
@@ -238,13 +233,7 @@ class _MoveList:
         choices = self.choices
         if choices is not None:
             for i, (f, t, _d, _k, _j, c) in enumerate(choices.steps):
-                for twist, conn, marker, meet in choices.options(i):
-                    mk = None if marker < 0 else marker
-                    if meet:
-                        for m in bit_fields(meet):
-                            yield make_move(f, t, c, twist, 0, conn, mk, m)
-                    else:
-                        yield make_move(f, t, c, twist, 0, conn, mk, None)
+                yield from option_moves(f, t, c, choices.options(i))
         if self.codes:
             fields, turns = self.fields(), self.turns()[0]
             for code in self.codes:
