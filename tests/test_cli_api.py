@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pacru.cli import build_parser, main
+from pacru.commands import COMMANDS
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -21,7 +22,10 @@ def test_play_against_bots_is_seeded(capsys: pytest.CaptureFixture[str]) -> None
     argv = ("play", "shacru", "--bot", "yellow=greedy", "--bot", "green=random", "--seed", "3")
     status, first, err = _run(capsys, *argv, "-q")
     assert (status, err) == (0, "")
-    assert first.splitlines()[-1].startswith("Result: ")
+    assert first.splitlines()[-2:] == [
+        "Final scores: green 22, yellow 42",
+        "Result: yellow wins (no-moves)",
+    ]
     assert _run(capsys, *argv, "-q")[1] == first
 
 
@@ -126,13 +130,13 @@ def test_every_option_has_a_help_text() -> None:
         if isinstance(action, argparse._SubParsersAction):
             continue
         assert action.help, f"{name} {action.option_strings or action.dest} has no help"
-    for command in ("play", "replay", "show", "match"):
+    for command in COMMANDS:
         with pytest.raises(SystemExit):
             main([command, "--help"])
 
 
 def test_help_pages_have_no_doubled_percent(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("play", "replay", "show", "match"):
+    for command in COMMANDS:
         with pytest.raises(SystemExit):
             main([command, "--help"])
         out = capsys.readouterr().out

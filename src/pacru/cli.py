@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from pacru._version import __version__
 from pacru.commands import COMMANDS
+from pacru.commands._bots import find_bots_in_cwd
 
 __all__ = ["build_parser", "main"]
 
@@ -43,6 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
+    # A bot given as package.module:ClassName (play, match, selfplay) is found in the
+    # current directory, as `python -m` would find it.
+    find_bots_in_cwd()
     status: int = func(args)
     return status
 

@@ -307,8 +307,11 @@ def _lists(rows: Sequence[Any], kind: pa.DataType, dtype: Any) -> pa.Array:
     lengths = np.fromiter((len(r) for r in rows), dtype=np.int64, count=len(rows))
     offsets = np.zeros(len(rows) + 1, dtype=np.int32)
     np.cumsum(lengths, out=offsets[1:])
-    flat = np.concatenate([np.asarray(r, dtype=dtype) for r in rows]) if rows else np.array([])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat.astype(dtype), kind))
+    if rows:
+        flat = np.concatenate([np.asarray(r, dtype=dtype) for r in rows])
+    else:
+        flat = np.array([], dtype=dtype)
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat, kind))
 
 
 def _search(bot: Any, state: GameState[Any]) -> tuple[Any, list[tuple[Any, int]] | None]:

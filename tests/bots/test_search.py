@@ -25,8 +25,10 @@ def test_builtin_bots_share_a_nominal_base() -> None:
     assert Bot in type(bots[1]).__mro__
 
 
-@pytest.mark.parametrize(("game", "players"), [("shacru", 3), ("pacru", 2), ("lsd", 2)])
-def test_search_policy_is_the_visit_share(game: str, players: int) -> None:
+@pytest.mark.parametrize(
+    ("game", "players", "value"), [("shacru", 3, 0.675), ("pacru", 2, 0.275), ("lsd", 2, 0.55)]
+)
+def test_search_policy_is_the_visit_share(game: str, players: int, value: float) -> None:
     state = pacru.new_game(game, players)
     bot = MCTSBot(seed=5, iterations=40, rollout_cap=8)
     result = bot.search(state)
@@ -36,7 +38,7 @@ def test_search_policy_is_the_visit_share(game: str, players: int) -> None:
     assert math.isclose(sum(policy), 1.0)
     assert policy == tuple(v / 40 for v in result.visits)
     assert all(m in state.legal_moves() for m in result.moves)
-    assert -1.0 <= result.value <= 1.0  # the units of returns()
+    assert result.value == pytest.approx(value)  # the mean return, in returns() units
     # choose_move is the search's best move: the most visited.
     assert MCTSBot(seed=5, iterations=40, rollout_cap=8).choose_move(state) == result.best_move
     assert result.visits[result.moves.index(result.best_move)] == max(result.visits)

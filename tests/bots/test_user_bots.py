@@ -134,3 +134,22 @@ def test_cli_selfplay_with_a_user_bot_class(
     assert main(argv) == 0, capsys.readouterr().err
     assert "1 shards written (1 games, " in capsys.readouterr().out
     assert sys.path[0] == str(tmp_path)
+
+
+def test_cli_play_with_a_user_bot_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pacru play --bot COLOUR=module:Class`` finds the module in the current directory."""
+    (tmp_path / "my_pacru_play_bots.py").write_text(USER_MODULE, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    argv = ["play", "lilacru", "--players", "2", "--seed", "1"]
+    argv += ["--bot", "yellow=my_pacru_play_bots:FirstMove:offset=1"]
+    assert main(argv) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "ply 2: yellow plays a1-b2" in out  # the user bot's first move, offset 1
+    assert out.rstrip().splitlines()[-2:] == [
+        "Final scores: green 35, yellow 19",
+        "Result: green wins (no-moves)",
+    ]
+    assert sys.path[0] == str(tmp_path)

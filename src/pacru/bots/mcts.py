@@ -435,7 +435,10 @@ def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
 def _judged_returns(rewards: Sequence[float]) -> tuple[float, ...]:
     """Returns of a game judged by its scores (reward shares): leaders +1, others -1, all 0.
 
-    The rule of :meth:`pacru.GameState.returns` with the leading scorers as winners.
+    The rule of :meth:`pacru.GameState.returns` with the leading scorers as winners:
+    the most markers or tiles win, several leaders share the win (D35), and a rollout
+    cut short is judged like the non-official move cap (D32), on the scores of
+    :func:`pacru.bots.base.score_rewards`.
     """
     if all(r > 0 for r in rewards):
         return (0.0,) * len(rewards)

@@ -210,7 +210,7 @@ class ChevronState(GameState[Move]):
             GameOverError: the game is over.
         """
         moves = self._moves
-        if moves is not None and moves._impl.issued is move is not None:
+        if move is not None and moves is not None and moves._impl.issued is move:
             # The move this state's own list last handed out by index is legal as it
             # stands (the bot's hot path: rng.choice(state.legal_moves())).
             return resolve(self, move)
@@ -495,6 +495,23 @@ def _restore(
 
 # resolve.successor builds each new state from its slot setters, in field order and then
 # the hash cache; resolve cannot import this module (this module imports it).
+# resolve.successor also sets these slots by name when compiled: a field added to
+# ChevronState must be added there too.
+assert tuple(attrs.fields_dict(ChevronState)) == (
+    "rules",
+    "players",
+    "markers",
+    "chevrons",
+    "to_move",
+    "out",
+    "trigger",
+    "idle",
+    "ply",
+    "outcome",
+    "occupied",
+    "_last",
+    "_moves",
+)
 STATE_SETTERS.extend(
     getattr(ChevronState, name).__set__
     for name in (*attrs.fields_dict(ChevronState), "_attrs_cached_hash")

@@ -51,7 +51,6 @@ from typing import Any
 
 import attrs
 
-from pacru.commands._bots import find_bots_in_cwd
 from pacru.commands._dask import (
     SchedulerError,
     add_executor_options,
@@ -131,7 +130,6 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.error(problem)
         return 2
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
-    find_bots_in_cwd()
     labels = default_labels(specs)
     progress = _Progress(args.games, labels, enabled=not args.no_progress)
     out.heading(
@@ -154,10 +152,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
                 labels=labels,
                 progress=progress.advance,
             )
-    except SchedulerError as err:
-        out.error(str(err))
-        return 2
-    except ValueError as err:
+    except (SchedulerError, ValueError) as err:
         out.error(str(err))
         return 2
     except MatchInterrupted as interrupt:

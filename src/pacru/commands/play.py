@@ -196,13 +196,15 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
         )
     from pathlib import Path
 
+    from pacru.commands.replay import UsageError, read_text
     from pacru.games import from_position
+    from pacru.records import RecordError
 
     text = position
     if Path(position).is_file():
-        try:
-            text = Path(position).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
+        try:  # the records' reader: the same size limit and checks as pacru replay
+            text = read_text(position)
+        except (UsageError, RecordError) as err:
             raise ValueError(f"--position {position}: cannot read the file ({err})") from None
     state = from_position(text.strip())
     if args.game is not None and state.game != args.game:

@@ -35,7 +35,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pacru.commands._bots import find_bots_in_cwd
 from pacru.commands._dask import (
     SchedulerError,
     add_executor_options,
@@ -113,7 +112,6 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.error(problem)
         return 2
     folder = Path(args.out)
-    find_bots_in_cwd()
     spec = SelfPlayRun(
         game=args.game,
         players=args.players,
@@ -140,10 +138,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             written = run_selfplay(
                 spec, folder, executor=executor, workers=args.workers, progress=progress.advance
             )
-    except SchedulerError as err:
-        out.error(str(err))
-        return 2
-    except ValueError as err:
+    except (SchedulerError, ValueError) as err:
         out.error(str(err))
         return 2
     except OSError as err:
