@@ -69,3 +69,30 @@ def test_tolerant_records_write_back_what_they_kept() -> None:
     assert kept.errors
     assert read_record(write_record(kept)) == kept
     assert read_record(write_record(kept)).errors == ()
+
+
+def test_a_bad_game_whose_text_says_games_does_not_end_the_tolerant_read() -> None:
+    """Only the game-count limit ends a tolerant read, not a message that reads like it."""
+    from pacru.records import MAX_TOKEN
+
+    long_move = '[Game "shacru"]\n\n1. ' + "games" * (MAX_TOKEN // 5 + 4) + " *\n"
+    records = read_records(GOOD + "\n" + long_move + "\n" + GOOD, strict=False)
+    assert len(records) == 3
+    assert [r.errors[0].reason if r.errors else None for r in records] == [None, "too-long", None]
+    assert records[2].moves == records[0].moves
+
+
+def test_the_game_limit_counts_every_game_of_a_tolerant_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tolerant read resumes after a bad game without starting the game count afresh."""
+    import pacru.records
+
+    monkeypatch.setattr(pacru.records, "MAX_GAMES", 3)
+    text = "\n".join([GOOD, UNREADABLE, GOOD, GOOD, GOOD])
+    records = read_records(text, strict=False)
+    assert len(records) == 4
+    assert [bool(r.errors) for r in records] == [False, True, False, True]
+    assert str(records[3].errors[0]) == "game 4, line 15: more than 3 games"
+    with pytest.raises(RecordError, match="more than 3 games"):
+        read_records("\n".join([GOOD] * 4))

@@ -50,11 +50,23 @@ _SCAN_RE: Final = re.compile(
 
 
 class TextError(Exception):
-    """Record text that cannot be read: a message, a reason code, the line and game."""
+    """Record text that cannot be read: a message, a reason code, the line and game.
 
-    def __init__(self, message: str, reason: str = "syntax", line: int = 1, game: int = 1) -> None:
+    ``fatal``: reading cannot go on past it, even tolerantly (the game-count limit).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        reason: str = "syntax",
+        line: int = 1,
+        game: int = 1,
+        *,
+        fatal: bool = False,
+    ) -> None:
         super().__init__(message)
         self.message, self.reason, self.line, self.game = message, reason, line, game
+        self.fatal = fatal
 
 
 class SetupError(Exception):
@@ -72,10 +84,11 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def _scan(text: str, limits: Limits) -> Iterator[Token]:
-    """The tags, comments and words of ``text``, with their lines."""
+def _scan(text: str, limits: Limits, start: int = 0, line: int = 1) -> Iterator[Token]:
+    """The tags, comments and words of ``text`` from index ``start`` (on ``line``), with
+    their lines."""
     max_comment, max_value, max_token = limits[3:]
-    i, n, line = 0, len(text), 1
+    i, n = start, len(text)
     while i < n:
         m = _SCAN_RE.match(text, i)
         if m is None:
@@ -121,31 +134,37 @@ def _scan(text: str, limits: Limits) -> Iterator[Token]:
             yield ("tag", _unescape(value), line, m.group("name"))
 
 
-def games(text: str, limits: Limits) -> Iterator[tuple[int, list[Token]]]:
+def games(
+    text: str, limits: Limits, start: int = 0, line: int = 1, before: int = 0
+) -> Iterator[tuple[int, list[Token]]]:
     """The tokens of each game, numbered from 1; the limits are checked while reading.
+
+    ``start``, ``line`` and ``before``: resume reading at index ``start`` of
+    ``text`` (on ``line``) after ``before`` games, numbering and limiting the
+    games as if read from the start.
 
     Raises:
         TextError: malformed text or a limit passed (with line and game).
     """
     max_games, max_tags, max_plies = limits[:3]
     current: list[Token] = []
-    number, in_body, tags, words = 0, False, 0, 0
+    number, in_body, tags, words = before, False, 0, 0
     try:
-        for token in _scan(text, limits):
+        for token in _scan(text, limits, start, line):
             kind, line = token[0], token[2]
             if kind == "tag" and (in_body or not current):
                 if current:
                     yield number, current
                 number += 1
                 if number > max_games:
-                    raise TextError(f"more than {max_games} games", "too-long", line)
+                    raise TextError(f"more than {max_games} games", "too-long", line, fatal=True)
                 current, in_body, tags, words = [], False, 0, 0
             if kind == "tag":
                 tags += 1
                 if tags > max_tags:
                     raise TextError(f"more than {max_tags} tags", "too-long", line)
             else:
-                number = max(number, 1)
+                number = max(number, before + 1)
                 in_body = True
                 words += kind == "word"
                 # Round numbers are words too: at most one per move.
@@ -153,7 +172,7 @@ def games(text: str, limits: Limits) -> Iterator[tuple[int, list[Token]]]:
                     raise TextError(f"more than {max_plies} moves", "too-long", line)
             current.append(token)
     except TextError as err:
-        err.game = max(number, 1)
+        err.game = max(number, before + 1)
         raise
     if current:
         yield number, current

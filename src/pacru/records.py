@@ -647,36 +647,48 @@ def read_record(source: str | TextIO, *, strict: bool = True) -> GameRecord:
 
 
 def _tolerant_games(text: str) -> Iterator[tuple[int, list[_records.Token] | RecordError]]:
-    """Each game's tokens, or the RecordError of a game whose text cannot be scanned."""
+    """Each game's tokens, or the RecordError of a game whose text cannot be scanned.
+
+    After an error, reading resumes at the next line that starts with a tag pair,
+    in the same text (no copy), with the games numbered and counted against
+    ``MAX_GAMES`` as in a strict read.
+    """
     limits = (MAX_GAMES, MAX_TAGS, MAX_PLIES, MAX_COMMENT, MAX_TAG_VALUE, MAX_TOKEN)
-    games_before, lines_before = 0, 0
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]  # where each line begins
+    start, line, before = 0, 1, 0
     while True:
-        last = 0
+        last = before
         try:
-            for number, tokens in _records.games(text, limits):
+            for number, tokens in _records.games(text, limits, start, line, before):
                 last = number
-                yield games_before + number, tokens
+                yield number, tokens
             return
         except _records.TextError as err:
-            game = games_before + max(err.game, last + 1)
-            yield (
-                game,
-                RecordError(
-                    err.message, reason=err.reason, line=lines_before + err.line, game=game
-                ),
-            )
-            if err.reason == "too-long" and "games" in err.message:
+            game = max(err.game, last + 1)
+            yield game, RecordError(err.message, reason=err.reason, line=err.line, game=game)
+            if err.fatal:
                 return
-            # Resume at the next tag pair that starts a line after the error.
-            lines = text.split("\n")
+            # Resume at the next tag pair that starts a line after the error (line
+            # numbers count from 1, so index err.line is the line after it).
             resume = next(
-                (i for i in range(err.line, len(lines)) if lines[i].lstrip().startswith("[")),
+                (
+                    i
+                    for i in range(err.line, len(starts))
+                    if text.startswith("[", _first_char(text, starts[i]))
+                ),
                 None,
             )
             if resume is None:
                 return
-            text = "\n".join(lines[resume:])
-            games_before, lines_before = game, lines_before + resume
+            start, line, before = starts[resume], resume + 1, game
+
+
+def _first_char(text: str, start: int) -> int:
+    """The index of the first character at or after ``start`` that is not a space or tab."""
+    i = start
+    while i < len(text) and text[i] in " \t\r":
+        i += 1
+    return i
 
 
 def _tolerant(number: int, item: list[_records.Token] | RecordError) -> GameRecord:
