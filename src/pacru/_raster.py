@@ -21,8 +21,9 @@ __all__ = ["rgb_array"]
 def rgb_array(state: GameState[Any], size: int = 400) -> Any:
     """The board of ``state`` as a ``uint8`` array of shape (height, width, 3).
 
-    ``size`` is the width in pixels (the chevron board is square; LSD's
-    height follows its tiles), the last move is marked.
+    ``size`` is in pixels as for :func:`pacru.svg.board` (a chevron board is
+    ``size`` square; an LSD field keeps its proportions and is smaller while it
+    spans fewer than three cells); the last move is marked.
 
     Raises:
         ImportError: cairosvg is not installed, or the cairo library is
@@ -36,8 +37,7 @@ def rgb_array(state: GameState[Any], size: int = 400) -> Any:
         raise ImportError(
             f"the rgb_array render mode needs cairosvg and the cairo library: {err}"
         ) from err
-    # Not every state keeps its last move (a position read from text has none).
-    svg = board(state, size=size, last_move=getattr(state, "last_move", None))
+    svg = board(state, size=size, last_move=state.last_move)
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
     with Image.open(io.BytesIO(png)) as image:
         return np.asarray(image.convert("RGB"), dtype=np.uint8).copy()

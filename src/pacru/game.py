@@ -181,11 +181,10 @@ class Game(Generic[MoveT]):
         """
         state = self._tail[-1]
         after = state.apply_move(move)
-        if isinstance(move, str):
-            # The new state knows the move it was made by: the text is parsed once.
-            played = after.last_move
-            move = state.parse_move(move) if played is None else played
-        self._moves.append(move)
+        # The new state knows the move it was made by (a text is parsed once, by apply_move).
+        played = after.last_move
+        assert played is not None  # every apply_move records its move
+        self._moves.append(played)
         ply = len(self._moves)
         if ply % CHECKPOINT == 0:
             self._marks.append(after)

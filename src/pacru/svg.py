@@ -256,12 +256,14 @@ def board(
     arrows: Iterable[Arrow | tuple[Square, Square]] = (),
     fill: Mapping[Any, str] | None = None,
 ) -> str:
-    """An SVG drawing of ``state`` as text (one ``<svg>`` element, ``size`` pixels wide).
+    """An SVG drawing of ``state`` as text (one ``<svg>`` element).
 
     Args:
         state: a chevron-game or LSD state.
-        size: width in pixels (the chevron board is square; LSD's height
-            follows the tiles' bounding box).
+        size: pixels. The chevron board is ``size`` square. An LSD field
+            keeps its proportions, its longer side counting at least three
+            cells: its longer side is ``size`` pixels when it spans three
+            cells or more, so the start (one cell) is drawn smaller.
         last_move: a move (object or text) to mark: an arrow from the
             chevron's field to its target and both fields tinted; a
             reorientation tints its field; an LSD placement rings its cell.

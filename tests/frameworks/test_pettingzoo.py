@@ -87,8 +87,16 @@ def test_illegal_actions() -> None:
 
 
 def test_a_move_cap_truncates() -> None:
+    """The non-official move cap (D32) ends the episode as a truncation, not a termination."""
     aec = raw_env(game="pacru", players=2, move_cap=6)
-    _play_out(aec, seed=1)
+    rng = np.random.default_rng(1)
+    aec.reset(seed=1)
+    while aec.pacru_state.outcome is None:
+        mask = aec.last()[0]["action_mask"]
+        aec.step(int(rng.choice(np.flatnonzero(mask))))
+    # Read the flags before the agents' closing steps clear them.
+    assert aec.truncations == dict.fromkeys(aec.possible_agents, True)
+    assert not any(aec.terminations.values())
     final = aec.pacru_state
     assert final.outcome is not None
     assert final.outcome.termination is pacru.Termination.MOVE_CAP

@@ -173,16 +173,7 @@ class ChevronEncoding(Encoding):
             state.__class__ is not ChevronState
             or state.outcome is not None
             or len(state.players) != self.players
-            or not (
-                state.rules is rules
-                # The options; the other fields follow from the game (rules_for).
-                or (
-                    state.rules.game == rules.game
-                    and state.rules.move_cap == rules.move_cap
-                    and state.rules.idle_rounds == rules.idle_rounds
-                    and state.rules.meeting_rule == rules.meeting_rule
-                )
-            )
+            or not (state.rules is rules or state.rules == rules)
         ):
             self._check_state(state)
         chevron: ChevronState = state  # type: ignore[assignment]
