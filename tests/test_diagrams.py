@@ -88,7 +88,11 @@ def test_lsd_row_diagram_stays_open() -> None:
     assert diagram.outcome is None
     assert diagram.current_player == "yellow"
     assert diagram.status() == Status.UNADJUDICATED_END
-    assert len(diagram.legal_moves()) > 0
+    # Play goes on from the diagram: yellow places beside the row, e.g. a white tile
+    # with one edge facing east on the open cell left of it (160 placements in all).
+    moves = diagram.legal_moves()
+    assert "W+E@-1,0" in moves
+    assert len(moves) == 160
 
 
 def test_positions_reached_by_play_round_trip_unadjudicated() -> None:

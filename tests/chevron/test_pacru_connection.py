@@ -6,21 +6,7 @@ import pytest
 
 from pacru import Chevron, Direction
 
-from .helpers import error_of, pos
-
-
-def land(centre: str) -> list[str]:
-    """The nine fields of the borderland named by its centre field (G2)."""
-    x, y = "abcdefghi".index(centre[0]), int(centre[1])
-    return [f"{'abcdefghi'[x + dx]}{y + dy}" for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
-
-
-def family(state: object, prefix: str) -> set[str]:
-    from pacru import ChevronState
-
-    assert isinstance(state, ChevronState)
-    return {str(m) for m in state.legal_moves() if str(m).startswith(prefix)}
-
+from .helpers import error_of, family, land, pos
 
 # E.1-8 (R8): red g9 facing S, R: g9 i9 i8 e7 -> power 3 in h8.
 E1_8 = "pacru players=red,yellow markers=red:g9,i9,i8,e7 chevrons=red:g9S;yellow:a1N"

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pytest
 
 import pacru
 from pacru import Chevron, Direction, InvalidPositionError, Outcome, Termination
-from pacru.base import GameState
 
-from .helpers import pos
+from .helpers import pos, supply_of
 
 ALL = [f"{c}{r}" for r in range(1, 10) for c in "abcdefghi"]
 
@@ -21,13 +17,6 @@ E1_16 = (
     "pacru players=red,yellow turn=yellow markers=red:e5,e6;yellow:a2 "
     "chevrons=red:a1N;yellow:c3SW,i9SW"
 )
-
-
-def _supply(state: GameState[Any]) -> Mapping[str, int]:
-    """The Pacru supply, which is never None in Pacru (D29)."""
-    supply: Mapping[str, int] | None = state.supply
-    assert supply is not None
-    return supply
 
 
 def test_e1_16_blocked_player_is_out_at_the_start_of_their_turn() -> None:
@@ -126,12 +115,12 @@ def test_e1_17_supply_runs_out_part_way_through_a_connection() -> None:
     """E.1-17, R16b, D29: the first field of the connection is red's 42nd marker: red wins."""
     state = pos(E1_17)
     assert len(RED_41) == 41
-    assert _supply(state) == {"red": 1, "yellow": 42}
+    assert supply_of(state) == {"red": 1, "yellow": 42}
     assert state.power_of_movement("a1") == 7
     after = state.apply_move("a1-h1*")
     assert after.outcome == Outcome(Termination.SUPPLY_EXHAUSTED, ("red",))
     assert after.marker_map() == {**dict.fromkeys(RED_41, "red"), "b1": "red"}
-    assert _supply(after)["red"] == 0
+    assert supply_of(after)["red"] == 0
 
 
 def test_r16b_no_meeting_offered_once_the_supply_is_spent() -> None:
@@ -158,7 +147,7 @@ def test_r16b_targets_by_player_count(players: int, target: int) -> None:
         f"pacru players={','.join(colours)} markers=red:{','.join(own)} "
         f"chevrons=red:b2E,c1E;{others}"
     )
-    assert _supply(state)["red"] == 1
+    assert supply_of(state)["red"] == 1
     assert state.apply_move("b2-c2").outcome is None  # D40: a plain move places nothing
     after = state.apply_move("c1-d1+e1")
     assert after.outcome == Outcome(Termination.SUPPLY_EXHAUSTED, ("red",))
@@ -171,20 +160,20 @@ def test_d31_supply_win_also_when_taking_the_last_opponent_chevron() -> None:
     state = pos(
         f"pacru players=red,yellow markers=red:{','.join(red)} chevrons=red:d4NE,f6SW;yellow:e5N"
     )
-    assert _supply(state)["red"] == 1
+    assert supply_of(state)["red"] == 1
     after = state.apply_move("d4xe5")
     assert after.outcome == Outcome(Termination.SUPPLY_EXHAUSTED, ("red",))
     assert after.eliminated == ("yellow",)  # D28: out at once, though red won by R16b
 
 
-def test_d29_returned_markers_go_back_to_the_supply() -> None:
+def test_d29_returned_markers_go_back_to_thesupply_of() -> None:
     """D29, D45: a converted marker returns to its owner: supply = target - markers on board."""
     state = pos(
         "pacru players=red,yellow markers=red:e4,d4,f4,e6;yellow:e5 chevrons=red:e4N;yellow:a9SE"
     )
-    assert _supply(state) == {"red": 38, "yellow": 41}
+    assert supply_of(state) == {"red": 38, "yellow": 41}
     after = state.apply_move("e4-e6*")
-    assert _supply(after) == {"red": 37, "yellow": 42}
+    assert supply_of(after) == {"red": 37, "yellow": 42}
 
 
 def test_r1_position_over_the_supply_is_invalid() -> None:

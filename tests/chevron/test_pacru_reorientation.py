@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from itertools import combinations
 from math import comb
-from typing import Any
 
 import pytest
 
 from pacru import Chevron, ChevronState, Direction, NotationError
-from pacru.base import GameState
 
-from .helpers import error_of, pos
-
-
-def _supply(state: GameState[Any]) -> Mapping[str, int]:
-    """The Pacru supply, which is never None in Pacru (D29)."""
-    supply: Mapping[str, int] | None = state.supply
-    assert supply is not None
-    return supply
+from .helpers import error_of, pos, supply_of
 
 
 def reorientations(state: ChevronState) -> set[str]:
@@ -46,7 +36,7 @@ def test_e1_15_turn_and_payment() -> None:
     after = state.apply_move("a1<(c5,c6)")
     assert after.chevron_at("a1") == Chevron("red", Direction.S)
     assert after.marker_map() == {"d7": "red"}
-    assert _supply(after)["red"] == _supply(state)["red"] + 2
+    assert supply_of(after)["red"] == supply_of(state)["red"] + 2
     assert after.current_player == "yellow"
     assert state.apply_move("a1>(c5,d7)").chevron_at("a1") == Chevron("red", Direction.W)
 

@@ -29,7 +29,6 @@ from itertools import product
 from typing import TYPE_CHECKING, Final
 
 from pacru.chevron.move import MAX_MOVE_TEXT, Move
-from pacru.chevron.movelist import ReorientationFamily, StepFamily
 from pacru.errors import NotationError, PacruError
 from pacru.geometry import FIELD_NAMES, parse_field
 
@@ -68,7 +67,7 @@ def parse_san(state: ChevronState, text: str) -> Move:
         Move(parse_field(origin), parse_field(target), capture=sep == "x")
     )
     fits = []
-    if isinstance(family, StepFamily):
+    if family is not None:
         for m in family:
             if (
                 (not twist or m.twist == move.twist)
@@ -83,16 +82,12 @@ def parse_san(state: ChevronState, text: str) -> Move:
 
 
 def _reorientations(state: ChevronState, s: str) -> list[Move]:
-    origin, turn = parse_field(s[:2]), _TURNS[s[2:]]
-    for family in state.legal_moves().reorientations:
-        if isinstance(family, ReorientationFamily) and (family.origin, family.turn) == (
-            origin,
-            turn,
-        ):
-            return [family.get(i) for i in range(min(family.size, 4))]
-    # Not legal: diagnosed as the same turn with no field given up yet.
-    state._check(Move(origin, None, turn=turn), s)
-    return []  # pragma: no cover - _check raised
+    turning = Move(parse_field(s[:2]), None, turn=_TURNS[s[2:]])  # no field given up yet
+    family = state.legal_moves().family_of(turning)
+    if family is None:  # not legal: diagnosed as that turn
+        state._check(turning, s)
+        return []  # pragma: no cover - _check raised
+    return [family.get(i) for i in range(min(family.size, 4))]
 
 
 def _only(state: ChevronState, text: str, fits: list[Move]) -> Move:
