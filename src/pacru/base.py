@@ -34,7 +34,7 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, NoReturn, Self, TypeVar
 
 import attrs
 
@@ -94,6 +94,13 @@ class Outcome:
         return f"{', '.join(self.winners)} share the win"
 
 
+#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
+_REMOVED: Final = (
+    "states no longer keep the line of play, so state.{name} was removed; use {use} "
+    "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
+)
+
+
 class GameState(abc.ABC, Generic[MoveT]):
     """An immutable position of one game, with everything needed to continue play.
 
@@ -109,6 +116,30 @@ class GameState(abc.ABC, Generic[MoveT]):
 
     #: The players' colour names in turn order, from the player who moved first.
     players: tuple[str, ...]
+
+    # -- values: no copies, no line of play ---------------------------------------------
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+    @property
+    def history(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :class:`pacru.Game` (``game.moves``) for the moves, ``state.ply`` for their number.
+        """
+        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
+
+    @property
+    def previous(self) -> NoReturn:
+        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+
+        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
+        """
+        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
 
     @property
     @abc.abstractmethod

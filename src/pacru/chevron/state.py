@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -55,13 +55,6 @@ def _occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
         for code in codes:
             occ |= 1 << (code >> 3)
     return occ
-
-
-#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
-_REMOVED = (
-    "states no longer keep the line of play, so state.{name} was removed; use {use} "
-    "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
-)
 
 
 @attrs.frozen(cache_hash=True, repr=False, eq=True)
@@ -111,12 +104,6 @@ class ChevronState(GameState[Move]):
     # -- construction -----------------------------------------------------------------------
 
     # -- value semantics: no copies, a compact pickle -----------------------------------------
-
-    def __copy__(self) -> ChevronState:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> ChevronState:
-        return self
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The position, the counters and the last move; not the rule object (rebuilt
@@ -245,22 +232,6 @@ class ChevronState(GameState[Move]):
     def last_move(self) -> Move | None:
         """The move that produced this state; None at the start or for a loaded position."""
         return self._last
-
-    @property
-    def history(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
-
-        Use :class:`pacru.Game` (``game.moves``) for the moves, :attr:`ply` for their number.
-        """
-        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
-
-    @property
-    def previous(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
-
-        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
-        """
-        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
 
     def options(self) -> dict[str, Any]:
         """The non-default rule options of this game, as keyword arguments of ``new_game``."""

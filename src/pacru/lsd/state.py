@@ -82,11 +82,6 @@ if TYPE_CHECKING:
 
 __all__ = ["LsdState"]
 
-#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
-_REMOVED: Final = (
-    "states no longer keep the line of play, so state.{name} was removed; use {use} "
-    "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
-)
 
 _CELL_MOVES: dict[int, tuple[LsdMove, ...]] = {}
 # Keyed without the cell, so it stays small: faces left x constraint x flags.
@@ -409,14 +404,6 @@ class LsdState(GameState[LsdMove]):
         """
         return len(self._field) + sum(sum(c) for c in self._captured)
 
-    @property
-    def history(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
-
-        Use :class:`pacru.Game` (``game.moves``) for the moves, :attr:`ply` for their number.
-        """
-        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
-
     def to_position(self) -> str:
         """The one-line position string (grammar in :mod:`pacru.lsd.position`)."""
         from pacru.lsd.position import format_position
@@ -438,14 +425,6 @@ class LsdState(GameState[LsdMove]):
     def last_move(self) -> LsdMove | None:
         """The move that led here, or ``None`` at the start or after loading a position."""
         return self._last
-
-    @property
-    def previous(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
-
-        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
-        """
-        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
 
     @property
     def field(self) -> Mapping[Cell, Tile]:
@@ -633,12 +612,6 @@ class LsdState(GameState[LsdMove]):
         )
 
     # --- value semantics and display ---------------------------------------
-
-    def __copy__(self) -> LsdState:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> LsdState:
-        return self
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The rules by their options (the tables are rebuilt, or shared from the
