@@ -211,3 +211,15 @@ def test_connection_change_is_one_rule_for_azacru_and_pacru() -> None:
     assert not _connection(own, (a1, a3, 0, 2, False, True))  # a pincer
     assert not _connection(own, (a1, a4, 0, 3, False, False))  # a4 is not own
     assert not _connection(own | (1 << 9), (a1, 9, 0, 1, False, False))  # one field
+
+
+def test_benefit_fields_are_the_markers_a_benefit_takes() -> None:
+    """A connection change colours the intervening fields not yet own {R8}; a crossing
+    marker its field {R4}; each takes a marker from the supply (D29)."""
+    from pacru.chevron.movegen import benefit_fields
+
+    a1, a2, a3, a4, e5 = 0, 9, 18, 27, 40
+    own = (1 << a1) | (1 << a2) | (1 << a4)
+    assert benefit_fields(own, a1, a4, True, -1) == 1 << a3  # a2 is already own
+    assert benefit_fields(own, a1, a4, False, e5) == 1 << e5
+    assert benefit_fields(own, a1, a4, False, -1) == 0

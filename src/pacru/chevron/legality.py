@@ -24,7 +24,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final, Protocol
 
 from pacru.chevron.move import Move
-from pacru.chevron.movegen import after_capture, crossing_options, power_of_movement
+from pacru.chevron.movegen import (
+    after_capture,
+    benefit_fields,
+    crossing_options,
+    power_of_movement,
+)
 from pacru.chevron.movelist import StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.errors import IllegalMoveError
@@ -359,11 +364,9 @@ def _exhausted_by_pincer(state: ChevronState, move: Move) -> str:
 def _exhausted_by_benefit(state: ChevronState, move: Move) -> bool:
     """Whether the chosen connection change or crossing marker empties the supply {D29}."""
     left, own = _supply_after_capture(state, move)
-    if move.connection:
-        left -= (BETWEEN[(move.origin or 0) * 81 + (move.target or 0)] & ~own).bit_count()
-    elif move.marker is not None:
-        left -= 1
-    return left <= 0
+    field = -1 if move.marker is None else move.marker
+    changed = benefit_fields(own, move.origin or 0, move.target or 0, move.connection, field)
+    return left - changed.bit_count() <= 0
 
 
 def _is_transformation(state: ChevronState, move: Move) -> bool:

@@ -52,6 +52,7 @@ from pacru.geometry import (
 __all__ = [
     "Step",
     "after_capture",
+    "benefit_fields",
     "crossing_options",
     "generate",
     "power_of_movement",
@@ -489,6 +490,20 @@ def _step_offsets(ctx: _Context, steps: tuple[Step, ...]) -> list[int]:
     return out
 
 
+def benefit_fields(own_a: int, origin: int, target: int, conn: bool, field: int) -> int:
+    """The fields a chosen benefit turns to the mover's colour, as a bitboard.
+
+    A connection change: the intervening fields not already the mover's
+    (``own_a``, after any capture) {R8}; a crossing marker: its ``field``
+    {R4, R6, R10}; nothing (0) for ``field`` -1 without a connection. Each
+    field takes a marker from the supply, and an empty supply ends the move
+    there (D29): the one count for the move generator and the legality check.
+    """
+    if conn:
+        return BETWEEN[origin * 81 + target] & ~own_a
+    return BIT[field] if field >= 0 else 0
+
+
 def _meeting_fields(
     rules: Rules,
     markers: tuple[int, ...],
@@ -509,13 +524,8 @@ def _meeting_fields(
     (D22), targets are unoccupied non-own fields and the meeting is compulsory
     when one exists (D23); no meeting once the supply is exhausted (D29).
     """
-    changed = 0
-    if conn:
-        changed = BETWEEN[origin * 81 + target] & ~own_a
-        left -= changed.bit_count()
-    elif field >= 0:
-        changed = 1 << field
-        left -= 1
+    changed = benefit_fields(own_a, origin, target, conn, field)
+    left -= changed.bit_count()
     if left <= 0:
         return 0
     own_b = own_a | changed
