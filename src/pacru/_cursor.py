@@ -142,6 +142,17 @@ class Cursor:
             text += f"\nchosen in this move: {names}"
         return text
 
+    def render(self, mode: str | None) -> Any:
+        """``"ansi"``: :meth:`describe`; ``"rgb_array"``: the board as a (h, w, 3) uint8
+        array (:func:`pacru._raster.rgb_array`); ``None`` for no mode."""
+        if mode == "ansi":
+            return self.describe()
+        if mode == "rgb_array":
+            from pacru._raster import rgb_array
+
+            return rgb_array(self.state)
+        return None
+
     def returns(self) -> tuple[float, ...]:
         """Each seat's payoff (:meth:`pacru.GameState.returns`): zeros while the game runs."""
         return tuple(self.state.returns())

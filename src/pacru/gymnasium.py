@@ -203,14 +203,9 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         }
 
     def render(self) -> Any:
-        """``"ansi"``: the board as text; ``"rgb_array"``: a (h, w, 3) uint8 array; else None."""
-        if self.render_mode == "ansi":
-            return str(self._cursor.state)
-        if self.render_mode == "rgb_array":
-            from pacru._raster import rgb_array
-
-            return rgb_array(self._cursor.state)
-        return None
+        """``"ansi"``: the board as text, with the actions already chosen in a move under
+        way; ``"rgb_array"``: a (h, w, 3) uint8 array; else None."""
+        return self._cursor.render(self.render_mode)
 
 
 def register() -> None:

@@ -182,13 +182,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         return self.possible_agents[0 if player is None else player]
 
     def render(self) -> Any:
-        """``"ansi"``: the board as text; ``"rgb_array"``: the board as a (h, w, 3) uint8 array."""
-        if self.render_mode == "ansi":
-            return self._cursor.describe()
-        if self.render_mode == "rgb_array":
-            from pacru._raster import rgb_array
-
-            return rgb_array(self._cursor.state)
+        """``"ansi"``: the board as text, with the actions already chosen in a move under
+        way; ``"rgb_array"``: the board as a (h, w, 3) uint8 array."""
+        if self.render_mode is not None:
+            return self._cursor.render(self.render_mode)
         import gymnasium
 
         gymnasium.logger.warn("render() called without a render_mode (None)")

@@ -117,6 +117,14 @@ def test_truncation_at_the_move_cap() -> None:
     assert env.unwrapped.pacru_state.ply == 4
 
 
+def test_ansi_render_shows_the_actions_of_a_move_under_way() -> None:
+    """As in PettingZoo: a move takes several actions, and the text says which are chosen."""
+    env = gymnasium.make("pacru/Pacru-v0", render_mode="ansi")
+    observation, _ = env.reset(seed=0)
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert env.render().splitlines()[-1] == "chosen in this move: origin e1"
+
+
 def test_render_modes() -> None:
     env = gymnasium.make("pacru/Shacru-v0", render_mode="ansi")
     env.reset(seed=0)
