@@ -206,11 +206,11 @@ def test_connection_change_is_one_rule_for_azacru_and_pacru() -> None:
 
     a1, a3, a4 = 0, 18, 27
     own = (1 << a1) | (1 << a3)
-    assert _connection(own, (a1, a3, 0, 2, False, False))
-    assert not _connection(own, (a1, a3, 0, 2, True, False))  # a connection jump (D11)
-    assert not _connection(own, (a1, a3, 0, 2, False, True))  # a pincer
-    assert not _connection(own, (a1, a4, 0, 3, False, False))  # a4 is not own
-    assert not _connection(own | (1 << 9), (a1, 9, 0, 1, False, False))  # one field
+    assert _connection(own, a1, a3, 2, False, False)
+    assert not _connection(own, a1, a3, 2, True, False)  # a connection jump (D11)
+    assert not _connection(own, a1, a3, 2, False, True)  # a pincer
+    assert not _connection(own, a1, a4, 3, False, False)  # a4 is not own
+    assert not _connection(own | (1 << 9), a1, 9, 1, False, False)  # one field
 
 
 def test_benefit_fields_are_the_markers_a_benefit_takes() -> None:

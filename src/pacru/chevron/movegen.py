@@ -306,7 +306,7 @@ class _PlainChoices(Choices):
         own = markers[self._seat]
         if (
             self._rules.azacru
-            and _connection(own, step)
+            and _connection(own, f, t, step[3], step[4], False)
             and BETWEEN[f * 81 + t] & (_all_marked(markers) ^ own)
         ):
             return _NO_TWIST  # removed by its own connection: nothing to twist (D5)
@@ -402,11 +402,11 @@ def after_capture(
 _SUPPLY_DONE: Final[tuple[Option, ...]] = ((0, False, -1, 0),)
 
 
-def _connection(own: int, step: Step) -> bool:
-    """Whether a step is a connection change: a long move, without a jump, from and to
-    own fields (``own``) {A-R7, R8, D13}; a chevron in between makes it a connection
-    jump, which changes no field (A-R8, R9, D11). A pincer is no connection."""
-    f, t, _d, k, jumped, capture = step
+def _connection(own: int, f: int, t: int, k: int, jumped: bool, capture: bool) -> bool:
+    """Whether a step from ``f`` to ``t`` over ``k`` fields is a connection change: a long
+    move, without a jump, from and to own fields (``own``) {A-R7, R8, D13}; a chevron
+    in between makes it a connection jump, which changes no field (A-R8, R9, D11). A
+    pincer is no connection. (The step's parts, not the tuple: compiled, that is cheaper.)"""
     return not capture and k >= 2 and not jumped and bool(own & BIT[f]) and bool(own & BIT[t])
 
 
@@ -420,8 +420,8 @@ def _benefits(own: int, own_a: int, marked_a: int, occupied: int, step: Step) ->
     after the capture, ``occupied`` the occupancy before the move. The one
     source of both rules for listing, counting and decoding the choices.
     """
-    f, t = step[0], step[1]
-    conn = _connection(own, step)
+    f, t, _d, k, jumped, capture = step
+    conn = _connection(own, f, t, k, jumped, capture)
     land = BORDERLAND[t]
     if BORDERLAND[f] == land:
         return conn, 0
@@ -449,7 +449,8 @@ def _step_options(ctx: _Context, step: Step) -> tuple[Option, ...]:
         return _SUPPLY_DONE
     conn, fields = _benefits(own, own_a, marked_a, occupied, step)
     benefits: list[tuple[bool, int]] = [(True, -1)] if conn else []  # (connection, field)
-    benefits.extend((False, field) for field in bits(fields))
+    for field in bits(fields):
+        benefits.append((False, field))
     if not benefits:
         benefits.append((False, -1))
     n = _meeting_partner(own_codes, t, d)
