@@ -84,7 +84,11 @@ def render_spans(state: ChevronState) -> list[tuple[int, int, int, int, bool]]:
         ``(line, start, stop, seat, chevron)`` per marker (one character, the
         lower-case letter) and per chevron (two: the letter and the arrow):
         ``str(state).splitlines()[line][start:stop]`` is that piece's text.
+        Each player's letter and colour name under the board come last
+        (``chevron`` True).
     """
+    # The player lines follow the 15 lines of the board (9 ranks, 4 borders, 2 file rows).
+    names = [(15 + seat, 2, 4 + len(p), seat, True) for seat, p in enumerate(state.players)]
     spans = []
     for seat, m in enumerate(state.markers):
         for f in range(81):
@@ -95,4 +99,4 @@ def render_spans(state: ChevronState) -> list[tuple[int, int, int, int, bool]]:
         for code in codes:
             line, column = _field_place(code >> 3)
             spans.append((line, column + 1, column + 3, seat, True))
-    return spans
+    return spans + names

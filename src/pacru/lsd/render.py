@@ -109,7 +109,9 @@ def render_spans(state: LsdState) -> list[tuple[int, int, int, int]]:
     Returns:
         ``(line, start, stop, seat)`` per tile on the field:
         ``str(state).splitlines()[line][start:stop]`` is its icon and key,
-        such as ``B+r``; ``seat`` indexes the owner's colour.
+        such as ``B+r``; ``seat`` indexes the owner's colour
+        (``state.rules.colours``). Each colour's ``key = colour`` under the
+        board comes last.
     """
     x_range, y_range = _extent(state)
     width = max(len(str(y)) for y in (y_range.start, y_range.stop + 1))
@@ -121,4 +123,8 @@ def render_spans(state: LsdState) -> list[tuple[int, int, int, int]]:
         line = 2 + (y_range.start - y) * 3 + 1
         start = width + 1 + (x - x_range.start) * 7 + 2
         spans.append((line, start, start + 3, tile >> OWNER_SHIFT))
+    below = 2 + 3 * len(y_range)  # the header, the x labels and three lines per row
+    keys = owner_keys(state.rules.colours)
+    for seat, colour in enumerate(state.rules.colours):
+        spans.append((below + seat, 0, len(f"{keys[seat]} = {colour}"), seat))
     return spans
