@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -336,3 +337,24 @@ def test_match_game_errors(
 ) -> None:
     assert main(["match", *game, "--bot", "random", "--bot", "random"]) == 2
     assert capsys.readouterr() == ("", f"pacru: error: {message}\n")
+
+
+@pytest.mark.parametrize("command", ["show", "replay"])
+def test_show_and_replay_colour_their_boards_too(
+    command: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("rich")
+    path = tmp_path / "position.txt"
+    path.write_text("shacru players=red,yellow chevrons=red:e1N;yellow:e9S\n", encoding="utf-8")
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert main([command, str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[1;31mR↑\x1b[0m" in out
+    assert "Legend: r/R red, y/Y yellow;" in out
+    assert main([command, str(path), "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert COLOUR.search(out) is None
+    assert "Legend" not in out
