@@ -23,8 +23,9 @@ or in short text (:meth:`pacru.GameState.parse_san`). Only the
 :class:`pacru.GameState` protocol is used, so every game in
 :data:`pacru.GAMES` can be played, LSD included.
 
-Exit status: 0 when the game was played to its end (or the human quit), 2 on
-bad usage (an unknown option value, a seat that is not a player), 1 if the
+Exit status: 0 when the game was played to its end (or the human quit, or the
+``--position`` was already over), 2 on bad usage (an unknown option value, a
+seat that is not a player, a diagram whose player to move cannot move), 1 if the
 engine failed or the output pipe closed, 130 on Ctrl-C. Errors are one line
 on standard error, never a traceback.
 """
