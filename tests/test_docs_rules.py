@@ -81,3 +81,13 @@ def test_every_lsd_section_has_a_page_section() -> None:
     sections = [f"{a}.{b}" for a, top in ((1, 7), (2, 5)) for b in range(1, top + 1)]
     assert all(EXT.LSD_SECTIONS[s] for s in [*sections, "3.1", "3.2"])
     assert EXT.parse("LSD 2.4.2") == [EXT.Piece("LSD 2.4.2", "lsd-end")]
+
+
+def test_a_group_may_wrap_across_lines() -> None:
+    assert EXT.rewrite("such as i9 {R12,\nR13}.") == [
+        ("such as i9 (", ""),
+        ("R12", "pacru-r12"),
+        (",\n", ""),
+        ("R13", "pacru-r13"),
+        (").", ""),
+    ]

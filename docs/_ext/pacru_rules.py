@@ -23,20 +23,20 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 
-_GROUP = re.compile(r"\{([^{}\n]{1,120})\}")
+_GROUP = re.compile(r"\{([^{}]{1,120})\}")
 _TOKEN = re.compile(
     r"""
-    (?P<lsd>LSD(?:\.md)?\ (?P<section>[1-3]\.[1-9](?:\.[1-9])?))
+    (?P<lsd>LSD(?:\.md)?\s+(?P<section>[1-3]\.[1-9](?:\.[1-9])?))
     | (?P<lsdr>LSD-R(?P<lsdrn>\d{1,2}))
-    | (?P<rulings>RULINGS?\ )
-    | (?P<ruling>ruling\ )
+    | (?P<rulings>RULINGS?\s+)
+    | (?P<ruling>ruling\s+)
     | (?P<chevron>(?P<prefix>[SA]-)?R(?P<rn>\d{1,2})[a-z]?)
     | (?P<lilacru>L(?P<ln>[1-7]))
     | (?P<decision>D(?P<dn>\d{1,2}))
     | (?P<geometry>G(?P<gn>[1-7]))
     | (?P<bare_section>[1-3]\.[1-9](?:\.[1-9])?)
     | (?P<number>\d{1,2})
-    | (?P<sep>\s*(?:,|;|-|\.\.|\ and\ )\s*)
+    | (?P<sep>\s*(?:,|;|-|\.\.|\s+and\s+)\s*)
     """,
     re.VERBOSE,
 )
@@ -91,10 +91,12 @@ def parse(group: str) -> list[Piece] | None:
         if kind == "lsd":
             context, label = "lsd", _lsd_section_label(match["section"])
             text = f"LSD {match['section']}"
+        elif kind == "ruling":
+            text = "ruling "
         elif kind == "lsdr":
             context, label = "ruling", "lsd-rulings"
         elif kind == "rulings":
-            context, text = "ruling", text.lower()
+            context, text = "ruling", text.lower().rstrip() + " "
         elif kind == "chevron":
             label = _chevron_label(match)
         elif kind == "lilacru":
