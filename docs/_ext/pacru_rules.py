@@ -162,6 +162,8 @@ class RuleCitations(SphinxTransform):
     default_priority = 400
 
     def apply(self, **kwargs: Any) -> None:
+        # A change of this file changes every page it rewrites.
+        self.env.note_dependency(__file__)
         for text in list(self.document.findall(nodes.Text)):
             if "{" not in text or _verbatim(text):
                 continue
