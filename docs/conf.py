@@ -36,6 +36,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "pacru_board",
     "pacru_trace",
+    "pacru_rules",
     "pacru_cli",
     "pacru_autodoc",
     "sphinx_gallery.gen_gallery",

@@ -2,7 +2,7 @@
 
 The table is made at docs build time from the rule citations in ``src/`` and
 ``tests/`` -- ``{R11}``, ``{S-R4, A-R6}``, ``ruling D18``, ``{L7}``, ``"L4"``, ``G2``,
-``LSD.md 2.3``, ``RULING 12`` -- so it cannot go stale: a rule cited in a
+``LSD 2.3``, ``RULING 12`` -- so it cannot go stale: a rule cited in a
 docstring, comment or test is listed with the function, class or test that
 cites it, and a rule no code or no test cites shows up as a gap.
 
@@ -39,18 +39,18 @@ class Family(NamedTuple):
 
 
 FAMILIES: tuple[Family, ...] = (
-    Family("Board geometry (G1-G7)", tuple(f"G{i}" for i in range(1, 8)), ""),
+    Family("Board geometry (G1-G7)", tuple(f"G{i}" for i in range(1, 8)), "geometry-g{n}"),
     Family("Lilacru (L1-L7)", tuple(f"L{i}" for i in range(1, 8)), "lilacru-l{n}"),
     Family("Shacru (S-R1-S-R6)", tuple(f"S-R{i}" for i in range(1, 7)), "shacru-r{n}"),
     Family("Azacru (A-R1-A-R10)", tuple(f"A-R{i}" for i in range(1, 11)), "azacru-r{n}"),
     Family("Pacru (R1-R16)", tuple(f"R{i}" for i in range(1, 17)), "pacru-r{n}"),
     Family("Rulings (D1-D50)", tuple(f"D{i}" for i in range(1, 51)), "ruling-d{n}"),
     Family(
-        "LSD rules (LSD.md sections)",
+        "LSD rules (sections of the LSD page)",
         tuple(f"LSD {a}.{b}" for a, top in ((1, 7), (2, 5), (3, 3)) for b in range(1, top + 1)),
         "",
     ),
-    Family("LSD rulings (LSD.md RULING 1-23)", tuple(f"LSD RULING {i}" for i in range(1, 24)), ""),
+    Family("LSD rulings (1-23)", tuple(f"LSD RULING {i}" for i in range(1, 24)), ""),
 )
 #: Rules that share a section (and its link target) with another.
 SHARED_LABELS: dict[str, str] = {"A-R2": "azacru-r1", "A-R3": "azacru-r1"}

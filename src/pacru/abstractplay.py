@@ -3,8 +3,8 @@
 `AbstractPlay <https://abstractplay.com>`_ ("AP") is the most-used online
 implementation of Pacru and Azacru (TypeScript ``gameslib``:
 ``src/games/pacru.ts``, ``src/games/azacru.ts``). This module replays AP game
-records exactly and converts moves both ways (rules reference NOTATION-AP,
-B.3, B.4). AP has no Lilacru or Shacru.
+records exactly and converts moves both ways (its notation, its layouts past and
+present and its player numbering). AP has no Lilacru or Shacru.
 
 Players
     AP numbers players from 1. :func:`new_game` starts a game with AP's
@@ -12,7 +12,7 @@ Players
     AP player 1 moves first: 2 players as the library default (P1 = seat S
     plus i9 SW, P2 = seat N plus a1 NE; ``legacy_2p=True`` gives the layout of
     games created before 14 Feb 2025: P1 = seat E plus a9 SE, P2 = seat W plus
-    i1 NW); 3 players E, W, N; 4 players E, W, N, S (B.4).
+    i1 NW); 3 players E, W, N; 4 players E, W, N, S.
 
 Pacru move strings (input is lower-cased and stripped of white space, as AP
 does), and how they map to :mod:`pacru.chevron.move`:
@@ -139,7 +139,7 @@ def _check_game(game: str) -> str:
 
 
 def new_game(game: str, players: int, *, legacy_2p: bool = False) -> ChevronState:
-    """A game started as AbstractPlay starts it (B.3, B.4).
+    """A game started as AbstractPlay starts it (ruling D1).
 
     ``state.players`` lists AP player 1 first, in AP's turn order; AP player
     ``n`` is ``state.players[n - 1]``. Colours are the library's seat colours.

@@ -1,6 +1,6 @@
-"""Board geometry shared by the four chevron games {G1..G6}.
+"""Board geometry shared by the four chevron games {G1, G2, G3, G4, G5, G6}.
 
-Conventions (rules reference, section A):
+Conventions:
 
 * A **field** is an ``int`` 0..80: ``a1 = 0``, row-major from rank 1, so
   ``index = (rank - 1) * 9 + file`` with files a..i = 0..8 west to east and

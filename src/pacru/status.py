@@ -29,7 +29,7 @@ class Status(enum.Flag):
 
     #: Nothing wrong: a position that play can reach, as far as the checks go.
     VALID = 0
-    #: A player has more chevrons than a seat starts with (3; 4 in 2-player games, B.2).
+    #: A player has more chevrons than a seat starts with (3; 4 in 2-player games) {R1}.
     TOO_MANY_CHEVRONS = enum.auto()
     #: Pacru: a player has more markers on the board than the supply holds (R1, D29).
     MARKERS_ABOVE_SUPPLY = enum.auto()

@@ -221,7 +221,7 @@ def games(
             :func:`available_games`.
         players: a player count or several (2, 3, 4); ``None`` for all three.
         options: draw options too. Chevron games: ``start_layout`` (every
-            layout of that player count, B.5), ``colours``, ``first_player`` or
+            layout of that player count, ruling D1), ``colours``, ``first_player`` or
             ``turn_order`` (D2), Pacru ``meeting_rule`` (D48) and ``move_cap``
             (D32), Lilacru/Shacru ``idle_rounds`` (D33); LSD ``first_player``
             (RULING 20), ``allow_rotation`` (RULING 4) and

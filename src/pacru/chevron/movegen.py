@@ -1,6 +1,6 @@
 """Legal move generation for the chevron games: one engine, switched by :class:`Rules`.
 
-Rules implemented here, by ID (see the rules reference):
+Rules implemented here, by ID (the game pages of the docs state them):
 
 * Moving forwards only, ending facing the direction of travel {G4, S-R3, L4, R3}.
 * Power of movement: own fields in the starting borderland, the chevron's own

@@ -3,7 +3,7 @@
 Each field is three characters: the marker (a lower-case player letter, or
 ``·`` if neutral), then a chevron if one stands there (its owner's upper-case
 letter and an arrow for its facing). Thick borderland borders are drawn as
-``|`` and ``-`` lines, rank 9 at the top as in the rules reference. A legend
+``|`` and ``-`` lines, rank 9 at the top as in the booklets. A legend
 names each letter with its score (and Pacru supply) and whose turn it is.
 """
 

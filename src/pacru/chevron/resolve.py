@@ -1,6 +1,6 @@
 """Applying a legal move: the resolution order of every chevron game.
 
-Pacru follows the order of ruling D30 (rules reference C.4.1 step 4):
+Pacru follows the order of ruling D30:
 
 a. a pincer removes the victim and changes its field {R11};
 b. the chevron moves and faces its direction of travel {R3};

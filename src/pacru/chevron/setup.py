@@ -1,6 +1,6 @@
-"""Starting positions, colours and turn orders of the chevron games (rules reference B).
+"""Starting positions, colours and turn orders of the chevron games {L1, S-R1, A-R1, R1}.
 
-Seats (B.2): each side's three chevrons stand on the edge pointing into the
+Seats: each side's three chevrons stand on the edge pointing into the
 board; in 2-player games each player adds a fourth in a corner on the
 opponent's side, pointing diagonally inwards.
 
@@ -13,14 +13,14 @@ N        e9 S, a7 E, i7 W           yellow
 E        i5 W, g1 N, g9 S           red
 =======  =========================  ===============
 
-Layouts (option ``start_layout``; ruling D1, D2 and B.5):
+Layouts (option ``start_layout``; ruling D1, D2):
 
 * ``"standard"``: 2 players S (+ i9 SW, first) and N (+ a1 NE), AbstractPlay's
   current layout; 3 players N (the middle player, first), E, W; 4 players S,
   W, N, E, clockwise from S.
 * ``"ap-legacy-2p"``: AbstractPlay's layout before 14 Feb 2025: E (+ a9 SE,
   first) and W (+ i1 NW).
-* ``"abstractplay"``: AbstractPlay's player numbering (B.4): 2 players as
+* ``"abstractplay"``: AbstractPlay's player numbering: 2 players as
   standard, 3 players E, W, N, 4 players E, W, N, S.
 """
 
@@ -38,14 +38,14 @@ _COLOUR_RE: Final = re.compile(r"[a-z][a-z0-9_-]*")
 
 __all__ = ["LAYOUTS", "SEAT_CHEVRONS", "SEAT_COLOURS", "new_game"]
 
-#: The three chevrons of each seat (B.2), as (field, facing).
+#: The three chevrons of each seat, as (field, facing).
 SEAT_CHEVRONS: Final = {
     "S": (("e1", "N"), ("a3", "E"), ("i3", "W")),
     "W": (("a5", "E"), ("c1", "N"), ("c9", "S")),
     "N": (("e9", "S"), ("a7", "E"), ("i7", "W")),
     "E": (("i5", "W"), ("g1", "N"), ("g9", "S")),
 }
-#: Default colour of each seat: the 4-player labels of the booklet (B.1).
+#: Default colour of each seat: the 4-player labels of the booklet.
 SEAT_COLOURS: Final = {"S": "green", "W": "black", "N": "yellow", "E": "red"}
 
 #: Layout -> player count -> seats in turn order, each with its 2-player corner chevron.
@@ -98,7 +98,7 @@ def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> t
 
 
 def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
-    """The starting position of a chevron game (rules reference B.5).
+    """The starting position of a chevron game (ruling D1).
 
     One colour per player, the colours and the order of play chosen freely
     (``colours``, ``first_player``, ``turn_order``) {L1, S-R1, A-R1, R1}. Every

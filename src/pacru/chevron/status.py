@@ -18,7 +18,7 @@ __all__ = ["position_status"]
 
 
 def position_status(state: ChevronState) -> Status:
-    """The :class:`pacru.Status` flags of ``state`` (rules reference B.2, R1, D29, D33)."""
+    """The :class:`pacru.Status` flags of ``state`` {L1, S-R1, A-R1, R1, D29, D33}."""
     from pacru.chevron.notation import adjudication
 
     rules, players = state.rules, state.players

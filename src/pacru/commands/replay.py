@@ -8,13 +8,13 @@ Usage::
 Input formats (``--format auto``, the default, tells them apart):
 
 * ``record``: pacru game records, one game or many (:mod:`pacru.records`).
-* ``abstractplay``: AbstractPlay move strings (rules reference NOTATION-AP),
+* ``abstractplay``: AbstractPlay move strings,
   read by :mod:`pacru.abstractplay`: a JSON list of strings, a JSON object
   ``{"game": "pacru", "players": 2, "start_layout": "ap-legacy-2p", "moves":
   [...]}`` (the format of the shared example games), or plain text with one
   move per line. ``--game``, ``--players`` and ``--start-layout`` give or
   override the set-up; a start layout ``ap-legacy-2p`` is AbstractPlay's
-  layout before 14 Feb 2025 (B.3), anything else its current one.
+  layout before 14 Feb 2025, anything else its current one.
 * ``position``: one position string (:func:`pacru.from_position`), no moves.
 
 For each game the final board, the scores and the result are printed.

@@ -3,7 +3,7 @@
 ==================  ===========================================================
 Item                Value
 ==================  ===========================================================
-Players             2, 3 or 4, each with one colour of 20 tiles (LSD.md 1.2, 1.3)
+Players             2, 3 or 4, each with one colour of 20 tiles (LSD 1.2, 1.3)
 Board               none: an unbounded square grid of tiles, ``(x, y)`` ints,
                     first tile at ``(0, 0)``, y up (RULING 20, 22)
 Move                place one own tile so it makes at least one whole dot and
@@ -13,8 +13,8 @@ Captures            by the placed tile with a partner of the same icon:
 Goal                a horizontal or vertical row of 4 own tiles (3 with four
                     players) (1.7); draw when nobody can place (2.4)
 Information         perfect, deterministic
-Rules reference     ``LSD.md`` of the project, sections and RULINGs cited as
-                    ``LSD-2.2`` / ``LSD-R5``
+Rules               the LSD page of the docs: its sections (``2.2``) and
+                    rulings (``RULING 5``), error rules ``LSD-2.2`` / ``LSD-R5``
 ==================  ===========================================================
 
 Quick start::
@@ -79,7 +79,7 @@ def new_game(players: int = 2, **options: Any) -> LsdState:
     """The starting position: an empty field, full supplies, ``first_player`` to move.
 
     Args:
-        players: 2, 3 or 4 (LSD.md 1.3).
+        players: 2, 3 or 4 (LSD 1.3).
         **options: keyword only (details in :mod:`pacru.lsd.rules`):
 
             * ``colours``: names in turn order; default ``red, yellow, green, blue``

@@ -1,4 +1,4 @@
-"""The LSD rules on integer encodings: placement, capture, rows, skipping {LSD.md 2.2-2.4}.
+"""The LSD rules on integer encodings: placement, capture, rows, skipping {LSD 2.2-2.4}.
 
 ==================  ===========================================================
 Item                Encoding
@@ -51,7 +51,7 @@ _N, _E, _S, _W = STEP
 #: For each side s: (cell offset of the neighbour, the neighbour's side facing back as a bit).
 _FACING: Final = tuple((STEP[s], 1 << ((s + 2) % 4)) for s in range(4))
 #: For each diagonal: (offset of the corner partner, offsets of the two cells
-#: orthogonally adjacent to both tiles -- the possible victims) {LSD.md 2.3}.
+#: orthogonally adjacent to both tiles -- the possible victims) {LSD 2.3}.
 _DIAGONALS: Final = (
     (_N + _E, _N, _E),
     (_S + _E, _S, _E),
@@ -95,7 +95,7 @@ def affected_cells(cell: int, victims: Iterable[int]) -> list[int]:
 
 
 def captures(field: dict[int, int], cell: int, face: int) -> list[int]:
-    """The cells captured by placing ``face`` on ``cell`` {LSD.md 1.6, 2.3}.
+    """The cells captured by placing ``face`` on ``cell`` {LSD 1.6, 2.3}.
 
     Only the placed tile acts as a captor (RULING 8), so a tile placed between
     two captors is safe and every victim is an orthogonal neighbour of ``cell``
@@ -144,7 +144,7 @@ def _run(field: dict[int, int], cell: int, seat: int, step: int) -> int:
 
 def has_row(field: dict[int, int], cell: int, seat: int, length: int) -> bool:
     """Whether the tile on ``cell`` is part of a horizontal or vertical line of
-    at least ``length`` tiles owned by ``seat`` {LSD.md 1.7, 2.4.1, RULING 15, 16}.
+    at least ``length`` tiles owned by ``seat`` {LSD 1.7, 2.4.1, RULING 15, 16}.
 
     Only lines through the placed tile need checking: captures only remove
     tiles, so the mover's placement is the only new tile that can make a row.
@@ -172,7 +172,7 @@ def can_place(
     frontier: dict[int, int],
     supply: tuple[int, ...],
 ) -> bool:
-    """Whether ``seat`` has at least one legal placement {LSD.md 2.2, 2.4.2}."""
+    """Whether ``seat`` has at least one legal placement {LSD 2.2, 2.4.2}."""
     reach = 0
     for count, kind_reach in zip(supply, rules.reach[seat], strict=True):
         if count:
@@ -195,7 +195,7 @@ def next_seat(
     """The next seat clockwise after ``mover`` that can place, or -1 if none can.
 
     Seats without a legal placement are skipped (RULING 19); the mover comes
-    last, so a lone player who can still place moves again {LSD.md 2.4.2}.
+    last, so a lone player who can still place moves again {LSD 2.4.2}.
     """
     players = len(supplies)
     for step in range(1, players + 1):
@@ -209,7 +209,7 @@ def fitting_faces(rules: LsdRules, seat: int, supply: tuple[int, ...], code: int
     """The faces ``seat`` can place on an empty cell with constraint ``code``.
 
     ``code`` 0 stands for the first tile, which fits in any orientation
-    (RULING 20); otherwise the tile must fit its neighbours {LSD.md 2.2}. The
+    (RULING 20); otherwise the tile must fit its neighbours {LSD 2.2}. The
     faces come by kind, then orientation; a kind with several copies and
     orientations that look the same give one face each.
     """

@@ -1,4 +1,4 @@
-"""Why a move is illegal: the IllegalMoveError for each rule {LSD.md 1.5, 2.2; RULINGS 4, 5, 20}.
+"""Why a move is illegal: the IllegalMoveError for each rule {LSD 1.5, 2.2; RULINGS 4, 5, 20}.
 
 ==================  ===========================================================
 Item                Value

@@ -1,4 +1,4 @@
-"""The LSD move and its text notation {LSD.md 1.5, 2.2}.
+"""The LSD move and its text notation {LSD 1.5, 2.2}.
 
 ==================  ===========================================================
 Item                Value

@@ -1,4 +1,4 @@
-"""The LSD position string {LSD.md 2.1}.
+"""The LSD position string {LSD 2.1}.
 
 ==================  ===========================================================
 Item                Value

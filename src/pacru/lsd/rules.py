@@ -1,4 +1,4 @@
-"""The options of an LSD game and the tables derived from them {LSD.md 2.5, 3.1, 3.2}.
+"""The options of an LSD game and the tables derived from them {LSD 2.5, 3.1, 3.2}.
 
 =============================  ====================================  ======================
 Option (``new_game`` kw)       Default                               Rule
@@ -56,7 +56,7 @@ __all__ = [
 
 #: Placeholder colour names by seat (the real ones are unknown, RULING 3).
 DEFAULT_COLOURS: Final = ("red", "yellow", "green", "blue")
-#: Default shade by seat: 0 and 2 black, 1 and 3 white (LSD.md 3.1).
+#: Default shade by seat: 0 and 2 black, 1 and 3 white (LSD 3.1).
 DEFAULT_SHADES: Final = (Shade.BLACK, Shade.WHITE, Shade.BLACK, Shade.WHITE)
 #: Every keyword ``new_game`` accepts besides ``players``.
 OPTION_NAMES: Final = (
@@ -76,7 +76,7 @@ def _fit_table(strict: bool) -> tuple[int, ...]:
     """``fit[need | forbid << 4]``: the 16-bit set of dot masks a new tile may show.
 
     ``need`` marks sides facing a neighbour's half dot, ``forbid`` sides facing
-    a neighbour's empty side {LSD.md 2.2}. A mask fits when it covers ``need``
+    a neighbour's empty side {LSD 2.2}. A mask fits when it covers ``need``
     (no empty side against a dot), shares nothing with ``forbid`` when strict
     (RULING 5), and ``need`` is not empty (at least one whole dot). An empty
     side may face an empty side (RULING 6) and a half dot an empty cell
@@ -218,12 +218,12 @@ class LsdRules:
 
 
 def default_row_length(players: int) -> int:
-    """4 in a row, or 3 with four players {LSD.md 1.7, RULING 16}."""
+    """4 in a row, or 3 with four players {LSD 1.7, RULING 16}."""
     return 3 if players == 4 else 4
 
 
 def check_shades(shades: Sequence[Shade]) -> None:
-    """The setup check of LSD.md 2.5 (and RULING 17).
+    """The setup check of LSD 2.5 (and RULING 17).
 
     Two players must have different shades; four must alternate around the
     table (no two consecutive players share a shade); three may split 2+1 but
@@ -260,7 +260,7 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
     """Validate ``new_game`` arguments into :class:`LsdRules`.
 
     Args:
-        players: 2, 3 or 4 (LSD.md 1.3).
+        players: 2, 3 or 4 (LSD 1.3).
         options: keyword options, names in :data:`OPTION_NAMES`.
 
     Raises:
@@ -274,7 +274,7 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
             f"unknown LSD option(s): {', '.join(unknown)}; valid options: {', '.join(OPTION_NAMES)}"
         )
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
-        raise ValueError(f"LSD is played by 2, 3 or 4 players (LSD.md 1.3), not {players!r}")
+        raise ValueError(f"LSD is played by 2, 3 or 4 players (LSD 1.3), not {players!r}")
 
     raw_colours = options.get("colours")
     if isinstance(raw_colours, str):

@@ -1,4 +1,4 @@
-"""The LSD game state {LSD.md 1.4-1.7, 2.2-2.4}.
+"""The LSD game state {LSD 1.4-1.7, 2.2-2.4}.
 
 ==================  ===========================================================
 Item                Value
@@ -20,8 +20,8 @@ state. A player without a legal placement is skipped automatically, so in a
 game that is not over :attr:`LsdState.current_player` always has a legal move.
 
 Illegal moves raise :class:`~pacru.errors.IllegalMoveError` whose ``rule`` is
-``"LSD-<section>"`` (a section of LSD.md) or ``"LSD-R<n>"`` (RULING n of LSD.md
-3.2), with these ``reason`` codes:
+``"LSD-<section>"`` (a section of the LSD rules) or ``"LSD-R<n>"`` (LSD ruling n),
+with these ``reason`` codes:
 
 =========================  ==========  =======================================
 reason                     rule        meaning
@@ -254,7 +254,7 @@ class LsdState(GameState[LsdMove]):
         return self._outcome
 
     def legal_moves(self) -> LsdLegalMoves:
-        """Every legal placement for the player to move {LSD.md 2.2}; empty when over.
+        """Every legal placement for the player to move {LSD 2.2}; empty when over.
 
         Each distinct (tile kind, orientation, cell) appears once, ordered by
         cell (x, then y), then tile kind, then orientation. A read-only
@@ -365,7 +365,7 @@ class LsdState(GameState[LsdMove]):
         return move
 
     def apply_move(self, move: LsdMove | str) -> LsdState:
-        """The state after the mover places ``move`` {LSD.md 1.5, 2.2-2.4}.
+        """The state after the mover places ``move`` {LSD 1.5, 2.2-2.4}.
 
         Then: captures by the placed tile (2.3), the win check for the mover
         (RULING 18), and the turn passes clockwise, skipping players who
@@ -508,7 +508,7 @@ class LsdState(GameState[LsdMove]):
     @property
     def open_cells(self) -> tuple[Cell, ...]:
         """Empty cells facing at least one open half dot, sorted: the only
-        cells a tile can go to after the first {LSD.md 2.2}."""
+        cells a tile can go to after the first {LSD 2.2}."""
         return tuple(decode_cell(c) for c in sorted(self._frontier))
 
     @property

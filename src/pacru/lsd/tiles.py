@@ -1,4 +1,4 @@
-"""LSD tiles, their sides and the grid they lie on {LSD.md 1.2, 2.1, 3.1}.
+"""LSD tiles, their sides and the grid they lie on {LSD 1.2, 2.1, 3.1}.
 
 ==================  ===========================================================
 Item                Value
@@ -9,13 +9,13 @@ Icon                shape ``+`` (:attr:`Shape.PLUS`) or ``x`` (:attr:`Shape.CROS
 Sides               ``(N, E, S, W)`` booleans, ``True`` = half dot
 Rotation            quarter turns clockwise: ``rotated(1)`` moves N's dot to E
 Cell                ``(x, y)`` ints; first tile at ``(0, 0)``; x east, y north (up)
-Default tile set    :data:`DEFAULT_TILE_SET`, 20 tiles per colour (LSD.md 3.1)
+Default tile set    :data:`DEFAULT_TILE_SET`, 20 tiles per colour (LSD 3.1)
 ==================  ===========================================================
 
 Text forms (shared by moves, positions and the ``tile_set`` option):
 
 * **icon**: shade letter ``B``/``W`` then shape ``+``/``x``, e.g. ``B+``, ``Wx``
-  (the notation of the diagrams in LSD.md 2.3).
+  (the notation of the diagrams in LSD 2.3).
 * **sides**: the letters of the sides that carry a half dot, in the order
   ``N E S W`` (``NE``, ``NESW``), or ``0`` for a tile without dots.
 * **face**: icon then sides, e.g. ``B+NE`` -- a tile as it lies, without owner.
@@ -56,14 +56,14 @@ Cell: TypeAlias = tuple[int, int]
 #: Half dots on the ``(N, E, S, W)`` sides; ``True`` = half dot, ``False`` = empty side.
 Sides: TypeAlias = tuple[bool, bool, bool, bool]
 
-#: Side letters by side index: N=0, E=1, S=2, W=3, clockwise {LSD.md 2.1}.
+#: Side letters by side index: N=0, E=1, S=2, W=3, clockwise {LSD 2.1}.
 SIDE_NAMES: Final = "NESW"
-#: ``(dx, dy)`` of the neighbour across each side, by side index {LSD.md 2.1}.
+#: ``(dx, dy)`` of the neighbour across each side, by side index {LSD 2.1}.
 DIRECTIONS: Final[tuple[Cell, ...]] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 
 
 class Shape(enum.Enum):
-    """An icon shape {LSD.md 1.2}: ``+`` captures orthogonally, ``x`` diagonally (2.3)."""
+    """An icon shape {LSD 1.2}: ``+`` captures orthogonally, ``x`` diagonally (2.3)."""
 
     PLUS = "+"
     CROSS = "x"
@@ -73,7 +73,7 @@ class Shape(enum.Enum):
 
 
 class Shade(enum.Enum):
-    """An icon shade {LSD.md 1.2}; a shade captures only the other shade (2.3)."""
+    """An icon shade {LSD 1.2}; a shade captures only the other shade (2.3)."""
 
     BLACK = "black"
     WHITE = "white"
@@ -130,7 +130,7 @@ def _display_key(mask: int) -> tuple[bool, ...]:
     return tuple(bool(mask >> s & 1) for s in range(4))
 
 
-#: ``CANONICAL[mask]``: the rotation printed first in LSD.md 3.1 (dots from N
+#: ``CANONICAL[mask]``: the rotation printed first in LSD 3.1 (dots from N
 #: clockwise, e.g. ``N``, ``NE``, ``NS``, ``NES``): the one with the largest
 #: ``(N, E, S, W)`` tuple.
 CANONICAL: Final[tuple[int, ...]] = tuple(
@@ -256,7 +256,7 @@ def _coerce_optional_shade(value: Shade | str | None) -> Shade | None:
 
 @attrs.frozen
 class Tile:
-    """One tile, as it lies on the field or waits in a supply {LSD.md 1.2, 2.1}.
+    """One tile, as it lies on the field or waits in a supply {LSD 1.2, 2.1}.
 
     Attributes:
         owner: the colour that owns it (counts for rows, 1.7).
@@ -297,7 +297,7 @@ class Tile:
 
 @attrs.frozen
 class TileSpec:
-    """``count`` identical tiles of one kind in each colour's supply {LSD.md 3.1}.
+    """``count`` identical tiles of one kind in each colour's supply {LSD 3.1}.
 
     Attributes:
         sides: ``(N, E, S, W)`` half dots; also accepted as side letters (``"NE"``).
@@ -345,7 +345,7 @@ def normalize_tile_set(
     / ``(sides, shape, count, shade)``, or is the text form of
     :func:`parse_tile_set`. With ``allow_rotation`` tiles that are rotations of
     each other are one kind (RULING 4), so sides are turned to the canonical
-    orientation of LSD.md 3.1 (``N``, ``NE``, ``NS``, ``NES``, ``NESW``) and
+    orientation of LSD 3.1 (``N``, ``NE``, ``NS``, ``NES``, ``NESW``) and
     their counts added.
 
     Raises:
@@ -413,7 +413,7 @@ def parse_tile_set(text: str) -> TileSet:
     return tuple(specs)
 
 
-#: The default tile set of LSD.md 3.1 (RULING 1): per colour, two '+' and two
+#: The default tile set of LSD 3.1 (RULING 1): per colour, two '+' and two
 #: 'x' tiles of each dot pattern 1, 2 adjacent, 2 opposite, 3 and 4 -- 20 tiles,
 #: all with the colour's shade.
 DEFAULT_TILE_SET: Final[TileSet] = normalize_tile_set(
