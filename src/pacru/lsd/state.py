@@ -234,9 +234,9 @@ class LsdState(GameState[LsdMove]):
             NotationError: not a position string.
             InvalidPositionError: well-formed but impossible.
         """
-        from pacru.lsd.position import parse_position
+        from pacru.lsd.position_text import read_position
 
-        return parse_position(text, adjudicate=adjudicate)
+        return cls._from_parts(*read_position(text), adjudicate=adjudicate)
 
     # --- the GameState protocol ---------------------------------------------
 
@@ -406,7 +406,7 @@ class LsdState(GameState[LsdMove]):
 
     def to_position(self) -> str:
         """The one-line position string (grammar in :mod:`pacru.lsd.position`)."""
-        from pacru.lsd.position import format_position
+        from pacru.lsd.position_text import format_position
 
         return format_position(self)
 
@@ -677,11 +677,10 @@ class LsdState(GameState[LsdMove]):
 
         return board(self, last_move=self._last)
 
-    def explain(self, move_text: str) -> Explanation:
-        """Why ``move_text`` is or is not legal here: a :class:`pacru.explain.Explanation`."""
-        from pacru.explain import explain
+    def _explain(self, text: str) -> Explanation:
+        from pacru.lsd.explain import explain_lsd
 
-        return explain(self, move_text)
+        return explain_lsd(self, text)
 
 
 #: Rules -> their options as plain values (see _pickle_key); rules objects are shared.
