@@ -76,9 +76,7 @@ def checked_parts(
         if rules.strict_dot_matching:
             for side in (0, 1):
                 other = field.get(cell + STEP[side])
-                if other is not None and bool(code >> side & 1) != bool(
-                    other >> (side + 2) & 1
-                ):
+                if other is not None and bool(code >> side & 1) != bool(other >> (side + 2) & 1):
                     raise InvalidPositionError(
                         f"tiles at {(x, y)} and its {SIDE_NAMES[side]} neighbour put a "
                         "half dot against an empty side (LSD 2.2, RULING 5)"
@@ -145,8 +143,7 @@ def adjudicated(
         # More than one winner only in a typed-in diagram; checked_parts refuses it.
         return Outcome(Termination.ROW, tuple(rules.colours[s] for s in sorted(rows)))
     if not any(
-        engine.can_place(rules, s, field, frontier, supplies[s])
-        for s in range(len(rules.colours))
+        engine.can_place(rules, s, field, frontier, supplies[s]) for s in range(len(rules.colours))
     ):
         return Outcome(Termination.BLOCKED, ())
     return None
