@@ -41,6 +41,12 @@ def all_modules() -> dict[str, Path]:
     return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
+def compiled_modules() -> frozenset[str]:
+    """The modules of the package without Python source: compiled extensions and their stubs."""
+    files = [p for ext in ("pyi", "so", "pyd") for p in PACKAGE.rglob(f"*.{ext}")]
+    return frozenset(module_name(p.with_name(p.name.partition(".")[0] + ".py")) for p in files)
+
+
 def _is_type_checking(test: ast.expr) -> bool:
     if isinstance(test, ast.Name):
         return test.id == "TYPE_CHECKING"
@@ -67,7 +73,9 @@ def _is_import_module_call(node: ast.AST) -> bool:
     return name in {"import_module", "__import__"}
 
 
-def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+def imports_of(
+    name: str, path: Path, modules: dict[str, Path], compiled: frozenset[str] = frozenset()
+) -> set[str]:
     """The pacru modules that module ``name`` imports at run time."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
@@ -87,7 +95,7 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 # ``from pacru.chevron import state`` imports a module; ``from
                 # pacru.chevron.state import ChevronState`` imports from one.
                 sub = f"{base}.{alias.name}"
-                found.add(sub if sub in modules else base)
+                found.add(sub if sub in modules or sub in compiled else base)
         elif _is_import_module_call(node):
             assert isinstance(node, ast.Call)
             arg = node.args[0] if node.args else None
@@ -116,8 +124,8 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
 
 def import_graph() -> dict[str, set[str]]:
     """The runtime import graph of the package: module -> the modules it imports."""
-    modules = all_modules()
-    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+    modules, compiled = all_modules(), compiled_modules()
+    return {name: imports_of(name, path, modules, compiled) for name, path in modules.items()}
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -294,6 +302,7 @@ def test_graph_sees_every_runtime_import_form(toy: Path) -> None:
                 "from typing import TYPE_CHECKING\n"
                 "import pacru.b\n"
                 "import pacru._compiled\n"  # no source here: an extension module
+                "from pacru import _stubbed\n"  # an extension module with its stub
                 "if TYPE_CHECKING:\n    import pacru.c\n"
                 "else:\n    from pacru import d\n"
                 "def f():\n    from .sub.e import X\n"
@@ -302,6 +311,7 @@ def test_graph_sees_every_runtime_import_form(toy: Path) -> None:
             "b.py": "from pacru.sub import e\n",
             "c.py": "",
             "d.py": "",
+            "_stubbed.pyi": "",
             "sub/__init__.py": "from . import e\nfrom .. import c\n",
             "sub/e.py": "from ..b import thing\n",
         },
