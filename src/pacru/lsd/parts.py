@@ -1,5 +1,5 @@
 """An LSD state's parts as plain values: the checks of a typed-in position, the end
-a field shows, the placements of a turn, and the rules in a pickle {LSD.md 1.5, 2.2, 2.4}.
+a field shows, the placements of a turn, and the rules in a pickle {LSD 1.5, 2.2, 2.4}.
 
 :class:`~pacru.lsd.LsdState` keeps its field, frontier, supplies and captured
 tiles as the integer encodings of :mod:`pacru.lsd.engine`; the helpers here
@@ -156,7 +156,7 @@ def generate(
     field: dict[int, int],
     frontier: dict[int, int],
 ) -> tuple[LsdMove, ...]:
-    """The placements of ``seat`` with this supply on this field {LSD.md 2.2}, in the order of
+    """The placements of ``seat`` with this supply on this field {LSD 2.2}, in the order of
     :meth:`pacru.lsd.LsdState.legal_moves`."""
     # The moves on one cell depend only on its constraint code, the faces
     # left in the supply and two flags; consecutive states share nearly
