@@ -254,6 +254,31 @@ def test_each_family_stands_on_the_vocabulary_alone() -> None:
     assert _breaches(allowed, lambda module: _family(module) is not None) == []
 
 
+#: The family states, and the only modules that import them at run time: those that build
+#: states (position readers, starting layouts) and the package's entry points. Every other
+#: family module is a helper below its state, which reads the state it is given as a value.
+STATES = frozenset({"pacru.chevron.state", "pacru.lsd.state"})
+STATE_BUILDERS = frozenset(
+    {
+        "pacru.chevron",
+        "pacru.chevron.notation",
+        "pacru.chevron.setup",
+        "pacru.lsd",
+        "pacru.lsd.position",
+    }
+)
+
+
+def test_only_builders_import_a_state_in_its_family() -> None:
+    """Explanation, SAN, rendering, the position string and hashing import no state class at
+    run time: the state calls them from its own methods, never the reverse."""
+
+    def allowed(source: str, target: str) -> bool:
+        return target not in STATES or source in STATE_BUILDERS
+
+    assert _breaches(allowed, lambda module: _family(module) is not None) == []
+
+
 def test_drawing_imports_no_state() -> None:
     """svg.py draws through pacru.drawable's interfaces; of the families it reads only the
     move grammars (to mark a last move given as text)."""
