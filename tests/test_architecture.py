@@ -12,6 +12,7 @@ and on every module under the constant prefix of an f-string name.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -308,8 +309,9 @@ def test_no_long_module() -> None:
 def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     package = tmp_path / "pacru"
     (package / "sub").mkdir(parents=True)
-    monkeypatch.setattr(f"{__name__}.SRC", tmp_path)
-    monkeypatch.setattr(f"{__name__}.PACKAGE", package)
+    this = sys.modules[__name__]
+    monkeypatch.setattr(this, "SRC", tmp_path)
+    monkeypatch.setattr(this, "PACKAGE", package)
     return package
 
 
