@@ -34,15 +34,13 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Generic, NoReturn, Self, TypeVar
+from typing import Any, Final, Generic, NoReturn, Self, TypeVar
 
 import attrs
 
 from pacru.errors import PacruError
+from pacru.explain import Explanation
 from pacru.status import Status
-
-if TYPE_CHECKING:
-    from pacru.explain import Explanation
 
 __all__ = ["GameState", "MoveT", "Outcome", "Termination"]
 
@@ -215,11 +213,20 @@ class GameState(abc.ABC, Generic[MoveT]):
         """Why ``move_text`` is or is not legal here (:func:`pacru.explain.explain`).
 
         Names the rule and ruling of an illegal move and lists the same piece's
-        legal moves, or says what a legal move does. Never raises for bad text.
+        legal moves, or says what a legal move does. Never raises for bad text;
+        a move object is taken as its text. Once the game is over the answer
+        is rule ``"end"``; before, the game's own :meth:`_explain` answers.
         """
-        from pacru.explain import explain
+        text = move_text if isinstance(move_text, str) else str(move_text)
+        if self.outcome is not None:
+            return Explanation(
+                text, False, "end", "game-over", f"the game is over: {self.outcome.result()}"
+            )
+        return self._explain(text)
 
-        return explain(self, move_text)
+    @abc.abstractmethod
+    def _explain(self, text: str) -> Explanation:
+        """The game's explanation of move ``text`` while the game goes on (never raises)."""
 
     @abc.abstractmethod
     def san(self, move: MoveT | str) -> str:

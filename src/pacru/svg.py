@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 from xml.sax.saxutils import escape, quoteattr
 
 import attrs
@@ -42,6 +42,7 @@ from pacru.geometry import FIELD_NAMES, FILES, field_index
 
 if TYPE_CHECKING:
     from pacru.base import GameState
+    from pacru.drawable import ChevronBoard, LsdField
 
 __all__ = ["DEFAULT_COLOURS", "Arrow", "Square", "board", "css_colour"]
 
@@ -289,16 +290,19 @@ def board(
     if not isinstance(size, int) or size < 50:
         raise ValueError(f"size is a whole number of pixels >= 50, not {size!r}")
     marks = (tuple(arrows), dict(fill or {}))
+    # The drawing reads the state only through the interfaces of pacru.drawable.
     if state.game == "lsd":
-        return _lsd_board(state, size, last_move, highlight, coordinates, colours, marks)
-    return _chevron_board(state, size, last_move, highlight, coordinates, colours, marks)
+        field = cast("LsdField", state)
+        return _lsd_board(field, size, last_move, highlight, coordinates, colours, marks)
+    chevrons = cast("ChevronBoard", state)
+    return _chevron_board(chevrons, size, last_move, highlight, coordinates, colours, marks)
 
 
 # -- chevron games -------------------------------------------------------------------------------
 
 
 def _chevron_board(
-    state: Any,
+    state: ChevronBoard,
     size: int,
     last_move: object,
     highlight: Iterable[Any],
@@ -440,7 +444,7 @@ _SIDE_XY: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W in screen coordi
 
 
 def _lsd_board(
-    state: Any,
+    state: LsdField,
     size: int,
     last_move: object,
     highlight: Iterable[Any],
@@ -498,9 +502,9 @@ def _lsd_board(
     _user_arrows(svg, arrows, centre, _cell, lambda cell: f"{cell[0]},{cell[1]}", c, colours)
     if coordinates:
         columns = [(margin + (x - min_x + 0.5) * c, str(x)) for x in range(min_x, max_x + 1)]
-        rows = [(margin + (max_y - y + 0.5) * c, str(y)) for y in range(min_y, max_y + 1)]
+        ranks = [(margin + (max_y - y + 0.5) * c, str(y)) for y in range(min_y, max_y + 1)]
         font = min(margin * 0.55, c * 0.35)
-        svg.add(_coordinates(columns, rows, margin, width, height, font))
+        svg.add(_coordinates(columns, ranks, margin, width, height, font))
     return svg.text()
 
 

@@ -45,7 +45,7 @@ from pacru.geometry import (
 )
 
 if TYPE_CHECKING:
-    from pacru.chevron.state import ChevronState
+    from pacru.chevron.state import Chevron, ChevronState
 
 __all__ = ["diagnose"]
 
@@ -193,14 +193,12 @@ def _step(state: ChevronState, move: Move, err: _Err) -> IllegalMoveError:
 
 
 def _pincer(
-    state: ChevronState, move: Move, err: _Err, occupant: object, between: int
+    state: ChevronState, move: Move, err: _Err, occupant: Chevron | None, between: int
 ) -> IllegalMoveError:
     dst = FIELD_NAMES[move.target or 0]
     if not state.rules.pacru:
         return err(_MOVE[state.game], "no-pincer", f"{state.game} has no pincer; only Pacru (R11)")
-    from pacru.chevron.state import Chevron
-
-    if not isinstance(occupant, Chevron) or occupant.owner == state.players[state.to_move]:
+    if occupant is None or occupant.owner == state.players[state.to_move]:
         return err("R11", "no-victim", f"{dst} holds no opposing chevron to take")
     if between:
         return err(

@@ -36,12 +36,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from pacru.base import Outcome, Termination
-from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers
-from pacru.chevron.rules import SUPPLY, Rules, rules_for
+from pacru.base import Outcome
+from pacru.chevron.position import adjudication, format_position
+from pacru.chevron.rules import SUPPLY, rules_for
 from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError, NotationError
-from pacru.geometry import FIELD_NAMES, Direction, bits, parse_field
+from pacru.geometry import Direction, parse_field
 
 __all__ = [
     "MAX_NUMBER_DIGITS",
@@ -70,38 +70,6 @@ _KEYS: Final = (
 )
 _COLOUR_RE: Final = re.compile(r"[a-z][a-z0-9_-]*")
 _CHEVRON_RE: Final = re.compile(r"([a-i][1-9])(ne|nw|se|sw|n|e|s|w)")
-
-
-def format_position(state: ChevronState) -> str:
-    """The position string of ``state`` (see the module docstring)."""
-    players = state.players
-    parts = [state.game, "players=" + ",".join(players), "turn=" + players[state.to_move]]
-    groups = [
-        p + ":" + ",".join(FIELD_NAMES[f] for f in bits(m))
-        for p, m in zip(players, state.markers, strict=True)
-        if m
-    ]
-    parts.append("markers=" + (";".join(groups) or "-"))
-    groups = [
-        p
-        + ":"
-        + ",".join(
-            FIELD_NAMES[c >> 3] + Direction(c & 7).name for c in sorted(codes, key=lambda c: c >> 3)
-        )
-        for p, codes in zip(players, state.chevrons, strict=True)
-        if codes
-    ]
-    parts.append("chevrons=" + (";".join(groups) or "-"))
-    if state.out:
-        parts.append("out=" + ",".join(state.eliminated))
-    if state.trigger >= 0:
-        parts.append(f"trigger={players[state.trigger]}")
-    if state.idle:
-        parts.append(f"idle={state.idle}")
-    if state.ply:
-        parts.append(f"ply={state.ply}")
-    parts.extend(f"{k}={v}" for k, v in state.options().items())
-    return " ".join(parts)
 
 
 def _groups(value: str, key: str, players: tuple[str, ...]) -> dict[int, list[str]]:
@@ -250,46 +218,3 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     return ChevronState(
         rules, players, marks, chevs, to_move, out, trigger, idle, ply, outcome, occupied
     )
-
-
-def adjudication(
-    rules: Rules,
-    players: tuple[str, ...],
-    marks: tuple[int, ...],
-    chevs: tuple[tuple[int, ...], ...],
-    out: int,
-    to_move: int,
-    occupied: int,
-    trigger: int,
-    idle: int,
-    ply: int,
-) -> tuple[tuple[tuple[int, ...], ...], int, int, int, Outcome | None]:
-    """What the rules decide at the start of ``to_move``'s turn in a typed-in position.
-
-    Returns ``(chevrons, out, to_move, occupied, outcome)``: Pacru eliminates
-    players without chevrons or without a chevron step {R15, D27} and ends the
-    game on a full supply {R16b, D29}, the last player {R16a} or the move cap
-    (D32); Azacru ends when the trigger's turn comes round {A-R10, D36} or on the
-    move cap; Lilacru and Shacru end by the look-ahead {S-R6, L7, D33}.
-    """
-    n = len(players)
-    outcome: Outcome | None = None
-    if rules.pacru:
-        full = [s for s in range(n) if marks[s].bit_count() >= SUPPLY[n]]
-        if full:
-            to_move = full[0]
-            outcome = Outcome(Termination.SUPPLY_EXHAUSTED, (players[to_move],))
-        else:
-            chevs, out, to_move, occupied, outcome, _ = start_turn(
-                rules, players, marks, chevs, out, to_move, occupied
-            )
-            if outcome is None and rules.move_cap is not None and ply >= rules.move_cap:
-                outcome = Outcome(Termination.MOVE_CAP, ())
-    elif rules.azacru:
-        if trigger >= 0 and to_move == trigger:
-            outcome = Outcome(Termination.END_TRIGGERED, top_scorers(players, marks))
-        elif rules.move_cap is not None and ply >= rules.move_cap:
-            outcome = Outcome(Termination.MOVE_CAP, ())
-    else:
-        outcome = lookahead_outcome(rules, players, marks, chevs, occupied, idle)
-    return chevs, out, to_move, occupied, outcome

@@ -246,7 +246,7 @@ class ChevronState(GameState[Move]):
 
     def to_position(self) -> str:
         """The one-line position string (format: :mod:`pacru.chevron.notation`)."""
-        from pacru.chevron.notation import format_position
+        from pacru.chevron.position import format_position
 
         return format_position(self)
 
@@ -255,9 +255,9 @@ class ChevronState(GameState[Move]):
 
         Equal states hash equal; compare with ``==`` to rule out a collision.
         """
-        from pacru.zobrist import zobrist_hash
+        from pacru.chevron.zobrist import chevron_hash
 
-        return zobrist_hash(self)
+        return chevron_hash(self)
 
     # -- board queries ----------------------------------------------------------------------
 
@@ -390,15 +390,10 @@ class ChevronState(GameState[Move]):
 
         return board(self, last_move=self._last)
 
-    def explain(self, move_text: str) -> Explanation:
-        """Why ``move_text`` is or is not legal here: a :class:`pacru.explain.Explanation`.
+    def _explain(self, text: str) -> Explanation:
+        from pacru.chevron.explain import explain_chevron
 
-        Names the rule and ruling, lists the same chevron's legal moves, or
-        says what a legal move does; see :func:`pacru.explain.explain`.
-        """
-        from pacru.explain import explain
-
-        return explain(self, move_text)
+        return explain_chevron(self, text)
 
 
 @lru_cache(maxsize=64)

@@ -19,7 +19,7 @@ __all__ = ["position_status"]
 
 def position_status(state: ChevronState) -> Status:
     """The :class:`pacru.Status` flags of ``state`` {L1, S-R1, A-R1, R1, D29, D33}."""
-    from pacru.chevron.notation import adjudication
+    from pacru.chevron.position import adjudication
 
     rules, players = state.rules, state.players
     n = len(players)

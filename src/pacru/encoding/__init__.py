@@ -30,4 +30,7 @@ and :mod:`pacru.encoding.lsd`. This package needs numpy (the ``ai`` extra);
 
 from pacru.encoding.base import ENCODING_VERSION, Decision, Encoding
 
+# The layouts register their games with Encoding.for_game on import (after base).
+from pacru.encoding import chevron, lsd  # noqa: F401  # isort: skip
+
 __all__ = ["ENCODING_VERSION", "Decision", "Encoding"]

@@ -4,13 +4,14 @@ A move is chosen in a few *decisions* by the player to move, each one integer
 *action* out of a fixed range ``0 .. num_actions - 1`` (the way OpenSpiel and
 AlphaZero-style engines handle games whose moves are too many to number).
 The layouts themselves live in :mod:`pacru.encoding.chevron` and
-:mod:`pacru.encoding.lsd`.
+:mod:`pacru.encoding.lsd`, which :func:`register` their games here when
+:mod:`pacru.encoding` imports them.
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru.errors import GameOverError, IllegalMoveError
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
     from pacru.base import GameState
 
-__all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision"]
+__all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision", "register"]
 
 #: Version of the action layouts and observation planes. It changes whenever an
 #: action number, the decision order or an observation plane changes meaning;
@@ -199,18 +200,13 @@ class Encoding(abc.ABC):
         Raises:
             ValueError: an unknown game, player count or option (as :func:`pacru.new_game`).
         """
-        from pacru.games import CHEVRON_GAMES, GAMES
-
         name = game.lower() if isinstance(game, str) else game
-        if name in CHEVRON_GAMES:
-            from pacru.encoding.chevron import ChevronEncoding
+        factory = _FACTORIES.get(name) if isinstance(name, str) else None
+        if factory is None:
+            from pacru.games import GAMES
 
-            return ChevronEncoding(name, players, **options)
-        if name == "lsd":
-            from pacru.encoding.lsd import LsdEncoding
-
-            return LsdEncoding(players, **options)
-        raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAMES)}")
+            raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAMES)}")
+        return factory(players, **options)
 
     @staticmethod
     def of(state: GameState[Any]) -> Encoding:
@@ -323,3 +319,17 @@ class Encoding(abc.ABC):
     def __repr__(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self.options.items())
         return f"Encoding.for_game({self.game!r}, {self.players}{opts})"
+
+
+#: Game name -> the factory of its encoding (``factory(players, **options)``).
+#: The layout modules fill it when they are imported, and ``pacru.encoding``
+#: imports them all: this module never imports a layout.
+_FACTORIES: dict[str, Callable[..., Encoding]] = {}
+
+
+def register(game: str, factory: Callable[..., Encoding]) -> None:
+    """Make :meth:`Encoding.for_game` build ``game``'s encoding as ``factory(players, **options)``.
+
+    Called by the layout modules when they are imported.
+    """
+    _FACTORIES[game] = factory

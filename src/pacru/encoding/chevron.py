@@ -48,6 +48,7 @@ by exactly one action sequence either way.
 
 from __future__ import annotations
 
+from functools import partial
 from math import comb
 from operator import attrgetter
 from types import MappingProxyType
@@ -57,7 +58,8 @@ from pacru.chevron.move import _TURN_TEXT  # the move grammar's turn marks {R14}
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding
+from pacru.encoding.base import Decision, Encoding, register
+from pacru.games import CHEVRON_GAMES
 from pacru.geometry import FIELD_NAMES, Direction, bits
 
 if TYPE_CHECKING:
@@ -532,3 +534,7 @@ def _action_name(action: int) -> str:
     if action < RELINQUISH:
         return f"meeting {FIELD_NAMES[action - MEETING]}"
     return f"relinquish {FIELD_NAMES[action - RELINQUISH]}"
+
+
+for _game in CHEVRON_GAMES:
+    register(_game, partial(ChevronEncoding, _game))

@@ -41,7 +41,7 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from pacru.encoding.base import Decision, Encoding, make_decision
+from pacru.encoding.base import Decision, Encoding, make_decision, register
 from pacru.lsd.tiles import Shade, Shape, face_text
 
 if TYPE_CHECKING:
@@ -272,3 +272,6 @@ class LsdEncoding(Encoding):
         base = 2 * p + 10
         out[base:] = np.array(shares, dtype=np.float32)[:, None, None]
         return out
+
+
+register("lsd", LsdEncoding)
