@@ -94,8 +94,7 @@ class PythonLoop:
 
     def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
         """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
-        rows = np.arange(len(episodes))
-        games = tuple(self.new_game(seed, i, int(episodes[i])) for i in rows)
+        games = tuple(self.new_game(seed, i, int(episodes[i])) for i in range(len(episodes)))
         return games, self._frame(games)
 
     def step(

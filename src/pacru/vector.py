@@ -218,32 +218,29 @@ class VectorEnv:
             raise ValueError("this state belongs to another VectorEnv")
         n = self.num_envs
         array = np.asarray(actions)
-        if array.dtype == object:  # e.g. a list mixing Python and numpy ints
-            try:
-                array = np.array([operator.index(a) for a in array.ravel()]).reshape(array.shape)
-            except (TypeError, OverflowError) as exc:
-                raise _refuse(f"actions must be integers: {exc}", "action-type") from None
         if array.shape != (n,):
             raise _refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
-        if array.dtype.kind not in "iu":
+        if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
+            bad = (array >= self.num_actions) if array.dtype.kind == "u" else (array < 0)
+            if array.dtype.kind == "i":
+                bad |= array >= self.num_actions
+            outside = np.flatnonzero(bad).tolist()
+            values: Any = array
+        else:  # a sequence, or not an integer array: each action must be an integer itself
+            values = _integers(array if isinstance(actions, np.ndarray) else actions)
+            outside = [i for i, a in enumerate(values) if not 0 <= a < self.num_actions]
+        if outside:
+            i = outside[0]
             raise _refuse(
-                f"actions must be integers, not {array.dtype} (game 0: {array[0]!r})",
-                "action-type",
-            )
-        bad = (array >= self.num_actions) if array.dtype.kind == "u" else (array < 0)
-        if array.dtype.kind == "i":
-            bad |= array >= self.num_actions
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise _refuse(
-                f"game {i}: action {int(array[i])} is outside 0..{self.num_actions - 1}",
+                f"game {i}: action {int(values[i])} is outside 0..{self.num_actions - 1}",
                 "out-of-range",
             )
-        acts = array.astype(np.intp)
+        acts = np.asarray(values).astype(np.intp)
         legal = state.legal_action_mask[np.arange(n), acts]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
-            names = [self.encoding.action_name(a) for a in np.flatnonzero(state.legal_action_mask[i])]
+            legal_here = np.flatnonzero(state.legal_action_mask[i]).tolist()
+            names = [self.encoding.action_name(a) for a in legal_here]
             raise _refuse(
                 f"game {i}: action {int(acts[i])} ({self.encoding.action_name(int(acts[i]))}) "
                 f"is not legal in its decision; legal: {names}",
@@ -309,6 +306,27 @@ def _refuse(message: str, reason: str) -> IllegalMoveError:
     return IllegalMoveError(message, rule="encoding", reason=reason)
 
 
+def _integers(actions: Any) -> list[int]:
+    """The actions of a sequence of integers of any type (``int``, numpy ints, mixed).
+
+    Raises:
+        IllegalMoveError: an action is not an integer (reason ``"action-type"``);
+            ``bool`` is not taken for one.
+    """
+    values = []
+    for i, action in enumerate(actions):
+        try:
+            if isinstance(action, bool | np.bool_):
+                raise TypeError("a bool is not an action")
+            values.append(operator.index(action))
+        except TypeError:
+            kind = type(action).__name__
+            raise _refuse(
+                f"actions must be integers, not {kind} (game {i}: {action!r})", "action-type"
+            ) from None
+    return values
+
+
 def _merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame:
     """The whole batch's frame: ``frame`` at ``rows``, ``state``'s arrays elsewhere.
 
@@ -323,4 +341,5 @@ def _merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Fram
     terminated[rows] = frame.terminated
     truncated = state.truncated.copy()
     truncated[rows] = frame.truncated
-    return Frame(*parts, terminated, truncated)
+    observation, mask, player, rewards = parts
+    return Frame(observation, mask, player, rewards, terminated, truncated)

@@ -17,7 +17,8 @@ from pacru.vector import VectorState
 def random_actions(state: VectorState, rng: np.random.Generator) -> npt.NDArray[np.int64]:
     """A uniformly random action of each game's mask."""
     weights = rng.random(state.legal_action_mask.shape) * state.legal_action_mask
-    return weights.argmax(axis=1)
+    actions: npt.NDArray[np.int64] = weights.argmax(axis=1)
+    return actions
 
 
 class Reference:
@@ -54,11 +55,13 @@ class Reference:
             assert state.current_player[i] == d.player
             assert np.array_equal(state.observation[i], self.encoding.observation(d, d.player))
             assert np.array_equal(state.legal_action_mask[i], d.legal_action_mask())
-            assert not state.terminated[i] and not state.truncated[i]
+            assert not state.terminated[i]
+            assert not state.truncated[i]
             assert np.array_equal(state.rewards[i], np.zeros(players, dtype=np.float32))
             return
         final = self.final
-        assert final is not None and final.outcome is not None
+        assert final is not None
+        assert final.outcome is not None
         truncated = final.outcome.termination in LIMITS
         assert (bool(state.terminated[i]), bool(state.truncated[i])) == (not truncated, truncated)
         assert state.rewards[i].tolist() == list(final.returns())

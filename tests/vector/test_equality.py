@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pacru.vector import VectorEnv
+
 from .support import Reference, random_actions
 
 # Small limits (rulings D32, D33) so that games end, and every option of new_game once.
