@@ -204,6 +204,7 @@ BAD_ACTIONS: list[tuple[Any, str, str]] = [
     ([1, 2], "action-shape", r"shape \(3,\), not \(2,\)"),
     ([[1, 2, 3]], "action-shape", r"shape \(3,\), not \(1, 3\)"),
     (5, "action-shape", r"shape \(3,\), not \(\)"),
+    ([[1, 2], [3], 4], "action-shape", r"shape \(3,\), not a ragged nesting"),
     ([1.0, 2.0, 3.0], "action-type", r"integers, not float \(game 0: 1\.0\)"),
     (np.array([1, 2, 3], dtype=np.float32), "action-type", "integers, not float32"),
     ([1, 2**70, 1.5], "action-type", r"integers, not float \(game 2: 1\.5\)"),
