@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import attrs
@@ -165,7 +166,7 @@ def test_openings_are_random_moves_from_each_games_own_stream() -> None:
     state = env.init(seed=11)
     for i in range(3):
         expected = pacru.new_game("shacru", 2)
-        rng = __import__("random").Random(f"pacru.vector/11/{i}/0")
+        rng = random.Random(f"pacru.vector/11/{i}/0")
         for _ in range(4):
             expected = expected.apply_move(sample_move(expected, rng))
         assert env.position(state, i) == expected
