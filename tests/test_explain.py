@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import pytest
-
 import pacru
 from pacru.chevron.state import ChevronState
 from pacru.explain import MAX_ALTERNATIVES, Explanation, explain
-from pacru.strategies import available_games
 
 
 def P(text: str) -> ChevronState:
@@ -226,8 +223,6 @@ def test_move_objects_are_explained_by_their_text() -> None:
 
 
 def _lsd() -> Any:
-    if "lsd" not in available_games():
-        pytest.skip("pacru.lsd is not available yet")
     return pacru.new_game("lsd", 2)
 
 
