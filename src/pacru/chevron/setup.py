@@ -30,6 +30,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
+from pacru._integers import integer
 from pacru.chevron.rules import rules_for
 from pacru.chevron.state import ChevronState
 from pacru.geometry import Direction, parse_field
@@ -131,8 +132,10 @@ def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
             f"unknown option(s) {', '.join(unknown)} for {game}; "
             f"valid options: {', '.join(_OPTIONS)}"
         )
-    if players not in (2, 3, 4) or isinstance(players, bool):
+    count = integer(players)
+    if count not in (2, 3, 4):
         raise ValueError(f"{game} is played by 2, 3 or 4 players, not {players!r}")
+    players = count
     layout_name = options.get("start_layout", "standard")
     layout = LAYOUTS.get(layout_name)
     if layout is None:

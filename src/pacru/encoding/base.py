@@ -13,6 +13,7 @@ import abc
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
+from pacru._integers import integer
 from pacru.errors import GameOverError, IllegalMoveError
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
     from pacru.base import GameState
 
-__all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision"]
+__all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision", "seat_index"]
 
 #: Version of the action layouts and observation planes. It changes whenever an
 #: action number, the decision order or an observation plane changes meaning;
@@ -111,10 +112,14 @@ class Decision(tuple[Any, ...]):
     def choose(self, action: int) -> Decision:
         """The decision after taking ``action``; ``self`` is unchanged.
 
+        ``action`` is an ``int`` or any integer type :func:`operator.index`
+        accepts (a numpy integer from an array), taken as its ``int`` value.
+
         Raises:
             IllegalMoveError: ``action`` is not one of :attr:`legal_actions`
-                (rule ``"encoding"``, reason ``"illegal-action"``), or the move
-                is already complete (reason ``"move-complete"``).
+                (rule ``"encoding"``, reason ``"illegal-action"``; a ``bool``,
+                float or other non-integer is never one), or the move is
+                already complete (reason ``"move-complete"``).
         """
         if self[6] is not None:
             raise IllegalMoveError(
@@ -122,6 +127,15 @@ class Decision(tuple[Any, ...]):
                 rule="encoding",
                 reason="move-complete",
             )
+        if type(action) is not int:
+            number = integer(action)
+            if number is None:
+                raise IllegalMoveError(
+                    f"an action is an integer, not {action!r}; legal: {list(self.legal_actions)}",
+                    rule="encoding",
+                    reason="illegal-action",
+                )
+            action = number
         if action not in self[4]:
             raise IllegalMoveError(
                 f"action {action!r} ({self.encoding.action_name(action)}) is not legal in this "
@@ -139,6 +153,18 @@ class Decision(tuple[Any, ...]):
 
 
 _new_tuple = tuple.__new__
+
+
+def seat_index(player: object, players: int) -> int:
+    """Seat ``player`` (any integer type) as an ``int`` index 0..``players - 1``.
+
+    Raises:
+        ValueError: ``player`` is not an integer (a ``bool`` is not) in that range.
+    """
+    seat = integer(player)
+    if seat is None or not 0 <= seat < players:
+        raise ValueError(f"player must be a seat index 0..{players - 1}, not {player!r}")
+    return seat
 
 
 def make_decision(
@@ -202,6 +228,8 @@ class Encoding(abc.ABC):
         from pacru.games import CHEVRON_GAMES, GAMES
 
         name = game.lower() if isinstance(game, str) else game
+        count = integer(players)
+        players = players if count is None else count  # new_game names a bad count
         if name in CHEVRON_GAMES:
             from pacru.encoding.chevron import ChevronEncoding
 

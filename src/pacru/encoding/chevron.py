@@ -53,11 +53,12 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
+from pacru._integers import integer
 from pacru.chevron.move import _TURN_TEXT  # the move grammar's turn marks {R14}
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding
+from pacru.encoding.base import Decision, Encoding, seat_index
 from pacru.geometry import FIELD_NAMES, Direction, bits
 
 if TYPE_CHECKING:
@@ -424,8 +425,7 @@ class ChevronEncoding(Encoding):
         import numpy as np
 
         p = self.players
-        if not 0 <= player < p:
-            raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
+        player = seat_index(player, p)
         state: ChevronState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
         packed = 0
@@ -511,7 +511,8 @@ _DIRS: Final = tuple(d.name for d in Direction)
 
 
 def _action_name(action: int) -> str:
-    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+    action = integer(action)  # type: ignore[assignment]
+    if action is None or not 0 <= action < NUM_ACTIONS:
         return "?"
     if action == PASS:
         return "pass"

@@ -41,7 +41,8 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from pacru.encoding.base import Decision, Encoding, make_decision
+from pacru._integers import integer
+from pacru.encoding.base import Decision, Encoding, make_decision, seat_index
 from pacru.lsd.tiles import Shade, Shape, face_text
 
 if TYPE_CHECKING:
@@ -184,7 +185,8 @@ class LsdEncoding(Encoding):
 
     def action_name(self, action: int) -> str:
         """``"cell +3,-2"`` (offset from the window centre, x then y) or ``"tile B+NE"``."""
-        if not isinstance(action, int) or not 0 <= action < self.num_actions:
+        action = integer(action)  # type: ignore[assignment]
+        if action is None or not 0 <= action < self.num_actions:
             return "?"
         if action < self.cells:
             y, x = divmod(action, self.width)
@@ -220,8 +222,7 @@ class LsdEncoding(Encoding):
         import numpy as np
 
         p = self.players
-        if not 0 <= player < p:
-            raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
+        player = seat_index(player, p)
         state: LsdState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
         w, x0, y0 = self.width, cursor[1], cursor[2]

@@ -30,6 +30,7 @@ from typing import Any, Final
 
 import attrs
 
+from pacru._integers import integer
 from pacru.lsd.tiles import (
     CANONICAL,
     DEFAULT_TILE_SET,
@@ -273,8 +274,10 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
         raise ValueError(
             f"unknown LSD option(s): {', '.join(unknown)}; valid options: {', '.join(OPTION_NAMES)}"
         )
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+    count = integer(players)
+    if count is None or not 2 <= count <= 4:
         raise ValueError(f"LSD is played by 2, 3 or 4 players (LSD.md 1.3), not {players!r}")
+    players = count
 
     raw_colours = options.get("colours")
     if isinstance(raw_colours, str):
@@ -311,8 +314,10 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
     row_length = options.get("row_length")
     if row_length is None:
         row_length = default_row_length(players)
-    if isinstance(row_length, bool) or not isinstance(row_length, int) or row_length < 2:
+    length = integer(row_length)
+    if length is None or length < 2:
         raise ValueError(f"row_length is an int >= 2, not {row_length!r}")
+    row_length = length
 
     first = options.get("first_player")
     if first is None:
