@@ -251,7 +251,9 @@ class Encoding(abc.ABC):
 
         Raises:
             GameOverError: the game is over.
-            ValueError: ``state`` belongs to another game or player count.
+            ValueError: ``state`` belongs to another game or player count, or
+                is an LSD diagram (loaded with ``adjudicate=False``) whose
+                tiles lie too far apart for the window.
         """
 
     @abc.abstractmethod

@@ -14,8 +14,11 @@ someone can still place) form a connected set whose bounding box is at most
 centre covers the box and the ring of cells around it, where every legal
 placement lies {LSD 2.2}. Captured tiles can leave the field in pieces
 (RULING 21), but the pieces stay inside the box of everything ever placed.
-A cell outside the window therefore never holds a legal move; :meth:`start`
-raises :class:`AssertionError` if the tiles ever outgrew it (they cannot).
+A cell outside the window therefore never holds a legal move in a position
+play reaches. A diagram loaded with ``adjudicate=False`` can hold tiles that
+play cannot leave so far apart (:attr:`pacru.Status.DISCONNECTED_TILES`);
+:meth:`~LsdEncoding.start` refuses one that outgrows the window with a
+``ValueError``.
 
 A move takes two decisions:
 
@@ -129,9 +132,12 @@ class LsdEncoding(Encoding):
         r = self.radius
         x0, y0 = (min_x + max_x) // 2 - r, (min_y + max_y) // 2 - r
         # Every legal cell touches a tile {LSD 2.2}: inside the box of the tiles and its ring.
-        # The window always covers them (module docstring); this guards the proof.
+        # The window covers them in every position play reaches (module docstring).
         if min_x - 1 < x0 or min_y - 1 < y0 or max_x + 1 > x0 + 2 * r or max_y + 1 > y0 + 2 * r:
-            raise AssertionError(f"the tiles {bounds} outgrow the LSD window of radius {r}")
+            raise ValueError(
+                f"the tiles from {bounds[0]} to {bounds[1]} outgrow the LSD window of radius {r}: "
+                f"a diagram play cannot reach ({state.status()})"
+            )
         return x0, y0
 
     def start(self, state: GameState[Any]) -> Decision:
