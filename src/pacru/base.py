@@ -6,9 +6,10 @@ runner, records and the command line use only what is declared here, so they
 work on every game. Its shape follows OpenSpiel's ``State`` and python-chess's
 ``Board``, made immutable: :meth:`GameState.apply_move` returns a new state.
 
-Players are identified by their colour name (``str``), e.g. ``"green"``;
-``players`` lists them in turn order, starting with the player who moved first
-(``first_player`` rotates the list in every game).
+Players are identified by their colour name (``str``), e.g. ``"green"``, at
+most :data:`MAX_COLOUR_NAME` (32) characters, so that every position string
+pacru writes reads back; ``players`` lists them in turn order, starting with
+the player who moved first (``first_player`` rotates the list in every game).
 
 Every state of every game answers the same questions in the same way:
 
@@ -44,7 +45,11 @@ from pacru.status import Status
 if TYPE_CHECKING:
     from pacru.explain import Explanation
 
-__all__ = ["GameState", "MoveT", "Outcome", "Termination"]
+__all__ = ["MAX_COLOUR_NAME", "GameState", "MoveT", "Outcome", "Termination"]
+
+#: The longest colour name, in characters, every game takes (``new_game`` and
+#: the position strings refuse a longer one).
+MAX_COLOUR_NAME: Final = 32
 
 MoveT = TypeVar("MoveT")
 

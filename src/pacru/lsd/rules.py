@@ -31,6 +31,7 @@ from typing import Any, Final
 import attrs
 
 from pacru._integers import integer
+from pacru.base import MAX_COLOUR_NAME
 from pacru.lsd.tiles import (
     CANONICAL,
     DEFAULT_TILE_SET,
@@ -286,9 +287,14 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
     if len(colours) != players or len(set(colours)) != players:
         raise ValueError(f"colours must be {players} distinct names, not {colours!r}")
     for colour in colours:
-        if not isinstance(colour, str) or not _COLOUR_RE.fullmatch(colour):
+        if (
+            not isinstance(colour, str)
+            or not _COLOUR_RE.fullmatch(colour)
+            or len(colour) > MAX_COLOUR_NAME
+        ):
             raise ValueError(
-                f"a colour name is a letter then letters, digits or '_', not {colour!r}"
+                "a colour name is a letter then letters, digits or '_', at most "
+                f"{MAX_COLOUR_NAME} characters, not {str(colour)[:40]!r}"
             )
 
     raw_shades = options.get("shades")
