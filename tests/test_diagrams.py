@@ -103,13 +103,13 @@ LSD_APART = "lsd red:B,yellow:W 0B+N@0,0;1W+S@50,0 - red"
 def test_lsd_tiles_apart_are_named_by_status() -> None:
     """{LSD 2.2}: every tile is placed against one on the field. Two tiles 50 cells apart with
     no capture cannot be reached: status says so, and the encoding refuses the diagram with a
-    ValueError (it used to pass as VALID and fail in the encoding on an AssertionError)."""
+    InvalidPositionError (it used to pass as VALID, then fail on an AssertionError)."""
     from pacru.encoding import Encoding
 
     for adjudicate in (True, False):
         diagram = pacru.from_position(LSD_APART, adjudicate=adjudicate)
         assert diagram.status() == Status.DISCONNECTED_TILES
-        with pytest.raises(ValueError, match="outgrow the LSD window of radius 20"):
+        with pytest.raises(InvalidPositionError, match="outgrow the LSD window of radius 20"):
             Encoding.of(diagram).start(diagram)
     # A rulebook diagram with a gap (3.3, RULING 8) is flagged too, yet fits the window.
     sandwich = pacru.from_position("lsd red:B,yellow:W 0B+E@0,0;0B+W@2,0 - yellow")
@@ -142,6 +142,31 @@ def test_lsd_capture_that_splits_the_field_stays_valid() -> None:
     assert set(after.field) == {(0, 0), (2, 0)}
     assert after.status() == Status.VALID
     assert pacru.from_position(after.to_position()).status() == Status.VALID
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        # Yellow's two tiles were captured: play would skip yellow (RULING 19).
+        ("lsd red:B,yellow:W 0B+NS@0,0 1W+NS*2 yellow set=+NS*2", Status.NO_LEGAL_MOVE),
+        # Yellow's chevron is boxed in: play would eliminate yellow (R15).
+        (
+            "pacru players=red,yellow turn=yellow chevrons=red:e4N;yellow:a1N markers=red:a2,b2,b1",
+            Status.UNADJUDICATED_END,
+        ),
+    ],
+)
+def test_no_decision_without_a_legal_action(text: str, status: Status) -> None:
+    """A diagram whose player to move has no legal move gave a decision that was neither done
+    nor had a legal action (a framework loop stalled there); the encoding now refuses it, as
+    play never asks such a player to decide."""
+    from pacru.encoding import Encoding
+
+    diagram = pacru.from_position(text, adjudicate=False)
+    assert diagram.status() == status
+    assert len(diagram.legal_moves()) == 0
+    with pytest.raises(InvalidPositionError, match="yellow has no legal move in this diagram"):
+        Encoding.of(diagram).start(diagram)
 
 
 def test_positions_reached_by_play_round_trip_unadjudicated() -> None:

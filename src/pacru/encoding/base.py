@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from pacru._integers import integer
-from pacru.errors import GameOverError, IllegalMoveError
+from pacru.errors import GameOverError, IllegalMoveError, InvalidPositionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,7 +38,10 @@ class Decision(tuple[Any, ...]):
     legal move (apply it with ``decision.state.apply_move(decision.move)``).
     Decisions are immutable (a tuple underneath, for speed: a decision is
     built several times per ply) and compare by identity; ``choose`` returns
-    a new one.
+    a new one. A decision that is not :attr:`done` always has at least one
+    legal action: :meth:`Encoding.start` refuses a position whose player to
+    move has no legal move (only a diagram loaded with ``adjudicate=False``
+    can be one; play skips or eliminates such a player, or ends the game).
     """
 
     __slots__ = ()
@@ -251,9 +254,13 @@ class Encoding(abc.ABC):
 
         Raises:
             GameOverError: the game is over.
-            ValueError: ``state`` belongs to another game or player count, or
-                is an LSD diagram (loaded with ``adjudicate=False``) whose
-                tiles lie too far apart for the window.
+            InvalidPositionError: a diagram loaded with ``adjudicate=False``
+                that play cannot reach and the encoding cannot take: the player
+                to move has no legal move (``Status.NO_LEGAL_MOVE``: play would
+                have skipped or eliminated the player, or ended the game, so
+                there is no decision to take), or LSD tiles lie too far apart
+                for the window (``Status.DISCONNECTED_TILES``).
+            ValueError: ``state`` belongs to another game or player count.
         """
 
     @abc.abstractmethod
@@ -331,6 +338,13 @@ class Encoding(abc.ABC):
                 reason="incomplete",
             )
         return decision.move
+
+    def _refuse_no_legal_move(self, state: GameState[Any]) -> NoReturn:
+        """No decision without a legal action is built: refuse the diagram that would need one."""
+        raise InvalidPositionError(
+            f"{state.current_player} has no legal move in this diagram ({state.status()}): play "
+            "would have skipped the player or ended the game, so there is no decision to take"
+        )
 
     def _check_state(self, state: GameState[Any]) -> None:
         if state.game != self.game or len(state.players) != self.players:

@@ -184,6 +184,8 @@ class ChevronEncoding(Encoding):
         else:
             # ORIGIN is 1: the origin action is the field plus one.
             legal = tuple(map(_PLUS_ONE, sorted(set(map(_ORIGIN_OF, moves.families)))))
+            if not legal:
+                self._refuse_no_legal_move(state)
         cursor: _Cursor = (_ORIGIN, moves, -1, None, (), -2, -1, -1, ())
         return _new_tuple(
             Decision, (self, state, chevron.to_move, (), legal, "origin", None, cursor)

@@ -17,8 +17,8 @@ placement lies {LSD 2.2}. Captured tiles can leave the field in pieces
 A cell outside the window therefore never holds a legal move in a position
 play reaches. A diagram loaded with ``adjudicate=False`` can hold tiles that
 play cannot leave so far apart (:attr:`pacru.Status.DISCONNECTED_TILES`);
-:meth:`~LsdEncoding.start` refuses one that outgrows the window with a
-``ValueError``.
+:meth:`~LsdEncoding.start` refuses one that outgrows the window with an
+:class:`~pacru.InvalidPositionError`.
 
 A move takes two decisions:
 
@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pacru._integers import integer
 from pacru.encoding.base import Decision, Encoding, make_decision, seat_index
+from pacru.errors import InvalidPositionError
 from pacru.lsd.tiles import Shade, Shape, face_text
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ class LsdEncoding(Encoding):
         # Every legal cell touches a tile {LSD 2.2}: inside the box of the tiles and its ring.
         # The window covers them in every position play reaches (module docstring).
         if min_x - 1 < x0 or min_y - 1 < y0 or max_x + 1 > x0 + 2 * r or max_y + 1 > y0 + 2 * r:
-            raise ValueError(
+            raise InvalidPositionError(
                 f"the tiles from {bounds[0]} to {bounds[1]} outgrow the LSD window of radius {r}: "
                 f"a diagram play cannot reach ({state.status()})"
             )
@@ -149,6 +150,8 @@ class LsdEncoding(Encoding):
         cells = list(map(_CELL_OF, moves))
         offset = x0 + y0 * w
         legal = sorted([y * w + x - offset for x, y in dict.fromkeys(cells)])
+        if not legal:
+            self._refuse_no_legal_move(state)
         seat = lsd.players.index(lsd.current_player)
         cursor: _Cursor = (_CELL, x0, y0, moves, cells, -1, None)
         return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
