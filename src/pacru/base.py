@@ -99,11 +99,13 @@ class Outcome:
         return f"{', '.join(self.winners)} share the win"
 
 
-#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
+#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md): a
+#: state holds no earlier state, :class:`pacru.Game` keeps the line of play.
 _REMOVED: Final = (
     "states no longer keep the line of play, so state.{name} was removed; use {use} "
     "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
 )
+_REPLACEMENTS: Final = {"history": "pacru.Game(...).moves", "previous": "pacru.Game(...).previous"}
 
 
 class GameState(abc.ABC, Generic[MoveT]):
@@ -130,21 +132,18 @@ class GameState(abc.ABC, Generic[MoveT]):
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
 
-    @property
-    def history(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+    if not TYPE_CHECKING:  # for type checkers, states have no such attributes at all
 
-        Use :class:`pacru.Game` (``game.moves``) for the moves, ``state.ply`` for their number.
-        """
-        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
-
-    @property
-    def previous(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
-
-        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
-        """
-        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
+        def __getattr__(self, name: str) -> NoReturn:
+            # Only reached when normal lookup fails, so the removed ``history`` and
+            # ``previous`` name their replacement without appearing in dir(state).
+            use = _REPLACEMENTS.get(name)
+            message = (
+                f"{type(self).__name__!r} object has no attribute {name!r}"
+                if use is None
+                else _REMOVED.format(name=name, use=use)
+            )
+            raise AttributeError(message, name=name, obj=self)
 
     @property
     @abc.abstractmethod
