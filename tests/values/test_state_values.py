@@ -84,10 +84,10 @@ def test_removed_history_and_previous_name_the_replacement(name: str, game: str)
 
 @pytest.mark.parametrize("game", ["shacru", "lsd"])
 def test_other_missing_attributes_raise_the_plain_error(game: str) -> None:
-    state = pacru.new_game(game)
+    state, name = pacru.new_game(game), "plies"
     with pytest.raises(AttributeError, match=r"object has no attribute 'plies'$") as info:
-        getattr(state, "plies")
-    assert (info.value.name, info.value.obj) == ("plies", state)
+        getattr(state, name)
+    assert (info.value.name, info.value.obj) == (name, state)
 
 
 # -- pickle --------------------------------------------------------------------------------------
