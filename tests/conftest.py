@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -31,3 +32,16 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def cairo() -> None:
+    """Skip the test when cairosvg or the system cairo library it loads is missing.
+
+    Only the third-party import is guarded: pacru's own rendering code runs
+    outside it, so a broken pacru module fails the test instead of skipping it.
+    """
+    try:
+        import cairosvg  # type: ignore[import-untyped,import-not-found,unused-ignore]  # noqa: F401
+    except (ImportError, OSError) as err:  # OSError: cairosvg without the system cairo library
+        pytest.skip(f"rendering needs cairosvg and the cairo library (test extra): {err}")

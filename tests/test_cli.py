@@ -20,23 +20,7 @@ from pacru.commands.play import random_move
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 
-def _lsd_available() -> bool:
-    try:
-        import pacru.lsd
-    except ImportError:
-        return False
-    return hasattr(pacru.lsd, "new_game")
-
-
-GAMES = [
-    *pacru.CHEVRON_GAMES,
-    pytest.param(
-        "lsd",
-        marks=pytest.mark.skipif(
-            not _lsd_available(), reason="pacru.lsd has no new_game yet (LSD being written)"
-        ),
-    ),
-]
+GAMES = pacru.GAMES
 
 
 @pytest.fixture(autouse=True)

@@ -8,6 +8,8 @@ open and ``status()`` names what play could not reach (B.2, R1, D29, D33).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import pacru
@@ -93,6 +95,78 @@ def test_lsd_row_diagram_stays_open() -> None:
     moves = diagram.legal_moves()
     assert "W+E@-1,0" in moves
     assert len(moves) == 160
+
+
+LSD_APART = "lsd red:B,yellow:W 0B+N@0,0;1W+S@50,0 - red"
+
+
+def test_lsd_tiles_apart_are_named_by_status() -> None:
+    """{LSD 2.2}: every tile is placed against one on the field. Two tiles 50 cells apart with
+    no capture cannot be reached: status says so, and the encoding refuses the diagram with a
+    InvalidPositionError (it used to pass as VALID, then fail on an AssertionError)."""
+    from pacru.encoding import Encoding
+
+    for adjudicate in (True, False):
+        diagram = pacru.from_position(LSD_APART, adjudicate=adjudicate)
+        assert diagram.status() == Status.DISCONNECTED_TILES
+        with pytest.raises(InvalidPositionError, match="outgrow the LSD window of radius 20"):
+            Encoding.of(diagram).start(diagram)
+    # A rulebook diagram with a gap (3.3, RULING 8) is flagged too, yet fits the window.
+    sandwich = pacru.from_position("lsd red:B,yellow:W 0B+E@0,0;0B+W@2,0 - yellow")
+    assert sandwich.status() == Status.DISCONNECTED_TILES
+    assert Encoding.of(sandwich).start(sandwich).kind == "cell"
+
+
+@pytest.mark.parametrize(
+    ("field", "captured", "status"),
+    [
+        ("0B+E@0,0;1W+EW@1,0", "-", Status.VALID),
+        # The tile between was captured (RULING 21): the pieces are one cell apart.
+        ("0B+E@0,0;0B+W@2,0", "1W+NS", Status.VALID),
+        # Two cells apart: one captured tile cannot have joined them.
+        ("0B+E@0,0;0B+W@3,0", "1W+EW", Status.DISCONNECTED_TILES),
+        ("0B+E@0,0;0B+W@3,0", "1W+EW*2", Status.VALID),
+        ("0B+E@0,0;0B+W@1,1", "-", Status.DISCONNECTED_TILES),
+    ],
+)
+def test_lsd_captures_may_leave_pieces_within_reach(
+    field: str, captured: str, status: Status
+) -> None:
+    assert pacru.from_position(f"lsd red:B,yellow:W {field} {captured} red").status() == status
+
+
+def test_lsd_capture_that_splits_the_field_stays_valid() -> None:
+    """{LSD 2.3}: red's '+' captures the tile between; the two pieces left are reachable."""
+    state: Any = pacru.from_position("lsd red:B,yellow:W 0B+E@0,0;1W+EW@1,0 - red")
+    after = state.apply_move("B+W@2,0")
+    assert set(after.field) == {(0, 0), (2, 0)}
+    assert after.status() == Status.VALID
+    assert pacru.from_position(after.to_position()).status() == Status.VALID
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        # Yellow's two tiles were captured: play would skip yellow (RULING 19).
+        ("lsd red:B,yellow:W 0B+NS@0,0 1W+NS*2 yellow set=+NS*2", Status.NO_LEGAL_MOVE),
+        # Yellow's chevron is boxed in: play would eliminate yellow (R15).
+        (
+            "pacru players=red,yellow turn=yellow chevrons=red:e4N;yellow:a1N markers=red:a2,b2,b1",
+            Status.UNADJUDICATED_END,
+        ),
+    ],
+)
+def test_no_decision_without_a_legal_action(text: str, status: Status) -> None:
+    """A diagram whose player to move has no legal move gave a decision that was neither done
+    nor had a legal action (a framework loop stalled there); the encoding now refuses it, as
+    play never asks such a player to decide."""
+    from pacru.encoding import Encoding
+
+    diagram = pacru.from_position(text, adjudicate=False)
+    assert diagram.status() == status
+    assert len(diagram.legal_moves()) == 0
+    with pytest.raises(InvalidPositionError, match="yellow has no legal move in this diagram"):
+        Encoding.of(diagram).start(diagram)
 
 
 def test_positions_reached_by_play_round_trip_unadjudicated() -> None:

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import pytest
-
 import pacru
 from pacru.chevron.state import ChevronState
 from pacru.explain import MAX_ALTERNATIVES, Explanation, explain
-from pacru.strategies import available_games
 
 
 def P(text: str) -> ChevronState:
@@ -176,9 +173,15 @@ def test_reorientation_r14_d25() -> None:
         "the chevron on b2 turns 45 degrees clockwise from NE to E, giving up a1 and a3 "
         "(they become neutral)."
     )
-    wrong = state.explain("b2>>(a1,a3)")
+    wrong = state.explain("b2>(a1,a3,c1)")
     assert (wrong.rule, wrong.reason) == ("R14", "wrong-payment")
-    assert wrong.message == "a 90-degree turn costs exactly 4 of your fields, not 2 (D25)"
+    assert wrong.message == "a 45-degree turn costs exactly 2 of your fields, not 3 (D25)"
+    # Three fields of red's own: too few for any 90-degree turn, whatever is given up.
+    short = state.explain("b2>>(a1,a3)")
+    assert (short.rule, short.reason) == ("D25", "too-few-fields")
+    assert short.message == (
+        "red has 3 unoccupied fields of their own, and a 90-degree turn gives up 4 (R14)"
+    )
 
 
 def test_pass_s_r2_and_azacru_trigger_a_r10() -> None:
@@ -226,8 +229,6 @@ def test_move_objects_are_explained_by_their_text() -> None:
 
 
 def _lsd() -> Any:
-    if "lsd" not in available_games():
-        pytest.skip("pacru.lsd is not available yet")
     return pacru.new_game("lsd", 2)
 
 

@@ -23,7 +23,7 @@ from pacru.records import (
     write_record,
     write_records,
 )
-from pacru.strategies import available_games, playouts
+from pacru.strategies import playouts
 
 SHACRU_TEXT = (
     '[Game "shacru"]\n'
@@ -345,8 +345,6 @@ def test_states_lists_every_position() -> None:
 
 
 def test_lsd_record_round_trip() -> None:
-    if "lsd" not in available_games():
-        pytest.skip("pacru.lsd is not available yet")
     line = pacru.Game.new("lsd", 2, first_player="yellow")
     rng = random.Random(4)
     for _ in range(10):
@@ -366,8 +364,6 @@ def test_lsd_record_round_trip() -> None:
 
 
 def test_lsd_with_own_options_is_recorded_from_its_position() -> None:
-    if "lsd" not in available_games():
-        pytest.skip("pacru.lsd is not available yet")
     start = pacru.new_game("lsd", 3, row_length=5, strict_dot_matching=False)
     line = pacru.Game(start, [start.legal_moves()[0]])
     state = line.state
@@ -401,7 +397,7 @@ def test_every_playout_round_trips_and_replays(playout: Any) -> None:
 
 
 @settings(max_examples=30)
-@given(st.sampled_from(available_games()), st.integers(2, 4), st.integers(0, 2**32 - 1))
+@given(st.sampled_from(pacru.GAMES), st.integers(2, 4), st.integers(0, 2**32 - 1))
 def test_finished_random_games_round_trip(game: str, players: int, seed: int) -> None:
     """Games played to their end (or 400 plies) keep their result and termination."""
     line = _random_game(game, players, seed)

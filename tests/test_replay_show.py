@@ -120,10 +120,6 @@ def test_replay_position_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 # -- AbstractPlay input -------------------------------------------------------------------------
 
 
-def _ap() -> None:
-    pytest.importorskip("pacru.abstractplay", reason="pacru.abstractplay is being written")
-
-
 @pytest.mark.parametrize(
     ("name", "heading", "scores", "to_move"),
     [
@@ -135,7 +131,6 @@ def test_replay_shared_abstractplay_games_b3(
     name: str, heading: str, scores: str, to_move: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """a: the AP-legacy layout (seats E and W: red, black); b: the current one (B.3)."""
-    _ap()
     path = AP_DATA / f"abstractplay-pacru-2p-{name}.json"
     status, out, err = _run(capsys, "replay", str(path), "-q")
     assert (status, err) == (0, "")
@@ -147,7 +142,6 @@ def test_replay_shared_abstractplay_games_b3(
 def test_replay_abstractplay_plain_list_and_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _ap()
     plain = _write(tmp_path, "moves.txt", "a3-b3\na1-a2\nb3-c3\n")
     status, out, _ = _run(
         capsys, "replay", plain, "--format", "abstractplay", "--game", "pacru", "-q"
@@ -167,7 +161,6 @@ def test_replay_abstractplay_plain_list_and_errors(
 def test_replay_abstractplay_final_mismatch(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _ap()
     data = json.loads((AP_DATA / "abstractplay-pacru-2p-b.json").read_text(encoding="utf-8"))
     data["final"]["to_move"] = 2
     status, _, err = _run(capsys, "replay", _write(tmp_path, "f.json", json.dumps(data)))

@@ -12,7 +12,6 @@ import pytest
 import pacru
 from pacru import svg
 from pacru.chevron.state import ChevronState
-from pacru.strategies import available_games
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -134,8 +133,6 @@ def test_repr_svg_marks_the_last_move() -> None:
 
 
 def _lsd_state(plies: int, players: int = 2, seed: int = 3) -> Any:
-    if "lsd" not in available_games():
-        pytest.skip("pacru.lsd is not available yet")
     return _random_state("lsd", players, plies, seed)
 
 

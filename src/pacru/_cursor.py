@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from pacru.base import GameState, Termination
 from pacru.encoding import Decision, Encoding
+from pacru.encoding.base import seat_index
 from pacru.errors import GameOverError
 from pacru.games import from_position, new_game
 
@@ -166,8 +167,7 @@ class Cursor:
         """
         if self.decision is not None:
             return self.encoding.observation(self.decision, player)
-        if not 0 <= player < self.encoding.players:
-            raise ValueError(f"player must be a seat index 0..{self.encoding.players - 1}")
+        seat_index(player, self.encoding.players)
         return np.zeros(self.encoding.observation_shape, dtype=np.float32)
 
     @property

@@ -6,9 +6,10 @@ runner, records and the command line use only what is declared here, so they
 work on every game. Its shape follows OpenSpiel's ``State`` and python-chess's
 ``Board``, made immutable: :meth:`GameState.apply_move` returns a new state.
 
-Players are identified by their colour name (``str``), e.g. ``"green"``;
-``players`` lists them in turn order, starting with the player who moved first
-(``first_player`` rotates the list in every game).
+Players are identified by their colour name (``str``), e.g. ``"green"``, at
+most :data:`MAX_COLOUR_NAME` (32) characters, so that every position string
+pacru writes reads back; ``players`` lists them in turn order, starting with
+the player who moved first (``first_player`` rotates the list in every game).
 
 Every state of every game answers the same questions in the same way:
 
@@ -34,7 +35,7 @@ from __future__ import annotations
 import abc
 import enum
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Generic, NoReturn, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, NoReturn, Self, TypeVar
 
 import attrs
 
@@ -42,7 +43,11 @@ from pacru.errors import PacruError
 from pacru.explain import Explanation
 from pacru.status import Status
 
-__all__ = ["GameState", "MoveT", "Outcome", "Termination"]
+__all__ = ["MAX_COLOUR_NAME", "GameState", "MoveT", "Outcome", "Termination"]
+
+#: The longest colour name, in characters, every game takes (``new_game`` and
+#: the position strings refuse a longer one).
+MAX_COLOUR_NAME: Final = 32
 
 MoveT = TypeVar("MoveT")
 
@@ -122,11 +127,13 @@ _TERMINATION_TEXT: Final = {
 }
 
 
-#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
+#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md): a
+#: state holds no earlier state, :class:`pacru.Game` keeps the line of play.
 _REMOVED: Final = (
     "states no longer keep the line of play, so state.{name} was removed; use {use} "
     "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
 )
+_REPLACEMENTS: Final = {"history": "pacru.Game(...).moves", "previous": "pacru.Game(...).previous"}
 
 
 class GameState(abc.ABC, Generic[MoveT]):
@@ -153,21 +160,18 @@ class GameState(abc.ABC, Generic[MoveT]):
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
 
-    @property
-    def history(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
+    if not TYPE_CHECKING:  # for type checkers, states have no such attributes at all
 
-        Use :class:`pacru.Game` (``game.moves``) for the moves, ``state.ply`` for their number.
-        """
-        raise AttributeError(_REMOVED.format(name="history", use="pacru.Game(...).moves"))
-
-    @property
-    def previous(self) -> NoReturn:
-        """Removed: a state holds no earlier state. Raises ``AttributeError``.
-
-        Use :attr:`pacru.Game.previous` or :meth:`pacru.Game.pop`.
-        """
-        raise AttributeError(_REMOVED.format(name="previous", use="pacru.Game(...).previous"))
+        def __getattr__(self, name: str) -> NoReturn:
+            # Only reached when normal lookup fails, so the removed ``history`` and
+            # ``previous`` name their replacement without appearing in dir(state).
+            use = _REPLACEMENTS.get(name)
+            message = (
+                f"{type(self).__name__!r} object has no attribute {name!r}"
+                if use is None
+                else _REMOVED.format(name=name, use=use)
+            )
+            raise AttributeError(message, name=name, obj=self)
 
     @property
     @abc.abstractmethod

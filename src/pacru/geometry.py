@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from pacru._integers import integer
 from pacru.errors import NotationError
 
 __all__ = [
@@ -224,14 +225,19 @@ def parse_field(text: str) -> int:
 def field_index(field: int | str) -> int:
     """A field given as index or name, as an index 0..80.
 
+    An index is an ``int`` or any integer type :func:`operator.index` accepts
+    (a numpy integer); a ``bool`` is not an index.
+
     Raises:
         NotationError: an unknown field name.
-        ValueError: an index outside 0..80.
+        ValueError: an index outside 0..80, or a value that is neither an
+            integer nor a string.
     """
     if isinstance(field, str):
         return parse_field(field)
-    if isinstance(field, int) and 0 <= field < 81:
-        return int(field)
+    index = integer(field)
+    if index is not None and 0 <= index < 81:
+        return index
     raise ValueError(f"field index must be 0..80, not {field!r}")
 
 

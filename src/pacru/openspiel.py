@@ -57,6 +57,7 @@ from open_spiel.python.observation import (  # type: ignore[import-not-found,imp
 )
 
 from pacru._cursor import Cursor
+from pacru._integers import integer
 from pacru.encoding import Encoding
 from pacru.games import GAMES
 
@@ -205,6 +206,22 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self._cursor.legal_actions)
+
+    def apply_action(self, action: int) -> None:
+        """Take ``action`` (an ``int`` or any integer type :func:`operator.index` accepts).
+
+        Raises:
+            IllegalMoveError: ``action`` is not one of ``legal_actions()``: -1
+                (OpenSpiel's "invalid action", which its own check would refuse
+                with a ``SpielError``), a number outside the action range, or
+                not an integer; the state is unchanged.
+            GameOverError: the game is over.
+        """
+        decision = self._cursor.decision
+        number = integer(action)
+        if decision is not None and (number is None or number not in decision.legal_actions):
+            decision.choose(action)  # raises the IllegalMoveError naming the legal actions
+        super().apply_action(action if number is None else number)
 
     def _apply_action(self, action: int) -> None:
         # OpenSpiel does not check Python games' actions: the cursor refuses illegal ones.

@@ -44,3 +44,8 @@ class Status(enum.Flag):
     #: Loaded with ``adjudicate=False``: the game goes on, but the player to
     #: move has no legal move (play would have skipped or ended it).
     NO_LEGAL_MOVE = enum.auto()
+    #: LSD: tiles lie apart from the others in a way play cannot leave them
+    #: (every tile is placed against a tile on the field; only captures can
+    #: break the field into pieces, and only within the span of the tiles
+    #: ever placed).
+    DISCONNECTED_TILES = enum.auto()

@@ -38,6 +38,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import attrs
 
+from pacru._integers import integer, integer_pair
 from pacru.geometry import FIELD_NAMES, FILES, field_index
 
 if TYPE_CHECKING:
@@ -287,8 +288,10 @@ def board(
             ``highlight``, ``arrows`` or ``fill``), an arrow that is not an
             :class:`Arrow` or a pair, or a move text that does not parse.
     """
-    if not isinstance(size, int) or size < 50:
+    pixels = integer(size)
+    if pixels is None or pixels < 50:
         raise ValueError(f"size is a whole number of pixels >= 50, not {size!r}")
+    size = pixels
     marks = (tuple(arrows), dict(fill or {}))
     # The drawing reads the state only through the interfaces of pacru.drawable.
     if state.game == "lsd":
@@ -510,12 +513,9 @@ def _lsd_board(
 
 def _cell(value: Any) -> tuple[int, int]:
     """An LSD cell ``(x, y)`` of whole numbers, or ``ValueError``."""
-    if (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        return (value[0], value[1])
+    cell = integer_pair(value)
+    if cell is not None:
+        return cell
     raise ValueError(f"an LSD cell is an (x, y) pair of whole numbers, not {value!r}")
 
 

@@ -299,8 +299,9 @@ def test_format_pacru(position: str, ours: str, ap_text: str) -> None:
         ("e4-e5", "R3", "not-your-chevron"),
         ("pass", "R2", "pass-not-allowed"),
         ("e5>>>(a1,b1,a2,b2,c1,c2)", "D25", "over-orient"),
-        ("e5>(i8)", "R14", "wrong-payment"),
-        ("e5>(i8,a1)", "D25", "relinquish-not-own"),
+        # Red's only unoccupied field is i8 (e5 holds a chevron): AP's NOT_ENOUGH_45.
+        ("e5>(i8)", "D25", "too-few-fields"),
+        ("e5>(i8,a1)", "D25", "too-few-fields"),
     ],
 )
 def test_parse_pacru_illegal(ap_text: str, rule: str, reason: str) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import comb
+from typing import Any
 
 import pytest
 
-from pacru import Chevron, ChevronState, Direction, NotationError
+from pacru import Chevron, ChevronState, Direction, NotationError, from_position
+from pacru.explain import explain
 
 from .helpers import error_of, pos, supply_of
 
@@ -44,8 +46,8 @@ def test_e1_15_turn_and_payment() -> None:
 @pytest.mark.parametrize(
     ("move", "rule", "reason"),
     [
-        ("a1>>(c5,c6,d7,e5)", "D25", "relinquish-not-own"),  # only 3 red fields: no 90 degrees
-        ("a1>>(c5,c6)", "R14", "wrong-payment"),
+        ("a1>>(c5,c6,d7,e5)", "D25", "too-few-fields"),  # only 3 red fields: no 90 degrees
+        ("a1>>(c5,c6)", "D25", "too-few-fields"),
         ("a1>(c5)", "R14", "wrong-payment"),
         ("a1>(c5,c6,d7)", "R14", "wrong-payment"),
         ("a1>(c5,e4)", "D25", "relinquish-not-own"),
@@ -69,6 +71,46 @@ def test_d25_only_unoccupied_own_fields_pay() -> None:
 def test_d25_fewer_than_two_fields_no_reorientation() -> None:
     state = pos("pacru players=red,yellow markers=red:c5 chevrons=red:a1SW,e5N;yellow:i9S")
     assert reorientations(state) == set()
+
+
+@pytest.mark.parametrize("move", ["a1>(c5,c6)", "a1<(c5,e5)", "a1>(c5)"])
+def test_d25_too_few_own_fields_is_named(move: str) -> None:
+    """D25: with one unoccupied red field, no 45-degree turn; the error and explain say why
+    (they said "not legal here" or blamed a field given up)."""
+    state = pos("pacru players=red,yellow markers=red:c5,e5 chevrons=red:a1SW,e5N;yellow:i9S")
+    message = "red has 1 unoccupied field of their own, and a 45-degree turn gives up 2 (R14)"
+    err = error_of(state, move)
+    assert (err.rule, err.reason, err.detail) == ("D25", "too-few-fields", message)
+    explained = explain(state, move)
+    assert (explained.legal, explained.rule, explained.reason) == (False, "D25", "too-few-fields")
+    assert explained.message == message
+
+
+def test_d25_too_few_own_fields_for_a_90_degree_turn() -> None:
+    err = error_of(pos(E1_15), "a1>>(c5,c6,d7,e5)")
+    assert err.detail == (
+        "red has 3 unoccupied fields of their own, and a 90-degree turn gives up 4 (R14)"
+    )
+
+
+def test_r14_no_reorientation_when_no_chevron_can_move() -> None:
+    """R14, D26: red's only chevron a1 (facing SW) cannot move, so red may not reorient, even
+    with fields to give up (a diagram: play would have eliminated red, R15)."""
+    text = "pacru players=red,yellow markers=red:c5,c6,d7,e5 chevrons=red:a1SW;yellow:i9S"
+    state: Any = from_position(text, adjudicate=False)
+    assert len(state.legal_moves()) == 0
+    message = (
+        "red may reorient only if one of their chevrons can move this turn, and none can (D26)"
+    )
+    for move in ("a1>(c5,c6)", "a1<<(c5,c6,d7,e5)"):
+        err = error_of(state, move)
+        assert (err.rule, err.reason, err.detail) == ("R14", "no-movable-chevron", message)
+        explained = explain(state, move)
+        assert (explained.rule, explained.reason, explained.message) == (
+            "R14",
+            "no-movable-chevron",
+            message,
+        )
 
 
 def test_d25_no_135_or_180_degree_turn_in_the_grammar() -> None:

@@ -8,7 +8,9 @@ import pytest
 
 import pacru
 from pacru import CHEVRON_GAMES, ChevronState, Direction
-from pacru.geometry import borderland_of
+from pacru.base import MAX_COLOUR_NAME
+from pacru.chevron.notation import MAX_POSITION_TEXT
+from pacru.geometry import FIELD_NAMES, borderland_of
 
 from .helpers import moves_of, start
 
@@ -200,3 +202,44 @@ def test_b2_every_starting_chevron_has_three_moves() -> None:
             per_chevron[m[:2]] = per_chevron.get(m[:2], 0) + 1
         assert sorted(per_chevron.values()) == [3, 3, 3]
         assert {s.chevron_map()[f].owner for f in per_chevron} == {colour}
+
+
+# -- colour names: bounded, so that every position string written reads back ------------------
+
+LONGEST = [c * MAX_COLOUR_NAME for c in "abcd"]
+
+
+@pytest.mark.parametrize("game", pacru.GAMES)
+def test_colour_names_longer_than_the_maximum_are_refused(game: str) -> None:
+    """A 1,400-character name used to make a position string the reader refused (over 4,096)."""
+    with pytest.raises(ValueError, match=f"at most {MAX_COLOUR_NAME} characters"):
+        pacru.new_game(game, 2, colours=["green", "y" * (MAX_COLOUR_NAME + 1)])
+    state = pacru.new_game(game, 2, colours=["green", "y" * MAX_COLOUR_NAME])
+    for _ in range(2):
+        state = state.apply_move(state.legal_moves()[0])
+    assert pacru.from_position(state.to_position()) == state
+
+
+def test_the_reader_refuses_what_new_game_refuses() -> None:
+    too_long = "y" * (MAX_COLOUR_NAME + 1)
+    with pytest.raises(pacru.NotationError, match="players must be distinct colour words"):
+        pacru.from_position(f"shacru players=green,{too_long}")
+    with pytest.raises(pacru.InvalidPositionError, match=f"at most {MAX_COLOUR_NAME} characters"):
+        pacru.from_position(f"lsd red:B,{too_long}:W - - red")
+
+
+def test_the_longest_position_string_fits_the_reader() -> None:
+    """Four longest names, a marker on every free field, chevrons, an eliminated colour, huge
+    counters and every Pacru option: well under MAX_POSITION_TEXT, and it reads back."""
+    free = [f for f in FIELD_NAMES if f not in {"e1", "a3", "i3", "c1"}]
+    markers = ";".join(f"{c}:{','.join(free[i::3])}" for i, c in enumerate(LONGEST[:3]))
+    chevrons = f"{LONGEST[0]}:e1N,a3E;{LONGEST[1]}:i3W;{LONGEST[2]}:c1N"
+    text = (
+        f"pacru players={','.join(LONGEST)} turn={LONGEST[1]} markers={markers} "
+        f"chevrons={chevrons} out={LONGEST[3]} ply={'9' * 29} meeting_rule=original "
+        f"move_cap={'9' * 29}"
+    )
+    state = pacru.from_position(text, adjudicate=False)
+    written = state.to_position()
+    assert len(written) < 1500 < MAX_POSITION_TEXT
+    assert pacru.from_position(written, adjudicate=False) == state

@@ -125,16 +125,13 @@ def test_ansi_render_shows_the_actions_of_a_move_under_way() -> None:
     assert env.render().splitlines()[-1] == "chosen in this move: origin e1"
 
 
-def test_render_modes() -> None:
+def test_render_modes(cairo: None) -> None:
     env = gymnasium.make("pacru/Shacru-v0", render_mode="ansi")
     env.reset(seed=0)
     assert env.render() == str(pacru.new_game("shacru", 2))
     picture = gymnasium.make("pacru/LSD-v0", render_mode="rgb_array")
     picture.reset(seed=0)
-    try:
-        image = picture.render()
-    except ImportError as err:  # cairosvg without the system cairo library
-        pytest.skip(f"rgb_array needs cairosvg and cairo (test extra): {err}")
+    image = picture.render()
     assert isinstance(image, np.ndarray)
     assert image.dtype == np.uint8
     # LSD's start is one cell, drawn at the scale of three in a 400-pixel drawing (pacru.svg).

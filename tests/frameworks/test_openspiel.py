@@ -82,6 +82,22 @@ def test_illegal_actions_are_refused(game: str) -> None:
     assert state.history() == []
 
 
+
+@pytest.mark.parametrize("action", [-1, -2, 10**6, 2**63, True, 5.0])
+def test_invalid_and_out_of_range_actions_are_illegal_moves(action: Any) -> None:
+    """-1 is OpenSpiel's "invalid action" (its own check raised SpielError); every action
+    outside legal_actions() is an IllegalMoveError, the state unchanged."""
+    state = _load("shacru", 2).new_initial_state()
+    before = state.serialize()
+    with pytest.raises(pacru.IllegalMoveError, match="legal: \\[5, 19, 27, 81\\]") as info:
+        state.apply_action(action)
+    assert (info.value.rule, info.value.reason) == ("encoding", "illegal-action")
+    assert state.serialize() == before
+    assert state.history() == []
+    state.apply_action(np.int64(5))
+    assert state.history() == [5]
+
+
 def test_a_game_played_through_openspiel_matches_pacru() -> None:
     """Actions decode to the same moves: replaying them in pacru reaches the same position."""
     spiel = _load("pacru", 3)

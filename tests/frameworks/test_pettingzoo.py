@@ -103,16 +103,13 @@ def test_a_move_cap_truncates() -> None:
     assert final.ply == 6
 
 
-def test_render_modes() -> None:
+def test_render_modes(cairo: None) -> None:
     text = raw_env(game="shacru", players=2, render_mode="ansi")
     text.reset()
     assert text.render() == str(pacru.new_game("shacru", 2))
     picture = raw_env(game="shacru", players=2, render_mode="rgb_array")
     picture.reset()
-    try:
-        image = picture.render()
-    except ImportError as err:  # cairosvg without the system cairo library
-        pytest.skip(f"rgb_array needs cairosvg and cairo (test extra): {err}")
+    image = picture.render()
     assert image.dtype == np.uint8
     assert image.shape == (400, 400, 3)
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3  # a drawing, not a blank

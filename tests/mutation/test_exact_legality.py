@@ -71,6 +71,13 @@ CASES = [
         "a 45-degree turn costs exactly 2 of your fields, not 1 (D25)",
     ),
     (
+        "pacru players=a,b markers=a:a2,e5 chevrons=a:e5N;b:a1NE",
+        "e5>(a2,e5)",
+        "D25",
+        "too-few-fields",
+        "a has 1 unoccupied field of their own, and a 45-degree turn gives up 2 (R14)",
+    ),
+    (
         "pacru players=a,b markers=a:a2,a3,a4 chevrons=a:e5N;b:a1NE",
         "e5>(a2,b9)",
         "D25",
@@ -391,6 +398,28 @@ CASES = [
 ]
 
 
+#: Diagrams only play cannot reach (loaded with ``adjudicate=False``).
+DIAGRAM_CASES = [
+    (
+        "pacru players=a,b markers=a:a2,a3 chevrons=a:a1SW;b:i9S",
+        "a1>(a2,a3)",
+        "R14",
+        "no-movable-chevron",
+        "a may reorient only if one of their chevrons can move this turn, and none can (D26)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("position", "move", "rule", "reason", "detail"), DIAGRAM_CASES)
+def test_illegal_move_in_a_diagram_is_explained(
+    position: str, move: str, rule: str, reason: str, detail: str
+) -> None:
+    state = from_position(position, adjudicate=False)
+    with pytest.raises(IllegalMoveError) as raised:
+        state.apply_move(move)
+    assert (raised.value.rule, raised.value.reason, raised.value.detail) == (rule, reason, detail)
+
+
 @pytest.mark.parametrize(("position", "move", "rule", "reason", "detail"), CASES)
 def test_illegal_move_is_explained(
     position: str, move: str, rule: str, reason: str, detail: str
@@ -410,4 +439,4 @@ def test_illegal_move_is_explained(
 
 def test_every_documented_reason_is_exercised() -> None:
     """The table covers every reason code of pacru.chevron.legality but the catch-all."""
-    assert {case[3] for case in CASES} == CHEVRON_REASONS - {"illegal"}
+    assert {case[3] for case in CASES + DIAGRAM_CASES} == CHEVRON_REASONS - {"illegal"}

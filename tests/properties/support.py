@@ -17,10 +17,11 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
+import pacru
 import pacru.chevron.legality
 from pacru import ChevronState, GameState, Move
 from pacru.geometry import BORDERLAND, BORDERLAND_FIELDS, E5, FIELD_NAMES, NEIGHBOUR, Direction
-from pacru.strategies import Playout, available_games, boards, games, playouts
+from pacru.strategies import Playout, boards, games, playouts
 
 #: The profile counts of the ``ci`` and ``dev`` profiles; a larger loaded count
 #: means a long fuzzing run, whose count every test then uses.
@@ -42,9 +43,8 @@ def budget(n: int) -> settings:
     return settings(max_examples=min(n, int(cap)) if cap else n)
 
 
-GAMES: Final = available_games()
-CHEVRON: Final = tuple(g for g in GAMES if g != "lsd")
-HAS_LSD: Final = "lsd" in GAMES
+GAMES: Final = pacru.GAMES
+CHEVRON: Final = pacru.CHEVRON_GAMES
 
 
 def cases(games: Iterable[str] = GAMES, counts: Iterable[int] = (2, 3, 4)) -> pytest.MarkDecorator:

@@ -25,7 +25,7 @@ from pacru.chevron.rules import SUPPLY
 from pacru.geometry import BETWEEN, LINE
 from pacru.strategies import Playout
 
-from .support import CHEVRON, GAMES, HAS_LSD, budget, cases, game_playouts, supply_of
+from .support import CHEVRON, GAMES, budget, cases, game_playouts, supply_of
 
 # Terminations each game may end with {S-R6, L7, A-R10, R16, D32, D33, LSD 2.4}.
 ENDINGS = {
@@ -194,27 +194,25 @@ def _check_chevron_winners(state: ChevronState) -> None:
         assert state.ply >= state.rules.move_cap
 
 
-if HAS_LSD:
-
-    @cases(["lsd"])
-    @budget(12)
-    @given(data=st.data())
-    def test_lsd_tile_conservation(game: str, players: int, data: st.DataObject) -> None:
-        """Supply + field + captured = the tile set (20 per colour by default) {LSD 1.2, 2.3};
-        scores count the tiles on the field."""
-        p = _play(data, game, players, max_plies=80)
-        start: Any = p.start
-        for state in p.states:
-            lsd: Any = state
-            on_field = dict.fromkeys(lsd.players, 0)
-            for tile in lsd.field.values():
-                on_field[tile.owner] += 1
-            assert dict(lsd.scores) == on_field
-            for colour in lsd.players:
-                total = lsd.supply_size(colour) + on_field[colour] + lsd.captured_count(colour)
-                assert total == start.supply_size(colour)
-                if "tile_set" not in p.spec.kwargs:
-                    assert total == 20
+@cases(["lsd"])
+@budget(12)
+@given(data=st.data())
+def test_lsd_tile_conservation(game: str, players: int, data: st.DataObject) -> None:
+    """Supply + field + captured = the tile set (20 per colour by default) {LSD 1.2, 2.3};
+    scores count the tiles on the field."""
+    p = _play(data, game, players, max_plies=80)
+    start: Any = p.start
+    for state in p.states:
+        lsd: Any = state
+        on_field = dict.fromkeys(lsd.players, 0)
+        for tile in lsd.field.values():
+            on_field[tile.owner] += 1
+        assert dict(lsd.scores) == on_field
+        for colour in lsd.players:
+            total = lsd.supply_size(colour) + on_field[colour] + lsd.captured_count(colour)
+            assert total == start.supply_size(colour)
+            if "tile_set" not in p.spec.kwargs:
+                assert total == 20
 
 
 def test_game_state_protocol_is_shared() -> None:

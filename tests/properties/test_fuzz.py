@@ -20,7 +20,6 @@ LSD moves and positions           NotationError, IllegalMoveError, InvalidPositi
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections.abc import Callable
 from typing import Any, Final
@@ -41,14 +40,21 @@ from pacru import (
     from_position,
     parse_field,
 )
+from pacru import abstractplay as ap
 from pacru.chevron.move import MAX_MOVE_TEXT
 from pacru.chevron.notation import MAX_POSITION_TEXT
+from pacru.lsd import LsdMove
+from pacru.records import (
+    MAX_RECORD_TEXT,
+    MAX_TOKEN,
+    RecordError,
+    read_records,
+    record_from_game,
+    write_record,
+)
 from pacru.strategies import GameSpec, mutated_texts
 
-from .support import GAMES, HAS_LSD
-
-HAS_RECORDS = importlib.util.find_spec("pacru.records") is not None
-HAS_AP = importlib.util.find_spec("pacru.abstractplay") is not None
+from .support import GAMES
 
 
 def _corpus_games() -> list[list[GameState[Any]]]:
@@ -168,62 +174,50 @@ def test_position_parser_length_limit() -> None:
         from_position(text * 10**4)
 
 
-if HAS_RECORDS:
-    from pacru.records import (
-        MAX_RECORD_TEXT,
-        MAX_TOKEN,
-        RecordError,
-        read_records,
-        record_from_game,
-        write_record,
-    )
 
-    RECORDS: Final = [
-        write_record(record_from_game(Game(g[0], [s.last_move for s in g[1:]]), Event="fuzz"))
-        for g in GAMES_PLAYED
-    ]
+RECORDS: Final = [
+    write_record(record_from_game(Game(g[0], [s.last_move for s in g[1:]]), Event="fuzz"))
+    for g in GAMES_PLAYED
+]
 
-    @given(_texts(RECORDS) | mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
-    def test_fuzz_read_records(text: str) -> None:
-        """read_records raises only RecordError; what it reads writes back and reads again."""
-        records = _only((RecordError,), lambda: read_records(text))
-        for record in records or ():
-            assert read_records(write_record(record)) == [record]
+@given(_texts(RECORDS) | mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
+def test_fuzz_read_records(text: str) -> None:
+    """read_records raises only RecordError; what it reads writes back and reads again."""
+    records = _only((RecordError,), lambda: read_records(text))
+    for record in records or ():
+        assert read_records(write_record(record)) == [record]
 
-    def test_record_reader_limits() -> None:
-        """Texts over MAX_RECORD_TEXT and moves over MAX_TOKEN are RecordErrors ("too-long")."""
-        with pytest.raises(RecordError) as err:
-            read_records(" " * (MAX_RECORD_TEXT + 1))
-        assert err.value.reason == "too-long"
-        record = RECORDS[0].rstrip().rsplit("\n", 1)[0]
-        with pytest.raises(RecordError):
-            read_records(record + "\n\n" + "e" * (MAX_TOKEN + 1) + " *\n")
+def test_record_reader_limits() -> None:
+    """Texts over MAX_RECORD_TEXT and moves over MAX_TOKEN are RecordErrors ("too-long")."""
+    with pytest.raises(RecordError) as err:
+        read_records(" " * (MAX_RECORD_TEXT + 1))
+    assert err.value.reason == "too-long"
+    record = RECORDS[0].rstrip().rsplit("\n", 1)[0]
+    with pytest.raises(RecordError):
+        read_records(record + "\n\n" + "e" * (MAX_TOKEN + 1) + " *\n")
 
 
-if HAS_AP:
-    from pacru import abstractplay as ap
+AP_STATES: Final = [s for s in CHEVRON_STATES if s.game in ap.AP_GAMES]
+AP_MOVES: Final = sorted(
+    {ap.format_move(s, m) for s in AP_STATES for m in list(s.legal_moves())[:40]}
+    | {"e3xe4(e6,i9)", "a4-a6(*,i9)", "d9>>(a7,b7,b5,c4)", "a3-b4^", "pass"}
+)
 
-    AP_STATES: Final = [s for s in CHEVRON_STATES if s.game in ap.AP_GAMES]
-    AP_MOVES: Final = sorted(
-        {ap.format_move(s, m) for s in AP_STATES for m in list(s.legal_moves())[:40]}
-        | {"e3xe4(e6,i9)", "a4-a6(*,i9)", "d9>>(a7,b7,b5,c4)", "a3-b4^", "pass"}
-    )
+@given(st.sampled_from(AP_STATES), _texts(AP_MOVES))
+def test_fuzz_abstractplay_parse_move(state: ChevronState, text: str) -> None:
+    """abstractplay.parse_move raises only NotationError or IllegalMoveError (NOTATION-AP);
+    what it reads is a legal move that formats back to text it reads the same way."""
+    move = _only((NotationError, IllegalMoveError), lambda: ap.parse_move(state, text))
+    if move is not None:
+        assert len(text) <= ap.MAX_AP_MOVE_TEXT
+        assert move in state.legal_moves()
+        assert ap.parse_move(state, ap.format_move(state, move)) == move
 
-    @given(st.sampled_from(AP_STATES), _texts(AP_MOVES))
-    def test_fuzz_abstractplay_parse_move(state: ChevronState, text: str) -> None:
-        """abstractplay.parse_move raises only NotationError or IllegalMoveError (NOTATION-AP);
-        what it reads is a legal move that formats back to text it reads the same way."""
-        move = _only((NotationError, IllegalMoveError), lambda: ap.parse_move(state, text))
-        if move is not None:
-            assert len(text) <= ap.MAX_AP_MOVE_TEXT
-            assert move in state.legal_moves()
-            assert ap.parse_move(state, ap.format_move(state, move)) == move
-
-    def test_abstractplay_length_limit() -> None:
-        """AP move texts over MAX_AP_MOVE_TEXT (200) are a NotationError."""
-        state = ap.new_game("pacru", 2)
-        with pytest.raises(NotationError, match="longer than"):
-            ap.parse_move(state, "a3-b3" + " " * ap.MAX_AP_MOVE_TEXT)
+def test_abstractplay_length_limit() -> None:
+    """AP move texts over MAX_AP_MOVE_TEXT (200) are a NotationError."""
+    state = ap.new_game("pacru", 2)
+    with pytest.raises(NotationError, match="longer than"):
+        ap.parse_move(state, "a3-b3" + " " * ap.MAX_AP_MOVE_TEXT)
 
 
 def test_numbers_in_chevron_positions_are_ascii() -> None:
@@ -235,46 +229,43 @@ def test_numbers_in_chevron_positions_are_ascii() -> None:
             from_position(f"{base} {bad}")
 
 
-if HAS_LSD:
-    from pacru.lsd import LsdMove
+@pytest.mark.parametrize(
+    "text",
+    ["B+NESW@" + "9" * 5000 + ",0", "B+NESW@\u0660,\u0660", "B+NESW@\u00b2,0"],
+)
+def test_lsd_move_numbers_are_ascii_and_bounded(text: str) -> None:
+    """A huge coordinate or one in non-ASCII digits is a NotationError like any other
+    bad move text (not int()'s ValueError, and no silent reading of other scripts)."""
+    with pytest.raises(NotationError):
+        LsdMove.from_text(text)
 
-    @pytest.mark.parametrize(
-        "text",
-        ["B+NESW@" + "9" * 5000 + ",0", "B+NESW@\u0660,\u0660", "B+NESW@\u00b2,0"],
-    )
-    def test_lsd_move_numbers_are_ascii_and_bounded(text: str) -> None:
-        """A huge coordinate or one in non-ASCII digits is a NotationError like any other
-        bad move text (not int()'s ValueError, and no silent reading of other scripts)."""
-        with pytest.raises(NotationError):
-            LsdMove.from_text(text)
+@pytest.mark.parametrize("option", ["row=\u00b2", "row=" + "9" * 5000, "row=\u0663"])
+def test_lsd_position_numbers_are_ascii_and_bounded(option: str) -> None:
+    """A row length in non-ASCII digits or of thousands of digits is a NotationError."""
+    with pytest.raises(NotationError):
+        from_position(f"lsd red:B,yellow:W - - red {option}")
 
-    @pytest.mark.parametrize("option", ["row=\u00b2", "row=" + "9" * 5000, "row=\u0663"])
-    def test_lsd_position_numbers_are_ascii_and_bounded(option: str) -> None:
-        """A row length in non-ASCII digits or of thousands of digits is a NotationError."""
-        with pytest.raises(NotationError):
-            from_position(f"lsd red:B,yellow:W - - red {option}")
+LSD_MOVES: Final = sorted({str(m) for s in LSD_STATES for m in s.legal_moves()[:60]})
+LSD_POSITIONS: Final = sorted({s.to_position() for s in LSD_STATES})
 
-    LSD_MOVES: Final = sorted({str(m) for s in LSD_STATES for m in s.legal_moves()[:60]})
-    LSD_POSITIONS: Final = sorted({s.to_position() for s in LSD_STATES})
+@given(st.sampled_from(LSD_STATES), _texts(LSD_MOVES))
+def test_fuzz_lsd_moves(state: Any, text: str) -> None:
+    """LSD move texts: LsdMove.from_text raises only NotationError; parse_move and
+    apply_move only NotationError or IllegalMoveError (LSD moves grammar)."""
+    move = _only((NotationError,), lambda: LsdMove.from_text(text))
+    if move is not None:
+        assert LsdMove.from_text(str(move)) == move
+    legal = _only((NotationError, IllegalMoveError), lambda: state.parse_move(text))
+    if legal is not None:
+        assert legal in state.legal_moves()
+    _only((NotationError, IllegalMoveError), lambda: state.apply_move(text))
 
-    @given(st.sampled_from(LSD_STATES), _texts(LSD_MOVES))
-    def test_fuzz_lsd_moves(state: Any, text: str) -> None:
-        """LSD move texts: LsdMove.from_text raises only NotationError; parse_move and
-        apply_move only NotationError or IllegalMoveError (LSD moves grammar)."""
-        move = _only((NotationError,), lambda: LsdMove.from_text(text))
-        if move is not None:
-            assert LsdMove.from_text(str(move)) == move
-        legal = _only((NotationError, IllegalMoveError), lambda: state.parse_move(text))
-        if legal is not None:
-            assert legal in state.legal_moves()
-        _only((NotationError, IllegalMoveError), lambda: state.apply_move(text))
-
-    @given(_texts(LSD_POSITIONS))
-    def test_fuzz_lsd_positions(text: str) -> None:
-        """LSD position strings: only NotationError or InvalidPositionError; round trip."""
-        state = _only((NotationError, InvalidPositionError), lambda: from_position(text))
-        if state is not None:
-            assert from_position(state.to_position()) == state
+@given(_texts(LSD_POSITIONS))
+def test_fuzz_lsd_positions(text: str) -> None:
+    """LSD position strings: only NotationError or InvalidPositionError; round trip."""
+    state = _only((NotationError, InvalidPositionError), lambda: from_position(text))
+    if state is not None:
+        assert from_position(state.to_position()) == state
 
 
 # -- regressions: crashes found by fuzzing (issue 16) --------------------------------------------
@@ -331,48 +322,44 @@ def test_non_ascii_colours_are_refused_by_new_game() -> None:
     assert from_position(state.to_position()) == state
 
 
-if HAS_AP:
-
-    @pytest.mark.parametrize(
-        "final",
-        [
-            {"chevrons": [[]]},
-            {"chevrons": [["e1", 1]]},
-            {"chevrons": 5},
-            {"markers": [1]},
-            {"markers": {"1": [3]}},
-            {"markers": {"1": "e1"}},
-        ],
-    )
-    def test_compare_final_refuses_malformed_final(final: dict[str, Any]) -> None:
-        """A malformed "final" is a ValueError naming the key, not an IndexError."""
-        with pytest.raises(ValueError, match="must"):
-            ap.compare_final(ap.new_game("pacru", 2), final)
+@pytest.mark.parametrize(
+    "final",
+    [
+        {"chevrons": [[]]},
+        {"chevrons": [["e1", 1]]},
+        {"chevrons": 5},
+        {"markers": [1]},
+        {"markers": {"1": [3]}},
+        {"markers": {"1": "e1"}},
+    ],
+)
+def test_compare_final_refuses_malformed_final(final: dict[str, Any]) -> None:
+    """A malformed "final" is a ValueError naming the key, not an IndexError."""
+    with pytest.raises(ValueError, match="must"):
+        ap.compare_final(ap.new_game("pacru", 2), final)
 
 
-if HAS_LSD:
+def test_lsd_tiles_near_the_coordinate_limit_are_refused() -> None:
+    """A tile so far out that play could leave the coordinate range is an
+    InvalidPositionError on reading, not a bare ValueError from legal_moves()."""
+    with pytest.raises(InvalidPositionError, match="from \\(0, 0\\)"):
+        from_position("lsd red:B,yellow:W 0B+N@0,-2047 - yellow")
+    far = from_position("lsd red:B,yellow:W 0B+N@0,-2000 - yellow")
+    assert len(far.legal_moves()) == 16
 
-    def test_lsd_tiles_near_the_coordinate_limit_are_refused() -> None:
-        """A tile so far out that play could leave the coordinate range is an
-        InvalidPositionError on reading, not a bare ValueError from legal_moves()."""
-        with pytest.raises(InvalidPositionError, match="from \\(0, 0\\)"):
-            from_position("lsd red:B,yellow:W 0B+N@0,-2047 - yellow")
-        far = from_position("lsd red:B,yellow:W 0B+N@0,-2000 - yellow")
-        assert len(far.legal_moves()) == 16
+def test_lsd_rule_tables_are_read_only() -> None:
+    """Rules are shared by every game with the same options: their tables cannot change."""
+    import pickle
 
-    def test_lsd_rule_tables_are_read_only() -> None:
-        """Rules are shared by every game with the same options: their tables cannot change."""
-        import pickle
+    from pacru import new_game
 
-        from pacru import new_game
-
-        state = new_game("lsd")
-        with pytest.raises((AttributeError, TypeError)):
-            state.rules.kind_of[0].clear()  # type: ignore[attr-defined]
-        with pytest.raises(TypeError):
-            state.rules.kind_of[0][0] = 1  # type: ignore[index]
-        assert len(new_game("lsd").legal_moves()) == 30
-        assert pickle.loads(pickle.dumps(state)) == state
+    state = new_game("lsd")
+    with pytest.raises((AttributeError, TypeError)):
+        state.rules.kind_of[0].clear()  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        state.rules.kind_of[0][0] = 1  # type: ignore[index]
+    assert len(new_game("lsd").legal_moves()) == 30
+    assert pickle.loads(pickle.dumps(state)) == state
 
 
 # -- the entry points of issue 16: SAN, lookups, diagrams, tolerant records ----------------------
@@ -413,13 +400,11 @@ def test_fuzz_unadjudicated_positions(text: str) -> None:
             assert from_position(state.to_position(), adjudicate=False) == state
 
 
-if HAS_RECORDS:
-
-    @given(mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
-    def test_fuzz_tolerant_records(text: str) -> None:
-        """The tolerant reader never raises on text within the limits; the moves it keeps
-        before an illegal one (or of a good game) write back and read back strictly."""
-        for record in read_records(text, strict=False):
-            if any(error.ply is None for error in record.errors):
-                continue  # unreadable text, a bad set-up or result: kept as found
-            assert read_records(write_record(record)) == [record]
+@given(mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
+def test_fuzz_tolerant_records(text: str) -> None:
+    """The tolerant reader never raises on text within the limits; the moves it keeps
+    before an illegal one (or of a good game) write back and read back strictly."""
+    for record in read_records(text, strict=False):
+        if any(error.ply is None for error in record.errors):
+            continue  # unreadable text, a bad set-up or result: kept as found
+        assert read_records(write_record(record)) == [record]

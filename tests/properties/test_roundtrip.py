@@ -13,10 +13,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,9 +23,6 @@ from pacru import ChevronState, Game, Move, from_position
 from pacru.strategies import GameSpec, legal_moves, move_texts, playouts
 
 from .support import CHEVRON, GAMES, budget, cases, game_playouts, game_states, move_signature
-
-HAS_RECORDS = importlib.util.find_spec("pacru.records") is not None
-HAS_AP = importlib.util.find_spec("pacru.abstractplay") is not None
 
 
 @cases(GAMES)
@@ -79,7 +74,6 @@ def test_position_round_trip(game: str, players: int, data: st.DataObject) -> No
     assert text.split()[0] == game
 
 
-@pytest.mark.skipif(not HAS_RECORDS, reason="pacru.records is not there yet")
 @cases(GAMES, [2, 3, 4])
 @budget(5)
 @given(data=st.data())
@@ -102,7 +96,6 @@ def test_record_round_trip(game: str, players: int, data: st.DataObject) -> None
     assert again.tag("Event") == "property test"
 
 
-@pytest.mark.skipif(not HAS_AP, reason="pacru.abstractplay is not there yet")
 @cases(["pacru", "azacru"])
 @budget(6)
 @given(data=st.data())
@@ -183,10 +176,6 @@ def test_legal_move_order_is_documented(game: str, players: int, data: st.DataOb
         assert firsts == sorted(firsts, key=lambda f: -1 if f is None else fields.index(f))
 
 
-HAS_BOTS = importlib.util.find_spec("pacru.bots") is not None
-
-
-@pytest.mark.skipif(not HAS_BOTS, reason="pacru.bots is not there yet")
 @cases(GAMES, [2, 4])
 @budget(4)
 @given(seed=st.integers(0, 2**32 - 1), bot=st.sampled_from(["random", "greedy"]))

@@ -79,6 +79,15 @@ def test_removed_history_and_previous_name_the_replacement(name: str, game: str)
     with pytest.raises(AttributeError, match=rf"state\.{name} was removed; use pacru\.Game"):
         getattr(state, name)
     assert not hasattr(state, name)
+    assert name not in dir(state)
+
+
+@pytest.mark.parametrize("game", ["shacru", "lsd"])
+def test_other_missing_attributes_raise_the_plain_error(game: str) -> None:
+    state, name = pacru.new_game(game), "plies"
+    with pytest.raises(AttributeError, match=r"object has no attribute 'plies'$") as info:
+        getattr(state, name)
+    assert (info.value.name, info.value.obj) == (name, state)
 
 
 # -- pickle --------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ e.g. ``"S-R5"``, or a ruling such as ``"D25"``), a stable ``reason`` code and
 a sentence with the fields involved. Reason codes:
 
 ``game-over``, ``pass-not-allowed``, ``must-pass``, ``no-chevron``,
-``not-your-chevron``, ``no-reorientation``, ``wrong-payment``,
-``relinquish-not-own``, ``relinquish-occupied``, ``not-straight``,
+``not-your-chevron``, ``no-reorientation``, ``too-few-fields``,
+``wrong-payment``, ``relinquish-not-own``, ``relinquish-occupied``,
+``no-movable-chevron``, ``not-straight``,
 ``not-forward``, ``beyond-power``, ``no-pincer``, ``no-victim``,
 ``single-attacker``, ``occupied``, ``jump-not-connection``,
 ``opponent-field``, ``no-twist``, ``twist-without-crossing``,
@@ -105,6 +106,23 @@ def _reorientation(state: ChevronState, move: Move, err: _Err) -> IllegalMoveErr
             f"{state.game} has no reorientation; only Pacru does (R14)",
         )
     cost = 2 * abs(move.turn)
+    seat = state.to_move
+    me = state.players[seat]
+    if not state.legal_moves().steps:
+        return err(
+            "R14",
+            "no-movable-chevron",
+            f"{me} may reorient only if one of their chevrons can move this turn, and none "
+            "can (D26)",
+        )
+    free = (state.markers[seat] & ~state.occupied).bit_count()
+    if free < cost:
+        return err(
+            "D25",
+            "too-few-fields",
+            f"{me} has {free} unoccupied field{'' if free == 1 else 's'} of their own, and a "
+            f"{45 * abs(move.turn)}-degree turn gives up {cost} (R14)",
+        )
     if len(move.relinquished) != cost:
         return err(
             "R14",
@@ -112,7 +130,6 @@ def _reorientation(state: ChevronState, move: Move, err: _Err) -> IllegalMoveErr
             f"a {45 * abs(move.turn)}-degree turn costs exactly {cost} of your fields, "
             f"not {len(move.relinquished)} (D25)",
         )
-    seat = state.to_move
     for f in move.relinquished:
         if not state.markers[seat] >> f & 1:
             return err("D25", "relinquish-not-own", f"{FIELD_NAMES[f]} is not a field of yours")

@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable
 from typing import Any, Final
 
 import attrs
 
+from pacru._integers import integer
 from pacru.errors import NotationError
 from pacru.geometry import FIELD_NAMES, parse_field
 
@@ -72,36 +72,55 @@ class MoveKind(enum.Enum):
     PASS = "pass"
 
 
-def _is_field(value: object) -> bool:
-    return type(value) is int and 0 <= value < 81
+def _field(value: object) -> int | None:
+    """``value`` as a field index 0..80 (any integer type but bool), else None."""
+    index = value if type(value) is int else integer(value)
+    return index if index is not None and 0 <= index < 81 else None
 
 
 def _field_or_none(value: int | None) -> int | None:
-    if value is not None and not _is_field(value):
+    if value is None:
+        return None
+    index = _field(value)
+    if index is None:
         raise ValueError(f"field index must be 0..80 (an int), not {value!r}")
-    return value
+    return index
 
 
 def _sorted_fields(value: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     # Checked here, not later: a bad field would only fail in str() or legality.
     if not isinstance(value, tuple | list):
         raise ValueError(f"relinquished fields are a tuple of field indices, not {value!r}")
-    if not all(_is_field(f) for f in value):
+    fields = [f for f in map(_field, value) if f is not None]
+    if len(fields) != len(value):
         raise ValueError(f"relinquished fields are int indices 0..80, not {value!r}")
-    if len(set(value)) != len(value):
+    if len(set(fields)) != len(fields):
         raise ValueError(f"a relinquished field is named twice: {value!r}")
-    return tuple(sorted(value))
+    return tuple(sorted(fields))
 
 
-def _exact(kind: type, allowed: tuple[object, ...]) -> Callable[[Any, Any, Any], None]:
-    # bool is an int subclass: Move(twist=True) would print as ">" yet not parse back as True.
-    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if type(value) is not kind or value not in allowed:
-            raise ValueError(
-                f"'{attribute.name}' must be in {allowed!r} as {kind.__name__} (got {value!r})"
-            )
+def _exact_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if type(value) is not bool:
+        raise ValueError(f"'{attribute.name}' must be True or False as bool (got {value!r})")
 
-    return check
+
+def _one_of(name: str, allowed: tuple[int, ...], value: object) -> int:
+    """``value`` (any integer type but bool) as one of the ``allowed`` ints.
+
+    bool is an int subclass: Move(twist=True) would print as ">" yet not parse back as True.
+    """
+    number = value if type(value) is int else integer(value)
+    if number is None or number not in allowed:
+        raise ValueError(f"'{name}' must be in {allowed!r} as int (got {value!r})")
+    return number
+
+
+def _twist(value: object) -> int:
+    return _one_of("twist", (-1, 0, 1), value)
+
+
+def _turn(value: object) -> int:
+    return _one_of("turn", (-2, -1, 0, 1, 2), value)
 
 
 @attrs.frozen(cache_hash=True)
@@ -109,7 +128,9 @@ class Move:
     """One complete move of a chevron game, with every choice the player made.
 
     All fields are field indices 0..80 (``a1 = 0``, row-major from rank 1; see
-    :mod:`pacru.geometry`) or ``None``.
+    :mod:`pacru.geometry`) or ``None``. The constructor takes the fields,
+    ``twist`` and ``turn`` as ``int`` or any integer type :func:`operator.index`
+    accepts (numpy integers), and stores them as ``int``; a ``bool`` is refused.
 
     Attributes:
         origin: the chevron's field; ``None`` only for a pass.
@@ -139,10 +160,10 @@ class Move:
 
     origin: int | None = attrs.field(default=None, converter=_field_or_none)
     target: int | None = attrs.field(default=None, converter=_field_or_none)
-    capture: bool = attrs.field(default=False, validator=_exact(bool, (False, True)))
-    twist: int = attrs.field(default=0, validator=_exact(int, (-1, 0, 1)))
-    turn: int = attrs.field(default=0, validator=_exact(int, (-2, -1, 0, 1, 2)))
-    connection: bool = attrs.field(default=False, validator=_exact(bool, (False, True)))
+    capture: bool = attrs.field(default=False, validator=_exact_bool)
+    twist: int = attrs.field(default=0, converter=_twist)
+    turn: int = attrs.field(default=0, converter=_turn)
+    connection: bool = attrs.field(default=False, validator=_exact_bool)
     marker: int | None = attrs.field(default=None, converter=_field_or_none)
     meeting: int | None = attrs.field(default=None, converter=_field_or_none)
     relinquished: tuple[int, ...] = attrs.field(default=(), converter=_sorted_fields)

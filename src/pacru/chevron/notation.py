@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from pacru.base import Outcome
+from pacru.base import MAX_COLOUR_NAME, Outcome
 from pacru.chevron.position import adjudication, format_position
 from pacru.chevron.rules import SUPPLY, rules_for
 from pacru.chevron.state import ChevronState
@@ -51,7 +51,10 @@ __all__ = [
     "parse_position",
 ]
 
-#: Longest position string the parser reads.
+#: Longest position string the parser reads. Every position pacru writes is far
+#: shorter: colour names are at most 32 characters (``pacru.base.MAX_COLOUR_NAME``),
+#: so even four such names, a marker on every free field and every option stay
+#: under 1,500 characters (a test builds that position).
 MAX_POSITION_TEXT: Final = 4096
 #: Most digits of a number (``ply``, ``idle``, ...); no game comes near 10**30 plies.
 MAX_NUMBER_DIGITS: Final = 30
@@ -138,7 +141,9 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     players = tuple(values["players"].split(","))
     if not 2 <= len(players) <= 4:
         raise InvalidPositionError(f"{game} is played by 2, 3 or 4 players, not {len(players)}")
-    if len(set(players)) != len(players) or not all(_COLOUR_RE.fullmatch(p) for p in players):
+    if len(set(players)) != len(players) or not all(
+        _COLOUR_RE.fullmatch(p) and len(p) <= MAX_COLOUR_NAME for p in players
+    ):
         raise NotationError(
             f"players must be distinct colour words: {values['players'][:40]!r}", text
         )

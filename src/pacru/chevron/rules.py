@@ -22,6 +22,8 @@ from typing import Final
 
 import attrs
 
+from pacru._integers import integer
+
 __all__ = ["MEETING_RULES", "SUPPLY", "SUPPLY_BY_PLAYERS", "Rules", "rules_for"]
 
 #: Pacru marker supply per player, by player count {R1}. A read-only mapping.
@@ -111,10 +113,14 @@ def rules_for(
     if move_cap is not None:
         if not (base.pacru or base.azacru):
             raise ValueError("move_cap applies to Pacru and Azacru only (ruling D32)")
-        if not isinstance(move_cap, int) or move_cap < 1:
+        cap = integer(move_cap)
+        if cap is None or cap < 1:
             raise ValueError(f"move_cap must be a positive number of plies, not {move_cap!r}")
-    if not isinstance(idle_rounds, int) or idle_rounds < 1:
+        move_cap = cap
+    rounds = integer(idle_rounds)
+    if rounds is None or rounds < 1:
         raise ValueError(f"idle_rounds must be a positive whole number, not {idle_rounds!r}")
+    idle_rounds = rounds
     if idle_rounds != 81 and not base.lookahead_end:
         raise ValueError("idle_rounds applies to Lilacru and Shacru only (ruling D33)")
     return attrs.evolve(base, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)

@@ -30,6 +30,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
+from pacru._integers import integer
+from pacru.base import MAX_COLOUR_NAME
 from pacru.chevron.rules import rules_for
 from pacru.chevron.state import ChevronState
 from pacru.geometry import Direction, parse_field
@@ -87,10 +89,11 @@ def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> t
     names = tuple(c.strip().lower() for c in colours)
     for name in names:
         # ASCII only, as the position string reads them (pacru.chevron.notation).
-        if not _COLOUR_RE.fullmatch(name):
+        if not _COLOUR_RE.fullmatch(name) or len(name) > MAX_COLOUR_NAME:
             raise ValueError(
-                "colour names are words of letters, digits, - and _ (ASCII, a letter first): "
-                f"{name!r}"
+                "colour names are words of letters, digits, - and _ (ASCII, a letter first), "
+                f"at most {MAX_COLOUR_NAME} characters: {name[:40]!r}"
+                + ("..." if len(name) > 40 else "")
             )
     if len(set(names)) != n:
         raise ValueError(f"colour names must be distinct: {', '.join(names)}")
@@ -112,7 +115,9 @@ def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
         start_layout: ``"standard"`` (default), ``"ap-legacy-2p"`` or
             ``"abstractplay"`` (see the module docstring).
         colours: colour names for the layout's seats in its default order
-            (default: the seat colours green, black, yellow, red).
+            (default: the seat colours green, black, yellow, red): ASCII
+            letters, digits, ``-`` and ``_``, a letter first, at most
+            :data:`pacru.base.MAX_COLOUR_NAME` (32) characters, read in lower case.
         first_player: a colour; keeps the cyclic order and starts with it.
         turn_order: every colour, in the order they move (overrides
             ``first_player``); ruling D2 allows any order.
@@ -131,8 +136,10 @@ def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
             f"unknown option(s) {', '.join(unknown)} for {game}; "
             f"valid options: {', '.join(_OPTIONS)}"
         )
-    if players not in (2, 3, 4) or isinstance(players, bool):
+    count = integer(players)
+    if count not in (2, 3, 4):
         raise ValueError(f"{game} is played by 2, 3 or 4 players, not {players!r}")
+    players = count
     layout_name = options.get("start_layout", "standard")
     layout = LAYOUTS.get(layout_name)
     if layout is None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NoReturn
 
-from pacru.errors import GameOverError, IllegalMoveError
+from pacru._integers import integer
+from pacru.errors import GameOverError, IllegalMoveError, InvalidPositionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
     from pacru.base import GameState
 
-__all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision", "register"]
+__all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision", "register", "seat_index"]
 
 #: Version of the action layouts and observation planes. It changes whenever an
 #: action number, the decision order or an observation plane changes meaning;
@@ -38,7 +39,10 @@ class Decision(tuple[Any, ...]):
     legal move (apply it with ``decision.state.apply_move(decision.move)``).
     Decisions are immutable (a tuple underneath, for speed: a decision is
     built several times per ply) and compare by identity; ``choose`` returns
-    a new one.
+    a new one. A decision that is not :attr:`done` always has at least one
+    legal action: :meth:`Encoding.start` refuses a position whose player to
+    move has no legal move (only a diagram loaded with ``adjudicate=False``
+    can be one; play skips or eliminates such a player, or ends the game).
     """
 
     __slots__ = ()
@@ -112,10 +116,14 @@ class Decision(tuple[Any, ...]):
     def choose(self, action: int) -> Decision:
         """The decision after taking ``action``; ``self`` is unchanged.
 
+        ``action`` is an ``int`` or any integer type :func:`operator.index`
+        accepts (a numpy integer from an array), taken as its ``int`` value.
+
         Raises:
             IllegalMoveError: ``action`` is not one of :attr:`legal_actions`
-                (rule ``"encoding"``, reason ``"illegal-action"``), or the move
-                is already complete (reason ``"move-complete"``).
+                (rule ``"encoding"``, reason ``"illegal-action"``; a ``bool``,
+                float or other non-integer is never one), or the move is
+                already complete (reason ``"move-complete"``).
         """
         if self[6] is not None:
             raise IllegalMoveError(
@@ -123,6 +131,15 @@ class Decision(tuple[Any, ...]):
                 rule="encoding",
                 reason="move-complete",
             )
+        if type(action) is not int:
+            number = integer(action)
+            if number is None:
+                raise IllegalMoveError(
+                    f"an action is an integer, not {action!r}; legal: {list(self.legal_actions)}",
+                    rule="encoding",
+                    reason="illegal-action",
+                )
+            action = number
         if action not in self[4]:
             raise IllegalMoveError(
                 f"action {action!r} ({self.encoding.action_name(action)}) is not legal in this "
@@ -140,6 +157,18 @@ class Decision(tuple[Any, ...]):
 
 
 _new_tuple = tuple.__new__
+
+
+def seat_index(player: object, players: int) -> int:
+    """Seat ``player`` (any integer type) as an ``int`` index 0..``players - 1``.
+
+    Raises:
+        ValueError: ``player`` is not an integer (a ``bool`` is not) in that range.
+    """
+    seat = integer(player)
+    if seat is None or not 0 <= seat < players:
+        raise ValueError(f"player must be a seat index 0..{players - 1}, not {player!r}")
+    return seat
 
 
 def make_decision(
@@ -201,6 +230,8 @@ class Encoding(abc.ABC):
             ValueError: an unknown game, player count or option (as :func:`pacru.new_game`).
         """
         name = game.lower() if isinstance(game, str) else game
+        count = integer(players)
+        players = players if count is None else count  # new_game names a bad count
         factory = _FACTORIES.get(name) if isinstance(name, str) else None
         if factory is None:
             from pacru.games import GAMES
@@ -219,6 +250,12 @@ class Encoding(abc.ABC):
 
         Raises:
             GameOverError: the game is over.
+            InvalidPositionError: a diagram loaded with ``adjudicate=False``
+                that play cannot reach and the encoding cannot take: the player
+                to move has no legal move (``Status.NO_LEGAL_MOVE``: play would
+                have skipped or eliminated the player, or ended the game, so
+                there is no decision to take), or LSD tiles lie too far apart
+                for the window (``Status.DISCONNECTED_TILES``).
             ValueError: ``state`` belongs to another game or player count.
         """
 
@@ -297,6 +334,13 @@ class Encoding(abc.ABC):
                 reason="incomplete",
             )
         return decision.move
+
+    def _refuse_no_legal_move(self, state: GameState[Any]) -> NoReturn:
+        """No decision without a legal action is built: refuse the diagram that would need one."""
+        raise InvalidPositionError(
+            f"{state.current_player} has no legal move in this diagram ({state.status()}): play "
+            "would have skipped the player or ended the game, so there is no decision to take"
+        )
 
     def _check_state(self, state: GameState[Any]) -> None:
         if state.game != self.game or len(state.players) != self.players:

@@ -54,11 +54,12 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
+from pacru._integers import integer
 from pacru.chevron.move import _TURN_TEXT  # the move grammar's turn marks {R14}
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding, register
+from pacru.encoding.base import Decision, Encoding, register, seat_index
 from pacru.games import CHEVRON_GAMES
 from pacru.geometry import FIELD_NAMES, Direction, bits
 
@@ -185,6 +186,8 @@ class ChevronEncoding(Encoding):
         else:
             # ORIGIN is 1: the origin action is the field plus one.
             legal = tuple(map(_PLUS_ONE, sorted(set(map(_ORIGIN_OF, moves.families)))))
+            if not legal:
+                self._refuse_no_legal_move(state)
         cursor: _Cursor = (_ORIGIN, moves, -1, None, (), -2, -1, -1, ())
         return _new_tuple(
             Decision, (self, state, chevron.to_move, (), legal, "origin", None, cursor)
@@ -426,8 +429,7 @@ class ChevronEncoding(Encoding):
         import numpy as np
 
         p = self.players
-        if not 0 <= player < p:
-            raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
+        player = seat_index(player, p)
         state: ChevronState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
         packed = 0
@@ -513,7 +515,8 @@ _DIRS: Final = tuple(d.name for d in Direction)
 
 
 def _action_name(action: int) -> str:
-    if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+    action = integer(action)  # type: ignore[assignment]
+    if action is None or not 0 <= action < NUM_ACTIONS:
         return "?"
     if action == PASS:
         return "pass"

@@ -14,8 +14,11 @@ someone can still place) form a connected set whose bounding box is at most
 centre covers the box and the ring of cells around it, where every legal
 placement lies {LSD 2.2}. Captured tiles can leave the field in pieces
 (RULING 21), but the pieces stay inside the box of everything ever placed.
-A cell outside the window therefore never holds a legal move; :meth:`start`
-raises :class:`AssertionError` if the tiles ever outgrew it (they cannot).
+A cell outside the window therefore never holds a legal move in a position
+play reaches. A diagram loaded with ``adjudicate=False`` can hold tiles that
+play cannot leave so far apart (:attr:`pacru.Status.DISCONNECTED_TILES`);
+:meth:`~LsdEncoding.start` refuses one that outgrows the window with an
+:class:`~pacru.InvalidPositionError`.
 
 A move takes two decisions:
 
@@ -41,7 +44,9 @@ from operator import attrgetter
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
-from pacru.encoding.base import Decision, Encoding, make_decision, register
+from pacru._integers import integer
+from pacru.encoding.base import Decision, Encoding, make_decision, register, seat_index
+from pacru.errors import InvalidPositionError
 from pacru.lsd.tiles import Shade, Shape, face_text
 
 if TYPE_CHECKING:
@@ -128,9 +133,12 @@ class LsdEncoding(Encoding):
         r = self.radius
         x0, y0 = (min_x + max_x) // 2 - r, (min_y + max_y) // 2 - r
         # Every legal cell touches a tile {LSD 2.2}: inside the box of the tiles and its ring.
-        # The window always covers them (module docstring); this guards the proof.
+        # The window covers them in every position play reaches (module docstring).
         if min_x - 1 < x0 or min_y - 1 < y0 or max_x + 1 > x0 + 2 * r or max_y + 1 > y0 + 2 * r:
-            raise AssertionError(f"the tiles {bounds} outgrow the LSD window of radius {r}")
+            raise InvalidPositionError(
+                f"the tiles from {bounds[0]} to {bounds[1]} outgrow the LSD window of radius {r}: "
+                f"a diagram play cannot reach ({state.status()})"
+            )
         return x0, y0
 
     def start(self, state: GameState[Any]) -> Decision:
@@ -142,6 +150,8 @@ class LsdEncoding(Encoding):
         cells = list(map(_CELL_OF, moves))
         offset = x0 + y0 * w
         legal = sorted([y * w + x - offset for x, y in dict.fromkeys(cells)])
+        if not legal:
+            self._refuse_no_legal_move(state)
         seat = lsd.players.index(lsd.current_player)
         cursor: _Cursor = (_CELL, x0, y0, moves, cells, -1, None)
         return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
@@ -184,7 +194,8 @@ class LsdEncoding(Encoding):
 
     def action_name(self, action: int) -> str:
         """``"cell +3,-2"`` (offset from the window centre, x then y) or ``"tile B+NE"``."""
-        if not isinstance(action, int) or not 0 <= action < self.num_actions:
+        action = integer(action)  # type: ignore[assignment]
+        if action is None or not 0 <= action < self.num_actions:
             return "?"
         if action < self.cells:
             y, x = divmod(action, self.width)
@@ -220,8 +231,7 @@ class LsdEncoding(Encoding):
         import numpy as np
 
         p = self.players
-        if not 0 <= player < p:
-            raise ValueError(f"player must be a seat index 0..{p - 1}, not {player!r}")
+        player = seat_index(player, p)
         state: LsdState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
         w, x0, y0 = self.width, cursor[1], cursor[2]

@@ -82,7 +82,8 @@ def new_game(players: int = 2, **options: Any) -> LsdState:
         players: 2, 3 or 4 (LSD 1.3).
         **options: keyword only (details in :mod:`pacru.lsd.rules`):
 
-            * ``colours``: names in turn order; default ``red, yellow, green, blue``
+            * ``colours``: names in turn order (a letter, then letters, digits or
+              ``_``; at most 32 characters); default ``red, yellow, green, blue``
               cut to ``players`` (RULING 3).
             * ``shades``: each colour's icon shade, ``"black"``/``"white"``;
               default black, white, black, white (3.1).

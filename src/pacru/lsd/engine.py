@@ -45,6 +45,7 @@ __all__ = [
     "next_seat",
     "refresh_frontier",
     "rows_of",
+    "scattered_tiles",
 ]
 
 _N, _E, _S, _W = STEP
@@ -221,3 +222,48 @@ def fitting_faces(rules: LsdRules, seat: int, supply: tuple[int, ...], code: int
         if count and allowed & kind_reach:
             faces.extend(face for mask, face in orients if allowed >> mask & 1)
     return faces
+
+
+def scattered_tiles(field: dict[int, int], captured: int) -> list[int]:
+    """The cells of tiles that cannot have been placed touching the others {LSD 2.2}; [] if none.
+
+    Every tile is placed against a tile on the field, so the cells ever
+    occupied form one orthogonally connected set of at most ``len(field) +
+    captured`` cells (a captured tile's cell may be filled again). With no
+    capture the field itself is that set: it must be one piece. Captures can
+    leave it in pieces (RULING 21), but the set of ``m`` cells spans ``w``
+    columns and ``h`` rows only if ``w + h - 1 <= m``. Either test failing
+    names the tiles outside the largest piece (the first such piece in cell
+    order on a tie); both only ever refuse what play cannot reach.
+    """
+    pieces = _pieces(field)
+    if len(pieces) < 2:
+        return []
+    if captured:
+        xs = [c // CELL_STRIDE for c in field]
+        ys = [c % CELL_STRIDE for c in field]
+        if max(xs) - min(xs) + max(ys) - min(ys) + 1 <= len(field) + captured:
+            return []
+    largest = max(pieces, key=len)
+    return sorted(c for piece in pieces if piece is not largest for c in piece)
+
+
+def _pieces(field: dict[int, int]) -> list[list[int]]:
+    """The orthogonally connected pieces of the field, each a list of cells, in cell order."""
+    seen: set[int] = set()
+    pieces = []
+    for start in sorted(field):
+        if start in seen:
+            continue
+        seen.add(start)
+        piece, todo = [], [start]
+        while todo:
+            cell = todo.pop()
+            piece.append(cell)
+            for step in STEP:
+                near = cell + step
+                if near in field and near not in seen:
+                    seen.add(near)
+                    todo.append(near)
+        pieces.append(piece)
+    return pieces

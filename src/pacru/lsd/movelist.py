@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import overload
 
+from pacru._integers import integer_pair
 from pacru.errors import NotationError
 from pacru.lsd.moves import LsdMove, _move, parse_move_text
 from pacru.lsd.tiles import Cell, Shade, encode_cell, face_code
@@ -32,12 +33,9 @@ def parse_cell(cell: Cell | str) -> Cell:
         except NotationError:
             raise NotationError(f"a cell is written x,y such as 1,-2; not {cell[:40]!r}") from None
         return (x, y)
-    if (
-        isinstance(cell, tuple)
-        and len(cell) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in cell)
-    ):
-        return cell
+    pair = integer_pair(cell)
+    if pair is not None:
+        return pair
     raise NotationError(f"a cell is an (x, y) tuple of ints or 'x,y' text, not {cell!r}")
 
 

@@ -36,6 +36,7 @@ from typing import Final
 
 import attrs
 
+from pacru._integers import integer_pair
 from pacru.errors import NotationError
 from pacru.lsd.tiles import (
     DOT_BITS,
@@ -62,15 +63,12 @@ __all__ = ["LsdMove", "parse_move_text"]
 
 
 def _to_cell(value: Cell) -> Cell:
-    if (
-        not isinstance(value, tuple)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
+    cell = integer_pair(value)
+    if cell is None:
         raise ValueError(f"a cell is an (x, y) tuple of ints, not {value!r}")
-    if abs(value[0]) > MAX_COORD or abs(value[1]) > MAX_COORD:
+    if abs(cell[0]) > MAX_COORD or abs(cell[1]) > MAX_COORD:
         raise ValueError(f"cell coordinates lie within ±{MAX_COORD}, not {value!r}")
-    return value
+    return cell
 
 
 @attrs.frozen(eq=False, repr=False)

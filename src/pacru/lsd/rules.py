@@ -30,6 +30,8 @@ from typing import Any, Final
 
 import attrs
 
+from pacru._integers import integer
+from pacru.base import MAX_COLOUR_NAME
 from pacru.lsd.tiles import (
     CANONICAL,
     DEFAULT_TILE_SET,
@@ -273,8 +275,10 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
         raise ValueError(
             f"unknown LSD option(s): {', '.join(unknown)}; valid options: {', '.join(OPTION_NAMES)}"
         )
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+    count = integer(players)
+    if count is None or not 2 <= count <= 4:
         raise ValueError(f"LSD is played by 2, 3 or 4 players (LSD 1.3), not {players!r}")
+    players = count
 
     raw_colours = options.get("colours")
     if isinstance(raw_colours, str):
@@ -283,9 +287,14 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
     if len(colours) != players or len(set(colours)) != players:
         raise ValueError(f"colours must be {players} distinct names, not {colours!r}")
     for colour in colours:
-        if not isinstance(colour, str) or not _COLOUR_RE.fullmatch(colour):
+        if (
+            not isinstance(colour, str)
+            or not _COLOUR_RE.fullmatch(colour)
+            or len(colour) > MAX_COLOUR_NAME
+        ):
             raise ValueError(
-                f"a colour name is a letter then letters, digits or '_', not {colour!r}"
+                "a colour name is a letter then letters, digits or '_', at most "
+                f"{MAX_COLOUR_NAME} characters, not {str(colour)[:40]!r}"
             )
 
     raw_shades = options.get("shades")
@@ -311,8 +320,10 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
     row_length = options.get("row_length")
     if row_length is None:
         row_length = default_row_length(players)
-    if isinstance(row_length, bool) or not isinstance(row_length, int) or row_length < 2:
+    length = integer(row_length)
+    if length is None or length < 2:
         raise ValueError(f"row_length is an int >= 2, not {row_length!r}")
+    row_length = length
 
     first = options.get("first_player")
     if first is None:

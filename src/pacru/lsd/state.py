@@ -222,11 +222,15 @@ class LsdState(GameState[LsdMove]):
     def status(self) -> Status:
         """What about this position play cannot reach (:class:`pacru.Status`); VALID if nothing.
 
-        LSD positions are checked in full on reading; a diagram loaded with
-        ``adjudicate=False`` may still carry ``UNADJUDICATED_END`` (a row, or
+        Reading refuses what the rules cannot hold, but takes a diagram's
+        field as drawn: ``DISCONNECTED_TILES`` flags tiles lying apart from
+        the others in a way play cannot leave them. A diagram loaded with
+        ``adjudicate=False`` may also carry ``UNADJUDICATED_END`` (a row, or
         nobody can place) or ``NO_LEGAL_MOVE`` (the player to move cannot place).
         """
         flags = Status.VALID
+        if engine.scattered_tiles(self._field, sum(map(sum, self._captured))):
+            flags |= Status.DISCONNECTED_TILES
         if self._outcome is None:
             if adjudicated(self._rules, self._field, self._frontier, self._supplies):
                 flags |= Status.UNADJUDICATED_END

@@ -34,6 +34,7 @@ from typing import Final, TypeAlias
 
 import attrs
 
+from pacru._integers import integer
 from pacru.errors import NotationError
 
 __all__ = [
@@ -295,6 +296,13 @@ class Tile:
         return f"{self.owner} {self.face}"
 
 
+def _tile_count(value: object) -> int:
+    count = integer(value)
+    if count is None or count < 1:
+        raise ValueError(f"a tile count is an int >= 1, not {value!r}")
+    return count
+
+
 @attrs.frozen
 class TileSpec:
     """``count`` identical tiles of one kind in each colour's supply {LSD 3.1}.
@@ -312,13 +320,8 @@ class TileSpec:
 
     sides: Sides = attrs.field(converter=coerce_sides)
     shape: Shape = attrs.field(converter=coerce_shape)
-    count: int = attrs.field()
+    count: int = attrs.field(converter=_tile_count)
     shade: Shade | None = attrs.field(default=None, converter=_coerce_optional_shade)
-
-    @count.validator
-    def _check_count(self, _attribute: object, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"a tile count is an int >= 1, not {value!r}")
 
     def __str__(self) -> str:
         shade = self.shade.letter if self.shade is not None else ""

@@ -6,7 +6,6 @@ there); the text strategies built on these are in :mod:`pacru.strategies.texts`.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -18,7 +17,7 @@ from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.setup import LAYOUTS
 from pacru.chevron.state import ChevronState
-from pacru.games import CHEVRON_GAMES, from_position, new_game
+from pacru.games import CHEVRON_GAMES, GAMES, from_position, new_game
 from pacru.geometry import FIELD_NAMES, Direction
 
 __all__ = [
@@ -38,12 +37,8 @@ _ALT_COLOURS: Final = ("blue", "white", "purple", "orange")
 
 
 def available_games() -> tuple[str, ...]:
-    """The games this installation can play: the chevron games, and ``"lsd"`` once importable."""
-    try:
-        lsd = importlib.import_module("pacru.lsd")
-    except ImportError:
-        return CHEVRON_GAMES
-    return (*CHEVRON_GAMES, "lsd") if hasattr(lsd, "new_game") else CHEVRON_GAMES
+    """The games pacru plays: :data:`pacru.GAMES` (the four chevron games and ``"lsd"``)."""
+    return GAMES
 
 
 @attrs.frozen
