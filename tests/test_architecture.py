@@ -211,6 +211,7 @@ def test_no_import_circle() -> None:
 VOCABULARY = frozenset(
     {
         "pacru._version",
+        "pacru._integers",
         "pacru.errors",
         "pacru.status",
         "pacru.geometry",
