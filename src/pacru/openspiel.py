@@ -11,7 +11,8 @@ pacru_lilacru   Lilacru      ``players`` (2), the chevron options,
 pacru_shacru    Shacru       as Lilacru
 pacru_azacru    Azacru       ``players`` (2), the chevron options,
                              ``move_cap`` (:data:`MOVE_CAP`)
-pacru_pacru     Pacru        as Azacru, and ``meeting_rule`` (``"2011"``)
+pacru_pacru     Pacru        as Azacru, and ``meeting_rule`` (``""``: the
+                             2011 rule; or ``"original"``)
 pacru_lsd       LSD          ``players`` (2), ``colours``, ``shades``,
                              ``tile_set``, ``first_player`` (``""``),
                              ``row_length`` (0), ``allow_rotation``,
@@ -23,8 +24,10 @@ The chevron options are ``start_layout`` (``"standard"``), ``colours``,
 ``first_player`` and ``turn_order`` (``""``). Every parameter is the option of
 the same name of :func:`pacru.new_game` (:data:`PARAMETERS`); an empty text
 or a ``row_length`` of 0 keeps the game's default, and a list of names
-(``colours``, ``turn_order``, ``shades``) is written with commas, in a
-parameter dict: ``pyspiel.load_game("pacru_pacru", {"colours": "red,blue"})``.
+(``colours``, ``turn_order``, ``shades``) is written with ``/`` between the
+names (a comma would end the parameter in OpenSpiel's game string), and so are
+the entries of a ``tile_set`` (``+NESW*3/xN*2``):
+``pyspiel.load_game("pacru_pacru(colours=red/blue,meeting_rule=original)")``.
 
 ``players`` is 2, 3 or 4. The games are sequential, deterministic (no chance
 nodes) and of perfect information, with terminal rewards only. One OpenSpiel
@@ -124,7 +127,8 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     "lilacru": {**_CHEVRON, "idle_rounds": 81},
     "shacru": {**_CHEVRON, "idle_rounds": 81},
     "azacru": {**_CHEVRON, "move_cap": MOVE_CAP},
-    "pacru": {**_CHEVRON, "meeting_rule": "2011", "move_cap": MOVE_CAP},
+    # "" is the 2011 meeting rule: a game string would read "2011" as a number.
+    "pacru": {**_CHEVRON, "meeting_rule": "", "move_cap": MOVE_CAP},
     "lsd": {
         "colours": "",
         "shades": "",
@@ -137,7 +141,7 @@ PARAMETERS: Final[dict[str, dict[str, Any]]] = {
     },
 }
 
-# Options whose value is a list of names, written with commas in a parameter.
+# Options whose value is a list of names, written with "/" between them in a parameter.
 _LISTS: Final = frozenset({"colours", "turn_order", "shades"})
 
 
@@ -149,7 +153,8 @@ def game_options(game: str, params: dict[str, Any]) -> dict[str, Any]:
     """The :func:`pacru.new_game` options of OpenSpiel parameters ``params`` (without ``players``).
 
     An empty text or a ``row_length`` of 0 is left out (the game's
-    default); ``colours``, ``turn_order`` and ``shades`` are split at commas.
+    default); ``colours``, ``turn_order`` and ``shades`` are split at ``/``, and
+    the entries of a ``tile_set`` are separated by ``/`` (``+NESW*3/xN*2``).
 
     Raises:
         ValueError: a parameter ``game`` does not have.
@@ -171,7 +176,10 @@ def game_options(game: str, params: dict[str, Any]) -> dict[str, Any]:
                 options[key] = int(value)
         elif str(value):
             text = str(value)
-            options[key] = tuple(p.strip() for p in text.split(",")) if key in _LISTS else text
+            if key in _LISTS:
+                options[key] = tuple(p.strip() for p in text.split("/"))
+            else:  # a tile set's entries are separated by "/" here, by "," in pacru's text
+                options[key] = text.replace("/", ",") if key == "tile_set" else text
     return options
 
 
