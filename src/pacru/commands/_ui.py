@@ -125,11 +125,12 @@ class Progress:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
 
-    def step(self, line: str) -> None:
-        """Count one unit of work; print ``line`` when there is no bar (and progress is on)."""
+    def step(self, line: str, advance: int = 1) -> None:
+        """Count ``advance`` units of work; print ``line`` when there is no bar (and progress
+        is on)."""
         if not self.enabled:
             return
         if self._bar is not None:
-            self._bar.update(self._task, advance=1)
+            self._bar.update(self._task, advance=advance)
         else:
             print(line, file=sys.stderr, flush=True)
