@@ -58,6 +58,10 @@ class Output:
         else:
             print(text, flush=True)
 
+    def renderable(self, thing: Any) -> None:
+        """Write a rich renderable (a table) to standard output; needs :attr:`rich`."""
+        self._out.print(thing)
+
     def heading(self, text: str) -> None:
         """Write ``text`` as a bold heading line."""
         self.line(text, style="bold")
