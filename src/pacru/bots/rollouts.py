@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from pacru.base import GameState
 from pacru.bots.base import sample_move
@@ -21,7 +21,11 @@ __all__ = ["random_rollouts"]
 
 
 def random_rollouts(
-    state: GameState[Any], n: int, *, seed: int = 0, max_plies: int | None = None
+    state: GameState[Any],
+    n: SupportsIndex,
+    *,
+    seed: SupportsIndex = 0,
+    max_plies: SupportsIndex | None = None,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32]]:
     """Play ``n`` uniform random games from ``state``: their returns and lengths.
 
@@ -35,7 +39,8 @@ def random_rollouts(
     Args:
         state: the starting position (a finished one gives its returns and
             0 plies ``n`` times).
-        n: the number of games, at least 0.
+        n: the number of games, at least 0 (any integer ``operator.index``
+            takes, as are ``seed`` and ``max_plies``).
         seed: the seed of the games' random generator.
         max_plies: stop a game after this many plies from ``state``; a game
             stopped there has returns 0 for every player (no winner yet, as
@@ -54,14 +59,14 @@ def random_rollouts(
     """
     import numpy as np
 
-    n = operator.index(n)
+    games = operator.index(n)
     cap = None if max_plies is None else operator.index(max_plies)
-    if n < 0 or (cap is not None and cap < 0):
-        raise ValueError(f"n and max_plies must not be negative, not {n} and {max_plies}")
+    if games < 0 or (cap is not None and cap < 0):
+        raise ValueError(f"n and max_plies must not be negative, not {games} and {cap}")
     rng = random.Random(operator.index(seed))
-    returns = np.zeros((n, len(state.players)), dtype=np.float32)
-    plies = np.zeros(n, dtype=np.int32)
-    for i in range(n):
+    returns = np.zeros((games, len(state.players)), dtype=np.float32)
+    plies = np.zeros(games, dtype=np.int32)
+    for i in range(games):
         row, length = _playout(state, rng, cap)
         returns[i] = row
         plies[i] = length

@@ -34,7 +34,7 @@ what only the complete move generator knows (connection jumps, later changes
 of the markers), which is why it is a heuristic and not a rule.
 
 >>> import pacru
->>> from pacru.bots.evaluate import evaluate
+>>> from pacru.bots.evaluation import evaluate
 >>> evaluate(pacru.new_game("pacru"))
 (0.0, 0.0)
 """
@@ -65,7 +65,7 @@ _OUT: Final = -1000.0  # an eliminated player {R15}
 # Lilacru, Shacru, Azacru weights, in markers.
 _REACH: Final = 0.1  # a neutral field within reach
 _MOVABLE: Final = 1.0  # a chevron that can move
-_DEPTH: Final = 3  # moves looked ahead for the reach
+_DEPTH: Final = 2  # moves looked ahead for the reach
 
 
 def evaluate(state: GameState[Any]) -> tuple[float, ...]:
@@ -81,7 +81,7 @@ def evaluate(state: GameState[Any]) -> tuple[float, ...]:
     power = strengths(state)
     if len(power) == 2:
         lead = math.tanh((power[0] - power[1]) / SCALE)
-        return (lead, -lead)
+        return (lead, 0.0 - lead)  # 0.0 - x: no negative zero
     out = []
     for i, s in enumerate(power):
         best = max(p for j, p in enumerate(power) if j != i)
