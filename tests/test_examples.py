@@ -36,7 +36,7 @@ KEY_OUTPUT = {
         "greedy: 1 won, 0 shared, 0 drawn, 3 lost of 4; win rate 25%",
     ],
     "openspiel_selfplay.py": [
-        "pacru_lilacru(players=2): 106 decisions, 64 moves",
+        "pacru_lilacru, 2 players: 106 decisions, 64 moves",
         "result: yellow wins; returns [-1.0, 1.0]",
         "training examples: 106, observation size 4131, policies sum to 1.0, values [-1.0, 1.0]",
     ],

@@ -135,7 +135,9 @@ class MCTSBot(Bot):
         time_limit: seconds of search per move; the search stops at
             whichever of the two budgets runs out first.
         exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln N / n)``
-            (rewards are in [0, 1]).
+            (rewards are in [0, 1]), or PUCT's. Default: 0.1 when UCT values
+            its leaves by an ``evaluation`` (the values of positions in play
+            differ by hundredths, which a larger ``c`` drowns), else 1.0.
         rollout_cap: random plies per rollout before the position is
             judged by ``evaluation`` (default 0: the leaf itself is
             evaluated); ``None`` plays rollouts to the end.
@@ -167,7 +169,7 @@ class MCTSBot(Bot):
         *,
         iterations: int | None = None,
         time_limit: float | None = None,
-        exploration: float = 1.0,
+        exploration: float | None = None,
         rollout_cap: int | None = 0,
         max_children: int = 40,
         reorientation_samples: int = 4,
@@ -185,6 +187,8 @@ class MCTSBot(Bot):
             raise ValueError(f"rollout_cap must be a number of plies >= 0, not {rollout_cap}")
         if evaluation is not None and not callable(evaluation):
             raise ValueError(f"evaluation must be a function or None, not {evaluation!r}")
+        if exploration is None:
+            exploration = 0.1 if evaluator is None and evaluation is not None else 1.0
         if max_children < 1 or reorientation_samples < 0 or exploration < 0:
             raise ValueError(
                 "max_children must be positive, reorientation_samples and exploration >= 0"
