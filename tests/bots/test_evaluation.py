@@ -73,13 +73,17 @@ def test_greedy_makes_the_pincer() -> None:
 
 
 def test_mcts_values_leaves_by_the_evaluation() -> None:
+    """UCT on the evaluation explores with c = 0.1 by default; plain UCT and PUCT with 1.0."""
+    assert MCTSBot(seed=1).exploration == 0.1
+    assert MCTSBot(seed=1, evaluation=None).exploration == 1.0
+    assert MCTSBot(seed=1, exploration=0.5).exploration == 0.5
     result = MCTSBot(seed=4, iterations=30).search(pacru.new_game("pacru"))
     assert sum(result.visits) == 30
     assert str(result.best_move) == "a3-b4+b5"
     assert result.value == pytest.approx(0.04988464368950397)
     capped = MCTSBot(seed=4, iterations=30, rollout_cap=6).search(pacru.new_game("shacru"))
     assert str(capped.best_move) == "i9-h9"
-    assert capped.value == pytest.approx(0.05001706953356341)
+    assert capped.value == pytest.approx(0.05085022929917744)
     with pytest.raises(ValueError, match="evaluation must be a function or None"):
         MCTSBot(evaluation="evaluate")  # type: ignore[arg-type]
 
