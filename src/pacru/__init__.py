@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacru._version import __version__
 from pacru.base import GameState, Outcome, Termination
+from pacru.chevron.engine import ENGINE
 from pacru.chevron.move import Move, MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.state import Chevron, ChevronState
@@ -79,6 +80,7 @@ COMPILED: bool = _compiled()
 __all__ = [
     "CHEVRON_GAMES",
     "COMPILED",
+    "ENGINE",
     "GAMES",
     "RULES_VERSION",
     "Chevron",

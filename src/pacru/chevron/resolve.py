@@ -95,6 +95,7 @@ def successor(
         object.__setattr__(new, "occupied", occupied)
         object.__setattr__(new, "_last", move)
         object.__setattr__(new, "_moves", moves)
+        object.__setattr__(new, "_pos", None)
         object.__setattr__(new, "_attrs_cached_hash", None)
         return new
     (
@@ -111,6 +112,7 @@ def successor(
         set_occupied,
         set_last,
         set_moves,
+        set_pos,
         set_hash,
     ) = STATE_SETTERS
     set_rules(new, state.rules)
@@ -126,6 +128,7 @@ def successor(
     set_occupied(new, occupied)
     set_last(new, move)
     set_moves(new, moves)
+    set_pos(new, None)
     set_hash(new, None)
     return new
 

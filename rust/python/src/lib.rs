@@ -1,0 +1,446 @@
+//! `pacru._native`: the chevron engine `pacru_engine` as a Python extension module.
+//!
+//! The Python side is `src/pacru/chevron/native.py`. A ply crosses the boundary twice: once
+//! for the move list of a position (`Position.legal_moves`, whose length, indexing and
+//! membership then run here), once to apply a move (`Moves.apply`), which returns the next
+//! position with every part of the next `ChevronState` in one tuple. Moves are the Python
+//! `pacru.Move` values, built by the Python factory `make_move` (registered by `init`) and
+//! shared: a move without relinquished fields is built once per process.
+//!
+//! No code path panics on any input: bad input is a Python exception (`ValueError`,
+//! `IndexError`, `TypeError`), and the objects refuse assignment (frozen classes).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use pacru_engine as engine;
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyTuple;
+
+/// The chevron games, by their Python names.
+const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
+/// The games whose native engine agrees with the Python engine over the differential
+/// suite (tests/native): `pacru.ENGINE` is "native" only when that is every game.
+const VERIFIED: &[&str] = &[];
+/// The terminations in the order of `pacru.base.Termination`, by their Python values.
+const TERMINATIONS: [&str; 7] = [
+    "no-moves",
+    "no-acquisition",
+    "idle-limit",
+    "end-triggered",
+    "last-player",
+    "supply-exhausted",
+    "move-cap",
+];
+
+static MAKE_MOVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// The moves without relinquished fields built so far, by `move_key`.
+static SHARED: OnceLock<Mutex<HashMap<u64, Py<PyAny>>>> = OnceLock::new();
+/// How many shared moves are kept before starting afresh (as `families.make_move`).
+const SHARED_SIZE: usize = 1 << 16;
+
+fn engine_error(err: impl std::fmt::Debug) -> PyErr {
+    PyValueError::new_err(format!("pacru engine: {err:?}"))
+}
+
+fn game_of(name: &str) -> PyResult<engine::Game> {
+    Ok(match name {
+        "lilacru" => engine::Game::Lilacru,
+        "shacru" => engine::Game::Shacru,
+        "azacru" => engine::Game::Azacru,
+        "pacru" => engine::Game::Pacru,
+        _ => return Err(PyValueError::new_err(format!("unknown chevron game {name:?}"))),
+    })
+}
+
+fn game_name(game: engine::Game) -> &'static str {
+    match game {
+        engine::Game::Lilacru => GAMES[0],
+        engine::Game::Shacru => GAMES[1],
+        engine::Game::Azacru => GAMES[2],
+        engine::Game::Pacru => GAMES[3],
+    }
+}
+
+fn meeting_rule_of(name: &str) -> PyResult<engine::MeetingRule> {
+    Ok(match name {
+        "2011" => engine::MeetingRule::Y2011,
+        "original" => engine::MeetingRule::Original,
+        _ => return Err(PyValueError::new_err(format!("unknown meeting rule {name:?}"))),
+    })
+}
+
+fn meeting_rule_name(rule: engine::MeetingRule) -> &'static str {
+    match rule {
+        engine::MeetingRule::Y2011 => "2011",
+        engine::MeetingRule::Original => "original",
+    }
+}
+
+fn termination_of(value: &str) -> PyResult<engine::Termination> {
+    use engine::Termination as T;
+    Ok(match value {
+        "no-moves" => T::NoMoves,
+        "no-acquisition" => T::NoAcquisition,
+        "idle-limit" => T::IdleLimit,
+        "end-triggered" => T::EndTriggered,
+        "last-player" => T::LastPlayer,
+        "supply-exhausted" => T::SupplyExhausted,
+        "move-cap" => T::MoveCap,
+        _ => return Err(PyValueError::new_err(format!("no chevron termination {value:?}"))),
+    })
+}
+
+fn termination_value(termination: engine::Termination) -> &'static str {
+    use engine::Termination as T;
+    TERMINATIONS[match termination {
+        T::NoMoves => 0,
+        T::NoAcquisition => 1,
+        T::IdleLimit => 2,
+        T::EndTriggered => 3,
+        T::LastPlayer => 4,
+        T::SupplyExhausted => 5,
+        T::MoveCap => 6,
+    }]
+}
+
+/// A key packing every part of a move without relinquished fields (below 2^40).
+fn move_key(m: &engine::Move) -> u64 {
+    let field = |f: Option<u8>| u64::from(f.map_or(81, |x| x));
+    field(m.origin)
+        | field(m.target) << 7
+        | field(m.marker) << 14
+        | field(m.meeting) << 21
+        | u64::from(m.capture) << 28
+        | u64::from(m.connection) << 29
+        | ((i64::from(m.twist) + 1) as u64 & 3) << 30
+        | ((i64::from(m.turn) + 2) as u64 & 7) << 32
+}
+
+fn fields_of(mut board: u128) -> Vec<u8> {
+    let mut out = Vec::with_capacity(board.count_ones() as usize);
+    while board != 0 {
+        out.push(board.trailing_zeros() as u8);
+        board &= board - 1;
+    }
+    out
+}
+
+/// The Python `pacru.Move` of an engine move, shared when it relinquishes no field.
+fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
+    let shared = SHARED.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = move_key(m);
+    if m.relinquished == 0 {
+        // The lock is never held while Python runs: another thread could take the GIL.
+        if let Some(found) = shared.lock().ok().and_then(|c| c.get(&key).map(|o| o.clone_ref(py))) {
+            return Ok(found);
+        }
+    }
+    let make = MAKE_MOVE
+        .get(py)
+        .ok_or_else(|| PyRuntimeError::new_err("pacru._native.init was not called"))?;
+    let relinquished = PyTuple::new(py, fields_of(m.relinquished))?;
+    let built = make.call1(
+        py,
+        (
+            m.origin,
+            m.target,
+            m.capture,
+            m.twist,
+            m.turn,
+            m.connection,
+            m.marker,
+            m.meeting,
+            relinquished,
+        ),
+    )?;
+    if m.relinquished == 0 {
+        if let Ok(mut cache) = shared.lock() {
+            if cache.len() >= SHARED_SIZE {
+                cache.clear();
+            }
+            cache.insert(key, built.clone_ref(py));
+        }
+    }
+    Ok(built)
+}
+
+fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    let f: u8 = value.extract()?;
+    if f > 80 {
+        return Err(PyValueError::new_err(format!("field index {f} outside 0..80")));
+    }
+    Ok(Some(f))
+}
+
+/// The engine move of a Python `pacru.Move` (read attribute by attribute).
+fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
+    let py = m.py();
+    let mut relinquished: u128 = 0;
+    for f in m.getattr(intern!(py, "relinquished"))?.try_iter()? {
+        let f = field_or_none(&f?)?.unwrap_or(0);
+        relinquished |= 1u128 << f;
+    }
+    Ok(engine::Move {
+        origin: field_or_none(&m.getattr(intern!(py, "origin"))?)?,
+        target: field_or_none(&m.getattr(intern!(py, "target"))?)?,
+        capture: m.getattr(intern!(py, "capture"))?.extract()?,
+        twist: m.getattr(intern!(py, "twist"))?.extract()?,
+        turn: m.getattr(intern!(py, "turn"))?.extract()?,
+        connection: m.getattr(intern!(py, "connection"))?.extract()?,
+        marker: field_or_none(&m.getattr(intern!(py, "marker"))?)?,
+        meeting: field_or_none(&m.getattr(intern!(py, "meeting"))?)?,
+        relinquished,
+    })
+}
+
+/// Register the Python factory of moves (`pacru.chevron.families.make_move`).
+#[pyfunction]
+fn init(py: Python<'_>, make_move: Py<PyAny>) {
+    // A second call (a reloaded module) keeps the first factory: both build equal moves.
+    let _ = MAKE_MOVE.set(py, make_move);
+}
+
+/// A chevron position with its rules, as the engine holds it.
+#[pyclass(frozen, module = "pacru._native", name = "Position")]
+struct PyPosition {
+    rules: engine::Rules,
+    pos: engine::Position,
+}
+
+type Applied<'py> = Bound<'py, PyTuple>;
+
+impl PyPosition {
+    /// The tuple `native.apply` turns into the next ChevronState.
+    fn applied<'py>(&self, py: Python<'py>, next: engine::Position) -> PyResult<Applied<'py>> {
+        let players = usize::from(next.players);
+        let markers = PyTuple::new(py, next.markers.iter().take(players))?;
+        let mut chevrons = Vec::with_capacity(players);
+        for seat in next.chevrons.iter().take(players) {
+            chevrons.push(PyTuple::new(py, seat.iter())?);
+        }
+        let chevrons = PyTuple::new(py, chevrons)?;
+        let (term, winners) = match next.outcome {
+            Some(o) => (Some(termination_value(o.termination)), o.winners),
+            None => (None, 0),
+        };
+        let occupied = next.occupied();
+        let (to_move, out, trigger, idle) = (next.to_move, next.out, next.trigger, next.idle);
+        let pos = Py::new(py, PyPosition { rules: self.rules, pos: next })?;
+        (pos, markers, chevrons, to_move, out, trigger, idle, occupied, term, winners)
+            .into_pyobject(py)
+    }
+
+    fn apply_move<'py>(&self, py: Python<'py>, m: &engine::Move) -> PyResult<Applied<'py>> {
+        let next = engine::apply(&self.rules, &self.pos, m).map_err(engine_error)?;
+        self.applied(py, next)
+    }
+}
+
+#[pymethods]
+impl PyPosition {
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (game, meeting_rule, move_cap, idle_rounds, markers, chevrons, to_move,
+                        out, trigger, idle, ply, termination, winners))]
+    fn new(
+        game: &str,
+        meeting_rule: &str,
+        move_cap: Option<u32>,
+        idle_rounds: u32,
+        markers: Vec<u128>,
+        chevrons: Vec<Vec<u8>>,
+        to_move: u8,
+        out: u8,
+        trigger: i8,
+        idle: u32,
+        ply: u32,
+        termination: Option<&str>,
+        winners: u8,
+    ) -> PyResult<Self> {
+        let rules = engine::Rules {
+            game: game_of(game)?,
+            meeting_rule: meeting_rule_of(meeting_rule)?,
+            move_cap,
+            idle_rounds,
+        };
+        let outcome = match termination {
+            Some(t) => Some(engine::Outcome { termination: termination_of(t)?, winners }),
+            None => None,
+        };
+        let players = u8::try_from(markers.len())
+            .map_err(|_| PyValueError::new_err("too many players"))?;
+        let codes: Vec<&[u8]> = chevrons.iter().map(Vec::as_slice).collect();
+        let pos = engine::Position::new(
+            players, &markers, &codes, to_move, out, trigger, idle, ply, outcome,
+        )
+        .map_err(engine_error)?;
+        Ok(PyPosition { rules, pos })
+    }
+
+    /// The legal moves of the player to move.
+    fn legal_moves(slf: &Bound<'_, Self>) -> Moves {
+        let me = slf.get();
+        let list = engine::legal_moves(&me.rules, &me.pos);
+        let len = list.len();
+        let is_pass = len == 1 && list.get(0).is_some_and(|m| m.origin.is_none());
+        Moves { position: slf.clone().unbind(), list, len, is_pass, issued: Mutex::new(None) }
+    }
+
+    /// The number of move sequences of `depth` plies.
+    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+        py.detach(|| engine::perft(&self.rules, &self.pos, depth))
+    }
+
+    /// The tuple of the next state after the legal `move` (`ValueError` if it is not).
+    fn apply<'py>(&self, move_: &Bound<'py, PyAny>) -> PyResult<Applied<'py>> {
+        let m = from_python(move_)?;
+        self.apply_move(move_.py(), &m)
+    }
+
+    #[getter]
+    fn markers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.pos.markers.iter().take(usize::from(self.pos.players)))
+    }
+
+    #[getter]
+    fn chevrons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let mut seats = Vec::new();
+        for seat in self.pos.chevrons.iter().take(usize::from(self.pos.players)) {
+            seats.push(PyTuple::new(py, seat.iter())?);
+        }
+        PyTuple::new(py, seats)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<pacru._native.Position {} (meeting rule {}), ply {}>",
+            game_name(self.rules.game),
+            meeting_rule_name(self.rules.meeting_rule),
+            self.pos.ply
+        )
+    }
+}
+
+/// The legal moves of one position, in the order of the Python engine.
+#[pyclass(frozen, module = "pacru._native")]
+struct Moves {
+    position: Py<PyPosition>,
+    list: engine::MoveList,
+    len: u64,
+    is_pass: bool,
+    /// The move last handed out by `get`, with the engine's copy: applied without a check.
+    issued: Mutex<Option<(Py<PyAny>, engine::Move)>>,
+}
+
+#[pymethods]
+impl Moves {
+    fn __len__(&self) -> usize {
+        usize::try_from(self.len).unwrap_or(usize::MAX)
+    }
+
+    /// The `index`-th move (negative from the end); `IndexError` outside the list.
+    fn get(&self, py: Python<'_>, index: i64) -> PyResult<Py<PyAny>> {
+        let n = i64::try_from(self.len).unwrap_or(i64::MAX);
+        let i = if index < 0 { index + n } else { index };
+        let m = u64::try_from(i)
+            .ok()
+            .and_then(|i| self.list.get(i))
+            .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
+        let obj = to_python(py, &m)?;
+        if let Ok(mut issued) = self.issued.lock() {
+            *issued = Some((obj.clone_ref(py), m));
+        }
+        Ok(obj)
+    }
+
+    fn __iter__(slf: &Bound<'_, Self>) -> MovesIter {
+        MovesIter { moves: slf.clone().unbind(), next: Mutex::new(0) }
+    }
+
+    /// Whether `move` (a `pacru.Move`) is in the list.
+    fn contains(&self, move_: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if self.is_issued(move_).is_some() {
+            return Ok(true);
+        }
+        Ok(self.list.index_of(&from_python(move_)?).is_some())
+    }
+
+    /// The tuple of the next state after `move`, which must be in this list.
+    fn apply<'py>(&self, move_: &Bound<'py, PyAny>) -> PyResult<Applied<'py>> {
+        let py = move_.py();
+        let m = match self.is_issued(move_) {
+            Some(m) => m,
+            None => from_python(move_)?,
+        };
+        self.position.get().apply_move(py, &m)
+    }
+
+    #[getter]
+    fn issued(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.issued.lock().ok()?.as_ref().map(|(obj, _)| obj.clone_ref(py))
+    }
+
+    #[getter]
+    fn is_pass(&self) -> bool {
+        self.is_pass
+    }
+}
+
+impl Moves {
+    fn is_issued(&self, move_: &Bound<'_, PyAny>) -> Option<engine::Move> {
+        let issued = self.issued.lock().ok()?;
+        match issued.as_ref() {
+            Some((obj, m)) if obj.as_ptr() == move_.as_ptr() => Some(*m),
+            _ => None,
+        }
+    }
+}
+
+/// Iterates over a `Moves` in order.
+#[pyclass(frozen, module = "pacru._native")]
+struct MovesIter {
+    moves: Py<Moves>,
+    next: Mutex<u64>,
+}
+
+#[pymethods]
+impl MovesIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let i = {
+            let mut next = self
+                .next
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("move iterator poisoned"))?;
+            let i = *next;
+            *next += 1;
+            i
+        };
+        match self.moves.get().list.get(i) {
+            Some(m) => to_python(py, &m).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
+#[pymodule]
+#[pyo3(name = "_native")]
+fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("COMPLETE", GAMES.iter().all(|g| VERIFIED.contains(g)))?;
+    m.add("GAMES", PyTuple::new(m.py(), VERIFIED)?)?;
+    m.add_function(wrap_pyfunction!(init, m)?)?;
+    m.add_class::<PyPosition>()?;
+    m.add_class::<Moves>()?;
+    m.add_class::<MovesIter>()?;
+    Ok(())
+}

@@ -1,0 +1,54 @@
+"""Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
+
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from pacru.chevron.move import Move
+
+#: True when the engine implements every chevron game (then pacru.ENGINE is "native").
+COMPLETE: Final[bool]
+#: The chevron games the engine implements.
+GAMES: Final[tuple[str, ...]]
+
+#: What Moves.apply returns: the next position and the parts of the next ChevronState.
+Applied = tuple[
+    Position, tuple[int, ...], tuple[tuple[int, ...], ...], int, int, int, int, int, str | None, int
+]
+
+def init(make_move: Callable[..., Move]) -> None: ...
+
+class Position:
+    def __new__(
+        cls,
+        game: str,
+        meeting_rule: str,
+        move_cap: int | None,
+        idle_rounds: int,
+        markers: tuple[int, ...],
+        chevrons: tuple[tuple[int, ...], ...],
+        to_move: int,
+        out: int,
+        trigger: int,
+        idle: int,
+        ply: int,
+        termination: str | None,
+        winners: int,
+    ) -> Position: ...
+    def legal_moves(self) -> Moves: ...
+    def perft(self, depth: int) -> int: ...
+    def apply(self, move: Move) -> Applied: ...
+    @property
+    def markers(self) -> tuple[int, ...]: ...
+    @property
+    def chevrons(self) -> tuple[tuple[int, ...], ...]: ...
+
+class Moves:
+    def __len__(self) -> int: ...
+    def get(self, index: int) -> Move: ...
+    def __iter__(self) -> Iterator[Move]: ...
+    def contains(self, move: Move) -> bool: ...
+    def apply(self, move: Move) -> Applied: ...
+    @property
+    def issued(self) -> Move | None: ...
+    @property
+    def is_pass(self) -> bool: ...
