@@ -13,6 +13,9 @@ from pacru.cli import main
 from pacru.selfplay import SelfPlayRun, ShardResult, run_selfplay
 
 RUN = SelfPlayRun("shacru", 2, "random", games=8, seed=5, shard_games=2, max_plies=40)
+#: Twenty shards for the two workers: when the first is in, each worker still holds shards
+#: however fast a shard is played (the native engine plays one in milliseconds).
+KILL_RUN = SelfPlayRun("shacru", 2, "random", games=40, seed=5, shard_games=2, max_plies=40)
 
 
 def _files(directory: Path) -> dict[str, bytes]:
@@ -48,8 +51,12 @@ def test_selfplay_on_the_cluster_equals_the_local_run(
     assert _files(tmp_path) == local_run
 
 
-def test_a_worker_killed_mid_run(client: Any, local_run: dict[str, bytes], tmp_path: Path) -> None:
-    """SIGKILL a worker when the first shard is in: Dask replays its shard elsewhere."""
+def test_a_worker_killed_mid_run(
+    client: Any, tmp_path_factory: pytest.TempPathFactory, tmp_path: Path
+) -> None:
+    """SIGKILL a worker when the first shard is in: Dask replays its shards elsewhere."""
+    local = tmp_path_factory.mktemp("local_kill")
+    run_selfplay(KILL_RUN, local)
     before: dict[str, int] = client.run(os.getpid)
     assert len(before) == 2
     killed: list[int] = []
@@ -60,13 +67,11 @@ def test_a_worker_killed_mid_run(client: Any, local_run: dict[str, bytes], tmp_p
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
-    assert run_selfplay(RUN, tmp_path, executor=client.get_executor(), progress=kill_one) == [
-        0,
-        1,
-        2,
-        3,
-    ]
-    assert _files(tmp_path) == local_run
+    executor = client.get_executor()
+    assert run_selfplay(KILL_RUN, tmp_path, executor=executor, progress=kill_one) == list(
+        range(20)
+    )
+    assert _files(tmp_path) == _files(local)
     # The killed worker was playing a shard: the scheduler took it back and ran it again.
     assert client.run_on_scheduler(_taken_back) >= 1
     client.wait_for_workers(2, timeout=60)  # the nanny restarts the killed worker

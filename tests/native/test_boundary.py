@@ -8,6 +8,8 @@ import pickle
 import random
 import subprocess
 import sys
+from collections.abc import Container
+from typing import Any
 
 import attrs
 import pytest
@@ -34,7 +36,7 @@ def _line(game: str, players: int, seed: int, plies: int) -> list[ChevronState]:
 def _variants(move: Move) -> list[Move]:
     """Moves one choice away from ``move`` (most of them illegal)."""
     out = []
-    changes: list[dict[str, object]] = [
+    changes: list[dict[str, Any]] = [
         {"twist": t} for t in (-1, 0, 1) if t != move.twist
     ]
     changes += [{"connection": not move.connection}, {"capture": not move.capture}]
@@ -71,20 +73,22 @@ def test_membership_and_refused_moves_agree(game: str, players: int) -> None:
     for state in _line(game, players, 3, 40)[::4]:
         py_state, nat_state = _with_moves(state, False), _with_moves(state, True)
         py_moves, nat_moves = py_state.legal_moves(), nat_state.legal_moves()
+        py_in: Container[object] = py_moves
+        nat_in: Container[object] = nat_moves
         picks = [py_moves[rng.randrange(len(py_moves))] for _ in range(12)] if py_moves else []
         for move in picks:
             assert move in nat_moves
-            assert str(move) in nat_moves
+            assert str(move) in nat_in
             for other in _variants(move):
                 legal = other in py_moves
                 assert (other in nat_moves) == legal, (state.to_position(), str(other))
-                assert (str(other) in nat_moves) == legal
+                assert (str(other) in nat_in) == (str(other) in py_in) == legal
                 if not legal:
                     assert _refusal(nat_state, other) == _refusal(py_state, other)
                     refused += 1
     assert refused > 20
-    assert "x" not in nat_moves
-    assert 3 not in nat_moves
+    assert "x" not in nat_in
+    assert 3 not in nat_in
 
 
 @pytest.mark.parametrize(("game", "players"), CONFIGS)
@@ -112,6 +116,7 @@ def test_native_objects_refuse_assignment() -> None:
     state = start("pacru", 2)
     pos = native.position(state)
     moves = native.legal_moves(state)
+    assert isinstance(moves, native.NativeLegalMoves)
     with pytest.raises(AttributeError):
         pos.markers = ()  # type: ignore[misc]
     with pytest.raises(AttributeError):

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
+from chevron.test_perft import PERFT
 from pacru import ChevronState
 from pacru.chevron import native
 from pacru.chevron.engine import python_apply, python_legal_moves
 
-from ..chevron.test_perft import PERFT
 from .support import CONFIGS, fresh, start
 
 

@@ -24,17 +24,7 @@ use pyo3::types::PyTuple;
 const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
 /// The games whose native engine agrees with the Python engine over the differential
 /// suite (tests/native): `pacru.ENGINE` is "native" only when that is every game.
-const VERIFIED: &[&str] = &[];
-/// The terminations in the order of `pacru.base.Termination`, by their Python values.
-const TERMINATIONS: [&str; 7] = [
-    "no-moves",
-    "no-acquisition",
-    "idle-limit",
-    "end-triggered",
-    "last-player",
-    "supply-exhausted",
-    "move-cap",
-];
+const VERIFIED: &[&str] = &GAMES;
 
 static MAKE_MOVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// The moves without relinquished fields built so far, by `move_key`.
@@ -42,8 +32,8 @@ static SHARED: OnceLock<Mutex<HashMap<u64, Py<PyAny>>>> = OnceLock::new();
 /// How many shared moves are kept before starting afresh (as `families.make_move`).
 const SHARED_SIZE: usize = 1 << 16;
 
-fn engine_error(err: impl std::fmt::Debug) -> PyErr {
-    PyValueError::new_err(format!("pacru engine: {err:?}"))
+fn engine_error(err: engine::EngineError) -> PyErr {
+    PyValueError::new_err(format!("pacru engine: {}", err.message()))
 }
 
 fn game_of(name: &str) -> PyResult<engine::Game> {
@@ -52,7 +42,11 @@ fn game_of(name: &str) -> PyResult<engine::Game> {
         "shacru" => engine::Game::Shacru,
         "azacru" => engine::Game::Azacru,
         "pacru" => engine::Game::Pacru,
-        _ => return Err(PyValueError::new_err(format!("unknown chevron game {name:?}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown chevron game {name:?}"
+            )))
+        }
     })
 }
 
@@ -69,7 +63,11 @@ fn meeting_rule_of(name: &str) -> PyResult<engine::MeetingRule> {
     Ok(match name {
         "2011" => engine::MeetingRule::Y2011,
         "original" => engine::MeetingRule::Original,
-        _ => return Err(PyValueError::new_err(format!("unknown meeting rule {name:?}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown meeting rule {name:?}"
+            )))
+        }
     })
 }
 
@@ -81,30 +79,8 @@ fn meeting_rule_name(rule: engine::MeetingRule) -> &'static str {
 }
 
 fn termination_of(value: &str) -> PyResult<engine::Termination> {
-    use engine::Termination as T;
-    Ok(match value {
-        "no-moves" => T::NoMoves,
-        "no-acquisition" => T::NoAcquisition,
-        "idle-limit" => T::IdleLimit,
-        "end-triggered" => T::EndTriggered,
-        "last-player" => T::LastPlayer,
-        "supply-exhausted" => T::SupplyExhausted,
-        "move-cap" => T::MoveCap,
-        _ => return Err(PyValueError::new_err(format!("no chevron termination {value:?}"))),
-    })
-}
-
-fn termination_value(termination: engine::Termination) -> &'static str {
-    use engine::Termination as T;
-    TERMINATIONS[match termination {
-        T::NoMoves => 0,
-        T::NoAcquisition => 1,
-        T::IdleLimit => 2,
-        T::EndTriggered => 3,
-        T::LastPlayer => 4,
-        T::SupplyExhausted => 5,
-        T::MoveCap => 6,
-    }]
+    engine::Termination::parse(value)
+        .ok_or_else(|| PyValueError::new_err(format!("no chevron termination {value:?}")))
 }
 
 /// A key packing every part of a move without relinquished fields (below 2^40).
@@ -135,7 +111,11 @@ fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
     let key = move_key(m);
     if m.relinquished == 0 {
         // The lock is never held while Python runs: another thread could take the GIL.
-        if let Some(found) = shared.lock().ok().and_then(|c| c.get(&key).map(|o| o.clone_ref(py))) {
+        if let Some(found) = shared
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&key).map(|o| o.clone_ref(py)))
+        {
             return Ok(found);
         }
     }
@@ -174,7 +154,9 @@ fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
     }
     let f: u8 = value.extract()?;
     if f > 80 {
-        return Err(PyValueError::new_err(format!("field index {f} outside 0..80")));
+        return Err(PyValueError::new_err(format!(
+            "field index {f} outside 0..80"
+        )));
     }
     Ok(Some(f))
 }
@@ -212,6 +194,10 @@ fn init(py: Python<'_>, make_move: Py<PyAny>) {
 struct PyPosition {
     rules: engine::Rules,
     pos: engine::Position,
+    /// The Python tuples of the state's markers and chevrons: the next state reuses the
+    /// entries of the seats a move leaves alone (a 128-bit int is slow to make).
+    markers: Py<PyTuple>,
+    chevrons: Py<PyTuple>,
 }
 
 type Applied<'py> = Bound<'py, PyTuple>;
@@ -220,20 +206,52 @@ impl PyPosition {
     /// The tuple `native.apply` turns into the next ChevronState.
     fn applied<'py>(&self, py: Python<'py>, next: engine::Position) -> PyResult<Applied<'py>> {
         let players = usize::from(next.players);
-        let markers = PyTuple::new(py, next.markers.iter().take(players))?;
-        let mut chevrons = Vec::with_capacity(players);
-        for seat in next.chevrons.iter().take(players) {
-            chevrons.push(PyTuple::new(py, seat.iter())?);
-        }
-        let chevrons = PyTuple::new(py, chevrons)?;
+        let markers = if next.markers == self.pos.markers {
+            self.markers.bind(py).clone()
+        } else {
+            let old = self.markers.bind(py);
+            let mut items = Vec::with_capacity(players);
+            for (i, m) in next.markers.iter().take(players).enumerate() {
+                items.push(if *m == self.pos.markers[i] {
+                    old.get_item(i)?
+                } else {
+                    m.into_pyobject(py)?.into_any()
+                });
+            }
+            PyTuple::new(py, items)?
+        };
+        let chevrons = if next.chevrons == self.pos.chevrons {
+            self.chevrons.bind(py).clone()
+        } else {
+            let old = self.chevrons.bind(py);
+            let mut items = Vec::with_capacity(players);
+            for (i, seat) in next.chevrons.iter().take(players).enumerate() {
+                items.push(if *seat == self.pos.chevrons[i] {
+                    old.get_item(i)?
+                } else {
+                    PyTuple::new(py, seat.to_vec())?.into_any()
+                });
+            }
+            PyTuple::new(py, items)?
+        };
         let (term, winners) = match next.outcome {
-            Some(o) => (Some(termination_value(o.termination)), o.winners),
+            Some(o) => (Some(o.termination.value()), o.winners),
             None => (None, 0),
         };
         let occupied = next.occupied();
         let (to_move, out, trigger, idle) = (next.to_move, next.out, next.trigger, next.idle);
-        let pos = Py::new(py, PyPosition { rules: self.rules, pos: next })?;
-        (pos, markers, chevrons, to_move, out, trigger, idle, occupied, term, winners)
+        let pos = Py::new(
+            py,
+            PyPosition {
+                rules: self.rules,
+                pos: next,
+                markers: markers.clone().unbind(),
+                chevrons: chevrons.clone().unbind(),
+            },
+        )?;
+        (
+            pos, markers, chevrons, to_move, out, trigger, idle, occupied, term, winners,
+        )
             .into_pyobject(py)
     }
 
@@ -254,8 +272,8 @@ impl PyPosition {
         meeting_rule: &str,
         move_cap: Option<u32>,
         idle_rounds: u32,
-        markers: Vec<u128>,
-        chevrons: Vec<Vec<u8>>,
+        markers: Bound<'_, PyTuple>,
+        chevrons: Bound<'_, PyTuple>,
         to_move: u8,
         out: u8,
         trigger: i8,
@@ -271,17 +289,27 @@ impl PyPosition {
             idle_rounds,
         };
         let outcome = match termination {
-            Some(t) => Some(engine::Outcome { termination: termination_of(t)?, winners }),
+            Some(t) => Some(engine::Outcome {
+                termination: termination_of(t)?,
+                winners,
+            }),
             None => None,
         };
-        let players = u8::try_from(markers.len())
-            .map_err(|_| PyValueError::new_err("too many players"))?;
-        let codes: Vec<&[u8]> = chevrons.iter().map(Vec::as_slice).collect();
+        let boards: Vec<u128> = markers.extract()?;
+        let seats: Vec<Vec<u16>> = chevrons.extract()?;
+        let players =
+            u8::try_from(boards.len()).map_err(|_| PyValueError::new_err("too many players"))?;
+        let codes: Vec<&[u16]> = seats.iter().map(Vec::as_slice).collect();
         let pos = engine::Position::new(
-            players, &markers, &codes, to_move, out, trigger, idle, ply, outcome,
+            players, &boards, &codes, to_move, out, trigger, idle, ply, outcome,
         )
         .map_err(engine_error)?;
-        Ok(PyPosition { rules, pos })
+        Ok(PyPosition {
+            rules,
+            pos,
+            markers: markers.unbind(),
+            chevrons: chevrons.unbind(),
+        })
     }
 
     /// The legal moves of the player to move.
@@ -289,8 +317,14 @@ impl PyPosition {
         let me = slf.get();
         let list = engine::legal_moves(&me.rules, &me.pos);
         let len = list.len();
-        let is_pass = len == 1 && list.get(0).is_some_and(|m| m.origin.is_none());
-        Moves { position: slf.clone().unbind(), list, len, is_pass, issued: Mutex::new(None) }
+        let is_pass = list.is_pass();
+        Moves {
+            position: slf.clone().unbind(),
+            list,
+            len,
+            is_pass,
+            issued: Mutex::new(None),
+        }
     }
 
     /// The number of move sequences of `depth` plies.
@@ -306,14 +340,17 @@ impl PyPosition {
 
     #[getter]
     fn markers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.pos.markers.iter().take(usize::from(self.pos.players)))
+        PyTuple::new(
+            py,
+            self.pos.markers.iter().take(usize::from(self.pos.players)),
+        )
     }
 
     #[getter]
     fn chevrons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let mut seats = Vec::new();
         for seat in self.pos.chevrons.iter().take(usize::from(self.pos.players)) {
-            seats.push(PyTuple::new(py, seat.iter())?);
+            seats.push(PyTuple::new(py, seat.to_vec())?);
         }
         PyTuple::new(py, seats)
     }
@@ -335,8 +372,8 @@ struct Moves {
     list: engine::MoveList,
     len: u64,
     is_pass: bool,
-    /// The move last handed out by `get`, with the engine's copy: applied without a check.
-    issued: Mutex<Option<(Py<PyAny>, engine::Move)>>,
+    /// The move last handed out by `get`, with its index: applied without a check.
+    issued: Mutex<Option<(Py<PyAny>, u64)>>,
 }
 
 #[pymethods]
@@ -349,19 +386,22 @@ impl Moves {
     fn get(&self, py: Python<'_>, index: i64) -> PyResult<Py<PyAny>> {
         let n = i64::try_from(self.len).unwrap_or(i64::MAX);
         let i = if index < 0 { index + n } else { index };
-        let m = u64::try_from(i)
+        let (i, m) = u64::try_from(i)
             .ok()
-            .and_then(|i| self.list.get(i))
+            .and_then(|i| Some((i, self.list.get(i)?)))
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
         let obj = to_python(py, &m)?;
         if let Ok(mut issued) = self.issued.lock() {
-            *issued = Some((obj.clone_ref(py), m));
+            *issued = Some((obj.clone_ref(py), i));
         }
         Ok(obj)
     }
 
     fn __iter__(slf: &Bound<'_, Self>) -> MovesIter {
-        MovesIter { moves: slf.clone().unbind(), next: Mutex::new(0) }
+        MovesIter {
+            moves: slf.clone().unbind(),
+            next: Mutex::new(0),
+        }
     }
 
     /// Whether `move` (a `pacru.Move`) is in the list.
@@ -375,16 +415,25 @@ impl Moves {
     /// The tuple of the next state after `move`, which must be in this list.
     fn apply<'py>(&self, move_: &Bound<'py, PyAny>) -> PyResult<Applied<'py>> {
         let py = move_.py();
-        let m = match self.is_issued(move_) {
-            Some(m) => m,
-            None => from_python(move_)?,
-        };
-        self.position.get().apply_move(py, &m)
+        let position = self.position.get();
+        match self.is_issued(move_) {
+            Some(index) => {
+                let next = self.list.apply_index(index).ok_or_else(|| {
+                    PyValueError::new_err("pacru engine: the issued move does not apply")
+                })?;
+                position.applied(py, next)
+            }
+            None => position.apply_move(py, &from_python(move_)?),
+        }
     }
 
     #[getter]
     fn issued(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.issued.lock().ok()?.as_ref().map(|(obj, _)| obj.clone_ref(py))
+        self.issued
+            .lock()
+            .ok()?
+            .as_ref()
+            .map(|(obj, _)| obj.clone_ref(py))
     }
 
     #[getter]
@@ -394,10 +443,11 @@ impl Moves {
 }
 
 impl Moves {
-    fn is_issued(&self, move_: &Bound<'_, PyAny>) -> Option<engine::Move> {
+    /// The index of `move_` when it is the move `get` handed out last.
+    fn is_issued(&self, move_: &Bound<'_, PyAny>) -> Option<u64> {
         let issued = self.issued.lock().ok()?;
         match issued.as_ref() {
-            Some((obj, m)) if obj.as_ptr() == move_.as_ptr() => Some(*m),
+            Some((obj, i)) if obj.as_ptr() == move_.as_ptr() => Some(*i),
             _ => None,
         }
     }
