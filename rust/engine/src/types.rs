@@ -571,14 +571,14 @@ impl Move {
     /// turn -2..2, and the combinations its notation can write).
     pub fn is_well_formed(&self) -> bool {
         let field_ok = |f: Option<u8>| f.is_none_or(|f| f < 81);
-        if !(field_ok(self.origin)
+        let fields_ok = field_ok(self.origin)
             && field_ok(self.target)
             && field_ok(self.marker)
-            && field_ok(self.meeting))
-            || !(-1..=1).contains(&self.twist)
-            || !(-2..=2).contains(&self.turn)
-            || self.relinquished & !FULL != 0
-        {
+            && field_ok(self.meeting);
+        let values_ok = (-1..=1).contains(&self.twist)
+            && (-2..=2).contains(&self.turn)
+            && self.relinquished & !FULL == 0;
+        if !(fields_ok && values_ok) {
             return false;
         }
         let extras = self.capture
