@@ -519,6 +519,12 @@ impl Position {
         Position::new(players, &markers, &refs, 0, 0, -1, 0, 0, None)
     }
 
+    /// Whether the public fields still have the shape [`Position::new`] checks, as far as
+    /// the engine needs it to index safely: 2..=4 players and a seat to move among them.
+    pub(crate) fn shape_ok(&self) -> bool {
+        (2..=4).contains(&self.players) && self.to_move < self.players
+    }
+
     /// The bitboard of the fields with a chevron.
     pub fn occupied(&self) -> u128 {
         self.chevrons.iter().fold(0, |acc, c| acc | c.fields())

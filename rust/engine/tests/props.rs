@@ -112,6 +112,25 @@ proptest! {
         }
     }
 
+    /// The fields are public: a shape `Position::new` refuses still never panics.
+    #[test]
+    fn public_fields_never_panic(rules in rules_strategy(), pos in position_strategy(),
+                                 players in any::<u8>(), to_move in any::<u8>(),
+                                 out in any::<u8>(), trigger in any::<i8>()) {
+        let pos = Position { players, to_move, out, trigger, ..pos };
+        let moves = legal_moves(&rules, &pos);
+        for i in 0..moves.len().min(4) {
+            let m = moves.get(i).unwrap();
+            prop_assert_eq!(moves.index_of(&m), Some(i));
+            let _ = apply(&rules, &pos, &m);
+        }
+        let _ = pacru_engine::lookahead_outcome(&rules, &pos);
+        let _ = pacru_engine::can_acquire(&rules, &pos);
+        let _ = pacru_engine::top_scorers(&pos);
+        let _ = apply(&rules, &pos, &Move::PASS);
+        let _ = perft(&rules, &pos, 2);
+    }
+
     #[test]
     fn random_play(rules in rules_strategy(), players in 2u8..=4,
                    picks in prop::collection::vec(any::<u64>(), 1..150)) {
