@@ -9,7 +9,7 @@
 mod common;
 
 use common::{outcome_key, parse_position, position_key};
-use pacru_engine::{legal_moves, Game, MeetingRule, Rules};
+use pacru_engine::{legal_moves, Game, MeetingRule, Move, Rules};
 use std::fs;
 use std::path::PathBuf;
 
@@ -61,8 +61,33 @@ fn rules_of(header: &[&str]) -> Rules {
     Rules::with_options(game, meeting, cap, header[5].parse().unwrap()).unwrap()
 }
 
+/// How many chosen moves of each kind the games played: pass, twist, capture (pincer),
+/// connection, crossing marker, meeting, reorientation.
+#[derive(Default, Debug)]
+struct Kinds {
+    pass: u64,
+    twist: u64,
+    capture: u64,
+    connection: u64,
+    marker: u64,
+    meeting: u64,
+    reorientation: u64,
+}
+
+impl Kinds {
+    fn count(&mut self, m: &Move) {
+        self.pass += u64::from(m.origin.is_none());
+        self.twist += u64::from(m.twist != 0);
+        self.capture += u64::from(m.capture);
+        self.connection += u64::from(m.connection);
+        self.marker += u64::from(m.marker.is_some());
+        self.meeting += u64::from(m.meeting.is_some());
+        self.reorientation += u64::from(m.turn != 0);
+    }
+}
+
 /// Replays every game of one file; returns (games, plies).
-fn check_file(path: &PathBuf) -> (u64, u64) {
+fn check_file(path: &PathBuf, kinds: &mut Kinds) -> (u64, u64) {
     let text = fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let (mut games, mut plies) = (0, 0);
@@ -90,6 +115,7 @@ fn check_file(path: &PathBuf) -> (u64, u64) {
             assert_eq!(moves.len(), n, "{where_} ply {ply}: number of moves");
             assert_eq!(list_hash(&moves), f[2], "{where_} ply {ply}: the move list");
             let m = moves.get(i).unwrap();
+            kinds.count(&m);
             assert_eq!(
                 moves.index_of(&m),
                 Some(i),
@@ -121,11 +147,24 @@ fn golden_games() {
     files.sort();
     assert_eq!(files.len(), 12, "one file per game and player count");
     let (mut games, mut plies) = (0, 0);
+    let mut kinds = Kinds::default();
     for path in &files {
-        let (g, p) = check_file(path);
+        let (g, p) = check_file(path, &mut kinds);
         games += g;
         plies += p;
     }
-    eprintln!("golden: {games} games, {plies} plies checked");
+    eprintln!("golden: {games} games, {plies} plies checked; moves played: {kinds:?}");
     assert!(games >= 12);
+    // The games reach every kind of move, so every rule behind them was compared.
+    for (kind, n) in [
+        ("pass", kinds.pass),
+        ("twist", kinds.twist),
+        ("pincer", kinds.capture),
+        ("connection", kinds.connection),
+        ("crossing marker", kinds.marker),
+        ("meeting", kinds.meeting),
+        ("reorientation", kinds.reorientation),
+    ] {
+        assert!(n > 0, "no {kind} was played");
+    }
 }
