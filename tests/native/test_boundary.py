@@ -16,10 +16,9 @@ import pytest
 
 import pacru
 from pacru import ChevronState, IllegalMoveError, Move
-from pacru.chevron import native
 from pacru.chevron.engine import native_module, python_apply, python_legal_moves
 
-from .support import CONFIGS, fresh, start
+from .support import CONFIGS, fresh, native, start
 
 
 def _line(game: str, players: int, seed: int, plies: int) -> list[ChevronState]:
