@@ -5,6 +5,11 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
     python benchmarks/playouts.py [--games shacru,pacru] [--players 2,3,4]
                                   [--seconds 2] [--seed 0] [--format text|rst]
                                   [--draw families|uniform] [--rounds 5]
+                                  [--engine native|python]
+
+``--engine`` picks the chevron engine (default: ``pacru.ENGINE``, the native one
+when the package was built with it); ``--engine python`` runs the script again
+with ``PACRU_ENGINE=python``, the pure-Python engine.
 
 ``--draw uniform`` measures what users write: ``rng.choice(state.legal_moves())``
 then ``apply_move`` every ply (``len`` of the complete list included, no move
@@ -36,8 +41,9 @@ reports:
 * apply_move median: microseconds of ``apply_move(move)`` with a move object
   (this includes the legality check, a membership test on the cached list);
 * generate median (chevron games): microseconds of the move generator
-  :func:`pacru.chevron.movegen.generate` run directly on the same states, the
-  true cost of a move list whichever call happens to pay for it.
+  :func:`pacru.chevron.movegen.generate` (the native engine's, on the native
+  engine) run directly on the same states, the true cost of a move list
+  whichever call happens to pay for it.
 
 Where an engine already computes the next state's moves inside
 ``apply_move`` (for instance to decide a pass or the end of the game), that
@@ -183,6 +189,14 @@ def call_medians(
         gen.append(t1 - t0)
         app.append(t3 - t2)
         if isinstance(state, ChevronState) and state.outcome is None:
+            if pacru.ENGINE == "native":  # the extension's generator on its own position
+                from pacru.chevron.native import position
+
+                pos = position(state)
+                t4 = clock()
+                pos.legal_moves()
+                raw.append(clock() - t4)
+                continue
             args = (state.rules, state.markers, state.chevrons, state.to_move, state.occupied)
             t4 = clock()
             generate(*args, state.trigger >= 0)
@@ -245,7 +259,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--rounds", type=int, default=5, help="--draw uniform: rounds of each (default 5)"
     )
+    parser.add_argument(
+        "--engine",
+        choices=("native", "python"),
+        default=pacru.ENGINE,
+        help=f"the chevron engine (default: {pacru.ENGINE}, pacru.ENGINE)",
+    )
     args = parser.parse_args(argv)
+    if args.engine != pacru.ENGINE:
+        if args.engine == "native":
+            parser.error("the native engine is not available (pacru.ENGINE is 'python')")
+        # The engine is chosen at import: run again with the pure-Python one forced.
+        env = {**os.environ, "PACRU_ENGINE": "python"}
+        script = [sys.executable, os.path.abspath(__file__)]
+        os.execve(sys.executable, [*script, *(sys.argv[1:] if argv is None else argv)], env)
     if args.draw == "uniform":
         return _main_uniform(args)
 
@@ -261,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"# {machine()}")
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     print(
-        f"# {time.strftime('%Y-%m-%d')}, pacru {pacru.__version__}, "
+        f"# {time.strftime('%Y-%m-%d')}, pacru {pacru.__version__}, engine {pacru.ENGINE}, "
         f"--seconds {args.seconds}, load average {load}"
     )
     if args.format == "text":
@@ -295,7 +322,7 @@ def _header(args: argparse.Namespace) -> None:
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M %Z')}, pacru {pacru.__version__}, "
-        f"compiled {getattr(pacru, 'COMPILED', False)}, --draw {args.draw}, "
+        f"engine {pacru.ENGINE}, --draw {args.draw}, "
         f"--seconds {args.seconds}, "
         f"load average {load}"
     )

@@ -27,7 +27,10 @@ def _setup_commands() -> list[str]:
 
 def test_version_is_semver_and_matches_installed_metadata() -> None:
     assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", pacru.__version__)
-    assert PYPROJECT["tool"]["hatch"]["version"]["path"] == "src/pacru/_version.py"
+    # maturin takes the version from the extension's crate: it must be pacru's.
+    assert PYPROJECT["project"]["dynamic"] == ["version"]
+    crate = tomllib.loads((ROOT / "rust" / "python" / "Cargo.toml").read_text(encoding="utf-8"))
+    assert crate["package"]["version"] == pacru.__version__
     try:
         installed = importlib.metadata.version("pacru")
     except importlib.metadata.PackageNotFoundError:
@@ -37,7 +40,10 @@ def test_version_is_semver_and_matches_installed_metadata() -> None:
 
 def test_package_ships_py_typed() -> None:
     assert (ROOT / "src" / "pacru" / "py.typed").is_file()
-    assert PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["src/pacru"]
+    maturin = PYPROJECT["tool"]["maturin"]
+    assert maturin["python-source"] == "src"
+    assert maturin["module-name"] == "pacru._native"
+    assert (ROOT / maturin["manifest-path"]).is_file()
 
 
 def test_public_api_all_is_sorted_and_resolves() -> None:
@@ -70,8 +76,9 @@ def test_runtime_dependencies_are_attrs_only() -> None:
 
 
 def test_sdist_includes_exist() -> None:
-    for item in PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]:
-        assert (ROOT / item).exists(), item
+    for item in PYPROJECT["tool"]["maturin"]["include"]:
+        assert item["format"] == "sdist"
+        assert list(ROOT.glob(item["path"])), item
 
 
 def test_readme_set_up_has_two_commands_and_ci_runs_the_test_command() -> None:

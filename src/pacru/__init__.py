@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacru._version import __version__
 from pacru.base import GameState, Outcome, Termination
+from pacru.chevron import engine as _engine
 from pacru.chevron.move import Move, MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.state import Chevron, ChevronState
@@ -61,24 +62,20 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+#: The chevron games' engine in use: ``"native"`` (the Rust extension ``pacru._native``) or
+#: ``"python"`` (the pure-Python engine: the package was built without the extension, or the
+#: environment variable ``PACRU_ENGINE=python`` was set at import). Both give the same moves,
+#: positions and outcomes (:mod:`pacru.chevron.engine`).
+ENGINE: str = _engine.ENGINE
+
 #: The version of the rules behaviour. It changes whenever a legal-move set or
 #: an outcome changes for some position (as pgx versions its environments).
 RULES_VERSION = 1
 
 
-def _compiled() -> bool:
-    from pacru.chevron import movegen
-
-    return not movegen.__file__.endswith(".py")
-
-
-#: True when the engine's hot modules were compiled with mypyc (the optional compiled
-#: build, :ref:`performance`), False for the pure-Python build. Both give the same moves.
-COMPILED: bool = _compiled()
-
 __all__ = [
     "CHEVRON_GAMES",
-    "COMPILED",
+    "ENGINE",
     "GAMES",
     "RULES_VERSION",
     "Chevron",

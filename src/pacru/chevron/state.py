@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pacru.base import GameState, Outcome, Termination
+from pacru.chevron.engine import apply, legal_moves  # imports no state: no cycle
 from pacru.chevron.move import Move
-from pacru.chevron.movegen import generate, power_of_movement
+from pacru.chevron.movegen import power_of_movement
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.resolve import STATE_SETTERS, resolve  # imports no state: no cycle
+from pacru.chevron.resolve import STATE_SETTERS  # imports no state: no cycle
 from pacru.chevron.rules import SUPPLY, Rules, rules_for
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
@@ -100,6 +101,8 @@ class ChevronState(GameState[Move]):
     occupied: int = attrs.field(default=0, eq=False)
     _last: Move | None = attrs.field(default=None, eq=False)
     _moves: LegalMoves | None = attrs.field(default=None, eq=False)
+    # The native engine's copy of the position (pacru.chevron.native), made on first use.
+    _pos: object = attrs.field(default=None, eq=False)
 
     # -- construction -----------------------------------------------------------------------
 
@@ -148,17 +151,7 @@ class ChevronState(GameState[Move]):
         """
         moves = self._moves
         if moves is None:
-            if self.outcome is not None:
-                moves = LegalMoves.empty()
-            else:
-                moves = generate(
-                    self.rules,
-                    self.markers,
-                    self.chevrons,
-                    self.to_move,
-                    self.occupied,
-                    self.trigger >= 0,
-                )
+            moves = legal_moves(self)  # the engine boundary, pacru.chevron.engine
             object.__setattr__(self, "_moves", moves)
         return moves
 
@@ -200,14 +193,14 @@ class ChevronState(GameState[Move]):
         if move is not None and moves is not None and moves._impl.issued is move:
             # The move this state's own list last handed out by index is legal as it
             # stands (the bot's hot path: rng.choice(state.legal_moves())).
-            return resolve(self, move)
+            return apply(self, move)
         if isinstance(move, str):
             move = self.parse_move(move)
         elif not isinstance(move, Move):
             raise TypeError(f"apply_move takes a Move or a string, not {type(move).__name__}")
         else:
             self._check(move, None)
-        return resolve(self, move)
+        return apply(self, move)
 
     def _check(self, move: Move, text: str | None) -> None:
         # The move's text is only needed for an error, so it is not built otherwise.
@@ -459,10 +452,9 @@ def _restore(
     )
 
 
-# resolve.successor builds each new state from its slot setters, in field order and then
-# the hash cache; resolve cannot import this module (this module imports it).
-# resolve.successor also sets these slots by name when compiled: a field added to
-# ChevronState must be added there too.
+# resolve.successor and pacru.chevron.native.apply build each new state from its slot
+# setters, in field order and then the hash cache; resolve cannot import this module (this
+# module imports it). A field added to ChevronState must be added there too.
 assert tuple(attrs.fields_dict(ChevronState)) == (
     "rules",
     "players",
@@ -477,6 +469,7 @@ assert tuple(attrs.fields_dict(ChevronState)) == (
     "occupied",
     "_last",
     "_moves",
+    "_pos",
 )
 STATE_SETTERS.extend(
     getattr(ChevronState, name).__set__

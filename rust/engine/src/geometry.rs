@@ -1,0 +1,251 @@
+//! Board geometry shared by the four chevron games {G1..G6}.
+//!
+//! A field is an index 0..80 (`a1 = 0`, row-major from rank 1); a direction (and a
+//! chevron's facing) is 0..7, N, NE, E, SE, S, SW, W, NW, clockwise {G3}; a borderland is
+//! 0..8, `(rank0 / 3) * 3 + file0 / 3` {G2}; a bitboard is a `u128` whose bit `f` stands
+//! for field `f`. Every table is built at compile time (`const fn`): move generation only
+//! indexes them {G5}.
+
+/// Bitboard with all 81 bits set.
+pub const FULL: u128 = (1u128 << 81) - 1;
+
+const DX: [i32; 8] = [0, 1, 1, 1, 0, -1, -1, -1];
+const DY: [i32; 8] = [1, 1, 0, -1, -1, -1, 0, 1];
+
+const fn step(field: usize, direction: usize) -> i8 {
+    let x = (field % 9) as i32 + DX[direction];
+    let y = (field / 9) as i32 + DY[direction];
+    if x >= 0 && x < 9 && y >= 0 && y < 9 {
+        (y * 9 + x) as i8
+    } else {
+        -1
+    }
+}
+
+const fn build_neighbour() -> [[i8; 8]; 81] {
+    let mut out = [[-1i8; 8]; 81];
+    let mut f = 0;
+    while f < 81 {
+        let mut d = 0;
+        while d < 8 {
+            out[f][d] = step(f, d);
+            d += 1;
+        }
+        f += 1;
+    }
+    out
+}
+
+/// `NEIGHBOUR[field][direction]`: the adjacent field that way, or -1 off the board {G5}.
+pub static NEIGHBOUR: [[i8; 8]; 81] = build_neighbour();
+
+const fn build_rays() -> ([[[u8; 8]; 8]; 81], [[u8; 8]; 81]) {
+    let nb = build_neighbour();
+    let mut rays = [[[0u8; 8]; 8]; 81];
+    let mut lens = [[0u8; 8]; 81];
+    let mut f = 0;
+    while f < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut k = 0;
+            let mut t = nb[f][d];
+            while t >= 0 {
+                rays[f][d][k] = t as u8;
+                k += 1;
+                t = nb[t as usize][d];
+            }
+            lens[f][d] = k as u8;
+            d += 1;
+        }
+        f += 1;
+    }
+    (rays, lens)
+}
+
+const RAYS_AND_LENS: ([[[u8; 8]; 8]; 81], [[u8; 8]; 81]) = build_rays();
+/// `RAY[field][direction][k]`: the fields from `field` to the edge, nearest first {G5};
+/// `RAY_LEN[field][direction]` of them.
+pub static RAY: [[[u8; 8]; 8]; 81] = RAYS_AND_LENS.0;
+/// The number of fields of each [`RAY`].
+pub static RAY_LEN: [[u8; 8]; 81] = RAYS_AND_LENS.1;
+
+/// The borderland (0..8) of a field {G2}.
+pub const fn borderland(field: usize) -> usize {
+    (field / 27) * 3 + (field % 9) / 3
+}
+
+const fn build_borderland() -> [u8; 81] {
+    let mut out = [0u8; 81];
+    let mut f = 0;
+    while f < 81 {
+        out[f] = borderland(f) as u8;
+        f += 1;
+    }
+    out
+}
+
+/// `BORDERLAND[field]`: its borderland 0..8 {G2}.
+pub static BORDERLAND: [u8; 81] = build_borderland();
+
+const fn build_land_mask() -> [u128; 9] {
+    let mut out = [0u128; 9];
+    let mut f = 0;
+    while f < 81 {
+        out[borderland(f)] |= 1u128 << f;
+        f += 1;
+    }
+    out
+}
+
+/// `LAND_MASK[borderland]`: the bitboard of its nine fields {G2}.
+pub static LAND_MASK: [u128; 9] = build_land_mask();
+
+const fn build_land_of() -> [u128; 81] {
+    let masks = build_land_mask();
+    let mut out = [0u128; 81];
+    let mut f = 0;
+    while f < 81 {
+        out[f] = masks[borderland(f)];
+        f += 1;
+    }
+    out
+}
+
+/// `LAND_OF[field]`: the bitboard of the field's own borderland {G2}.
+pub static LAND_OF: [u128; 81] = build_land_of();
+
+const fn build_lines() -> ([[u8; 81]; 81], [[u128; 81]; 81]) {
+    let (rays, lens) = build_rays();
+    let mut line = [[0u8; 81]; 81];
+    let mut between = [[0u128; 81]; 81];
+    let mut f = 0;
+    while f < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut mask = 0u128;
+            let mut k = 0;
+            while k < lens[f][d] as usize {
+                let t = rays[f][d][k] as usize;
+                line[f][t] = ((d as u8) << 4) | (k as u8 + 1);
+                between[f][t] = mask;
+                mask |= 1u128 << t;
+                k += 1;
+            }
+            d += 1;
+        }
+        f += 1;
+    }
+    (line, between)
+}
+
+const LINES: ([[u8; 81]; 81], [[u128; 81]; 81]) = build_lines();
+/// `LINE[origin][target]`: `direction << 4 | distance` when the two fields lie on one
+/// straight line, 0 otherwise.
+static LINE: [[u8; 81]; 81] = LINES.0;
+/// `BETWEEN[origin][target]`: the bitboard of the fields strictly between them on their
+/// line (0 off a line).
+pub static BETWEEN: [[u128; 81]; 81] = LINES.1;
+
+/// (direction, distance) from `origin` to `target` when they lie on one straight line.
+pub fn line(origin: u8, target: u8) -> Option<(u8, u8)> {
+    let v = *LINE.get(origin as usize)?.get(target as usize)?;
+    (v != 0).then_some((v >> 4, v & 15))
+}
+
+const fn build_forward_mask() -> [u128; 648] {
+    let nb = build_neighbour();
+    let mut out = [0u128; 648];
+    let mut code = 0;
+    while code < 648 {
+        let f = code >> 3;
+        let facing = code & 7;
+        let mut j = 0;
+        while j < 3 {
+            let d = (facing + 7 + j) % 8;
+            let t = nb[f][d];
+            if t >= 0 {
+                out[code] |= 1u128 << t;
+            }
+            j += 1;
+        }
+        code += 1;
+    }
+    out
+}
+
+/// `FORWARD_MASK[field * 8 + facing]`: the bitboard of the chevron's forward neighbours on
+/// the board (left 45 degrees, straight, right 45 degrees) {G4}; the masks of the D33
+/// end test.
+pub static FORWARD_MASK: [u128; 648] = build_forward_mask();
+
+/// The three forward directions of a facing, in list order: left, straight, right {G4}.
+#[inline]
+pub fn forward(facing: u8) -> [u8; 3] {
+    let f = facing & 7;
+    [(f + 7) & 7, f, (f + 1) & 7]
+}
+
+/// The set fields of a bitboard, ascending.
+#[inline]
+pub fn bits(board: u128) -> Bits {
+    Bits(board)
+}
+
+/// Iterator over the set bits of a bitboard, ascending.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(u128);
+
+impl Iterator for Bits {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let f = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(f)
+    }
+}
+
+/// The `n`-th set bit of `mask` (from 0, ascending), if it has that many.
+#[inline]
+pub fn nth_field(mut mask: u128, n: u32) -> Option<u8> {
+    for _ in 0..n {
+        if mask == 0 {
+            return None;
+        }
+        mask &= mask - 1;
+    }
+    (mask != 0).then(|| mask.trailing_zeros() as u8)
+}
+
+/// Field names `a1` .. `i9`, indexed by field.
+pub fn field_name(field: u8) -> String {
+    let f = field % 81;
+    format!("{}{}", (b'a' + f % 9) as char, f / 9 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// {G2}, {G5}: e5 is field 40, in the middle borderland; its north ray reaches e9.
+    #[test]
+    fn tables() {
+        assert_eq!(borderland(40), 4);
+        assert_eq!(BORDERLAND[80], 8);
+        assert_eq!(LAND_MASK.iter().map(|m| m.count_ones()).sum::<u32>(), 81);
+        assert_eq!(NEIGHBOUR[0][5], -1);
+        assert_eq!(NEIGHBOUR[0][1], 10);
+        assert_eq!(RAY_LEN[40][0], 4);
+        assert_eq!(&RAY[40][0][..4], &[49, 58, 67, 76]);
+        assert_eq!(line(40, 76), Some((0, 4)));
+        assert_eq!(line(40, 77), None);
+        assert_eq!(BETWEEN[40][76], (1 << 49) | (1 << 58) | (1 << 67));
+        assert_eq!(FORWARD_MASK[4 * 8], (1 << 12) | (1 << 13) | (1 << 14));
+        assert_eq!(field_name(40), "e5");
+        assert_eq!(nth_field(0b1010_0000, 1), Some(7));
+        assert_eq!(nth_field(0b1010_0000, 2), None);
+    }
+}

@@ -1,0 +1,34 @@
+//! The rules engine of the chevron games — Lilacru, Shacru, Azacru and Pacru — in Rust: a
+//! port of the Python engine `pacru.chevron`, move for move.
+//!
+//! Positions are bitboards (`u128`, bit `f` for field `f`, `a1 = 0` row-major from rank
+//! 1); chevrons are codes `field * 8 + facing` (facing 0..7 = N, NE, E, SE, S, SW, W, NW).
+//! [`legal_moves`] lists the complete legal moves in the Python order, kept compact as
+//! families (exact [`MoveList::len`], [`MoveList::get`] by unranking, [`MoveList::index_of`]);
+//! [`apply`] plays one with every side effect and end test; [`perft`] counts leaves.
+//! Nothing here panics on input reachable through this API: bad input is an
+//! [`EngineError`], an index out of range is `None`.
+
+#![forbid(unsafe_code)]
+
+pub mod geometry;
+mod movegen;
+mod movelist;
+mod resolve;
+mod types;
+
+pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
+pub use movelist::{legal_moves, MoveList};
+pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
+pub use types::{
+    ChevronList, EngineError, Game, MeetingRule, Move, Outcome, Position, Rules, Termination,
+};
+
+impl MoveList {
+    /// The position after the `index`-th move of this list (no legality check needed: the
+    /// list knows its position); None out of range.
+    pub fn apply_index(&self, index: u64) -> Option<Position> {
+        let m = self.get(index)?;
+        resolve::resolve(&self.rules, &self.position, &m).ok()
+    }
+}

@@ -1,0 +1,407 @@
+//! Legal move generation for the chevron games: one engine, switched by [`Rules`]
+//! (`pacru.chevron.movegen`).
+//!
+//! * Moving forwards only, ending facing the direction of travel {G4, S-R3, L4, R3}.
+//! * Power of movement: own fields in the starting borderland, the chevron's own field
+//!   included, at least 1 {A-R4, R5, D39}; always 1 in Lilacru/Shacru.
+//! * Long moves in a straight line over markers of any colour, never over a chevron
+//!   {A-R5, R6, R7, D8}, except a connection jump {A-R8, R9}.
+//! * Never onto a chevron or another player's colour {S-R5, L6, A-R9, R7, D41}; onto
+//!   one's own colour is allowed and gains nothing (D6).
+//! * The borderland twist on every crossing move {S-R4, A-R6, D3, D4, D42}, none for an
+//!   Azacru chevron removed by its own connection or once the Azacru end is triggered (D5).
+//! * Pacru: pincer {R11, D18, D19}, connection or crossing choice {R8, D13}, borderland
+//!   change {R4, R6, D14, D15} or transformation {R10, D16} judged after a capture (D17),
+//!   meeting {R12, D21-D23, D46, D47}, the supply cap {R16b, D29} and reorientation
+//!   {R14, D25, D26}.
+
+use crate::geometry::{
+    bits, forward, BETWEEN, BORDERLAND, FULL, LAND_MASK, LAND_OF, NEIGHBOUR, RAY, RAY_LEN,
+};
+use crate::types::{ChevronList, MeetingRule, Position, Rules};
+
+/// Pacru marker supply per player, indexed by the number of players {R1}.
+pub const SUPPLY: [i32; 5] = [0, 0, 42, 28, 24];
+
+/// A chevron step before its choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub f: u8,
+    pub t: u8,
+    pub d: u8,
+    pub k: u8,
+    pub jumped: bool,
+    pub capture: bool,
+}
+
+/// One choice of a step: twist, connection, crossing marker field (-1: none), meeting
+/// fields (0: no meeting; else one move per field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Opt {
+    pub twist: i8,
+    pub conn: bool,
+    pub marker: i8,
+    pub meet: u128,
+}
+
+impl Opt {
+    const PLAIN: Opt = Opt {
+        twist: 0,
+        conn: false,
+        marker: -1,
+        meet: 0,
+    };
+
+    #[inline]
+    pub fn size(&self) -> u64 {
+        u64::from(self.meet.count_ones()).max(1)
+    }
+}
+
+/// The bitboard of every marked field of the first `n` seats.
+#[inline]
+pub(crate) fn all_marked(markers: &[u128; 4], n: usize) -> u128 {
+    markers[..n].iter().fold(0, |a, m| a | m)
+}
+
+/// Power of movement of a chevron on `field` of the player with fields `own`
+/// {A-R4, R5, D39}: own fields in its borderland, at least 1; 1 in games without power.
+#[inline]
+pub fn power_of_movement(rules: &Rules, own: u128, field: u8) -> u32 {
+    if !rules.power() {
+        return 1;
+    }
+    (own & LAND_OF[field as usize % 81]).count_ones().max(1)
+}
+
+/// Walks the candidate steps of `seat` in list order, pincer attacks included (a pincer
+/// needs two attackers of one victim {R11}: the caller keeps an attack only if its victim
+/// is in the returned bitboard of victims attacked twice). `visit` returns false to stop.
+///
+/// {G4, A-R4, A-R5, R5, R6, R7, R9, R11, D8, D18, D19, D39, D41}: forwards only, as far
+/// as the power of movement, over markers but not chevrons unless a connection jump from
+/// an own field onto an own field, never onto another colour; the first chevron of a
+/// forward ray within the power may be attacked.
+fn walk_steps(
+    rules: &Rules,
+    pos: &Position,
+    seat: usize,
+    mut visit: impl FnMut(Step) -> bool,
+) -> u128 {
+    let n = (pos.players as usize).min(4);
+    let seat = seat % 4;
+    let own = pos.markers[seat];
+    let marked = all_marked(&pos.markers, n);
+    let other = marked ^ own;
+    let occupied = pos.occupied();
+    let own_occ = pos.chevrons[seat].fields();
+    let power = rules.power();
+    let pacru = rules.pacru();
+    let (mut once, mut twice) = (0u128, 0u128);
+    for code in pos.chevrons[seat].iter() {
+        let f = (code >> 3) as u8;
+        let facing = (code & 7) as u8;
+        let pom = if power {
+            (own & LAND_OF[f as usize]).count_ones().max(1)
+        } else {
+            1
+        };
+        let from_own = own >> f & 1 != 0;
+        for d in forward(facing) {
+            let ray = &RAY[f as usize][d as usize];
+            let len = u32::from(RAY_LEN[f as usize][d as usize]).min(pom) as usize;
+            let mut jumped = false;
+            for (i, &t) in ray[..len].iter().enumerate() {
+                let bit = 1u128 << t;
+                let step = Step {
+                    f,
+                    t,
+                    d,
+                    k: i as u8 + 1,
+                    jumped: false,
+                    capture: false,
+                };
+                let keep_going = if occupied & bit != 0 {
+                    let mut go = true;
+                    if pacru && !jumped && own_occ & bit == 0 {
+                        twice |= once & bit;
+                        once |= bit;
+                        go = visit(Step {
+                            capture: true,
+                            ..step
+                        });
+                    }
+                    if !(power && from_own) {
+                        if !go {
+                            return twice;
+                        }
+                        break;
+                    }
+                    jumped = true;
+                    go
+                } else if other & bit != 0 {
+                    true
+                } else if jumped {
+                    own & bit == 0
+                        || visit(Step {
+                            jumped: true,
+                            ..step
+                        })
+                } else {
+                    visit(step)
+                };
+                if !keep_going {
+                    return twice;
+                }
+            }
+        }
+    }
+    twice
+}
+
+/// Every legal chevron step of `seat` (pincers included), before choices, appended to
+/// `out` {G4, A-R4, A-R5, R5, R6, R7, R9, R11, D8, D18, D19, D39, D41}.
+///
+/// Order: chevrons ascending by field, directions (left, straight, right), distances
+/// ascending; a pincer stands where its attacker's step of that direction and distance
+/// would (a pincer needs two attackers of one victim {R11}).
+pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Vec<Step>) {
+    let start = out.len();
+    let mut attacks = false;
+    let twice = walk_steps(rules, pos, seat, |s| {
+        attacks |= s.capture;
+        out.push(s);
+        true
+    });
+    if attacks {
+        let mut i = start;
+        for j in start..out.len() {
+            let s = out[j];
+            if !s.capture || twice >> s.t & 1 != 0 {
+                out[i] = s;
+                i += 1;
+            }
+        }
+        out.truncate(i);
+    }
+}
+
+/// Whether `seat` has any chevron step (pincers included) {S-R6a, L7, R15}: stops at the
+/// first plain step; a pincer needs the whole walk (two attackers {R11}).
+pub(crate) fn has_step(rules: &Rules, pos: &Position, seat: usize) -> bool {
+    let mut plain = false;
+    let twice = walk_steps(rules, pos, seat, |s| {
+        plain = !s.capture;
+        !plain
+    });
+    plain || twice != 0
+}
+
+/// Whether a step is a connection change: a long move, without a jump, from and to own
+/// fields {A-R7, R8, D13}; a chevron in between makes it a connection jump, which changes
+/// no field (A-R8, R9, D11). A pincer is no connection.
+#[inline]
+pub(crate) fn is_connection(own: u128, s: &Step) -> bool {
+    !s.capture && s.k >= 2 && !s.jumped && own >> s.f & 1 != 0 && own >> s.t & 1 != 0
+}
+
+/// The twists of a Lilacru/Shacru/Azacru step {S-R4, A-R6, D3, D4, D5}: 0, -1, +1 on a
+/// border crossing in Shacru and Azacru, only 0 otherwise, once the Azacru end is
+/// triggered, or for an Azacru chevron removed by its own connection (D5).
+pub(crate) fn plain_twists(
+    rules: &Rules,
+    pos: &Position,
+    s: &Step,
+    end_triggered: bool,
+) -> &'static [i8] {
+    const TWISTS: [i8; 3] = [0, -1, 1];
+    if !rules.twist() || BORDERLAND[s.f as usize] == BORDERLAND[s.t as usize] || end_triggered {
+        return &TWISTS[..1];
+    }
+    let own = pos.markers[pos.to_move as usize % 4];
+    let marked = all_marked(&pos.markers, (pos.players as usize).min(4));
+    if rules.azacru()
+        && is_connection(own, s)
+        && BETWEEN[s.f as usize][s.t as usize] & (marked ^ own) != 0
+    {
+        return &TWISTS[..1];
+    }
+    &TWISTS
+}
+
+/// Fields the Pacru crossing benefit may go on, and whether it is a transformation.
+///
+/// Judged on the board after the move (and capture, D17): a borderland change on any
+/// neutral field of the destination borderland that is unoccupied or the landing field
+/// {R4, R6, D15}; else, when the borderland has no neutral field at all, a
+/// transformation of an unoccupied non-own field {R10, D16}; else nothing (D14).
+pub fn crossing_options(
+    dest_land: usize,
+    marked_after: u128,
+    own_after: u128,
+    occupied_after: u128,
+    target: u8,
+) -> (u128, bool) {
+    let land = LAND_MASK[dest_land % 9];
+    let taken = land & marked_after;
+    if taken != land {
+        let neutral = land ^ taken;
+        return (
+            (neutral & !occupied_after) | (neutral & (1u128 << (target % 81))),
+            false,
+        );
+    }
+    let free = land & !occupied_after;
+    (free & !own_after, true)
+}
+
+/// What every Pacru step of one position shares.
+pub(crate) struct PacruCtx {
+    pub rules: Rules,
+    pub markers: [u128; 4],
+    pub n: usize,
+    pub seat: usize,
+    pub occupied: u128,
+    pub own: u128,
+    pub supply: i32,
+    pub own_codes: ChevronList,
+}
+
+impl PacruCtx {
+    pub fn new(rules: &Rules, pos: &Position) -> PacruCtx {
+        let n = (pos.players as usize).min(4);
+        let seat = pos.to_move as usize % 4;
+        let own = pos.markers[seat];
+        PacruCtx {
+            rules: *rules,
+            markers: pos.markers,
+            n,
+            seat,
+            occupied: pos.occupied(),
+            own,
+            supply: SUPPLY[n.min(4)] - own.count_ones() as i32,
+            own_codes: pos.chevrons[seat],
+        }
+    }
+
+    /// The field of the own chevron the moved one would meet, or None {R12}: the next
+    /// field beyond the target in the direction of travel, facing back (D21).
+    fn meeting_partner(&self, t: u8, d: u8) -> Option<u8> {
+        let nb = NEIGHBOUR[t as usize][d as usize];
+        if nb < 0 {
+            return None;
+        }
+        let code = nb as u16 * 8 + u16::from(d ^ 4);
+        self.own_codes.contains_code(code).then_some(nb as u8)
+    }
+
+    /// The choices of one Pacru step: benefit and meeting field
+    /// {R4-R12, D13-D23, D29}. Appends them to `out`.
+    pub fn options(&self, s: &Step, out: &mut Vec<Opt>) {
+        let tbit = 1u128 << s.t;
+        // The board after steps a. and b. (D30): a pincer changes the victim's field.
+        let mut markers = self.markers;
+        let mut own_a = self.own;
+        if s.capture && own_a & tbit == 0 {
+            own_a |= tbit;
+            for (i, m) in markers[..self.n].iter_mut().enumerate() {
+                *m = if i == self.seat { own_a } else { *m & !tbit };
+            }
+        }
+        let marked_a = all_marked(&markers, self.n);
+        let occ_a = (self.occupied & !(1u128 << s.f)) | tbit;
+        let left = self.supply - i32::from(own_a != self.own);
+        if left <= 0 {
+            // R16b: the capture placed the last marker; nothing more to choose.
+            out.push(Opt::PLAIN);
+            return;
+        }
+        let conn = is_connection(self.own, s);
+        let land = BORDERLAND[s.t as usize] as usize;
+        let fields = if BORDERLAND[s.f as usize] as usize == land {
+            0
+        } else {
+            crossing_options(land, marked_a, own_a, self.occupied | tbit, s.t).0
+        };
+        let partner = self.meeting_partner(s.t, s.d);
+        let mut push = |conn: bool, field: i8| {
+            let meet = match partner {
+                Some(p) => self.meeting_fields(&markers, own_a, occ_a, left, s, p, conn, field),
+                None => 0,
+            };
+            out.push(Opt {
+                twist: 0,
+                conn,
+                marker: field,
+                meet,
+            });
+        };
+        if conn {
+            push(true, -1);
+        }
+        for field in bits(fields) {
+            push(false, field as i8);
+        }
+        if !conn && fields == 0 {
+            push(false, -1);
+        }
+    }
+
+    /// Bitboard of the fields a meeting may change after this benefit; 0 for no meeting.
+    ///
+    /// {R12}; the pair must be on own fields after the move's other effects (D21), the
+    /// 2011 threshold counts every other colour after those effects (D22), targets are
+    /// unoccupied non-own fields and the meeting is compulsory when one exists (D23); no
+    /// meeting once the supply is exhausted (D29).
+    #[allow(clippy::too_many_arguments)]
+    fn meeting_fields(
+        &self,
+        markers: &[u128; 4],
+        own_a: u128,
+        occ_a: u128,
+        left: i32,
+        s: &Step,
+        partner: u8,
+        conn: bool,
+        field: i8,
+    ) -> u128 {
+        let changed = benefit_fields(own_a, s.f, s.t, conn, field);
+        if left - changed.count_ones() as i32 <= 0 {
+            return 0;
+        }
+        let own_b = own_a | changed;
+        if own_b >> s.t & 1 == 0 || own_b >> partner & 1 == 0 {
+            return 0;
+        }
+        if self.rules.meeting_rule == MeetingRule::Y2011 {
+            let best = markers[..self.n]
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != self.seat)
+                .map(|(_, m)| (m & !changed).count_ones())
+                .max()
+                .unwrap_or(0);
+            if best < 9 {
+                return 0;
+            }
+        }
+        FULL & !occ_a & !own_b
+    }
+}
+
+/// The fields a chosen benefit turns to the mover's colour, as a bitboard.
+///
+/// A connection change: the intervening fields not already the mover's (`own_a`, after
+/// any capture) {R8}; a crossing marker: its field {R4, R6, R10}; nothing for no field
+/// without a connection. Each field takes a marker from the supply, and an empty supply
+/// ends the move there (D29).
+pub fn benefit_fields(own_a: u128, origin: u8, target: u8, conn: bool, field: i8) -> u128 {
+    if conn {
+        return BETWEEN[origin as usize % 81][target as usize % 81] & !own_a;
+    }
+    if (0..81).contains(&field) {
+        1u128 << field
+    } else {
+        0
+    }
+}

@@ -1,0 +1,67 @@
+"""Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
+
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from pacru.base import Outcome
+from pacru.chevron.move import Move
+from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.native import NativeLegalMoves
+from pacru.chevron.state import ChevronState
+
+#: True when the engine implements every chevron game (then pacru.ENGINE is "native").
+COMPLETE: Final[bool]
+#: The chevron games the engine implements.
+GAMES: Final[tuple[str, ...]]
+
+def init(
+    make_move: Callable[..., Move],
+    list_class: type[NativeLegalMoves],
+    outcome: Callable[[str, int, tuple[str, ...]], Outcome],
+    position: Callable[[ChevronState], Position],
+    empty: LegalMoves,
+) -> None: ...
+def legal_moves(state: ChevronState) -> LegalMoves: ...
+def apply(state: ChevronState, move: Move) -> ChevronState: ...
+
+class Position:
+    def __new__(
+        cls,
+        game: str,
+        meeting_rule: str,
+        move_cap: int | None,
+        idle_rounds: int,
+        markers: tuple[int, ...],
+        chevrons: tuple[tuple[int, ...], ...],
+        to_move: int,
+        out: int,
+        trigger: int,
+        idle: int,
+        ply: int,
+        termination: str | None,
+        winners: int,
+    ) -> Position: ...
+    def legal_moves(self) -> NativeLegalMoves: ...
+    def perft(self, depth: int) -> int: ...
+    @property
+    def markers(self) -> tuple[int, ...]: ...
+    @property
+    def chevrons(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def options(self) -> tuple[str, str, int | None, int]: ...
+    def generator_args(
+        self,
+    ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int, bool]: ...
+
+class Moves:
+    def __len__(self) -> int: ...
+    def get(self, index: int) -> Move: ...
+    def __iter__(self) -> Iterator[Move]: ...
+    def contains(self, move: Move) -> bool: ...
+    def apply_state(self, state: ChevronState, move: Move) -> ChevronState: ...
+    @property
+    def position(self) -> Position: ...
+    @property
+    def issued(self) -> Move | None: ...
+    @property
+    def is_pass(self) -> bool: ...

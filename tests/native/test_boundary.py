@@ -1,0 +1,166 @@
+"""The native engine behind the public API: refused moves, pickles, frozen objects, errors."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import random
+import subprocess
+import sys
+from collections.abc import Container
+from typing import Any
+
+import attrs
+import numpy
+import pytest
+
+import pacru
+from pacru import ChevronState, IllegalMoveError, Move
+from pacru.chevron.engine import native_module, python_apply, python_legal_moves
+
+from .support import CONFIGS, fresh, native, start
+
+
+def _line(game: str, players: int, seed: int, plies: int) -> list[ChevronState]:
+    rng = random.Random(seed)
+    states = [start(game, players)]
+    for _ in range(plies):
+        moves = python_legal_moves(states[-1])
+        if not moves:
+            break
+        states.append(python_apply(states[-1], moves[rng.randrange(len(moves))]))
+    return states
+
+
+def _variants(move: Move) -> list[Move]:
+    """Moves one choice away from ``move`` (most of them illegal)."""
+    out = []
+    changes: list[dict[str, Any]] = [
+        {"twist": t} for t in (-1, 0, 1) if t != move.twist
+    ]
+    changes += [{"connection": not move.connection}, {"capture": not move.capture}]
+    changes += [{"marker": f} for f in (None, 0, 40, 80) if f != move.marker]
+    changes += [{"meeting": f} for f in (None, 1, 41) if f != move.meeting]
+    if move.target is not None:
+        changes += [{"target": (move.target + d) % 81} for d in (1, 9, 10)]
+    if move.relinquished:
+        changes += [{"relinquished": move.relinquished[1:]}]
+        changes += [{"relinquished": (*move.relinquished[:-1], (move.relinquished[-1] + 1) % 81)}]
+    for change in changes:
+        with contextlib.suppress(ValueError):
+            out.append(attrs.evolve(move, **change))
+    return out
+
+
+def _with_moves(state: ChevronState, native_list: bool) -> ChevronState:
+    state = fresh(state)
+    moves = native.legal_moves(state) if native_list else python_legal_moves(state)
+    object.__setattr__(state, "_moves", moves)
+    return state
+
+
+def _refusal(state: ChevronState, move: Move) -> tuple[type, str, str | None, str | None]:
+    with pytest.raises(IllegalMoveError) as info:
+        state.apply_move(move)
+    return type(info.value), str(info.value), info.value.rule, info.value.reason
+
+
+@pytest.mark.parametrize(("game", "players"), CONFIGS)
+def test_membership_and_refused_moves_agree(game: str, players: int) -> None:
+    rng = random.Random(7)
+    refused = 0
+    for state in _line(game, players, 3, 40)[::4]:
+        py_state, nat_state = _with_moves(state, False), _with_moves(state, True)
+        py_moves, nat_moves = py_state.legal_moves(), nat_state.legal_moves()
+        py_in: Container[object] = py_moves
+        nat_in: Container[object] = nat_moves
+        picks = [py_moves[rng.randrange(len(py_moves))] for _ in range(12)] if py_moves else []
+        for move in picks:
+            assert move in nat_moves
+            assert str(move) in nat_in
+            for other in _variants(move):
+                legal = other in py_moves
+                assert (other in nat_moves) == legal, (state.to_position(), str(other))
+                assert (str(other) in nat_in) == (str(other) in py_in) == legal
+                if not legal:
+                    assert _refusal(nat_state, other) == _refusal(py_state, other)
+                    refused += 1
+    assert refused > 20
+    assert "x" not in nat_in
+    assert 3 not in nat_in
+
+
+@pytest.mark.parametrize(("game", "players"), CONFIGS)
+def test_pickles_load_under_either_engine(game: str, players: int) -> None:
+    rng = random.Random(11)
+    py_state, nat_state = start(game, players), start(game, players)
+    for _ in range(30):
+        py_moves = python_legal_moves(py_state)
+        if not py_moves:
+            break
+        i = rng.randrange(len(py_moves))
+        py_state = python_apply(py_state, py_moves[i])
+        nat_state = native.apply(nat_state, native.legal_moves(nat_state)[i])
+    native.position(nat_state)
+    blob = pickle.dumps(nat_state)
+    assert blob == pickle.dumps(py_state)  # the native position is not pickled
+    loaded = pickle.loads(blob)
+    assert loaded == py_state
+    assert loaded.last_move == py_state.last_move
+    assert list(python_legal_moves(loaded)) == list(native.legal_moves(loaded))
+    assert hash(loaded) == hash(nat_state) == hash(py_state)
+
+
+def test_native_objects_refuse_assignment() -> None:
+    state = start("pacru", 2)
+    pos = native.position(state)
+    moves = native.legal_moves(state)
+    assert isinstance(moves, native.NativeLegalMoves)
+    with pytest.raises(AttributeError):
+        pos.markers = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        moves._impl.is_pass = True  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        moves._py = moves
+    assert isinstance(moves, pacru.LegalMoves)
+
+
+def test_bad_input_is_an_exception_not_a_crash() -> None:
+    ext = native_module()
+    assert ext is not None
+    good = ("pacru", "2011", None, 81, (0, 0), ((), ()), 0, 0, -1, 0, 0, None, 0)
+    ext.Position(*good)
+    for i, bad in ((0, "chess"), (1, "1999"), (11, "won")):
+        with pytest.raises(ValueError, match=r"unknown|no chevron"):
+            ext.Position(*good[:i], bad, *good[i + 1 :])
+    with pytest.raises(OverflowError):
+        ext.Position(*good[:6], -1, *good[7:])
+    moves = native.legal_moves(start("shacru", 2))
+    for index in (16, -17, 2**70, -(2**70)):
+        with pytest.raises(IndexError, match="legal move index out of range"):
+            moves[index]
+    with pytest.raises(TypeError):
+        moves["0"]  # type: ignore[call-overload]
+    assert moves[-16] == moves[0]
+    assert moves[numpy.int64(3)] == moves[3]  # type: ignore[call-overload]
+    state = start("shacru", 2)
+    with pytest.raises(ValueError, match="pacru engine"):
+        native.apply(state, Move(origin=0, target=80))
+
+
+def test_the_engine_in_use_and_the_python_override() -> None:
+    assert pacru.ENGINE in {"native", "python"}
+    ext = native_module()
+    assert ext is not None
+    assert ("native" if ext.COMPLETE and not _forced() else "python") == pacru.ENGINE
+    code = "import pacru; print(pacru.ENGINE)"
+    env = {**os.environ, "PACRU_ENGINE": "python"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "python"
+
+
+def _forced() -> bool:
+    return os.environ.get("PACRU_ENGINE", "").strip().lower() == "python"
