@@ -370,3 +370,40 @@ def test_graph_sees_tables_of_module_names(toy: Path) -> None:
     graph = import_graph()
     assert graph["pacru.a"] == {"pacru.b", "pacru.sub.e"}
     assert circles(graph) == [["pacru.sub.e"]]
+
+
+#: The Python engine behind the engine boundary (:mod:`pacru.chevron.engine`): move
+#: generation, its families, applying a move and the end of the game.
+PYTHON_ENGINE = frozenset(
+    {
+        "pacru.chevron.movegen",
+        "pacru.chevron.families",
+        "pacru.chevron.resolve",
+        "pacru.chevron.ending",
+    }
+)
+#: The only other modules that reach into it, each for a reason the boundary does not cover:
+#: the boundary itself and the native engine's Python side (which builds the same family
+#: objects), the state (the slot setters both engines build successors with, and the power
+#: of movement query), the diagnosis of a refused move (the readable rules explain a refusal
+#: for both engines) and the judging of a typed-in position.
+ENGINE_CLIENTS = frozenset(
+    {
+        "pacru.chevron.engine",
+        "pacru.chevron.native",
+        "pacru.chevron.state",
+        "pacru.chevron.legality",
+        "pacru.chevron.position",
+    }
+)
+
+
+def test_nothing_reaches_around_the_engine_boundary() -> None:
+    """Move generation and application are reached through pacru.chevron.engine only."""
+
+    def allowed(source: str, target: str) -> bool:
+        return target not in PYTHON_ENGINE or source in PYTHON_ENGINE | ENGINE_CLIENTS | {
+            "pacru.chevron.movelist"
+        }
+
+    assert _breaches(allowed, lambda module: True) == []

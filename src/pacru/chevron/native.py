@@ -23,6 +23,7 @@ from pacru.chevron.families import Family, ReorientationFamily, StepFamily, make
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.rules import rules_of_key
 
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
@@ -85,10 +86,8 @@ class NativeLegalMoves(LegalMoves):
         try:
             return self._py
         except AttributeError:
-            from pacru.chevron.state import _rules
-
             pos = self._impl.position
-            py = generate(_rules(pos.options), *pos.generator_args())
+            py = generate(rules_of_key(pos.options), *pos.generator_args())
             _set_py(self, py)
             return py
 

@@ -17,6 +17,7 @@ Pacru       no     no     R5        change (R8), jump R9   R4..R16   R15-16
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Final
 
@@ -24,7 +25,7 @@ import attrs
 
 from pacru._integers import integer
 
-__all__ = ["MEETING_RULES", "SUPPLY", "SUPPLY_BY_PLAYERS", "Rules", "rules_for"]
+__all__ = ["MEETING_RULES", "SUPPLY", "SUPPLY_BY_PLAYERS", "Rules", "rules_for", "rules_of_key"]
 
 #: Pacru marker supply per player, by player count {R1}. A read-only mapping.
 SUPPLY: Final[Mapping[int, int]] = MappingProxyType({2: 42, 3: 28, 4: 24})
@@ -124,3 +125,17 @@ def rules_for(
     if idle_rounds != 81 and not base.lookahead_end:
         raise ValueError("idle_rounds applies to Lilacru and Shacru only (ruling D33)")
     return attrs.evolve(base, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)
+
+
+@lru_cache(maxsize=64)
+def rules_of_key(key: tuple[str, str, int | None, int]) -> Rules:
+    """The :class:`Rules` of ``key = (game, meeting_rule, move_cap, idle_rounds)``, cached.
+
+    Pickled states and the native engine's positions carry their rules as this
+    key; equal keys give the same object.
+
+    Raises:
+        ValueError: as :func:`rules_for`.
+    """
+    game, meeting_rule, move_cap, idle_rounds = key
+    return rules_for(game, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)

@@ -16,7 +16,6 @@ counters. Legal moves are computed once per state, on first use, and cached.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,7 @@ from pacru.chevron.move import Move
 from pacru.chevron.movegen import power_of_movement
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.resolve import STATE_SETTERS  # imports no state: no cycle
-from pacru.chevron.rules import SUPPLY, Rules, rules_for
+from pacru.chevron.rules import SUPPLY, Rules, rules_of_key
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
 from pacru.status import Status
@@ -389,12 +388,6 @@ class ChevronState(GameState[Move]):
         return explain_chevron(self, text)
 
 
-@lru_cache(maxsize=64)
-def _rules(options: tuple[str, str, int | None, int]) -> Rules:
-    game, meeting_rule, move_cap, idle_rounds = options
-    return rules_for(game, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)
-
-
 #: A move in a pickle: its fields, in the order of the Move constructor.
 _MoveKey = tuple[
     int | None, int | None, bool, int, int, bool, int | None, int | None, tuple[int, ...]
@@ -437,7 +430,7 @@ def _restore(
 ) -> ChevronState:
     """Unpickle a state (the inverse of ``ChevronState.__reduce__``)."""
     return ChevronState(
-        _rules(options),
+        rules_of_key(options),
         players,
         markers,
         chevrons,
