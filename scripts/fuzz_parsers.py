@@ -298,7 +298,7 @@ def run(count: int, seed: int, only: set[str] | None, max_size: int, out: Path |
                         (out / f"{target.name}-{len(seen)}.txt").write_text(
                             data, encoding="utf-8", errors="surrogatepass"
                         )
-            if (i + 1) % 100_000 == 0:
+            if (i + 1) % 20_000 == 0:
                 print(f"  {target.name}: {i + 1} ({time.monotonic() - start:.0f} s)", flush=True)
         found += errors
         took = time.monotonic() - start

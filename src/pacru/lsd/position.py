@@ -59,7 +59,12 @@ from pacru.lsd.tiles import (
     parse_tile_set,
 )
 
-__all__ = ["format_position", "parse_position"]
+__all__ = ["MAX_POSITION_TEXT", "format_position", "parse_position"]
+
+#: Longest LSD position string read, in characters (128 Ki). A position holds at
+#: most ``MAX_TILES`` (2000) tiles of at most 20 characters each, so every
+#: position the library writes fits, with room for long colour names.
+MAX_POSITION_TEXT: Final = 131_072
 
 _SEAT_RE: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]*):([BW])", re.IGNORECASE)
 _TILE_RE: Final = re.compile(r"([0-9])(.+)")
@@ -141,13 +146,16 @@ def parse_position(text: str, adjudicate: bool = True) -> LsdState:
     """The state a position string describes (grammar in the module docstring).
 
     Raises:
-        NotationError: text outside the grammar.
+        NotationError: text outside the grammar, or longer than
+            :data:`MAX_POSITION_TEXT` (checked first).
         InvalidPositionError: well-formed, but not a possible state (invalid
             options, tiles the tile set cannot supply, a turn that does not
             fit the field; see ``LsdState._from_parts``).
     """
     if not isinstance(text, str):
         raise NotationError("a position is a string")
+    if len(text) > MAX_POSITION_TEXT:
+        raise NotationError(f"LSD position longer than {MAX_POSITION_TEXT} characters", text)
     words = text.split()
     if len(words) < 5 or words[0].lower() != "lsd":
         raise NotationError(

@@ -77,8 +77,12 @@ Moves are stored in canonical text (``E4-E6`` reads as ``e4-e6``).
 **Size limits** (against hostile input; a larger input is a
 :class:`RecordError` before anything else is read): :data:`MAX_RECORD_TEXT`
 characters per text, :data:`MAX_GAMES` games, :data:`MAX_PLIES` moves per
-game, :data:`MAX_TAGS` tags per game, :data:`MAX_TAG_VALUE` characters per tag
-value and :data:`MAX_COMMENT` per comment, :data:`MAX_TOKEN` per move.
+game (and twice as many comments), :data:`MAX_TAGS` tags per game,
+:data:`MAX_TAG_VALUE` characters per tag value and :data:`MAX_COMMENT` per
+comment, :data:`MAX_TOKEN` per move; a tolerant read stops after
+:data:`MAX_ERRORS` games with errors. Each length is checked on the text
+before the field is copied out of it, so reading a text of up to 10 MB takes
+a few MB of memory beyond the records it gives.
 """
 
 from __future__ import annotations
@@ -86,6 +90,7 @@ from __future__ import annotations
 from pacru.records._read import (
     LINE_WIDTH,
     MAX_COMMENT,
+    MAX_ERRORS,
     MAX_GAMES,
     MAX_PLIES,
     MAX_RECORD_TEXT,
@@ -102,6 +107,7 @@ from pacru.records._write import record_from_game, record_from_state, write_reco
 __all__ = [
     "LINE_WIDTH",
     "MAX_COMMENT",
+    "MAX_ERRORS",
     "MAX_GAMES",
     "MAX_PLIES",
     "MAX_RECORD_TEXT",

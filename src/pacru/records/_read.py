@@ -25,6 +25,8 @@ MAX_RECORD_TEXT: Final = 16 * 1024 * 1024
 MAX_GAMES: Final = 100_000
 #: Most moves in one game.
 MAX_PLIES: Final = 20_000
+#: Most games with errors a tolerant read (``strict=False``) gives before it stops.
+MAX_ERRORS: Final = 10_000
 #: Most tag pairs in one game.
 MAX_TAGS: Final = 100
 #: Longest tag value (a position string fits).

@@ -2,29 +2,49 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import attrs
 
 from pacru.records import _text
-from pacru.records._read import GameRecord, RecordError, _limits, _parse_game, _validated
+from pacru.records._read import (
+    MAX_ERRORS,
+    GameRecord,
+    RecordError,
+    _limits,
+    _parse_game,
+    _validated,
+)
 
 
 def read_tolerant(text: str) -> list[GameRecord]:
-    """Every game of ``text``, each with the problems found in it (see ``read_records``)."""
-    return [_tolerant(number, item) for number, item in _tolerant_games(text)]
+    """Every game of ``text``, each with the problems found in it (see ``read_records``).
+
+    After ``MAX_ERRORS`` games with errors the read stops with one more record,
+    holding only a ``too-long`` error: each error record costs memory, and a small
+    text can hold very many unreadable games.
+    """
+    records, errors = [], 0
+    for number, item in _tolerant_games(text):
+        record = _tolerant(number, item)
+        errors += bool(record.errors)
+        if errors > MAX_ERRORS:
+            message = f"more than {MAX_ERRORS} games with errors; reading stopped"
+            stop = RecordError(message, reason="too-long", game=number)
+            records.append(GameRecord((), errors=(stop,)))
+            break
+        records.append(record)
+    return records
 
 
 def _tolerant_games(text: str) -> Iterator[tuple[int, list[_text.Token] | RecordError]]:
     """Each game's tokens, or the RecordError of a game whose text cannot be scanned.
 
-    After an error, reading resumes at the next line that starts with a tag pair,
-    in the same text (no copy), with the games numbered and counted against
+    After an error, reading resumes at the next line that starts with a tag pair's
+    head (``[Name "``), in the same text (no copy), with the games numbered and counted against
     ``MAX_GAMES`` as in a strict read.
     """
     limits = _limits()
-    starts = [0, *(m.end() for m in re.finditer("\n", text))]  # where each line begins
     start, line, before = 0, 1, 0
     while True:
         last = before
@@ -35,30 +55,19 @@ def _tolerant_games(text: str) -> Iterator[tuple[int, list[_text.Token] | Record
             return
         except _text.TextError as err:
             game = max(err.game, last + 1)
+            if game > limits[0]:  # the unreadable texts count as games too
+                message = f"more than {limits[0]} games"
+                yield game, RecordError(message, reason="too-long", line=err.line, game=game)
+                return
             yield game, RecordError(err.message, reason=err.reason, line=err.line, game=game)
             if err.fatal:
                 return
-            # Resume at the next tag pair that starts a line after the error (line
-            # numbers count from 1, so index err.line is the line after it).
-            resume = next(
-                (
-                    i
-                    for i in range(err.line, len(starts))
-                    if text.startswith("[", _first_char(text, starts[i]))
-                ),
-                None,
-            )
-            if resume is None:
+            # Resume at the next line after the error's that starts with a tag pair's
+            # head: lines that cannot start a game are part of the unreadable text.
+            found = _text.resume(text, err.index)
+            if found is None:
                 return
-            start, line, before = starts[resume], resume + 1, game
-
-
-def _first_char(text: str, start: int) -> int:
-    """The index of the first character at or after ``start`` that is not a space or tab."""
-    i = start
-    while i < len(text) and text[i] in " \t\r":
-        i += 1
-    return i
+            start, line, before = found, err.line + text.count("\n", err.index, found), game
 
 
 def _tolerant(number: int, item: list[_text.Token] | RecordError) -> GameRecord:
