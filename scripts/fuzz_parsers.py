@@ -131,12 +131,13 @@ def _pick(rng: random.Random, items: Sequence[Any]) -> Any:
     return items[rng.randrange(len(items))]
 
 
-def targets(seed: int, max_size: int) -> list[Target]:
-    """Every parser and decoder with its corpus (built from seeded games)."""
+def targets(seed: int, max_size: int, max_plies: int = 40) -> list[Target]:
+    """Every parser and decoder with its corpus (built from seeded games of up to
+    ``max_plies`` plies: replaying records costs in proportion)."""
     from pacru.records import RecordError, read_records, record_from_game, write_record
 
     rng = random.Random(seed)
-    lines = _games(rng, 40)
+    lines = _games(rng, max_plies)
     states = [s for line in lines for s in line[:: max(1, len(line) // 6)]]
     chevron = [s for s in states if s.game != "lsd"]
     lsd = [s for s in states if s.game == "lsd"]
@@ -263,11 +264,18 @@ def _encodings(states: Sequence[GameState[Any]]) -> list[Target]:
     ]
 
 
-def run(count: int, seed: int, only: set[str] | None, max_size: int, out: Path | None) -> int:
+def run(
+    count: int,
+    seed: int,
+    only: set[str] | None,
+    max_size: int,
+    out: Path | None,
+    max_plies: int = 40,
+) -> int:
     """Run ``count`` inputs per target; the number of undocumented exceptions found."""
     found = 0
     seen: set[tuple[str, str, str]] = set()
-    for target in targets(seed, max_size):
+    for target in targets(seed, max_size, max_plies):
         if only and target.name not in only:
             continue
         rng = random.Random(f"{seed}/{target.name}")
@@ -317,9 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated target names")
     parser.add_argument("--max-size", type=int, default=200_000, help="longest mutated input")
     parser.add_argument("--out", type=Path, default=None, help="folder for the failing inputs")
+    parser.add_argument("--max-plies", type=int, default=40, help="longest corpus game")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
-    return 1 if run(args.count, args.seed, only, args.max_size, args.out) else 0
+    found = run(args.count, args.seed, only, args.max_size, args.out, args.max_plies)
+    return 1 if found else 0
 
 
 if __name__ == "__main__":

@@ -191,3 +191,19 @@ def test_abstractplay_move_reader_memory() -> None:
     state = ap.new_game("pacru", 2)
     _check(lambda text: ap.parse_move(state, text), "", (NotationError, IllegalMoveError))
     _check(lambda text: ap.parse_move(state, text), "a3-b3(", (NotationError, IllegalMoveError))
+
+
+@pytest.mark.skipif(not HAS_LSD, reason="LSD needs numpy")
+def test_lsd_move_text_length_limit() -> None:
+    """LSD move texts of MAX_MOVE_TEXT (64) characters are read; one more is a
+    NotationError before the text is stripped or matched (move text, SAN)."""
+    from pacru.lsd import LsdMove
+    from pacru.lsd.moves import MAX_MOVE_TEXT
+
+    state = new_game("lsd", 2)
+    at_limit = "B+NESW@0,0".center(MAX_MOVE_TEXT)
+    assert str(LsdMove.from_text(at_limit)) == "B+NESW@0,0"
+    assert state.parse_san(at_limit) == state.parse_move("B+NESW@0,0")
+    for call in (LsdMove.from_text, state.parse_move, state.parse_san):
+        with pytest.raises(NotationError, match="longer than 64"):
+            call(at_limit + " ")
