@@ -9,6 +9,7 @@ tolerant reader in :mod:`pacru.records._tolerant` and the writer in
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, TextIO
 
@@ -459,7 +460,8 @@ def _validated(record: GameRecord, lines: list[int]) -> GameRecord:
                 move=text,
                 line=lines[ply - 1],
             ) from None
-        canonical.append(str(move))
+        # Games repeat their moves: one string per distinct move keeps 100,000 records small.
+        canonical.append(sys.intern(str(move)))
     _check_result(record, state)
     return attrs.evolve(record, moves=tuple(canonical))
 

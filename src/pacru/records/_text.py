@@ -8,6 +8,7 @@ Nothing here is public. The errors raised here (:class:`TextError`,
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -148,7 +149,9 @@ def _tag(text: str, i: int, line: int, max_value: int) -> tuple[Token, int]:
         raise _error(message, "too-long", line, i)
     if tail is None:
         raise _error(malformed, "syntax", line, i)
-    return ("tag", _unescape(text[start:end]), line, name), tail.end()
+    # Tags repeat from game to game: one string per distinct name and value.
+    value = sys.intern(_unescape(text[start:end]))
+    return ("tag", value, line, sys.intern(name)), tail.end()
 
 
 def _comment(text: str, i: int, line: int, max_comment: int) -> tuple[Token, int]:
