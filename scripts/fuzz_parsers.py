@@ -271,8 +271,12 @@ def run(
     max_size: int,
     out: Path | None,
     max_plies: int = 40,
+    every: int = 20_000,
 ) -> int:
-    """Run ``count`` inputs per target; the number of undocumented exceptions found."""
+    """Run ``count`` inputs per target; the number of undocumented exceptions found.
+
+    Progress is printed every ``every`` inputs (a stopped run's count is the last one).
+    """
     found = 0
     seen: set[tuple[str, str, str]] = set()
     for target in targets(seed, max_size, max_plies):
@@ -306,7 +310,7 @@ def run(
                         (out / f"{target.name}-{len(seen)}.txt").write_text(
                             data, encoding="utf-8", errors="surrogatepass"
                         )
-            if (i + 1) % 20_000 == 0:
+            if (i + 1) % every == 0:
                 print(f"  {target.name}: {i + 1} ({time.monotonic() - start:.0f} s)", flush=True)
         found += errors
         took = time.monotonic() - start
@@ -326,9 +330,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-size", type=int, default=200_000, help="longest mutated input")
     parser.add_argument("--out", type=Path, default=None, help="folder for the failing inputs")
     parser.add_argument("--max-plies", type=int, default=40, help="longest corpus game")
+    parser.add_argument("--every", type=int, default=20_000, help="progress interval")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
-    found = run(args.count, args.seed, only, args.max_size, args.out, args.max_plies)
+    found = run(args.count, args.seed, only, args.max_size, args.out, args.max_plies, args.every)
     return 1 if found else 0
 
 
