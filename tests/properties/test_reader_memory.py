@@ -207,3 +207,12 @@ def test_lsd_move_text_length_limit() -> None:
     for call in (LsdMove.from_text, state.parse_move, state.parse_san):
         with pytest.raises(NotationError, match="longer than 64"):
             call(at_limit + " ")
+
+
+def test_from_position_finds_the_game_name_without_copying() -> None:
+    """The first word names the game after any blanks; a longer word is no game name."""
+    text = "shacru players=green,yellow chevrons=green:e4N;yellow:e6S"
+    assert from_position(" \n\t" + text) == from_position(text)
+    for bad in ("shacruX" + " players=a,b", "x" * 10**6, "", "   "):
+        with pytest.raises(NotationError, match="starts with the game name"):
+            from_position(bad)
