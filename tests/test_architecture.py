@@ -24,10 +24,6 @@ PACKAGE = SRC / "pacru"
 #: The longest a source file in src/pacru may be (lines).
 MAX_LINES = 600
 
-#: Temporary exceptions to MAX_LINES, each named with its reason. records.py is
-#: being split on another branch; remove the entry when that split is merged.
-KNOWN_LONG: frozenset[str] = frozenset({"records.py"})
-
 
 def module_name(path: Path) -> str:
     """The dotted module name of a source file under ``src``."""
@@ -292,15 +288,13 @@ def test_drawing_imports_no_state() -> None:
 
 
 def test_no_long_module() -> None:
-    """No source file in src/pacru is over MAX_LINES lines (KNOWN_LONG excepted)."""
+    """No source file in src/pacru is over MAX_LINES lines."""
     long = {
         str(path.relative_to(PACKAGE)): count
         for path in PACKAGE.rglob("*.py")
         if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
-    assert {name: n for name, n in long.items() if name not in KNOWN_LONG} == {}
-    # An exception that is no longer needed goes: delete it from KNOWN_LONG.
-    assert long.keys() >= KNOWN_LONG
+    assert long == {}
 
 
 # The checker checked: it must see each kind of import, or a circle could hide.

@@ -7,7 +7,8 @@ first use, so ``import pacru`` stays cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, overload
+import re
+from typing import TYPE_CHECKING, Any, Final, Literal, overload
 
 from pacru.errors import NotationError
 
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
     from pacru.lsd.state import LsdState
 
 __all__ = ["CHEVRON_GAMES", "GAMES", "from_position", "new_game"]
+
+_HEAD_RE: Final = re.compile(r"\S{1,20}")
 
 #: The games of the chevron family, in historical order.
 CHEVRON_GAMES = ("lilacru", "shacru", "azacru", "pacru")
@@ -84,7 +87,11 @@ def from_position(text: str, adjudicate: bool = True) -> GameState[Any]:
     """
     if not isinstance(text, str):
         raise NotationError("a position must be a string")
-    head = text.strip().split(None, 1)[0].lower() if text.strip() else ""
+    # The first word, found without copying the text (it may be huge: the readers bound it).
+    found = _HEAD_RE.search(text)
+    head = found.group().lower() if found else ""
+    if found and found.end() < len(text) and not text[found.end()].isspace():
+        head += "..."  # a longer word: no game name
     if head in CHEVRON_GAMES:
         from pacru.chevron.notation import parse_position
 

@@ -59,7 +59,10 @@ from pacru.lsd.tiles import (
     sides_to_mask,
 )
 
-__all__ = ["LsdMove", "parse_move_text"]
+__all__ = ["MAX_MOVE_TEXT", "LsdMove", "parse_move_text"]
+
+#: Longest move text read, surrounding blanks included (as the chevron games' move text).
+MAX_MOVE_TEXT: Final = 64
 
 
 def _to_cell(value: Cell) -> Cell:
@@ -190,11 +193,14 @@ def parse_move_text(text: str) -> tuple[Shade | None, Shape, int, int, int]:
     Surrounding blanks are ignored; letters may be in any case, sides in any order.
 
     Raises:
-        NotationError: text outside the grammar of the module docstring, or a
-            coordinate beyond ``±MAX_COORD``.
+        NotationError: text outside the grammar of the module docstring, a
+            coordinate beyond ``±MAX_COORD``, or a text longer than
+            :data:`MAX_MOVE_TEXT` (checked first).
     """
     if not isinstance(text, str):
         raise NotationError(f"a move text is a str, not {type(text).__name__}")
+    if len(text) > MAX_MOVE_TEXT:
+        raise NotationError(f"move text longer than {MAX_MOVE_TEXT} characters", text)
     match = _MOVE_RE.fullmatch(text.strip())
     if match is None:
         raise NotationError(

@@ -39,17 +39,18 @@ Example, after ``B+NESW@0,0`` and ``WxW@1,0`` in a two-player game::
 
 from __future__ import annotations
 
-from pacru.lsd.position_text import format_position
+from pacru.lsd.position_text import MAX_POSITION_TEXT, format_position
 from pacru.lsd.state import LsdState
 
-__all__ = ["format_position", "parse_position"]
+__all__ = ["MAX_POSITION_TEXT", "format_position", "parse_position"]
 
 
 def parse_position(text: str, adjudicate: bool = True) -> LsdState:
     """The state a position string describes (grammar in the module docstring).
 
     Raises:
-        NotationError: text outside the grammar.
+        NotationError: text outside the grammar, or longer than
+            :data:`MAX_POSITION_TEXT` (checked first).
         InvalidPositionError: well-formed, but not a possible state (invalid
             options, tiles the tile set cannot supply, a turn that does not
             fit the field; see ``LsdState._from_parts``).

@@ -30,7 +30,12 @@ if TYPE_CHECKING:
     from pacru.lsd.rules import LsdRules
     from pacru.lsd.state import LsdState
 
-__all__ = ["PositionParts", "format_position", "read_position"]
+__all__ = ["MAX_POSITION_TEXT", "PositionParts", "format_position", "read_position"]
+
+#: Longest LSD position string read, in characters (128 Ki). A position holds at
+#: most ``MAX_TILES`` (2000) tiles of at most 20 characters each, so every
+#: position the library writes fits, with room for long colour names.
+MAX_POSITION_TEXT: Final = 131_072
 
 #: What a position string holds: the rules, the field (cell code -> tile code),
 #: the captured tiles per seat and kind, and the seat to move (-1 once over).
@@ -116,12 +121,15 @@ def read_position(text: str) -> PositionParts:
     """The parts of the state a position string describes (grammar: :mod:`pacru.lsd.position`).
 
     Raises:
-        NotationError: text outside the grammar.
+        NotationError: text outside the grammar, or longer than
+            :data:`MAX_POSITION_TEXT` (checked first).
         InvalidPositionError: invalid options, an unknown seat, two tiles on
             a cell or a captured tile the tile set does not hold.
     """
     if not isinstance(text, str):
         raise NotationError("a position is a string")
+    if len(text) > MAX_POSITION_TEXT:
+        raise NotationError(f"LSD position longer than {MAX_POSITION_TEXT} characters", text)
     words = text.split()
     if len(words) < 5 or words[0].lower() != "lsd":
         raise NotationError(

@@ -21,7 +21,7 @@ from itertools import product
 from typing import TYPE_CHECKING, Final
 
 from pacru.errors import IllegalMoveError, NotationError, PacruError
-from pacru.lsd.moves import LsdMove, parse_move_text
+from pacru.lsd.moves import MAX_MOVE_TEXT, LsdMove, parse_move_text
 from pacru.lsd.tiles import MAX_COORD, Shade, coerce_shape, parse_sides
 
 if TYPE_CHECKING:
@@ -42,6 +42,8 @@ def parse_san(state: LsdState, text: str) -> LsdMove:
             than one legal placement (the message lists them).
         IllegalMoveError: no legal placement fits; :class:`GameOverError` when over.
     """
+    if isinstance(text, str) and len(text) > MAX_MOVE_TEXT:
+        raise NotationError(f"move text longer than {MAX_MOVE_TEXT} characters", text)
     if isinstance(text, str):
         try:
             shade, _, _, _, _ = parse_move_text(text)

@@ -210,6 +210,8 @@ CELL_STRIDE: Final = 1 << 12
 CELL_OFFSET: Final = CELL_STRIDE // 2
 MAX_COORD: Final = CELL_OFFSET - 1
 MAX_TILES: Final = 2000
+#: Longest tile-set text :func:`parse_tile_set` reads (room for ``MAX_TILES`` entries).
+MAX_TILE_SET_TEXT: Final = 16_384
 #: Cell-code offset of the neighbour across side N, E, S, W.
 STEP: Final[tuple[int, int, int, int]] = (1, CELL_STRIDE, -1, -CELL_STRIDE)
 ORIGIN: Final = CELL_OFFSET * CELL_STRIDE + CELL_OFFSET
@@ -393,8 +395,11 @@ def parse_tile_set(text: str) -> TileSet:
     shade means the owner's (RULING 2). The result is not normalised.
 
     Raises:
-        NotationError: text outside that grammar.
+        NotationError: text outside that grammar, or longer than
+            :data:`MAX_TILE_SET_TEXT` characters (checked first).
     """
+    if len(text) > MAX_TILE_SET_TEXT:
+        raise NotationError(f"a tile set longer than {MAX_TILE_SET_TEXT} characters", text)
     specs = []
     for part in text.split(","):
         match = _SPEC_RE.fullmatch(part.strip())

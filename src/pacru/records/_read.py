@@ -1,118 +1,24 @@
-"""Game records: a PGN-like text format for games of every pacru game.
+"""Reading game records (:mod:`pacru.records`): the record value, its limits and the strict reader.
 
-=================  ==========================================================
-what               a whole game, or many, as text: tag pairs, then the moves
-games              Lilacru, Shacru, Azacru, Pacru and LSD
-moves              each game's own move notation (:mod:`pacru.chevron.move`,
-                   :mod:`pacru.lsd.moves`), canonical text
-read               :func:`read_records`, :func:`read_record` (replays and
-                   checks every move; errors are :class:`RecordError`)
-write              :func:`write_record`, :func:`write_records`,
-                   :func:`record_from_game`, :func:`record_from_state`
-=================  ==========================================================
-
-A record looks like this::
-
-    [Game "pacru"]
-    [Event "Club night"]
-    [Date "2025.03.01"]
-    [Players "green,yellow"]
-    [Green "Alice"]
-    [Yellow "Bob"]
-    [StartLayout "ap-legacy-2p"]
-    [MeetingRule "2011"]
-    [Result "green"]
-    [Termination "last-player"]
-
-    {A quiet opening.} 1. g9-f8+d9 c9-d8+e7 2. f8-e8 d8-e7 {Yellow mirrors.}
-    3. a9-b9 ... green
-
-**Tag pairs** ``[Name "value"]`` come first, one per line by convention. A
-name is a letter then letters, digits, ``_`` or ``-``; a value is one line in double
-quotes, with ``\\"`` and ``\\\\`` escaping a quote and a backslash. Tags keep
-their order and unknown tags are kept. The tags pacru reads:
-
-=================  ==========================================================
-tag                meaning
-=================  ==========================================================
-``Game``           ``lilacru``, ``shacru``, ``azacru``, ``pacru`` or ``lsd``
-``Players``        the colours in turn order, comma-separated; the player
-                   count. Without it: the game's 2-player default
-``<Colour>``       the name of a player: the tag is the colour with a capital
-                   first letter, e.g. ``[Green "Alice"]`` (as PGN's ``White``)
-``StartLayout``    chevron games: ``standard`` (default), ``ap-legacy-2p``,
-                   ``abstractplay`` (:mod:`pacru.chevron.setup`)
-``Colours``        chevron games: the colours of the layout's seats in seat
-                   order, when they are not the default colours; ``Players``
-                   then gives the turn order (rulings D1, D2)
-``MeetingRule``    Pacru ``2011`` (default) or ``original`` (R12, D22, D48)
-``MoveCap``        Pacru non-official ply cap (D32)
-``IdleRounds``     Lilacru/Shacru non-official idle limit (D33)
-``FirstPlayer``    LSD: the colour that places the first tile (RULING 20);
-                   ``Players`` then gives the seats it is rotated from
-``Position``       the starting position string, for a game that does not
-                   start from a standard set-up (:func:`pacru.from_position`);
-                   it replaces the set-up tags above
-``Result``         ``green``; ``green,red`` for a shared win (D35); ``draw``
-                   for a game without winner; ``*`` for an unfinished game
-``Termination``    how the game ended (:class:`pacru.Termination` values)
-``Event`` ...      anything else (``Event``, ``Site``, ``Date``, ``Round``,
-                   ``Annotator``, ...) is kept as it is
-=================  ==========================================================
-
-**The moves** follow after a blank line: move texts separated by white space,
-with round numbers (``12.``, written before each round's first move, counting
-one move per player per round) that readers ignore, comments in braces
-(``{...}``, not nested; white space inside is collapsed to single spaces) and,
-last, the termination marker: the ``Result`` value, or ``*``. A file may
-hold many games, each starting with its tag pairs.
-
-**Reading replays.** Each move is checked in its position; a move the rules
-forbid is a :class:`RecordError` giving the game, ply, move text, rule and
-reason of the :class:`~pacru.errors.IllegalMoveError`, never a traceback. A
-``Result`` or ``Termination`` tag that contradicts a finished game is an error
-too; an unfinished game may carry any result (a resignation or adjudication).
-Moves are stored in canonical text (``E4-E6`` reads as ``e4-e6``).
-
-**Size limits** (against hostile input; a larger input is a
-:class:`RecordError` before anything else is read): :data:`MAX_RECORD_TEXT`
-characters per text, :data:`MAX_GAMES` games, :data:`MAX_PLIES` moves per
-game, :data:`MAX_TAGS` tags per game, :data:`MAX_TAG_VALUE` characters per tag
-value and :data:`MAX_COMMENT` per comment, :data:`MAX_TOKEN` per move.
+The tokenizer and the set-up tags are in :mod:`pacru.records._text`, the
+tolerant reader in :mod:`pacru.records._tolerant` and the writer in
+:mod:`pacru.records._write`. Nothing here is public except through
+:mod:`pacru.records`.
 """
 
 from __future__ import annotations
 
 import re
-import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final, TextIO
 
 import attrs
 
-from pacru import _records
 from pacru.base import GameState
 from pacru.errors import GameOverError, IllegalMoveError, NotationError
 from pacru.game import Game
-
-__all__ = [
-    "LINE_WIDTH",
-    "MAX_COMMENT",
-    "MAX_GAMES",
-    "MAX_PLIES",
-    "MAX_RECORD_TEXT",
-    "MAX_TAGS",
-    "MAX_TAG_VALUE",
-    "MAX_TOKEN",
-    "GameRecord",
-    "RecordError",
-    "read_record",
-    "read_records",
-    "record_from_game",
-    "record_from_state",
-    "write_record",
-    "write_records",
-]
+from pacru.records import _text
 
 #: Longest text :func:`read_records` reads, in characters (16 MiB).
 MAX_RECORD_TEXT: Final = 16 * 1024 * 1024
@@ -120,6 +26,8 @@ MAX_RECORD_TEXT: Final = 16 * 1024 * 1024
 MAX_GAMES: Final = 100_000
 #: Most moves in one game.
 MAX_PLIES: Final = 20_000
+#: Most games with errors a tolerant read (``strict=False``) gives before it stops.
+MAX_ERRORS: Final = 10_000
 #: Most tag pairs in one game.
 MAX_TAGS: Final = 100
 #: Longest tag value (a position string fits).
@@ -128,32 +36,12 @@ MAX_TAG_VALUE: Final = 16_384
 MAX_COMMENT: Final = 16_384
 #: Longest move text.
 MAX_TOKEN: Final = 64
-#: Width the move text is wrapped to by :func:`write_record`.
-LINE_WIDTH: Final = 79
 
 _TAG_NAME_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _NUMBER_RE: Final = re.compile(r"(\d+)\.+(.*)", re.DOTALL)
 _COLOUR: Final = r"[a-z][a-z0-9_-]*"
 _RESULT_RE: Final = re.compile(rf"\*|draw|{_COLOUR}(?:,{_COLOUR})*")
 _WORD_END: Final = re.compile(r"[\s{}\[\]]")
-#: Tags written first, in this order, by :func:`record_from_game`; names follow Players.
-_ORDER: Final = (
-    "Game",
-    "Event",
-    "Site",
-    "Date",
-    "Round",
-    "Players",
-    "StartLayout",
-    "Colours",
-    "Position",
-    "MeetingRule",
-    "MoveCap",
-    "IdleRounds",
-    "FirstPlayer",
-    "Result",
-    "Termination",
-)
 
 
 class RecordError(NotationError):
@@ -328,8 +216,8 @@ class GameRecord:
             RecordError: the record names no game.
         """
         try:
-            return _records.game_of(dict(self.tags))
-        except _records.SetupError as err:
+            return _text.game_of(dict(self.tags))
+        except _text.SetupError as err:
             raise RecordError(err.message, rule="setup", reason=err.reason) from None
 
     @property
@@ -356,8 +244,8 @@ class GameRecord:
             RecordError: unknown game, bad set-up tags or position (rule ``"setup"``).
         """
         try:
-            return _records.start_state(dict(self.tags))
-        except _records.SetupError as err:
+            return _text.start_state(dict(self.tags))
+        except _text.SetupError as err:
             raise RecordError(err.message, rule="setup", reason=err.reason) from None
 
     def states(self) -> tuple[GameState[Any], ...]:
@@ -393,7 +281,7 @@ class GameRecord:
         return game
 
     def __str__(self) -> str:
-        return write_record(self)
+        return _text.write_record(self)
 
 
 def _colour_tag(colour: str) -> str:
@@ -496,19 +384,19 @@ def _check_result(record: GameRecord, final: GameState[Any]) -> None:
 # -- reading ------------------------------------------------------------------------------------
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+def _limits() -> _text.Limits:
+    """The limits the tokenizer checks, read when a text is read (tests lower them)."""
+    return (MAX_GAMES, MAX_TAGS, MAX_PLIES, MAX_COMMENT, MAX_TAG_VALUE, MAX_TOKEN)
 
 
-def _games(text: str) -> Iterator[tuple[int, list[_records.Token]]]:
-    limits = (MAX_GAMES, MAX_TAGS, MAX_PLIES, MAX_COMMENT, MAX_TAG_VALUE, MAX_TOKEN)
+def _games(text: str) -> Iterator[tuple[int, list[_text.Token]]]:
     try:
-        yield from _records.games(text, limits)
-    except _records.TextError as err:
+        yield from _text.games(text, _limits())
+    except _text.TextError as err:
         raise RecordError(err.message, reason=err.reason, line=err.line, game=err.game) from None
 
 
-def _parse_game(tokens: list[_records.Token]) -> tuple[GameRecord, list[int]]:
+def _parse_game(tokens: list[_text.Token]) -> tuple[GameRecord, list[int]]:
     tags: list[tuple[str, str]] = []
     names: set[str] = set()
     body = 0
@@ -569,7 +457,8 @@ def _validated(record: GameRecord, lines: list[int]) -> GameRecord:
                 move=text,
                 line=lines[ply - 1],
             ) from None
-        canonical.append(str(move))
+        # Games repeat their moves: one string per distinct move keeps 100,000 records small.
+        canonical.append(sys.intern(str(move)))
     _check_result(record, state)
     return attrs.evolve(record, moves=tuple(canonical))
 
@@ -593,30 +482,8 @@ def _text_of(source: str | TextIO) -> str:
     return source
 
 
-def read_records(source: str | TextIO, *, strict: bool = True) -> list[GameRecord]:
-    """Every game in ``source`` (a string or a text stream), replayed and checked.
-
-    ``[]`` for a text without games. Move texts are stored canonically (as
-    ``str`` of the parsed move).
-
-    Args:
-        source: the record text, or an open text file (read to its end).
-        strict: ``True`` (the default) raises at the first problem. ``False``
-            reads on, as python-chess's PGN reader does: each game keeps its
-            problems in :attr:`GameRecord.errors` and the moves up to the first
-            illegal one; a game whose text cannot be read at all is a record
-            with no tags or moves, only its error, and reading resumes at the
-            next line that starts a tag pair (``[``).
-
-    Raises:
-        RecordError: the text is too large, or not text; in strict mode also
-            a malformed text (line given), a bad set-up, a move that is not
-            legal (game, ply, move, rule and reason given), or a
-            ``Result``/``Termination`` contradicting the end.
-    """
-    text = _text_of(source)
-    if not strict:
-        return [_tolerant(number, item) for number, item in _tolerant_games(text)]
+def read_strict(text: str) -> list[GameRecord]:
+    """Every game of ``text`` (already checked by ``_text_of``), raising at the first problem."""
     records = []
     for number, tokens in _games(text):
         try:
@@ -625,230 +492,3 @@ def read_records(source: str | TextIO, *, strict: bool = True) -> list[GameRecor
         except RecordError as err:
             raise err.in_game(number) from None
     return records
-
-
-def read_record(source: str | TextIO, *, strict: bool = True) -> GameRecord:
-    """The one game in ``source`` (a string or text stream), replayed and checked.
-
-    See :func:`read_records`; with ``strict=False`` problems are in the
-    record's :attr:`~GameRecord.errors` instead of raised.
-
-    Raises:
-        RecordError: as :func:`read_records`, or the text holds no game or
-            more than one (use :func:`read_records` for those).
-    """
-    records = read_records(source, strict=strict)
-    if len(records) != 1:
-        raise RecordError(
-            f"expected one game, found {len(records)}; read_records reads many",
-            reason="game-count",
-        )
-    return records[0]
-
-
-def _tolerant_games(text: str) -> Iterator[tuple[int, list[_records.Token] | RecordError]]:
-    """Each game's tokens, or the RecordError of a game whose text cannot be scanned.
-
-    After an error, reading resumes at the next line that starts with a tag pair,
-    in the same text (no copy), with the games numbered and counted against
-    ``MAX_GAMES`` as in a strict read.
-    """
-    limits = (MAX_GAMES, MAX_TAGS, MAX_PLIES, MAX_COMMENT, MAX_TAG_VALUE, MAX_TOKEN)
-    starts = [0, *(m.end() for m in re.finditer("\n", text))]  # where each line begins
-    start, line, before = 0, 1, 0
-    while True:
-        last = before
-        try:
-            for number, tokens in _records.games(text, limits, start, line, before):
-                last = number
-                yield number, tokens
-            return
-        except _records.TextError as err:
-            game = max(err.game, last + 1)
-            yield game, RecordError(err.message, reason=err.reason, line=err.line, game=game)
-            if err.fatal:
-                return
-            # Resume at the next tag pair that starts a line after the error (line
-            # numbers count from 1, so index err.line is the line after it).
-            resume = next(
-                (
-                    i
-                    for i in range(err.line, len(starts))
-                    if text.startswith("[", _first_char(text, starts[i]))
-                ),
-                None,
-            )
-            if resume is None:
-                return
-            start, line, before = starts[resume], resume + 1, game
-
-
-def _first_char(text: str, start: int) -> int:
-    """The index of the first character at or after ``start`` that is not a space or tab."""
-    i = start
-    while i < len(text) and text[i] in " \t\r":
-        i += 1
-    return i
-
-
-def _tolerant(number: int, item: list[_records.Token] | RecordError) -> GameRecord:
-    """One game read tolerantly: the record with its errors (see :func:`read_records`)."""
-    if isinstance(item, RecordError):
-        return GameRecord((), errors=(item,))
-    try:
-        record, lines = _parse_game(item)
-    except RecordError as err:
-        return GameRecord((), errors=(err.in_game(number),))
-    try:
-        return _validated(record, lines)
-    except RecordError as err:
-        error = err.in_game(number)
-    # Keep the moves that replay; past a bad set-up, keep the text as it was.
-    if error.ply is None:
-        return attrs.evolve(record, errors=(error,))
-    good = record.moves[: error.ply - 1]
-    partial = attrs.evolve(record, moves=good, comments=_upto(record, good))
-    try:
-        return attrs.evolve(_validated(partial, lines), errors=(error,))
-    except RecordError as also:  # e.g. a Termination tag the shorter game contradicts
-        return attrs.evolve(partial, errors=(error, also.in_game(number)))
-
-
-def _upto(record: GameRecord, moves: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
-    return tuple((ply, text) for ply, text in record.comments if ply <= len(moves))
-
-
-# -- writing ------------------------------------------------------------------------------------
-
-
-def _wrap(units: Sequence[str]) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for unit in units:
-        if current and len(current) + 1 + len(unit) > LINE_WIDTH:
-            lines.append(current)
-            current = unit
-        else:
-            current = f"{current} {unit}" if current else unit
-    if current:
-        lines.append(current)
-    return lines
-
-
-def write_record(record: GameRecord) -> str:
-    """The text of ``record``: tag pairs, a blank line, the wrapped moves and a newline.
-
-    Round numbers are written before every ``n``-th move (``n`` players, from
-    ``Players``, else 2). ``read_record(write_record(r)) == r`` for every
-    record of a legal game with canonical move texts.
-    """
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags]
-    n = len(record.players) or 2
-    comments = dict(record.comments)
-    units: list[str] = []
-
-    def comment(ply: int) -> None:
-        text = comments.get(ply)
-        if text is not None:
-            words = text.split(" ")
-            words[0] = "{" + words[0]
-            words[-1] += "}"
-            units.extend(words)
-
-    comment(0)
-    for i, move in enumerate(record.moves):
-        # The round number stays on the line of its move.
-        units.append(f"{i // n + 1}. {move}" if i % n == 0 else move)
-        comment(i + 1)
-    units.append(record.result)
-    return "\n".join([*lines, "", *_wrap(units)]) + "\n"
-
-
-def write_records(records: Iterable[GameRecord]) -> str:
-    """Many records, separated by blank lines (:func:`read_records` reads them back)."""
-    return "\n".join(write_record(r) for r in records)
-
-
-def record_from_game(
-    game: Game[Any],
-    *,
-    names: Mapping[str, str] | None = None,
-    comments: Mapping[int, str] | Iterable[tuple[int, str]] = (),
-    **tags: str,
-) -> GameRecord:
-    """The record of ``game``: its root as set-up tags, then its moves.
-
-    The set-up tags describe :attr:`pacru.Game.root`: the ``Players``,
-    ``StartLayout``, ``Colours`` and option tags when a standard set-up gives
-    it, else a ``Position`` tag. ``Result`` and ``Termination`` are set from
-    the outcome of :attr:`pacru.Game.state` (``*`` while the game goes on).
-
-    Args:
-        game: the line of play to record.
-        names: colour -> player name, written as ``[Green "Alice"]`` tags.
-        comments: ``(ply, text)`` pairs or a mapping, as :attr:`GameRecord.comments`.
-        **tags: more tags, e.g. ``Event="Club night"``, ``Date="2025.03.01"``;
-            a ``Result`` given here overrides the computed one for an
-            unfinished game (a resignation).
-
-    Raises:
-        ValueError: a name for a colour that does not play, or a malformed tag.
-    """
-    state = game.state
-    pairs = dict(_records.setup_tags(game.root))
-    for colour, name in (names or {}).items():
-        if colour not in state.players:
-            raise ValueError(f"{colour!r} is not a player; players: {', '.join(state.players)}")
-        if _colour_tag(colour) in _ORDER:
-            raise ValueError(f"the name tag of colour {colour!r} would clash with a tag")
-        pairs[_colour_tag(colour)] = name
-    outcome = state.outcome
-    if outcome is not None:
-        pairs["Result"] = _result_of(state)
-        pairs["Termination"] = outcome.termination.value
-    else:
-        pairs["Result"] = "*"
-    for key, value in tags.items():
-        if outcome is not None and key in ("Result", "Termination"):
-            continue
-        pairs[key] = value
-    split = _ORDER.index("Players") + 1
-    order = [*_ORDER[:split], *(_colour_tag(c) for c in state.players), *_ORDER[split:]]
-    ordered = [(k, pairs.pop(k)) for k in order if k in pairs]
-    ordered.extend(pairs.items())
-    moves = tuple(str(m) for m in game.moves)
-    return GameRecord(tuple(ordered), moves, comments)
-
-
-def record_from_state(
-    state: GameState[Any] | Game[Any],
-    *,
-    names: Mapping[str, str] | None = None,
-    comments: Mapping[int, str] | Iterable[tuple[int, str]] = (),
-    **tags: str,
-) -> GameRecord:
-    """The record of a :class:`pacru.Game`, or of a state as a start without moves.
-
-    A state holds no earlier state, so it records as its own set-up (a
-    ``Position`` tag unless a standard set-up gives it) with no moves; to
-    record the moves that led to it, play them in a :class:`pacru.Game` and
-    pass that (or call :func:`record_from_game`). Arguments and errors as
-    :func:`record_from_game`.
-
-    Warns:
-        UserWarning: ``state`` is a state produced by a move (it has a
-            ``last_move``): before states became values this recorded the
-            moves that led to it, now it records its position only.
-    """
-    if isinstance(state, Game):
-        game = state
-    else:
-        if state.last_move is not None:
-            warnings.warn(
-                "record_from_state(state) records the position only, without the moves that "
-                "led to it (states no longer keep them); play in a pacru.Game and pass it, "
-                "or call record_from_game",
-                stacklevel=2,
-            )
-        game = Game(state)
-    return record_from_game(game, names=names, comments=comments, **tags)

@@ -8,14 +8,17 @@ Nothing here is public. The errors raised here (:class:`TextError`,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from pacru.base import GameState
+    from pacru.records._read import GameRecord
 
 __all__ = [
     "CHEVRON_OPTIONS",
+    "LINE_WIDTH",
     "Limits",
     "SetupError",
     "TextError",
@@ -24,6 +27,7 @@ __all__ = [
     "games",
     "setup_tags",
     "start_state",
+    "write_record",
 ]
 
 #: Record tag -> ``new_game`` option of the chevron games (R12/D48, D32, D33).
@@ -38,21 +42,25 @@ Token = tuple[str, str, int, str]
 #: The size limits: games, tags, plies, comment, tag value, move (see pacru.records).
 Limits = tuple[int, int, int, int, int, int]
 
-_SCAN_RE: Final = re.compile(
-    r"""
-      (?P<space>\s+)
-    | \[[ \t]*(?P<name>[A-Za-z][A-Za-z0-9_-]*)[ \t]+"(?P<value>(?:[^"\\\n]|\\.)*)"[ \t]*\]
-    | (?P<comment>\{[^{}]*\})
-    | (?P<word>[^\s{}\[\]]+)
-    """,
-    re.VERBOSE,
-)
+# The scanner reads one token at a time with these, each match bounded by the limit of its
+# token (a window end, or a class without backtracking): its memory never grows with the text.
+_SPACE_RE: Final = re.compile(r"\s+")
+_TAG_HEAD_RE: Final = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_-]*)[ \t]+"')
+_VALUE_RE: Final = re.compile(r'(?:[^"\\\n]|\\.)*')
+_TAG_TAIL_RE: Final = re.compile(r'"[ \t]*\]')
+_BRACE_RE: Final = re.compile(r"[{}]")
+_WORD_RE: Final = re.compile(r"[^\s{}\[\]]+")
+#: A line that starts with a tag pair, where a tolerant read resumes after an error.
+_RESUME_RE: Final = re.compile(r'\n[ \t\r]*(?=\[[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+")')
+#: Longest tag name read, beyond the longest tag value (the match window of a tag's head).
+_NAME_WINDOW: Final = 256
 
 
 class TextError(Exception):
     """Record text that cannot be read: a message, a reason code, the line and game.
 
-    ``fatal``: reading cannot go on past it, even tolerantly (the game-count limit).
+    ``fatal``: reading cannot go on past it, even tolerantly (the game-count limit);
+    ``index``: where in the text the token it is about starts.
     """
 
     def __init__(
@@ -67,6 +75,7 @@ class TextError(Exception):
         super().__init__(message)
         self.message, self.reason, self.line, self.game = message, reason, line, game
         self.fatal = fatal
+        self.index = 0
 
 
 class SetupError(Exception):
@@ -84,54 +93,91 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
-def _scan(text: str, limits: Limits, start: int = 0, line: int = 1) -> Iterator[Token]:
+def _scan(
+    text: str, limits: Limits, start: int = 0, line: int = 1, where: list[int] | None = None
+) -> Iterator[Token]:
     """The tags, comments and words of ``text`` from index ``start`` (on ``line``), with
-    their lines."""
-    max_comment, max_value, max_token = limits[3:]
+    their lines; ``where[0]`` is set to the index of each token before it is given.
+
+    Every length is checked on the text before a token is copied out of it.
+    """
+    where = where if where is not None else [start]
     i, n = start, len(text)
     while i < n:
-        m = _SCAN_RE.match(text, i)
-        if m is None:
-            c = text[i]
-            if c == "[":
-                message = f'malformed tag pair {text[i : i + 40]!r}: expected [Name "value"]'
-            elif c == "{":
-                end = text.find("}", i + 1)
-                nested = end >= 0 and "{" in text[i + 1 : end]
-                message = (
-                    "comments do not nest: '{' inside a comment"
-                    if nested
-                    else "a comment '{' is never closed with '}'"
-                )
-            else:
-                message = f"unexpected {c!r}"
-            raise TextError(message, line=line)
-        i = m.end()
-        kind = m.lastgroup
-        if kind == "space":
-            line += m.group().count("\n")
-        elif kind == "comment":
-            body = m.group()[1:-1]
-            if len(body) > max_comment:
-                raise TextError(f"a comment longer than {max_comment} characters", "too-long", line)
-            yield ("comment", body, line, "")
-            line += body.count("\n")
-        elif kind == "word":
-            word = m.group()
-            if len(word) > max_token + 12:
-                raise TextError(
-                    f"a move longer than {max_token} characters: {word[:40]!r}...", "too-long", line
-                )
-            yield ("word", word, line, "")
+        where[0] = i
+        c = text[i]
+        if c.isspace():
+            end = _SPACE_RE.match(text, i).end()  # type: ignore[union-attr]
+            line += text.count("\n", i, end)
+            i = end
+        elif c == "[":
+            token, i = _tag(text, i, line, limits[4])
+            yield token
+        elif c == "{":
+            token, i = _comment(text, i, line, limits[3])
+            yield token
+            line += token[1].count("\n")
+        elif c in "}]":
+            raise _error(f"unexpected {c!r}", "syntax", line, i)
         else:
-            value = m.group("value")
-            if len(value) > max_value:
-                raise TextError(
-                    f"the {m.group('name')} value is longer than {max_value} characters",
-                    "too-long",
-                    line,
-                )
-            yield ("tag", _unescape(value), line, m.group("name"))
+            # One character past the longest word read is enough to know it is too long.
+            longest = limits[5] + 12
+            end = _WORD_RE.match(text, i, i + longest + 1).end()  # type: ignore[union-attr]
+            if end - i > longest:
+                word = text[i : i + 40]
+                message = f"a move longer than {limits[5]} characters: {word!r}..."
+                raise _error(message, "too-long", line, i)
+            yield ("word", text[i:end], line, "")
+            i = end
+
+
+def _error(message: str, reason: str, line: int, index: int) -> TextError:
+    err = TextError(message, reason, line)
+    err.index = index
+    return err
+
+
+def _tag(text: str, i: int, line: int, max_value: int) -> tuple[Token, int]:
+    """The tag pair at ``text[i]`` and the index after it."""
+    malformed = f'malformed tag pair {text[i : i + 40]!r}: expected [Name "value"]'
+    head = _TAG_HEAD_RE.match(text, i, i + _NAME_WINDOW + max_value)
+    if head is None:
+        raise _error(malformed, "syntax", line, i)
+    name, start = head.group(1), head.end()
+    # A window one past the longest value: the escape-aware pattern backtracks per character.
+    end = _VALUE_RE.match(text, start, start + max_value + 1).end()  # type: ignore[union-attr]
+    tail = _TAG_TAIL_RE.match(text, end)
+    if end - start > max_value or (tail is None and end - start >= max_value - 1):
+        message = f"the {name} value is longer than {max_value} characters"
+        raise _error(message, "too-long", line, i)
+    if tail is None:
+        raise _error(malformed, "syntax", line, i)
+    # Tags repeat from game to game: one string per distinct name and value.
+    value = sys.intern(_unescape(text[start:end]))
+    return ("tag", value, line, sys.intern(name)), tail.end()
+
+
+def _comment(text: str, i: int, line: int, max_comment: int) -> tuple[Token, int]:
+    """The comment at ``text[i]`` (``{``) and the index after it."""
+    brace = _BRACE_RE.search(text, i + 1)
+    if brace is None:
+        raise _error("a comment '{' is never closed with '}'", "syntax", line, i)
+    end = brace.start()
+    if brace.group() == "{":
+        closed = _BRACE_RE.search(text, end + 1)
+        if closed is None or closed.group() == "{":
+            raise _error("a comment '{' is never closed with '}'", "syntax", line, i)
+        raise _error("comments do not nest: '{' inside a comment", "syntax", line, i)
+    if end - i - 1 > max_comment:
+        raise _error(f"a comment longer than {max_comment} characters", "too-long", line, i)
+    return ("comment", text[i + 1 : end], line, ""), end + 1
+
+
+def resume(text: str, index: int) -> int | None:
+    """The index of the first line after the one holding ``text[index]`` that starts
+    (after blanks) with a tag pair's head, or ``None``."""
+    found = _RESUME_RE.search(text, index)
+    return None if found is None else found.start() + 1
 
 
 def games(
@@ -148,9 +194,10 @@ def games(
     """
     max_games, max_tags, max_plies = limits[:3]
     current: list[Token] = []
-    number, in_body, tags, words = before, False, 0, 0
+    number, in_body, tags, words, comments = before, False, 0, 0, 0
+    where = [start]
     try:
-        for token in _scan(text, limits, start, line):
+        for token in _scan(text, limits, start, line, where):
             kind, line = token[0], token[2]
             if kind == "tag" and (in_body or not current):
                 if current:
@@ -158,7 +205,7 @@ def games(
                 number += 1
                 if number > max_games:
                     raise TextError(f"more than {max_games} games", "too-long", line, fatal=True)
-                current, in_body, tags, words = [], False, 0, 0
+                current, in_body, tags, words, comments = [], False, 0, 0, 0
             if kind == "tag":
                 tags += 1
                 if tags > max_tags:
@@ -167,12 +214,18 @@ def games(
                 number = max(number, before + 1)
                 in_body = True
                 words += kind == "word"
+                comments += kind == "comment"
                 # Round numbers are words too: at most one per move.
                 if words > 2 * max_plies + 2:
                     raise TextError(f"more than {max_plies} moves", "too-long", line)
+                # Two comments at a ply are joined: allow two per ply, no more.
+                if comments > 2 * max_plies + 2:
+                    raise TextError(f"more than {2 * max_plies + 2} comments", "too-long", line)
             current.append(token)
     except TextError as err:
         err.game = max(number, before + 1)
+        if not err.index:
+            err.index = where[0]
         raise
     if current:
         yield number, current
@@ -321,3 +374,54 @@ def _chevron_setups(root: Any, base: list[tuple[str, str]]) -> list[list[tuple[s
                 tags.append(("Colours", ",".join(seats)))
             found.append(tags + option_tags)
     return found
+
+
+#: Width the move text is wrapped to by :func:`write_record`.
+LINE_WIDTH: Final = 79
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _wrap(units: Sequence[str]) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for unit in units:
+        if current and len(current) + 1 + len(unit) > LINE_WIDTH:
+            lines.append(current)
+            current = unit
+        else:
+            current = f"{current} {unit}" if current else unit
+    if current:
+        lines.append(current)
+    return lines
+
+
+def write_record(record: GameRecord) -> str:
+    """The text of ``record``: tag pairs, a blank line, the wrapped moves and a newline.
+
+    Round numbers are written before every ``n``-th move (``n`` players, from
+    ``Players``, else 2). ``read_record(write_record(r)) == r`` for every
+    record of a legal game with canonical move texts.
+    """
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags]
+    n = len(record.players) or 2
+    comments = dict(record.comments)
+    units: list[str] = []
+
+    def comment(ply: int) -> None:
+        text = comments.get(ply)
+        if text is not None:
+            words = text.split(" ")
+            words[0] = "{" + words[0]
+            words[-1] += "}"
+            units.extend(words)
+
+    comment(0)
+    for i, move in enumerate(record.moves):
+        # The round number stays on the line of its move.
+        units.append(f"{i // n + 1}. {move}" if i % n == 0 else move)
+        comment(i + 1)
+    units.append(record.result)
+    return "\n".join([*lines, "", *_wrap(units)]) + "\n"
