@@ -68,7 +68,7 @@ def test_layout_manifest_and_schema(lilacru_run: Path) -> None:
     ]
     manifest = json.loads((lilacru_run / "manifest.json").read_text())
     assert manifest == {
-        "format": "pacru-selfplay/1",
+        "format": "pacru-selfplay/2",
         "game": "lilacru",
         "players": 2,
         "options": {},
@@ -92,6 +92,8 @@ def test_layout_manifest_and_schema(lilacru_run: Path) -> None:
             "action": "int32",
             "policy": "list<item: float>",
             "returns": "list<item: float>",
+            "termination": "string",
+            "truncated": "bool",
         },
     }
     dataset = load(lilacru_run)
@@ -123,6 +125,7 @@ def test_rows_are_the_decisions_of_the_recorded_games(lilacru_run: Path) -> None
         states = record.states()
         final = states[-1]
         returns = [float(r) for r in final.returns()]
+        ended = "max-plies" if final.outcome is None else final.outcome.termination.value
         if final.outcome is None:
             assert len(record.moves) == 60
             assert record.result == "*"
@@ -145,6 +148,8 @@ def test_rows_are_the_decisions_of_the_recorded_games(lilacru_run: Path) -> None
                         "action": action,
                         "policy": [1.0 if a == action else 0.0 for a in decision.legal_actions],
                         "returns": returns,
+                        "termination": ended,
+                        "truncated": ended in ("max-plies", "move-cap", "idle-limit"),
                     }
                 )
                 decision = decision.choose(action)
@@ -255,6 +260,20 @@ def test_cli_selfplay_writes_and_resumes(
     assert "holds a different self-play run (differs in seed)" in capsys.readouterr().err
 
 
+def test_cli_selfplay_counts_games_and_endings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The progress lines (no terminal: one per shard) count games; the summary the endings."""
+    argv = ["selfplay", "lsd", "--bot", "greedy", "--games", "3", "--out", str(tmp_path)]
+    assert main([*argv, "--shard-games", "2", "--max-plies", "30", "--seed", "4"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        "shard 0: 2 games, 77 decisions (2/3 games there)",
+        "shard 1: 1 games, 26 decisions (3/3 games there)",
+    ]
+    assert "Endings of the games written: row 3" in captured.out
+
+
 def test_cli_selfplay_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["selfplay", "lsd", "--bot", "random", "--games", "1", "--out", str(tmp_path)]
     assert main([*argv, "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"]) == 2
@@ -271,3 +290,32 @@ def test_selfplay_is_not_imported_by_pacru() -> None:
     code = "import sys, pacru.cli; print('pyarrow' in sys.modules, 'distributed' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["False", "False"]
+
+
+def _ends(directory: Path) -> list[tuple[Any, ...]]:
+    columns = ["game", "termination", "truncated", "returns"]
+    rows = load(directory).to_table(columns=columns).to_pylist()
+    return sorted(
+        {(r["game"], r["termination"], r["truncated"], tuple(r["returns"])) for r in rows}
+    )
+
+
+def test_every_row_says_how_its_game_ended(lilacru_run: Path, tmp_path: Path) -> None:
+    """termination: the Termination value or max-plies; truncated: a limit, not a rule (D32)."""
+    assert [e[:3] for e in _ends(lilacru_run)] == [
+        (0, "max-plies", True),
+        (1, "max-plies", True),
+        (2, "max-plies", True),
+        (3, "no-moves", False),
+        (4, "max-plies", True),
+    ]
+    capped = SelfPlayRun(
+        "pacru", 2, "random", games=4, seed=1, shard_games=2, options={"move_cap": 70}
+    )
+    run_selfplay(capped, tmp_path / "capped")
+    assert _ends(tmp_path / "capped") == [
+        (0, "last-player", False, (1.0, -1.0)),
+        (1, "last-player", False, (1.0, -1.0)),
+        (2, "move-cap", True, (0.0, 0.0)),
+        (3, "move-cap", True, (0.0, 0.0)),
+    ]

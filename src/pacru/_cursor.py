@@ -42,7 +42,7 @@ __all__ = ["LIMITS", "RENDER_MODES", "Cursor", "check_render_mode", "observation
 LIMITS: Final = frozenset({Termination.MOVE_CAP, Termination.IDLE_LIMIT})
 
 #: The render modes of the PettingZoo and Gymnasium environments.
-RENDER_MODES: Final = ("ansi", "rgb_array")
+RENDER_MODES: Final = ("human", "ansi", "rgb_array")
 
 
 @attrs.frozen(eq=False)
@@ -124,6 +124,13 @@ class Cursor:
         assert chosen.move is not None
         return Cursor.start(self.encoding, decision.state.apply_move(chosen.move))
 
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The current decision's legal actions: bool, shape ``(num_actions,)`` (all False
+        once the game is over)."""
+        mask = np.zeros(self.encoding.num_actions, dtype=np.bool_)
+        mask[list(self.legal_actions)] = True
+        return mask
+
     def action_mask(self, player: int) -> npt.NDArray[np.int8]:
         """Seat ``player``'s action mask: int8, shape ``(num_actions,)``, 1 for each legal action.
 
@@ -143,8 +150,12 @@ class Cursor:
         return text
 
     def render(self, mode: str | None) -> Any:
-        """``"ansi"``: :meth:`describe`; ``"rgb_array"``: the board as a (h, w, 3) uint8
-        array (:func:`pacru._raster.rgb_array`); ``None`` for no mode."""
+        """``"human"``: prints :meth:`describe` and returns None; ``"ansi"``: :meth:`describe`;
+        ``"rgb_array"``: the board as a (h, w, 3) uint8 array
+        (:func:`pacru._raster.rgb_array`); ``None`` for no mode."""
+        if mode == "human":
+            print(self.describe(), flush=True)
+            return None
         if mode == "ansi":
             return self.describe()
         if mode == "rgb_array":
@@ -197,7 +208,9 @@ def _restore(position: str, prefix: Sequence[int]) -> Cursor:
 def check_render_mode(render_mode: str | None) -> None:
     """Raise ``ValueError`` unless ``render_mode`` is None or one of :data:`RENDER_MODES`."""
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', not {render_mode!r}")
+        raise ValueError(
+            f"render_mode must be None, 'human', 'ansi' or 'rgb_array', not {render_mode!r}"
+        )
 
 
 def observation_space(encoding: Encoding) -> spaces.Dict:

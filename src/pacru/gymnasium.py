@@ -42,8 +42,11 @@ illegal action     an action outside the mask is not played: the learner
                    random actions without looking at the mask)
 info               ``"seat"`` (the learner's seat), ``"player"`` (its
                    colour), ``"illegal_action"``
-render modes       ``"ansi"`` (text board) and ``"rgb_array"`` (the SVG board
-                   rasterised with cairosvg: ``uint8``, (height, width, 3))
+render modes       ``"human"`` (prints the text board), ``"ansi"`` (the text
+                   board) and ``"rgb_array"`` (the SVG board rasterised with
+                   cairosvg: ``uint8``, (height, width, 3))
+masks              :meth:`PacruEnv.action_masks`: the legal actions as a
+                   bool array, for sb3-contrib's ``MaskablePPO``
 =================  ==========================================================
 
 Other keywords (``move_cap``, ``meeting_rule``, ...) are options of
@@ -64,6 +67,7 @@ from typing import Any, Final
 
 import gymnasium
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 
 from pacru._cursor import RENDER_MODES, Cursor, check_render_mode, observation_space
@@ -92,7 +96,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
             (:data:`pacru.bots.spec.BotEntry`) for all, or one per other seat.
         seat: the learner's seat (0-based turn order), or ``None`` for a
             random seat at each reset.
-        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"``.
+        render_mode: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
         illegal_reward: the learner's reward for an illegal action (the
             episode then terminates).
         options: options of :func:`pacru.new_game`.
@@ -179,6 +183,16 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
             terminated = not truncated
         return self._observe(), reward, terminated, truncated, self._info(illegal=False)
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the learner's current decision: bool, shape ``(num_actions,)``.
+
+        The method sb3-contrib's ``MaskablePPO`` calls (the same actions as
+        the observation's ``"action_mask"``); all False once the episode is over.
+        """
+        if self._forfeited:
+            return np.zeros(self.encoding.num_actions, dtype=np.bool_)
+        return self._cursor.legal_mask()
+
     def _opponents_play(self, cursor: Cursor) -> Cursor:
         """Let the opponents move until it is the learner's decision or the game is over."""
         while not cursor.is_over and cursor.player != self.seat:
@@ -203,8 +217,9 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         }
 
     def render(self) -> Any:
-        """``"ansi"``: the board as text, with the actions already chosen in a move under
-        way; ``"rgb_array"``: a (h, w, 3) uint8 array; else None."""
+        """``"human"``: prints the board as text and returns None; ``"ansi"``: the board as
+        text, with the actions already chosen in a move under way; ``"rgb_array"``: a
+        (h, w, 3) uint8 array; else None."""
         return self._cursor.render(self.render_mode)
 
 

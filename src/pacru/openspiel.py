@@ -6,12 +6,28 @@
 ==============  ===========  =================================================
 OpenSpiel name  pacru game   parameters (defaults)
 ==============  ===========  =================================================
-pacru_lilacru   Lilacru      ``players`` (2)
-pacru_shacru    Shacru       ``players`` (2)
-pacru_azacru    Azacru       ``players`` (2), ``move_cap`` (:data:`MOVE_CAP`)
-pacru_pacru     Pacru        ``players`` (2), ``move_cap`` (:data:`MOVE_CAP`)
-pacru_lsd       LSD          ``players`` (2)
+pacru_lilacru   Lilacru      ``players`` (2), the chevron options,
+                             ``idle_rounds`` (81)
+pacru_shacru    Shacru       as Lilacru
+pacru_azacru    Azacru       ``players`` (2), the chevron options,
+                             ``move_cap`` (:data:`MOVE_CAP`)
+pacru_pacru     Pacru        as Azacru, and ``meeting_rule`` (``""``: the
+                             2011 rule; or ``"original"``)
+pacru_lsd       LSD          ``players`` (2), ``colours``, ``shades``,
+                             ``tile_set``, ``first_player`` (``""``),
+                             ``row_length`` (0), ``allow_rotation``,
+                             ``strict_dot_matching``,
+                             ``enforce_shade_alternation`` (``True``)
 ==============  ===========  =================================================
+
+The chevron options are ``start_layout`` (``"standard"``), ``colours``,
+``first_player`` and ``turn_order`` (``""``). Every parameter is the option of
+the same name of :func:`pacru.new_game` (:data:`PARAMETERS`); an empty text
+or a ``row_length`` of 0 keeps the game's default, and a list of names
+(``colours``, ``turn_order``, ``shades``) is written with ``/`` between the
+names (a comma would end the parameter in OpenSpiel's game string), and so are
+the entries of a ``tile_set`` (``+NESW*3/xN*2``):
+``pyspiel.load_game("pacru_pacru(colours=red/blue,meeting_rule=original)")``.
 
 ``players`` is 2, 3 or 4. The games are sequential, deterministic (no chance
 nodes) and of perfect information, with terminal rewards only. One OpenSpiel
@@ -21,7 +37,13 @@ move is complete), so ``num_distinct_actions()`` is the encoding's
 ``num_actions`` and ``max_game_length()`` is the encoding's bound on plies
 times its ``max_decisions``. Pacru and Azacru have no draw rule, so OpenSpiel,
 which needs a finite game, gets the non-official ``move_cap`` of ruling D32:
-the game ends without a winner after that many plies.
+the game ends without a winner after that many plies. Lilacru and Shacru end
+at the latest after ``idle_rounds`` rounds without an acquired field (ruling
+D33), at most once per field, so their bound is ``82 * idle_rounds *
+players`` plies: ``idle_rounds=2`` gives a short bound for search.
+
+:class:`PacruBot` makes any pacru bot (:mod:`pacru.bots`) a ``pyspiel.Bot``,
+so that OpenSpiel's ``evaluate_bots`` and its own bots can play against it.
 
 Returns are :meth:`pacru.GameState.returns` (see there for shared wins and
 capped games). Observation tensors come from
@@ -64,13 +86,16 @@ __all__ = [
     "GAME_CLASSES",
     "MOVE_CAP",
     "NAMES",
+    "PARAMETERS",
     "AzacruGame",
     "LilacruGame",
     "LsdGame",
+    "PacruBot",
     "PacruGame",
     "ShacruGame",
     "SpielGame",
     "SpielState",
+    "game_options",
     "game_type",
     "register",
 ]
@@ -90,11 +115,72 @@ _LONG: Final = {
 }
 
 
+_CHEVRON: Final[dict[str, Any]] = {
+    "start_layout": "standard",
+    "colours": "",
+    "first_player": "",
+    "turn_order": "",
+}
+
+#: pacru game -> its OpenSpiel parameters (besides ``players``) and their defaults.
+PARAMETERS: Final[dict[str, dict[str, Any]]] = {
+    "lilacru": {**_CHEVRON, "idle_rounds": 81},
+    "shacru": {**_CHEVRON, "idle_rounds": 81},
+    "azacru": {**_CHEVRON, "move_cap": MOVE_CAP},
+    # "" is the 2011 meeting rule: a game string would read "2011" as a number.
+    "pacru": {**_CHEVRON, "meeting_rule": "", "move_cap": MOVE_CAP},
+    "lsd": {
+        "colours": "",
+        "shades": "",
+        "tile_set": "",
+        "first_player": "",
+        "row_length": 0,
+        "allow_rotation": True,
+        "strict_dot_matching": True,
+        "enforce_shade_alternation": True,
+    },
+}
+
+# Options whose value is a list of names, written with "/" between them in a parameter.
+_LISTS: Final = frozenset({"colours", "turn_order", "shades"})
+
+
 def _parameters(game: str) -> dict[str, Any]:
-    params: dict[str, Any] = {"players": 2}
-    if game in ("azacru", "pacru"):
-        params["move_cap"] = MOVE_CAP
-    return params
+    return {"players": 2, **PARAMETERS[game]}
+
+
+def game_options(game: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The :func:`pacru.new_game` options of OpenSpiel parameters ``params`` (without ``players``).
+
+    An empty text or a ``row_length`` of 0 is left out (the game's
+    default); ``colours``, ``turn_order`` and ``shades`` are split at ``/``, and
+    the entries of a ``tile_set`` are separated by ``/`` (``+NESW*3/xN*2``).
+
+    Raises:
+        ValueError: a parameter ``game`` does not have.
+    """
+    known = PARAMETERS[game]
+    options: dict[str, Any] = {}
+    for key, value in params.items():
+        if key == "players":
+            continue
+        if key not in known:
+            raise ValueError(
+                f"{NAMES[game]} has no parameter {key!r}; parameters: players, {', '.join(known)}"
+            )
+        default = known[key]
+        if isinstance(default, bool):
+            options[key] = bool(value)
+        elif isinstance(default, int):
+            if int(value) != 0 or key != "row_length":
+                options[key] = int(value)
+        elif str(value):
+            text = str(value)
+            if key in _LISTS:
+                options[key] = tuple(p.strip() for p in text.split("/"))
+            else:  # a tile set's entries are separated by "/" here, by "," in pacru's text
+                options[key] = text.replace("/", ",") if key == "tile_set" else text
+    return options
 
 
 def game_type(game: str, players: int | None = None) -> Any:
@@ -134,7 +220,9 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
     ... :class:`LsdGame`), registered with OpenSpiel by :func:`register`.
 
     Raises:
-        ValueError: ``players`` outside 2-4, or a ``move_cap`` below 1.
+        ValueError: ``players`` outside 2-4, an unknown parameter, or an
+            option :func:`pacru.new_game` refuses (a ``move_cap`` below 1,
+            an unknown ``meeting_rule`` ...).
     """
 
     #: The pacru game name (set by each subclass).
@@ -146,7 +234,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]
         players = int(params["players"])
         if not 2 <= players <= 4:
             raise ValueError(f"{NAMES[game]} is played by 2, 3 or 4 players, not {players}")
-        options = {k: int(v) for k, v in params.items() if k != "players"}
+        options = game_options(game, params)
         self.players = players
         self.options = options
         self._start = Cursor.new(game, players, options)
@@ -290,3 +378,71 @@ class LsdGame(SpielGame):
 GAME_CLASSES: Final[dict[str, type[SpielGame]]] = {
     cls.game: cls for cls in (LilacruGame, ShacruGame, AzacruGame, PacruGame, LsdGame)
 }
+
+
+class PacruBot(pyspiel.Bot):  # type: ignore[misc]
+    """A pacru bot (:class:`pacru.bots.Bot`) as a ``pyspiel.Bot``, decision by decision.
+
+    At the first decision of a move the bot chooses a complete move in the
+    position (``bot.choose_move``); :meth:`step` then answers that move's
+    actions (:meth:`pacru.encoding.Encoding.actions`) one decision at a
+    time, while ``current_player()`` stays the same. It plays the states of
+    the games registered here (:class:`SpielState`), for example with
+    ``open_spiel.python.algorithms.evaluate_bots.evaluate_bots`` against
+    OpenSpiel's own bots.
+
+    Args:
+        bot: the pacru bot, e.g. ``pacru.bots.MCTSBot(seed=1)``.
+
+    >>> import numpy as np
+    >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+    >>> from pacru.bots import GreedyBot
+    >>> register()
+    >>> game = pyspiel.load_game("pacru_shacru")
+    >>> bots = [PacruBot(GreedyBot(seed=1)), pyspiel.make_uniform_random_bot(1, 2)]
+    >>> evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(0))
+    [1.0, -1.0]
+    """
+
+    def __init__(self, bot: Any) -> None:
+        super().__init__()
+        self.bot = bot
+        self._plan: tuple[Any, tuple[int, ...]] | None = None
+
+    def step(self, state: SpielState) -> int:
+        """The action of the current decision: the next action of the bot's move.
+
+        Raises:
+            GameOverError: the game is over.
+        """
+        cursor = state._cursor
+        position = cursor.state
+        prefix = cursor.prefix
+        plan = self._plan
+        if plan is None or plan[0] is not position or plan[1][: len(prefix)] != prefix:
+            move = self.bot.choose_move(position)
+            actions = cursor.encoding.actions(position, move)
+            if actions[: len(prefix)] != prefix:
+                # Another agent chose part of this move: play on from its choice.
+                return int(cursor.legal_actions[0])
+            plan = self._plan = (position, actions)
+        return int(plan[1][len(prefix)])
+
+    def restart_at(self, state: SpielState) -> None:
+        """Forget the move under way (a new game, or a jump to ``state``)."""
+        self._plan = None
+
+    def restart(self) -> None:
+        """Forget the move under way."""
+        self._plan = None
+
+    def inform_action(self, state: SpielState, player_id: int, action: int) -> None:
+        """Another player's action: nothing to do (the bot reads each position afresh)."""
+
+    def provides_policy(self) -> bool:
+        """No policy: the bot answers one action."""
+        return False
+
+    def is_clonable(self) -> bool:
+        """Not clonable (a pacru bot carries its own generator)."""
+        return False

@@ -26,7 +26,8 @@ illegal action     as in PettingZoo's classic games: the agent that plays it
                    environment in ``TerminateIllegalWrapper``); the raw
                    environment (:class:`raw_env`) raises
                    :class:`pacru.IllegalMoveError`
-render modes       ``"ansi"`` (the text board) and ``"rgb_array"`` (the SVG
+render modes       ``"human"`` (prints the text board), ``"ansi"`` (the text
+                   board) and ``"rgb_array"`` (the SVG
                    board of :mod:`pacru.svg` rasterised with cairosvg, a
                    ``uint8`` array of shape (height, width, 3))
 =================  ==========================================================
@@ -182,8 +183,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         return self.possible_agents[0 if player is None else player]
 
     def render(self) -> Any:
-        """``"ansi"``: the board as text, with the actions already chosen in a move under
-        way; ``"rgb_array"``: the board as a (h, w, 3) uint8 array."""
+        """``"human"``: prints the board as text and returns None; ``"ansi"``: the board as
+        text, with the actions already chosen in a move under way; ``"rgb_array"``: the
+        board as a (h, w, 3) uint8 array."""
         if self.render_mode is not None:
             return self._cursor.render(self.render_mode)
         import gymnasium

@@ -34,6 +34,16 @@ column             type           meaning
                                   visit shares, one-hot for other bots
 ``returns``        list<float32>  the game's :meth:`GameState.returns` per
                                   seat (all rows of a game share it)
+``termination``    string         how the game ended: the
+                                  :class:`pacru.Termination` value (e.g.
+                                  ``"last-player"``, ``"move-cap"``), or
+                                  ``"max-plies"`` when the run's
+                                  ``max_plies`` stopped it
+``truncated``      bool           the game was stopped by a limit, not by a
+                                  rule: ``"max-plies"``, the move cap of
+                                  ruling D32 (``"move-cap"``) or the idle
+                                  rounds of ruling D33 (``"idle-limit"``);
+                                  its returns say nothing of who was winning
 =================  =============  ==========================================
 
 **Policy.** A bot with ``search(state)`` (:class:`pacru.bots.MCTSBot`) plays
@@ -54,9 +64,11 @@ elsewhere), and an interrupted run resumes: a shard whose file exists is not
 played again.
 
 A game still going after ``max_plies`` moves is stopped; its ``returns`` are
-those of a running game (zeros, :meth:`GameState.returns`) and its record's
-result is ``*``. The games are deterministic with perfect information: there
-are no chance nodes.
+those of a running game (zeros, :meth:`GameState.returns`), its
+``termination`` is ``"max-plies"``, ``truncated`` is true and its record's
+result is ``*``. Filter on ``truncated`` to keep value targets that a rule
+decided: ``load(d).to_table(filter=~pc.field("truncated"))``. The games are
+deterministic with perfect information: there are no chance nodes.
 """
 
 from __future__ import annotations
@@ -84,6 +96,8 @@ from pacru.bots.spec import make_bot
 
 __all__ = [
     "FORMAT",
+    "LIMITS",
+    "MAX_PLIES",
     "SCHEMA",
     "SelfPlayRun",
     "ShardResult",
@@ -98,7 +112,7 @@ __all__ = [
 ]
 
 #: The manifest's ``format``: the layout of DIR and the columns.
-FORMAT = "pacru-selfplay/1"
+FORMAT = "pacru-selfplay/2"
 
 #: The columns of a shard (see the module docstring).
 SCHEMA = pa.schema(
@@ -112,8 +126,16 @@ SCHEMA = pa.schema(
         pa.field("action", pa.int32(), nullable=False),
         pa.field("policy", pa.list_(pa.float32()), nullable=False),
         pa.field("returns", pa.list_(pa.float32()), nullable=False),
+        pa.field("termination", pa.string(), nullable=False),
+        pa.field("truncated", pa.bool_(), nullable=False),
     ]
 )
+
+#: The ``termination`` of a game the run's ``max_plies`` stopped.
+MAX_PLIES = "max-plies"
+
+#: The ``termination`` values that are limits, not rules (``truncated`` games).
+LIMITS = frozenset({MAX_PLIES, "move-cap", "idle-limit"})
 
 
 def _options(value: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
@@ -218,6 +240,8 @@ class ShardResult:
         records: the games' records text (:func:`pacru.records.write_records`).
         games: games played; ``decisions``: rows; ``plies``: moves.
         seconds: wall-clock seconds of play.
+        endings: ``(termination, games)`` pairs, sorted: how the shard's
+            games ended (the ``termination`` column's values).
     """
 
     index: int
@@ -227,6 +251,7 @@ class ShardResult:
     decisions: int
     plies: int
     seconds: float
+    endings: tuple[tuple[str, int], ...] = ()
 
 
 def visit_policy(
@@ -283,6 +308,7 @@ class _Columns:
         self.action: list[int] = []
         self.policy: list[list[float]] = []
         self.returns: list[tuple[float, ...]] = []
+        self.termination: list[str] = []
 
     def table(self) -> pa.Table:
         obs = [np.asarray(o, dtype=np.float32).ravel() for o in self.observation]
@@ -297,6 +323,8 @@ class _Columns:
                 pa.array(self.action, pa.int32()),
                 _lists(self.policy, pa.float32(), np.float32),
                 _lists(self.returns, pa.float32(), np.float32),
+                pa.array(self.termination, pa.string()),
+                pa.array([t in LIMITS for t in self.termination], pa.bool_()),
             ],
             schema=SCHEMA,
         )
@@ -360,7 +388,10 @@ def _play_game(run: SelfPlayRun, encoding: Any, index: int, rows: _Columns) -> t
             decision = decision.choose(action)
         state = game.push(move)
     returns = tuple(state.returns())
+    outcome = state.outcome
+    ended = MAX_PLIES if outcome is None else outcome.termination.value
     rows.returns.extend([returns] * (len(rows.game) - first))
+    rows.termination.extend([ended] * (len(rows.game) - first))
     record = record_from_game(
         game,
         names=dict.fromkeys(state.players, run.bot),
@@ -383,10 +414,13 @@ def play_shard(task: ShardTask) -> ShardResult:
     records = []
     plies = 0
     games = run.shard_range(task.index)
+    endings: dict[str, int] = {}
     for index in games:
         record, played = _play_game(run, encoding, index, rows)
         records.append(record)
         plies += played
+        ended = rows.termination[-1]
+        endings[ended] = endings.get(ended, 0) + 1
     table = rows.table()
     sink = pa.BufferOutputStream()
     pq.write_table(table, sink)
@@ -398,6 +432,7 @@ def play_shard(task: ShardTask) -> ShardResult:
         decisions=table.num_rows,
         plies=plies,
         seconds=time.perf_counter() - started,
+        endings=tuple(sorted(endings.items())),
     )
 
 

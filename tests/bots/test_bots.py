@@ -14,6 +14,7 @@ from pacru.bots import (
     GreedyBot,
     MCTSBot,
     RandomBot,
+    evaluate,
     make_bot,
     outcome_rewards,
     parse_spec,
@@ -174,12 +175,13 @@ def test_greedy_takes_the_neutral_field() -> None:
 
 
 def test_greedy_values() -> None:
-    """margin = own gain minus the best opponent score; own = own gain; wins dominate."""
+    """margin = own gain minus the best opponent score; own = own gain; evaluation (default)."""
     after = pacru.from_position(
         "shacru players=green,yellow,red markers=green:d6,e6;yellow:a1,a2,a3;red:b1 "
         "chevrons=green:e5N;yellow:a9SE;red:i9SW"
     )
-    assert GreedyBot(seed=0).value(after, "green", 1) == 1 - 3
+    assert GreedyBot(seed=0, objective="margin").value(after, "green", 1) == 1 - 3
+    assert GreedyBot(seed=0).value(after, "green", 1) == evaluate(after)[0]
     assert GreedyBot(seed=0, objective="own").value(after, "green", 1) == 1
 
 
@@ -222,7 +224,7 @@ def test_rewards_at_a_move_cap_come_from_the_scores() -> None:
 
 def test_mcts_search_statistics() -> None:
     """Every iteration passes through exactly one root child: visits add up."""
-    bot = MCTSBot(seed=3, iterations=50, rollout_cap=10)
+    bot = MCTSBot(seed=3, iterations=50, rollout_cap=10, evaluation=None)
     state = pacru.new_game("shacru", 3)
     result = bot.search(state)
     assert sum(result.visits) == bot.last_iterations == 50

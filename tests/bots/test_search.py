@@ -30,7 +30,7 @@ def test_builtin_bots_share_a_nominal_base() -> None:
 )
 def test_search_policy_is_the_visit_share(game: str, players: int, value: float) -> None:
     state = pacru.new_game(game, players)
-    bot = MCTSBot(seed=5, iterations=40, rollout_cap=8)
+    bot = MCTSBot(seed=5, iterations=40, rollout_cap=8, evaluation=None)
     result = bot.search(state)
     assert sum(result.visits) == 40
     policy = result.policy()
@@ -40,20 +40,21 @@ def test_search_policy_is_the_visit_share(game: str, players: int, value: float)
     assert all(m in state.legal_moves() for m in result.moves)
     assert result.value == pytest.approx(value)  # the mean return, in returns() units
     # choose_move is the search's best move: the most visited.
-    assert MCTSBot(seed=5, iterations=40, rollout_cap=8).choose_move(state) == result.best_move
+    again = MCTSBot(seed=5, iterations=40, rollout_cap=8, evaluation=None)
+    assert again.choose_move(state) == result.best_move
     assert result.visits[result.moves.index(result.best_move)] == max(result.visits)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         result.value = 0.0  # type: ignore[misc]
 
 
 def test_uct_value_is_in_the_units_of_returns() -> None:
-    """rollout_cap=0 judges each new child by the scores at once (leaders +1, others -1).
+    """Without evaluation, rollout_cap=0 judges each new child by the scores (leaders +1).
 
     At the start of Shacru every move colours one field {S-R2}: the mover leads 1-0
     (return +1); one move later the reply evens the score at 1-1 (both lead: 0).
     """
     state = pacru.new_game("shacru", 2)
-    bot = MCTSBot(seed=0, iterations=10, rollout_cap=0)
+    bot = MCTSBot(seed=0, iterations=10, rollout_cap=0, evaluation=None)
     assert bot.search(state).value == 1.0
     assert bot.search(state.apply_move("e1-e2")).value == 0.0
 

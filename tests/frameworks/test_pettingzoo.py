@@ -117,4 +117,4 @@ def test_render_modes() -> None:
     assert image.shape == (400, 400, 3)
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3  # a drawing, not a blank
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(game="shacru", render_mode="human")
+        raw_env(game="shacru", render_mode="bogus")

@@ -7,10 +7,15 @@ protocol           :class:`Bot`: ``name``, ``choose_move(state) -> move``;
                    ``list[Bot]``; any object with the two members is a bot
 games              Lilacru, Shacru, Azacru, Pacru, LSD; 2 to 4 players
 reference bots     :class:`RandomBot` (uniform, by move family first),
-                   :class:`GreedyBot` (one ply, best score change),
-                   :class:`MCTSBot` (UCT for N players, max^n selection;
-                   PUCT with an ``evaluator``; :meth:`MCTSBot.search`
-                   gives a :class:`SearchResult` for training)
+                   :class:`GreedyBot` (one ply, best evaluation),
+                   :class:`MCTSBot` (UCT for N players, max^n selection,
+                   leaves valued by the evaluation; PUCT with an
+                   ``evaluator``; :meth:`MCTSBot.search` gives a
+                   :class:`SearchResult` for training)
+evaluation         :func:`evaluate`: each player's value of a position from
+                   the rules' goals (:mod:`.evaluate`)
+random games       :func:`random_rollouts`: returns and lengths of ``n``
+                   uniform random games from a position (numpy)
 by name            :func:`make_bot` reads ``"mcts:iterations=400"`` (:mod:`.spec`)
 playing            :func:`play_game`; many games: :func:`.arena.run_match`
                    and ``pacru match`` (your own bots too)
@@ -36,7 +41,9 @@ from pacru.bots.base import (
     sample_reorientations,
     score_rewards,
 )
+from pacru.bots.evaluate import evaluate
 from pacru.bots.mcts import Evaluator, MCTSBot, SearchResult
+from pacru.bots.rollouts import random_rollouts
 from pacru.bots.simple import GreedyBot, Objective, RandomBot
 from pacru.bots.spec import BOTS, make_bot, parse_spec
 
@@ -50,10 +57,12 @@ __all__ = [
     "RandomBot",
     "SearchResult",
     "Uniform",
+    "evaluate",
     "make_bot",
     "outcome_rewards",
     "parse_spec",
     "play_game",
+    "random_rollouts",
     "sample_move",
     "sample_reorientations",
     "score_rewards",

@@ -9,10 +9,15 @@ selection          the player to move at a node picks the child with the best
                    the backed-up means approximate max^n values
 expansion          one new child per iteration, from the node's candidates
 rollout            random moves (:func:`pacru.bots.sample_move`, family
-                   first) until the game ends or ``rollout_cap`` plies
-reward             a finished game: 1 split equally among the winners (D35);
-                   cut at the cap (or by a D32 move cap): the leading
-                   scorers share 1; a draw without winner: 1 / players each
+                   first) until the game ends or ``rollout_cap`` plies (by
+                   default none: the new leaf is valued at once)
+reward             a finished game: its returns; cut at the cap: the
+                   ``evaluation`` of the position (by default
+                   :func:`pacru.bots.evaluate.evaluate`, from the rules'
+                   goals), as rewards ``(value + 1) / 2`` in [0, 1]; with
+                   ``evaluation=None``: random rollouts judged as before, 1
+                   split equally among the winners (D35), the leading
+                   scorers sharing 1 at the cap, 1 / players each in a draw
 budget             ``iterations`` and/or ``time_limit`` seconds
 answer             the most visited child of the root (ties: best mean)
 for training       :meth:`MCTSBot.search` returns a :class:`SearchResult`:
@@ -26,9 +31,10 @@ Candidates: a node tries every legal move when there are at most
 family's choices when they fit (else one random move per step family plus
 random step moves), and ``reorientation_samples`` random reorientations
 {R14}: a position can have thousands of reorientations, almost all useless,
-and a tree cannot branch over them all. Rollouts in Pacru use a cap because
-random Pacru play can go on for very long (ruling D32: Pacru has no draw rule,
-and engines may cap games, labelled non-official).
+and a tree cannot branch over them all. Leaves are valued by the evaluation
+rather than by random play to the end, so that the values carry the rules'
+goals (markers toward the target, pincers) and search games end by a rule
+rather than at a move cap (ruling D32: Pacru has no draw rule).
 
 With ``time_limit`` unset the search is deterministic for a given ``seed``.
 """
@@ -51,6 +57,7 @@ from pacru.bots.base import (
     sample_reorientations,
     score_rewards,
 )
+from pacru.bots.evaluate import evaluate
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = ["Evaluator", "MCTSBot", "SearchResult"]
@@ -128,8 +135,14 @@ class MCTSBot(Bot):
             whichever of the two budgets runs out first.
         exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln N / n)``
             (rewards are in [0, 1]).
-        rollout_cap: plies per rollout before the game is judged by its
-            scores (ruling D32); ``None`` plays rollouts to the end.
+        rollout_cap: random plies per rollout before the position is
+            judged by ``evaluation`` (default 0: the leaf itself is
+            evaluated); ``None`` plays rollouts to the end.
+        evaluation: ``evaluation(state) -> values``, one per player in turn
+            order in the units of :meth:`pacru.GameState.returns` (default
+            :func:`pacru.bots.evaluate.evaluate`); ``None`` judges a rollout
+            cut at ``rollout_cap`` by its scores (the leaders share the win,
+            ruling D32), as plain UCT does.
         max_children: most candidate moves per node.
         reorientation_samples: reorientations among a Pacru node's candidates.
         name: the label in tables (default ``"mcts"``).
@@ -154,11 +167,12 @@ class MCTSBot(Bot):
         iterations: int | None = None,
         time_limit: float | None = None,
         exploration: float = 1.0,
-        rollout_cap: int | None = 100,
+        rollout_cap: int | None = 0,
         max_children: int = 40,
         reorientation_samples: int = 4,
         name: str | None = None,
         evaluator: Evaluator | None = None,
+        evaluation: Callable[[GameState[Any]], Sequence[float]] | None = evaluate,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 400
@@ -168,6 +182,8 @@ class MCTSBot(Bot):
             raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
         if rollout_cap is not None and rollout_cap < 0:
             raise ValueError(f"rollout_cap must be a number of plies >= 0, not {rollout_cap}")
+        if evaluation is not None and not callable(evaluation):
+            raise ValueError(f"evaluation must be a function or None, not {evaluation!r}")
         if max_children < 1 or reorientation_samples < 0 or exploration < 0:
             raise ValueError(
                 "max_children must be positive, reorientation_samples and exploration >= 0"
@@ -180,6 +196,7 @@ class MCTSBot(Bot):
         self.max_children = max_children
         self.reorientation_samples = reorientation_samples
         self.evaluator = evaluator
+        self.evaluation = evaluation
         budget = (
             f"iterations={iterations}" if iterations is not None else f"time_limit={time_limit}"
         )
@@ -242,14 +259,25 @@ class MCTSBot(Bot):
         """Random play from ``state``: the reward vector and the returns, in turn order."""
         rng = self._rng
         cap = self.rollout_cap
+        judge = self.evaluation
         plies = 0
         while state.outcome is None:
             if cap is not None and plies >= cap:
+                if judge is not None:
+                    values = tuple(judge(state))
+                    return _shares(values), values
                 rewards = score_rewards(state)
                 return rewards, _judged_returns(rewards)
             state = state.apply_move(sample_move(state, rng))
             plies += 1
-        return outcome_rewards(state), state.returns()
+        return self._final(state)
+
+    def _final(self, state: GameState[Any]) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """The reward vector and the returns of a finished game."""
+        returns = tuple(state.returns())
+        if self.evaluation is not None:
+            return _shares(returns), returns
+        return outcome_rewards(state), returns
 
     def search(self, state: GameState[MoveT]) -> SearchResult[MoveT]:
         """Search from ``state`` within the budget; the root's visit counts and value.
@@ -335,7 +363,7 @@ class MCTSBot(Bot):
                 path.append(node)
             # Simulation.
             if node.state.outcome is not None:
-                rewards, returns = outcome_rewards(node.state), node.state.returns()
+                rewards, returns = self._final(node.state)
             else:
                 rewards, returns = self._playout(node.state)
             _backup(path, rewards)
@@ -430,6 +458,11 @@ def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
         totals = visited.totals
         for i, r in enumerate(rewards):
             totals[i] += r
+
+
+def _shares(values: Sequence[float]) -> tuple[float, ...]:
+    """Values in the units of ``returns()`` (-1 to +1) as UCT rewards in [0, 1]."""
+    return tuple((v + 1.0) * 0.5 for v in values)
 
 
 def _judged_returns(rewards: Sequence[float]) -> tuple[float, ...]:

@@ -14,15 +14,18 @@ from typing import Any, Literal, TypeVar
 
 from pacru.base import GameState
 from pacru.bots.base import Bot, Uniform, sample_move, sample_reorientations
+from pacru.bots.evaluate import evaluate
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = ["GreedyBot", "Objective", "RandomBot"]
 
 MoveT = TypeVar("MoveT")
 
-#: What :class:`GreedyBot` maximises: ``"margin"`` (own score change minus the
-#: best opponent's score after the move) or ``"own"`` (own score change).
-Objective = Literal["margin", "own"]
+#: What :class:`GreedyBot` maximises: ``"evaluation"`` (the mover's value of the
+#: position after the move, :func:`pacru.bots.evaluate.evaluate`), ``"margin"``
+#: (own score change minus the best opponent's score after the move) or ``"own"``
+#: (own score change).
+Objective = Literal["evaluation", "margin", "own"]
 
 # Terminal values far outside any score difference (at most 81 fields or 80 tiles).
 _WIN = 1e9
@@ -78,16 +81,20 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """Looks one ply ahead and plays the move with the best immediate score.
+    """Looks one ply ahead and plays the move with the best value afterwards.
 
     Each candidate move is applied and the position after it valued from the
     mover's point of view: a sole win is best, a loss (someone else wins)
     worst, a shared win (D35) in between; otherwise, with
-    ``objective="margin"`` (default), the change of the mover's own score
-    minus the best opponent's score afterwards, or with ``objective="own"``
-    the change of the mover's own score alone. Scores are
-    :attr:`pacru.GameState.scores` (markers on the board, LSD tiles). Ties
-    are broken uniformly at random.
+    ``objective="evaluation"`` (default), the mover's value of the position
+    from the rules' goals (:func:`pacru.bots.evaluate.evaluate`: markers,
+    the marker target, chevrons, power of movement and pincer threats in
+    Pacru, fields and fields within reach in the other chevron games); with
+    ``objective="margin"`` the change of the mover's own score minus the best
+    opponent's score afterwards, or with ``objective="own"`` the change of
+    the mover's own score alone. Scores are :attr:`pacru.GameState.scores`
+    (markers on the board, LSD tiles). Ties are broken uniformly at random
+    by the bot's seeded generator.
 
     Candidates: every legal move, except in the chevron games, where every
     move of every step family is tried (every twist, benefit and meeting
@@ -98,7 +105,7 @@ class GreedyBot(Bot):
 
     Args:
         seed: seed for ties and samples; ``None`` for a fresh one.
-        objective: ``"margin"`` or ``"own"``.
+        objective: ``"evaluation"``, ``"margin"`` or ``"own"``.
         reorientation_samples: reorientations tried per decision (Pacru).
         max_moves: most candidates tried per decision.
         time_limit: accepted for a uniform bot interface; unused.
@@ -112,14 +119,16 @@ class GreedyBot(Bot):
         self,
         seed: int | None = None,
         *,
-        objective: Objective = "margin",
+        objective: Objective = "evaluation",
         reorientation_samples: int = 16,
         max_moves: int = 2000,
         time_limit: float | None = None,
         name: str | None = None,
     ) -> None:
-        if objective not in ("margin", "own"):
-            raise ValueError(f"objective must be 'margin' or 'own', not {objective!r}")
+        if objective not in ("evaluation", "margin", "own"):
+            raise ValueError(
+                f"objective must be 'evaluation', 'margin' or 'own', not {objective!r}"
+            )
         if max_moves < 1 or reorientation_samples < 0:
             raise ValueError("max_moves must be positive and reorientation_samples not negative")
         self.seed = seed
@@ -127,7 +136,9 @@ class GreedyBot(Bot):
         self.reorientation_samples = reorientation_samples
         self.max_moves = max_moves
         self.time_limit = time_limit
-        self.name = name or ("greedy" if objective == "margin" else "greedy(objective=own)")
+        self.name = name or (
+            "greedy" if objective == "evaluation" else f"greedy(objective={objective})"
+        )
         self._rng = _rng(seed)
 
     def candidates(self, state: GameState[MoveT]) -> list[MoveT]:
@@ -152,6 +163,8 @@ class GreedyBot(Bot):
             if player not in outcome.winners:
                 return _LOSS
             return _WIN / len(outcome.winners)
+        if self.objective == "evaluation":
+            return evaluate(after)[after.players.index(player)]
         scores = after.scores
         gain = scores[player] - before
         if self.objective == "own":

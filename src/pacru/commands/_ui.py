@@ -58,6 +58,10 @@ class Output:
         else:
             print(text, flush=True)
 
+    def renderable(self, thing: Any) -> None:
+        """Write a rich renderable (a table) to standard output; needs :attr:`rich`."""
+        self._out.print(thing)
+
     def heading(self, text: str) -> None:
         """Write ``text`` as a bold heading line."""
         self.line(text, style="bold")
@@ -125,11 +129,12 @@ class Progress:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
 
-    def step(self, line: str) -> None:
-        """Count one unit of work; print ``line`` when there is no bar (and progress is on)."""
+    def step(self, line: str, advance: int = 1) -> None:
+        """Count ``advance`` units of work; print ``line`` when there is no bar (and progress
+        is on)."""
         if not self.enabled:
             return
         if self._bar is not None:
-            self._bar.update(self._task, advance=1)
+            self._bar.update(self._task, advance=advance)
         else:
             print(line, file=sys.stderr, flush=True)

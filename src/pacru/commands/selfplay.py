@@ -131,8 +131,10 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         f"{spec.game}, {spec.players} players, {spec.bot}, {spec.games} games in "
         f"{spec.shards} shards, seed {spec.seed} -> {folder}"
     )
-    there = sum(shard_path(folder, k).exists() for k in range(spec.shards))
-    progress = _Progress(spec.shards, there, enabled=not args.no_progress)
+    there = sum(
+        len(spec.shard_range(k)) for k in range(spec.shards) if shard_path(folder, k).exists()
+    )
+    progress = _Progress(spec.games, there, enabled=not args.no_progress)
     try:
         with progress, dask_executor(args.scheduler) as executor:
             written = run_selfplay(
@@ -158,22 +160,29 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         f"{len(written)} shards written ({progress.games} games, {progress.decisions} "
         f"decisions), {skipped} already there; load with pacru.selfplay.load({str(folder)!r})"
     )
+    if progress.endings:
+        ends = ", ".join(f"{k} {v}" for k, v in sorted(progress.endings.items()))
+        out.line(f"Endings of the games written: {ends}")
     return 0
 
 
 class _Progress(Progress):
-    """Shards written: a rich bar on a terminal, else one plain line per shard."""
+    """Games written: a rich bar on a terminal, else one plain line per shard written."""
 
     def __init__(self, total: int, there: int, *, enabled: bool) -> None:
-        super().__init__(total, "shards", completed=there, enabled=enabled)
+        super().__init__(total, "games", completed=there, enabled=enabled)
         self.done = self.games = self.decisions = 0
+        self.endings: dict[str, int] = {}
 
     def advance(self, shard: Any) -> None:
-        """Count one written shard (a :class:`pacru.selfplay.ShardResult`)."""
+        """Count a written shard's games (a :class:`pacru.selfplay.ShardResult`)."""
         self.done += 1
         self.games += shard.games
         self.decisions += shard.decisions
+        for ending, count in shard.endings:
+            self.endings[ending] = self.endings.get(ending, 0) + count
         self.step(
             f"shard {shard.index}: {shard.games} games, {shard.decisions} decisions "
-            f"({self.completed + self.done}/{self.total} shards there)"
+            f"({self.completed + self.games}/{self.total} games there)",
+            advance=shard.games,
         )
