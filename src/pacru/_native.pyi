@@ -16,6 +16,14 @@ Applied = tuple[
 ]
 
 def init(make_move: Callable[..., Move]) -> None: ...
+def random_rollouts(
+    position: Position,
+    n: int,
+    seed: int,
+    max_plies: int | None,
+    families: bool,
+    record: bool,
+) -> tuple[bytes, bytes, bytes | None]: ...
 
 class Position:
     def __new__(

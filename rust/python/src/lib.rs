@@ -10,6 +10,8 @@
 //! No code path panics on any input: bad input is a Python exception (`ValueError`,
 //! `IndexError`, `TypeError`), and the objects refuse assignment (frozen classes).
 
+mod rollouts;
+
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -191,7 +193,7 @@ fn init(py: Python<'_>, make_move: Py<PyAny>) {
 
 /// A chevron position with its rules, as the engine holds it.
 #[pyclass(frozen, module = "pacru._native", name = "Position")]
-struct PyPosition {
+pub(crate) struct PyPosition {
     rules: engine::Rules,
     pos: engine::Position,
     /// The Python tuples of the state's markers and chevrons: the next state reuses the
@@ -489,6 +491,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("COMPLETE", GAMES.iter().all(|g| VERIFIED.contains(g)))?;
     m.add("GAMES", PyTuple::new(m.py(), VERIFIED)?)?;
     m.add_function(wrap_pyfunction!(init, m)?)?;
+    m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     m.add_class::<PyPosition>()?;
     m.add_class::<Moves>()?;
     m.add_class::<MovesIter>()?;
