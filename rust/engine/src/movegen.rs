@@ -81,7 +81,8 @@ pub fn power_of_movement(rules: &Rules, own: u128, field: u8) -> u32 {
 /// ascending; a pincer stands where its attacker's step of that direction and distance
 /// would (a pincer needs two attackers of one victim {R11}).
 pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Vec<Step>) {
-    let n = pos.players as usize;
+    let n = (pos.players as usize).min(4);
+    let seat = seat % 4;
     let own = pos.markers[seat];
     let marked = all_marked(&pos.markers, n);
     let other = marked ^ own;
@@ -185,7 +186,7 @@ pub(crate) fn plain_twists(
         return &TWISTS[..1];
     }
     let own = pos.markers[pos.to_move as usize % 4];
-    let marked = all_marked(&pos.markers, pos.players as usize);
+    let marked = all_marked(&pos.markers, (pos.players as usize).min(4));
     if rules.azacru()
         && is_connection(own, s)
         && BETWEEN[s.f as usize][s.t as usize] & (marked ^ own) != 0
@@ -235,7 +236,7 @@ pub(crate) struct PacruCtx {
 
 impl PacruCtx {
     pub fn new(rules: &Rules, pos: &Position) -> PacruCtx {
-        let n = pos.players as usize;
+        let n = (pos.players as usize).min(4);
         let seat = pos.to_move as usize % 4;
         let own = pos.markers[seat];
         PacruCtx {

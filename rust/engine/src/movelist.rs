@@ -103,7 +103,7 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
         rules: *rules,
         position: pos.clone(),
     };
-    if pos.outcome.is_some() || pos.to_move >= pos.players {
+    if pos.outcome.is_some() || !pos.shape_ok() {
         return list;
     }
     let seat = pos.to_move as usize;

@@ -42,6 +42,11 @@ pub fn apply(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, Engine
 /// The position after a move known to be legal (taken from the position's legal move
 /// list). Defensive all the same: an impossible move is an error, never a panic.
 pub(crate) fn resolve(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, EngineError> {
+    if !pos.shape_ok() {
+        return Err(EngineError::new(
+            "a position needs 2..=4 players and a seat to move among them",
+        ));
+    }
     if rules.pacru() {
         resolve_pacru(rules, pos, m)
     } else {
@@ -134,7 +139,7 @@ fn resolve_plain(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, En
 /// The seats with the most markers on the board; several share the win (D35). A player
 /// without chevrons still scores their markers (D50).
 pub fn top_scorers(pos: &Position) -> u8 {
-    let n = pos.players as usize;
+    let n = (pos.players as usize).min(4);
     let counts: Vec<u32> = pos.markers[..n].iter().map(|m| m.count_ones()).collect();
     let best = counts.iter().copied().max().unwrap_or(0);
     counts
@@ -149,7 +154,7 @@ pub fn top_scorers(pos: &Position) -> u8 {
 /// (NO_ACQUISITION, [`can_acquire`]), or `idle_rounds` full rounds passed without an
 /// acquisition (IDLE_LIMIT, the non-official valve of D33).
 pub fn lookahead_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
-    let n = pos.players as usize;
+    let n = (pos.players as usize).min(4);
     let termination = if !(0..n).any(|s| has_step(rules, pos, s)) {
         Termination::NoMoves
     } else if !can_acquire(rules, pos) {
@@ -175,7 +180,7 @@ pub fn lookahead_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
 /// field counts even if neutral) and adding the +-45 degree twists at border crossings
 /// in Shacru, looks for a forward step onto a neutral field that is not a wall.
 pub fn can_acquire(rules: &Rules, pos: &Position) -> bool {
-    let n = pos.players as usize;
+    let n = (pos.players as usize).min(4);
     let marked = pos.marked();
     let mut walls = 0u128;
     for seat in 0..n {

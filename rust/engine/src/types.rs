@@ -519,6 +519,12 @@ impl Position {
         Position::new(players, &markers, &refs, 0, 0, -1, 0, 0, None)
     }
 
+    /// Whether the public fields still have the shape [`Position::new`] checks, as far as
+    /// the engine needs it to index safely: 2..=4 players and a seat to move among them.
+    pub(crate) fn shape_ok(&self) -> bool {
+        (2..=4).contains(&self.players) && self.to_move < self.players
+    }
+
     /// The bitboard of the fields with a chevron.
     pub fn occupied(&self) -> u128 {
         self.chevrons.iter().fold(0, |acc, c| acc | c.fields())
@@ -571,14 +577,14 @@ impl Move {
     /// turn -2..2, and the combinations its notation can write).
     pub fn is_well_formed(&self) -> bool {
         let field_ok = |f: Option<u8>| f.is_none_or(|f| f < 81);
-        if !(field_ok(self.origin)
+        let fields_ok = field_ok(self.origin)
             && field_ok(self.target)
             && field_ok(self.marker)
-            && field_ok(self.meeting))
-            || !(-1..=1).contains(&self.twist)
-            || !(-2..=2).contains(&self.turn)
-            || self.relinquished & !FULL != 0
-        {
+            && field_ok(self.meeting);
+        let values_ok = (-1..=1).contains(&self.twist)
+            && (-2..=2).contains(&self.turn)
+            && self.relinquished & !FULL == 0;
+        if !(fields_ok && values_ok) {
             return false;
         }
         let extras = self.capture
