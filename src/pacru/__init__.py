@@ -67,19 +67,8 @@ def __getattr__(name: str) -> Any:
 RULES_VERSION = 1
 
 
-def _compiled() -> bool:
-    from pacru.chevron import movegen
-
-    return not movegen.__file__.endswith(".py")
-
-
-#: True when the engine's hot modules were compiled with mypyc (the optional compiled
-#: build, :ref:`performance`), False for the pure-Python build. Both give the same moves.
-COMPILED: bool = _compiled()
-
 __all__ = [
     "CHEVRON_GAMES",
-    "COMPILED",
     "ENGINE",
     "GAMES",
     "RULES_VERSION",

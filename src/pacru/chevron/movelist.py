@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from importlib import import_module
 from itertools import combinations
 from math import comb
 from typing import Final, NoReturn, overload
@@ -105,7 +104,7 @@ _Layout = tuple[list[int], int, tuple[int, ...], tuple[int, ...]]
 
 
 class _MoveList:
-    """The working of a :class:`LegalMoves`, in a plain class that mypyc compiles natively.
+    """The working of a :class:`LegalMoves` of the Python engine, in a plain class.
 
     Private: reached only through its LegalMoves. The inputs never change; the
     layout, the family tuples and the last move handed out are caches filled
@@ -440,24 +439,15 @@ class LegalMoves(Sequence[Move]):
 
 
 def _read_only(*args: object) -> NoReturn:
-    # *args: compiled, this function is not bound as a method, so it gets (name, value).
     raise FrozenInstanceError()
 
 
-# mypyc cannot compile __setattr__ on a class with a non-native base (Sequence), and a
-# compiled LegalMoves has an instance __dict__: refuse every assignment in both builds.
+# Every assignment is refused, also on subclasses (pacru.chevron.native.NativeLegalMoves).
 setattr(LegalMoves, "__setattr__", _read_only)  # noqa: B010
 setattr(LegalMoves, "__delattr__", _read_only)  # noqa: B010
 
-if "_abc_impl" not in vars(LegalMoves):
-    # Compiled, the class is not made by ABCMeta and would share Sequence's registry of
-    # virtual subclasses (``isinstance((), LegalMoves)`` would be True): give it its own.
-    import_module("_abc")._abc_init(LegalMoves)
-
-# The setter of LegalMoves._impl (a slot, or a compiled attribute), looked up once: it
-# goes around the frozen __setattr__ (LegalMoves.__init__, new_legal_moves). And whether
-# this module runs compiled (mypyc), where LegalMoves is built differently.
-_COMPILED: Final = not __file__.endswith(".py")
+# The setter of the slot LegalMoves._impl, looked up once: it goes around the frozen
+# __setattr__ (LegalMoves.__init__, new_legal_moves).
 _set_impl: Final[Callable[[LegalMoves, _MoveList], None]] = vars(LegalMoves)["_impl"].__set__
 
 _EMPTY: Final = LegalMoves()
@@ -473,8 +463,6 @@ def new_legal_moves(
     ``__init__`` and the frozen ``__setattr__`` it must go around) costs more
     than the rest of the list's construction.
     """
-    if _COMPILED:  # compiled, LegalMoves.__new__ runs __init__ anyway: just call the class
-        return LegalMoves(choices, reorienting, free)
     moves: LegalMoves = _new(LegalMoves)
     _set_impl(moves, _MoveList(choices, reorienting, free, False))
     return moves

@@ -45,8 +45,6 @@ __all__ = ["STATE_SETTERS", "resolve", "successor"]
 #: build keeps the list in a C static.
 STATE_SETTERS: Final[list[Callable[[ChevronState, object], None]]] = []
 _new: Final = object.__new__
-#: Whether this module runs compiled (mypyc), where :func:`successor` sets slots its own way.
-_COMPILED: Final = not __file__.endswith(".py")
 
 # Final, so that the compiled build keeps them in C statics, not the module dictionary.
 _bisect_left: Final = bisect_left
@@ -78,26 +76,6 @@ def successor(
     """
     new: ChevronState = _new(type(state))
     ply = state.ply + 1
-    if _COMPILED:
-        # Compiled, each object.__setattr__ here is a direct C call (mypyc turns it into
-        # PyObject_GenericSetAttr): faster than calling the slot setters, which are the
-        # faster way when interpreted. Same fields, same order, as below.
-        object.__setattr__(new, "rules", state.rules)
-        object.__setattr__(new, "players", state.players)
-        object.__setattr__(new, "markers", markers)
-        object.__setattr__(new, "chevrons", chevrons)
-        object.__setattr__(new, "to_move", to_move)
-        object.__setattr__(new, "out", out)
-        object.__setattr__(new, "trigger", trigger)
-        object.__setattr__(new, "idle", idle)
-        object.__setattr__(new, "ply", ply)
-        object.__setattr__(new, "outcome", outcome)
-        object.__setattr__(new, "occupied", occupied)
-        object.__setattr__(new, "_last", move)
-        object.__setattr__(new, "_moves", moves)
-        object.__setattr__(new, "_pos", None)
-        object.__setattr__(new, "_attrs_cached_hash", None)
-        return new
     (
         set_rules,
         set_players,

@@ -457,10 +457,9 @@ def _restore(
     )
 
 
-# resolve.successor builds each new state from its slot setters, in field order and then
-# the hash cache; resolve cannot import this module (this module imports it).
-# resolve.successor also sets these slots by name when compiled: a field added to
-# ChevronState must be added there too.
+# resolve.successor and pacru.chevron.native.apply build each new state from its slot
+# setters, in field order and then the hash cache; resolve cannot import this module (this
+# module imports it). A field added to ChevronState must be added there too.
 assert tuple(attrs.fields_dict(ChevronState)) == (
     "rules",
     "players",
