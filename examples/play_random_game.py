@@ -8,29 +8,27 @@ Run from the repository root (with pacru installed, or ``PYTHONPATH=src``)::
 
     python examples/play_random_game.py [GAME] [PLAYERS] [SEED]
 
-The random player is the one ``pacru play`` uses
-(:func:`pacru.commands.play.random_move`): for the chevron games it picks a
-move family (a chevron step, or a chevron's reorientation by one turn) first
-and a move within it second.
+The random player is :class:`pacru.bots.RandomBot`, the one ``pacru play``
+uses: for the chevron games it picks a move family (a chevron step, or a
+chevron's reorientation by one turn) first and a move within it second.
 """
 
 from __future__ import annotations
 
-import random
 import sys
 
 import pacru
-from pacru.commands.play import random_move
+from pacru.bots import RandomBot
 
 
 def main(game: str = "shacru", players: int = 2, seed: int = 1) -> None:
     line = pacru.Game.new(game, players)  # the line of play: start state and moves
     state = line.state
-    rng = random.Random(seed)
+    bot = RandomBot(seed=seed)
     print(f"{game} for {players}: {', '.join(state.players)}")
     while state.outcome is None:
         player = state.current_player
-        move = random_move(state, rng)
+        move = bot.choose_move(state)
         state = line.push(move)  # states are immutable: a new one each ply
         print(f"{state.ply:3}. {player:<7} {move}")
     print(state)

@@ -10,7 +10,7 @@ every game seeded from the match seed so a match is reproducible. Here MCTS
 (60 iterations per move) meets the greedy bot at Shacru; the command line
 equivalent is::
 
-    pacru match --game shacru --players 2 --bot mcts:iterations=60 --bot greedy --games 4
+    pacru match shacru --players 2 --bot mcts:iterations=60 --bot greedy --games 4
 
 Run from the repository root (with pacru installed, or ``PYTHONPATH=src``)::
 

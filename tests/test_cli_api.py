@@ -61,9 +61,6 @@ def test_play_from_a_position_text_or_file(
     status, _, err = _run(capsys, "play", "pacru", "--position", str(path))
     assert status == 2
     assert err == "pacru: error: --position is a lsd position, not pacru\n"
-    status, _, err = _run(capsys, "play", "--position", "pacru players=red,yellow")
-    assert status == 2
-    assert "already over" in err
 
 
 @pytest.mark.parametrize("flag", [("--players", "3"), ("--move-cap", "50")])

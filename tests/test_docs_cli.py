@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from docs_extensions import load_extension
@@ -50,7 +51,19 @@ def test_the_real_parser_lists_every_command_and_option() -> None:
     text = "\n".join(EXT.render(parser))
     for name, _, sub in EXT.subcommands(parser):
         assert f"``pacru {name}``" in text
-        for action in sub._actions:
+        # A hidden alias (help=SUPPRESS, such as match's old --game) stays out of the reference.
+        shown = [a for a in sub._actions if a.help is not argparse.SUPPRESS]
+        for action in shown:
             for option in action.option_strings:
                 if option not in ("-h", "--help"):
                     assert f"``{option}" in text, (name, option)
+
+
+def test_the_hidden_game_alias_of_match_stays_out_of_the_reference() -> None:
+    text = "\n".join(EXT.render(build_parser()))
+    match = text[text.index("``pacru match``") :]
+    match = match[: match.index("``pacru selfplay``")]
+    assert "pacru match [-h]" in match
+    assert "[GAME]" in match
+    assert re.search(r"--game(?!s)", match) is None
+    assert "``-g" not in match

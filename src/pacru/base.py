@@ -93,6 +93,36 @@ class Outcome:
             return f"{self.winners[0]} wins"
         return f"{', '.join(self.winners)} share the win"
 
+    def describe(self) -> str:
+        """The result and why the game ended, with the rule, in one line of words.
+
+        For example ``"green wins (R16a: the last player with chevrons on the
+        board)"`` or ``"draw (D32: the move cap was reached; no winner)"``.
+        Never raises.
+        """
+        rule, why = _TERMINATION_TEXT[self.termination]
+        return f"{self.result()} ({rule}: {why})"
+
+
+#: The rule that ends a game by each termination, and the reason in words.
+_TERMINATION_TEXT: Final = {
+    Termination.NO_MOVES: ("S-R6a, L7", "no player can move"),
+    Termination.NO_ACQUISITION: (
+        "S-R6b, L7, D33",
+        "no player who can move can ever acquire another field",
+    ),
+    Termination.IDLE_LIMIT: ("D33", "no field was acquired for the idle limit's full rounds"),
+    Termination.END_TRIGGERED: (
+        "A-R10, D36",
+        "the player who passed first and triggered the end was to move again",
+    ),
+    Termination.LAST_PLAYER: ("R16a", "the last player with chevrons on the board"),
+    Termination.SUPPLY_EXHAUSTED: ("R16b, D29", "the last marker of a supply was placed"),
+    Termination.MOVE_CAP: ("D32", "the move cap was reached; no winner"),
+    Termination.ROW: ("LSD 2.4", "a row of the mover's own tiles"),
+    Termination.BLOCKED: ("LSD 2.4", "no player can place a tile"),
+}
+
 
 #: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md).
 _REMOVED: Final = (

@@ -16,7 +16,7 @@ from pacru.geometry import FILES, Direction
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
-__all__ = ["player_letters", "render_text"]
+__all__ = ["player_letters", "render_spans", "render_text"]
 
 
 def player_letters(players: tuple[str, ...]) -> tuple[str, ...]:
@@ -66,3 +66,37 @@ def render_text(state: ChevronState) -> str:
         status += f": game over, {state.outcome.result()} ({state.outcome.termination.value})"
     lines.append("  " + status)
     return "\n".join(lines)
+
+
+def _field_place(field: int) -> tuple[int, int]:
+    """The line and column of ``field``'s three characters in :func:`render_text`'s text."""
+    rank, file = divmod(field, 9)
+    down = 8 - rank  # rank 9 is drawn first
+    # Two heading lines, one line per rank, a border line after every third rank; each
+    # line starts " 9  | ", a borderland is "c c c" and borderlands are joined by " | ".
+    return 2 + down + down // 3, 6 + (file // 3) * 14 + (file % 3) * 4
+
+
+def render_spans(state: ChevronState) -> list[tuple[int, int, int, int, bool]]:
+    """Where each player's pieces stand in ``str(state)``, for colouring it.
+
+    Returns:
+        ``(line, start, stop, seat, chevron)`` per marker (one character, the
+        lower-case letter) and per chevron (two: the letter and the arrow):
+        ``str(state).splitlines()[line][start:stop]`` is that piece's text.
+        Each player's letter and colour name under the board come last
+        (``chevron`` True).
+    """
+    # The player lines follow the 15 lines of the board (9 ranks, 4 borders, 2 file rows).
+    names = [(15 + seat, 2, 4 + len(p), seat, True) for seat, p in enumerate(state.players)]
+    spans = []
+    for seat, m in enumerate(state.markers):
+        for f in range(81):
+            if m >> f & 1:
+                line, column = _field_place(f)
+                spans.append((line, column, column + 1, seat, False))
+    for seat, codes in enumerate(state.chevrons):
+        for code in codes:
+            line, column = _field_place(code >> 3)
+            spans.append((line, column + 1, column + 3, seat, True))
+    return spans + names

@@ -5,17 +5,24 @@
 subcommand works on a bare install. Text is always written verbatim: no rich
 markup or highlighting is applied to boards or moves (a move such as
 ``e5>(a1,a2)`` or a board line must come out exactly as the engine wrote it),
-and long lines are never re-wrapped. Styles only colour headings and errors,
-and ``rich`` leaves them out itself when the output is not a terminal (or
-``NO_COLOR`` is set), so piped output is identical with and without ``rich``.
+and long lines are never re-wrapped. Styles colour headings and errors, and
+:meth:`Output.board` colours each player's markers, chevrons and tiles and
+adds a legend; colour is used only when standard output is a terminal,
+``NO_COLOR`` is unset or empty (https://no-color.org) and ``--no-color`` is
+not given, so piped output is identical with and without ``rich``.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["Output", "Progress", "have_rich"]
+if TYPE_CHECKING:
+    from pacru.base import GameState
+
+__all__ = ["Output", "Progress", "add_colour_option", "colour_choice", "have_rich"]
 
 
 def have_rich() -> bool:
@@ -27,29 +34,68 @@ def have_rich() -> bool:
     return True
 
 
+def add_colour_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--no-color`` (colour is also off when ``NO_COLOR`` is set and not empty)."""
+    parser.add_argument(
+        "--no-color",
+        "--no-colour",
+        dest="no_color",
+        action="store_true",
+        help="no colour, even at a terminal (as a non-empty NO_COLOR environment variable)",
+    )
+
+
+def colour_choice(args: argparse.Namespace) -> bool | None:
+    """``False`` when ``--no-color`` was given, else ``None`` (decide by the terminal)."""
+    return False if getattr(args, "no_color", False) else None
+
+
+def _no_color_env() -> bool:
+    # https://no-color.org: any non-empty value turns colour off; an empty one does not.
+    return bool(os.environ.get("NO_COLOR", ""))
+
+
 class Output:
     """Where a subcommand writes: standard output for play, standard error for errors.
 
     Args:
         plain: never use ``rich``, even if it is installed.
+        colour: ``None`` (default) colours when ``rich`` is installed, standard
+            output is a terminal and ``NO_COLOR`` is unset or empty; ``False``
+            never colours (``--no-color``); ``True`` always does when ``rich``
+            is installed, with the 16 standard colours (tests, demos).
 
     Attributes:
         rich: True when output goes through ``rich`` consoles.
+        colour: True when boards and headings are coloured.
     """
 
-    def __init__(self, *, plain: bool = False) -> None:
+    def __init__(self, *, plain: bool = False, colour: bool | None = None) -> None:
         self.rich = not plain and have_rich()
+        self.colour = False
         self._out: Any = None
         self._err: Any = None
         if self.rich:
             from rich.console import Console
 
+            off = colour is False or (colour is None and _no_color_env())
+            forced: dict[str, Any] = (
+                {"force_terminal": True, "color_system": "standard"} if colour else {}
+            )
             # No file= argument: the consoles look up sys.stdout/sys.stderr at
             # each write, so redirection (and pytest's capsys) keeps working.
-            self._out = Console(highlight=False, markup=False, emoji=False, soft_wrap=True)
-            self._err = Console(
-                stderr=True, highlight=False, markup=False, emoji=False, soft_wrap=True
+            self._out = Console(
+                highlight=False, markup=False, emoji=False, soft_wrap=True, no_color=off, **forced
             )
+            self._err = Console(
+                stderr=True,
+                highlight=False,
+                markup=False,
+                emoji=False,
+                soft_wrap=True,
+                no_color=off,
+            )
+            self.colour = not off and bool(self._out.is_terminal)
 
     def line(self, text: str = "", style: str | None = None) -> None:
         """Write ``text`` and a newline to standard output; ``style`` is a rich style."""
@@ -70,6 +116,18 @@ class Output:
         """Write a multi-line block (a board) exactly as given."""
         for row in text.splitlines():
             self.line(row)
+
+    def board(self, state: GameState[Any]) -> None:
+        """Write ``str(state)``; in colour, and with a legend under it, when :attr:`colour`."""
+        if not self.colour:
+            self.block(str(state))
+            return
+        from pacru.commands._board import legend, styled_board
+
+        self._out.print(styled_board(state))
+        note = legend(state)
+        if note:
+            self.line(note, "dim")
 
     def error(self, message: str) -> None:
         """Write ``pacru: error: <message>`` as one line to standard error."""

@@ -2,7 +2,7 @@
 
 Usage::
 
-    pacru match --game G --players N --bot SPEC [--bot SPEC ...] --games K
+    pacru match GAME --players N --bot SPEC [--bot SPEC ...] --games K
                 [--workers W | --scheduler ADDRESS] [--seed S] [--record DIR] [--max-plies P]
                 [--json FILE] [--no-progress]
                 [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
@@ -75,12 +75,11 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument(
-        "--game",
-        "-g",
-        required=True,
-        choices=GAMES,
-        metavar="GAME",
-        help=f"one of {', '.join(GAMES)}",
+        "game", nargs="?", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}"
+    )
+    # The option of earlier releases, kept so old scripts run; GAME is the documented form.
+    parser.add_argument(
+        "--game", "-g", dest="game_option", choices=GAMES, default=None, help=argparse.SUPPRESS
     )
     parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
     parser.add_argument(
@@ -118,6 +117,11 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     from pacru.bots.arena import MatchInterrupted, default_labels, run_match
 
     out = out or Output()
+    try:
+        args.game = _game(args)
+    except ValueError as err:
+        out.error(str(err))
+        return 2
     specs = list(args.bot)
     if len(specs) != args.players:
         out.error(f"{args.players} players need {args.players} --bot options, not {len(specs)}")
@@ -179,6 +183,21 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             out.error(f"--json {args.json}: {err.strerror or err}")
             return 2
     return status
+
+
+def _game(args: argparse.Namespace) -> str:
+    """GAME, or the ``--game`` option that older releases took instead.
+
+    Raises:
+        ValueError: neither is given, or both and they differ.
+    """
+    positional, option = args.game, getattr(args, "game_option", None)
+    if positional is not None and option is not None and positional != option:
+        raise ValueError(f"GAME is {positional} but --game is {option}: give one of them")
+    game = positional or option
+    if game is None:
+        raise ValueError(f"name the GAME to play: one of {', '.join(GAMES)}")
+    return str(game)
 
 
 def _writable_dir(path: Path) -> bool:

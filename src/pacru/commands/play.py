@@ -3,7 +3,8 @@
 Usage::
 
     pacru play GAME --players N [--seed S] [--human [--seat COLOUR]] [--quiet]
-               [--bot COLOUR=SPEC ...] [--position TEXT|FILE] [--record OUT]
+               [--bot COLOUR=SPEC ...] [--position TEXT|FILE [--no-adjudicate]]
+               [--record OUT] [--no-color]
                [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 Every seat is taken by the built-in random player (:func:`random_move`,
@@ -12,13 +13,19 @@ person at the terminal and those ``--bot COLOUR=SPEC`` gives to a bot
 (:func:`pacru.bots.spec.make_bot`, e.g. ``--bot yellow=mcts:iterations=200``).
 ``--position`` starts from a position string (:func:`pacru.from_position`),
 given as text or as the name of a file holding it; GAME may then be left out.
-After each turn the move and the board (``str(state)``) are printed; at the
-end the scores and the result (:meth:`pacru.Outcome.result`). Only the
+``--no-adjudicate`` loads it as typed (a rulebook diagram), as
+``from_position(text, adjudicate=False)``; a position whose game is over is
+shown with its result (:meth:`pacru.Outcome.describe`) and nothing is played.
+After each turn the move and the board (``str(state)``; in colour, with a
+legend, at a terminal with ``rich``) are printed; at the end the scores and
+the result (:meth:`pacru.Outcome.result`). The human may type a move in full
+or in short text (:meth:`pacru.GameState.parse_san`). Only the
 :class:`pacru.GameState` protocol is used, so every game in
 :data:`pacru.GAMES` can be played, LSD included.
 
-Exit status: 0 when the game was played to its end (or the human quit), 2 on
-bad usage (an unknown option value, a seat that is not a player), 1 if the
+Exit status: 0 when the game was played to its end (or the human quit, or the
+``--position`` was already over), 2 on bad usage (an unknown option value, a
+seat that is not a player, a diagram whose player to move cannot move), 1 if the
 engine failed or the output pipe closed, 130 on Ctrl-C. Errors are one line
 on standard error, never a traceback.
 """
@@ -34,7 +41,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pacru.bots.base import sample_move
 from pacru.commands._options import add_game_options, game_options
-from pacru.commands._ui import Output
+from pacru.commands._prompt import read_move, refusal
+from pacru.commands._ui import Output, add_colour_option, colour_choice
 from pacru.errors import PacruError
 from pacru.game import Game
 from pacru.games import GAMES, new_game
@@ -125,6 +133,15 @@ def register(subparsers: Any) -> None:
             "(pacru.from_position; e.g. 'shacru players=red,yellow chevrons=red:e4N;yellow:e6S')"
         ),
     )
+    parser.add_argument(
+        "--no-adjudicate",
+        action="store_true",
+        help=(
+            "load the --position as typed, without deciding whether its game is over "
+            "(a rulebook diagram; pacru.from_position(..., adjudicate=False))"
+        ),
+    )
+    add_colour_option(parser)
     add_game_options(parser)
     parser.set_defaults(func=run)
 
@@ -132,12 +149,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Play the game described by the parsed ``args``; returns the exit status."""
-    out = out or Output()
+    out = out or Output(colour=colour_choice(args))
     try:
         state: GameState[Any] = _start(args)
     except (ValueError, TypeError, ImportError) as err:
         out.error(str(err))
         return 2
+    if state.outcome is not None:
+        return _over_already(state, args.quiet, out)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     try:
         bots = _bots(getattr(args, "bot", []), state, seed)
@@ -180,9 +199,13 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
     Raises:
         ValueError: no GAME nor position, an unreadable position file, a position
             of another game than GAME, ``--players`` or a game option given with
-            a position, or a bad option (a PacruError for a bad position string).
+            a position, or a bad option (a PacruError for a bad position string);
+            ``--no-adjudicate`` without a position, or with a diagram whose
+            player to move has no legal move.
     """
     position = getattr(args, "position", None)
+    if getattr(args, "no_adjudicate", False) and position is None:
+        raise ValueError("--no-adjudicate applies to a --position")
     if position is None:
         if args.game is None:
             raise ValueError("name the GAME to play, or give --position")
@@ -206,12 +229,27 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
             text = read_text(position)
         except (UsageError, RecordError) as err:
             raise ValueError(f"--position {position}: cannot read the file ({err})") from None
-    state = from_position(text.strip())
+    state = from_position(text.strip(), adjudicate=not getattr(args, "no_adjudicate", False))
     if args.game is not None and state.game != args.game:
         raise ValueError(f"--position is a {state.game} position, not {args.game}")
-    if state.is_terminal:
-        raise ValueError(f"--position: the game is already over ({state.outcome})")
+    if state.outcome is None and not state.legal_moves():
+        # Only an unadjudicated diagram gets here: play would have passed or ended the game.
+        raise ValueError(
+            f"--position: {state.current_player} is to move but has no legal move; "
+            "drop --no-adjudicate to let the rules decide the position"
+        )
     return state
+
+
+def _over_already(state: GameState[Any], quiet: bool, out: Output) -> int:
+    """Show a ``--position`` whose game is over, and why; nothing is played (status 0)."""
+    assert state.outcome is not None
+    if not quiet:
+        out.heading(f"{state.game}: {len(state.players)} players ({', '.join(state.players)})")
+        out.board(state)
+    out.heading(f"Game over: {state.outcome.describe()}")
+    out.line("Nothing to play; --no-adjudicate loads the position as typed.", "dim")
+    return 0
 
 
 def _bots(specs: Sequence[str], state: GameState[Any], seed: int) -> dict[str, Any]:
@@ -264,7 +302,7 @@ def _play(
     if not quiet:
         who = f"; you play {human}" if human else ""
         out.heading(f"{state.game}: {len(state.players)} players ({players}), seed {seed}{who}")
-        out.block(str(state))
+        out.board(state)
     game: Game[Any] = Game(state)
     while state.outcome is None:
         player = state.current_player
@@ -284,7 +322,7 @@ def _play(
             out.line()
             out.heading(f"ply {len(game)}: {player} plays {move}")
             if not quiet:
-                out.block(str(state))
+                out.board(state)
     _print_result(state, out)
     return _save_record(game, record, seed, out)
 
@@ -386,10 +424,14 @@ def _ask_move(state: GameState[Any], out: Output, *, show_board: bool) -> Any | 
     def show(board: bool) -> None:
         out.line()
         if board:
-            out.block(str(state))
+            out.board(state)
         out.heading(f"Your move, {player} ({total} legal moves):")
         out.block("\n".join(lines))
-        out.line("Type a number or a move, 'help' to show this again, 'quit' to stop.", "dim")
+        out.line(
+            "Type a number or a move (short text is fine when it fits one move), "
+            "'help' to show this again, 'quit' to stop.",
+            "dim",
+        )
 
     show(show_board)
     while True:
@@ -408,6 +450,9 @@ def _ask_move(state: GameState[Any], out: Output, *, show_board: bool) -> Any | 
             out.line(f"No move numbered {text}: choose 1..{len(numbered)} or type a move.", "red")
             continue
         try:
-            return state.parse_move(text)
+            return read_move(state, text)
         except PacruError as err:
-            out.line(str(err), "red")
+            first, *more = refusal(state, text, err)
+            out.line(first, "red")
+            for line in more:
+                out.line(line, "dim")

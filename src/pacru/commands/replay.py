@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pacru.commands._ui import Output
+from pacru.commands._ui import Output, add_colour_option, colour_choice
 from pacru.errors import GameOverError, IllegalMoveError, PacruError
 from pacru.records import MAX_PLIES, MAX_RECORD_TEXT, RecordError, read_records
 
@@ -108,6 +108,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--quiet", "-q", action="store_true", help="print only the result of each game"
     )
+    add_colour_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -298,7 +299,7 @@ def summary(state: GameState[Any]) -> list[str]:
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Replay the games of ``args.file``; returns the exit status."""
-    out = out or Output()
+    out = out or Output(colour=colour_choice(args))
     try:
         games = select(load(read_text(args.file), args), args.index)
     except UsageError as err:
@@ -317,7 +318,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             f"({', '.join(final.players)}), {plies} {'ply' if plies == 1 else 'plies'}"
         )
         if not args.quiet:
-            out.block(str(final))
+            out.board(final)
         for line in summary(final):
             out.line(line)
     return 0

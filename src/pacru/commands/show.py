@@ -24,7 +24,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from pacru.commands._ui import Output
+from pacru.commands._ui import Output, add_colour_option, colour_choice
 from pacru.commands.replay import UsageError, add_input_options, load, read_text, select, summary
 from pacru.records import RecordError
 
@@ -49,12 +49,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--size", type=int, default=400, metavar="PIXELS", help="SVG width (default 400)"
     )
+    add_colour_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Show the position chosen by ``args``; returns the exit status."""
-    out = out or Output()
+    out = out or Output(colour=colour_choice(args))
     try:
         games = load(read_text(args.file), args)
         if not games:
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.heading(f"{loaded.label}, ply {ply} of {total}: {mover} played {last}")
     else:
         out.heading(f"{loaded.label}, ply {ply} of {total}: the start")
-    out.block(str(state))
+    out.board(state)
     for line in summary(state):
         out.line(line)
     if args.svg is not None:

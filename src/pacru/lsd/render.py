@@ -24,7 +24,7 @@ from pacru.lsd.tiles import ORIGIN, OWNER_SHIFT, decode_cell, encode_cell, face_
 if TYPE_CHECKING:
     from pacru.lsd.state import LsdState
 
-__all__ = ["owner_keys", "render"]
+__all__ = ["owner_keys", "render", "render_spans"]
 
 
 def owner_keys(colours: tuple[str, ...]) -> tuple[str, ...]:
@@ -48,15 +48,21 @@ def _cell_lines(code: int | None, open_cell: bool, key: str) -> tuple[str, str, 
     )
 
 
-def _board(state: LsdState, keys: tuple[str, ...]) -> list[str]:
-    field, frontier = state._field, state._frontier
-    cells = [decode_cell(c) for c in field] or [(0, 0)]
+def _extent(state: LsdState) -> tuple[range, range]:
+    """The x values left to right and the y values top to bottom that the drawing shows."""
+    cells = [decode_cell(c) for c in state._field] or [(0, 0)]
     xs = [x for x, _ in cells]
     ys = [y for _, y in cells]
-    x_range = range(min(xs) - 1, max(xs) + 2)
+    return range(min(xs) - 1, max(xs) + 2), range(max(ys) + 1, min(ys) - 2, -1)
+
+
+def _board(state: LsdState, keys: tuple[str, ...]) -> list[str]:
+    field, frontier = state._field, state._frontier
+    x_range, y_range = _extent(state)
+    ys = (y_range.start, y_range.stop + 1)
     width = max(len(str(y)) for y in (min(ys) - 1, max(ys) + 1))
     lines = [" " * (width + 1) + "".join(f"{x:^7}" for x in x_range)]
-    for y in range(max(ys) + 1, min(ys) - 2, -1):
+    for y in y_range:
         rows = ["", "", ""]
         for x in x_range:
             code = encode_cell(x, y)
@@ -95,3 +101,30 @@ def render(state: LsdState) -> str:
             f"{supply or '-'}"
         )
     return "\n".join(lines)
+
+
+def render_spans(state: LsdState) -> list[tuple[int, int, int, int]]:
+    """Where each placed tile's icon and owner key stand in ``str(state)``, for colouring it.
+
+    Returns:
+        ``(line, start, stop, seat)`` per tile on the field:
+        ``str(state).splitlines()[line][start:stop]`` is its icon and key,
+        such as ``B+r``; ``seat`` indexes the owner's colour
+        (``state.rules.colours``). Each colour's ``key = colour`` under the
+        board comes last.
+    """
+    x_range, y_range = _extent(state)
+    width = max(len(str(y)) for y in (y_range.start, y_range.stop + 1))
+    spans = []
+    for code, tile in state._field.items():
+        x, y = decode_cell(code)
+        # The header line and the x labels, three lines per row above; the icon is in the
+        # middle line, two characters into its 7-character cell.
+        line = 2 + (y_range.start - y) * 3 + 1
+        start = width + 1 + (x - x_range.start) * 7 + 2
+        spans.append((line, start, start + 3, tile >> OWNER_SHIFT))
+    below = 2 + 3 * len(y_range)  # the header, the x labels and three lines per row
+    keys = owner_keys(state.rules.colours)
+    for seat, colour in enumerate(state.rules.colours):
+        spans.append((below + seat, 0, len(f"{keys[seat]} = {colour}"), seat))
+    return spans

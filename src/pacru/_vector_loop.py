@@ -1,0 +1,158 @@
+"""The inner loop of :mod:`pacru.vector`: stepping each game of a batch (Python engine).
+
+This is the one seam a native engine replaces: :class:`PythonLoop` holds the
+games of a batch as an opaque value (here a tuple of :class:`pacru._cursor.Cursor`,
+one per game) and fills the arrays of a :class:`Frame` for the rows it steps.
+Everything else of the batched API (checking actions, auto-reset bookkeeping,
+``max_steps`` truncation, read-only arrays, the state value) lives in
+:mod:`pacru.vector` and does not depend on how the games are stored, so a
+native loop with the same four methods (:meth:`PythonLoop.start`,
+:meth:`PythonLoop.step`, :meth:`PythonLoop.position`,
+:meth:`PythonLoop.prefix`) changes no caller and no test.
+
+Actions reach :meth:`PythonLoop.step` already checked against the mask: the
+loop never sees an illegal one.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from pacru._cursor import Cursor
+from pacru.base import GameState
+from pacru.bots import sample_move
+from pacru.encoding import Encoding
+
+__all__ = ["Frame", "PythonLoop", "opening_rng"]
+
+
+@attrs.frozen(eq=False)
+class Frame:
+    """The arrays of the rows just stepped (row ``j`` is game ``rows[j]``).
+
+    Shapes for ``k`` rows: ``observation`` float32 ``(k, *observation_shape)``,
+    ``legal_action_mask`` bool ``(k, num_actions)``, ``current_player`` int32
+    ``(k,)``, ``rewards`` float32 ``(k, players)``, ``terminated`` and
+    ``truncated`` bool ``(k,)``. A row whose game has ended has a zero
+    observation, an all-True mask, player -1 and the game's returns.
+    """
+
+    observation: npt.NDArray[np.float32]
+    legal_action_mask: npt.NDArray[np.bool_]
+    current_player: npt.NDArray[np.int32]
+    rewards: npt.NDArray[np.float32]
+    terminated: npt.NDArray[np.bool_]
+    truncated: npt.NDArray[np.bool_]
+
+
+def opening_rng(seed: int, env: int, episode: int) -> random.Random:
+    """The random stream of game ``episode`` (0 for the first) of env ``env`` under ``seed``.
+
+    A string seed, hashed by :class:`random.Random` (SHA-512), so each game's
+    stream depends on these three numbers only, not on the order games restart in.
+    """
+    return random.Random(f"pacru.vector/{seed}/{env}/{episode}")
+
+
+class PythonLoop:
+    """The games of a batch, stepped one by one with :mod:`pacru.encoding` (the Python engine).
+
+    Args:
+        encoding: the game's encoding.
+        start: the starting position of every game.
+        opening_plies: random moves played from ``start`` at every (re)start.
+    """
+
+    def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
+        self.encoding = encoding
+        self.opening_plies = opening_plies
+        self._start = Cursor.start(encoding, start)
+
+    def new_game(self, seed: int, env: int, episode: int) -> Cursor:
+        """Game ``episode`` of env ``env``: the start, then ``opening_plies`` random moves.
+
+        The moves are drawn as :class:`pacru.bots.RandomBot` draws them
+        (:func:`pacru.bots.sample_move`) from :func:`opening_rng`; the opening
+        stops early rather than play a move that ends the game.
+        """
+        if not self.opening_plies:
+            return self._start
+        rng = opening_rng(seed, env, episode)
+        state = self._start.state
+        for _ in range(self.opening_plies):
+            after = state.apply_move(sample_move(state, rng))
+            if after.is_terminal:
+                break
+            state = after
+        return Cursor.start(self.encoding, state)
+
+    def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
+        """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
+        games = tuple(self.new_game(seed, i, int(episodes[i])) for i in range(len(episodes)))
+        return games, self._frame(games)
+
+    def step(
+        self,
+        games: Any,
+        rows: npt.NDArray[np.intp],
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_],
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame]:
+        """Step the games of ``rows``: a restart where ``restart`` is set, else ``actions``.
+
+        ``actions``, ``restart`` and ``episodes`` are aligned with ``rows``;
+        the games of other rows are unchanged. Returns the new games and the
+        frame of ``rows``.
+        """
+        cursors: list[Cursor] = list(games)
+        stepped = []
+        for j, row in enumerate(rows.tolist()):
+            if restart[j]:
+                cursor = self.new_game(seed, row, int(episodes[j]))
+            else:
+                cursor = cursors[row].step(int(actions[j]))
+            cursors[row] = cursor
+            stepped.append(cursor)
+        return tuple(cursors), self._frame(stepped)
+
+    def position(self, games: Any, row: int) -> GameState[Any]:
+        """The position of game ``row`` (the final one once it has ended)."""
+        cursor: Cursor = games[row]
+        return cursor.state
+
+    def prefix(self, games: Any, row: int) -> tuple[int, ...]:
+        """The actions already chosen in the move under way in game ``row``."""
+        cursor: Cursor = games[row]
+        return cursor.prefix
+
+    def _frame(self, cursors: Sequence[Cursor]) -> Frame:
+        enc = self.encoding
+        k = len(cursors)
+        observation = np.zeros((k, *enc.observation_shape), dtype=np.float32)
+        mask = np.zeros((k, enc.num_actions), dtype=np.bool_)
+        player = np.full(k, -1, dtype=np.int32)
+        rewards = np.zeros((k, enc.players), dtype=np.float32)
+        terminated = np.zeros(k, dtype=np.bool_)
+        truncated = np.zeros(k, dtype=np.bool_)
+        for j, cursor in enumerate(cursors):
+            decision = cursor.decision
+            if decision is None:
+                mask[j] = True  # as pgx: any action is accepted (and ignored) at an end
+                rewards[j] = cursor.returns()
+                if cursor.truncated:
+                    truncated[j] = True
+                else:
+                    terminated[j] = True
+                continue
+            observation[j] = enc.observation(decision, decision.player)
+            mask[j, list(decision.legal_actions)] = True
+            player[j] = decision.player
+        return Frame(observation, mask, player, rewards, terminated, truncated)

@@ -1,0 +1,345 @@
+"""Batched self-play in the functional style of pgx: many games stepped by one call.
+
+:class:`VectorEnv` plays ``num_envs`` games of one game at once; a
+:class:`VectorState` is an immutable value holding numpy arrays with one row
+per game, and :meth:`VectorEnv.step` returns a new state (the old one is
+unchanged). Each step is one *decision* of :mod:`pacru.encoding` in every
+game: a move may take several steps, by the same player.
+
+==========================  ========================  ==========================================
+attribute                   dtype, shape              meaning
+==========================  ========================  ==========================================
+``observation``             float32,                  :meth:`pacru.encoding.Encoding.observation`
+                            ``(num_envs, *obs)``      of the decision, seen by the player deciding
+``legal_action_mask``       bool,                     True at the legal actions of the decision
+                            ``(num_envs, actions)``
+``current_player``          int32, ``(num_envs,)``    seat (0-based turn order) deciding
+``rewards``                 float32,                  each seat's :meth:`pacru.GameState.returns`
+                            ``(num_envs, players)``   at the step a game ends, else 0
+``terminated``              bool, ``(num_envs,)``     the game ended by the rules at this step
+``truncated``               bool, ``(num_envs,)``     the game was stopped by a limit at this step
+``step_count``              int32, ``(num_envs,)``    decisions taken in the current game
+``episode``                 int64, ``(num_envs,)``    index of the env's current game (0 first)
+==========================  ========================  ==========================================
+
+**Auto-reset** (as pgx): a game that ends shows its end once, in the state
+returned by the step that ended it (``terminated`` or ``truncated`` True,
+``rewards`` set). Such a row has a zero observation, ``current_player`` -1
+and an all-True mask, so sampling from the mask never divides by zero. At the
+next step that game restarts (its ``episode`` goes up by one): the action
+given to it there is checked against that all-True mask and ignored.
+
+**Truncation**: a game stopped by the move cap (``move_cap``, ruling D32) or by
+the idle rounds (``idle_rounds``, ruling D33) is ``truncated``, with its
+returns; ``max_steps`` also truncates a game after that many decisions, with
+zero rewards.
+
+**Seeding**: the start of every game is the game's starting position, then
+``opening_plies`` random moves (default 0) drawn as
+:class:`pacru.bots.RandomBot` draws them, from a stream of its own:
+``random.Random(f"pacru.vector/{seed}/{env}/{episode}")`` (an opening stops
+early rather than end the game). A game's start thus depends only on the seed
+of :meth:`VectorEnv.init`, its env index and its episode: the same seed and the
+same actions give the same games.
+
+**Errors**: :meth:`VectorEnv.step` checks every action before applying any:
+an action that is not an integer, is out of range or is not in its game's
+mask raises :class:`pacru.IllegalMoveError` (rule ``"encoding"``) naming the
+game index, and no game changes.
+
+The stepping of each game lives in one private seam
+(``pacru._vector_loop.PythonLoop``) so that a native engine can replace it.
+This module needs numpy (the ``ai`` extra); ``import pacru`` does not import it.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from pacru._vector_loop import Frame, PythonLoop
+from pacru.base import GameState
+from pacru.encoding import Encoding
+from pacru.errors import IllegalMoveError
+from pacru.games import new_game
+
+__all__ = ["VectorEnv", "VectorState"]
+
+
+def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    array.flags.writeable = False
+    return array
+
+
+@attrs.frozen(eq=False)
+class VectorState:
+    """The games of a :class:`VectorEnv` after a step: read-only arrays, one row per game.
+
+    See the module docstring for each attribute's dtype, shape and meaning.
+    Make one with :meth:`VectorEnv.init`; :meth:`VectorEnv.step` returns the next.
+    """
+
+    observation: npt.NDArray[np.float32]
+    legal_action_mask: npt.NDArray[np.bool_]
+    current_player: npt.NDArray[np.int32]
+    rewards: npt.NDArray[np.float32]
+    terminated: npt.NDArray[np.bool_]
+    truncated: npt.NDArray[np.bool_]
+    step_count: npt.NDArray[np.int32]
+    episode: npt.NDArray[np.int64]
+    #: The seed given to :meth:`VectorEnv.init`.
+    seed: int
+    #: The games themselves, opaque: owned by the stepping seam.
+    _games: Any = attrs.field(repr=False)
+    _env: VectorEnv = attrs.field(repr=False)
+
+    @property
+    def num_envs(self) -> int:
+        """The number of games (rows)."""
+        return len(self.current_player)
+
+    @property
+    def ended(self) -> npt.NDArray[np.bool_]:
+        """``terminated | truncated``: the games that restart at the next step (a new array)."""
+        return self.terminated | self.truncated
+
+    def __copy__(self) -> VectorState:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> VectorState:
+        return self
+
+
+class VectorEnv:
+    """``num_envs`` games of ``game`` stepped together (see the module docstring).
+
+    Args:
+        game: a name of :data:`pacru.GAMES` (the chevron games and LSD).
+        players: 2, 3 or 4.
+        num_envs: the number of games in the batch (at least 1).
+        max_steps: truncate a game after this many decisions (``None``: no limit).
+        opening_plies: random moves played at the start of every game (see Seeding).
+        options: options of :func:`pacru.new_game` (``move_cap``, ``meeting_rule``, ...).
+
+    Raises:
+        ValueError: an unknown game, player count or option (as
+            :func:`pacru.new_game`), or ``num_envs``, ``max_steps`` or
+            ``opening_plies`` out of range.
+    """
+
+    def __init__(
+        self,
+        game: str = "pacru",
+        players: int = 2,
+        num_envs: int = 1,
+        *,
+        max_steps: int | None = None,
+        opening_plies: int = 0,
+        **options: Any,
+    ) -> None:
+        start = new_game(game, players, **options)
+        num_envs = operator.index(num_envs)
+        opening_plies = operator.index(opening_plies)
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if max_steps is not None:
+            max_steps = operator.index(max_steps)
+            if max_steps < 1:
+                raise ValueError(f"max_steps must be at least 1 or None, not {max_steps}")
+        if opening_plies < 0:
+            raise ValueError(f"opening_plies must be at least 0, not {opening_plies}")
+        self.encoding = Encoding.of(start)
+        self.game = start.game
+        self.players = len(start.players)
+        self.num_envs = num_envs
+        self.max_steps = max_steps
+        self.opening_plies = opening_plies
+        self.num_actions = self.encoding.num_actions
+        self.observation_shape = tuple(self.encoding.observation_shape)
+        self._loop = PythonLoop(self.encoding, start, opening_plies)
+
+    def init(self, seed: int = 0) -> VectorState:
+        """A new game in every env: episode 0 of each, drawn from ``seed``.
+
+        Raises:
+            TypeError: ``seed`` is not an integer.
+        """
+        seed = operator.index(seed)
+        episode = np.zeros(self.num_envs, dtype=np.int64)
+        games, frame = self._loop.start(seed, episode)
+        steps = np.zeros(self.num_envs, dtype=np.int32)
+        return self._state(frame, steps, episode, seed, games)
+
+    def step(self, state: VectorState, actions: Any) -> VectorState:
+        """The state after one decision in every game: ``actions[i]`` in game ``i``.
+
+        A game that ended at the previous step restarts instead, ignoring its
+        action (auto-reset). ``state`` is unchanged.
+
+        Args:
+            state: a state of this environment.
+            actions: integers, shape ``(num_envs,)``: a numpy array of any
+                integer dtype, or a sequence of ints.
+
+        Raises:
+            IllegalMoveError: ``actions`` has the wrong shape (reason
+                ``"action-shape"``), is not integer (``"action-type"``), or an
+                action is out of ``0 .. num_actions - 1`` (``"out-of-range"``) or
+                not in its game's mask (``"illegal-action"``); the message names
+                the first such game. Nothing changes.
+            ValueError: ``state`` belongs to another environment.
+        """
+        acts = self._check(state, actions)
+        return self._advance(state, np.arange(self.num_envs), acts)
+
+    def position(self, state: VectorState, env: int) -> GameState[Any]:
+        """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
+        return self._loop.position(state._games, self._row(env))
+
+    def prefix(self, state: VectorState, env: int) -> tuple[int, ...]:
+        """The actions already chosen in the move under way in game ``env`` (empty at its end)."""
+        return self._loop.prefix(state._games, self._row(env))
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _row(self, env: int) -> int:
+        row = operator.index(env)
+        if not 0 <= row < self.num_envs:
+            raise IndexError(f"env must be 0..{self.num_envs - 1}, not {env!r}")
+        return row
+
+    def _check(self, state: VectorState, actions: Any) -> npt.NDArray[np.intp]:
+        """``actions`` as an intp array, once every action is legal in its game."""
+        if state._env is not self:
+            raise ValueError("this state belongs to another VectorEnv")
+        n = self.num_envs
+        array = np.asarray(actions)
+        if array.shape != (n,):
+            raise _refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
+        if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
+            bad = (array >= self.num_actions) if array.dtype.kind == "u" else (array < 0)
+            if array.dtype.kind == "i":
+                bad |= array >= self.num_actions
+            outside = np.flatnonzero(bad).tolist()
+            values: Any = array
+        else:  # a sequence, or not an integer array: each action must be an integer itself
+            values = _integers(array if isinstance(actions, np.ndarray) else actions)
+            outside = [i for i, a in enumerate(values) if not 0 <= a < self.num_actions]
+        if outside:
+            i = outside[0]
+            raise _refuse(
+                f"game {i}: action {int(values[i])} is outside 0..{self.num_actions - 1}",
+                "out-of-range",
+            )
+        acts = np.asarray(values).astype(np.intp)
+        legal = state.legal_action_mask[np.arange(n), acts]
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            legal_here = np.flatnonzero(state.legal_action_mask[i]).tolist()
+            names = [self.encoding.action_name(a) for a in legal_here]
+            raise _refuse(
+                f"game {i}: action {int(acts[i])} ({self.encoding.action_name(int(acts[i]))}) "
+                f"is not legal in its decision; legal: {names}",
+                "illegal-action",
+            )
+        return acts
+
+    def _advance(
+        self, state: VectorState, rows: npt.NDArray[np.intp], acts: npt.NDArray[np.intp]
+    ) -> VectorState:
+        """Step the games of ``rows`` with checked ``acts``; the other rows stay as they are."""
+        restart = state.terminated[rows] | state.truncated[rows]
+        episode = state.episode.copy()
+        episode[rows] += restart
+        steps = state.step_count.copy()
+        steps[rows] = np.where(restart, 0, steps[rows] + 1)
+        games, frame = self._loop.step(
+            state._games, rows, acts, restart, state.seed, episode[rows]
+        )
+        if len(rows) != self.num_envs:
+            frame = _merge(state, rows, frame)
+        return self._state(frame, steps, episode, state.seed, games)
+
+    def _state(
+        self,
+        frame: Frame,
+        steps: npt.NDArray[np.int32],
+        episode: npt.NDArray[np.int64],
+        seed: int,
+        games: Any,
+    ) -> VectorState:
+        if self.max_steps is not None:
+            cut = (steps >= self.max_steps) & ~frame.terminated & ~frame.truncated
+            if cut.any():
+                frame.observation[cut] = 0.0
+                frame.legal_action_mask[cut] = True
+                frame.current_player[cut] = -1
+                frame.truncated[cut] = True
+        return VectorState(
+            _read_only(frame.observation),
+            _read_only(frame.legal_action_mask),
+            _read_only(frame.current_player),
+            _read_only(frame.rewards),
+            _read_only(frame.terminated),
+            _read_only(frame.truncated),
+            _read_only(steps),
+            _read_only(episode),
+            seed,
+            games,
+            self,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"VectorEnv({self.game!r}, players={self.players}, num_envs={self.num_envs}, "
+            f"max_steps={self.max_steps}, opening_plies={self.opening_plies}"
+            + "".join(f", {k}={v!r}" for k, v in self.encoding.options.items())
+            + ")"
+        )
+
+
+def _refuse(message: str, reason: str) -> IllegalMoveError:
+    return IllegalMoveError(message, rule="encoding", reason=reason)
+
+
+def _integers(actions: Any) -> list[int]:
+    """The actions of a sequence of integers of any type (``int``, numpy ints, mixed).
+
+    Raises:
+        IllegalMoveError: an action is not an integer (reason ``"action-type"``);
+            ``bool`` is not taken for one.
+    """
+    values = []
+    for i, action in enumerate(actions):
+        try:
+            if isinstance(action, bool | np.bool_):
+                raise TypeError("a bool is not an action")
+            values.append(operator.index(action))
+        except TypeError:
+            kind = type(action).__name__
+            raise _refuse(
+                f"actions must be integers, not {kind} (game {i}: {action!r})", "action-type"
+            ) from None
+    return values
+
+
+def _merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame:
+    """The whole batch's frame: ``frame`` at ``rows``, ``state``'s arrays elsewhere.
+
+    A row left out keeps its arrays, except that an end shown there stays shown.
+    """
+    parts = []
+    for name in ("observation", "legal_action_mask", "current_player", "rewards"):
+        whole = getattr(state, name).copy()
+        whole[rows] = getattr(frame, name)
+        parts.append(whole)
+    terminated = state.terminated.copy()
+    terminated[rows] = frame.terminated
+    truncated = state.truncated.copy()
+    truncated[rows] = frame.truncated
+    observation, mask, player, rewards = parts
+    return Frame(observation, mask, player, rewards, terminated, truncated)

@@ -1,0 +1,102 @@
+"""pacru.gymnasium_vector: one learner against bots in a batch of games (Gymnasium's vector API)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pacru
+from pacru.bots import RandomBot
+
+gymnasium = pytest.importorskip("gymnasium", reason="Gymnasium is in the test extra")
+from gymnasium.utils.env_checker import data_equivalence  # noqa: E402
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
+from pacru.gymnasium_vector import PacruVectorEnv  # noqa: E402
+
+
+def _random_masked(envs: PacruVectorEnv, rng: np.random.Generator) -> Any:
+    weights = rng.random(envs.action_masks().shape) * envs.action_masks()
+    return weights.argmax(axis=1)
+
+
+def test_spaces_and_the_first_observations() -> None:
+    envs = PacruVectorEnv("shacru", players=3, num_envs=4, opponent="random", seat=2)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert envs.single_action_space == gymnasium.spaces.Discrete(415)
+    assert envs.action_space == gymnasium.spaces.MultiDiscrete([415] * 4)
+    observations, infos = envs.reset(seed=0)
+    assert envs.observation_space.contains(observations)
+    assert observations["observation"].shape == (4, 64, 9, 9)
+    assert observations["action_mask"].dtype == np.int8
+    assert infos["seat"].tolist() == [2, 2, 2, 2]
+    state = envs.state
+    assert state.current_player.tolist() == [2, 2, 2, 2]  # the bots moved first
+    assert [envs.env.position(state, i).ply for i in range(4)] == [2, 2, 2, 2]
+    assert np.array_equal(observations["action_mask"], envs.action_masks().astype(np.int8))
+
+
+def _play(envs: PacruVectorEnv, seed: int, steps: int) -> list[Any]:
+    rng = np.random.default_rng(seed)
+    trace: list[Any] = [envs.reset(seed=seed)]
+    for _ in range(steps):
+        before = envs.state
+        result = envs.step(_random_masked(envs, rng))
+        observations, rewards, terminated, truncated, _ = result
+        assert envs.observation_space.contains(observations)
+        state = envs.state
+        for i in range(envs.num_envs):
+            if before.ended[i]:  # next-step autoreset: the game restarted
+                assert state.episode[i] == before.episode[i] + 1
+            if terminated[i] or truncated[i]:
+                final = envs.env.position(state, i)
+                if final.outcome is None:  # stopped by max_steps
+                    assert truncated[i]
+                assert rewards[i] == final.returns()[envs.seat]
+                assert observations["action_mask"][i].all()
+            else:
+                assert rewards[i] == 0.0
+                assert state.current_player[i] == envs.seat
+        trace.append(result)
+    return trace
+
+
+def test_a_batch_of_games_against_bots_ends_restarts_and_replays_by_seed() -> None:
+    envs = PacruVectorEnv(
+        "pacru", players=3, num_envs=3, opponent=["greedy", RandomBot], seat=1, move_cap=12
+    )
+    trace = _play(envs, seed=4, steps=40)
+    assert envs.state.episode.min() >= 1, "every game ended and restarted"
+    assert any(step[3].any() for step in trace[1:]), "the move cap truncates"
+    assert data_equivalence(_play(envs, seed=4, steps=40), trace)
+    assert not data_equivalence(_play(envs, seed=5, steps=40), trace)
+
+
+def test_max_steps_cuts_a_bots_move_and_the_game_restarts_cleanly() -> None:
+    envs = PacruVectorEnv("pacru", players=2, num_envs=4, opponent="random", max_steps=7)
+    trace = _play(envs, seed=1, steps=30)
+    assert any(step[3].any() for step in trace[1:])
+
+
+def test_an_illegal_action_raises_and_changes_no_game() -> None:
+    envs = PacruVectorEnv("azacru", players=2, num_envs=2)
+    envs.reset(seed=0)
+    state = envs.state
+    actions = _random_masked(envs, np.random.default_rng(0))
+    actions[1] = int(np.flatnonzero(~envs.action_masks()[1])[0])
+    with pytest.raises(pacru.IllegalMoveError, match="game 1: action"):
+        envs.step(actions)
+    assert envs.state is state
+
+
+def test_bad_arguments_and_a_step_before_reset() -> None:
+    with pytest.raises(ValueError, match="seat must be 0 to 1, not 2"):
+        PacruVectorEnv("pacru", players=2, seat=2)
+    with pytest.raises(ValueError, match="3 players need 2 opponents, not 1"):
+        PacruVectorEnv("pacru", players=3, opponent=["random"])
+    with pytest.raises(ValueError, match="unknown option"):
+        PacruVectorEnv("pacru", move_kap=3)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        PacruVectorEnv("pacru").step(np.zeros(1, dtype=np.int64))

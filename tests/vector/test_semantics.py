@@ -1,0 +1,297 @@
+"""pacru.vector's contract: auto-reset, seeding, illegal actions, read-only and immutable states."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+
+import pacru
+from pacru.bots import sample_move
+from pacru.encoding import Encoding
+from pacru.vector import VectorEnv, VectorState
+
+from .support import random_actions
+
+ARRAYS = (
+    "observation",
+    "legal_action_mask",
+    "current_player",
+    "rewards",
+    "terminated",
+    "truncated",
+    "step_count",
+    "episode",
+)
+
+
+def _snapshot(state: VectorState) -> dict[str, Any]:
+    return {name: getattr(state, name).copy() for name in ARRAYS}
+
+
+def _same(state: VectorState, snapshot: dict[str, Any]) -> bool:
+    return all(np.array_equal(getattr(state, name), snapshot[name]) for name in ARRAYS)
+
+
+def _play_until_an_end(env: VectorEnv, seed: int) -> tuple[VectorState, VectorState]:
+    """The state before and the state at the first step where a game ends."""
+    rng = np.random.default_rng(seed)
+    state = env.init(seed)
+    while True:
+        after = env.step(state, random_actions(state, rng))
+        if after.ended.any():
+            return state, after
+        state = after
+
+
+def test_init_gives_the_start_of_every_game() -> None:
+    env = VectorEnv("shacru", players=3, num_envs=4)
+    state = env.init(seed=0)
+    start = pacru.new_game("shacru", 3)
+    enc = Encoding.of(start)
+    decision = enc.start(start)
+    assert state.observation.shape == (4, 64, 9, 9)
+    assert state.observation.dtype == np.float32
+    assert state.legal_action_mask.shape == (4, 415)
+    assert state.legal_action_mask.dtype == np.bool_
+    assert state.current_player.tolist() == [0, 0, 0, 0]
+    assert state.current_player.dtype == np.int32
+    assert state.rewards.shape == (4, 3)
+    assert state.rewards.dtype == np.float32
+    assert state.terminated.tolist() == state.truncated.tolist() == [False] * 4
+    assert state.step_count.tolist() == state.episode.tolist() == [0, 0, 0, 0]
+    for i in range(4):
+        assert np.array_equal(state.observation[i], enc.observation(decision, 0))
+        assert np.flatnonzero(state.legal_action_mask[i]).tolist() == list(decision.legal_actions)
+        assert env.position(state, i) == start
+
+
+def test_an_end_shows_once_then_the_game_restarts_ignoring_its_action() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6)
+    before, end = _play_until_an_end(env, seed=1)
+    done = np.flatnonzero(end.ended)
+    i = int(done[0])
+    final = env.position(end, i)
+    assert final.outcome is not None
+    assert final.outcome.termination is pacru.Termination.MOVE_CAP
+    assert end.truncated[i]
+    assert not end.terminated[i]
+    assert end.rewards[i].tolist() == list(final.returns()) == [0.0, 0.0]
+    assert end.current_player[i] == -1
+    assert end.legal_action_mask[i].all()
+    assert not end.observation[i].any()
+    assert end.step_count[i] == before.step_count[i] + 1
+    # Any action in range is accepted at an end, and ignored: the game restarts.
+    rng = np.random.default_rng(2)
+    for action in (0, 414, 300):
+        actions = random_actions(end, rng)
+        actions[done] = action
+        restarted = env.step(end, actions)
+        assert not restarted.ended[done].any()
+        assert restarted.episode[done].tolist() == [1] * len(done)
+        assert restarted.step_count[done].tolist() == [0] * len(done)
+        assert np.array_equal(restarted.rewards[done], np.zeros((len(done), 2)))
+        start = env.init(0)
+        assert np.array_equal(restarted.observation[done], start.observation[done])
+        assert np.array_equal(restarted.legal_action_mask[done], start.legal_action_mask[done])
+        assert env.position(restarted, i) == pacru.new_game("pacru", 2, move_cap=6)
+
+
+def test_a_game_ended_by_the_rules_is_terminated_with_its_returns() -> None:
+    # Lilacru: a random game ends by the rules (ruling D33's idle rounds truncate instead).
+    env = VectorEnv("lilacru", players=2, num_envs=8)
+    _, end = _play_until_an_end(env, seed=0)
+    for i in np.flatnonzero(end.ended):
+        final = env.position(end, int(i))
+        assert final.outcome is not None
+        truncated = final.outcome.termination in {
+            pacru.Termination.MOVE_CAP,
+            pacru.Termination.IDLE_LIMIT,
+        }
+        assert (bool(end.terminated[i]), bool(end.truncated[i])) == (not truncated, truncated)
+        assert end.rewards[i].tolist() == list(final.returns())
+    assert end.terminated.any()
+    assert sorted(end.rewards[end.terminated].sum(axis=1).tolist()) == [0.0] * int(
+        end.terminated.sum()
+    )
+
+
+def test_max_steps_truncates_after_that_many_decisions() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=3, max_steps=5)
+    rng = np.random.default_rng(0)
+    state = env.init()
+    for expected in range(1, 5):
+        state = env.step(state, random_actions(state, rng))
+        assert state.step_count.tolist() == [expected] * 3
+        assert not state.ended.any()
+    state = env.step(state, random_actions(state, rng))
+    assert state.truncated.all()
+    assert not state.terminated.any()
+    assert not state.rewards.any()
+    assert not state.observation.any()
+    assert state.legal_action_mask.all()
+    assert state.current_player.tolist() == [-1, -1, -1]
+    assert env.position(state, 0).outcome is None  # stopped by the environment, not the rules
+    state = env.step(state, [0, 1, 2])
+    assert state.episode.tolist() == [1, 1, 1]
+    assert state.step_count.tolist() == [0, 0, 0]
+    assert not state.ended.any()
+
+
+def _run(env: VectorEnv, seed: int, steps: int) -> list[Any]:
+    rng = np.random.default_rng(99)
+    state = env.init(seed)
+    trace = []
+    for _ in range(steps):
+        trace.append((state.observation.tobytes(), state.rewards.tobytes(), state.episode.tolist()))
+        state = env.step(state, random_actions(state, rng))
+    return trace
+
+
+def test_the_same_seed_gives_the_same_games() -> None:
+    env = VectorEnv("azacru", players=2, num_envs=4, move_cap=6, opening_plies=3)
+    first = _run(env, seed=5, steps=40)
+    assert first[-1][2] != [0, 0, 0, 0], "games restarted"
+    assert _run(env, seed=5, steps=40) == first
+    assert _run(VectorEnv("azacru", 2, 4, move_cap=6, opening_plies=3), 5, 40) == first
+    assert _run(env, seed=6, steps=40) != first
+
+
+def test_openings_are_random_moves_from_each_games_own_stream() -> None:
+    env = VectorEnv("shacru", players=2, num_envs=3, opening_plies=4)
+    state = env.init(seed=11)
+    for i in range(3):
+        expected = pacru.new_game("shacru", 2)
+        rng = __import__("random").Random(f"pacru.vector/11/{i}/0")
+        for _ in range(4):
+            expected = expected.apply_move(sample_move(expected, rng))
+        assert env.position(state, i) == expected
+        assert env.position(state, i).ply == 4
+    assert len({env.position(state, i) for i in range(3)}) == 3
+
+
+def test_without_an_opening_every_game_starts_alike_whatever_the_seed() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=2)
+    assert np.array_equal(env.init(1).observation, env.init(2).observation)
+    assert env.init(3).seed == 3
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+)
+def test_every_integer_dtype_is_an_action(dtype: Any) -> None:
+    env = VectorEnv("shacru", players=2, num_envs=2)
+    state = env.init()
+    legal = [int(np.flatnonzero(state.legal_action_mask[i])[0]) for i in range(2)]
+    expected = env.step(state, np.array(legal, dtype=np.int64))
+    after = env.step(state, np.array(legal, dtype=dtype))
+    assert np.array_equal(after.observation, expected.observation)
+    assert [env.prefix(after, i) for i in range(2)] == [(legal[0],), (legal[1],)]
+
+
+def test_lists_of_python_and_numpy_ints_are_actions() -> None:
+    env = VectorEnv("shacru", players=2, num_envs=2)
+    state = env.init()
+    a = int(np.flatnonzero(state.legal_action_mask[0])[0])
+    for actions in ([a, a], [np.int16(a), a], (np.uint64(a), np.int8(a))):
+        assert env.prefix(env.step(state, actions), 1) == (a,)
+
+
+BAD_ACTIONS: list[tuple[Any, str, str]] = [
+    ([1, 2], "action-shape", r"shape \(3,\), not \(2,\)"),
+    ([[1, 2, 3]], "action-shape", r"shape \(3,\), not \(1, 3\)"),
+    (5, "action-shape", r"shape \(3,\), not \(\)"),
+    ([1.0, 2.0, 3.0], "action-type", r"integers, not float \(game 0: 1\.0\)"),
+    (np.array([1, 2, 3], dtype=np.float32), "action-type", "integers, not float32"),
+    ([1, 2**70, 1.5], "action-type", r"integers, not float \(game 2: 1\.5\)"),
+    ([1, 2**70, 1], "out-of-range", "game 1: action 1180591620717411303424 is outside"),
+    (np.array([True, False, True]), "action-type", r"integers, not bool \(game 0"),
+    ([1, True, 2], "action-type", "integers, not bool"),
+    (["a", "b", "c"], "action-type", r"integers, not str \(game 0: .a.\)"),
+    ([1, None, 3], "action-type", r"integers, not NoneType \(game 1: None\)"),
+    ([0, 415, 0], "out-of-range", r"game 1: action 415 is outside 0\.\.414"),
+    ([0, 0, -1], "out-of-range", r"game 2: action -1 is outside 0\.\.414"),
+    (np.array([0, 0, 2**64 - 1], dtype=np.uint64), "out-of-range", "game 2: action 1844"),
+]
+
+
+@pytest.mark.parametrize(("actions", "reason", "message"), BAD_ACTIONS)
+def test_bad_actions_raise_and_change_no_game(actions: Any, reason: str, message: str) -> None:
+    env = VectorEnv("pacru", players=2, num_envs=3)
+    state = env.init()
+    snapshot = _snapshot(state)
+    with pytest.raises(pacru.IllegalMoveError, match=message) as info:
+        env.step(state, actions)
+    assert (info.value.rule, info.value.reason) == ("encoding", reason)
+    assert _same(state, snapshot)
+
+
+def test_an_illegal_action_in_one_game_changes_no_game() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6)
+    rng = np.random.default_rng(0)
+    _, state = _play_until_an_end(env, seed=3)
+    state = env.step(state, random_actions(state, rng))  # the ended games restart
+    positions = [env.position(state, i) for i in range(4)]
+    snapshot = _snapshot(state)
+    actions = random_actions(state, rng)
+    illegal = int(np.flatnonzero(~state.legal_action_mask[2])[0])
+    actions[2] = illegal
+    with pytest.raises(pacru.IllegalMoveError, match=rf"game 2: action {illegal} \(") as info:
+        env.step(state, actions)
+    assert info.value.reason == "illegal-action"
+    assert _same(state, snapshot)
+    assert [env.position(state, i) for i in range(4)] == positions
+    assert env.step(state, random_actions(state, rng)).step_count.tolist() != [0] * 4
+
+
+def test_a_state_of_another_environment_is_refused() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=2)
+    other = VectorEnv("pacru", players=2, num_envs=2)
+    with pytest.raises(ValueError, match="this state belongs to another VectorEnv"):
+        env.step(other.init(), [1, 1])
+
+
+def test_arrays_are_read_only_and_step_leaves_the_old_state_unchanged() -> None:
+    env = VectorEnv("azacru", players=3, num_envs=5)
+    rng = np.random.default_rng(4)
+    state = env.init()
+    for _ in range(3):
+        snapshot = _snapshot(state)
+        after = env.step(state, random_actions(state, rng))
+        assert _same(state, snapshot)
+        assert not _same(after, snapshot)
+        state = after
+    for name in ARRAYS:
+        array = getattr(state, name)
+        assert not array.flags.writeable, name
+        with pytest.raises(ValueError, match="read-only"):
+            array[0] = 0
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.observation = np.zeros(1)  # type: ignore[misc, assignment]
+    assert copy.copy(state) is state
+    assert copy.deepcopy(state) is state
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_envs": 0}, "num_envs must be at least 1, not 0"),
+        ({"max_steps": 0}, "max_steps must be at least 1 or None, not 0"),
+        ({"opening_plies": -1}, "opening_plies must be at least 0, not -1"),
+        ({"players": 5}, "pacru is played by 2, 3 or 4 players, not 5"),
+        ({"move_kap": 3}, "unknown option"),
+    ],
+)
+def test_bad_arguments_raise_value_error(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        VectorEnv("pacru", **kwargs)
+
+
+def test_repr_names_the_arguments() -> None:
+    env = VectorEnv("pacru", players=3, num_envs=2, max_steps=9, move_cap=50)
+    assert repr(env) == (
+        "VectorEnv('pacru', players=3, num_envs=2, max_steps=9, opening_plies=0, move_cap=50)"
+    )
