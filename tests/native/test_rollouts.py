@@ -16,6 +16,7 @@ from pacru import ChevronState, new_game
 from pacru.bots import random_rollouts
 from pacru.bots.rollouts import _native_rollouts
 from pacru.chevron.engine import ENGINE, python_apply, python_legal_moves
+
 from .support import CONFIGS, start
 
 Uniform = Literal["families", "moves"]
@@ -54,9 +55,12 @@ def test_the_same_seed_gives_the_same_games(game: str, players: int) -> None:
     a = _native_rollouts(state, 5, 3, 80, "families", record=True)
     b = _native_rollouts(state, 5, 3, 80, "families", record=True)
     c = _native_rollouts(state, 5, 4, 80, "families", record=True)
-    assert a[2] is not None and b[2] is not None and c[2] is not None
+    assert a[2] is not None
+    assert b[2] is not None
+    assert c[2] is not None
     for x, y in zip(a, b, strict=True):
-        assert x is not None and y is not None
+        assert x is not None
+        assert y is not None
         assert np.array_equal(x, y)
     assert not np.array_equal(a[2], c[2])
 
@@ -65,11 +69,14 @@ def test_shapes_dtypes_ranges_and_read_only() -> None:
     state = start("pacru", 3)
     returns, plies, moves = _native_rollouts(state, 12, 0, None, "families", record=False)
     assert moves is None
-    assert returns.shape == (12, 3) and returns.dtype == np.float32
-    assert plies.shape == (12,) and plies.dtype == np.int32
+    assert returns.shape == (12, 3)
+    assert returns.dtype == np.float32
+    assert plies.shape == (12,)
+    assert plies.dtype == np.int32
     assert set(np.unique(returns)) <= {-1.0, 0.0, 1.0}
     assert (plies > 0).all()
-    assert not returns.flags.writeable and not plies.flags.writeable
+    assert not returns.flags.writeable
+    assert not plies.flags.writeable
     with pytest.raises(ValueError, match="read-only"):
         returns[0, 0] = 2.0
 
@@ -96,15 +103,18 @@ def test_finished_and_capped_games() -> None:
     assert plies.tolist() == [0, 0]
     assert returns.tolist() == [[0.0, 0.0], [0.0, 0.0]]
     empty, none, _ = _native_rollouts(state, 0, 0, None, "moves", record=False)
-    assert empty.shape == (0, 2) and none.shape == (0,)
+    assert empty.shape == (0, 2)
+    assert none.shape == (0,)
 
 
 def test_python_rollouts_are_deterministic_by_seed() -> None:
     state = new_game("lsd", 2)
     a = random_rollouts(state, 3, seed=9, max_plies=30)
     b = random_rollouts(state, 3, seed=9, max_plies=30)
-    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
-    assert a[0].shape == (3, 2) and a[1].dtype == np.int32
+    assert np.array_equal(a[0], b[0])
+    assert np.array_equal(a[1], b[1])
+    assert a[0].shape == (3, 2)
+    assert a[1].dtype == np.int32
     with pytest.raises(ValueError, match="uniform"):
         random_rollouts(state, 1, uniform="tiles")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="negative"):

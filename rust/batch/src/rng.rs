@@ -26,7 +26,7 @@ impl SplitMix64 {
     /// `game`-th output (from 0) of `SplitMix64::new(seed)`, worked out directly.
     pub fn for_game(seed: u64, game: u64) -> SplitMix64 {
         SplitMix64::new(mix(
-            seed.wrapping_add(GAMMA.wrapping_mul(game.wrapping_add(1))),
+            seed.wrapping_add(GAMMA.wrapping_mul(game.wrapping_add(1)))
         ))
     }
 

@@ -88,7 +88,10 @@ pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usiz
     let turns = if sizes[2] == 0 { 2 } else { 4 };
     let (chevron, turn) = (k / turns, k % turns);
     let before: u64 = sizes[..turn].iter().sum();
-    (step_moves + chevron as u64 * per_chevron + before, sizes[turn])
+    (
+        step_moves + chevron as u64 * per_chevron + before,
+        sizes[turn],
+    )
 }
 
 /// The index in `list` of a random move drawn as `sampling` says (`list` not empty).

@@ -20,7 +20,11 @@ pub(crate) fn random_rollouts<'py>(
     max_plies: Option<u32>,
     families: bool,
     record: bool,
-) -> (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>) {
+) -> (
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Option<Bound<'py, PyBytes>>,
+) {
     let me = position.get();
     let sampling = if families {
         Sampling::Families
