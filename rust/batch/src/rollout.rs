@@ -113,20 +113,42 @@ pub fn sample_index(
 
 /// Where the `family`-th step family of `list` starts and how many moves it has: the moves
 /// of one step share their chevron and target, and the steps come one after the other.
+/// Each family's end is found by galloping then bisecting, so a large family (many
+/// benefit and meeting choices) costs a few lookups.
 fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
     let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
-    let (mut start, mut seen) = (0u64, 0usize);
+    let mut start = 0u64;
     let mut current = key(0);
-    for i in 1..step_moves {
-        let k = key(i);
-        if k != current {
-            if seen == family {
-                return (start, i - start);
+    for seen in 0..=family {
+        // `same` has the family's key, `differs` does not (or is the end of the steps).
+        let (mut same, mut differs, mut stride) = (start, start + 1, 1u64);
+        let mut next = None;
+        while differs < step_moves {
+            let k = key(differs);
+            if k != current {
+                next = Some(k);
+                break;
             }
-            seen += 1;
-            start = i;
-            current = k;
+            same = differs;
+            stride *= 2;
+            differs = (start + stride).min(step_moves);
         }
+        while differs - same > 1 {
+            let mid = same + (differs - same) / 2;
+            let k = key(mid);
+            if k == current {
+                same = mid;
+            } else {
+                differs = mid;
+                next = Some(k);
+            }
+        }
+        if seen == family {
+            return (start, differs - start);
+        }
+        start = differs;
+        // `next` is the key at `differs` whenever it was read there.
+        current = next.unwrap_or_else(|| key(differs));
     }
     (start, step_moves - start)
 }
