@@ -60,3 +60,31 @@ class Moves:
     def issued(self) -> Move | None: ...
     @property
     def is_pass(self) -> bool: ...
+
+#: The arrays of a frame as bytearrays: observation (float32), mask (bool), player (int32),
+#: rewards (float32), terminated and truncated (bool).
+FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]
+
+class Batch:
+    @staticmethod
+    def create(
+        start: Position,
+        n: int,
+        game_index: int,
+        ply_scale: float,
+        idle_scale: float,
+        supply: int,
+    ) -> tuple[Batch, FrameBytes]: ...
+    def step(
+        self,
+        rows: list[int],
+        actions: list[int],
+        restart: list[bool],
+        starts: list[Position | None],
+    ) -> tuple[Batch, FrameBytes]: ...
+    def position(
+        self, row: int
+    ) -> tuple[
+        tuple[int, ...], tuple[tuple[int, ...], ...], int, int, int, int, int, int, str | None, int
+    ]: ...
+    def prefix(self, row: int) -> tuple[int, ...]: ...

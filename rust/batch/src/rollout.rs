@@ -111,15 +111,22 @@ pub fn sample_index(
     start + rng.below(size)
 }
 
-/// Where the `family`-th step family of `list` starts and how many moves it has: the moves
-/// of one step share their chevron and target, and the steps come one after the other.
-/// Each family's end is found by galloping then bisecting, so a large family (many
-/// benefit and meeting choices) costs a few lookups.
+/// Where the `family`-th step family of `list` starts and how many moves it has.
 fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
+    let mut runs = Vec::with_capacity(family + 1);
+    step_runs(list, step_moves, Some(family), &mut runs);
+    runs.last().copied().unwrap_or((0, 0))
+}
+
+/// The (start, size) of the step families of `list` in order, up to the `stop`-th: the
+/// moves of one step share their chevron and target, and the steps come one after the
+/// other. Each family's end is found by galloping then bisecting, so a large family
+/// (many benefit and meeting choices) costs a few lookups.
+fn step_runs(list: &MoveList, step_moves: u64, stop: Option<usize>, runs: &mut Vec<(u64, u64)>) {
     let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
     let mut start = 0u64;
     let mut current = key(0);
-    for seen in 0..=family {
+    while start < step_moves {
         // `same` has the family's key, `differs` does not (or is the end of the steps).
         let (mut same, mut differs, mut stride) = (start, start + 1, 1u64);
         let mut next = None;
@@ -143,14 +150,34 @@ fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
                 next = Some(k);
             }
         }
-        if seen == family {
-            return (start, differs - start);
+        runs.push((start, differs - start));
+        if stop == Some(runs.len() - 1) {
+            return;
         }
         start = differs;
         // `next` is the key at `differs` whenever it was read there.
         current = next.unwrap_or_else(|| key(differs));
     }
-    (start, step_moves - start)
+}
+
+/// The (start, size) of every family of `list`, in order (see [`family_range`]).
+pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
+    let (sizes, reorienting) = reorientations(rules, pos, list);
+    let per_chevron: u64 = sizes.iter().sum();
+    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
+    let step_moves = list.len() - per_chevron * chevrons;
+    let mut runs = Vec::with_capacity(list.step_count() + reorienting);
+    if list.step_count() > 0 {
+        step_runs(list, step_moves, None, &mut runs);
+    }
+    let mut at = step_moves;
+    for _ in 0..chevrons {
+        for &size in sizes.iter().filter(|&&s| s > 0) {
+            runs.push((at, size));
+            at += size;
+        }
+    }
+    runs
 }
 
 /// One random game from `pos`: its last position and its plies (at most `cap`). The

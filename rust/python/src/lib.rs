@@ -11,6 +11,7 @@
 //! `IndexError`, `TypeError`), and the objects refuse assignment (frozen classes).
 
 mod rollouts;
+mod vector;
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -493,6 +494,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(init, m)?)?;
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;
     m.add_class::<MovesIter>()?;
     Ok(())
