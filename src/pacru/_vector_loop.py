@@ -142,6 +142,9 @@ class PythonLoop:
         rewards = np.zeros((k, enc.players), dtype=np.float32)
         terminated = np.zeros(k, dtype=np.bool_)
         truncated = np.zeros(k, dtype=np.bool_)
+        rows: list[int] = []  # the legal (row, action) pairs, set in one call
+        cols: list[int] = []
+        observe = enc.observation
         for j, cursor in enumerate(cursors):
             decision = cursor.decision
             if decision is None:
@@ -152,7 +155,10 @@ class PythonLoop:
                 else:
                     terminated[j] = True
                 continue
-            observation[j] = enc.observation(decision, decision.player)
-            mask[j, list(decision.legal_actions)] = True
+            observation[j] = observe(decision, decision.player)
+            legal = decision.legal_actions
+            rows.extend([j] * len(legal))
+            cols.extend(legal)
             player[j] = decision.player
+        mask[rows, cols] = True
         return Frame(observation, mask, player, rewards, terminated, truncated)

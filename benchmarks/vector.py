@@ -1,0 +1,156 @@
+"""Decisions per second of batched self-play: :mod:`pacru.vector` and, if installed, pgx's othello.
+
+Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
+
+    python benchmarks/vector.py [--game pacru] [--players 2] [--num-envs 256]
+                                [--seconds 3] [--windows 3] [--no-pgx]
+
+pacru.vector
+    ``VectorEnv(game, players=players, num_envs=num_envs)`` (no move cap:
+    games run to their end and restart), each step a uniformly random legal
+    action of every game's mask drawn with numpy. Decisions/s counts
+    ``num_envs`` decisions per step (a restart step included, as pgx's
+    auto-reset counts it).
+pgx othello
+    Only when ``pgx`` and ``jax`` import: ``pgx.make("othello")`` at the same
+    batch size, vmapped, with ``pgx.experimental.auto_reset`` and uniformly
+    random legal actions (``jax.random.categorical`` on the log mask), after
+    compilation. Two ways: one jitted call per step (as the pacru loop: a
+    Python call per step), and a ``jax.lax.scan`` of 100 steps in one jitted
+    call (how pgx is fast).
+
+Figures are wall-clock rates, best of ``--windows`` windows each, so other load
+on a shared machine counts as little as possible; pacru.vector's rate per CPU
+second of its (single-threaded) process is printed too, as it depends less on
+that load (jax runs several threads, so pgx has no such figure). This is a script, not a
+test: it asserts nothing and its figures depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from pacru.vector import VectorEnv
+
+SCAN_STEPS = 100
+
+
+def _best_rate(window: Callable[[float], float], seconds: float, windows: int) -> float:
+    return max(window(seconds) for _ in range(windows))
+
+
+def pacru_rate(
+    game: str, players: int, num_envs: int, seconds: float, windows: int, clock: Callable[[], float]
+) -> float:
+    """Decisions per second (of ``clock``) of :class:`pacru.vector.VectorEnv`, random actions."""
+    env = VectorEnv(game, players=players, num_envs=num_envs)
+    rng = np.random.default_rng(0)
+    box = [env.init(seed=0)]
+
+    def window(length: float) -> float:
+        state = box[0]
+        steps = 0
+        start, begin = time.perf_counter(), clock()
+        while time.perf_counter() - start < length:
+            mask = state.legal_action_mask
+            state = env.step(state, (rng.random(mask.shape) * mask).argmax(1))
+            steps += 1
+        box[0] = state
+        return steps * num_envs / (clock() - begin)
+
+    return _best_rate(window, seconds, windows)
+
+
+def pgx_rates(num_envs: int, seconds: float, windows: int) -> tuple[float, float] | None:
+    """pgx othello's decisions per second (one call per step, a scan of steps), or None."""
+    try:
+        jax = importlib.import_module("jax")
+        jnp = importlib.import_module("jax.numpy")
+        pgx = importlib.import_module("pgx")
+        experimental = importlib.import_module("pgx.experimental")
+    except ImportError:
+        return None
+    env = pgx.make("othello")
+    one = experimental.auto_reset(env.step, env.init)
+
+    def random_step(state: Any, key: Any) -> Any:
+        k1, k2 = jax.random.split(key)
+        logits = jnp.log(state.legal_action_mask.astype(jnp.float32))
+        actions = jax.random.categorical(k1, logits, axis=-1)
+        return jax.vmap(one)(state, actions, jax.random.split(k2, num_envs))
+
+    step = jax.jit(random_step)
+
+    def scanned(state: Any, key: Any) -> Any:
+        def body(carry: Any, k: Any) -> tuple[Any, None]:
+            return random_step(carry, k), None
+
+        return jax.lax.scan(body, state, jax.random.split(key, SCAN_STEPS))[0]
+
+    scan = jax.jit(scanned)
+    box = [jax.jit(jax.vmap(env.init))(jax.random.split(jax.random.PRNGKey(0), num_envs))]
+    keys = [jax.random.PRNGKey(1)]
+
+    def runner(call: Callable[[Any, Any], Any], per_call: int) -> Callable[[float], float]:
+        def window(length: float) -> float:
+            state = box[0]
+            calls = 0
+            start = time.perf_counter()
+            while time.perf_counter() - start < length:
+                keys[0], key = jax.random.split(keys[0])
+                state = call(state, key)
+                calls += 1
+            state.observation.block_until_ready()
+            box[0] = state
+            return calls * per_call * num_envs / (time.perf_counter() - start)
+
+        window(0.0)  # compiles
+        return window
+
+    per_step = _best_rate(runner(step, 1), seconds, windows)
+    per_scan = _best_rate(runner(scan, SCAN_STEPS), seconds, windows)
+    return per_step, per_scan
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="pacru")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--num-envs", type=int, default=256)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--windows", type=int, default=3)
+    parser.add_argument("--no-pgx", action="store_true", help="skip pgx's othello")
+    args = parser.parse_args(argv)
+    sizes = (args.game, args.players, args.num_envs, args.seconds, args.windows)
+    rate = pacru_rate(*sizes, time.perf_counter)
+    cpu_rate = pacru_rate(*sizes, time.process_time)
+    print(
+        f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs}: "
+        f"{rate:,.0f} decisions/s ({cpu_rate:,.0f} per CPU second of this process)"
+    )
+    if args.no_pgx:
+        return
+    rates = pgx_rates(args.num_envs, args.seconds, args.windows)
+    if rates is None:
+        print("pgx othello: pgx and jax are not installed (pip install pgx jax)")
+        return
+    per_step, per_scan = rates
+    print(
+        f"pgx othello num_envs={args.num_envs}, one jitted call per step: "
+        f"{per_step:,.0f} decisions/s"
+    )
+    print(
+        f"pgx othello num_envs={args.num_envs}, lax.scan of {SCAN_STEPS} steps: "
+        f"{per_scan:,.0f} decisions/s"
+    )
+    print(f"pacru.vector / pgx othello (scan): {rate / per_scan:.3f}")
+
+
+if __name__ == "__main__":
+    main()
