@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use pacru_engine::{legal_moves, MoveList, Position, Rules, Termination};
 
-use crate::rollout::family_ranges;
+use crate::rollout::{runs_of, shape, Shape};
 
 pub const PASS: u16 = 0;
 pub const ORIGIN: u16 = 1;
@@ -76,6 +76,7 @@ impl Opt {
 enum Fam {
     Step {
         start: u64,
+        size: u64,
         target: u8,
         options: Vec<Opt>,
     },
@@ -92,8 +93,7 @@ enum Fam {
 pub struct Game {
     pub pos: Position,
     list: Arc<MoveList>,
-    /// The (start, size) of every family of `list` (steps, then reorientations).
-    ranges: Arc<Vec<(u64, u64)>>,
+    shape: Shape,
     stage: u8,
     origin: i16,
     fam: Option<Arc<Fam>>,
@@ -132,7 +132,7 @@ impl Game {
         let mut game = Game {
             pos,
             list,
-            ranges: Arc::new(Vec::new()),
+            shape: Shape::default(),
             stage: S_ORIGIN,
             origin: -1,
             fam: None,
@@ -149,13 +149,19 @@ impl Game {
         if game.list.is_pass() {
             game.legal.push(PASS);
         } else {
-            game.ranges = Arc::new(family_ranges(&layout.rules, &game.pos, &game.list));
-            let mut origins: u128 = 0;
-            for &(start, _) in game.ranges.iter() {
-                if let Some(o) = game.list.get(start).and_then(|m| m.origin) {
-                    origins |= 1u128 << o;
-                }
-            }
+            game.shape = shape(&layout.rules, &game.pos, &game.list);
+            let origins = if game.shape.turns > 0 {
+                // Every own chevron may reorient {R14}; the steps' origins are among them.
+                game.pos.chevrons[usize::from(game.pos.to_move)].fields()
+            } else {
+                let list = &*game.list;
+                let mut runs = Vec::new();
+                let key = |i: u64| list.get(i).and_then(|m| m.origin);
+                runs_of(0, game.shape.step_moves, key, None, &mut runs);
+                runs.iter()
+                    .filter_map(|&(start, _)| key(start))
+                    .fold(0u128, |acc, o| acc | 1u128 << o)
+            };
             game.legal = bits(origins).map(|f| ORIGIN + u16::from(f)).collect();
         }
         game
@@ -225,60 +231,95 @@ impl Game {
         }
     }
 
-    /// The families of the chosen origin, in list order (steps, then reorientations).
+    /// The families of the chosen origin, in list order (steps, then reorientations); the
+    /// steps' options are read when one is entered.
     fn families_of_origin(&self) -> Vec<Fam> {
         let origin = self.origin as u8;
-        let (pos, list) = (&self.pos, &*self.list);
-        let mut out = Vec::new();
-        let steps = list.step_count();
-        for (f, &(start, size)) in self.ranges.iter().enumerate() {
-            let Some(first) = list.get(start) else {
-                continue;
-            };
-            if first.origin != Some(origin) {
-                continue;
-            }
-            if f < steps {
-                let mut options: Vec<Opt> = Vec::new();
-                for i in start..start + size {
-                    let Some(m) = list.get(i) else { break };
-                    let opt = Opt {
-                        twist: m.twist,
-                        conn: m.connection,
-                        marker: m.marker.map_or(-1, i16::from),
-                        meet: m.meeting.map_or(0, |x| 1u128 << x),
-                    };
-                    match options.last_mut() {
-                        Some(last)
-                            if m.meeting.is_some()
-                                && last.meet != 0
-                                && (last.twist, last.conn, last.marker)
-                                    == (opt.twist, opt.conn, opt.marker)
-                                && last.meet < opt.meet =>
-                        {
-                            last.meet |= opt.meet
-                        }
-                        _ => options.push(opt),
-                    }
+        let (pos, list, shape) = (&self.pos, &*self.list, self.shape);
+        let origin_of = |i: u64| list.get(i).and_then(|m| m.origin);
+        // Steps come by chevron, ascending field: bisect for this chevron's.
+        let bound = |strict: bool| {
+            let (mut lo, mut hi) = (0u64, shape.step_moves);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let o = origin_of(mid);
+                let before = if strict {
+                    o < Some(origin)
+                } else {
+                    o <= Some(origin)
+                };
+                if before {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
                 }
-                out.push(Fam::Step {
-                    start,
-                    target: first.target.unwrap_or(0),
-                    options,
-                });
-            } else {
-                let seat = usize::from(pos.to_move);
-                let free = pos.markers[seat] & !pos.occupied();
-                let turn_index = TURNS.iter().position(|&t| t == first.turn).unwrap_or(0) as u8;
+            }
+            lo
+        };
+        let (lo, hi) = (bound(true), bound(false));
+        let mut runs = Vec::new();
+        runs_of(
+            lo,
+            hi,
+            |i| list.get(i).and_then(|m| m.target),
+            None,
+            &mut runs,
+        );
+        let mut out: Vec<Fam> = runs
+            .iter()
+            .map(|&(start, size)| Fam::Step {
+                start,
+                size,
+                target: list.get(start).and_then(|m| m.target).unwrap_or(0),
+                options: Vec::new(),
+            })
+            .collect();
+        if shape.turns > 0 {
+            let seat = usize::from(pos.to_move);
+            let own = pos.chevrons[seat].fields();
+            let k = u64::from((own & ((1u128 << origin) - 1)).count_ones());
+            let free: Vec<u8> = bits(pos.markers[seat] & !pos.occupied()).collect();
+            let turns: &[i8] = if shape.turns == 4 { &TURNS } else { &[-1, 1] };
+            let mut start = shape.step_moves + k * shape.per_chevron;
+            for (t, &turn) in turns.iter().enumerate() {
                 out.push(Fam::Reo {
                     start,
-                    turn_index,
-                    fields: bits(free).collect(),
-                    cost: 2 * first.turn.unsigned_abs() as usize,
+                    turn_index: TURNS.iter().position(|&x| x == turn).unwrap_or(0) as u8,
+                    fields: free.clone(),
+                    cost: 2 * turn.unsigned_abs() as usize,
                 });
+                start += shape.sizes[t];
             }
         }
         out
+    }
+
+    /// The options of the step family of `size` moves from `start`, in order.
+    fn step_options(&self, start: u64, size: u64) -> Vec<Opt> {
+        let mut options: Vec<Opt> = Vec::new();
+        for i in start..start + size {
+            let Some(m) = self.list.get(i) else { break };
+            let opt = Opt {
+                twist: m.twist,
+                conn: m.connection,
+                marker: m.marker.map_or(-1, i16::from),
+                meet: m.meeting.map_or(0, |x| 1u128 << x),
+            };
+            // The moves of one option differ only by their meeting field, ascending.
+            match options.last_mut() {
+                Some(last)
+                    if m.meeting.is_some()
+                        && last.meet != 0
+                        && (last.twist, last.conn, last.marker)
+                            == (opt.twist, opt.conn, opt.marker)
+                        && last.meet < opt.meet =>
+                {
+                    last.meet |= opt.meet
+                }
+                _ => options.push(opt),
+            }
+        }
+        options
     }
 
     fn ask(mut self, stage: u8, legal: Vec<u16>) -> Game {
@@ -305,9 +346,16 @@ impl Game {
         self.enter(layout, only)
     }
 
-    fn enter(mut self, layout: &Layout, fam: Fam) -> Game {
+    fn enter(mut self, layout: &Layout, mut fam: Fam) -> Game {
         let is_step = matches!(fam, Fam::Step { .. });
-        if let Fam::Step { options, .. } = &fam {
+        if let Fam::Step {
+            start,
+            size,
+            options,
+            ..
+        } = &mut fam
+        {
+            *options = self.step_options(*start, *size);
             self.cands = (0..options.len() as u8).collect();
         }
         self.fam = Some(Arc::new(fam));

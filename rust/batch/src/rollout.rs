@@ -120,30 +120,43 @@ fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
 
 /// The (start, size) of the step families of `list` in order, up to the `stop`-th: the
 /// moves of one step share their chevron and target, and the steps come one after the
-/// other. Each family's end is found by galloping then bisecting, so a large family
-/// (many benefit and meeting choices) costs a few lookups.
+/// other.
 fn step_runs(list: &MoveList, step_moves: u64, stop: Option<usize>, runs: &mut Vec<(u64, u64)>) {
     let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
-    let mut start = 0u64;
-    let mut current = key(0);
-    while start < step_moves {
-        // `same` has the family's key, `differs` does not (or is the end of the steps).
+    runs_of(0, step_moves, key, stop, runs);
+}
+
+/// The runs of equal `key` in `lo..hi` as (start, size), up to the `stop`-th. Each run's
+/// end is found by galloping then bisecting, so a long run (a step with many benefit and
+/// meeting choices) costs a few lookups.
+pub(crate) fn runs_of<K: PartialEq>(
+    lo: u64,
+    hi: u64,
+    key: impl Fn(u64) -> K,
+    stop: Option<usize>,
+    runs: &mut Vec<(u64, u64)>,
+) {
+    let first = runs.len();
+    let mut start = lo;
+    let mut current = if lo < hi { Some(key(lo)) } else { None };
+    while let Some(cur) = current.take() {
+        // `same` has the run's key, `differs` does not (or is `hi`).
         let (mut same, mut differs, mut stride) = (start, start + 1, 1u64);
         let mut next = None;
-        while differs < step_moves {
+        while differs < hi {
             let k = key(differs);
-            if k != current {
+            if k != cur {
                 next = Some(k);
                 break;
             }
             same = differs;
             stride *= 2;
-            differs = (start + stride).min(step_moves);
+            differs = (start + stride).min(hi);
         }
         while differs - same > 1 {
             let mid = same + (differs - same) / 2;
             let k = key(mid);
-            if k == current {
+            if k == cur {
                 same = mid;
             } else {
                 differs = mid;
@@ -151,12 +164,42 @@ fn step_runs(list: &MoveList, step_moves: u64, stop: Option<usize>, runs: &mut V
             }
         }
         runs.push((start, differs - start));
-        if stop == Some(runs.len() - 1) {
+        if stop == Some(runs.len() - first - 1) || differs >= hi {
             return;
         }
         start = differs;
         // `next` is the key at `differs` whenever it was read there.
-        current = next.unwrap_or_else(|| key(differs));
+        current = Some(next.unwrap_or_else(|| key(differs)));
+    }
+}
+
+/// How the moves of `list` are laid out: the step moves first, then per chevron the
+/// reorientation families' sizes (by turn, zero where a turn is missing).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Shape {
+    pub step_moves: u64,
+    pub sizes: [u64; 4],
+    /// 4 (turns -2, -1, +1, +2), 2 (-1, +1) or 0 (no reorientation).
+    pub turns: usize,
+    pub per_chevron: u64,
+}
+
+pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
+    let (sizes, reorienting) = reorientations(rules, pos, list);
+    let per_chevron: u64 = sizes.iter().sum();
+    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
+    let turns = if reorienting == 0 {
+        0
+    } else if sizes[2] == 0 {
+        2
+    } else {
+        4
+    };
+    Shape {
+        step_moves: list.len() - per_chevron * chevrons,
+        sizes,
+        turns,
+        per_chevron,
     }
 }
 
