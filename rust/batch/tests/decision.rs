@@ -25,7 +25,10 @@ fn leaves(layout: &Layout, game: &Game, out: &mut HashMap<Position, u32>) {
         if next.prefix.is_empty() {
             *out.entry(next.pos.clone()).or_default() += 1;
         } else {
-            assert!(next.legal.len() > 1, "a forced decision is taken, not asked");
+            assert!(
+                next.legal.len() > 1,
+                "a forced decision is taken, not asked"
+            );
             leaves(layout, &next, out);
         }
     }
