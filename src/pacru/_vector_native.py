@@ -83,10 +83,13 @@ class NativeLoop:
         """Step the games of ``rows`` as :meth:`pacru._vector_loop.PythonLoop.step` does."""
         row_list = rows.tolist()
         restart_list = restart.tolist()
-        starts = [
-            self._opening(seed, row, int(episodes[j])) if restart_list[j] else None
-            for j, row in enumerate(row_list)
-        ]
+        if self.opening_plies:
+            starts = [
+                self._opening(seed, row, int(episodes[j])) if restart_list[j] else None
+                for j, row in enumerate(row_list)
+            ]
+        else:  # every game restarts from the batch's start
+            starts = [None] * len(row_list)
         batch: _native.Batch = games
         new, raw = batch.step(row_list, actions.tolist(), restart_list, starts)
         return new, self._frame(raw)

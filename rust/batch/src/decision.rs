@@ -173,8 +173,24 @@ impl Game {
 
     /// The game after the legal `action`.
     pub fn choose(&self, layout: &Layout, action: u16) -> Game {
-        let mut g = self.clone();
-        g.prefix.push(action);
+        let mut prefix = Vec::with_capacity(self.prefix.len() + 1);
+        prefix.extend_from_slice(&self.prefix);
+        prefix.push(action);
+        // Every part but the legal actions, which the next decision sets.
+        let mut g = Game {
+            pos: self.pos.clone(),
+            list: self.list.clone(),
+            shape: self.shape,
+            stage: self.stage,
+            origin: self.origin,
+            fam: self.fam.clone(),
+            cands: self.cands.clone(),
+            twist: self.twist,
+            benefit: self.benefit,
+            chosen: self.chosen.clone(),
+            legal: Vec::new(),
+            prefix,
+        };
         match self.stage {
             S_ORIGIN => {
                 if action == PASS {
@@ -204,14 +220,16 @@ impl Game {
             }
             S_TWIST => {
                 let twist = action as i16 - TWIST as i16 - 1;
-                let options = g.options();
+                let fam = g.family();
+                let options = step_options_of(&fam);
                 g.cands
                     .retain(|&i| i16::from(options[i as usize].twist) == twist);
                 g.twist = twist as i8;
                 g.option_stage(layout)
             }
             S_BENEFIT => {
-                let options = g.options();
+                let fam = g.family();
+                let options = step_options_of(&fam);
                 g.cands.retain(|&i| options[i as usize].benefit() == action);
                 g.benefit = action as i16;
                 g.option_stage(layout)
@@ -224,11 +242,9 @@ impl Game {
         }
     }
 
-    fn options(&self) -> Vec<Opt> {
-        match self.fam.as_deref() {
-            Some(Fam::Step { options, .. }) => options.clone(),
-            _ => Vec::new(),
-        }
+    /// The family under way (shared, so that its options are read while `self` changes).
+    fn family(&self) -> Option<Arc<Fam>> {
+        self.fam.clone()
     }
 
     /// The families of the chosen origin, in list order (steps, then reorientations); the
@@ -367,7 +383,8 @@ impl Game {
     }
 
     fn option_stage(mut self, layout: &Layout) -> Game {
-        let options = self.options();
+        let fam = self.family();
+        let options = step_options_of(&fam);
         let meet;
         if self.cands.len() == 1 {
             // As the Python cursor: the only option gives the twist and benefit shown.
@@ -411,7 +428,8 @@ impl Game {
     }
 
     fn finish_step(self, layout: &Layout, meeting: Option<u32>) -> Game {
-        let options = self.options();
+        let fam = self.family();
+        let options = step_options_of(&fam);
         let Some(Fam::Step { start, .. }) = self.fam.as_deref() else {
             return self;
         };
@@ -557,6 +575,14 @@ impl Game {
             nbin + p + 1,
             (f64::from(pos.ply) / layout.ply_scale).min(1.0) as f32,
         );
+    }
+}
+
+/// The options of a step family (none for a reorientation or no family).
+fn step_options_of(fam: &Option<Arc<Fam>>) -> &[Opt] {
+    match fam.as_deref() {
+        Some(Fam::Step { options, .. }) => options,
+        _ => &[],
     }
 }
 
