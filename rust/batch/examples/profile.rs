@@ -1,3 +1,5 @@
+//! Times the parts of a random Pacru playout (move list, draw, apply) in the release build:
+//! `cargo run --release -p pacru_batch --example profile`. Wall-clock figures, for development.
 use pacru_batch::{sample_index, Sampling, SplitMix64};
 use pacru_engine::{legal_moves, Game, Position, Rules};
 use std::time::Instant;
