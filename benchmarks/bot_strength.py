@@ -2,12 +2,13 @@
 
 Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 
-    python benchmarks/bot_strength.py [--games 100] [--search-games 40] [--seed 1]
-                                      [--players 2] [--only greedy|mcts]
+    python benchmarks/bot_strength.py [--games 100] [--search-games 40] [--mirror-games 6]
+                                      [--seed 1] [--players 2] [--only greedy|mcts|mirror]
 
 It plays, at every chevron game, ``greedy`` against ``random`` (``--games``
 games), and at Pacru the default ``mcts`` against ``random`` and against
-``greedy`` (``--search-games`` games each), seats alternated (game ``g``
+``greedy`` (``--search-games`` games each) and against itself
+(``--mirror-games``), seats alternated (game ``g``
 rotates the seats by ``g``), every bot seeded from the match seed, with the
 arena's limit of 2,000 plies. For each match it prints the first bot's sole
 wins, shared wins, draws and losses, how the games ended (the
@@ -61,7 +62,8 @@ def main() -> None:
     parser.add_argument("--search-games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--only", choices=("greedy", "mcts"), default=None)
+    parser.add_argument("--mirror-games", type=int, default=6)
+    parser.add_argument("--only", choices=("greedy", "mcts", "mirror"), default=None)
     args = parser.parse_args()
     if args.only in (None, "greedy"):
         for game in CHEVRON_GAMES:
@@ -69,6 +71,8 @@ def main() -> None:
     if args.only in (None, "mcts"):
         _match("pacru", ["mcts", "random"], args.search_games, args.seed, args.players)
         _match("pacru", ["mcts", "greedy"], args.search_games, args.seed, args.players)
+    if args.only in (None, "mirror"):
+        _match("pacru", ["mcts", "mcts"], args.mirror_games, args.seed, args.players)
 
 
 if __name__ == "__main__":

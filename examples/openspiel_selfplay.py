@@ -54,7 +54,8 @@ def main() -> None:
     game = pyspiel.load_game("pacru_lilacru(players=2)")
     examples, final = self_play(game, simulations=8, seed=1)
     board = final.pacru_state
-    print(f"{game}: {len(final.history())} decisions, {board.ply} moves")
+    name = f"{game.get_type().short_name}, {game.num_players()} players"
+    print(f"{name}: {len(final.history())} decisions, {board.ply} moves")
     print(f"result: {board.outcome.result()}; returns {final.returns()}")
     sums = {round(float(pi.sum()), 6) for _, pi, _ in examples}
     print(

@@ -23,7 +23,7 @@ def test_play_against_bots_is_seeded(capsys: pytest.CaptureFixture[str]) -> None
     status, first, err = _run(capsys, *argv, "-q")
     assert (status, err) == (0, "")
     assert first.splitlines()[-2:] == [
-        "Final scores: green 22, yellow 42",
+        "Final scores: green 16, yellow 59",
         "Result: yellow wins (no-moves)",
     ]
     assert _run(capsys, *argv, "-q")[1] == first

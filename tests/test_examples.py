@@ -29,14 +29,14 @@ KEY_OUTPUT = {
     ],
     "custom_bot.py": [
         "corner-shy vs random: 9 won, 1 shared, 0 lost of 10",
-        "corner-shy vs greedy: 4 won, 0 shared, 6 lost of 10",
+        "corner-shy vs greedy: 0 won, 0 shared, 10 lost of 10",
     ],
     "run_match.py": [
         "mcts:iterations=60: 3 won, 0 shared, 0 drawn, 1 lost of 4; win rate 75%",
         "greedy: 1 won, 0 shared, 0 drawn, 3 lost of 4; win rate 25%",
     ],
     "openspiel_selfplay.py": [
-        "pacru_lilacru(players=2): 106 decisions, 64 moves",
+        "pacru_lilacru, 2 players: 106 decisions, 64 moves",
         "result: yellow wins; returns [-1.0, 1.0]",
         "training examples: 106, observation size 4131, policies sum to 1.0, values [-1.0, 1.0]",
     ],
@@ -46,9 +46,9 @@ KEY_OUTPUT = {
         "lsd for 3: 79 steps, red wins; player_0 +1, player_1 -1, player_2 -1",
     ],
     "gymnasium_episode.py": [
-        "pacru/Lilacru-v0: random learner vs greedy, returns [1.0, -1.0, -1.0]",
-        "pacru/Pacru-v0: random learner vs greedy, returns [-1.0, -1.0, 1.0]",
-        "pacru/LSD-v0: random learner vs greedy, returns [0.0, 0.0, 0.0]",
+        "pacru/Lilacru-v0: random learner vs greedy, returns [-1.0, -1.0, -1.0]",
+        "pacru/Pacru-v0: random learner vs greedy, returns [-1.0, -1.0, -1.0]",
+        "pacru/LSD-v0: random learner vs greedy, returns [0.0, -1.0, -1.0]",
     ],
     "export_svg.py": [
         "pincer-before.svg (",

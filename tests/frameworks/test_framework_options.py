@@ -32,6 +32,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
     ("pacru", {"meeting_rule": "original", "move_cap": 40, "start_layout": "abstractplay"}),
     ("lsd", {"allow_rotation": False, "strict_dot_matching": False, "row_length": 3}),
     ("lsd", {"colours": ("red", "blue"), "first_player": "blue", "tile_set": "+NESW*3,xN*2"}),
+    ("lsd", {"shades": ("white", "white"), "enforce_shade_alternation": False}),
 ]
 IDS = [f"{g}-{'-'.join(o)}" for g, o in OPTIONS]
 

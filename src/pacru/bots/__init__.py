@@ -13,7 +13,7 @@ reference bots     :class:`RandomBot` (uniform, by move family first),
                    ``evaluator``; :meth:`MCTSBot.search` gives a
                    :class:`SearchResult` for training)
 evaluation         :func:`evaluate`: each player's value of a position from
-                   the rules' goals (:mod:`.evaluate`)
+                   the rules' goals (:mod:`.evaluation`)
 random games       :func:`random_rollouts`: returns and lengths of ``n``
                    uniform random games from a position (numpy)
 by name            :func:`make_bot` reads ``"mcts:iterations=400"`` (:mod:`.spec`)
@@ -41,7 +41,7 @@ from pacru.bots.base import (
     sample_reorientations,
     score_rewards,
 )
-from pacru.bots.evaluate import evaluate
+from pacru.bots.evaluation import evaluate
 from pacru.bots.mcts import Evaluator, MCTSBot, SearchResult
 from pacru.bots.rollouts import random_rollouts
 from pacru.bots.simple import GreedyBot, Objective, RandomBot

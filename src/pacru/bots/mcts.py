@@ -13,7 +13,7 @@ rollout            random moves (:func:`pacru.bots.sample_move`, family
                    default none: the new leaf is valued at once)
 reward             a finished game: its returns; cut at the cap: the
                    ``evaluation`` of the position (by default
-                   :func:`pacru.bots.evaluate.evaluate`, from the rules'
+                   :func:`pacru.bots.evaluate`, from the rules'
                    goals), as rewards ``(value + 1) / 2`` in [0, 1]; with
                    ``evaluation=None``: random rollouts judged as before, 1
                    split equally among the winners (D35), the leading
@@ -57,7 +57,7 @@ from pacru.bots.base import (
     sample_reorientations,
     score_rewards,
 )
-from pacru.bots.evaluate import evaluate
+from pacru.bots.evaluation import evaluate
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = ["Evaluator", "MCTSBot", "SearchResult"]
@@ -84,11 +84,12 @@ class SearchResult(Generic[MoveT]):
             iterations run.
         value: the mean return of the player to move at the root over the
             iterations, in the units of :meth:`pacru.GameState.returns`
-            (-1 to +1): UCT averages the returns of its simulated games (a
-            rollout cut at ``rollout_cap`` is judged by the scores: the
-            leaders +1, the others -1, 0 when all lead); PUCT averages the
-            evaluator's values and the returns of the finished games it
-            reaches.
+            (-1 to +1): UCT averages the returns of the finished games it
+            reaches and the ``evaluation`` of the positions where it stops
+            (with ``evaluation=None``, a rollout cut at ``rollout_cap`` is
+            judged by the scores: the leaders +1, the others -1, 0 when all
+            lead); PUCT averages the evaluator's values and the returns of
+            the finished games it reaches.
         best_move: the move :meth:`MCTSBot.choose_move` plays: the most
             visited (ties: the best mean for the player to move).
     """
@@ -134,13 +135,15 @@ class MCTSBot(Bot):
         time_limit: seconds of search per move; the search stops at
             whichever of the two budgets runs out first.
         exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln N / n)``
-            (rewards are in [0, 1]).
+            (rewards are in [0, 1]), or PUCT's. Default: 0.1 when UCT values
+            its leaves by an ``evaluation`` (the values of positions in play
+            differ by hundredths, which a larger ``c`` drowns), else 1.0.
         rollout_cap: random plies per rollout before the position is
             judged by ``evaluation`` (default 0: the leaf itself is
             evaluated); ``None`` plays rollouts to the end.
         evaluation: ``evaluation(state) -> values``, one per player in turn
             order in the units of :meth:`pacru.GameState.returns` (default
-            :func:`pacru.bots.evaluate.evaluate`); ``None`` judges a rollout
+            :func:`pacru.bots.evaluate`); ``None`` judges a rollout
             cut at ``rollout_cap`` by its scores (the leaders share the win,
             ruling D32), as plain UCT does.
         max_children: most candidate moves per node.
@@ -166,7 +169,7 @@ class MCTSBot(Bot):
         *,
         iterations: int | None = None,
         time_limit: float | None = None,
-        exploration: float = 1.0,
+        exploration: float | None = None,
         rollout_cap: int | None = 0,
         max_children: int = 40,
         reorientation_samples: int = 4,
@@ -184,6 +187,8 @@ class MCTSBot(Bot):
             raise ValueError(f"rollout_cap must be a number of plies >= 0, not {rollout_cap}")
         if evaluation is not None and not callable(evaluation):
             raise ValueError(f"evaluation must be a function or None, not {evaluation!r}")
+        if exploration is None:
+            exploration = 0.1 if evaluator is None and evaluation is not None else 1.0
         if max_children < 1 or reorientation_samples < 0 or exploration < 0:
             raise ValueError(
                 "max_children must be positive, reorientation_samples and exploration >= 0"

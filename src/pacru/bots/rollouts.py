@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from pacru.base import GameState
 from pacru.bots.base import Uniform, sample_move
@@ -30,10 +30,10 @@ _SEED_MASK = (1 << 64) - 1
 
 def random_rollouts(
     state: GameState[Any],
-    n: int,
+    n: SupportsIndex,
     *,
-    seed: int = 0,
-    max_plies: int | None = None,
+    seed: SupportsIndex = 0,
+    max_plies: SupportsIndex | None = None,
     uniform: Uniform = "families",
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32]]:
     """Play ``n`` uniform random games from ``state``: their returns and lengths.
@@ -53,7 +53,8 @@ def random_rollouts(
     Args:
         state: the starting position (a finished one gives its returns and
             0 plies ``n`` times).
-        n: the number of games, at least 0.
+        n: the number of games, at least 0 (any integer ``operator.index``
+            takes, as are ``seed`` and ``max_plies``).
         seed: the seed of the games' random generator.
         max_plies: stop a game after this many plies from ``state``; a game
             stopped there has returns 0 for every player (no winner yet, as
@@ -74,19 +75,21 @@ def random_rollouts(
     """
     import numpy as np
 
-    n = operator.index(n)
+    games = operator.index(n)
     cap = None if max_plies is None else operator.index(max_plies)
-    if n < 0 or (cap is not None and cap < 0):
-        raise ValueError(f"n and max_plies must not be negative, not {n} and {max_plies}")
+    if games < 0 or (cap is not None and cap < 0):
+        raise ValueError(f"n and max_plies must not be negative, not {games} and {cap}")
     if uniform not in ("families", "moves"):
         raise ValueError(f"uniform must be 'families' or 'moves', not {uniform!r}")
     if ENGINE == "native" and isinstance(state, ChevronState):
-        returns, plies, _ = _native_rollouts(state, n, seed, cap, uniform, record=False)
+        returns, plies, _ = _native_rollouts(
+            state, games, operator.index(seed), cap, uniform, record=False
+        )
         return returns, plies
     rng = random.Random(operator.index(seed))
-    returns = np.zeros((n, len(state.players)), dtype=np.float32)
-    plies = np.zeros(n, dtype=np.int32)
-    for i in range(n):
+    returns = np.zeros((games, len(state.players)), dtype=np.float32)
+    plies = np.zeros(games, dtype=np.int32)
+    for i in range(games):
         row, length = _playout(state, rng, cap, uniform)
         returns[i] = row
         plies[i] = length

@@ -14,7 +14,7 @@ from typing import Any, Literal, TypeVar
 
 from pacru.base import GameState
 from pacru.bots.base import Bot, Uniform, sample_move, sample_reorientations
-from pacru.bots.evaluate import evaluate
+from pacru.bots.evaluation import evaluate
 from pacru.chevron.movelist import LegalMoves
 
 __all__ = ["GreedyBot", "Objective", "RandomBot"]
@@ -22,7 +22,7 @@ __all__ = ["GreedyBot", "Objective", "RandomBot"]
 MoveT = TypeVar("MoveT")
 
 #: What :class:`GreedyBot` maximises: ``"evaluation"`` (the mover's value of the
-#: position after the move, :func:`pacru.bots.evaluate.evaluate`), ``"margin"``
+#: position after the move, :func:`pacru.bots.evaluate`), ``"margin"``
 #: (own score change minus the best opponent's score after the move) or ``"own"``
 #: (own score change).
 Objective = Literal["evaluation", "margin", "own"]
@@ -87,7 +87,7 @@ class GreedyBot(Bot):
     mover's point of view: a sole win is best, a loss (someone else wins)
     worst, a shared win (D35) in between; otherwise, with
     ``objective="evaluation"`` (default), the mover's value of the position
-    from the rules' goals (:func:`pacru.bots.evaluate.evaluate`: markers,
+    from the rules' goals (:func:`pacru.bots.evaluate`: markers,
     the marker target, chevrons, power of movement and pincer threats in
     Pacru, fields and fields within reach in the other chevron games); with
     ``objective="margin"`` the change of the mover's own score minus the best

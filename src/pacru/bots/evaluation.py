@@ -34,7 +34,7 @@ what only the complete move generator knows (connection jumps, later changes
 of the markers), which is why it is a heuristic and not a rule.
 
 >>> import pacru
->>> from pacru.bots.evaluate import evaluate
+>>> from pacru.bots.evaluation import evaluate
 >>> evaluate(pacru.new_game("pacru"))
 (0.0, 0.0)
 """
@@ -65,7 +65,7 @@ _OUT: Final = -1000.0  # an eliminated player {R15}
 # Lilacru, Shacru, Azacru weights, in markers.
 _REACH: Final = 0.1  # a neutral field within reach
 _MOVABLE: Final = 1.0  # a chevron that can move
-_DEPTH: Final = 3  # moves looked ahead for the reach
+_DEPTH: Final = 2  # moves looked ahead for the reach
 
 
 def evaluate(state: GameState[Any]) -> tuple[float, ...]:
@@ -81,7 +81,7 @@ def evaluate(state: GameState[Any]) -> tuple[float, ...]:
     power = strengths(state)
     if len(power) == 2:
         lead = math.tanh((power[0] - power[1]) / SCALE)
-        return (lead, -lead)
+        return (lead, 0.0 - lead)  # 0.0 - x: no negative zero
     out = []
     for i, s in enumerate(power):
         best = max(p for j, p in enumerate(power) if j != i)
@@ -170,17 +170,15 @@ def _fields(state: ChevronState) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _attacks(state: ChevronState, seat: int, code: int) -> int:
-    """A bitboard of the opposing chevrons that chevron ``code`` of ``seat`` attacks.
+def _attacks(state: ChevronState, seat: int, code: int, own: int) -> int:
+    """A bitboard of the opposing chevrons that chevron ``code`` of ``seat`` attacks {R11}.
 
-    Along each forward direction,
-    within the power of movement, the first chevron met if it is an
-    opponent's {R11}.
+    Along each forward direction, within the power of movement, the first
+    chevron met, unless it stands on ``own`` (the fields of ``seat``'s chevrons).
     """
     field = code >> 3
     reach = _power(state, seat, field)
     occupied = state.occupied
-    own = _own_fields(state, seat)
     hit = 0
     for d in FORWARD[code & 7]:
         for t in RAYS[field][d][:reach]:
@@ -191,7 +189,7 @@ def _attacks(state: ChevronState, seat: int, code: int) -> int:
     return hit
 
 
-def _own_fields(state: ChevronState, seat: int) -> int:
+def _chevron_fields(state: ChevronState, seat: int) -> int:
     mask = 0
     for code in state.chevrons[seat]:
         mask |= 1 << (code >> 3)
@@ -211,6 +209,7 @@ def _pacru(state: ChevronState) -> tuple[float, ...]:
             power[seat] = _OUT
             continue
         others = _others(state, seat)
+        own = _chevron_fields(state, seat)
         markers = state.markers[seat].bit_count()
         # The last markers to the target weigh more: they win the game {R16b}.
         value = markers + 4.0 * (markers / target) ** 4
@@ -218,7 +217,7 @@ def _pacru(state: ChevronState) -> tuple[float, ...]:
             value += _CHEVRON + _POWER * _power(state, seat, code >> 3)
             if _moves(state, seat, code, others):
                 value += _MOBILE
-            hits = _attacks(state, seat, code)
+            hits = _attacks(state, seat, code, own)
             while hits:
                 low = hits & -hits
                 hits ^= low
