@@ -74,13 +74,20 @@ pub fn power_of_movement(rules: &Rules, own: u128, field: u8) -> u32 {
     (own & LAND_OF[field as usize % 81]).count_ones().max(1)
 }
 
-/// Every legal chevron step of `seat` (pincers included), before choices, appended to
-/// `out` {G4, A-R4, A-R5, R5, R6, R7, R9, R11, D8, D18, D19, D39, D41}.
+/// Walks the candidate steps of `seat` in list order, pincer attacks included (a pincer
+/// needs two attackers of one victim {R11}: the caller keeps an attack only if its victim
+/// is in the returned bitboard of victims attacked twice). `visit` returns false to stop.
 ///
-/// Order: chevrons ascending by field, directions (left, straight, right), distances
-/// ascending; a pincer stands where its attacker's step of that direction and distance
-/// would (a pincer needs two attackers of one victim {R11}).
-pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Vec<Step>) {
+/// {G4, A-R4, A-R5, R5, R6, R7, R9, R11, D8, D18, D19, D39, D41}: forwards only, as far
+/// as the power of movement, over markers but not chevrons unless a connection jump from
+/// an own field onto an own field, never onto another colour; the first chevron of a
+/// forward ray within the power may be attacked.
+fn walk_steps(
+    rules: &Rules,
+    pos: &Position,
+    seat: usize,
+    mut visit: impl FnMut(Step) -> bool,
+) -> u128 {
     let n = (pos.players as usize).min(4);
     let seat = seat % 4;
     let own = pos.markers[seat];
@@ -90,7 +97,6 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Ve
     let own_occ = pos.chevrons[seat].fields();
     let power = rules.power();
     let pacru = rules.pacru();
-    let start = out.len();
     let (mut once, mut twice) = (0u128, 0u128);
     for code in pos.chevrons[seat].iter() {
         let f = (code >> 3) as u8;
@@ -107,44 +113,67 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Ve
             let mut jumped = false;
             for (i, &t) in ray[..len].iter().enumerate() {
                 let bit = 1u128 << t;
-                let k = i as u8 + 1;
                 let step = Step {
                     f,
                     t,
                     d,
-                    k,
+                    k: i as u8 + 1,
                     jumped: false,
                     capture: false,
                 };
-                if occupied & bit != 0 {
+                let keep_going = if occupied & bit != 0 {
+                    let mut go = true;
                     if pacru && !jumped && own_occ & bit == 0 {
                         twice |= once & bit;
                         once |= bit;
-                        out.push(Step {
+                        go = visit(Step {
                             capture: true,
                             ..step
                         });
                     }
                     if !(power && from_own) {
+                        if !go {
+                            return twice;
+                        }
                         break;
                     }
                     jumped = true;
+                    go
                 } else if other & bit != 0 {
-                    continue;
+                    true
                 } else if jumped {
-                    if own & bit != 0 {
-                        out.push(Step {
+                    own & bit == 0
+                        || visit(Step {
                             jumped: true,
                             ..step
-                        });
-                    }
+                        })
                 } else {
-                    out.push(step);
+                    visit(step)
+                };
+                if !keep_going {
+                    return twice;
                 }
             }
         }
     }
-    if once != 0 {
+    twice
+}
+
+/// Every legal chevron step of `seat` (pincers included), before choices, appended to
+/// `out` {G4, A-R4, A-R5, R5, R6, R7, R9, R11, D8, D18, D19, D39, D41}.
+///
+/// Order: chevrons ascending by field, directions (left, straight, right), distances
+/// ascending; a pincer stands where its attacker's step of that direction and distance
+/// would (a pincer needs two attackers of one victim {R11}).
+pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Vec<Step>) {
+    let start = out.len();
+    let mut attacks = false;
+    let twice = walk_steps(rules, pos, seat, |s| {
+        attacks |= s.capture;
+        out.push(s);
+        true
+    });
+    if attacks {
         let mut i = start;
         for j in start..out.len() {
             let s = out[j];
@@ -157,11 +186,15 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Ve
     }
 }
 
-/// Whether `seat` has any chevron step (pincers included) {S-R6a, L7, R15}.
+/// Whether `seat` has any chevron step (pincers included) {S-R6a, L7, R15}: stops at the
+/// first plain step; a pincer needs the whole walk (two attackers {R11}).
 pub(crate) fn has_step(rules: &Rules, pos: &Position, seat: usize) -> bool {
-    let mut steps = Vec::new();
-    raw_steps(rules, pos, seat, &mut steps);
-    !steps.is_empty()
+    let mut plain = false;
+    let twice = walk_steps(rules, pos, seat, |s| {
+        plain = !s.capture;
+        !plain
+    });
+    plain || twice != 0
 }
 
 /// Whether a step is a connection change: a long move, without a jump, from and to own

@@ -32,6 +32,7 @@ from pathlib import Path
 import pacru
 from pacru import ChevronState
 from pacru.chevron.rules import SUPPLY
+from pacru.geometry import NEIGHBOUR
 
 FULL_LIMIT = 3000
 GAMES = ("lilacru", "shacru", "azacru", "pacru")
@@ -116,10 +117,62 @@ def dense(state: ChevronState, rng: random.Random) -> ChevronState:
     )
 
 
+def scatter(state: ChevronState, rng: random.Random) -> ChevronState:
+    """A dense start whose chevrons are also placed at random (3 to 8 a player, any
+    facing), so that chevrons meet {R12}, pincers {R11} and jumps {R9} come often."""
+    state = dense(state, rng)
+    n = len(state.players)
+    fields = rng.sample(range(81), 8 * n)
+    chevrons = []
+    for seat in range(n):
+        mine = fields[8 * seat : 8 * seat + rng.randint(3, 8)]
+        chevrons.append(tuple(sorted(f * 8 + rng.randrange(8) for f in mine)))
+    occupied = 0
+    for codes in chevrons:
+        for code in codes:
+            occupied |= 1 << (code >> 3)
+    return ChevronState(
+        state.rules, state.players, state.markers, tuple(chevrons), 0, occupied=occupied
+    )
+
+
+def facing_pairs(state: ChevronState, rng: random.Random) -> ChevronState:
+    """A dense Pacru start with pairs of own chevrons two fields apart facing each other on
+    own fields, so that a step between them makes a meeting {R12, D21-D23}."""
+    state = dense(state, rng)
+    n = len(state.players)
+    markers = list(state.markers)
+    chevrons: list[list[int]] = [[] for _ in range(n)]
+    used = 0
+    for seat in range(n):
+        for _ in range(rng.randint(1, 3)):
+            f, d = rng.randrange(81), rng.randrange(8)
+            mid, far = NEIGHBOUR[f][d], -1
+            if mid >= 0:
+                far = NEIGHBOUR[mid][d]
+            if far < 0 or used & ((1 << f) | (1 << mid) | (1 << far)):
+                continue
+            used |= (1 << f) | (1 << far)
+            chevrons[seat] += [f * 8 + d, far * 8 + (d ^ 4)]
+            for field in (f, mid, far):
+                markers = [m & ~(1 << field) for m in markers]
+                markers[seat] |= 1 << field
+    if not all(chevrons):
+        return state
+    return ChevronState(
+        state.rules,
+        state.players,
+        tuple(markers),
+        tuple(tuple(sorted(c)) for c in chevrons),
+        0,
+        occupied=used,
+    )
+
+
 def pick(state: ChevronState, rng: random.Random) -> int:
     moves = state.legal_moves()
     n = len(moves)
-    if n <= FULL_LIMIT and rng.random() < 0.5:
+    if n <= FULL_LIMIT and rng.random() < 0.9:
         meetings = [i for i, m in enumerate(moves) if m.meeting is not None]
         if meetings:
             return rng.choice(meetings)
@@ -138,8 +191,13 @@ def play(game: str, players: int, seed: int, out: list[str]) -> int:
         options["first_player"] = rng.choice(colours)
     state = pacru.new_game(game, players, **options)
     assert isinstance(state, ChevronState)
-    if rng.random() < 0.5:
+    start = rng.random()
+    if start < 0.3:
         state = dense(state, rng)
+    elif start < 0.6:
+        state = scatter(state, rng)
+    elif start < 0.8 and game == "pacru":
+        state = facing_pairs(state, rng)
     rules = state.rules
     cap = "-" if rules.move_cap is None else str(rules.move_cap)
     out.append(f"game {game} {players} {rules.meeting_rule} {cap} {rules.idle_rounds} {seed}")
