@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacru._version import __version__
 from pacru.base import GameState, Outcome, Termination
-from pacru.chevron.engine import ENGINE
+from pacru.chevron import engine as _engine
 from pacru.chevron.move import Move, MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.state import Chevron, ChevronState
@@ -61,6 +61,12 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
+#: The chevron games' engine in use: ``"native"`` (the Rust extension ``pacru._native``) or
+#: ``"python"`` (the pure-Python engine: the package was built without the extension, or the
+#: environment variable ``PACRU_ENGINE=python`` was set at import). Both give the same moves,
+#: positions and outcomes (:mod:`pacru.chevron.engine`).
+ENGINE: str = _engine.ENGINE
 
 #: The version of the rules behaviour. It changes whenever a legal-move set or
 #: an outcome changes for some position (as pgx versions its environments).

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pytest
 
 from pacru import ChevronState, Move, new_game
-from pacru.chevron import native
 from pacru.chevron.engine import python_apply, python_legal_moves
+
+if not TYPE_CHECKING:
+    # Every test module of this folder imports this one: all skip without the extension.
+    pytest.importorskip("pacru._native", reason="pacru was installed without its native engine")
+from pacru.chevron import native
+
+__all__ = ["CONFIGS", "FULL", "compare_lists", "fresh", "native", "play_both", "sample", "start"]
 
 #: Every chevron game and player count.
 CONFIGS: tuple[tuple[str, int], ...] = tuple(

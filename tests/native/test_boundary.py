@@ -16,10 +16,9 @@ import pytest
 
 import pacru
 from pacru import ChevronState, IllegalMoveError, Move
-from pacru.chevron import native
 from pacru.chevron.engine import native_module, python_apply, python_legal_moves
 
-from .support import CONFIGS, fresh, start
+from .support import CONFIGS, fresh, native, start
 
 
 def _line(game: str, players: int, seed: int, plies: int) -> list[ChevronState]:
@@ -122,7 +121,7 @@ def test_native_objects_refuse_assignment() -> None:
     with pytest.raises(AttributeError):
         moves._impl.is_pass = True  # type: ignore[misc]
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        moves._py = None
+        moves._py = moves
     assert isinstance(moves, pacru.LegalMoves)
 
 
@@ -140,9 +139,9 @@ def test_bad_input_is_an_exception_not_a_crash() -> None:
     with pytest.raises(IndexError, match="legal move index out of range"):
         moves[16]
     assert moves[-16] == moves[0]
-    pos = native.position(start("shacru", 2))
+    state = start("shacru", 2)
     with pytest.raises(ValueError, match="pacru engine"):
-        pos.apply(Move(origin=0, target=80))
+        native.apply(state, Move(origin=0, target=80))
 
 
 def test_the_engine_in_use_and_the_python_override() -> None:

@@ -5,8 +5,8 @@ in order, or for a list longer than ``support.FULL`` its ends and random
 indices), one index is drawn and both engines apply their move at it; the
 states must be equal, and so must the final position string and outcome.
 
-CI plays ``PACRU_NATIVE_GAMES`` games per game and player count (default 25,
-300 games); ``PACRU_NATIVE_GAMES=2000`` plays the full differential run
+CI plays ``PACRU_NATIVE_GAMES`` games per game and player count (default 100,
+1,200 games); ``PACRU_NATIVE_GAMES=2000`` plays the full differential run
 (24,000 games, a long run; see docs/testing.rst).
 """
 
@@ -18,7 +18,7 @@ import pytest
 
 from .support import CONFIGS, play_both
 
-GAMES_PER_CONFIG = int(os.environ.get("PACRU_NATIVE_GAMES", "25"))
+GAMES_PER_CONFIG = int(os.environ.get("PACRU_NATIVE_GAMES", "100"))
 
 
 @pytest.mark.parametrize(("game", "players"), CONFIGS)

@@ -8,10 +8,9 @@ import pytest
 
 from chevron.test_perft import PERFT
 from pacru import ChevronState
-from pacru.chevron import native
 from pacru.chevron.engine import python_apply, python_legal_moves
 
-from .support import CONFIGS, fresh, start
+from .support import CONFIGS, fresh, native, start
 
 
 def python_perft(state: ChevronState, depth: int) -> int:

@@ -18,10 +18,11 @@ use std::sync::{Mutex, OnceLock};
 
 use pacru_engine as engine;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 
 /// The chevron games, by their Python names.
 const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
@@ -30,6 +31,36 @@ const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
 const VERIFIED: &[&str] = &GAMES;
 
 static MAKE_MOVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `pacru.chevron.native.NativeLegalMoves`, the class of the lists `legal_moves` returns.
+static LIST_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `pacru.chevron.native.outcome(termination, winners, players)`: a `pacru.Outcome`.
+static OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `pacru.chevron.native.position(state)`: the native position of a Python-made state.
+static POSITION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `pacru.LegalMoves.empty()`, the list of a finished game.
+static EMPTY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `object.__new__`: a new state or list, its slots then set one by one.
+static OBJECT_NEW: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// The slots of `ChevronState` in field order, then its hash cache (state.py checks the
+/// fields; `Moves.apply_state` sets them all).
+const STATE_SLOTS: [&str; 15] = [
+    "rules",
+    "players",
+    "markers",
+    "chevrons",
+    "to_move",
+    "out",
+    "trigger",
+    "idle",
+    "ply",
+    "outcome",
+    "occupied",
+    "_last",
+    "_moves",
+    "_pos",
+    "_attrs_cached_hash",
+];
+static STATE_NAMES: PyOnceLock<[Py<PyString>; 15]> = PyOnceLock::new();
 /// The moves without relinquished fields built so far, by `move_key`.
 static SHARED: OnceLock<Mutex<HashMap<u64, Py<PyAny>>>> = OnceLock::new();
 /// How many shared moves are kept before starting afresh (as `families.make_move`).
@@ -122,9 +153,7 @@ fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
             return Ok(found);
         }
     }
-    let make = MAKE_MOVE
-        .get(py)
-        .ok_or_else(|| PyRuntimeError::new_err("pacru._native.init was not called"))?;
+    let make = registered(py, &MAKE_MOVE)?;
     let relinquished = PyTuple::new(py, fields_of(m.relinquished))?;
     let built = make.call1(
         py,
@@ -149,6 +178,16 @@ fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
         }
     }
     Ok(built)
+}
+
+/// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
+/// `u128` under the stable ABI always takes three).
+fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
+    match u64::try_from(value) {
+        Ok(small) => small.into_pyobject(py).map(Bound::into_any),
+        Err(_) => value.into_pyobject(py).map(Bound::into_any),
+    }
+    .unwrap_or_else(|never| match never {})
 }
 
 fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
@@ -185,11 +224,79 @@ fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
     })
 }
 
-/// Register the Python factory of moves (`pacru.chevron.families.make_move`).
+/// Register the Python side: the factory of moves (`pacru.chevron.families.make_move`),
+/// the class of move lists and the factory of outcomes (`pacru.chevron.native`).
 #[pyfunction]
-fn init(py: Python<'_>, make_move: Py<PyAny>) {
-    // A second call (a reloaded module) keeps the first factory: both build equal moves.
+fn init(
+    py: Python<'_>,
+    make_move: Py<PyAny>,
+    list_class: Py<PyAny>,
+    outcome: Py<PyAny>,
+    position: Py<PyAny>,
+    empty: Py<PyAny>,
+) -> PyResult<()> {
+    // A second call (a reloaded module) keeps the first ones: they build equal values.
     let _ = MAKE_MOVE.set(py, make_move);
+    let _ = LIST_CLASS.set(py, list_class);
+    let _ = OUTCOME.set(py, outcome);
+    let _ = POSITION.set(py, position);
+    let _ = EMPTY.set(py, empty);
+    let new = py
+        .import("builtins")?
+        .getattr("object")?
+        .getattr("__new__")?;
+    let _ = OBJECT_NEW.set(py, new.unbind());
+    Ok(())
+}
+
+fn registered<'a>(py: Python<'_>, cell: &'a PyOnceLock<Py<PyAny>>) -> PyResult<&'a Py<PyAny>> {
+    cell.get(py)
+        .ok_or_else(|| PyRuntimeError::new_err("pacru._native.init was not called"))
+}
+
+/// Set the slot `name` of `obj` as `object.__setattr__` does, around a frozen class's own
+/// `__setattr__` (a new object that nothing else holds yet).
+fn set_slot(
+    obj: &Bound<'_, PyAny>,
+    name: &Bound<'_, PyString>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let py = obj.py();
+    // SAFETY: the three pointers are live, owned references for the duration of the call.
+    let rc = unsafe { ffi::PyObject_GenericSetAttr(obj.as_ptr(), name.as_ptr(), value.as_ptr()) };
+    if rc < 0 {
+        return Err(PyErr::fetch(py));
+    }
+    Ok(())
+}
+
+/// The legal moves of a `ChevronState` (not cached: the state caches them).
+#[pyfunction]
+fn legal_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = state.py();
+    if !state.getattr(intern!(py, "outcome"))?.is_none() {
+        return Ok(registered(py, &EMPTY)?.bind(py).clone());
+    }
+    let mut pos = state.getattr(intern!(py, "_pos"))?;
+    if pos.is_none() {
+        pos = registered(py, &POSITION)?.bind(py).call1((state,))?;
+    }
+    PyPosition::legal_moves(pos.cast::<PyPosition>()?)
+}
+
+/// The `ChevronState` after the legal `move` (checked by `ChevronState.apply_move`).
+#[pyfunction]
+fn apply<'py>(state: &Bound<'py, PyAny>, move_: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = state.py();
+    let moves = state.getattr(intern!(py, "_moves"))?;
+    if !moves.is_none() {
+        if let Ok(list) = moves.getattr(intern!(py, "_impl"))?.cast::<Moves>() {
+            return list.get().apply_state(state, move_);
+        }
+    }
+    // No native list cached (a list of the Python engine, or none yet): make one.
+    let list = legal_moves(state)?.getattr(intern!(py, "_impl"))?;
+    list.cast::<Moves>()?.get().apply_state(state, move_)
 }
 
 /// A chevron position with its rules, as the engine holds it.
@@ -203,11 +310,32 @@ pub(crate) struct PyPosition {
     chevrons: Py<PyTuple>,
 }
 
-type Applied<'py> = Bound<'py, PyTuple>;
-
 impl PyPosition {
-    /// The tuple `native.apply` turns into the next ChevronState.
-    fn applied<'py>(&self, py: Python<'py>, next: engine::Position) -> PyResult<Applied<'py>> {
+    fn successor<'py>(
+        &self,
+        py: Python<'py>,
+        next: engine::Position,
+        markers: &Bound<'py, PyTuple>,
+        chevrons: &Bound<'py, PyTuple>,
+    ) -> PyResult<Bound<'py, PyPosition>> {
+        Bound::new(
+            py,
+            PyPosition {
+                rules: self.rules,
+                pos: next,
+                markers: markers.clone().unbind(),
+                chevrons: chevrons.clone().unbind(),
+            },
+        )
+    }
+
+    /// The Python tuples of `next`'s markers and chevrons, sharing this position's entries
+    /// where they are unchanged.
+    fn tuples<'py>(
+        &self,
+        py: Python<'py>,
+        next: &engine::Position,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
         let players = usize::from(next.players);
         let markers = if next.markers == self.pos.markers {
             self.markers.bind(py).clone()
@@ -218,7 +346,7 @@ impl PyPosition {
                 items.push(if *m == self.pos.markers[i] {
                     old.get_item(i)?
                 } else {
-                    m.into_pyobject(py)?.into_any()
+                    board(py, *m)
                 });
             }
             PyTuple::new(py, items)?
@@ -237,30 +365,7 @@ impl PyPosition {
             }
             PyTuple::new(py, items)?
         };
-        let (term, winners) = match next.outcome {
-            Some(o) => (Some(o.termination.value()), o.winners),
-            None => (None, 0),
-        };
-        let occupied = next.occupied();
-        let (to_move, out, trigger, idle) = (next.to_move, next.out, next.trigger, next.idle);
-        let pos = Py::new(
-            py,
-            PyPosition {
-                rules: self.rules,
-                pos: next,
-                markers: markers.clone().unbind(),
-                chevrons: chevrons.clone().unbind(),
-            },
-        )?;
-        (
-            pos, markers, chevrons, to_move, out, trigger, idle, occupied, term, winners,
-        )
-            .into_pyobject(py)
-    }
-
-    fn apply_move<'py>(&self, py: Python<'py>, m: &engine::Move) -> PyResult<Applied<'py>> {
-        let next = engine::apply(&self.rules, &self.pos, m).map_err(engine_error)?;
-        self.applied(py, next)
+        Ok((markers, chevrons))
     }
 }
 
@@ -316,18 +421,28 @@ impl PyPosition {
     }
 
     /// The legal moves of the player to move.
-    fn legal_moves(slf: &Bound<'_, Self>) -> Moves {
+    /// The legal moves of the player to move, as a `NativeLegalMoves`.
+    fn legal_moves<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
         let me = slf.get();
         let list = engine::legal_moves(&me.rules, &me.pos);
         let len = list.len();
         let is_pass = list.is_pass();
-        Moves {
+        let moves = Moves {
             position: slf.clone().unbind(),
             list,
             len,
             is_pass,
             issued: Mutex::new(None),
-        }
+        };
+        let class = registered(py, &LIST_CLASS)?;
+        let wrapper = registered(py, &OBJECT_NEW)?.bind(py).call1((class,))?;
+        set_slot(
+            &wrapper,
+            intern!(py, "_impl"),
+            Bound::new(py, moves)?.as_any(),
+        )?;
+        Ok(wrapper)
     }
 
     /// The number of move sequences of `depth` plies.
@@ -335,27 +450,41 @@ impl PyPosition {
         py.detach(|| engine::perft(&self.rules, &self.pos, depth))
     }
 
-    /// The tuple of the next state after the legal `move` (`ValueError` if it is not).
-    fn apply<'py>(&self, move_: &Bound<'py, PyAny>) -> PyResult<Applied<'py>> {
-        let m = from_python(move_)?;
-        self.apply_move(move_.py(), &m)
+    /// The markers per seat: the state's tuple.
+    #[getter]
+    fn markers(&self, py: Python<'_>) -> Py<PyTuple> {
+        self.markers.clone_ref(py)
     }
 
+    /// The chevron codes per seat: the state's tuple.
     #[getter]
-    fn markers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(
-            py,
-            self.pos.markers.iter().take(usize::from(self.pos.players)),
+    fn chevrons(&self, py: Python<'_>) -> Py<PyTuple> {
+        self.chevrons.clone_ref(py)
+    }
+
+    /// The rule options (game, meeting rule, move cap, idle rounds), as `ChevronState`
+    /// pickles them.
+    #[getter]
+    fn options(&self) -> (&'static str, &'static str, Option<u32>, u32) {
+        (
+            game_name(self.rules.game),
+            meeting_rule_name(self.rules.meeting_rule),
+            self.rules.move_cap,
+            self.rules.idle_rounds,
         )
     }
 
-    #[getter]
-    fn chevrons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let mut seats = Vec::new();
-        for seat in self.pos.chevrons.iter().take(usize::from(self.pos.players)) {
-            seats.push(PyTuple::new(py, seat.to_vec())?);
-        }
-        PyTuple::new(py, seats)
+    /// The arguments of the Python generator `movegen.generate` after its rules:
+    /// (markers, chevrons, seat to move, occupied fields, end triggered).
+    fn generator_args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        (
+            self.markers.clone_ref(py),
+            self.chevrons.clone_ref(py),
+            self.pos.to_move,
+            self.pos.occupied(),
+            self.pos.trigger >= 0,
+        )
+            .into_pyobject(py)
     }
 
     fn __repr__(&self) -> String {
@@ -415,19 +544,64 @@ impl Moves {
         Ok(self.list.index_of(&from_python(move_)?).is_some())
     }
 
-    /// The tuple of the next state after `move`, which must be in this list.
-    fn apply<'py>(&self, move_: &Bound<'py, PyAny>) -> PyResult<Applied<'py>> {
-        let py = move_.py();
+    /// The `ChevronState` after `move` (which must be in this list) from `state`, the state
+    /// whose list this is: one call per applied move.
+    fn apply_state<'py>(
+        &self,
+        state: &Bound<'py, PyAny>,
+        move_: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = state.py();
         let position = self.position.get();
-        match self.is_issued(move_) {
-            Some(index) => {
-                let next = self.list.apply_index(index).ok_or_else(|| {
-                    PyValueError::new_err("pacru engine: the issued move does not apply")
-                })?;
-                position.applied(py, next)
-            }
-            None => position.apply_move(py, &from_python(move_)?),
+        let next = match self.is_issued(move_) {
+            Some(index) => self.list.apply_index(index).ok_or_else(|| {
+                PyValueError::new_err("pacru engine: the issued move does not apply")
+            })?,
+            None => engine::apply(&position.rules, &position.pos, &from_python(move_)?)
+                .map_err(engine_error)?,
+        };
+        let (markers, chevrons) = position.tuples(py, &next)?;
+        let players = state.getattr(intern!(py, "players"))?;
+        let outcome = match next.outcome {
+            Some(o) => registered(py, &OUTCOME)?.bind(py).call1((
+                o.termination.value(),
+                o.winners,
+                &players,
+            ))?,
+            None => py.None().into_bound(py),
+        };
+        let ply = state.getattr(intern!(py, "ply"))?.extract::<u64>()? + 1;
+        let none = py.None().into_bound(py);
+        let occupied = board(py, next.occupied());
+        let (to_move, out, trigger, idle) = (next.to_move, next.out, next.trigger, next.idle);
+        let pos = position.successor(py, next, &markers, &chevrons)?;
+        let values: [Bound<'py, PyAny>; 15] = [
+            state.getattr(intern!(py, "rules"))?,
+            players,
+            markers.clone().into_any(),
+            chevrons.clone().into_any(),
+            to_move.into_pyobject(py)?.into_any(),
+            out.into_pyobject(py)?.into_any(),
+            trigger.into_pyobject(py)?.into_any(),
+            idle.into_pyobject(py)?.into_any(),
+            ply.into_pyobject(py)?.into_any(),
+            outcome,
+            occupied,
+            move_.clone(),
+            none.clone(),
+            pos.into_any(),
+            none,
+        ];
+        let new = registered(py, &OBJECT_NEW)?
+            .bind(py)
+            .call1((state.get_type(),))?;
+        let names = STATE_NAMES.get_or_init(py, || {
+            STATE_SLOTS.map(|name| PyString::intern(py, name).unbind())
+        });
+        for (name, value) in names.iter().zip(values.iter()) {
+            set_slot(&new, name.bind(py), value)?;
         }
+        Ok(new)
     }
 
     #[getter]
@@ -442,6 +616,12 @@ impl Moves {
     #[getter]
     fn is_pass(&self) -> bool {
         self.is_pass
+    }
+
+    /// The position this list belongs to.
+    #[getter]
+    fn position(&self, py: Python<'_>) -> Py<PyPosition> {
+        self.position.clone_ref(py)
     }
 }
 
@@ -492,6 +672,8 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("COMPLETE", GAMES.iter().all(|g| VERIFIED.contains(g)))?;
     m.add("GAMES", PyTuple::new(m.py(), VERIFIED)?)?;
     m.add_function(wrap_pyfunction!(init, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     m.add_class::<PyPosition>()?;
     m.add_class::<vector::Batch>()?;

@@ -23,31 +23,31 @@ from pacru.chevron.families import Family, ReorientationFamily, StepFamily, make
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.resolve import STATE_SETTERS
 
 if TYPE_CHECKING:
-    from pacru.chevron.rules import Rules
     from pacru.chevron.state import ChevronState
 
-__all__ = ["NativeLegalMoves", "apply", "legal_moves", "position"]
+__all__ = ["NativeLegalMoves", "apply", "legal_moves", "outcome", "position"]
 
-_native.init(make_move)
-_new: Final = object.__new__
 _TERMINATIONS: Final = {t.value: t for t in Termination}
 
-#: What the Python engine needs to work out the families of a list.
-_Args = tuple["Rules", tuple[int, ...], tuple[tuple[int, ...], ...], int, int, bool]
+
+def outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome:
+    """The :class:`~pacru.Outcome` of a termination value and a bitmask of winning seats."""
+    return Outcome(
+        _TERMINATIONS[termination], tuple(p for i, p in enumerate(players) if winners >> i & 1)
+    )
 
 
 def position(state: ChevronState) -> _native.Position:
     """The extension's copy of ``state``'s position, made on first use and kept in the state."""
     pos = state._pos
     if pos is None:
-        rules, outcome = state.rules, state.outcome
+        rules, result = state.rules, state.outcome
         winners = 0
-        if outcome is not None:
+        if result is not None:
             for i, p in enumerate(state.players):
-                if p in outcome.winners:
+                if p in result.winners:
                     winners |= 1 << i
         pos = _native.Position(
             rules.game,
@@ -61,7 +61,7 @@ def position(state: ChevronState) -> _native.Position:
             state.trigger,
             state.idle,
             state.ply,
-            None if outcome is None else outcome.termination.value,
+            None if result is None else result.termination.value,
             winners,
         )
         object.__setattr__(state, "_pos", pos)
@@ -71,23 +71,26 @@ def position(state: ChevronState) -> _native.Position:
 class NativeLegalMoves(LegalMoves):
     """A :class:`~pacru.LegalMoves` of the native engine (see the module docstring).
 
-    ``_impl`` is the extension's move list; ``_args`` the position as the
-    Python engine takes it, for the families; ``_py`` the Python engine's
-    list, made when the families are first read.
+    ``_impl`` is the extension's move list (set by the extension, which makes
+    these objects); ``_py`` the Python engine's list of the same position,
+    made when the families are first read.
     """
 
-    __slots__ = ("_args", "_py")
+    __slots__ = ("_py",)
 
     _impl: _native.Moves  # type: ignore[assignment]
-    _args: _Args
-    _py: LegalMoves | None
+    _py: LegalMoves
 
     def _python(self) -> LegalMoves:
-        py = self._py
-        if py is None:
-            py = generate(*self._args)
+        try:
+            return self._py
+        except AttributeError:
+            from pacru.chevron.state import _rules
+
+            pos = self._impl.position
+            py = generate(_rules(pos.options), *pos.generator_args())
             _set_py(self, py)
-        return py
+            return py
 
     @property
     def steps(self) -> tuple[StepFamily, ...]:
@@ -147,78 +150,12 @@ class NativeLegalMoves(LegalMoves):
         return len(self._impl) > 0
 
 
-_slots = vars(NativeLegalMoves)
-_set_impl: Final[Callable[[LegalMoves, object], None]] = vars(LegalMoves)["_impl"].__set__
-_set_args: Final[Callable[[NativeLegalMoves, _Args], None]] = _slots["_args"].__set__
-_set_py: Final[Callable[[NativeLegalMoves, LegalMoves | None], None]] = _slots["_py"].__set__
+_set_py: Final[Callable[[NativeLegalMoves, LegalMoves], None]] = vars(NativeLegalMoves)[
+    "_py"
+].__set__
+_native.init(make_move, NativeLegalMoves, outcome, position, LegalMoves.empty())
 
-
-def legal_moves(state: ChevronState) -> LegalMoves:
-    """The legal moves of ``state`` from the native engine (not cached)."""
-    if state.outcome is not None:
-        return LegalMoves.empty()
-    moves: NativeLegalMoves = _new(NativeLegalMoves)
-    _set_impl(moves, position(state).legal_moves())
-    _set_args(
-        moves,
-        (
-            state.rules,
-            state.markers,
-            state.chevrons,
-            state.to_move,
-            state.occupied,
-            state.trigger >= 0,
-        ),
-    )
-    _set_py(moves, None)
-    return moves
-
-
-def apply(state: ChevronState, move: Move) -> ChevronState:
-    """The state after the legal ``move``, from the native engine."""
-    moves = state._moves
-    if isinstance(moves, NativeLegalMoves):
-        applied = moves._impl.apply(move)
-    else:
-        applied = position(state).apply(move)
-    pos, markers, chevrons, to_move, out, trigger, idle, occupied, term, winners = applied
-    players = state.players
-    outcome = None
-    if term is not None:
-        outcome = Outcome(
-            _TERMINATIONS[term], tuple(p for i, p in enumerate(players) if winners >> i & 1)
-        )
-    new: ChevronState = _new(type(state))
-    (
-        set_rules,
-        set_players,
-        set_markers,
-        set_chevrons,
-        set_to_move,
-        set_out,
-        set_trigger,
-        set_idle,
-        set_ply,
-        set_outcome,
-        set_occupied,
-        set_last,
-        set_moves,
-        set_pos,
-        set_hash,
-    ) = STATE_SETTERS
-    set_rules(new, state.rules)
-    set_players(new, players)
-    set_markers(new, markers)
-    set_chevrons(new, chevrons)
-    set_to_move(new, to_move)
-    set_out(new, out)
-    set_trigger(new, trigger)
-    set_idle(new, idle)
-    set_ply(new, state.ply + 1)
-    set_outcome(new, outcome)
-    set_occupied(new, occupied)
-    set_last(new, move)
-    set_moves(new, None)
-    set_pos(new, pos)
-    set_hash(new, None)
-    return new
+#: The legal moves of a state from the native engine (not cached: the state caches them).
+legal_moves: Final = _native.legal_moves
+#: The state after a legal move, from the native engine (checked by the state first).
+apply: Final = _native.apply
