@@ -225,25 +225,7 @@ class VectorEnv:
         if state._env is not self:
             raise ValueError("this state belongs to another VectorEnv")
         n = self.num_envs
-        array = np.asarray(actions)
-        if array.shape != (n,):
-            raise _refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
-        if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
-            bad = (array >= self.num_actions) if array.dtype.kind == "u" else (array < 0)
-            if array.dtype.kind == "i":
-                bad |= array >= self.num_actions
-            outside = np.flatnonzero(bad).tolist()
-            values: Any = array
-        else:  # a sequence, or not an integer array: each action must be an integer itself
-            values = _integers(array if isinstance(actions, np.ndarray) else actions)
-            outside = [i for i, a in enumerate(values) if not 0 <= a < self.num_actions]
-        if outside:
-            i = outside[0]
-            raise _refuse(
-                f"game {i}: action {int(values[i])} is outside 0..{self.num_actions - 1}",
-                "out-of-range",
-            )
-        acts = np.asarray(values).astype(np.intp)
+        acts = _actions(actions, n, self.num_actions)
         legal = state.legal_action_mask[np.arange(n), acts]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
@@ -324,6 +306,37 @@ def _loop(
 
 def _refuse(message: str, reason: str) -> IllegalMoveError:
     return IllegalMoveError(message, rule="encoding", reason=reason)
+
+
+def _actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp]:
+    """``actions`` as an intp array of shape ``(n,)``, each in ``0 .. num_actions - 1``.
+
+    Raises:
+        IllegalMoveError: the wrong shape (``"action-shape"``), an action that is
+            not an integer (``"action-type"``) or out of range (``"out-of-range"``).
+    """
+    try:
+        array = np.asarray(actions)
+    except ValueError:  # numpy refuses ragged nestings
+        message = f"actions must have shape ({n},), not a ragged nesting"
+        raise _refuse(message, "action-shape") from None
+    if array.shape != (n,):
+        raise _refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
+    if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
+        bad = (array >= num_actions) if array.dtype.kind == "u" else (array < 0)
+        if array.dtype.kind == "i":
+            bad |= array >= num_actions
+        outside = np.flatnonzero(bad).tolist()
+        values: Any = array
+    else:  # a sequence, or not an integer array: each action must be an integer itself
+        values = _integers(array if isinstance(actions, np.ndarray) else actions)
+        outside = [i for i, a in enumerate(values) if not 0 <= a < num_actions]
+    if outside:
+        i = outside[0]
+        raise _refuse(
+            f"game {i}: action {int(values[i])} is outside 0..{num_actions - 1}", "out-of-range"
+        )
+    return np.asarray(values).astype(np.intp)
 
 
 def _integers(actions: Any) -> list[int]:

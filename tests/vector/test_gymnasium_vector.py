@@ -100,3 +100,28 @@ def test_bad_arguments_and_a_step_before_reset() -> None:
         PacruVectorEnv("pacru", move_kap=3)
     with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
         PacruVectorEnv("pacru").step(np.zeros(1, dtype=np.int64))
+
+
+def test_gymnasiums_vector_wrappers_see_each_episode() -> None:
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    inner = PacruVectorEnv("lilacru", players=2, num_envs=3, opponent="random")
+    envs = RecordEpisodeStatistics(inner)
+    envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    lengths = np.zeros(3, dtype=np.int64)
+    ended = np.zeros(3, dtype=np.bool_)
+    episodes = 0
+    returns = []
+    for _ in range(150):
+        lengths = np.where(ended, 0, lengths + 1)  # the autoreset step is not counted
+        _, rewards, terminated, truncated, infos = envs.step(_random_masked(inner, rng))
+        ended = terminated | truncated
+        if ended.any():
+            assert infos["_episode"].tolist() == ended.tolist()
+            assert infos["episode"]["l"][ended].tolist() == lengths[ended].tolist()
+            assert infos["episode"]["r"][ended].tolist() == rewards[ended].tolist()
+            episodes += int(ended.sum())
+            returns += rewards[ended].tolist()
+    assert episodes >= 6
+    assert {-1.0, 1.0} <= set(returns), "Lilacru games are won and lost"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import attrs
@@ -165,7 +166,7 @@ def test_openings_are_random_moves_from_each_games_own_stream() -> None:
     state = env.init(seed=11)
     for i in range(3):
         expected = pacru.new_game("shacru", 2)
-        rng = __import__("random").Random(f"pacru.vector/11/{i}/0")
+        rng = random.Random(f"pacru.vector/11/{i}/0")
         for _ in range(4):
             expected = expected.apply_move(sample_move(expected, rng))
         assert env.position(state, i) == expected
@@ -204,6 +205,7 @@ BAD_ACTIONS: list[tuple[Any, str, str]] = [
     ([1, 2], "action-shape", r"shape \(3,\), not \(2,\)"),
     ([[1, 2, 3]], "action-shape", r"shape \(3,\), not \(1, 3\)"),
     (5, "action-shape", r"shape \(3,\), not \(\)"),
+    ([[1, 2], [3], 4], "action-shape", r"shape \(3,\), not a ragged nesting"),
     ([1.0, 2.0, 3.0], "action-type", r"integers, not float \(game 0: 1\.0\)"),
     (np.array([1, 2, 3], dtype=np.float32), "action-type", "integers, not float32"),
     ([1, 2**70, 1.5], "action-type", r"integers, not float \(game 2: 1\.5\)"),
