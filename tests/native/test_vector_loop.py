@@ -16,7 +16,6 @@ import pytest
 
 from pacru import ChevronState, new_game
 from pacru._vector_loop import PythonLoop
-from pacru._vector_native import NativeLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.vector import VectorEnv, VectorState
@@ -36,6 +35,9 @@ ARRAYS = (
 
 
 def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:
+    # Imported here: the module needs the extension, which .support skips without.
+    from pacru._vector_native import NativeLoop
+
     native = VectorEnv(game, players=players, num_envs=8, **options)
     python = VectorEnv(game, players=players, num_envs=8, **options)
     rules = {k: v for k, v in options.items() if k not in ("max_steps", "opening_plies")}
@@ -96,6 +98,8 @@ def test_openings_rules_and_step_limits(options: dict[str, Any]) -> None:
 
 @pytest.mark.skipif(ENGINE != "native", reason="the Python engine steps every game in Python")
 def test_the_native_loop_is_used_for_chevron_games() -> None:
+    from pacru._vector_native import NativeLoop
+
     assert isinstance(VectorEnv("shacru", num_envs=2)._loop, NativeLoop)
     assert isinstance(VectorEnv("lsd", num_envs=2)._loop, PythonLoop)
 
