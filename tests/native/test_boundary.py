@@ -12,6 +12,7 @@ from collections.abc import Container
 from typing import Any
 
 import attrs
+import numpy
 import pytest
 
 import pacru
@@ -136,9 +137,13 @@ def test_bad_input_is_an_exception_not_a_crash() -> None:
     with pytest.raises(OverflowError):
         ext.Position(*good[:6], -1, *good[7:])
     moves = native.legal_moves(start("shacru", 2))
-    with pytest.raises(IndexError, match="legal move index out of range"):
-        moves[16]
+    for index in (16, -17, 2**70, -(2**70)):
+        with pytest.raises(IndexError, match="legal move index out of range"):
+            moves[index]
+    with pytest.raises(TypeError):
+        moves["0"]  # type: ignore[call-overload]
     assert moves[-16] == moves[0]
+    assert moves[numpy.int64(3)] == moves[3]  # type: ignore[call-overload]
     state = start("shacru", 2)
     with pytest.raises(ValueError, match="pacru engine"):
         native.apply(state, Move(origin=0, target=80))

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use pacru_engine as engine;
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyRuntimeError, PyValueError};
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -515,7 +515,15 @@ impl Moves {
     }
 
     /// The `index`-th move (negative from the end); `IndexError` outside the list.
-    fn get(&self, py: Python<'_>, index: i64) -> PyResult<Py<PyAny>> {
+    fn get(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let index: i64 = match index.extract() {
+            Ok(i) => i,
+            // An int beyond 64 bits is out of range, as for any list.
+            Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+                return Err(PyIndexError::new_err("legal move index out of range"))
+            }
+            Err(e) => return Err(e),
+        };
         let n = i64::try_from(self.len).unwrap_or(i64::MAX);
         let i = if index < 0 { index + n } else { index };
         let (i, m) = u64::try_from(i)
