@@ -23,6 +23,14 @@ def init(
 ) -> None: ...
 def legal_moves(state: ChevronState) -> LegalMoves: ...
 def apply(state: ChevronState, move: Move) -> ChevronState: ...
+def random_rollouts(
+    position: Position,
+    n: int,
+    seed: int,
+    max_plies: int | None,
+    families: bool,
+    record: bool,
+) -> tuple[bytes, bytes, bytes | None]: ...
 
 class Position:
     def __new__(
@@ -65,3 +73,31 @@ class Moves:
     def issued(self) -> Move | None: ...
     @property
     def is_pass(self) -> bool: ...
+
+#: The arrays of a frame as bytearrays: observation (float32), mask (bool), player (int32),
+#: rewards (float32), terminated and truncated (bool).
+FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]
+
+class Batch:
+    @staticmethod
+    def create(
+        start: Position,
+        n: int,
+        game_index: int,
+        ply_scale: float,
+        idle_scale: float,
+        supply: int,
+    ) -> tuple[Batch, FrameBytes]: ...
+    def step(
+        self,
+        rows: list[int],
+        actions: list[int],
+        restart: list[bool],
+        starts: list[Position | None],
+    ) -> tuple[Batch, FrameBytes]: ...
+    def position(
+        self, row: int
+    ) -> tuple[
+        tuple[int, ...], tuple[tuple[int, ...], ...], int, int, int, int, int, int, str | None, int
+    ]: ...
+    def prefix(self, row: int) -> tuple[int, ...]: ...

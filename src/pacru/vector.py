@@ -48,14 +48,16 @@ mask raises :class:`pacru.IllegalMoveError` (rule ``"encoding"``) naming the
 game index, and no game changes.
 
 The stepping of each game lives in one private seam
-(``pacru._vector_loop.PythonLoop``) so that a native engine can replace it.
+(``pacru._vector_loop.PythonLoop``); on the native engine a chevron game is
+stepped by ``pacru._vector_native.NativeLoop`` instead, the whole batch in one
+call into the extension, with the same values.
 This module needs numpy (the ``ai`` extra); ``import pacru`` does not import it.
 """
 
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -63,9 +65,15 @@ import numpy.typing as npt
 
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState
+from pacru.chevron.engine import ENGINE
+from pacru.chevron.state import ChevronState
 from pacru.encoding import Encoding
+from pacru.encoding.chevron import ChevronEncoding
 from pacru.errors import IllegalMoveError
 from pacru.games import new_game
+
+if TYPE_CHECKING:
+    from pacru._vector_native import NativeLoop
 
 __all__ = ["VectorEnv", "VectorState"]
 
@@ -160,7 +168,7 @@ class VectorEnv:
         self.opening_plies = opening_plies
         self.num_actions = self.encoding.num_actions
         self.observation_shape = tuple(self.encoding.observation_shape)
-        self._loop = PythonLoop(self.encoding, start, opening_plies)
+        self._loop = _loop(self.encoding, start, opening_plies)
 
     def init(self, seed: int = 0) -> VectorState:
         """A new game in every env: episode 0 of each, drawn from ``seed``.
@@ -282,6 +290,18 @@ class VectorEnv:
             + "".join(f", {k}={v!r}" for k, v in self.encoding.options.items())
             + ")"
         )
+
+
+def _loop(
+    encoding: Encoding, start: GameState[Any], opening_plies: int
+) -> PythonLoop | NativeLoop:
+    """The stepping seam: the native loop for a chevron game on the native engine."""
+    if ENGINE == "native" and isinstance(start, ChevronState):
+        from pacru._vector_native import NativeLoop
+
+        assert isinstance(encoding, ChevronEncoding)
+        return NativeLoop(encoding, start, opening_plies)
+    return PythonLoop(encoding, start, opening_plies)
 
 
 def _refuse(message: str, reason: str) -> IllegalMoveError:

@@ -10,6 +10,9 @@
 //! No code path panics on any input: bad input is a Python exception (`ValueError`,
 //! `IndexError`, `TypeError`), and the objects refuse assignment (frozen classes).
 
+mod rollouts;
+mod vector;
+
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -298,7 +301,7 @@ fn apply<'py>(state: &Bound<'py, PyAny>, move_: &Bound<'py, PyAny>) -> PyResult<
 
 /// A chevron position with its rules, as the engine holds it.
 #[pyclass(frozen, module = "pacru._native", name = "Position")]
-struct PyPosition {
+pub(crate) struct PyPosition {
     rules: engine::Rules,
     pos: engine::Position,
     /// The Python tuples of the state's markers and chevrons: the next state reuses the
@@ -679,7 +682,9 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(init, m)?)?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
+    m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;
     m.add_class::<MovesIter>()?;
     Ok(())

@@ -1,7 +1,10 @@
 """Many uniform random games from one position: :func:`random_rollouts`.
 
-The inner loop (one game) is the small private function ``_playout``, so
-that a native engine can replace it without changing the interface.
+The inner loop (one game) is the small private function ``_playout``. On
+the native engine (``pacru.ENGINE == "native"``) a chevron game's whole batch
+is played inside the engine instead (``pacru._native.random_rollouts``,
+without the GIL), with its own generator (SplitMix64): each engine gives the
+same games for the same seed, but the two engines' games differ.
 """
 
 from __future__ import annotations
@@ -11,13 +14,18 @@ import random
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from pacru.base import GameState
-from pacru.bots.base import sample_move
+from pacru.bots.base import Uniform, sample_move
+from pacru.chevron.engine import ENGINE
+from pacru.chevron.state import ChevronState
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
 __all__ = ["random_rollouts"]
+
+#: Native seeds are taken modulo 2**64.
+_SEED_MASK = (1 << 64) - 1
 
 
 def random_rollouts(
@@ -26,15 +34,21 @@ def random_rollouts(
     *,
     seed: SupportsIndex = 0,
     max_plies: SupportsIndex | None = None,
+    uniform: Uniform = "families",
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32]]:
     """Play ``n`` uniform random games from ``state``: their returns and lengths.
 
     Each move is drawn as :class:`pacru.bots.RandomBot` draws it
     (:func:`pacru.bots.sample_move`: a move family first in the chevron
     games, because Pacru's reorientations {R14} would otherwise crowd out the
-    steps). The games share one generator seeded with ``seed``, so the same
-    ``state``, ``n``, ``seed`` and ``max_plies`` give the same pair. Needs
-    numpy (the ``ai`` extra).
+    steps); ``uniform="moves"`` draws uniformly over every complete move.
+    The same ``state``, ``n``, ``seed``, ``max_plies`` and ``uniform`` give
+    the same pair on one engine. The pure-Python engine plays the games one
+    after the other with one :class:`random.Random` seeded with ``seed``; the
+    native engine plays a chevron game's batch in Rust, game ``i`` with its
+    own SplitMix64 stream derived from ``seed`` modulo 2**64 and ``i``, so
+    the two engines draw different (equally distributed) games. Needs numpy
+    (the ``ai`` extra).
 
     Args:
         state: the starting position (a finished one gives its returns and
@@ -46,6 +60,7 @@ def random_rollouts(
             stopped there has returns 0 for every player (no winner yet, as
             :meth:`pacru.GameState.returns` says of a game going on).
             ``None`` plays every game to its end.
+        uniform: ``"families"`` or ``"moves"``, as :func:`pacru.bots.sample_move`.
 
     Returns:
         ``(returns, plies)``: ``returns`` float32 of shape ``(n, players)``,
@@ -55,7 +70,8 @@ def random_rollouts(
         game played from ``state``. Both arrays are read-only.
 
     Raises:
-        ValueError: ``n`` or ``max_plies`` negative.
+        ValueError: ``n`` or ``max_plies`` negative, or ``uniform`` neither
+            ``"families"`` nor ``"moves"``.
     """
     import numpy as np
 
@@ -63,11 +79,18 @@ def random_rollouts(
     cap = None if max_plies is None else operator.index(max_plies)
     if games < 0 or (cap is not None and cap < 0):
         raise ValueError(f"n and max_plies must not be negative, not {games} and {cap}")
+    if uniform not in ("families", "moves"):
+        raise ValueError(f"uniform must be 'families' or 'moves', not {uniform!r}")
+    if ENGINE == "native" and isinstance(state, ChevronState):
+        returns, plies, _ = _native_rollouts(
+            state, games, operator.index(seed), cap, uniform, record=False
+        )
+        return returns, plies
     rng = random.Random(operator.index(seed))
     returns = np.zeros((games, len(state.players)), dtype=np.float32)
     plies = np.zeros(games, dtype=np.int32)
     for i in range(games):
-        row, length = _playout(state, rng, cap)
+        row, length = _playout(state, rng, cap, uniform)
         returns[i] = row
         plies[i] = length
     returns.flags.writeable = False
@@ -76,11 +99,33 @@ def random_rollouts(
 
 
 def _playout(
-    state: GameState[Any], rng: random.Random, cap: int | None
+    state: GameState[Any], rng: random.Random, cap: int | None, uniform: Uniform
 ) -> tuple[tuple[float, ...], int]:
     """One uniform random game from ``state``: its returns and its plies (at most ``cap``)."""
     plies = 0
     while state.outcome is None and (cap is None or plies < cap):
-        state = state.apply_move(sample_move(state, rng))
+        state = state.apply_move(sample_move(state, rng, uniform))
         plies += 1
     return state.returns(), plies
+
+
+def _native_rollouts(
+    state: ChevronState, n: int, seed: int, cap: int | None, uniform: Uniform, *, record: bool
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.uint64] | None]:
+    """The games of :func:`random_rollouts` played by the native engine.
+
+    With ``record``, also the index in its ``legal_moves()`` of every move
+    played, game after game (``plies.sum()`` of them), to replay the games.
+    """
+    import numpy as np
+
+    from pacru import _native
+    from pacru.chevron.native import position
+
+    raw_returns, raw_plies, raw_moves = _native.random_rollouts(
+        position(state), n, operator.index(seed) & _SEED_MASK, cap, uniform == "families", record
+    )
+    returns = np.frombuffer(raw_returns, dtype=np.float32).reshape(n, len(state.players))
+    plies = np.frombuffer(raw_plies, dtype=np.int32)
+    moves = None if raw_moves is None else np.frombuffer(raw_moves, dtype=np.uint64)
+    return returns, plies, moves

@@ -1,0 +1,20 @@
+//! Batched play of the chevron games on [`pacru_engine`]: many seeded uniform random games
+//! from one position, played inside the engine ([`random_rollouts`]).
+//!
+//! Randomness is [`SplitMix64`] (Steele, Lea and Flood's generator, as in Java's
+//! `SplittableRandom`): game `i` of a batch draws from its own stream, seeded by the
+//! `i`-th output of a SplitMix64 seeded with the batch seed, so a game does not depend on
+//! how many games come before it, and the same seed always gives the same games.
+//! Indices are drawn without bias (Lemire's multiply-and-reject).
+
+#![forbid(unsafe_code)]
+
+pub mod decision;
+mod rng;
+mod rollout;
+
+pub use rng::SplitMix64;
+pub use rollout::{
+    family_count, family_range, family_ranges, playout, random_rollouts, returns_of, sample_index,
+    Rollouts, Sampling,
+};

@@ -1,0 +1,282 @@
+//! Uniform random games from one position, inside the engine.
+
+use pacru_engine::{legal_moves, MoveList, Position, Rules};
+
+use crate::rng::SplitMix64;
+
+/// How a random move is drawn from a move list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sampling {
+    /// Uniformly over every complete legal move (`moves[randrange(len(moves))]`).
+    Moves,
+    /// A move family first, uniformly among the step families then the reorientation
+    /// families, then a move uniformly within it: `pacru.bots.sample_move`'s default, so
+    /// that Pacru's thousands of reorientations {R14} do not crowd out the steps. Without
+    /// families (the pass) it is `Moves`.
+    Families,
+}
+
+/// The returns and lengths of a batch of games (row-major returns, `players` per game),
+/// and, when asked, the index in its move list of every move played, game after game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rollouts {
+    pub returns: Vec<f32>,
+    pub plies: Vec<i32>,
+    pub moves: Option<Vec<u64>>,
+}
+
+/// `GameState.returns()` of `pos`, one value per seat: 0 for everybody while the game
+/// goes on, when nobody won (the move cap, D32) and when every player shares the win;
+/// else +1 for each winner, -1 for every other seat (eliminated seats lose).
+pub fn returns_of(pos: &Position) -> [f32; 4] {
+    let mut out = [0.0f32; 4];
+    let players = usize::from(pos.players);
+    let Some(outcome) = pos.outcome else {
+        return out;
+    };
+    let everybody = (1u16 << players) - 1;
+    let winners = u16::from(outcome.winners) & everybody;
+    if winners == 0 || winners == everybody {
+        return out;
+    }
+    for (seat, value) in out.iter_mut().enumerate().take(players) {
+        *value = if winners >> seat & 1 != 0 { 1.0 } else { -1.0 };
+    }
+    out
+}
+
+/// The number of reorientation families of `list` and the moves of each {R14}: every own
+/// chevron turns by -2, -1, +1, +2 (4 own unoccupied fields or more) or by -1, +1 (2 or 3),
+/// giving up 4 or 2 of those fields, when the player has a step (D25, D26).
+fn reorientations(rules: &Rules, pos: &Position, list: &MoveList) -> ([u64; 4], usize) {
+    let seat = usize::from(pos.to_move);
+    if !rules.pacru() || list.step_count() == 0 || seat >= usize::from(pos.players) {
+        return ([0; 4], 0);
+    }
+    let n = u64::from((pos.markers[seat] & !pos.occupied()).count_ones());
+    let c2 = n * n.saturating_sub(1) / 2;
+    let c4 = c2 * n.saturating_sub(2) * n.saturating_sub(3) / 12;
+    let chevrons = pos.chevrons[seat].len();
+    if n >= 4 {
+        ([c4, c2, c2, c4], 4 * chevrons)
+    } else if n >= 2 {
+        ([c2, c2, 0, 0], 2 * chevrons)
+    } else {
+        ([0; 4], 0)
+    }
+}
+
+/// The number of families of `list` ([`Sampling::Families`]): its steps, then its
+/// reorientations.
+pub fn family_count(rules: &Rules, pos: &Position, list: &MoveList) -> usize {
+    list.step_count() + reorientations(rules, pos, list).1
+}
+
+/// Where the `family`-th family of `list` starts (a move index) and how many moves it
+/// has (`family < family_count`).
+pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usize) -> (u64, u64) {
+    let steps = list.step_count();
+    let (sizes, _) = reorientations(rules, pos, list);
+    let per_chevron: u64 = sizes.iter().sum();
+    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
+    let step_moves = list.len() - per_chevron * chevrons;
+    if family < steps {
+        return step_family(list, step_moves, family);
+    }
+    // Reorientation families come by chevron, then turn; their moves after the steps.
+    let k = family - steps;
+    let turns = if sizes[2] == 0 { 2 } else { 4 };
+    let (chevron, turn) = (k / turns, k % turns);
+    let before: u64 = sizes[..turn].iter().sum();
+    (
+        step_moves + chevron as u64 * per_chevron + before,
+        sizes[turn],
+    )
+}
+
+/// The index in `list` of a random move drawn as `sampling` says (`list` not empty).
+pub fn sample_index(
+    rules: &Rules,
+    pos: &Position,
+    list: &MoveList,
+    sampling: Sampling,
+    rng: &mut SplitMix64,
+) -> u64 {
+    let families = family_count(rules, pos, list);
+    if sampling == Sampling::Moves || families == 0 {
+        return rng.below(list.len());
+    }
+    let family = rng.below(families as u64) as usize;
+    let (start, size) = family_range(rules, pos, list, family);
+    start + rng.below(size)
+}
+
+/// Where the `family`-th step family of `list` starts and how many moves it has.
+fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
+    let mut runs = Vec::with_capacity(family + 1);
+    step_runs(list, step_moves, Some(family), &mut runs);
+    runs.last().copied().unwrap_or((0, 0))
+}
+
+/// The (start, size) of the step families of `list` in order, up to the `stop`-th: the
+/// moves of one step share their chevron and target, and the steps come one after the
+/// other.
+fn step_runs(list: &MoveList, step_moves: u64, stop: Option<usize>, runs: &mut Vec<(u64, u64)>) {
+    let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
+    runs_of(0, step_moves, key, stop, runs);
+}
+
+/// The runs of equal `key` in `lo..hi` as (start, size), up to the `stop`-th. Each run's
+/// end is found by galloping then bisecting, so a long run (a step with many benefit and
+/// meeting choices) costs a few lookups.
+pub(crate) fn runs_of<K: PartialEq>(
+    lo: u64,
+    hi: u64,
+    key: impl Fn(u64) -> K,
+    stop: Option<usize>,
+    runs: &mut Vec<(u64, u64)>,
+) {
+    let first = runs.len();
+    let mut start = lo;
+    let mut current = if lo < hi { Some(key(lo)) } else { None };
+    while let Some(cur) = current.take() {
+        // `same` has the run's key, `differs` does not (or is `hi`).
+        let (mut same, mut differs, mut stride) = (start, start + 1, 1u64);
+        let mut next = None;
+        while differs < hi {
+            let k = key(differs);
+            if k != cur {
+                next = Some(k);
+                break;
+            }
+            same = differs;
+            stride *= 2;
+            differs = (start + stride).min(hi);
+        }
+        while differs - same > 1 {
+            let mid = same + (differs - same) / 2;
+            let k = key(mid);
+            if k == cur {
+                same = mid;
+            } else {
+                differs = mid;
+                next = Some(k);
+            }
+        }
+        runs.push((start, differs - start));
+        if stop == Some(runs.len() - first - 1) || differs >= hi {
+            return;
+        }
+        start = differs;
+        // `next` is the key at `differs` whenever it was read there.
+        current = Some(next.unwrap_or_else(|| key(differs)));
+    }
+}
+
+/// How the moves of `list` are laid out: the step moves first, then per chevron the
+/// reorientation families' sizes (by turn, zero where a turn is missing).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Shape {
+    pub step_moves: u64,
+    pub sizes: [u64; 4],
+    /// 4 (turns -2, -1, +1, +2), 2 (-1, +1) or 0 (no reorientation).
+    pub turns: usize,
+    pub per_chevron: u64,
+}
+
+pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
+    let (sizes, reorienting) = reorientations(rules, pos, list);
+    let per_chevron: u64 = sizes.iter().sum();
+    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
+    let turns = if reorienting == 0 {
+        0
+    } else if sizes[2] == 0 {
+        2
+    } else {
+        4
+    };
+    Shape {
+        step_moves: list.len() - per_chevron * chevrons,
+        sizes,
+        turns,
+        per_chevron,
+    }
+}
+
+/// The (start, size) of every family of `list`, in order (see [`family_range`]).
+pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
+    let (sizes, reorienting) = reorientations(rules, pos, list);
+    let per_chevron: u64 = sizes.iter().sum();
+    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
+    let step_moves = list.len() - per_chevron * chevrons;
+    let mut runs = Vec::with_capacity(list.step_count() + reorienting);
+    if list.step_count() > 0 {
+        step_runs(list, step_moves, None, &mut runs);
+    }
+    let mut at = step_moves;
+    for _ in 0..chevrons {
+        for &size in sizes.iter().filter(|&&s| s > 0) {
+            runs.push((at, size));
+            at += size;
+        }
+    }
+    runs
+}
+
+/// One random game from `pos`: its last position and its plies (at most `cap`). The
+/// index of every move played is pushed on `record` when given.
+pub fn playout(
+    rules: &Rules,
+    pos: &Position,
+    cap: Option<u32>,
+    sampling: Sampling,
+    rng: &mut SplitMix64,
+    mut record: Option<&mut Vec<u64>>,
+) -> (Position, u32) {
+    let mut pos = pos.clone();
+    let mut plies = 0u32;
+    while pos.outcome.is_none() && cap.is_none_or(|c| plies < c) {
+        let list = legal_moves(rules, &pos);
+        if list.is_empty() {
+            // Only a blocked Pacru player to move {R15}, which play never leaves.
+            break;
+        }
+        let index = sample_index(rules, &pos, &list, sampling, rng);
+        let Some(next) = list.apply_index(index) else {
+            break;
+        };
+        if let Some(r) = record.as_deref_mut() {
+            r.push(index);
+        }
+        pos = next;
+        plies += 1;
+    }
+    (pos, plies)
+}
+
+/// `n` random games from `pos` (see the crate docs for the seeding): their returns
+/// (`returns_of` of each last position, `pos.players` values per game), their plies, and
+/// the move indices when `record`.
+pub fn random_rollouts(
+    rules: &Rules,
+    pos: &Position,
+    n: usize,
+    seed: u64,
+    cap: Option<u32>,
+    sampling: Sampling,
+    record: bool,
+) -> Rollouts {
+    let players = usize::from(pos.players);
+    let mut out = Rollouts {
+        returns: Vec::with_capacity(n * players),
+        plies: Vec::with_capacity(n),
+        moves: record.then(Vec::new),
+    };
+    for game in 0..n {
+        let mut rng = SplitMix64::for_game(seed, game as u64);
+        let (last, plies) = playout(rules, pos, cap, sampling, &mut rng, out.moves.as_mut());
+        out.returns.extend_from_slice(&returns_of(&last)[..players]);
+        out.plies.push(i32::try_from(plies).unwrap_or(i32::MAX));
+    }
+    out
+}

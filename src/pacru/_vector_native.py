@@ -1,0 +1,140 @@
+"""The native inner loop of :mod:`pacru.vector` for the chevron games (``pacru._native.Batch``).
+
+:class:`NativeLoop` has the four methods of :class:`pacru._vector_loop.PythonLoop`
+and gives the same frames: the games are held in the extension, and one call
+steps every row of the batch with the chevron encoding implemented there
+(the legal actions of each decision, the move an action sequence builds, the
+observation planes), equal to :mod:`pacru.encoding.chevron` value for value
+(``tests/vector`` compares the two). Openings (``opening_plies``) are drawn
+in Python exactly as :class:`PythonLoop` draws them, and handed over as the
+restarted games' positions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pacru import _native
+from pacru._vector_loop import Frame, PythonLoop
+from pacru.base import GameState, Outcome, Termination
+from pacru.chevron.native import position
+from pacru.chevron.rules import SUPPLY
+from pacru.chevron.state import ChevronState
+from pacru.encoding.chevron import ChevronEncoding
+
+__all__ = ["NativeLoop"]
+
+_GAME_INDEX = {"lilacru": 0, "shacru": 1, "azacru": 2, "pacru": 3}
+_TERMINATIONS = {t.value: t for t in Termination}
+
+
+class NativeLoop:
+    """The games of a chevron batch, stepped by the native engine (see the module docstring).
+
+    Args:
+        encoding: the game's chevron encoding.
+        start: the starting position of every game.
+        opening_plies: random moves played from ``start`` at every (re)start.
+    """
+
+    def __init__(self, encoding: ChevronEncoding, start: ChevronState, opening_plies: int) -> None:
+        self.encoding = encoding
+        self.opening_plies = opening_plies
+        self._start = start
+        self._openings = PythonLoop(encoding, start, opening_plies)
+
+    def _opening(self, seed: int, env: int, episode: int) -> _native.Position | None:
+        """The native position a game restarts from (None: the start itself)."""
+        if not self.opening_plies:
+            return None
+        state = self._openings.new_game(seed, env, episode).state
+        assert isinstance(state, ChevronState)
+        return position(state)
+
+    def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
+        """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
+        enc = self.encoding
+        supply = SUPPLY[enc.players] if enc.rules.pacru else 0
+        games, raw = _native.Batch.create(
+            position(self._start),
+            len(episodes),
+            _GAME_INDEX[enc.game],
+            enc._ply_scale,
+            enc._idle_scale,
+            supply,
+        )
+        if self.opening_plies:
+            rows = np.arange(len(episodes))
+            return self.step(games, rows, rows, np.ones(len(rows), dtype=np.bool_), seed, episodes)
+        return games, self._frame(raw)
+
+    def step(
+        self,
+        games: Any,
+        rows: npt.NDArray[np.intp],
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_],
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame]:
+        """Step the games of ``rows`` as :meth:`pacru._vector_loop.PythonLoop.step` does."""
+        row_list = rows.tolist()
+        restart_list = restart.tolist()
+        if self.opening_plies:
+            starts = [
+                self._opening(seed, row, int(episodes[j])) if restart_list[j] else None
+                for j, row in enumerate(row_list)
+            ]
+        else:  # every game restarts from the batch's start
+            starts = [None] * len(row_list)
+        batch: _native.Batch = games
+        new, raw = batch.step(row_list, actions.tolist(), restart_list, starts)
+        return new, self._frame(raw)
+
+    def position(self, games: Any, row: int) -> GameState[Any]:
+        """The position of game ``row`` (the final one once it has ended)."""
+        batch: _native.Batch = games
+        markers, chevrons, to_move, out, trigger, idle, ply, occupied, term, winners = (
+            batch.position(row)
+        )
+        start = self._start
+        outcome = None
+        if term is not None:
+            players = start.players
+            outcome = Outcome(
+                _TERMINATIONS[term], tuple(p for i, p in enumerate(players) if winners >> i & 1)
+            )
+        return ChevronState(
+            start.rules,
+            start.players,
+            markers,
+            chevrons,
+            to_move,
+            out,
+            trigger,
+            idle,
+            ply,
+            outcome,
+            occupied,
+        )
+
+    def prefix(self, games: Any, row: int) -> tuple[int, ...]:
+        """The actions already chosen in the move under way in game ``row``."""
+        batch: _native.Batch = games
+        return batch.prefix(row)
+
+    def _frame(self, raw: tuple[bytearray, ...]) -> Frame:
+        enc = self.encoding
+        obs, mask, player, rewards, terminated, truncated = raw
+        k = len(player) // 4
+        return Frame(
+            np.frombuffer(obs, dtype=np.float32).reshape(k, *enc.observation_shape),
+            np.frombuffer(mask, dtype=np.bool_).reshape(k, enc.num_actions),
+            np.frombuffer(player, dtype=np.int32),
+            np.frombuffer(rewards, dtype=np.float32).reshape(k, enc.players),
+            np.frombuffer(terminated, dtype=np.bool_),
+            np.frombuffer(truncated, dtype=np.bool_),
+        )

@@ -1,0 +1,115 @@
+"""The native loop of pacru.vector (``pacru._vector_native``) against the Python loop.
+
+Two environments step the same games with the same random legal actions, one
+on ``NativeLoop`` (the extension's chevron encoding), one on ``PythonLoop``
+(:mod:`pacru.encoding`): every array of every step must be equal, and so must
+each game's position and the actions chosen in its move under way. Thousands of
+decisions per game and player count, through restarts, openings and limits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pacru import ChevronState, new_game
+from pacru._vector_loop import PythonLoop
+from pacru.chevron.engine import ENGINE
+from pacru.encoding.chevron import ChevronEncoding
+from pacru.vector import VectorEnv, VectorState
+
+from .support import CONFIGS
+
+ARRAYS = (
+    "observation",
+    "legal_action_mask",
+    "current_player",
+    "rewards",
+    "terminated",
+    "truncated",
+    "step_count",
+    "episode",
+)
+
+
+def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:
+    # Imported here: the module needs the extension, which .support skips without.
+    from pacru._vector_native import NativeLoop
+
+    native = VectorEnv(game, players=players, num_envs=8, **options)
+    python = VectorEnv(game, players=players, num_envs=8, **options)
+    rules = {k: v for k, v in options.items() if k not in ("max_steps", "opening_plies")}
+    start = new_game(game, players, **rules)
+    assert isinstance(start, ChevronState)
+    assert isinstance(native.encoding, ChevronEncoding)
+    python._loop = PythonLoop(python.encoding, start, python.opening_plies)
+    native._loop = NativeLoop(native.encoding, start, native.opening_plies)
+    return native, python
+
+
+def assert_same(a: VectorState, b: VectorState, a_env: VectorEnv, b_env: VectorEnv) -> None:
+    for name in ARRAYS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype, name
+        assert np.array_equal(x, y), name
+    for i in range(a.num_envs):
+        assert a_env.prefix(a, i) == b_env.prefix(b, i)
+
+
+def play(native: VectorEnv, python: VectorEnv, steps: int, seed: int) -> int:
+    """Step both with the same random legal actions; returns the number of game ends."""
+    rng = np.random.default_rng(seed)
+    a, b = native.init(seed), python.init(seed)
+    ends = 0
+    for step in range(steps):
+        assert_same(a, b, native, python)
+        if step % 25 == 0:
+            for i in range(a.num_envs):
+                assert native.position(a, i) == python.position(b, i)
+        weights = rng.random(a.legal_action_mask.shape) * a.legal_action_mask
+        actions = weights.argmax(axis=1)
+        ends += int(a.ended.sum())
+        a, b = native.step(a, actions), python.step(b, actions)
+    assert_same(a, b, native, python)
+    return ends
+
+
+@pytest.mark.parametrize(("game", "players"), CONFIGS)
+def test_native_loop_equals_the_python_loop(game: str, players: int) -> None:
+    cap = {"move_cap": 40} if game in ("azacru", "pacru") else {"idle_rounds": 3}
+    native, python = pair(game, players, **cap)
+    assert play(native, python, 160, players) > 0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"opening_plies": 6, "move_cap": 30},
+        {"meeting_rule": "original", "opening_plies": 3, "move_cap": 50},
+        {"max_steps": 20},
+    ],
+)
+def test_openings_rules_and_step_limits(options: dict[str, Any]) -> None:
+    native, python = pair("pacru", 3, **options)
+    play(native, python, 80, 5)
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the Python engine steps every game in Python")
+def test_the_native_loop_is_used_for_chevron_games() -> None:
+    from pacru._vector_native import NativeLoop
+
+    assert isinstance(VectorEnv("shacru", num_envs=2)._loop, NativeLoop)
+    assert isinstance(VectorEnv("lsd", num_envs=2)._loop, PythonLoop)
+
+
+def test_an_old_state_is_unchanged_by_a_step() -> None:
+    env = VectorEnv("pacru", num_envs=2)
+    first = env.init()
+    before = first.observation.copy(), env.position(first, 0), env.prefix(first, 0)
+    second = env.step(first, first.legal_action_mask.argmax(axis=1))
+    env.step(second, second.legal_action_mask.argmax(axis=1))
+    assert np.array_equal(first.observation, before[0])
+    assert env.position(first, 0) == before[1]
+    assert env.prefix(first, 0) == before[2]
