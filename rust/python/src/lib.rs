@@ -22,7 +22,7 @@ use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyString, PyTuple, PyType};
 
 /// The chevron games, by their Python names.
 const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
@@ -61,6 +61,11 @@ const STATE_SLOTS: [&str; 15] = [
     "_attrs_cached_hash",
 ];
 static STATE_NAMES: PyOnceLock<[Py<PyString>; 15]> = PyOnceLock::new();
+/// The maker of `ChevronState` objects (None: made through Python calls).
+static STATE_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
+/// The slot of a `NativeLegalMoves`, and the maker of those lists.
+static LIST_NAMES: PyOnceLock<[Py<PyString>; 1]> = PyOnceLock::new();
+static LIST_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
 /// The moves without relinquished fields built so far, by `move_key`.
 static SHARED: OnceLock<Mutex<HashMap<u64, Py<PyAny>>>> = OnceLock::new();
 /// How many shared moves are kept before starting afresh (as `families.make_move`).
@@ -270,6 +275,110 @@ fn set_slot(
     Ok(())
 }
 
+/// How to make an object of a Python class with slots as `object.__new__` then one
+/// `object.__setattr__` per slot do, without their Python calls and look-ups: the class's
+/// allocator and the setters of its slots' member descriptors, found once.
+struct Maker {
+    class: Py<PyType>,
+    alloc: ffi::allocfunc,
+    slots: Vec<(Py<PyAny>, ffi::descrsetfunc)>,
+}
+
+impl Maker {
+    /// The maker of `class` for the slots `names` (in that order), or None when the class
+    /// is abstract or a name is not a plain slot (a member descriptor) of its own.
+    fn of(class: &Bound<'_, PyType>, names: &[Py<PyString>]) -> PyResult<Option<Maker>> {
+        let py = class.py();
+        let ty = class.as_type_ptr();
+        // SAFETY: `ty` is a live type object; both calls only read it.
+        let (flags, alloc) = unsafe {
+            (
+                ffi::PyType_GetFlags(ty),
+                ffi::PyType_GetSlot(ty, ffi::Py_tp_alloc),
+            )
+        };
+        if flags & ffi::Py_TPFLAGS_IS_ABSTRACT != 0 || alloc.is_null() {
+            return Ok(None);
+        }
+        let mut slots = Vec::with_capacity(names.len());
+        for name in names {
+            // The descriptor `object.__setattr__` would find: the first along the MRO.
+            let mut found = None;
+            for base in class.getattr("__mro__")?.try_iter()? {
+                if let Ok(d) = base?.getattr("__dict__")?.get_item(name.bind(py)) {
+                    found = Some(d);
+                    break;
+                }
+            }
+            let Some(descr) = found else { return Ok(None) };
+            if descr.get_type().name()?.to_str()? != "member_descriptor" {
+                return Ok(None);
+            }
+            // SAFETY: the type of a live object is a live type object.
+            let set = unsafe {
+                ffi::PyType_GetSlot(descr.get_type().as_type_ptr(), ffi::Py_tp_descr_set)
+            };
+            if set.is_null() {
+                return Ok(None);
+            }
+            // SAFETY: the `Py_tp_descr_set` slot of a type holds a `descrsetfunc`.
+            let set: ffi::descrsetfunc = unsafe { std::mem::transmute(set) };
+            slots.push((descr.unbind(), set));
+        }
+        // SAFETY: the `Py_tp_alloc` slot of a type holds an `allocfunc`.
+        let alloc: ffi::allocfunc = unsafe { std::mem::transmute(alloc) };
+        Ok(Some(Maker {
+            class: class.clone().unbind(),
+            alloc,
+            slots,
+        }))
+    }
+
+    /// A new object of the class with its slots set to `values`, in the order of the names.
+    fn make<'py>(
+        &self,
+        py: Python<'py>,
+        values: &[Bound<'py, PyAny>],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // SAFETY: `alloc` is the class's own allocator, called as `object.__new__` calls it.
+        let obj = unsafe { (self.alloc)(self.class.bind(py).as_type_ptr(), 0) };
+        if obj.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        // SAFETY: a non-null result of an allocator is a new, owned reference.
+        let obj = unsafe { Bound::from_owned_ptr(py, obj) };
+        for ((descr, set), value) in self.slots.iter().zip(values) {
+            // SAFETY: `set` is the setter of `descr`'s type; the pointers are live references.
+            if unsafe { set(descr.as_ptr(), obj.as_ptr(), value.as_ptr()) } < 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(obj)
+    }
+}
+
+/// A new object of `class` with the slots `names` set to `values`: through the maker cached
+/// in `cell` when it is this class's, else by `object.__new__` and `object.__setattr__`.
+fn make_object<'py>(
+    py: Python<'py>,
+    cell: &PyOnceLock<Option<Maker>>,
+    class: &Bound<'py, PyType>,
+    names: &[Py<PyString>],
+    values: &[Bound<'py, PyAny>],
+) -> PyResult<Bound<'py, PyAny>> {
+    let maker = cell.get_or_try_init(py, || Maker::of(class, names))?;
+    if let Some(maker) = maker {
+        if maker.class.as_ptr() == class.as_ptr() {
+            return maker.make(py, values);
+        }
+    }
+    let new = registered(py, &OBJECT_NEW)?.bind(py).call1((class,))?;
+    for (name, value) in names.iter().zip(values) {
+        set_slot(&new, name.bind(py), value)?;
+    }
+    Ok(new)
+}
+
 /// The legal moves of a `ChevronState` (not cached: the state caches them).
 #[pyfunction]
 fn legal_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -435,14 +544,10 @@ impl PyPosition {
             is_pass,
             issued: Mutex::new(None),
         };
-        let class = registered(py, &LIST_CLASS)?;
-        let wrapper = registered(py, &OBJECT_NEW)?.bind(py).call1((class,))?;
-        set_slot(
-            &wrapper,
-            intern!(py, "_impl"),
-            Bound::new(py, moves)?.as_any(),
-        )?;
-        Ok(wrapper)
+        let class = registered(py, &LIST_CLASS)?.bind(py).cast::<PyType>()?;
+        let names = LIST_NAMES.get_or_init(py, || [PyString::intern(py, "_impl").unbind()]);
+        let moves = Bound::new(py, moves)?.into_any();
+        make_object(py, &LIST_MAKER, class, names, &[moves])
     }
 
     /// The number of move sequences of `depth` plies.
@@ -600,16 +705,10 @@ impl Moves {
             pos.into_any(),
             none,
         ];
-        let new = registered(py, &OBJECT_NEW)?
-            .bind(py)
-            .call1((state.get_type(),))?;
         let names = STATE_NAMES.get_or_init(py, || {
             STATE_SLOTS.map(|name| PyString::intern(py, name).unbind())
         });
-        for (name, value) in names.iter().zip(values.iter()) {
-            set_slot(&new, name.bind(py), value)?;
-        }
-        Ok(new)
+        make_object(py, &STATE_MAKER, &state.get_type(), names, &values)
     }
 
     #[getter]
