@@ -725,6 +725,26 @@ impl Moves {
         self.is_pass
     }
 
+    /// The number of move families, `len(LegalMoves.families)`: the step families, then
+    /// the reorientation families, one per chevron and turn {R14}.
+    fn family_count(&self) -> usize {
+        let p = self.position.get();
+        pacru_batch::family_count(&p.rules, &p.pos, &self.list)
+    }
+
+    /// `(start, size)` of the `family`-th family (`0 <= family < family_count()`): its
+    /// moves are `start .. start + size` of this list, as `LegalMoves.families[family]`
+    /// holds them. `IndexError` outside.
+    fn family_range(&self, family: usize) -> PyResult<(u64, u64)> {
+        if family >= self.family_count() {
+            return Err(PyIndexError::new_err("move family index out of range"));
+        }
+        let p = self.position.get();
+        Ok(pacru_batch::family_range(
+            &p.rules, &p.pos, &self.list, family,
+        ))
+    }
+
     /// The position this list belongs to.
     #[getter]
     fn position(&self, py: Python<'_>) -> Py<PyPosition> {

@@ -91,10 +91,8 @@ def sample_move(
     moves = state.legal_moves()
     if uniform == "families":
         if isinstance(moves, LegalMoves):
-            families = moves.families
-            if families:
-                family = families[rng.randrange(len(families))]
-                move: Any = family.get(rng.randrange(family.size))
+            move: Any = moves._family_draw(rng.randrange)
+            if move is not None:
                 return move  # type: ignore[no-any-return]
     elif uniform != "moves":
         raise ValueError(f"uniform must be 'families' or 'moves', not {uniform!r}")

@@ -355,6 +355,17 @@ class LegalMoves(Sequence[Move]):
         impl = self._impl
         return (*impl.steps(), *impl.reorientations())
 
+    def _family_draw(self, randrange: Callable[[int], int]) -> Move | None:
+        """A family drawn by ``randrange(len(families))``, then its move drawn by
+        ``randrange(family.size)``; None when there is no family (a pass, or no move).
+        The native list draws the same move from the same numbers without building
+        the families (:func:`pacru.bots.sample_move`)."""
+        families = self.families
+        if not families:
+            return None
+        family = families[randrange(len(families))]
+        return family.get(randrange(family.size))
+
     def __len__(self) -> int:
         layout = self._impl.layout
         return (self._impl.get_layout() if layout is None else layout)[1]

@@ -106,6 +106,16 @@ class NativeLegalMoves(LegalMoves):
         """Every family: the steps, then the reorientations."""
         return self._python().families
 
+    def _family_draw(self, randrange: Callable[[int], int]) -> Move | None:
+        # The families' bounds come from the extension: the same numbers draw the same
+        # move as LegalMoves._family_draw, without the Python engine's families.
+        impl = self._impl
+        count = impl.family_count()
+        if not count:
+            return None
+        start, size = impl.family_range(randrange(count))
+        return self[start + randrange(size)]
+
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
         return self._python().family_of(move)

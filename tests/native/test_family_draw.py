@@ -1,0 +1,60 @@
+"""The family-first random draw (pacru.bots.sample_move) reads the native list's family
+bounds: the same families as the Python engine's, so the same numbers draw the same move."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pacru.bots import sample_move
+from pacru.chevron.engine import python_apply, python_legal_moves
+
+from .support import CONFIGS, native, start
+
+
+def _bounds(moves: object) -> list[tuple[int, int]]:
+    """(start, size) of each family of a Python-engine list, in list order."""
+    out, at = [], 0
+    for family in moves.families:  # type: ignore[attr-defined]
+        out.append((at, family.size))
+        at += family.size
+    return out
+
+
+@pytest.mark.parametrize(("game", "players"), CONFIGS)
+def test_family_bounds_and_draws_agree(game: str, players: int) -> None:
+    """At every ply of seeded games: the native family count and ranges are the Python
+    engine's families (steps, then reorientations by chevron and turn {R14}), each
+    range holds its family's moves, and sample_move draws the same move from both."""
+    from pacru._native import Moves
+
+    draws = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = start(game, players)
+        for ply in range(400):
+            py_moves = python_legal_moves(state)
+            nat_moves = native.legal_moves(state)
+            where = f"{game} {players}p seed {seed} ply {ply}"
+            bounds = _bounds(py_moves)
+            impl = nat_moves._impl
+            assert isinstance(impl, Moves)
+            assert impl.family_count() == len(bounds), where
+            assert [impl.family_range(k) for k in range(len(bounds))] == bounds, where
+            for (begin, size), family in zip(bounds, py_moves.families, strict=True):
+                if size <= 50:
+                    assert [nat_moves[begin + j] for j in range(size)] == list(family), where
+            with pytest.raises(IndexError):
+                impl.family_range(len(bounds))
+            if not py_moves:
+                break
+            seed_of_draw = rng.randrange(1 << 30)
+            py_move = sample_move(state, random.Random(seed_of_draw))
+            object.__setattr__(state, "_moves", nat_moves)  # the native list, as cached
+            assert sample_move(state, random.Random(seed_of_draw)) == py_move, where
+            draws += 1
+            state = python_apply(state, py_move)
+            if state.outcome is not None:
+                break
+    assert draws > 100
