@@ -412,8 +412,10 @@ class PacruBot(pyspiel.Bot):  # type: ignore[misc]
         bot: the pacru bot, e.g. ``pacru.bots.MCTSBot(seed=1)``.
 
     >>> import numpy as np
+    >>> import pyspiel
     >>> from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
     >>> from pacru.bots import GreedyBot
+    >>> from pacru.openspiel import PacruBot, register
     >>> register()
     >>> game = pyspiel.load_game("pacru_shacru")
     >>> bots = [PacruBot(GreedyBot(seed=1)), pyspiel.make_uniform_random_bot(1, 2)]
