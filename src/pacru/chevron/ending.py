@@ -24,7 +24,14 @@ from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.rules import Rules
 from pacru.geometry import BORDERLAND, FORWARD, NEIGHBOUR
 
-__all__ = ["can_acquire", "lookahead_outcome", "start_turn", "top_scorers", "without_chevrons"]
+__all__ = [
+    "FORWARD_MASK",
+    "can_acquire",
+    "lookahead_outcome",
+    "start_turn",
+    "top_scorers",
+    "without_chevrons",
+]
 
 
 def top_scorers(players: tuple[str, ...], markers: tuple[int, ...]) -> tuple[str, ...]:
@@ -36,14 +43,26 @@ def top_scorers(players: tuple[str, ...], markers: tuple[int, ...]) -> tuple[str
     return tuple(p for p, c in zip(players, counts, strict=True) if c == best)
 
 
+def _forward_masks() -> tuple[int, ...]:
+    masks = []
+    for code in range(81 * 8):
+        mask = 0
+        for d in FORWARD[code & 7]:
+            t = NEIGHBOUR[code >> 3][d]
+            if t >= 0:
+                mask |= 1 << t
+        masks.append(mask)
+    return tuple(masks)
+
+
+#: ``FORWARD_MASK[field * 8 + facing]``: the bitboard of the fields one step forward of a
+#: chevron on ``field`` facing ``facing`` {G4}, so the end test masks instead of shifting.
+FORWARD_MASK: Final[tuple[int, ...]] = _forward_masks()
+
+
 def _statically_stuck(code: int, enemy: int) -> bool:
     """Every forward field is off the board or another player's colour (D33)."""
-    f = code >> 3
-    for d in FORWARD[code & 7]:
-        t = NEIGHBOUR[f][d]
-        if t >= 0 and not enemy >> t & 1:
-            return False
-    return True
+    return not FORWARD_MASK[code] & ~enemy
 
 
 def can_acquire(
@@ -61,6 +80,15 @@ def can_acquire(
     marked = 0
     for m in markers:
         marked |= m
+    # Quick test first (D33 is settled here almost every ply): a forward field that is
+    # neutral and holds no chevron cannot be a wall, so some chevron acquires it.
+    reach = standing = 0
+    for codes in chevrons:
+        for code in codes:
+            reach |= FORWARD_MASK[code]
+            standing |= 1 << (code >> 3)
+    if reach & ~marked & ~standing:
+        return True
     walls = 0
     for seat, codes in enumerate(chevrons):
         enemy = marked & ~markers[seat]
