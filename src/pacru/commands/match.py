@@ -57,7 +57,12 @@ from pacru.commands._dask import (
     dask_executor,
     executor_problem,
 )
-from pacru.commands._options import add_game_options, game_options
+from pacru.commands._options import (
+    add_game_options,
+    add_max_plies_option,
+    add_no_progress_option,
+    game_options,
+)
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
 
@@ -98,15 +103,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--record", metavar="DIR", default=None, help="write each game's record into DIR"
     )
-    parser.add_argument(
-        "--max-plies",
-        type=int,
-        default=2000,
-        metavar="P",
-        help="stop a game after P plies and count it as a draw (default 2000)",
-    )
+    add_max_plies_option(parser)
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress_option(parser)
     add_game_options(parser)
     parser.set_defaults(func=run)
 
