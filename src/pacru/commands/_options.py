@@ -9,6 +9,7 @@ and ``--no-progress`` serve the commands that play many games.
 from __future__ import annotations
 
 import argparse
+import random
 from typing import Any
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "add_max_plies_option",
     "add_no_progress_option",
     "game_options",
+    "run_seed",
 ]
 
 _NAMES = ("start_layout", "meeting_rule", "move_cap")
@@ -61,3 +63,8 @@ def add_max_plies_option(
 def add_no_progress_option(parser: argparse.ArgumentParser) -> None:
     """Add ``--no-progress``, which turns the progress bar off."""
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run_seed(args: argparse.Namespace) -> int:
+    """``--seed``, else a fresh seed below ``2**32`` (the commands print it, to redo a run)."""
+    return int(args.seed) if args.seed is not None else random.SystemRandom().randrange(2**32)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,6 +44,7 @@ from pacru.commands._options import (
     add_max_plies_option,
     add_no_progress_option,
     game_options,
+    run_seed,
 )
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if problem:
         out.error(problem)
         return 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = run_seed(args)
     labels = default_labels(specs)
     total = comb(len(specs), args.players) * args.games
     out.heading(

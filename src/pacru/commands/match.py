@@ -45,7 +45,6 @@ import argparse
 import json
 import math
 import os
-import random
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +61,7 @@ from pacru.commands._options import (
     add_max_plies_option,
     add_no_progress_option,
     game_options,
+    run_seed,
 )
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if problem:  # before playing: a long match must not end in an unwritable path
         out.error(problem)
         return 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = run_seed(args)
     labels = default_labels(specs)
     progress = _Progress(args.games, labels, enabled=not args.no_progress)
     out.heading(
