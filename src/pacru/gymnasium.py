@@ -72,7 +72,7 @@ from gymnasium import spaces
 
 from pacru._cursor import RENDER_MODES, Cursor, check_render_mode, observation_space
 from pacru.bots.base import Bot
-from pacru.bots.spec import BotEntry, build_bot
+from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 
 __all__ = ["IDS", "PacruEnv", "register"]
 
@@ -122,15 +122,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         start = Cursor.new(game, players, options)
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat!r}")
-        entries = (
-            list(opponent)
-            if isinstance(opponent, Sequence) and not isinstance(opponent, str)
-            else [opponent] * (players - 1)
-        )
-        if len(entries) != players - 1:
-            raise ValueError(f"{players} players need {players - 1} opponents, not {len(entries)}")
-        for entry in entries:
-            build_bot(entry, 0)  # a bad spec fails here, not at the first reset
+        entries = opponent_entries(opponent, players)
         self.game = game
         self.players = players
         self.encoding = start.encoding

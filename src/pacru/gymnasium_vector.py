@@ -57,7 +57,7 @@ from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
 from pacru.bots.base import Bot
-from pacru.bots.spec import BotEntry, build_bot
+from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 from pacru.vector import VectorEnv, VectorState
 
 __all__ = ["PacruVectorEnv"]
@@ -100,15 +100,7 @@ class PacruVectorEnv(
         self.env = VectorEnv(game, players, num_envs, max_steps=max_steps, **options)
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
-        entries = (
-            list(opponent)
-            if isinstance(opponent, Sequence) and not isinstance(opponent, str)
-            else [opponent] * (players - 1)
-        )
-        if len(entries) != players - 1:
-            raise ValueError(f"{players} players need {players - 1} opponents, not {len(entries)}")
-        for entry in entries:
-            build_bot(entry, 0)  # a bad spec fails here, not at the first reset
+        entries = opponent_entries(opponent, players)
         self.num_envs = num_envs
         self.seat = seat
         self._entries = entries

@@ -12,7 +12,7 @@ pacru_shacru    Shacru       as Lilacru
 pacru_azacru    Azacru       ``players`` (2), the chevron options,
                              ``move_cap`` (:data:`MOVE_CAP`)
 pacru_pacru     Pacru        as Azacru, and ``meeting_rule`` (``""``: the
-                             2011 rule; or ``"original"``)
+                             2011 rule; or ``"original"``; ruling D48)
 pacru_lsd       LSD          ``players`` (2), ``colours``, ``shades``,
                              ``tile_set``, ``first_player`` (``""``),
                              ``row_length`` (0), ``allow_rotation``,

@@ -88,6 +88,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from pacru._cursor import LIMITS as _TERMINATION_LIMITS
 from pacru._parallel import run_tasks
 from pacru._version import __version__
 from pacru.base import GameState
@@ -134,8 +135,9 @@ SCHEMA = pa.schema(
 #: The ``termination`` of a game the run's ``max_plies`` stopped.
 MAX_PLIES = "max-plies"
 
-#: The ``termination`` values that are limits, not rules (``truncated`` games).
-LIMITS = frozenset({MAX_PLIES, "move-cap", "idle-limit"})
+#: The ``termination`` values that are limits, not rules (``truncated`` games): ``max-plies``
+#: and the limits the environments truncate at (the move cap, the idle rounds).
+LIMITS = frozenset({MAX_PLIES, *(t.value for t in _TERMINATION_LIMITS)})
 
 
 def _options(value: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeAlias
 
 from pacru.bots.base import Bot
@@ -150,6 +150,28 @@ def build_bot(entry: BotEntry, seed: int | None = None) -> Bot:
     if callable(entry):
         return _checked(_construct(entry, seed, {}), getattr(entry, "__name__", repr(entry)))
     raise TypeError(f"a bot entry is a spec, a Bot or a factory, not {entry!r}")
+
+
+def opponent_entries(opponent: BotEntry | Sequence[BotEntry], players: int) -> list[BotEntry]:
+    """The ``players - 1`` opponents of an environment's learner, each checked by building it.
+
+    ``opponent`` is one entry for every opponent seat or a sequence of one
+    entry per opponent seat (see :func:`build_bot`).
+
+    Raises:
+        ValueError: the sequence's length is not ``players - 1``, or a bad spec.
+        TypeError: an entry is no spec, bot or factory.
+    """
+    entries = (
+        list(opponent)
+        if isinstance(opponent, Sequence) and not isinstance(opponent, str)
+        else [opponent] * (players - 1)
+    )
+    if len(entries) != players - 1:
+        raise ValueError(f"{players} players need {players - 1} opponents, not {len(entries)}")
+    for entry in entries:
+        build_bot(entry, 0)  # a bad spec fails here, not at the first reset
+    return entries
 
 
 def _construct(factory: Callable[..., Any], seed: int | None, params: dict[str, Any]) -> Any:

@@ -1,17 +1,27 @@
-"""The chevron games' rule options on the command line: ``play``, ``match``, ``selfplay``.
+"""Options shared by the commands that play games.
 
-Each option maps to a keyword argument of :func:`pacru.new_game`; an option
-left out keeps the game's default, so the same flags serve every game.
+The chevron games' rule options (``play``, ``match``, ``ladder``, ``selfplay``)
+each map to a keyword argument of :func:`pacru.new_game`; an option left out
+keeps the game's default, so the same flags serve every game. ``--max-plies``
+and ``--no-progress`` serve the commands that play many games.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 from typing import Any
 
-__all__ = ["add_game_options", "game_options"]
+__all__ = [
+    "add_game_options",
+    "add_max_plies_option",
+    "add_no_progress_option",
+    "game_options",
+    "run_seed",
+]
 
 _NAMES = ("start_layout", "meeting_rule", "move_cap")
+_MAX_PLIES_HELP = "stop a game after P plies and count it as a draw (default 2000)"
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -41,3 +51,20 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
     """The game options given on the command line, as ``new_game`` keywords."""
     return {name: getattr(args, name) for name in _NAMES if getattr(args, name, None) is not None}
+
+
+def add_max_plies_option(
+    parser: argparse.ArgumentParser, help_text: str = _MAX_PLIES_HELP
+) -> None:
+    """Add ``--max-plies P`` (default 2000), the length at which a game is cut off."""
+    parser.add_argument("--max-plies", type=int, default=2000, metavar="P", help=help_text)
+
+
+def add_no_progress_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--no-progress``, which turns the progress bar off."""
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run_seed(args: argparse.Namespace) -> int:
+    """``--seed``, else a fresh seed below ``2**32`` (the commands print it, to redo a run)."""
+    return int(args.seed) if args.seed is not None else random.SystemRandom().randrange(2**32)

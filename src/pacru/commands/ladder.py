@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,13 @@ from pacru.commands._dask import (
     dask_executor,
     executor_problem,
 )
-from pacru.commands._options import add_game_options, game_options
+from pacru.commands._options import (
+    add_game_options,
+    add_max_plies_option,
+    add_no_progress_option,
+    game_options,
+    run_seed,
+)
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
 
@@ -73,15 +78,9 @@ def register(subparsers: Any) -> None:
     )
     add_executor_options(parser, "games")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="ladder seed")
-    parser.add_argument(
-        "--max-plies",
-        type=int,
-        default=2000,
-        metavar="P",
-        help="stop a game after P plies and count it as a draw (default 2000)",
-    )
+    add_max_plies_option(parser)
     parser.add_argument("--json", metavar="FILE", default=None, help="write the table as JSON")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress_option(parser)
     add_game_options(parser)
     parser.set_defaults(func=run)
 
@@ -107,7 +106,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if problem:
         out.error(problem)
         return 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = run_seed(args)
     labels = default_labels(specs)
     total = comb(len(specs), args.players) * args.games
     out.heading(

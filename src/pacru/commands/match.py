@@ -45,7 +45,6 @@ import argparse
 import json
 import math
 import os
-import random
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +56,13 @@ from pacru.commands._dask import (
     dask_executor,
     executor_problem,
 )
-from pacru.commands._options import add_game_options, game_options
+from pacru.commands._options import (
+    add_game_options,
+    add_max_plies_option,
+    add_no_progress_option,
+    game_options,
+    run_seed,
+)
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
 
@@ -98,15 +103,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--record", metavar="DIR", default=None, help="write each game's record into DIR"
     )
-    parser.add_argument(
-        "--max-plies",
-        type=int,
-        default=2000,
-        metavar="P",
-        help="stop a game after P plies and count it as a draw (default 2000)",
-    )
+    add_max_plies_option(parser)
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress_option(parser)
     add_game_options(parser)
     parser.set_defaults(func=run)
 
@@ -133,7 +132,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if problem:  # before playing: a long match must not end in an unwritable path
         out.error(problem)
         return 2
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = run_seed(args)
     labels = default_labels(specs)
     progress = _Progress(args.games, labels, enabled=not args.no_progress)
     out.heading(

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pacru.bots.base import sample_move
-from pacru.commands._options import add_game_options, game_options
+from pacru.commands._options import add_game_options, game_options, run_seed
 from pacru.commands._prompt import read_move, refusal
 from pacru.commands._ui import Output, add_colour_option, colour_choice
 from pacru.errors import PacruError
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         return 2
     if state.outcome is not None:
         return _over_already(state, args.quiet, out)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    seed = run_seed(args)
     try:
         bots = _bots(getattr(args, "bot", []), state, seed)
     except ValueError as err:

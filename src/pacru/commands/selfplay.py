@@ -41,7 +41,12 @@ from pacru.commands._dask import (
     dask_executor,
     executor_problem,
 )
-from pacru.commands._options import add_game_options, game_options
+from pacru.commands._options import (
+    add_game_options,
+    add_max_plies_option,
+    add_no_progress_option,
+    game_options,
+)
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
 
@@ -74,14 +79,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--shard-games", type=int, default=16, metavar="K", help="games per shard (default 16)"
     )
-    parser.add_argument(
-        "--max-plies",
-        type=int,
-        default=2000,
-        metavar="P",
-        help="stop a game after P plies (default 2000)",
-    )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_max_plies_option(parser, "stop a game after P plies (default 2000)")
+    add_no_progress_option(parser)
     add_game_options(parser)
     parser.set_defaults(func=run)
 
