@@ -238,6 +238,27 @@ def test_render_spans_point_at_each_piece_of_the_plain_board() -> None:
                 assert lines[line][start:stop] == f"{keys[seat]} = {colours[seat]}"
 
 
+def test_lsd_spans_and_labels_of_a_board_reaching_row_minus_8() -> None:
+    """The y labels are as wide as the top and bottom rows' (here -9: two characters), and
+    the spans point at the tiles (a label one character too wide shifted both)."""
+    from pacru.lsd.render import render_spans as lsd_spans
+    from pacru.lsd.state import LsdState
+
+    red = ["B+NS", "BxNS", "B+NESW", "BxNESW", "B+NES"]
+    yellow = ["W+NS", "WxNS", "W+NESW", "WxNESW"]
+    faces = [red[i // 2] if i % 2 == 0 else yellow[i // 2] for i in range(9)]
+    field = ";".join(f"{i % 2}{face}@0,{-i}" for i, face in enumerate(faces))
+    state = pacru.from_position(f"lsd red:B,yellow:W {field} - red", adjudicate=False)
+    assert isinstance(state, LsdState)
+    lines = str(state).splitlines()
+    assert lines[1] == "     -1      0      1"
+    assert "-9    .      *      ." in lines
+    spans = lsd_spans(state)[:9]
+    assert [lines[line][start:stop] for line, start, stop, _ in spans] == [
+        f"{face[:2]}{'ry'[i % 2]}" for i, face in enumerate(faces)
+    ]
+
+
 def test_coloured_board_has_the_plain_text_styles_and_a_legend(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

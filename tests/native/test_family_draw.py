@@ -7,16 +7,18 @@ import random
 
 import pytest
 
+from pacru import LegalMoves
 from pacru.bots import sample_move
 from pacru.chevron.engine import python_apply, python_legal_moves
 
 from .support import CONFIGS, native, start
 
 
-def _bounds(moves: object) -> list[tuple[int, int]]:
+def _bounds(moves: LegalMoves) -> list[tuple[int, int]]:
     """(start, size) of each family of a Python-engine list, in list order."""
-    out, at = [], 0
-    for family in moves.families:  # type: ignore[attr-defined]
+    out: list[tuple[int, int]] = []
+    at = 0
+    for family in moves.families:
         out.append((at, family.size))
         at += family.size
     return out

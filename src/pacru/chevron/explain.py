@@ -13,7 +13,15 @@ from pacru.chevron.legality import diagnose
 from pacru.chevron.move import Move
 from pacru.errors import NotationError
 from pacru.explain import Explanation, limited
-from pacru.geometry import BETWEEN, BORDERLAND, BORDERLAND_NAMES, FIELD_NAMES, LINE, Direction
+from pacru.geometry import (
+    BETWEEN,
+    BORDERLAND,
+    BORDERLAND_NAMES,
+    FIELD_NAMES,
+    LINE,
+    Direction,
+    parse_field,
+)
 
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
@@ -24,9 +32,6 @@ _MOVE_RULE: Final = {"lilacru": "L4", "shacru": "S-R3", "azacru": "A-R5", "pacru
 _PASS_RULE: Final = {"lilacru": "L3", "shacru": "S-R2", "azacru": "A-R10"}
 _MARK_RULE: Final = {"lilacru": "L5", "shacru": "S-R3", "azacru": "A-R3"}
 _TWIST_RULE: Final = {"shacru": "S-R4", "azacru": "A-R6"}
-
-
-# -- chevron games -------------------------------------------------------------------------------
 
 
 def _chevron_alternatives(state: ChevronState, move: Move | None) -> tuple[tuple[str, ...], str]:
@@ -66,8 +71,6 @@ def explain_chevron(state: ChevronState, text: str) -> Explanation:
 
 def _origin_only(text: str) -> Move | None:
     """A stand-in move from the field a bad text starts with, to list that chevron's moves."""
-    from pacru.geometry import parse_field
-
     try:
         origin = parse_field(text.strip()[:2])
     except (NotationError, ValueError):

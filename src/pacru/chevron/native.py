@@ -22,7 +22,7 @@ from pacru.base import Outcome, Termination
 from pacru.chevron.families import Family, ReorientationFamily, StepFamily, make_move
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
-from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.movelist import LegalMoves, _move_or_none
 from pacru.chevron.rules import rules_of_key
 
 if TYPE_CHECKING:
@@ -142,12 +142,7 @@ class NativeLegalMoves(LegalMoves):
 
     def __contains__(self, move: object) -> bool:
         if isinstance(move, str):
-            from pacru.errors import NotationError
-
-            try:
-                move = Move.parse(move)
-            except NotationError:
-                return False
+            move = _move_or_none(move)
         return isinstance(move, Move) and self._impl.contains(move)
 
     @property

@@ -11,6 +11,7 @@ from typing import Any
 from pacru.errors import IllegalMoveError, NotationError
 from pacru.explain import Explanation, limited
 from pacru.lsd.moves import parse_move_text
+from pacru.lsd.tiles import DIRECTIONS
 
 __all__ = ["explain_lsd"]
 
@@ -38,7 +39,7 @@ def explain_lsd(state: Any, text: str) -> Explanation:
         parts.append("the first tile starts the field at (0, 0) (LSD 1.4, RULING 20)")
     tile = after.tile_at(move.cell)
     whole = 0
-    for side, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+    for side, (dx, dy) in enumerate(DIRECTIONS):
         other = state.tile_at((x + dx, y + dy))
         if (
             tile is not None

@@ -56,11 +56,15 @@ def _extent(state: LsdState) -> tuple[range, range]:
     return range(min(xs) - 1, max(xs) + 2), range(max(ys) + 1, min(ys) - 2, -1)
 
 
+def _label_width(y_range: range) -> int:
+    """The width of the y labels: that of the widest of the top and bottom rows' labels."""
+    return max(len(str(y)) for y in (y_range.start, y_range.stop + 1))
+
+
 def _board(state: LsdState, keys: tuple[str, ...]) -> list[str]:
     field, frontier = state._field, state._frontier
     x_range, y_range = _extent(state)
-    ys = (y_range.start, y_range.stop + 1)
-    width = max(len(str(y)) for y in (min(ys) - 1, max(ys) + 1))
+    width = _label_width(y_range)
     lines = [" " * (width + 1) + "".join(f"{x:^7}" for x in x_range)]
     for y in y_range:
         rows = ["", "", ""]
@@ -114,7 +118,7 @@ def render_spans(state: LsdState) -> list[tuple[int, int, int, int]]:
         board comes last.
     """
     x_range, y_range = _extent(state)
-    width = max(len(str(y)) for y in (y_range.start, y_range.stop + 1))
+    width = _label_width(y_range)
     spans = []
     for code, tile in state._field.items():
         x, y = decode_cell(code)
