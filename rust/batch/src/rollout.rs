@@ -76,10 +76,12 @@ pub fn family_count(rules: &Rules, pos: &Position, list: &MoveList) -> usize {
 /// has (`family < family_count`).
 pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usize) -> (u64, u64) {
     let steps = list.step_count();
-    let (sizes, _) = reorientations(rules, pos, list);
-    let per_chevron: u64 = sizes.iter().sum();
-    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
-    let step_moves = list.len() - per_chevron * chevrons;
+    let Shape {
+        step_moves,
+        sizes,
+        per_chevron,
+        ..
+    } = shape(rules, pos, list);
     if family < steps {
         return step_family(list, step_moves, family);
     }
@@ -187,7 +189,6 @@ pub(crate) struct Shape {
 pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
     let (sizes, reorienting) = reorientations(rules, pos, list);
     let per_chevron: u64 = sizes.iter().sum();
-    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
     let turns = if reorienting == 0 {
         0
     } else if sizes[2] == 0 {
@@ -196,26 +197,29 @@ pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
         4
     };
     Shape {
-        step_moves: list.len() - per_chevron * chevrons,
+        step_moves: list.len() - per_chevron * chevrons_to_move(pos),
         sizes,
         turns,
         per_chevron,
     }
 }
 
+/// How many chevrons the player to move has (each has its reorientation families).
+fn chevrons_to_move(pos: &Position) -> u64 {
+    pos.chevrons[usize::from(pos.to_move) % 4].len() as u64
+}
+
 /// The (start, size) of every family of `list`, in order (see [`family_range`]).
 pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
-    let (sizes, reorienting) = reorientations(rules, pos, list);
-    let per_chevron: u64 = sizes.iter().sum();
-    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
-    let step_moves = list.len() - per_chevron * chevrons;
-    let mut runs = Vec::with_capacity(list.step_count() + reorienting);
+    let shape = shape(rules, pos, list);
+    let chevrons = chevrons_to_move(pos);
+    let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons as usize);
     if list.step_count() > 0 {
-        step_runs(list, step_moves, None, &mut runs);
+        step_runs(list, shape.step_moves, None, &mut runs);
     }
-    let mut at = step_moves;
+    let mut at = shape.step_moves;
     for _ in 0..chevrons {
-        for &size in sizes.iter().filter(|&&s| s > 0) {
+        for &size in shape.sizes.iter().filter(|&&s| s > 0) {
             runs.push((at, size));
             at += size;
         }
