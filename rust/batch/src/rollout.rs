@@ -76,10 +76,12 @@ pub fn family_count(rules: &Rules, pos: &Position, list: &MoveList) -> usize {
 /// has (`family < family_count`).
 pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usize) -> (u64, u64) {
     let steps = list.step_count();
-    let (sizes, _) = reorientations(rules, pos, list);
-    let per_chevron: u64 = sizes.iter().sum();
-    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
-    let step_moves = list.len() - per_chevron * chevrons;
+    let Shape {
+        step_moves,
+        sizes,
+        per_chevron,
+        ..
+    } = shape(rules, pos, list);
     if family < steps {
         return step_family(list, step_moves, family);
     }
@@ -187,7 +189,6 @@ pub(crate) struct Shape {
 pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
     let (sizes, reorienting) = reorientations(rules, pos, list);
     let per_chevron: u64 = sizes.iter().sum();
-    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
     let turns = if reorienting == 0 {
         0
     } else if sizes[2] == 0 {
@@ -196,31 +197,16 @@ pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
         4
     };
     Shape {
-        step_moves: list.len() - per_chevron * chevrons,
+        step_moves: list.len() - per_chevron * chevrons_to_move(pos),
         sizes,
         turns,
         per_chevron,
     }
 }
 
-/// The (start, size) of every family of `list`, in order (see [`family_range`]).
-pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
-    let (sizes, reorienting) = reorientations(rules, pos, list);
-    let per_chevron: u64 = sizes.iter().sum();
-    let chevrons = pos.chevrons[usize::from(pos.to_move) % 4].len() as u64;
-    let step_moves = list.len() - per_chevron * chevrons;
-    let mut runs = Vec::with_capacity(list.step_count() + reorienting);
-    if list.step_count() > 0 {
-        step_runs(list, step_moves, None, &mut runs);
-    }
-    let mut at = step_moves;
-    for _ in 0..chevrons {
-        for &size in sizes.iter().filter(|&&s| s > 0) {
-            runs.push((at, size));
-            at += size;
-        }
-    }
-    runs
+/// How many chevrons the player to move has (each has its reorientation families).
+fn chevrons_to_move(pos: &Position) -> u64 {
+    pos.chevrons[usize::from(pos.to_move) % 4].len() as u64
 }
 
 /// One random game from `pos`: its last position and its plies (at most `cap`). The

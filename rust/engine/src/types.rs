@@ -486,8 +486,8 @@ impl Position {
         Ok(pos)
     }
 
-    /// The starting position of `players` players in the standard layout (rules
-    /// reference B.5; `pacru.new_game(game, players)`): 2 players S (+ i9 SW, first) and
+    /// The starting position of `players` players in the standard layout
+    /// (`pacru.new_game(game, players)`): 2 players S (+ i9 SW, first) and
     /// N (+ a1 NE); 3 players N, E, W; 4 players S, W, N, E {L2, S-R1, A-R1, R1}.
     ///
     /// # Errors

@@ -529,7 +529,6 @@ impl PyPosition {
         })
     }
 
-    /// The legal moves of the player to move.
     /// The legal moves of the player to move, as a `NativeLegalMoves`.
     fn legal_moves<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();

@@ -107,6 +107,12 @@ impl Batch {
         supply: u32,
     ) -> PyResult<(Py<Batch>, FrameBytes<'py>)> {
         let s = start.get();
+        // The observation has one plane per chevron game: a larger index would write past it.
+        if usize::from(game_index) >= crate::GAMES.len() {
+            return Err(PyValueError::new_err(format!(
+                "game index {game_index} is not that of a chevron game"
+            )));
+        }
         let layout = Layout {
             rules: s.rules,
             players: s.pos.players,
@@ -127,8 +133,9 @@ impl Batch {
     }
 
     /// The batch after one decision in each game of `rows`: a restart where `restart` is
-    /// set (from `starts[j]`, or the batch's start when None), else `actions[j]`, which
-    /// must be legal (checked: `ValueError`). Returns the new batch and the frame of `rows`.
+    /// set (from `starts[j]`, of the batch's rules and seats, or the batch's start when
+    /// None), else `actions[j]`, which must be legal (both checked: `ValueError`).
+    /// Returns the new batch and the frame of `rows`.
     #[pyo3(signature = (rows, actions, restart, starts))]
     fn step<'py>(
         &self,
@@ -150,7 +157,18 @@ impl Batch {
             let game = self.row(row)?;
             games[row] = if restart[j] {
                 match &starts[j] {
-                    Some(pos) => Arc::new(Game::start(&self.layout, pos.get().pos.clone())),
+                    Some(pos) => {
+                        let pos = pos.get();
+                        // The batch steps and observes every game under its own rules and
+                        // seats: another start would be played and encoded wrongly.
+                        if pos.rules != self.layout.rules || pos.pos.players != self.layout.players
+                        {
+                            return Err(PyValueError::new_err(format!(
+                                "game {row}: the restart position is not of the batch's game"
+                            )));
+                        }
+                        Arc::new(Game::start(&self.layout, pos.pos.clone()))
+                    }
                     None => self.start.clone(),
                 }
             } else {
