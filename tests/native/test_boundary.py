@@ -119,10 +119,12 @@ def test_native_objects_refuse_assignment() -> None:
     assert isinstance(moves, native.NativeLegalMoves)
     with pytest.raises(AttributeError):
         pos.markers = ()  # type: ignore[misc]
-    with pytest.raises(AttributeError):
-        moves._impl.is_pass = True  # type: ignore[misc]
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        moves._py = moves
+        moves.is_pass = True  # type: ignore[misc]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        moves._py = moves  # type: ignore[attr-defined]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        del moves.steps  # type: ignore[misc]
     assert isinstance(moves, pacru.LegalMoves)
 
 

@@ -29,8 +29,6 @@ def test_family_bounds_and_draws_agree(game: str, players: int) -> None:
     """At every ply of seeded games: the native family count and ranges are the Python
     engine's families (steps, then reorientations by chevron and turn {R14}), each
     range holds its family's moves, and sample_move draws the same move from both."""
-    from pacru._native import Moves
-
     draws = 0
     for seed in range(6):
         rng = random.Random(seed)
@@ -40,8 +38,8 @@ def test_family_bounds_and_draws_agree(game: str, players: int) -> None:
             nat_moves = native.legal_moves(state)
             where = f"{game} {players}p seed {seed} ply {ply}"
             bounds = _bounds(py_moves)
-            impl = nat_moves._impl
-            assert isinstance(impl, Moves)
+            impl = nat_moves
+            assert isinstance(impl, native.NativeLegalMoves)
             assert impl.family_count() == len(bounds), where
             assert [impl.family_range(k) for k in range(len(bounds))] == bounds, where
             for (begin, size), family in zip(bounds, py_moves.families, strict=True):

@@ -10,19 +10,24 @@
 //! No code path panics on any input: bad input is a Python exception (`ValueError`,
 //! `IndexError`, `TypeError`), and the objects refuse assignment (frozen classes).
 
+mod methods;
+mod moves;
 mod rollouts;
 mod vector;
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Mutex, OnceLock};
 
 use pacru_engine as engine;
-use pyo3::exceptions::{PyIndexError, PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
+
+use moves::{Moves, MovesIter};
 
 /// The chevron games, by their Python names.
 const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
@@ -30,9 +35,32 @@ const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
 /// suite (tests/native): `pacru.ENGINE` is "native" only when that is every game.
 const VERIFIED: &[&str] = &GAMES;
 
-static MAKE_MOVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-/// `pacru.chevron.native.NativeLegalMoves`, the class of the lists `legal_moves` returns.
-static LIST_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `pacru.Move`, the class of moves.
+static MOVE_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// The slots of `pacru.Move` in field order, then its hash cache.
+const MOVE_SLOTS: [&str; 10] = [
+    "origin",
+    "target",
+    "capture",
+    "twist",
+    "turn",
+    "connection",
+    "marker",
+    "meeting",
+    "relinquished",
+    "_attrs_cached_hash",
+];
+static MOVE_NAMES: PyOnceLock<[Py<PyString>; 10]> = PyOnceLock::new();
+/// The maker of `pacru.Move` objects (None: made through Python calls).
+static MOVE_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
+/// `pacru.chevron.native.python_list(position)`: the Python engine's list of a position.
+static PYTHON_LIST: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `pacru.LegalMoves`, whose `__eq__` and `__repr__` the native list shares.
+static LEGAL_MOVES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `pacru.chevron.movelist._move_or_none(text)`: the move a text writes, or None.
+static MOVE_OR_NONE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// `attrs.exceptions.FrozenInstanceError`, raised on assignment to a list.
+static FROZEN: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// `pacru.chevron.native.outcome(termination, winners, players)`: a `pacru.Outcome`.
 static OUTCOME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// `pacru.chevron.native.position(state)`: the native position of a Python-made state.
@@ -63,11 +91,31 @@ const STATE_SLOTS: [&str; 15] = [
 static STATE_NAMES: PyOnceLock<[Py<PyString>; 15]> = PyOnceLock::new();
 /// The maker of `ChevronState` objects (None: made through Python calls).
 static STATE_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
-/// The slot of a `NativeLegalMoves`, and the maker of those lists.
-static LIST_NAMES: PyOnceLock<[Py<PyString>; 1]> = PyOnceLock::new();
-static LIST_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
 /// The moves without relinquished fields built so far, by `move_key`.
-static SHARED: OnceLock<Mutex<HashMap<u64, Py<PyAny>>>> = OnceLock::new();
+static SHARED: OnceLock<Mutex<SharedMoves>> = OnceLock::new();
+type SharedMoves = HashMap<u64, Py<PyAny>, BuildHasherDefault<KeyHasher>>;
+
+/// Hashes a `move_key` with one multiplication: the keys are small distinct integers, so
+/// SipHash's protection against chosen keys buys nothing here.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(*b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let h = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+}
 /// How many shared moves are kept before starting afresh (as `families.make_move`).
 const SHARED_SIZE: usize = 1 << 16;
 
@@ -146,7 +194,7 @@ fn fields_of(mut board: u128) -> Vec<u8> {
 
 /// The Python `pacru.Move` of an engine move, shared when it relinquishes no field.
 fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
-    let shared = SHARED.get_or_init(|| Mutex::new(HashMap::new()));
+    let shared = SHARED.get_or_init(|| Mutex::new(HashMap::default()));
     let key = move_key(m);
     if m.relinquished == 0 {
         // The lock is never held while Python runs: another thread could take the GIL.
@@ -158,22 +206,7 @@ fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
             return Ok(found);
         }
     }
-    let make = registered(py, &MAKE_MOVE)?;
-    let relinquished = PyTuple::new(py, fields_of(m.relinquished))?;
-    let built = make.call1(
-        py,
-        (
-            m.origin,
-            m.target,
-            m.capture,
-            m.twist,
-            m.turn,
-            m.connection,
-            m.marker,
-            m.meeting,
-            relinquished,
-        ),
-    )?;
+    let built = build_move(py, m)?;
     if m.relinquished == 0 {
         if let Ok(mut cache) = shared.lock() {
             if cache.len() >= SHARED_SIZE {
@@ -183,6 +216,34 @@ fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
         }
     }
     Ok(built)
+}
+
+/// A new `pacru.Move` with the parts of `m`, its slots set as `families.make_move` sets
+/// them (the engine's moves are valid, so the class's converters have nothing to do).
+fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
+    let field = |f: Option<u8>| match f {
+        Some(f) => f.into_pyobject(py).map(Bound::into_any),
+        None => Ok(py.None().into_bound(py)),
+    };
+    let flag = |b: bool| b.into_pyobject(py).map(|b| b.to_owned().into_any());
+    let relinquished = PyTuple::new(py, fields_of(m.relinquished))?.into_any();
+    let values = [
+        field(m.origin)?,
+        field(m.target)?,
+        flag(m.capture)?,
+        m.twist.into_pyobject(py)?.into_any(),
+        m.turn.into_pyobject(py)?.into_any(),
+        flag(m.connection)?,
+        field(m.marker)?,
+        field(m.meeting)?,
+        relinquished,
+        py.None().into_bound(py),
+    ];
+    let class = registered(py, &MOVE_CLASS)?.bind(py).cast::<PyType>()?;
+    let names = MOVE_NAMES.get_or_init(py, || {
+        MOVE_SLOTS.map(|name| PyString::intern(py, name).unbind())
+    });
+    make_object(py, &MOVE_MAKER, class, names, &values).map(Bound::unbind)
 }
 
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
@@ -229,23 +290,32 @@ fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
     })
 }
 
-/// Register the Python side: the factory of moves (`pacru.chevron.families.make_move`),
-/// the class of move lists and the factory of outcomes (`pacru.chevron.native`).
+/// Register the Python side: the class of moves, the class whose `__eq__`/`__repr__` the
+/// native list shares, the factories of outcomes, native positions and Python-engine lists
+/// (`pacru.chevron.native`), the empty list, the text-to-move reader of `in` and the error
+/// of assignment.
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn init(
     py: Python<'_>,
-    make_move: Py<PyAny>,
-    list_class: Py<PyAny>,
+    move_class: Py<PyAny>,
+    legal_moves: Py<PyAny>,
     outcome: Py<PyAny>,
     position: Py<PyAny>,
+    python_list: Py<PyAny>,
     empty: Py<PyAny>,
+    move_or_none: Py<PyAny>,
+    frozen: Py<PyAny>,
 ) -> PyResult<()> {
     // A second call (a reloaded module) keeps the first ones: they build equal values.
-    let _ = MAKE_MOVE.set(py, make_move);
-    let _ = LIST_CLASS.set(py, list_class);
+    let _ = MOVE_CLASS.set(py, move_class);
+    let _ = LEGAL_MOVES.set(py, legal_moves);
     let _ = OUTCOME.set(py, outcome);
     let _ = POSITION.set(py, position);
+    let _ = PYTHON_LIST.set(py, python_list);
     let _ = EMPTY.set(py, empty);
+    let _ = MOVE_OR_NONE.set(py, move_or_none);
+    let _ = FROZEN.set(py, frozen);
     let new = py
         .import("builtins")?
         .getattr("object")?
@@ -282,6 +352,8 @@ struct Maker {
     class: Py<PyType>,
     alloc: ffi::allocfunc,
     slots: Vec<(Py<PyAny>, ffi::descrsetfunc)>,
+    /// The getters of the same descriptors (a member descriptor's `__get__`).
+    getters: Vec<ffi::descrgetfunc>,
 }
 
 impl Maker {
@@ -301,6 +373,7 @@ impl Maker {
             return Ok(None);
         }
         let mut slots = Vec::with_capacity(names.len());
+        let mut getters = Vec::with_capacity(names.len());
         for name in names {
             // The descriptor `object.__setattr__` would find: the first along the MRO.
             let mut found = None;
@@ -314,16 +387,23 @@ impl Maker {
             if descr.get_type().name()?.to_str()? != "member_descriptor" {
                 return Ok(None);
             }
+            let kind = descr.get_type().as_type_ptr();
             // SAFETY: the type of a live object is a live type object.
-            let set = unsafe {
-                ffi::PyType_GetSlot(descr.get_type().as_type_ptr(), ffi::Py_tp_descr_set)
+            let (set, get) = unsafe {
+                (
+                    ffi::PyType_GetSlot(kind, ffi::Py_tp_descr_set),
+                    ffi::PyType_GetSlot(kind, ffi::Py_tp_descr_get),
+                )
             };
-            if set.is_null() {
+            if set.is_null() || get.is_null() {
                 return Ok(None);
             }
-            // SAFETY: the `Py_tp_descr_set` slot of a type holds a `descrsetfunc`.
-            let set: ffi::descrsetfunc = unsafe { std::mem::transmute(set) };
+            // SAFETY: the `Py_tp_descr_set` and `Py_tp_descr_get` slots of a type hold a
+            // `descrsetfunc` and a `descrgetfunc`.
+            let (set, get): (ffi::descrsetfunc, ffi::descrgetfunc) =
+                unsafe { (std::mem::transmute(set), std::mem::transmute(get)) };
             slots.push((descr.unbind(), set));
+            getters.push(get);
         }
         // SAFETY: the `Py_tp_alloc` slot of a type holds an `allocfunc`.
         let alloc: ffi::allocfunc = unsafe { std::mem::transmute(alloc) };
@@ -331,6 +411,7 @@ impl Maker {
             class: class.clone().unbind(),
             alloc,
             slots,
+            getters,
         }))
     }
 
@@ -355,6 +436,85 @@ impl Maker {
         }
         Ok(obj)
     }
+}
+
+impl Maker {
+    /// Whether `obj` is an object of exactly this maker's class.
+    fn owns(&self, obj: &Bound<'_, PyAny>) -> bool {
+        obj.get_type_ptr() == self.class.bind(obj.py()).as_type_ptr()
+    }
+
+    /// Slot `i` of `obj`, an object of this class (`owns`), as `obj.<name>` reads it.
+    fn get<'py>(&self, obj: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
+        let py = obj.py();
+        let (descr, _) = &self.slots[i];
+        let class = self.class.bind(py);
+        // SAFETY: `getters[i]` is the getter of `descr`'s type, called as `obj.<name>` calls
+        // it: the descriptor, an object of its class and that class, all live references.
+        let value = unsafe {
+            (self.getters[i])(
+                descr.as_ptr(),
+                obj.as_ptr(),
+                class.as_ptr(),
+            )
+        };
+        // SAFETY: a non-NULL result is a new reference; NULL means an exception is set
+        // (an unset slot: AttributeError).
+        unsafe { Bound::from_owned_ptr_or_err(py, value) }
+    }
+
+    /// Set slot `i` of `obj`, an object of this class (`owns`), around its frozen
+    /// `__setattr__`, as `object.__setattr__` does.
+    fn set(&self, obj: &Bound<'_, PyAny>, i: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (descr, set) = &self.slots[i];
+        // SAFETY: `set` is the setter of `descr`'s type; the pointers are live references.
+        if unsafe { set(descr.as_ptr(), obj.as_ptr(), value.as_ptr()) } < 0 {
+            return Err(PyErr::fetch(obj.py()));
+        }
+        Ok(())
+    }
+}
+
+/// The index in `STATE_SLOTS` of the cached move list and of the native position.
+const STATE_MOVES: usize = 12;
+const STATE_POSITION: usize = 13;
+
+/// The names of the slots of `ChevronState`, interned once.
+fn state_names(py: Python<'_>) -> &[Py<PyString>; 15] {
+    STATE_NAMES.get_or_init(py, || {
+        STATE_SLOTS.map(|name| PyString::intern(py, name).unbind())
+    })
+}
+
+/// Slot `i` of a `ChevronState` (`STATE_SLOTS` order): through its descriptor when the
+/// state's class is the one `init_state_class` saw, else by name.
+fn state_slot<'py>(state: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
+    let py = state.py();
+    if let Some(Some(maker)) = STATE_MAKER.get(py) {
+        if maker.owns(state) {
+            return maker.get(state, i);
+        }
+    }
+    state.getattr(state_names(py)[i].bind(py))
+}
+
+/// Set slot `i` of a `ChevronState` around its frozen `__setattr__`.
+fn set_state_slot(state: &Bound<'_, PyAny>, i: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let py = state.py();
+    if let Some(Some(maker)) = STATE_MAKER.get(py) {
+        if maker.owns(state) {
+            return maker.set(state, i, value);
+        }
+    }
+    set_slot(state, state_names(py)[i].bind(py), value)
+}
+
+/// Find the slots of the state class `class` once, before the first state is read.
+fn init_state_class(class: &Bound<'_, PyType>) -> PyResult<()> {
+    let py = class.py();
+    let names = state_names(py);
+    STATE_MAKER.get_or_try_init(py, || Maker::of(class, names))?;
+    Ok(())
 }
 
 /// A new object of `class` with the slots `names` set to `values`: through the maker cached
@@ -383,28 +543,27 @@ fn make_object<'py>(
 #[pyfunction]
 fn legal_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let py = state.py();
-    if !state.getattr(intern!(py, "outcome"))?.is_none() {
-        return Ok(registered(py, &EMPTY)?.bind(py).clone());
-    }
-    let mut pos = state.getattr(intern!(py, "_pos"))?;
+    let mut pos = state_slot(state, STATE_POSITION)?;
     if pos.is_none() {
         pos = registered(py, &POSITION)?.bind(py).call1((state,))?;
     }
-    PyPosition::legal_moves(pos.cast::<PyPosition>()?)
+    let pos = pos.cast::<PyPosition>()?;
+    // A finished game's native position has its outcome, as the state has.
+    if pos.get().pos.outcome.is_some() {
+        return Ok(registered(py, &EMPTY)?.bind(py).clone());
+    }
+    PyPosition::legal_moves(pos).map(Bound::into_any)
 }
 
 /// The `ChevronState` after the legal `move` (checked by `ChevronState.apply_move`).
 #[pyfunction]
 fn apply<'py>(state: &Bound<'py, PyAny>, move_: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let py = state.py();
-    let moves = state.getattr(intern!(py, "_moves"))?;
-    if !moves.is_none() {
-        if let Ok(list) = moves.getattr(intern!(py, "_impl"))?.cast::<Moves>() {
-            return list.get().apply_state(state, move_);
-        }
+    let moves = state_slot(state, STATE_MOVES)?;
+    if let Ok(list) = moves.cast::<Moves>() {
+        return list.get().apply_state(state, move_);
     }
     // No native list cached (a list of the Python engine, or none yet): make one.
-    let list = legal_moves(state)?.getattr(intern!(py, "_impl"))?;
+    let list = legal_moves(state)?;
     list.cast::<Moves>()?.get().apply_state(state, move_)
 }
 
@@ -417,16 +576,28 @@ pub(crate) struct PyPosition {
     /// entries of the seats a move leaves alone (a 128-bit int is slow to make).
     markers: Py<PyTuple>,
     chevrons: Py<PyTuple>,
+    /// The occupied fields as a Python int, reused while no chevron moves.
+    occupied: PyOnceLock<Py<PyAny>>,
+    /// The state's `rules` and `players` objects, handed on to the next state (None for a
+    /// position made from its parts: then they are read from the state).
+    state_rules: Option<Py<PyAny>>,
+    players: Option<Py<PyAny>>,
 }
 
 impl PyPosition {
+    #[allow(clippy::too_many_arguments)]
     fn successor<'py>(
         &self,
         py: Python<'py>,
         next: engine::Position,
         markers: &Bound<'py, PyTuple>,
         chevrons: &Bound<'py, PyTuple>,
+        occupied: &Bound<'py, PyAny>,
+        rules: &Bound<'py, PyAny>,
+        players: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyPosition>> {
+        let known = PyOnceLock::new();
+        let _ = known.set(py, occupied.clone().unbind());
         Bound::new(
             py,
             PyPosition {
@@ -434,8 +605,34 @@ impl PyPosition {
                 pos: next,
                 markers: markers.clone().unbind(),
                 chevrons: chevrons.clone().unbind(),
+                occupied: known,
+                state_rules: Some(rules.clone().unbind()),
+                players: Some(players.clone().unbind()),
             },
         )
+    }
+
+    /// The occupied fields as a Python int.
+    fn occupied<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.occupied
+            .get_or_init(py, || board(py, self.pos.occupied()).unbind())
+            .bind(py)
+            .clone()
+    }
+
+    /// The `rules` and `players` of `state`, the state of this position.
+    fn state_parts<'py>(
+        &self,
+        state: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let py = state.py();
+        Ok(match (&self.state_rules, &self.players) {
+            (Some(rules), Some(players)) => (rules.bind(py).clone(), players.bind(py).clone()),
+            _ => (
+                state.getattr(intern!(py, "rules"))?,
+                state.getattr(intern!(py, "players"))?,
+            ),
+        })
     }
 
     /// The Python tuples of `next`'s markers and chevrons, sharing this position's entries
@@ -483,7 +680,8 @@ impl PyPosition {
     #[new]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (game, meeting_rule, move_cap, idle_rounds, markers, chevrons, to_move,
-                        out, trigger, idle, ply, termination, winners))]
+                        out, trigger, idle, ply, termination, winners, state_rules = None,
+                        players = None))]
     fn new(
         game: &str,
         meeting_rule: &str,
@@ -498,6 +696,8 @@ impl PyPosition {
         ply: u32,
         termination: Option<&str>,
         winners: u8,
+        state_rules: Option<Py<PyAny>>,
+        players: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
         let rules = engine::Rules {
             game: game_of(game)?,
@@ -514,11 +714,11 @@ impl PyPosition {
         };
         let boards: Vec<u128> = markers.extract()?;
         let seats: Vec<Vec<u16>> = chevrons.extract()?;
-        let players =
+        let count =
             u8::try_from(boards.len()).map_err(|_| PyValueError::new_err("too many players"))?;
         let codes: Vec<&[u16]> = seats.iter().map(Vec::as_slice).collect();
         let pos = engine::Position::new(
-            players, &boards, &codes, to_move, out, trigger, idle, ply, outcome,
+            count, &boards, &codes, to_move, out, trigger, idle, ply, outcome,
         )
         .map_err(engine_error)?;
         Ok(PyPosition {
@@ -526,27 +726,15 @@ impl PyPosition {
             pos,
             markers: markers.unbind(),
             chevrons: chevrons.unbind(),
+            occupied: PyOnceLock::new(),
+            state_rules,
+            players,
         })
     }
 
-    /// The legal moves of the player to move, as a `NativeLegalMoves`.
-    fn legal_moves<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let me = slf.get();
-        let list = engine::legal_moves(&me.rules, &me.pos);
-        let len = list.len();
-        let is_pass = list.is_pass();
-        let moves = Moves {
-            position: slf.clone().unbind(),
-            list,
-            len,
-            is_pass,
-            issued: Mutex::new(None),
-        };
-        let class = registered(py, &LIST_CLASS)?.bind(py).cast::<PyType>()?;
-        let names = LIST_NAMES.get_or_init(py, || [PyString::intern(py, "_impl").unbind()]);
-        let moves = Bound::new(py, moves)?.into_any();
-        make_object(py, &LIST_MAKER, class, names, &[moves])
+    /// The legal moves of the player to move, a `NativeLegalMoves`.
+    fn legal_moves<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Moves>> {
+        Bound::new(slf.py(), Moves::of(slf))
     }
 
     /// The number of move sequences of `depth` plies.
@@ -601,197 +789,6 @@ impl PyPosition {
     }
 }
 
-/// The legal moves of one position, in the order of the Python engine.
-#[pyclass(frozen, module = "pacru._native")]
-struct Moves {
-    position: Py<PyPosition>,
-    list: engine::MoveList,
-    len: u64,
-    is_pass: bool,
-    /// The move last handed out by `get`, with its index: applied without a check.
-    issued: Mutex<Option<(Py<PyAny>, u64)>>,
-}
-
-#[pymethods]
-impl Moves {
-    fn __len__(&self) -> usize {
-        usize::try_from(self.len).unwrap_or(usize::MAX)
-    }
-
-    /// The `index`-th move (negative from the end); `IndexError` outside the list.
-    fn get(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let index: i64 = match index.extract() {
-            Ok(i) => i,
-            // An int beyond 64 bits is out of range, as for any list.
-            Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
-                return Err(PyIndexError::new_err("legal move index out of range"))
-            }
-            Err(e) => return Err(e),
-        };
-        let n = i64::try_from(self.len).unwrap_or(i64::MAX);
-        let i = if index < 0 { index + n } else { index };
-        let (i, m) = u64::try_from(i)
-            .ok()
-            .and_then(|i| Some((i, self.list.get(i)?)))
-            .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
-        let obj = to_python(py, &m)?;
-        if let Ok(mut issued) = self.issued.lock() {
-            *issued = Some((obj.clone_ref(py), i));
-        }
-        Ok(obj)
-    }
-
-    fn __iter__(slf: &Bound<'_, Self>) -> MovesIter {
-        MovesIter {
-            moves: slf.clone().unbind(),
-            next: Mutex::new(0),
-        }
-    }
-
-    /// Whether `move` (a `pacru.Move`) is in the list.
-    fn contains(&self, move_: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if self.is_issued(move_).is_some() {
-            return Ok(true);
-        }
-        Ok(self.list.index_of(&from_python(move_)?).is_some())
-    }
-
-    /// The `ChevronState` after `move` (which must be in this list) from `state`, the state
-    /// whose list this is: one call per applied move.
-    fn apply_state<'py>(
-        &self,
-        state: &Bound<'py, PyAny>,
-        move_: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = state.py();
-        let position = self.position.get();
-        let next = match self.is_issued(move_) {
-            Some(index) => self.list.apply_index(index).ok_or_else(|| {
-                PyValueError::new_err("pacru engine: the issued move does not apply")
-            })?,
-            None => engine::apply(&position.rules, &position.pos, &from_python(move_)?)
-                .map_err(engine_error)?,
-        };
-        let (markers, chevrons) = position.tuples(py, &next)?;
-        let players = state.getattr(intern!(py, "players"))?;
-        let outcome = match next.outcome {
-            Some(o) => registered(py, &OUTCOME)?.bind(py).call1((
-                o.termination.value(),
-                o.winners,
-                &players,
-            ))?,
-            None => py.None().into_bound(py),
-        };
-        let ply = state.getattr(intern!(py, "ply"))?.extract::<u64>()? + 1;
-        let none = py.None().into_bound(py);
-        let occupied = board(py, next.occupied());
-        let (to_move, out, trigger, idle) = (next.to_move, next.out, next.trigger, next.idle);
-        let pos = position.successor(py, next, &markers, &chevrons)?;
-        let values: [Bound<'py, PyAny>; 15] = [
-            state.getattr(intern!(py, "rules"))?,
-            players,
-            markers.clone().into_any(),
-            chevrons.clone().into_any(),
-            to_move.into_pyobject(py)?.into_any(),
-            out.into_pyobject(py)?.into_any(),
-            trigger.into_pyobject(py)?.into_any(),
-            idle.into_pyobject(py)?.into_any(),
-            ply.into_pyobject(py)?.into_any(),
-            outcome,
-            occupied,
-            move_.clone(),
-            none.clone(),
-            pos.into_any(),
-            none,
-        ];
-        let names = STATE_NAMES.get_or_init(py, || {
-            STATE_SLOTS.map(|name| PyString::intern(py, name).unbind())
-        });
-        make_object(py, &STATE_MAKER, &state.get_type(), names, &values)
-    }
-
-    #[getter]
-    fn issued(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.issued
-            .lock()
-            .ok()?
-            .as_ref()
-            .map(|(obj, _)| obj.clone_ref(py))
-    }
-
-    #[getter]
-    fn is_pass(&self) -> bool {
-        self.is_pass
-    }
-
-    /// The number of move families, `len(LegalMoves.families)`: the step families, then
-    /// the reorientation families, one per chevron and turn {R14}.
-    fn family_count(&self) -> usize {
-        let p = self.position.get();
-        pacru_batch::family_count(&p.rules, &p.pos, &self.list)
-    }
-
-    /// `(start, size)` of the `family`-th family (`0 <= family < family_count()`): its
-    /// moves are `start .. start + size` of this list, as `LegalMoves.families[family]`
-    /// holds them. `IndexError` outside.
-    fn family_range(&self, family: usize) -> PyResult<(u64, u64)> {
-        if family >= self.family_count() {
-            return Err(PyIndexError::new_err("move family index out of range"));
-        }
-        let p = self.position.get();
-        Ok(pacru_batch::family_range(
-            &p.rules, &p.pos, &self.list, family,
-        ))
-    }
-
-    /// The position this list belongs to.
-    #[getter]
-    fn position(&self, py: Python<'_>) -> Py<PyPosition> {
-        self.position.clone_ref(py)
-    }
-}
-
-impl Moves {
-    /// The index of `move_` when it is the move `get` handed out last.
-    fn is_issued(&self, move_: &Bound<'_, PyAny>) -> Option<u64> {
-        let issued = self.issued.lock().ok()?;
-        match issued.as_ref() {
-            Some((obj, i)) if obj.as_ptr() == move_.as_ptr() => Some(*i),
-            _ => None,
-        }
-    }
-}
-
-/// Iterates over a `Moves` in order.
-#[pyclass(frozen, module = "pacru._native")]
-struct MovesIter {
-    moves: Py<Moves>,
-    next: Mutex<u64>,
-}
-
-#[pymethods]
-impl MovesIter {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        let i = {
-            let mut next = self
-                .next
-                .lock()
-                .map_err(|_| PyRuntimeError::new_err("move iterator poisoned"))?;
-            let i = *next;
-            *next += 1;
-            i
-        };
-        match self.moves.get().list.get(i) {
-            Some(m) => to_python(py, &m).map(Some),
-            None => Ok(None),
-        }
-    }
-}
-
 #[pymodule]
 #[pyo3(name = "_native")]
 fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -800,6 +797,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(init, m)?)?;
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
+    m.add_function(wrap_pyfunction!(methods::state_methods, m)?)?;
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     m.add_class::<PyPosition>()?;
     m.add_class::<vector::Batch>()?;

@@ -40,7 +40,15 @@ if TYPE_CHECKING:
     from pacru.chevron.move import Move
     from pacru.chevron.state import ChevronState
 
-__all__ = ["ENGINE", "apply", "legal_moves", "native_module", "perft", "python_legal_moves"]
+__all__ = [
+    "ENGINE",
+    "apply",
+    "install",
+    "legal_moves",
+    "native_module",
+    "perft",
+    "python_legal_moves",
+]
 
 
 def native_module() -> ModuleType | None:
@@ -99,6 +107,19 @@ _FUNCTIONS: Final = _engine_functions()
 legal_moves: Final = _FUNCTIONS[0]
 #: The state after a legal move (checked by ChevronState.apply_move).
 apply: Final = _FUNCTIONS[1]
+
+
+def install(state_class: type[ChevronState]) -> None:
+    """Put the engine's own ``legal_moves`` and ``apply_move`` on the state class.
+
+    The native engine replaces the two Python methods by C methods that call
+    it directly (:func:`pacru.chevron.native.install`); the Python engine keeps
+    them. Called once, by :mod:`pacru.chevron.state`.
+    """
+    if ENGINE == "native":
+        from pacru.chevron.native import install as install_native
+
+        install_native(state_class)
 
 
 def perft(state: ChevronState, depth: int) -> int:

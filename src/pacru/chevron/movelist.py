@@ -44,6 +44,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
 from math import comb
+from operator import index as _index
 from typing import Final, NoReturn, overload
 
 from attrs.exceptions import FrozenInstanceError
@@ -378,7 +379,7 @@ class LegalMoves(Sequence[Move]):
         if isinstance(index, slice):
             get = self._impl.get
             return tuple(get(i) for i in range(*index.indices(self._impl.length())))
-        return self._impl.get(index)
+        return self._impl.get(_index(index))  # any integer operator.index accepts, as a list
 
     def __iter__(self) -> Iterator[Move]:
         return self._impl.iterate()

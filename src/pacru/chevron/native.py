@@ -3,9 +3,10 @@
 A :class:`~pacru.ChevronState` keeps the extension's copy of its position in
 a private slot, made from its bitboards and chevron codes on first use (a
 state made by the native engine gets it at once), so a ply crosses into the
-extension once to list the moves and once to apply one. The move list is a
-:class:`NativeLegalMoves`, a :class:`~pacru.LegalMoves` whose length,
-indexing, iteration and membership are the extension's; its families
+extension once to list the moves and once to apply one. The move list is the
+extension's class :data:`NativeLegalMoves`, registered as a virtual subclass
+of :class:`~pacru.LegalMoves`: its length, indexing, iteration and
+membership are C calls, with no Python frame in between; its families
 (:attr:`~pacru.LegalMoves.steps`, ``reorientations``, ``families``,
 ``family_of``, ``from_field``) are those of the pure-Python engine, worked
 out when first read, so they are the same objects either way. Moves are
@@ -14,12 +15,12 @@ out when first read, so they are the same objects either way. Moves are
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Final, overload
+from typing import TYPE_CHECKING, Final
+
+from attrs.exceptions import FrozenInstanceError
 
 from pacru import _native
 from pacru.base import Outcome, Termination
-from pacru.chevron.families import Family, ReorientationFamily, StepFamily, make_move
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves, _move_or_none
@@ -28,7 +29,15 @@ from pacru.chevron.rules import rules_of_key
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
-__all__ = ["NativeLegalMoves", "apply", "legal_moves", "outcome", "position"]
+__all__ = [
+    "NativeLegalMoves",
+    "apply",
+    "install",
+    "legal_moves",
+    "outcome",
+    "position",
+    "python_list",
+]
 
 _TERMINATIONS: Final = {t.value: t for t in Termination}
 
@@ -64,100 +73,53 @@ def position(state: ChevronState) -> _native.Position:
             state.ply,
             None if result is None else result.termination.value,
             winners,
+            rules,
+            state.players,
         )
         object.__setattr__(state, "_pos", pos)
     return pos  # type: ignore[return-value]
 
 
-class NativeLegalMoves(LegalMoves):
-    """A :class:`~pacru.LegalMoves` of the native engine (see the module docstring).
+def python_list(pos: _native.Position) -> LegalMoves:
+    """The pure-Python engine's list of a native position: the families of a native list."""
+    return generate(rules_of_key(pos.options), *pos.generator_args())
 
-    ``_impl`` is the extension's move list (set by the extension, which makes
-    these objects); ``_py`` the Python engine's list of the same position,
-    made when the families are first read.
+
+#: The move list of the native engine: the extension's own class, a ``LegalMoves`` by
+#: registration, so its length, indexing, iteration and membership are C calls.
+NativeLegalMoves: Final = _native.NativeLegalMoves
+LegalMoves.register(NativeLegalMoves)
+_native.init(
+    Move,
+    LegalMoves,
+    outcome,
+    position,
+    python_list,
+    LegalMoves.empty(),
+    _move_or_none,
+    FrozenInstanceError,
+)
+
+def install(state_class: type[ChevronState]) -> None:
+    """Give ``state_class`` the engine's C methods ``legal_moves`` and ``apply_move``.
+
+    Every ply of a bot calls both: as method descriptors of the class the
+    interpreter calls the engine with no Python frame in between. They behave
+    as the Python methods they replace (same results, same errors, same
+    docstrings); ``apply_move`` hands every call it does not take at once (a
+    text, a move the state's list did not hand out last, keyword arguments) to
+    the Python method, which checks the move.
     """
+    python_methods = vars(state_class)
+    legal, apply_move = _native.state_methods(
+        state_class,
+        python_methods["apply_move"],
+        python_methods["legal_moves"].__doc__ or "",
+        python_methods["apply_move"].__doc__ or "",
+    )
+    setattr(state_class, "legal_moves", legal)  # noqa: B010
+    setattr(state_class, "apply_move", apply_move)  # noqa: B010
 
-    __slots__ = ("_py",)
-
-    _impl: _native.Moves  # type: ignore[assignment]
-    _py: LegalMoves
-
-    def _python(self) -> LegalMoves:
-        try:
-            return self._py
-        except AttributeError:
-            pos = self._impl.position
-            py = generate(rules_of_key(pos.options), *pos.generator_args())
-            _set_py(self, py)
-            return py
-
-    @property
-    def steps(self) -> tuple[StepFamily, ...]:
-        """The step and pincer families, in list order."""
-        return self._python().steps
-
-    @property
-    def reorientations(self) -> tuple[ReorientationFamily, ...]:
-        """The reorientation families {R14}: by chevron, then turn (-2, -1, +1, +2)."""
-        return self._python().reorientations
-
-    @property
-    def families(self) -> tuple[Family, ...]:
-        """Every family: the steps, then the reorientations."""
-        return self._python().families
-
-    def _family_draw(self, randrange: Callable[[int], int]) -> Move | None:
-        # The families' bounds come from the extension: the same numbers draw the same
-        # move as LegalMoves._family_draw, without the Python engine's families.
-        impl = self._impl
-        count = impl.family_count()
-        if not count:
-            return None
-        start, size = impl.family_range(randrange(count))
-        return self[start + randrange(size)]
-
-    def family_of(self, move: Move) -> Family | None:
-        """The family a move would belong to (same chevron, target/turn, capture), if any."""
-        return self._python().family_of(move)
-
-    def from_field(self, field: int | str) -> LegalMoves:
-        """The legal moves of the chevron on ``field`` (see :meth:`LegalMoves.from_field`)."""
-        return self._python().from_field(field)
-
-    def __len__(self) -> int:
-        return len(self._impl)
-
-    @overload
-    def __getitem__(self, index: int) -> Move: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Move, ...]: ...
-    def __getitem__(self, index: int | slice) -> Move | tuple[Move, ...]:
-        if isinstance(index, slice):
-            get = self._impl.get
-            return tuple(get(i) for i in range(*index.indices(len(self._impl))))
-        return self._impl.get(index)
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self._impl)
-
-    def __contains__(self, move: object) -> bool:
-        if isinstance(move, str):
-            move = _move_or_none(move)
-        return isinstance(move, Move) and self._impl.contains(move)
-
-    @property
-    def is_pass(self) -> bool:
-        """True when the only legal move is ``pass``."""
-        return self._impl.is_pass
-
-    def __bool__(self) -> bool:
-        return len(self._impl) > 0
-
-
-_set_py: Final[Callable[[NativeLegalMoves, LegalMoves], None]] = vars(NativeLegalMoves)[
-    "_py"
-].__set__
-_native.init(make_move, NativeLegalMoves, outcome, position, LegalMoves.empty())
 
 #: The legal moves of a state from the native engine (not cached: the state caches them).
 legal_moves: Final = _native.legal_moves

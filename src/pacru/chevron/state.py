@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from pacru.base import GameState, Outcome, Termination
-from pacru.chevron.engine import apply, legal_moves  # imports no state: no cycle
+from pacru.chevron.engine import apply, install, legal_moves  # imports no state: no cycle
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import power_of_movement
 from pacru.chevron.movelist import LegalMoves
@@ -468,3 +468,5 @@ STATE_SETTERS.extend(
     getattr(ChevronState, name).__set__
     for name in (*attrs.fields_dict(ChevronState), "_attrs_cached_hash")
 )
+# The engine in use may bring its own methods for the two calls of every ply.
+install(ChevronState)

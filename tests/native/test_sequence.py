@@ -1,0 +1,114 @@
+"""The native move list is a ``LegalMoves`` like the Python engine's, operation by operation.
+
+The native engine's list is the extension's own class, registered as a virtual
+subclass of ``LegalMoves``; every operation of the sequence protocol, the
+families and the errors must be those of the Python engine's list.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Sequence
+
+import attrs
+import numpy as np
+import pytest
+
+from pacru import ChevronState, LegalMoves, Move
+from pacru.chevron.engine import python_apply, python_legal_moves
+
+from .support import CONFIGS, native, start
+
+
+def _positions(game: str, players: int, plies: int = 60) -> list[ChevronState]:
+    rng = random.Random(f"{game}{players}")
+    state, out = start(game, players), []
+    for _ in range(plies):
+        if state.outcome is not None:  # a finished game's list is LegalMoves.empty()
+            break
+        out.append(state)
+        moves = python_legal_moves(state)
+        if not moves:
+            break
+        state = python_apply(state, moves[rng.randrange(len(moves))])
+    return out
+
+
+def _outcome(call: object) -> tuple[str, object]:
+    """What a call returns, or the class and message of what it raises."""
+    assert callable(call)
+    try:
+        return ("value", call())
+    except (IndexError, TypeError, ValueError) as err:
+        return (type(err).__name__, str(err))
+
+
+@pytest.mark.parametrize(("game", "players"), [c for c in CONFIGS if c[1] == 2])
+def test_every_sequence_operation_agrees(game: str, players: int) -> None:
+    for state in _positions(game, players):
+        py, nat = python_legal_moves(state), native.legal_moves(state)
+        assert isinstance(nat, native.NativeLegalMoves)
+        assert isinstance(nat, LegalMoves)
+        assert isinstance(nat, Sequence)
+        n = len(py)
+        assert len(nat) == n
+        assert bool(nat) == bool(py)
+        assert nat.is_pass == py.is_pass
+        assert repr(nat) == repr(py)
+        assert nat == py and py == nat and not nat != py
+        assert nat == list(py) and nat == tuple(py)
+        assert nat != py[1:] or n == 0
+        # Indexing with any integer operator.index accepts, and out of range.
+        for i in (0, 1, n // 2, n - 1, -1, -n, n, -n - 1, 1 << 70):
+            assert _outcome(lambda i=i: nat[i]) == _outcome(lambda i=i: py[i])
+        for i in (np.int64(0), np.uint8(1), True):
+            assert _outcome(lambda i=i: nat[i]) == _outcome(lambda i=i: py[i])
+        for bad in (1.0, "0", None):
+            assert _outcome(lambda b=bad: nat[b])[0] == "TypeError"
+            assert _outcome(lambda b=bad: py[b])[0] == "TypeError"
+        for s in (slice(None, 5), slice(-3, None), slice(None, None, -7), slice(2, 9, 3)):
+            assert nat[s] == py[s]
+        if n <= 400:
+            assert list(nat) == list(py)
+            assert list(reversed(nat)) == list(reversed(py))
+        if n:
+            move = py[n // 3]
+            assert move in nat and str(move) in nat
+            assert nat.index(move) == py.index(move) == n // 3
+            assert nat.count(move) == py.count(move) == 1
+            assert _outcome(lambda m=move: nat.index(m, n // 3 + 1)) == _outcome(
+                lambda m=move: py.index(m, n // 3 + 1)
+            )
+        for absent in (Move.pass_move(), "zz9", "", 7, None):
+            assert (absent in nat) == (absent in py)
+            assert nat.count(absent) == py.count(absent)
+        assert [f.size for f in nat.families] == [f.size for f in py.families]
+        assert [repr(f) for f in nat.steps] == [repr(f) for f in py.steps]
+        assert [repr(f) for f in nat.reorientations] == [repr(f) for f in py.reorientations]
+        assert [list(f) for f in nat.families if f.size <= 50] == [
+            list(f) for f in py.families if f.size <= 50
+        ]
+        for f in range(0, 81, 9):
+            assert list(nat.from_field(f)) == list(py.from_field(f))
+        with pytest.raises(TypeError):
+            hash(nat)
+
+
+def test_the_native_list_refuses_assignment_and_deletion() -> None:
+    nat = native.legal_moves(start("pacru", 2))
+    for name in ("steps", "is_pass", "anything"):
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(nat, name, None)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            delattr(nat, name)
+
+
+def test_an_index_is_taken_through_operator_index() -> None:
+    class Two:
+        def __index__(self) -> int:
+            return 2
+
+    state = start("shacru", 2)
+    assert native.legal_moves(state)[Two()] == python_legal_moves(state)[Two()]  # type: ignore[index]
+    assert operator.index(Two()) == 2
