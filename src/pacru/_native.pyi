@@ -1,12 +1,11 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
-from collections.abc import Callable, Iterator
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from pacru.base import Outcome
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.native import NativeLegalMoves
 from pacru.chevron.state import ChevronState
 
 #: True when the engine implements every chevron game (then pacru.ENGINE is "native").
@@ -15,12 +14,21 @@ COMPLETE: Final[bool]
 GAMES: Final[tuple[str, ...]]
 
 def init(
-    make_move: Callable[..., Move],
-    list_class: type[NativeLegalMoves],
+    move_class: type[Move],
+    legal_moves: type[LegalMoves],
     outcome: Callable[[str, int, tuple[str, ...]], Outcome],
     position: Callable[[ChevronState], Position],
+    python_list: Callable[[Position], LegalMoves],
     empty: LegalMoves,
+    move_or_none: Callable[[str], Move | None],
+    frozen: type[Exception],
 ) -> None: ...
+def state_methods(
+    state_class: type[ChevronState],
+    checked_apply: Callable[..., ChevronState],
+    legal_moves_doc: str,
+    apply_move_doc: str,
+) -> tuple[Any, Any]: ...
 def legal_moves(state: ChevronState) -> LegalMoves: ...
 def apply(state: ChevronState, move: Move) -> ChevronState: ...
 def random_rollouts(
@@ -48,6 +56,8 @@ class Position:
         ply: int,
         termination: str | None,
         winners: int,
+        state_rules: object = None,
+        players: tuple[str, ...] | None = None,
     ) -> Position: ...
     def legal_moves(self) -> NativeLegalMoves: ...
     def perft(self, depth: int) -> int: ...
@@ -61,20 +71,17 @@ class Position:
         self,
     ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int, bool]: ...
 
-class Moves:
-    def __len__(self) -> int: ...
-    def get(self, index: int) -> Move: ...
-    def __iter__(self) -> Iterator[Move]: ...
-    def contains(self, move: Move) -> bool: ...
+class NativeLegalMoves(LegalMoves):
+    """The native engine's move list: a ``LegalMoves`` by registration (not by inheritance;
+    declared a subclass here so that it types as one)."""
+
+    def family_count(self) -> int: ...
+    def family_range(self, family: int) -> tuple[int, int]: ...
     def apply_state(self, state: ChevronState, move: Move) -> ChevronState: ...
-    @property
-    def position(self) -> Position: ...
     @property
     def issued(self) -> Move | None: ...
     @property
-    def is_pass(self) -> bool: ...
-    def family_count(self) -> int: ...
-    def family_range(self, family: int) -> tuple[int, int]: ...
+    def position(self) -> Position: ...
 
 #: The arrays of a frame as bytearrays: observation (float32), mask (bool), player (int32),
 #: rewards (float32), terminated and truncated (bool).

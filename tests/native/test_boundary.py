@@ -124,7 +124,7 @@ def test_native_objects_refuse_assignment() -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         moves._py = moves  # type: ignore[attr-defined]
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        del moves.steps  # type: ignore[misc]
+        del moves.steps
     assert isinstance(moves, pacru.LegalMoves)
 
 

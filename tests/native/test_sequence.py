@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 import numpy as np
@@ -35,13 +35,16 @@ def _positions(game: str, players: int, plies: int = 60) -> list[ChevronState]:
     return out
 
 
-def _outcome(call: object) -> tuple[str, object]:
+def _outcome(call: Callable[[], object]) -> tuple[str, object]:
     """What a call returns, or the class and message of what it raises."""
-    assert callable(call)
     try:
         return ("value", call())
     except (IndexError, TypeError, ValueError) as err:
         return (type(err).__name__, str(err))
+
+
+def _index_outcomes(moves: LegalMoves, index: object) -> tuple[str, object]:
+    return _outcome(lambda: moves[index])  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize(("game", "players"), [c for c in CONFIGS if c[1] == 2])
@@ -56,34 +59,29 @@ def test_every_sequence_operation_agrees(game: str, players: int) -> None:
         assert bool(nat) == bool(py)
         assert nat.is_pass == py.is_pass
         assert repr(nat) == repr(py)
-        assert nat == py and py == nat and not nat != py
-        assert nat == list(py) and nat == tuple(py)
+        assert nat == py
+        assert py == nat
+        assert not nat != py  # noqa: SIM202 (__ne__ is its own slot)
+        assert nat == list(py)
+        assert nat == tuple(py)
         assert nat != py[1:] or n == 0
         # Indexing with any integer operator.index accepts, and out of range.
-        for i in (0, 1, n // 2, n - 1, -1, -n, n, -n - 1, 1 << 70):
-            assert _outcome(lambda i=i: nat[i]) == _outcome(lambda i=i: py[i])
-        for i in (np.int64(0), np.uint8(1), True):
-            assert _outcome(lambda i=i: nat[i]) == _outcome(lambda i=i: py[i])
+        indices: tuple[object, ...] = (0, 1, n // 2, n - 1, -1, -n, n, -n - 1, 1 << 70)
+        for i in (*indices, np.int64(0), np.uint8(1), True):
+            assert _index_outcomes(nat, i) == _index_outcomes(py, i)
         for bad in (1.0, "0", None):
-            assert _outcome(lambda b=bad: nat[b])[0] == "TypeError"
-            assert _outcome(lambda b=bad: py[b])[0] == "TypeError"
+            assert _index_outcomes(nat, bad)[0] == "TypeError"
+            assert _index_outcomes(py, bad)[0] == "TypeError"
         for s in (slice(None, 5), slice(-3, None), slice(None, None, -7), slice(2, 9, 3)):
             assert nat[s] == py[s]
         if n <= 400:
             assert list(nat) == list(py)
             assert list(reversed(nat)) == list(reversed(py))
         if n:
-            move = py[n // 3]
-            assert move in nat and str(move) in nat
-            assert nat.index(move) == py.index(move) == n // 3
-            assert nat.count(move) == py.count(move) == 1
-            assert _outcome(lambda m=move: nat.index(m, n // 3 + 1)) == _outcome(
-                lambda m=move: py.index(m, n // 3 + 1)
-            )
+            _compare_lookups(py, nat, py[n // 3], n // 3)
         for absent in (Move.pass_move(), "zz9", "", 7, None):
             assert (absent in nat) == (absent in py)
             assert nat.count(absent) == py.count(absent)
-        assert [f.size for f in nat.families] == [f.size for f in py.families]
         assert [repr(f) for f in nat.steps] == [repr(f) for f in py.steps]
         assert [repr(f) for f in nat.reorientations] == [repr(f) for f in py.reorientations]
         assert [list(f) for f in nat.families if f.size <= 50] == [
@@ -93,6 +91,18 @@ def test_every_sequence_operation_agrees(game: str, players: int) -> None:
             assert list(nat.from_field(f)) == list(py.from_field(f))
         with pytest.raises(TypeError):
             hash(nat)
+
+
+def _compare_lookups(py: LegalMoves, nat: LegalMoves, move: Move, at: int) -> None:
+    """``in`` (by move and by text), ``index`` (also past the move) and ``count``."""
+    text: object = str(move)
+    assert move in nat
+    assert text in nat
+    assert nat.index(move) == py.index(move) == at
+    assert nat.count(move) == py.count(move) == 1
+    after = _outcome(lambda: nat.index(move, at + 1))
+    assert after == _outcome(lambda: py.index(move, at + 1))
+    assert after[0] == "ValueError"
 
 
 def test_the_native_list_refuses_assignment_and_deletion() -> None:
@@ -110,5 +120,6 @@ def test_an_index_is_taken_through_operator_index() -> None:
             return 2
 
     state = start("shacru", 2)
-    assert native.legal_moves(state)[Two()] == python_legal_moves(state)[Two()]  # type: ignore[index]
+    nat, py = native.legal_moves(state), python_legal_moves(state)
+    assert _index_outcomes(nat, Two()) == _index_outcomes(py, Two()) == ("value", py[2])
     assert operator.index(Two()) == 2

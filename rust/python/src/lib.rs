@@ -246,6 +246,20 @@ fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
     make_object(py, &MOVE_MAKER, class, names, &values).map(Bound::unbind)
 }
 
+/// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
+/// are above CPython's cache of small ints, and every move changes a seat's codes.
+fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
+    static CODES: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+    CODES.get_or_init(py, || {
+        (0u16..81 * 8)
+            .map(|c| {
+                c.into_pyobject(py)
+                    .map_or_else(|never| match never {}, |i| i.into_any().unbind())
+            })
+            .collect()
+    })
+}
+
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
 /// `u128` under the stable ABI always takes three).
 fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
@@ -400,8 +414,12 @@ impl Maker {
             }
             // SAFETY: the `Py_tp_descr_set` and `Py_tp_descr_get` slots of a type hold a
             // `descrsetfunc` and a `descrgetfunc`.
-            let (set, get): (ffi::descrsetfunc, ffi::descrgetfunc) =
-                unsafe { (std::mem::transmute(set), std::mem::transmute(get)) };
+            let (set, get) = unsafe {
+                (
+                    std::mem::transmute::<*mut std::ffi::c_void, ffi::descrsetfunc>(set),
+                    std::mem::transmute::<*mut std::ffi::c_void, ffi::descrgetfunc>(get),
+                )
+            };
             slots.push((descr.unbind(), set));
             getters.push(get);
         }
@@ -451,13 +469,7 @@ impl Maker {
         let class = self.class.bind(py);
         // SAFETY: `getters[i]` is the getter of `descr`'s type, called as `obj.<name>` calls
         // it: the descriptor, an object of its class and that class, all live references.
-        let value = unsafe {
-            (self.getters[i])(
-                descr.as_ptr(),
-                obj.as_ptr(),
-                class.as_ptr(),
-            )
-        };
+        let value = unsafe { (self.getters[i])(descr.as_ptr(), obj.as_ptr(), class.as_ptr()) };
         // SAFETY: a non-NULL result is a new reference; NULL means an exception is set
         // (an unset slot: AttributeError).
         unsafe { Bound::from_owned_ptr_or_err(py, value) }
@@ -666,7 +678,10 @@ impl PyPosition {
                 items.push(if *seat == self.pos.chevrons[i] {
                     old.get_item(i)?
                 } else {
-                    PyTuple::new(py, seat.to_vec())?.into_any()
+                    let ints = code_ints(py);
+                    let codes: Vec<_> =
+                        seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
+                    PyTuple::new(py, codes)?.into_any()
                 });
             }
             PyTuple::new(py, items)?

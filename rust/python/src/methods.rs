@@ -21,9 +21,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
 use crate::moves::Moves;
-use crate::{
-    init_state_class, legal_moves, registered, set_state_slot, state_slot, STATE_MOVES,
-};
+use crate::{init_state_class, legal_moves, registered, set_state_slot, state_slot, STATE_MOVES};
 
 /// The Python `ChevronState.apply_move`, for every call the fast path does not take.
 static CHECKED_APPLY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();

@@ -18,9 +18,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{
-    board, engine_error, from_python, make_object, registered, state_names, to_python,
-    PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST,
-    STATE_MAKER,
+    board, engine_error, from_python, make_object, registered, state_names, to_python, PyPosition,
+    FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST, STATE_MAKER,
 };
 
 /// The legal moves of one position, in the order of the Python engine.
@@ -221,7 +220,11 @@ impl Moves {
                 if result.is(py.NotImplemented()) {
                     return Ok(result.unbind());
                 }
-                Ok((!result.is_truthy()?).into_pyobject(py)?.to_owned().into_any().unbind())
+                Ok((!result.is_truthy()?)
+                    .into_pyobject(py)?
+                    .to_owned()
+                    .into_any()
+                    .unbind())
             }
             _ => Ok(py.NotImplemented()),
         }
@@ -240,12 +243,21 @@ impl Moves {
             .unbind())
     }
 
-    fn __setattr__(&self, py: Python<'_>, _name: &Bound<'_, PyAny>, _value: &Bound<'_, PyAny>) -> PyResult<()> {
-        Err(PyErr::from_value(registered(py, &FROZEN)?.bind(py).call0()?))
+    fn __setattr__(
+        &self,
+        py: Python<'_>,
+        _name: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        Err(PyErr::from_value(
+            registered(py, &FROZEN)?.bind(py).call0()?,
+        ))
     }
 
     fn __delattr__(&self, py: Python<'_>, _name: &Bound<'_, PyAny>) -> PyResult<()> {
-        Err(PyErr::from_value(registered(py, &FROZEN)?.bind(py).call0()?))
+        Err(PyErr::from_value(
+            registered(py, &FROZEN)?.bind(py).call0()?,
+        ))
     }
 
     /// True when the only legal move is `pass` {S-R2, A-R10}.
@@ -280,6 +292,7 @@ impl Moves {
     }
 
     /// The legal moves of the chevron on `field` (see `LegalMoves.from_field`).
+    #[allow(clippy::wrong_self_convention)] // the name of the `LegalMoves` method it is
     fn from_field<'py>(&self, field: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = field.py();
         self.python(py)?
@@ -398,7 +411,13 @@ impl Moves {
             pos.into_any(),
             none,
         ];
-        make_object(py, &STATE_MAKER, &state.get_type(), state_names(py), &values)
+        make_object(
+            py,
+            &STATE_MAKER,
+            &state.get_type(),
+            state_names(py),
+            &values,
+        )
     }
 }
 
