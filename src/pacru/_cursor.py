@@ -27,6 +27,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from pacru._integers import integer
 from pacru.base import GameState, Termination
 from pacru.encoding import Decision, Encoding
 from pacru.encoding.base import seat_index
@@ -36,7 +37,14 @@ from pacru.games import from_position, new_game
 if TYPE_CHECKING:
     from gymnasium import spaces
 
-__all__ = ["LIMITS", "RENDER_MODES", "Cursor", "check_render_mode", "observation_space"]
+__all__ = [
+    "LIMITS",
+    "RENDER_MODES",
+    "Cursor",
+    "action_index",
+    "check_render_mode",
+    "observation_space",
+]
 
 #: Game ends that are a non-official limit rather than a rule (the move cap of ruling
 #: D32, the idle rounds of ruling D33): truncations to PettingZoo and Gymnasium.
@@ -203,6 +211,20 @@ def _restore(position: str, prefix: Sequence[int]) -> Cursor:
     for action in prefix:
         cursor = cursor.step(action)
     return cursor
+
+
+def action_index(action: object) -> int:
+    """An environment's action as an int: any integer ``operator.index`` accepts (numpy's
+    scalars and 0-d integer arrays included).
+
+    Raises:
+        TypeError: a float, a bool, a string or anything else that is not an integer
+            (``int()`` would turn 2.7 into the different action 2).
+    """
+    index = integer(action)
+    if index is None:
+        raise TypeError(f"an action is an integer, not {type(action).__name__} {action!r}")
+    return index
 
 
 def check_render_mode(render_mode: str | None) -> None:

@@ -70,7 +70,13 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from pacru._cursor import RENDER_MODES, Cursor, check_render_mode, observation_space
+from pacru._cursor import (
+    RENDER_MODES,
+    Cursor,
+    action_index,
+    check_render_mode,
+    observation_space,
+)
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 
@@ -159,10 +165,17 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def step(
         self, action: np.int64 | int
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        """Play the learner's ``action``, then the opponents until the learner acts again."""
+        """Play the learner's ``action``, then the opponents until the learner acts again.
+
+        An illegal action ends the episode with ``illegal_reward`` (a forfeit).
+
+        Raises:
+            TypeError: ``action`` is not an integer (a float is refused, not truncated).
+            RuntimeError: the episode is over (call ``reset``).
+        """
         if self._cursor.is_over or self._forfeited:
             raise RuntimeError("the episode is over: call reset()")
-        action = int(action)
+        action = action_index(action)
         if action not in self._cursor.legal_actions:
             self._forfeited = True
             return self._observe(), self.illegal_reward, True, False, self._info(illegal=True)

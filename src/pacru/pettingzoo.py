@@ -53,7 +53,13 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from pacru._cursor import RENDER_MODES, Cursor, check_render_mode, observation_space
+from pacru._cursor import (
+    RENDER_MODES,
+    Cursor,
+    action_index,
+    check_render_mode,
+    observation_space,
+)
 
 __all__ = ["env", "raw_env"]
 
@@ -156,13 +162,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         Raises:
             IllegalMoveError: ``action`` is not legal (the raw environment
                 only; :func:`env` ends the game with reward -1 instead).
+            TypeError: ``action`` is not an integer (a float is refused, not
+                truncated).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._cursor = self._cursor.step(int(action))
+        self._cursor = self._cursor.step(action_index(action))
         self._clear_rewards()
         if self._cursor.is_over:
             returns = self._cursor.returns()

@@ -137,3 +137,19 @@ def test_render_modes(cairo: None) -> None:
     # LSD's start is one cell, drawn at the scale of three in a 400-pixel drawing (pacru.svg).
     assert image.shape == (165, 165, 3)
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3  # a drawing, not a blank
+
+
+def test_an_action_is_any_integer_but_never_a_float() -> None:
+    """numpy integer scalars and 0-d integer arrays are actions; a float is a TypeError,
+    not the action it truncates to, and nothing is played."""
+    env = gymnasium.make("pacru/Shacru-v0", players=2, opponent="random")
+    observation, _ = env.reset(seed=3)
+    legal = np.flatnonzero(observation["action_mask"])
+    before = env.unwrapped.pacru_state
+    with pytest.raises(TypeError, match="an action is an integer, not float"):
+        env.step(float(legal[0]) + 0.5)
+    with pytest.raises(TypeError, match="an action is an integer, not bool"):
+        env.step(True)
+    assert env.unwrapped.pacru_state == before
+    _, _, terminated, _, info = env.step(np.array(legal[0], dtype=np.int16))
+    assert (terminated, info["illegal_action"]) == (False, False)

@@ -115,3 +115,17 @@ def test_render_modes(cairo: None) -> None:
     assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3  # a drawing, not a blank
     with pytest.raises(ValueError, match="render_mode"):
         raw_env(game="shacru", render_mode="bogus")
+
+
+def test_an_action_is_any_integer_but_never_a_float() -> None:
+    """A float action is a TypeError (``int()`` would play the action it truncates to)."""
+    aec = raw_env(game="shacru", players=2)
+    aec.reset(seed=0)
+    legal = np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])
+    with pytest.raises(TypeError, match="an action is an integer, not float"):
+        aec.step(float(legal[0]))
+    mask = aec.observe("player_0")["action_mask"]
+    assert list(np.flatnonzero(mask)) == list(legal)  # nothing was played
+    aec.step(np.int64(legal[0]))  # the chevron on e1 (origin action 5): its targets next
+    assert aec.agent_selection == "player_0"
+    assert list(np.flatnonzero(aec.observe("player_0")["action_mask"])) == [94, 95, 96]
