@@ -260,6 +260,37 @@ fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     })
 }
 
+/// The Python int of the board `new`, from `old_int`, the int of the board `old`: a change of
+/// one or two fields is one or two XORs with cached single-field ints, cheaper than making
+/// an int above 2^64 afresh (three calls under the stable ABI) when a chevron or a marker on
+/// ranks 8 and 9 keeps the board that large.
+fn board_after<'py>(
+    old_int: &Bound<'py, PyAny>,
+    old: u128,
+    new: u128,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = old_int.py();
+    let delta = old ^ new;
+    if delta == 0 {
+        return Ok(old_int.clone());
+    }
+    if new >> 64 == 0 || delta.count_ones() > 2 {
+        return Ok(board(py, new));
+    }
+    static BITS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+    let bits = BITS.get_or_init(py, || {
+        (0..81).map(|f| board(py, 1u128 << f).unbind()).collect()
+    });
+    let mut value = old_int.clone();
+    let mut rest = delta;
+    while rest != 0 {
+        let f = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        value = value.bitxor(bits[f].bind(py))?;
+    }
+    Ok(value)
+}
+
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
 /// `u128` under the stable ABI always takes three).
 fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
@@ -661,10 +692,11 @@ impl PyPosition {
             let old = self.markers.bind(py);
             let mut items = Vec::with_capacity(players);
             for (i, m) in next.markers.iter().take(players).enumerate() {
+                let before = old.get_item(i)?;
                 items.push(if *m == self.pos.markers[i] {
-                    old.get_item(i)?
+                    before
                 } else {
-                    board(py, *m)
+                    board_after(&before, self.pos.markers[i], *m)?
                 });
             }
             PyTuple::new(py, items)?

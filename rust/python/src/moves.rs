@@ -18,8 +18,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{
-    board, engine_error, from_python, make_object, registered, state_names, to_python, PyPosition,
-    FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST, STATE_MAKER,
+    board_after, engine_error, from_python, make_object, registered, state_names, to_python,
+    PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST, STATE_MAKER,
 };
 
 /// The legal moves of one position, in the order of the Python engine.
@@ -386,11 +386,11 @@ impl Moves {
             None => py.None().into_bound(py),
         };
         let none = py.None().into_bound(py);
-        let occupied = if next.occupied() == position.pos.occupied() {
-            position.occupied(py)
-        } else {
-            board(py, next.occupied())
-        };
+        let occupied = board_after(
+            &position.occupied(py),
+            position.pos.occupied(),
+            next.occupied(),
+        )?;
         let (to_move, out, trigger, idle, ply) =
             (next.to_move, next.out, next.trigger, next.idle, next.ply);
         let pos = position.successor(py, next, &markers, &chevrons, &occupied, &rules, &players)?;

@@ -28,9 +28,9 @@ the pure-Python engine. The choice is made once, at import.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from types import ModuleType
-from typing import TYPE_CHECKING, Final
+from collections.abc import Callable, Mapping
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any, Final
 
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENGINE",
+    "REPLACED_METHODS",
     "apply",
     "install",
     "legal_moves",
@@ -109,6 +110,12 @@ legal_moves: Final = _FUNCTIONS[0]
 apply: Final = _FUNCTIONS[1]
 
 
+_replaced: dict[str, Callable[..., Any]] = {}
+#: The Python methods of ``ChevronState`` that the engine in use replaced by its own, by
+#: name (empty under the Python engine): their signatures and docstrings are the API's.
+REPLACED_METHODS: Final[Mapping[str, Callable[..., Any]]] = MappingProxyType(_replaced)
+
+
 def install(state_class: type[ChevronState]) -> None:
     """Put the engine's own ``legal_moves`` and ``apply_move`` on the state class.
 
@@ -116,9 +123,11 @@ def install(state_class: type[ChevronState]) -> None:
     it directly (:func:`pacru.chevron.native.install`); the Python engine keeps
     them. Called once, by :mod:`pacru.chevron.state`.
     """
-    if ENGINE == "native":
+    if ENGINE == "native" and not _replaced:
         from pacru.chevron.native import install as install_native
 
+        methods = vars(state_class)
+        _replaced.update((name, methods[name]) for name in ("legal_moves", "apply_move"))
         install_native(state_class)
 
 

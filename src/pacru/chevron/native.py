@@ -15,6 +15,7 @@ out when first read, so they are the same objects either way. Moves are
 
 from __future__ import annotations
 
+import inspect
 from typing import TYPE_CHECKING, Final
 
 from attrs.exceptions import FrozenInstanceError
@@ -114,8 +115,8 @@ def install(state_class: type[ChevronState]) -> None:
     legal, apply_move = _native.state_methods(
         state_class,
         python_methods["apply_move"],
-        python_methods["legal_moves"].__doc__ or "",
-        python_methods["apply_move"].__doc__ or "",
+        inspect.cleandoc(python_methods["legal_moves"].__doc__ or ""),
+        inspect.cleandoc(python_methods["apply_move"].__doc__ or ""),
     )
     setattr(state_class, "legal_moves", legal)  # noqa: B010
     setattr(state_class, "apply_move", apply_move)  # noqa: B010
