@@ -78,7 +78,5 @@ def test_reading_4n_plies_makes_about_4_times_the_calls_of_n_plies() -> None:
     short, long = _record_text(500), _record_text(2000)
     assert read_record(long).moves[:500] == read_record(short).moves
     read_record(short)  # caches filled and modules imported before counting
-    ratio = _function_calls(lambda: read_record(long)) / _function_calls(
-        lambda: read_record(short)
-    )
+    ratio = _function_calls(lambda: read_record(long)) / _function_calls(lambda: read_record(short))
     assert 3.5 < ratio < 4.5, ratio
