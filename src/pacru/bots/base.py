@@ -109,17 +109,25 @@ def sample_reorientations(moves: LegalMoves, draws: int, rng: random.Random) -> 
     Bots that weigh moves one by one cannot look at every reorientation (a
     position can have thousands), so they consider this sample.
     """
-    turns = moves.reorientations
+    return draw_reorientations(moves, moves._family_bounds()[1], draws, rng)
+
+
+def draw_reorientations(
+    moves: LegalMoves, turns: Sequence[tuple[int, int]], draws: int, rng: random.Random
+) -> list[Move]:
+    """:func:`sample_reorientations` given the ``(start, size)`` of each reorientation
+    family in ``moves``: the same draws pick the same moves, by index."""
     out: list[Move] = []
     if not turns:
         return out
-    seen: set[Move] = set()
+    seen: set[int] = set()
+    randrange = rng.randrange
     for _ in range(draws):
-        family = turns[rng.randrange(len(turns))]
-        move = family.get(rng.randrange(family.size))
-        if move not in seen:
-            seen.add(move)
-            out.append(move)
+        start, size = turns[randrange(len(turns))]
+        index = start + randrange(size)
+        if index not in seen:
+            seen.add(index)
+            out.append(moves[index])
     return out
 
 

@@ -52,13 +52,13 @@ import attrs
 from pacru.base import GameState
 from pacru.bots.base import (
     Bot,
+    draw_reorientations,
     outcome_rewards,
     sample_move,
-    sample_reorientations,
     score_rewards,
 )
 from pacru.bots.evaluation import evaluate
-from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.movelist import FamilyBounds, LegalMoves
 
 __all__ = ["Evaluator", "MCTSBot", "SearchResult"]
 
@@ -219,8 +219,8 @@ class MCTSBot(Bot):
         rng = self._rng
         moves = state.legal_moves()
         limit = self.max_children
-        if isinstance(moves, LegalMoves) and moves.reorientations:
-            out = self._pacru_candidates(moves, rng)
+        if isinstance(moves, LegalMoves) and (bounds := moves._family_bounds())[1]:
+            out = self._pacru_candidates(moves, bounds, rng)
         elif len(moves) <= limit:
             out = list(moves)
         else:
@@ -228,22 +228,27 @@ class MCTSBot(Bot):
         rng.shuffle(out)
         return out
 
-    def _pacru_candidates(self, moves: LegalMoves, rng: random.Random) -> list[Any]:
-        steps = moves.steps
+    def _pacru_candidates(
+        self, moves: LegalMoves, bounds: FamilyBounds, rng: random.Random
+    ) -> list[Any]:
+        # Drawn by index (the families' bounds), so that only the moves kept are built.
+        steps, turns = bounds
         room = max(self.max_children - self.reorientation_samples, len(steps))
+        stepping = steps[-1][0] + steps[-1][1] if steps else 0
         out: list[Any]
-        if sum(f.size for f in steps) <= room:
-            out = [m for f in steps for m in f]
+        if stepping <= room:
+            out = list(moves[:stepping])
         else:
+            randrange = rng.randrange
             # A dict, not a set: its order, and so the search, is reproducible.
-            chosen = dict.fromkeys(f.get(rng.randrange(f.size)) for f in steps)
+            chosen = dict.fromkeys(start + randrange(size) for start, size in steps)
             for _ in range(4 * room):
                 if len(chosen) >= room:
                     break
-                family = steps[rng.randrange(len(steps))]
-                chosen[family.get(rng.randrange(family.size))] = None
-            out = list(chosen)
-        out.extend(sample_reorientations(moves, self.reorientation_samples, rng))
+                start, size = steps[randrange(len(steps))]
+                chosen[start + randrange(size)] = None
+            out = [moves[i] for i in chosen]
+        out.extend(draw_reorientations(moves, turns, self.reorientation_samples, rng))
         return out
 
     def _sampled(self, state: GameState[Any], limit: int, rng: random.Random) -> list[Any]:

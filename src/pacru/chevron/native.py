@@ -22,7 +22,7 @@ from pacru.base import Outcome, Termination
 from pacru.chevron.families import Family, ReorientationFamily, StepFamily, make_move
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
-from pacru.chevron.movelist import LegalMoves, _move_or_none
+from pacru.chevron.movelist import FamilyBounds, LegalMoves, _move_or_none
 from pacru.chevron.rules import rules_of_key
 
 if TYPE_CHECKING:
@@ -115,6 +115,22 @@ class NativeLegalMoves(LegalMoves):
             return None
         start, size = impl.family_range(randrange(count))
         return self[start + randrange(size)]
+
+    def _family_bounds(self) -> FamilyBounds:
+        # The extension's bounds, without the Python engine's families. The steps come
+        # first; a family is a reorientation when its first move has no target {R14}.
+        impl = self._impl
+        count = impl.family_count()
+        bounds = tuple(impl.family_range(i) for i in range(count))
+        lo, hi = 0, count
+        get = impl.get
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if get(bounds[mid][0]).target is None:
+                hi = mid
+            else:
+                lo = mid + 1
+        return bounds[:lo], bounds[lo:]
 
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
