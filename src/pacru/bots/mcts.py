@@ -45,7 +45,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeAlias, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar, cast
 
 import attrs
 
@@ -219,10 +219,15 @@ class MCTSBot(Bot):
         rng = self._rng
         moves = state.legal_moves()
         limit = self.max_children
-        if isinstance(moves, LegalMoves) and (bounds := moves._family_bounds())[1]:
-            out = self._pacru_candidates(moves, bounds, rng)
+        # Chevron lists are drawn by index from their families' bounds (a family, then a
+        # move in it, as sample_move draws), so that only the moves kept are built.
+        bounds = moves._family_bounds() if isinstance(moves, LegalMoves) else None
+        if bounds is not None and bounds[1]:
+            out = self._pacru_candidates(cast(LegalMoves, moves), bounds, rng)
         elif len(moves) <= limit:
             out = list(moves)
+        elif bounds is not None:
+            out = [moves[i] for i in _distinct(bounds[0], {}, limit, rng.randrange)]
         else:
             out = self._sampled(state, limit, rng)
         rng.shuffle(out)
@@ -231,7 +236,6 @@ class MCTSBot(Bot):
     def _pacru_candidates(
         self, moves: LegalMoves, bounds: FamilyBounds, rng: random.Random
     ) -> list[Any]:
-        # Drawn by index (the families' bounds), so that only the moves kept are built.
         steps, turns = bounds
         room = max(self.max_children - self.reorientation_samples, len(steps))
         stepping = steps[-1][0] + steps[-1][1] if steps else 0
@@ -242,12 +246,7 @@ class MCTSBot(Bot):
             randrange = rng.randrange
             # A dict, not a set: its order, and so the search, is reproducible.
             chosen = dict.fromkeys(start + randrange(size) for start, size in steps)
-            for _ in range(4 * room):
-                if len(chosen) >= room:
-                    break
-                start, size = steps[randrange(len(steps))]
-                chosen[start + randrange(size)] = None
-            out = [moves[i] for i in chosen]
+            out = [moves[i] for i in _distinct(steps, chosen, room, randrange)]
         out.extend(draw_reorientations(moves, turns, self.reorientation_samples, rng))
         return out
 
@@ -459,6 +458,25 @@ class MCTSBot(Bot):
             f"MCTSBot(seed={self.seed!r}, iterations={self.iterations!r}, "
             f"time_limit={self.time_limit!r})"
         )
+
+
+def _distinct(
+    families: Sequence[tuple[int, int]],
+    chosen: dict[int, None],
+    room: int,
+    randrange: Callable[[int], int],
+) -> dict[int, None]:
+    """``chosen`` filled up to ``room`` distinct move indexes, with at most ``4 * room`` draws.
+
+    Each draw is a family of ``families`` (``(start, size)`` bounds) by
+    ``randrange(len(families))``, then a move in it by ``randrange(size)``.
+    """
+    for _ in range(4 * room):
+        if len(chosen) >= room:
+            break
+        start, size = families[randrange(len(families))]
+        chosen[start + randrange(size)] = None
+    return chosen
 
 
 def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
