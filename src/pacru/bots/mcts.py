@@ -227,7 +227,7 @@ class MCTSBot(Bot):
         elif len(moves) <= limit:
             out = list(moves)
         elif bounds is not None:
-            out = [moves[i] for i in _distinct(bounds[0], {}, limit, rng.randrange)]
+            out = [moves[i] for i in _distinct(bounds[0], {}, limit, rng)]
         else:
             out = self._sampled(state, limit, rng)
         rng.shuffle(out)
@@ -246,7 +246,7 @@ class MCTSBot(Bot):
             randrange = rng.randrange
             # A dict, not a set: its order, and so the search, is reproducible.
             chosen = dict.fromkeys(start + randrange(size) for start, size in steps)
-            out = [moves[i] for i in _distinct(steps, chosen, room, randrange)]
+            out = [moves[i] for i in _distinct(steps, chosen, room, rng)]
         out.extend(draw_reorientations(moves, turns, self.reorientation_samples, rng))
         return out
 
@@ -461,21 +461,30 @@ class MCTSBot(Bot):
 
 
 def _distinct(
-    families: Sequence[tuple[int, int]],
-    chosen: dict[int, None],
-    room: int,
-    randrange: Callable[[int], int],
+    families: Sequence[tuple[int, int]], chosen: dict[int, None], room: int, rng: random.Random
 ) -> dict[int, None]:
     """``chosen`` filled up to ``room`` distinct move indexes, with at most ``4 * room`` draws.
 
-    Each draw is a family of ``families`` (``(start, size)`` bounds) by
-    ``randrange(len(families))``, then a move in it by ``randrange(size)``.
+    Each draw is a family of ``families`` (``(start, size)`` bounds), then a
+    move in it, each uniform and drawn as ``rng.randrange`` draws (the
+    smallest number of random bits, again while out of range), which is the
+    hot loop of a node's candidates.
     """
+    getrandbits = rng.getrandbits
+    count = len(families)
+    bits = count.bit_length()
     for _ in range(4 * room):
         if len(chosen) >= room:
             break
-        start, size = families[randrange(len(families))]
-        chosen[start + randrange(size)] = None
+        f = getrandbits(bits)
+        while f >= count:
+            f = getrandbits(bits)
+        start, size = families[f]
+        k = size.bit_length()
+        r = getrandbits(k)
+        while r >= size:
+            r = getrandbits(k)
+        chosen[start + r] = None
     return chosen
 
 
