@@ -230,7 +230,7 @@ class MCTSBot(Bot):
             out = [moves[i] for i in _distinct(bounds[0], {}, limit, rng)]
         else:
             out = self._sampled(state, limit, rng)
-        rng.shuffle(out)
+        _shuffle(out, rng)
         return out
 
     def _pacru_candidates(
@@ -458,6 +458,19 @@ class MCTSBot(Bot):
             f"MCTSBot(seed={self.seed!r}, iterations={self.iterations!r}, "
             f"time_limit={self.time_limit!r})"
         )
+
+
+def _shuffle(items: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same Fisher-Yates swaps from the same random numbers,
+    each drawn with getrandbits as ``randrange`` draws it, without its Python frames."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _distinct(
