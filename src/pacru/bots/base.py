@@ -117,18 +117,20 @@ def draw_reorientations(
 ) -> list[Move]:
     """:func:`sample_reorientations` given the ``(start, size)`` of each reorientation
     family in ``moves``: the same draws pick the same moves, by index."""
-    out: list[Move] = []
-    if not turns:
-        return out
-    seen: set[int] = set()
-    randrange = rng.randrange
-    for _ in range(draws):
-        start, size = turns[randrange(len(turns))]
-        index = start + randrange(size)
-        if index not in seen:
-            seen.add(index)
-            out.append(moves[index])
-    return out
+    return [moves[i] for i in reorientation_indexes(turns, draws, rng)]
+
+
+def reorientation_indexes(
+    turns: Sequence[tuple[int, int]], draws: int, rng: random.Random
+) -> list[int]:
+    """The indexes of the moves :func:`draw_reorientations` draws, in its order."""
+    chosen: dict[int, None] = {}
+    if turns:
+        randrange = rng.randrange
+        for _ in range(draws):
+            start, size = turns[randrange(len(turns))]
+            chosen[start + randrange(size)] = None
+    return list(chosen)
 
 
 def score_rewards(state: GameState[Any]) -> tuple[float, ...]:

@@ -45,15 +45,15 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeAlias, TypeVar, cast
+from typing import Any, Generic, TypeAlias, TypeVar
 
 import attrs
 
 from pacru.base import GameState
 from pacru.bots.base import (
     Bot,
-    draw_reorientations,
     outcome_rewards,
+    reorientation_indexes,
     sample_move,
     score_rewards,
 )
@@ -108,14 +108,33 @@ class SearchResult(Generic[MoveT]):
 class _Node:
     """One position in the search tree."""
 
-    __slots__ = ("children", "mover", "priors", "slots", "state", "totals", "untried", "visits")
+    __slots__ = (
+        "children",
+        "legal",
+        "mover",
+        "priors",
+        "slots",
+        "state",
+        "totals",
+        "untried",
+        "visits",
+    )
 
-    def __init__(self, state: GameState[Any], untried: list[Any], players: int) -> None:
+    def __init__(
+        self,
+        state: GameState[Any],
+        untried: list[Any],
+        players: int,
+        legal: Sequence[Any] = (),
+    ) -> None:
         self.state = state
         player = state.current_player
         # Index of the player to move (who chooses among the children); -1 when terminal.
         self.mover = -1 if player is None else state.players.index(player)
+        # UCT: the indexes in ``legal`` (the state's legal moves) of the candidates not yet
+        # expanded; PUCT: every candidate move.
         self.untried = untried
+        self.legal = legal
         self.children: list[tuple[Any, _Node]] = []
         self.visits = 0
         self.totals = [0.0] * players
@@ -216,47 +235,44 @@ class MCTSBot(Bot):
 
     def candidates(self, state: GameState[Any]) -> list[Any]:
         """The moves a node of ``state`` may expand, shuffled (empty when the game is over)."""
-        rng = self._rng
         moves = state.legal_moves()
+        return [moves[i] for i in self._indexes(moves)]
+
+    def _indexes(self, moves: Sequence[Any]) -> list[int]:
+        """The indexes in ``moves`` of :meth:`candidates`, in its order.
+
+        A tree builds only the moves it expands: most nodes are leaves that
+        expand none.
+        """
+        rng = self._rng
         limit = self.max_children
         # Chevron lists are drawn by index from their families' bounds (a family, then a
-        # move in it, as sample_move draws), so that only the moves kept are built.
+        # move in it, as sample_move draws).
         bounds = moves._family_bounds() if isinstance(moves, LegalMoves) else None
         if bounds is not None and bounds[1]:
-            out = self._pacru_candidates(cast(LegalMoves, moves), bounds, rng)
+            out = self._pacru_indexes(bounds, rng)
         elif len(moves) <= limit:
-            out = list(moves)
+            out = list(range(len(moves)))
         elif bounds is not None:
-            out = [moves[i] for i in _distinct(bounds[0], {}, limit, rng)]
+            out = list(_distinct(bounds[0], {}, limit, rng))
         else:
-            out = self._sampled(state, limit, rng)
+            out = _sampled(len(moves), limit, rng)
         _shuffle(out, rng)
         return out
 
-    def _pacru_candidates(
-        self, moves: LegalMoves, bounds: FamilyBounds, rng: random.Random
-    ) -> list[Any]:
+    def _pacru_indexes(self, bounds: FamilyBounds, rng: random.Random) -> list[int]:
         steps, turns = bounds
         room = max(self.max_children - self.reorientation_samples, len(steps))
         stepping = steps[-1][0] + steps[-1][1] if steps else 0
-        out: list[Any]
         if stepping <= room:
-            out = list(moves[:stepping])
+            out = list(range(stepping))
         else:
             randrange = rng.randrange
             # A dict, not a set: its order, and so the search, is reproducible.
             chosen = dict.fromkeys(start + randrange(size) for start, size in steps)
-            out = [moves[i] for i in _distinct(steps, chosen, room, rng)]
-        out.extend(draw_reorientations(moves, turns, self.reorientation_samples, rng))
+            out = list(_distinct(steps, chosen, room, rng))
+        out.extend(reorientation_indexes(turns, self.reorientation_samples, rng))
         return out
-
-    def _sampled(self, state: GameState[Any], limit: int, rng: random.Random) -> list[Any]:
-        chosen: dict[Any, None] = {}
-        for _ in range(4 * limit):
-            if len(chosen) >= limit:
-                break
-            chosen[sample_move(state, rng)] = None
-        return list(chosen)
 
     # -- search ----------------------------------------------------------------------------
 
@@ -309,7 +325,7 @@ class MCTSBot(Bot):
             root, returned = self._uct(state)
             value = returned / root.visits
             pairs = [(m, c.visits, c.totals[root.mover] / c.visits) for m, c in root.children]
-            pairs += [(m, 0, 0.0) for m in root.untried]
+            pairs += [(root.legal[i], 0, 0.0) for i in root.untried]
         else:
             root = self._puct(state, self.evaluator)
             value = root.totals[root.mover] / root.visits
@@ -340,7 +356,7 @@ class MCTSBot(Bot):
     def _uct(self, state: GameState[Any]) -> tuple[_Node, float]:
         """The searched root, and the sum of the root mover's returns over the iterations."""
         n = len(state.players)
-        root = _Node(state, self.candidates(state), n)
+        root = self._uct_node(state, n)
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
@@ -364,9 +380,9 @@ class MCTSBot(Bot):
                 path.append(node)
             # Expansion.
             if node.untried:
-                move = node.untried.pop()
+                move = node.legal[node.untried.pop()]
                 after = node.state.apply_move(move)
-                child = _Node(after, self.candidates(after), n)
+                child = self._uct_node(after, n)
                 node.children.append((move, child))
                 node = child
                 path.append(node)
@@ -380,6 +396,10 @@ class MCTSBot(Bot):
             done += 1
         self.last_iterations = done
         return root, returned
+
+    def _uct_node(self, state: GameState[Any], players: int) -> _Node:
+        legal = state.legal_moves()
+        return _Node(state, self._indexes(legal), players, legal)
 
     def _expand(self, node: _Node, evaluator: Evaluator) -> Sequence[float]:
         """Give ``node`` its candidates and their priors; the evaluator's values."""
@@ -458,6 +478,17 @@ class MCTSBot(Bot):
             f"MCTSBot(seed={self.seed!r}, iterations={self.iterations!r}, "
             f"time_limit={self.time_limit!r})"
         )
+
+
+def _sampled(length: int, limit: int, rng: random.Random) -> list[int]:
+    """Up to ``limit`` distinct indexes of a list of ``length`` moves (``4 * limit`` draws)."""
+    chosen: dict[int, None] = {}
+    randrange = rng.randrange
+    for _ in range(4 * limit):
+        if len(chosen) >= limit:
+            break
+        chosen[randrange(length)] = None
+    return list(chosen)
 
 
 def _shuffle(items: list[Any], rng: random.Random) -> None:
