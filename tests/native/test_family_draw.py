@@ -28,7 +28,8 @@ def _bounds(moves: LegalMoves) -> list[tuple[int, int]]:
 def test_family_bounds_and_draws_agree(game: str, players: int) -> None:
     """At every ply of seeded games: the native family count and ranges are the Python
     engine's families (steps, then reorientations by chevron and turn {R14}), each
-    range holds its family's moves, and sample_move draws the same move from both."""
+    range holds its family's moves, both lists' _family_bounds split them alike into
+    steps and reorientations, and sample_move draws the same move from both."""
     draws = 0
     for seed in range(6):
         rng = random.Random(seed)
@@ -47,6 +48,10 @@ def test_family_bounds_and_draws_agree(game: str, players: int) -> None:
                     assert [nat_moves[begin + j] for j in range(size)] == list(family), where
             with pytest.raises(IndexError):
                 impl.family_range(len(bounds))
+            # _family_bounds splits them into steps and reorientations {R14}, alike.
+            split = len(py_moves.steps)
+            expected = (tuple(bounds[:split]), tuple(bounds[split:]))
+            assert nat_moves._family_bounds() == py_moves._family_bounds() == expected, where
             if not py_moves:
                 break
             seed_of_draw = rng.randrange(1 << 30)

@@ -209,6 +209,25 @@ fn chevrons_to_move(pos: &Position) -> u64 {
     pos.chevrons[usize::from(pos.to_move) % 4].len() as u64
 }
 
+/// The (start, size) of every family of `list`, in order: the step families, then the
+/// reorientation families by chevron and turn {R14} (see [`family_range`]), in one pass.
+pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
+    let shape = shape(rules, pos, list);
+    let chevrons = chevrons_to_move(pos);
+    let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons as usize);
+    if list.step_count() > 0 {
+        step_runs(list, shape.step_moves, None, &mut runs);
+    }
+    let mut at = shape.step_moves;
+    for _ in 0..chevrons {
+        for &size in shape.sizes.iter().filter(|&&s| s > 0) {
+            runs.push((at, size));
+            at += size;
+        }
+    }
+    runs
+}
+
 /// One random game from `pos`: its last position and its plies (at most `cap`). The
 /// index of every move played is pushed on `record` when given.
 pub fn playout(

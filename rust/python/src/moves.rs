@@ -317,6 +317,25 @@ impl Moves {
         self.issue(py, start + offset).map(Some)
     }
 
+    /// `(steps, reorientations)`: `(start, size)` of each step family and each
+    /// reorientation family {R14}, in list order, as `LegalMoves._family_bounds` gives
+    /// them (both empty for a pass): from the engine, without the families.
+    fn _family_bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let p = self.position.get();
+        let ranges = if self.is_pass {
+            Vec::new()
+        } else {
+            pacru_batch::family_ranges(&p.rules, &p.pos, &self.list)
+        };
+        let steps = self.list.step_count().min(ranges.len());
+        let (step_ranges, turn_ranges) = ranges.split_at(steps);
+        (
+            PyTuple::new(py, step_ranges)?,
+            PyTuple::new(py, turn_ranges)?,
+        )
+            .into_pyobject(py)
+    }
+
     /// The number of move families, `len(LegalMoves.families)`: the step families, then
     /// the reorientation families, one per chevron and turn {R14}.
     fn family_count(&self) -> usize {

@@ -109,18 +109,28 @@ def sample_reorientations(moves: LegalMoves, draws: int, rng: random.Random) -> 
     Bots that weigh moves one by one cannot look at every reorientation (a
     position can have thousands), so they consider this sample.
     """
-    turns = moves.reorientations
-    out: list[Move] = []
-    if not turns:
-        return out
-    seen: set[Move] = set()
-    for _ in range(draws):
-        family = turns[rng.randrange(len(turns))]
-        move = family.get(rng.randrange(family.size))
-        if move not in seen:
-            seen.add(move)
-            out.append(move)
-    return out
+    return draw_reorientations(moves, moves._family_bounds()[1], draws, rng)
+
+
+def draw_reorientations(
+    moves: LegalMoves, turns: Sequence[tuple[int, int]], draws: int, rng: random.Random
+) -> list[Move]:
+    """:func:`sample_reorientations` given the ``(start, size)`` of each reorientation
+    family in ``moves``: the same draws pick the same moves, by index."""
+    return [moves[i] for i in reorientation_indexes(turns, draws, rng)]
+
+
+def reorientation_indexes(
+    turns: Sequence[tuple[int, int]], draws: int, rng: random.Random
+) -> list[int]:
+    """The indexes of the moves :func:`draw_reorientations` draws, in its order."""
+    chosen: dict[int, None] = {}
+    if turns:
+        randrange = rng.randrange
+        for _ in range(draws):
+            start, size = turns[randrange(len(turns))]
+            chosen[start + randrange(size)] = None
+    return list(chosen)
 
 
 def score_rewards(state: GameState[Any]) -> tuple[float, ...]:

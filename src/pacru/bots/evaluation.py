@@ -170,25 +170,6 @@ def _fields(state: ChevronState) -> tuple[float, ...]:
     return tuple(out)
 
 
-def _attacks(state: ChevronState, seat: int, code: int, own: int) -> int:
-    """A bitboard of the opposing chevrons that chevron ``code`` of ``seat`` attacks {R11}.
-
-    Along each forward direction, within the power of movement, the first
-    chevron met, unless it stands on ``own`` (the fields of ``seat``'s chevrons).
-    """
-    field = code >> 3
-    reach = _power(state, seat, field)
-    occupied = state.occupied
-    hit = 0
-    for d in FORWARD[code & 7]:
-        for t in RAYS[field][d][:reach]:
-            if occupied >> t & 1:
-                if not own >> t & 1:
-                    hit |= 1 << t
-                break
-    return hit
-
-
 def _chevron_fields(state: ChevronState, seat: int) -> int:
     mask = 0
     for code in state.chevrons[seat]:
@@ -201,6 +182,7 @@ def _pacru(state: ChevronState) -> tuple[float, ...]:
     n = len(state.players)
     target = SUPPLY[n]
     mover = state.to_move
+    occupied = state.occupied
     power = [0.0] * n
     # attacked[victim field] -> per attacking seat, how many of its chevrons attack it.
     attacked: dict[int, list[int]] = {}
@@ -210,14 +192,30 @@ def _pacru(state: ChevronState) -> tuple[float, ...]:
             continue
         others = _others(state, seat)
         own = _chevron_fields(state, seat)
-        markers = state.markers[seat].bit_count()
+        mine = state.markers[seat]
+        markers = mine.bit_count()
         # The last markers to the target weigh more: they win the game {R16b}.
         value = markers + 4.0 * (markers / target) ** 4
         for code in codes:
-            value += _CHEVRON + _POWER * _power(state, seat, code >> 3)
-            if _moves(state, seat, code, others):
+            field = code >> 3
+            # Power of movement {R5}: the own markers in the chevron's borderland.
+            reach = (mine & BORDERLAND_MASK[BORDERLAND[field]]).bit_count() or 1
+            value += _CHEVRON + _POWER * reach
+            # One walk along each forward ray {R5, R7}: a free field not of another
+            # player's colour is a move; the first chevron met is attacked unless own {R11}.
+            mobile = False
+            hits = 0
+            rays = RAYS[field]
+            for d in FORWARD[code & 7]:
+                for t in rays[d][:reach]:
+                    if occupied >> t & 1:
+                        if not own >> t & 1:
+                            hits |= 1 << t
+                        break
+                    if not others >> t & 1:
+                        mobile = True
+            if mobile:
                 value += _MOBILE
-            hits = _attacks(state, seat, code, own)
             while hits:
                 low = hits & -hits
                 hits ^= low

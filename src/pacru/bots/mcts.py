@@ -53,12 +53,12 @@ from pacru.base import GameState
 from pacru.bots.base import (
     Bot,
     outcome_rewards,
+    reorientation_indexes,
     sample_move,
-    sample_reorientations,
     score_rewards,
 )
 from pacru.bots.evaluation import evaluate
-from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.movelist import FamilyBounds, LegalMoves
 
 __all__ = ["Evaluator", "MCTSBot", "SearchResult"]
 
@@ -108,14 +108,33 @@ class SearchResult(Generic[MoveT]):
 class _Node:
     """One position in the search tree."""
 
-    __slots__ = ("children", "mover", "priors", "slots", "state", "totals", "untried", "visits")
+    __slots__ = (
+        "children",
+        "legal",
+        "mover",
+        "priors",
+        "slots",
+        "state",
+        "totals",
+        "untried",
+        "visits",
+    )
 
-    def __init__(self, state: GameState[Any], untried: list[Any], players: int) -> None:
+    def __init__(
+        self,
+        state: GameState[Any],
+        untried: list[Any],
+        players: int,
+        legal: Sequence[Any] = (),
+    ) -> None:
         self.state = state
         player = state.current_player
         # Index of the player to move (who chooses among the children); -1 when terminal.
         self.mover = -1 if player is None else state.players.index(player)
+        # UCT: the indexes in ``legal`` (the state's legal moves) of the candidates not yet
+        # expanded; PUCT: every candidate move.
         self.untried = untried
+        self.legal = legal
         self.children: list[tuple[Any, _Node]] = []
         self.visits = 0
         self.totals = [0.0] * players
@@ -216,43 +235,44 @@ class MCTSBot(Bot):
 
     def candidates(self, state: GameState[Any]) -> list[Any]:
         """The moves a node of ``state`` may expand, shuffled (empty when the game is over)."""
-        rng = self._rng
         moves = state.legal_moves()
+        return [moves[i] for i in self._indexes(moves)]
+
+    def _indexes(self, moves: Sequence[Any]) -> list[int]:
+        """The indexes in ``moves`` of :meth:`candidates`, in its order.
+
+        A tree builds only the moves it expands: most nodes are leaves that
+        expand none.
+        """
+        rng = self._rng
         limit = self.max_children
-        if isinstance(moves, LegalMoves) and moves.reorientations:
-            out = self._pacru_candidates(moves, rng)
+        # Chevron lists are drawn by index from their families' bounds (a family, then a
+        # move in it, as sample_move draws).
+        bounds = moves._family_bounds() if isinstance(moves, LegalMoves) else None
+        if bounds is not None and bounds[1]:
+            out = self._pacru_indexes(bounds, rng)
         elif len(moves) <= limit:
-            out = list(moves)
+            out = list(range(len(moves)))
+        elif bounds is not None:
+            out = list(_distinct(bounds[0], {}, limit, rng))
         else:
-            out = self._sampled(state, limit, rng)
-        rng.shuffle(out)
+            out = _sampled(len(moves), limit, rng)
+        _shuffle(out, rng)
         return out
 
-    def _pacru_candidates(self, moves: LegalMoves, rng: random.Random) -> list[Any]:
-        steps = moves.steps
+    def _pacru_indexes(self, bounds: FamilyBounds, rng: random.Random) -> list[int]:
+        steps, turns = bounds
         room = max(self.max_children - self.reorientation_samples, len(steps))
-        out: list[Any]
-        if sum(f.size for f in steps) <= room:
-            out = [m for f in steps for m in f]
+        stepping = steps[-1][0] + steps[-1][1] if steps else 0
+        if stepping <= room:
+            out = list(range(stepping))
         else:
+            randrange = rng.randrange
             # A dict, not a set: its order, and so the search, is reproducible.
-            chosen = dict.fromkeys(f.get(rng.randrange(f.size)) for f in steps)
-            for _ in range(4 * room):
-                if len(chosen) >= room:
-                    break
-                family = steps[rng.randrange(len(steps))]
-                chosen[family.get(rng.randrange(family.size))] = None
-            out = list(chosen)
-        out.extend(sample_reorientations(moves, self.reorientation_samples, rng))
+            chosen = dict.fromkeys(start + randrange(size) for start, size in steps)
+            out = list(_distinct(steps, chosen, room, rng))
+        out.extend(reorientation_indexes(turns, self.reorientation_samples, rng))
         return out
-
-    def _sampled(self, state: GameState[Any], limit: int, rng: random.Random) -> list[Any]:
-        chosen: dict[Any, None] = {}
-        for _ in range(4 * limit):
-            if len(chosen) >= limit:
-                break
-            chosen[sample_move(state, rng)] = None
-        return list(chosen)
 
     # -- search ----------------------------------------------------------------------------
 
@@ -305,7 +325,7 @@ class MCTSBot(Bot):
             root, returned = self._uct(state)
             value = returned / root.visits
             pairs = [(m, c.visits, c.totals[root.mover] / c.visits) for m, c in root.children]
-            pairs += [(m, 0, 0.0) for m in root.untried]
+            pairs += [(root.legal[i], 0, 0.0) for i in root.untried]
         else:
             root = self._puct(state, self.evaluator)
             value = root.totals[root.mover] / root.visits
@@ -336,7 +356,7 @@ class MCTSBot(Bot):
     def _uct(self, state: GameState[Any]) -> tuple[_Node, float]:
         """The searched root, and the sum of the root mover's returns over the iterations."""
         n = len(state.players)
-        root = _Node(state, self.candidates(state), n)
+        root = self._uct_node(state, n)
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
@@ -360,9 +380,9 @@ class MCTSBot(Bot):
                 path.append(node)
             # Expansion.
             if node.untried:
-                move = node.untried.pop()
+                move = node.legal[node.untried.pop()]
                 after = node.state.apply_move(move)
-                child = _Node(after, self.candidates(after), n)
+                child = self._uct_node(after, n)
                 node.children.append((move, child))
                 node = child
                 path.append(node)
@@ -376,6 +396,10 @@ class MCTSBot(Bot):
             done += 1
         self.last_iterations = done
         return root, returned
+
+    def _uct_node(self, state: GameState[Any], players: int) -> _Node:
+        legal = state.legal_moves()
+        return _Node(state, self._indexes(legal), players, legal)
 
     def _expand(self, node: _Node, evaluator: Evaluator) -> Sequence[float]:
         """Give ``node`` its candidates and their priors; the evaluator's values."""
@@ -454,6 +478,58 @@ class MCTSBot(Bot):
             f"MCTSBot(seed={self.seed!r}, iterations={self.iterations!r}, "
             f"time_limit={self.time_limit!r})"
         )
+
+
+def _sampled(length: int, limit: int, rng: random.Random) -> list[int]:
+    """Up to ``limit`` distinct indexes of a list of ``length`` moves (``4 * limit`` draws)."""
+    chosen: dict[int, None] = {}
+    randrange = rng.randrange
+    for _ in range(4 * limit):
+        if len(chosen) >= limit:
+            break
+        chosen[randrange(length)] = None
+    return list(chosen)
+
+
+def _shuffle(items: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same Fisher-Yates swaps from the same random numbers,
+    each drawn with getrandbits as ``randrange`` draws it, without its Python frames."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _distinct(
+    families: Sequence[tuple[int, int]], chosen: dict[int, None], room: int, rng: random.Random
+) -> dict[int, None]:
+    """``chosen`` filled up to ``room`` distinct move indexes, with at most ``4 * room`` draws.
+
+    Each draw is a family of ``families`` (``(start, size)`` bounds), then a
+    move in it, each uniform and drawn as ``rng.randrange`` draws (the
+    smallest number of random bits, again while out of range), which is the
+    hot loop of a node's candidates.
+    """
+    getrandbits = rng.getrandbits
+    count = len(families)
+    bits = count.bit_length()
+    for _ in range(4 * room):
+        if len(chosen) >= room:
+            break
+        f = getrandbits(bits)
+        while f >= count:
+            f = getrandbits(bits)
+        start, size = families[f]
+        k = size.bit_length()
+        r = getrandbits(k)
+        while r >= size:
+            r = getrandbits(k)
+        chosen[start + r] = None
+    return chosen
 
 
 def _backup(path: list[_Node], rewards: Sequence[float]) -> None:

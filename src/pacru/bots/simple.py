@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 from pacru.base import GameState
-from pacru.bots.base import Bot, Uniform, sample_move, sample_reorientations
+from pacru.bots.base import Bot, Uniform, draw_reorientations, sample_move
 from pacru.bots.evaluation import evaluate
 from pacru.chevron.movelist import LegalMoves
 
@@ -145,9 +145,11 @@ class GreedyBot(Bot):
         """The moves this bot tries in ``state``, in a deterministic order for a given seed."""
         moves: Sequence[Any] = state.legal_moves()
         rng = self._rng
-        if isinstance(moves, LegalMoves) and moves.families:
-            out: list[Any] = [m for family in moves.steps for m in family]
-            out.extend(sample_reorientations(moves, self.reorientation_samples, rng))
+        if isinstance(moves, LegalMoves) and any(bounds := moves._family_bounds()):
+            steps, turns = bounds
+            # Every step move (the step families come first), by index.
+            out: list[Any] = list(moves[: steps[-1][0] + steps[-1][1] if steps else 0])
+            out.extend(draw_reorientations(moves, turns, self.reorientation_samples, rng))
         elif len(moves) <= self.max_moves:
             out = list(moves)
         else:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from math import comb
 from operator import index as _index
 from typing import Final, NoReturn, overload
@@ -68,6 +68,9 @@ from pacru.geometry import bits
 __all__ = ["Choices", "LegalMoves", "Option", "ReorientationFamily", "Step", "StepFamily"]
 
 _new: Final = object.__new__
+
+#: ``(steps, reorientations)``: ``(start, size)`` in the list of each family of each kind.
+FamilyBounds = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 
 
 def _move_or_none(text: str) -> Move | None:
@@ -366,6 +369,25 @@ class LegalMoves(Sequence[Move]):
             return None
         family = families[randrange(len(families))]
         return family.get(randrange(family.size))
+
+    def _family_bounds(self) -> FamilyBounds:
+        """``(steps, reorientations)``: ``(start, size)`` of each step family and each
+        reorientation family, in list order, so that ``families[i].get(k)`` is
+        ``self[start + k]``; both empty for a pass. Bots draw moves by index with them
+        without building the families (:class:`pacru.bots.MCTSBot`)."""
+        impl = self._impl
+        layout = impl.layout
+        offsets, _n, _turns, sizes = impl.get_layout() if layout is None else layout
+        if impl.passes:
+            return (), ()
+        steps = tuple((a, b - a) for a, b in pairwise(offsets))
+        turns: list[tuple[int, int]] = []
+        start = offsets[-1]
+        for _code in impl.codes:
+            for size in sizes:
+                turns.append((start, size))
+                start += size
+        return steps, tuple(turns)
 
     def __len__(self) -> int:
         layout = self._impl.layout
