@@ -132,6 +132,25 @@ def test_legal_moves_and_families_refuse_assignment() -> None:
     assert not state.is_legal("e5-e4")
 
 
+def test_moves_handed_out_are_frozen_moves_like_constructed_ones() -> None:
+    """Steps, pincers and reorientations (with relinquished fields) come out of the list
+    as Move itself, frozen, equal and hashing equal to a Move built by its constructor."""
+    state = pacru.from_position(
+        "pacru players=red,blue markers=red:a1,a2,a3,b1,b2,e6 chevrons=red:e5N,c3E;blue:i9S"
+    )
+    moves = state.legal_moves()
+    assert any(m.relinquished for m in moves)
+    assert any(m.target is not None for m in moves)
+    fields = ["origin", "target", "capture", "twist", "turn", "connection", "marker"]
+    fields += ["meeting", "relinquished"]
+    for move in moves:
+        assert type(move) is Move
+        assert _assignments(move, [*fields, "anything"]) == []
+        built = Move(**{name: getattr(move, name) for name in fields})
+        assert built == move
+        assert hash(built) == hash(move)
+
+
 def test_families_built_by_hand() -> None:
     fam = StepFamily(60, 69, False, ((0, False, 71, (1 << 3) | (1 << 5)), (0, True, -1, 0)))
     assert fam.size == 3
