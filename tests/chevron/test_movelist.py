@@ -34,7 +34,10 @@ def _random_states(game: str, players: int, count: int, seed: int) -> list[pacru
     return out
 
 
-@pytest.mark.parametrize(("game", "players"), [("pacru", 2), ("pacru", 4), ("azacru", 3)])
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("pacru", 2), ("pacru", 4), ("azacru", 3), ("shacru", 2), ("lilacru", 2)],
+)
 def test_counted_sizes_match_the_built_choices(game: str, players: int) -> None:
     """A step's size is counted without its choices; building them gives the same count,
     and the list decodes, iterates and contains exactly those moves {R4-R14}."""
