@@ -378,7 +378,7 @@ PYTHON_ENGINE = frozenset(
 )
 #: The only other modules that reach into it, each for a reason the boundary does not cover:
 #: the boundary itself and the native engine's Python side (which builds the same family
-#: objects), the state (the slot setters both engines build successors with, and the power
+#: objects), the state (the classes the Python engine builds successors with, and the power
 #: of movement query), the diagnosis of a refused move (the readable rules explain a refusal
 #: for both engines) and the judging of a typed-in position.
 ENGINE_CLIENTS = frozenset(

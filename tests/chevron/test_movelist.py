@@ -34,7 +34,10 @@ def _random_states(game: str, players: int, count: int, seed: int) -> list[pacru
     return out
 
 
-@pytest.mark.parametrize(("game", "players"), [("pacru", 2), ("pacru", 4), ("azacru", 3)])
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("pacru", 2), ("pacru", 4), ("azacru", 3), ("shacru", 2), ("lilacru", 2)],
+)
 def test_counted_sizes_match_the_built_choices(game: str, players: int) -> None:
     """A step's size is counted without its choices; building them gives the same count,
     and the list decodes, iterates and contains exactly those moves {R4-R14}."""
@@ -130,6 +133,25 @@ def test_legal_moves_and_families_refuse_assignment() -> None:
     assert "e5-e6" in [str(m) for m in moves]
     assert state.is_legal("e5-e6")
     assert not state.is_legal("e5-e4")
+
+
+def test_moves_handed_out_are_frozen_moves_like_constructed_ones() -> None:
+    """Steps, pincers and reorientations (with relinquished fields) come out of the list
+    as Move itself, frozen, equal and hashing equal to a Move built by its constructor."""
+    state = pacru.from_position(
+        "pacru players=red,blue markers=red:a1,a2,a3,b1,b2,e6 chevrons=red:e5N,c3E;blue:i9S"
+    )
+    moves = state.legal_moves()
+    assert any(m.relinquished for m in moves)
+    assert any(m.target is not None for m in moves)
+    fields = ["origin", "target", "capture", "twist", "turn", "connection", "marker"]
+    fields += ["meeting", "relinquished"]
+    for move in moves:
+        assert type(move) is Move
+        assert _assignments(move, [*fields, "anything"]) == []
+        built = Move(**{name: getattr(move, name) for name in fields})
+        assert built == move
+        assert hash(built) == hash(move)
 
 
 def test_families_built_by_hand() -> None:

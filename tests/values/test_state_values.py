@@ -245,8 +245,9 @@ def test_lsd_values_reject_mutation() -> None:
 
 def test_a_successor_has_every_slot_of_a_state_built_by_attrs() -> None:
     """apply_move builds the next state without attrs' __init__ (its slots are set
-    directly, a different way in the compiled build): every field is there, and the
-    state equals, hashes and pickles like one built through the class."""
+    directly, by either engine): every field is there, the state is a ChevronState
+    itself (the Python engine fills a draft subclass first), frozen, and it equals,
+    hashes and pickles like one built through the class."""
     import pickle
 
     import attrs
@@ -257,7 +258,10 @@ def test_a_successor_has_every_slot_of_a_state_built_by_attrs() -> None:
         move = state.legal_moves()[pick]
         played.append(move)
         state = state.apply_move(move)
-    assert isinstance(state, pacru.ChevronState)
+    assert type(state) is pacru.ChevronState
+    _frozen(state, "ply", 0)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        del state.ply
     fields = {a.name: getattr(state, a.name) for a in attrs.fields(pacru.ChevronState)}
     rebuilt = pacru.ChevronState(**{name.lstrip("_"): value for name, value in fields.items()})
     assert rebuilt == state

@@ -294,8 +294,25 @@ class _PlainChoices(Choices):
     def options(self, index: int) -> tuple[Option, ...]:
         return _TWIST_OPTIONS[self._twists(index)]
 
+    def move(self, index: int, choice: int) -> Move:
+        # A step's only choice is its twist: decoded without building the options.
+        step = self.steps[index]
+        return make_move(step[0], step[1], False, self._twists(index)[choice], 0, False, None, None)
+
     def size(self, index: int) -> int:
         return len(self._twists(index))
+
+    def offsets(self) -> list[int]:
+        # Every list is counted (len() of a random playout): one pass over the steps.
+        if not self._rules.twist or self._end_triggered:
+            return list(range(len(self.steps) + 1))  # no twist: one move a step (_twists)
+        twists = self._twists
+        out = [0]
+        total = 0
+        for i in range(len(self.steps)):
+            total += len(twists(i))
+            out.append(total)
+        return out
 
     def _twists(self, index: int) -> tuple[int, ...]:
         step = self.steps[index]

@@ -24,8 +24,7 @@ state checks that first.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from pacru.base import Outcome, Termination
 from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers, without_chevrons
@@ -37,13 +36,13 @@ from pacru.geometry import BETWEEN, BIT, LINE, RAYS
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
-__all__ = ["STATE_SETTERS", "resolve", "successor"]
+__all__ = ["STATE_CLASSES", "resolve", "successor"]
 
-#: The slot setters of :class:`~pacru.chevron.state.ChevronState`, in field order and
-#: then its hash cache, filled in by :mod:`pacru.chevron.state` once the class exists
-#: (that module imports this one, so this one cannot import it). Final: the compiled
-#: build keeps the list in a C static.
-STATE_SETTERS: Final[list[Callable[[ChevronState, object], None]]] = []
+#: ``[draft, ChevronState]``: the classes :func:`successor` builds a state with, filled
+#: in by :mod:`pacru.chevron.state` once they exist (that module imports this one, so this
+#: one cannot import it). The draft class has the slots of
+#: :class:`~pacru.chevron.state.ChevronState` and takes plain attribute assignment.
+STATE_CLASSES: Final[list[type[Any]]] = []
 _new: Final = object.__new__
 
 # Final, so that the compiled build keeps them in C statics, not the module dictionary.
@@ -70,45 +69,33 @@ def successor(
     """The state one ply after ``state``, from the parts that ``move`` changed.
 
     The successor of a valid state from a generated move needs no attrs
-    ``__init__`` (keywords, validators): its slots are set directly, as attrs
-    does, with the rules, players and ply carried on; ``moves`` is the next
-    player's legal move list when already generated (None: on first use).
+    ``__init__`` (keywords, validators): its slots are filled directly, with
+    the rules, players and ply carried on; ``moves`` is the next player's legal
+    move list when already generated (None: on first use).
     """
-    new: ChevronState = _new(type(state))
-    ply = state.ply + 1
-    (
-        set_rules,
-        set_players,
-        set_markers,
-        set_chevrons,
-        set_to_move,
-        set_out,
-        set_trigger,
-        set_idle,
-        set_ply,
-        set_outcome,
-        set_occupied,
-        set_last,
-        set_moves,
-        set_pos,
-        set_hash,
-    ) = STATE_SETTERS
-    set_rules(new, state.rules)
-    set_players(new, state.players)
-    set_markers(new, markers)
-    set_chevrons(new, chevrons)
-    set_to_move(new, to_move)
-    set_out(new, out)
-    set_trigger(new, trigger)
-    set_idle(new, idle)
-    set_ply(new, ply)
-    set_outcome(new, outcome)
-    set_occupied(new, occupied)
-    set_last(new, move)
-    set_moves(new, moves)
-    set_pos(new, None)
-    set_hash(new, None)
-    return new
+    draft_class, state_class = STATE_CLASSES
+    # The frozen class refuses assignment, and calling a slot's setter costs about twenty
+    # times a plain slot store: the new state is filled as a draft (same slots, stores
+    # CPython specializes), then becomes a state (same layout, so no copy).
+    new: Any = _new(draft_class)
+    new.rules = state.rules
+    new.players = state.players
+    new.markers = markers
+    new.chevrons = chevrons
+    new.to_move = to_move
+    new.out = out
+    new.trigger = trigger
+    new.idle = idle
+    new.ply = state.ply + 1
+    new.outcome = outcome
+    new.occupied = occupied
+    new._last = move
+    new._moves = moves
+    new._pos = None
+    new._attrs_cached_hash = None
+    new.__class__ = state_class
+    built: ChevronState = new
+    return built
 
 
 def resolve(state: ChevronState, move: Move) -> ChevronState:

@@ -26,7 +26,7 @@ from pacru.chevron.engine import apply, install, legal_moves  # imports no state
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import power_of_movement
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.resolve import STATE_SETTERS  # imports no state: no cycle
+from pacru.chevron.resolve import STATE_CLASSES  # imports no state: no cycle
 from pacru.chevron.rules import SUPPLY, Rules, rules_of_key
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
@@ -445,9 +445,8 @@ def _restore(
     )
 
 
-# resolve.successor and pacru.chevron.native.apply build each new state from its slot
-# setters, in field order and then the hash cache; resolve cannot import this module (this
-# module imports it). A field added to ChevronState must be added there too.
+# resolve.successor sets every slot of a new state by name, and so does the native
+# extension (its STATE_SLOTS): a field added to ChevronState must be added there too.
 assert tuple(attrs.fields_dict(ChevronState)) == (
     "rules",
     "players",
@@ -464,9 +463,19 @@ assert tuple(attrs.fields_dict(ChevronState)) == (
     "_moves",
     "_pos",
 )
-STATE_SETTERS.extend(
-    getattr(ChevronState, name).__set__
-    for name in (*attrs.fields_dict(ChevronState), "_attrs_cached_hash")
-)
+
+
+class _Draft(ChevronState):
+    """A :class:`ChevronState` being built by ``resolve.successor``, which then turns it
+    into one by ``__class__`` assignment: the same slots (none added), but the plain
+    attribute assignment of ``object`` instead of the frozen class's refusal."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+STATE_CLASSES.extend((_Draft, ChevronState))
+
 # The engine in use may bring its own methods for the two calls of every ply.
 install(ChevronState)
