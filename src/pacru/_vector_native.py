@@ -1,10 +1,11 @@
 """The native inner loop of :mod:`pacru.vector` for the chevron games (``pacru._native.Batch``).
 
-:class:`NativeLoop` has the four methods of :class:`pacru._vector_loop.PythonLoop`
+:class:`NativeLoop` has the five methods of :class:`pacru._vector_loop.PythonLoop`
 and gives the same frames: the games are held in the extension, and one call
 steps every row of the batch with the chevron encoding implemented there
 (the legal actions of each decision, the move an action sequence builds, the
-observation planes, written when :meth:`NativeLoop.observe` asks), equal to :mod:`pacru.encoding.chevron` value for value
+observation planes, written when :meth:`NativeLoop.observe` asks), equal to
+:mod:`pacru.encoding.chevron` value for value
 (``tests/vector`` compares the two). Openings (``opening_plies``) are drawn
 in Python exactly as :class:`PythonLoop` draws them, and handed over as the
 restarted games' positions.
