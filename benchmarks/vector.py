@@ -57,7 +57,7 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt
     True cells: the same distribution as a masked argmax of uniform noise,
     without drawing a number per action.
     """
-    counts = mask.sum(axis=1)
+    counts = np.count_nonzero(mask, axis=1)
     picks = (rng.random(len(counts)) * counts).astype(np.intp)
     cells = np.flatnonzero(mask)
     firsts = np.cumsum(counts) - counts
