@@ -269,6 +269,7 @@ impl Game {
                 } else {
                     let list = &node.list;
                     let runs = &mut node.origin_runs;
+                    runs.reserve(node.pos.chevrons[usize::from(node.pos.to_move)].len());
                     let key = |i: u64| list.get(i).and_then(|m| m.origin);
                     runs_of(0, node.shape.step_moves, key, None, |start, size, o| {
                         if let Some(o) = o {
@@ -417,7 +418,7 @@ impl Game {
             let lo = bound(true, 0);
             (lo, bound(false, lo))
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(8);
         let target_of = |i: u64| list.get(i).and_then(|m| m.target);
         runs_of(lo, hi, target_of, None, |start, size, target| {
             out.push(Fam::Step {
@@ -446,7 +447,7 @@ impl Game {
 
     /// The options of the step family of `size` moves from `start`, in order.
     fn read_options(&self, start: u64, size: u64) -> Vec<Opt> {
-        let mut options: Vec<Opt> = Vec::new();
+        let mut options: Vec<Opt> = Vec::with_capacity(size.min(16) as usize);
         for i in start..start + size {
             let Some(m) = self.node.list.get(i) else {
                 break;
