@@ -3,14 +3,17 @@
 Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 
     python benchmarks/vector.py [--game pacru] [--players 2] [--num-envs 256]
-                                [--seconds 3] [--windows 3] [--no-pgx]
+                                [--seconds 3] [--windows 3] [--observe] [--no-pgx]
 
 pacru.vector
     ``VectorEnv(game, players=players, num_envs=num_envs)`` (no move cap:
     games run to their end and restart), each step a uniformly random legal
-    action of every game's mask drawn with numpy. Decisions/s counts
-    ``num_envs`` decisions per step (a restart step included, as pgx's
-    auto-reset counts it).
+    action of every game's mask drawn with numpy (:func:`random_actions`: a
+    uniform index among each row's legal actions, in a few whole-batch
+    operations). Decisions/s counts ``num_envs`` decisions per step (a
+    restart step included, as pgx's auto-reset counts it). The observation
+    is made only when read: ``--observe`` reads it at every step, as a
+    learner does.
 pgx othello
     Only when ``pgx`` and ``jax`` import: ``pgx.make("othello")`` at the same
     batch size, vmapped, with ``pgx.experimental.auto_reset`` and uniformly
@@ -35,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from pacru.vector import VectorEnv
 
@@ -45,8 +49,30 @@ def _best_rate(window: Callable[[float], float], seconds: float, windows: int) -
     return max(window(seconds) for _ in range(windows))
 
 
+def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.intp]:
+    """A uniformly random True column of every row of ``mask`` (each row has one at least).
+
+    Row ``i`` draws ``floor(u * count_i)`` (``u`` uniform in [0, 1)) and takes
+    that legal action of its row, found in the row-major list of the mask's
+    True cells: the same distribution as a masked argmax of uniform noise,
+    without drawing a number per action.
+    """
+    counts = np.count_nonzero(mask, axis=1)
+    picks = (rng.random(len(counts)) * counts).astype(np.intp)
+    cells = np.flatnonzero(mask)
+    firsts = np.cumsum(counts) - counts
+    actions: npt.NDArray[np.intp] = cells[firsts + picks] - np.arange(len(counts)) * mask.shape[1]
+    return actions
+
+
 def pacru_rate(
-    game: str, players: int, num_envs: int, seconds: float, windows: int, clock: Callable[[], float]
+    game: str,
+    players: int,
+    num_envs: int,
+    seconds: float,
+    windows: int,
+    clock: Callable[[], float],
+    observe: bool = False,
 ) -> float:
     """Decisions per second (of ``clock``) of :class:`pacru.vector.VectorEnv`, random actions."""
     env = VectorEnv(game, players=players, num_envs=num_envs)
@@ -58,8 +84,9 @@ def pacru_rate(
         steps = 0
         start, begin = time.perf_counter(), clock()
         while time.perf_counter() - start < length:
-            mask = state.legal_action_mask
-            state = env.step(state, (rng.random(mask.shape) * mask).argmax(1))
+            if observe:
+                state.observation  # noqa: B018 (made at its first read)
+            state = env.step(state, random_actions(state.legal_action_mask, rng))
             steps += 1
         box[0] = state
         return steps * num_envs / (clock() - begin)
@@ -125,13 +152,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--num-envs", type=int, default=256)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--windows", type=int, default=3)
+    parser.add_argument(
+        "--observe", action="store_true", help="read every state's observation (as a learner)"
+    )
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's othello")
     args = parser.parse_args(argv)
     sizes = (args.game, args.players, args.num_envs, args.seconds, args.windows)
-    rate = pacru_rate(*sizes, time.perf_counter)
-    cpu_rate = pacru_rate(*sizes, time.process_time)
+    rate = pacru_rate(*sizes, time.perf_counter, args.observe)
+    cpu_rate = pacru_rate(*sizes, time.process_time, args.observe)
+    read = ", observation read at every step" if args.observe else ""
     print(
-        f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs}: "
+        f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs}{read}: "
         f"{rate:,.0f} decisions/s ({cpu_rate:,.0f} per CPU second of this process)"
     )
     if args.no_pgx:

@@ -83,9 +83,9 @@ class NativeLegalMoves(LegalMoves):
     @property
     def position(self) -> Position: ...
 
-#: The arrays of a frame as bytearrays: observation (float32), mask (bool), player (int32),
-#: rewards (float32), terminated and truncated (bool).
-FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray, bytearray]
+#: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
+#: terminated and truncated (bool). The observation is ``Batch.observation``'s.
+FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray]
 
 class Batch:
     @staticmethod
@@ -104,6 +104,7 @@ class Batch:
         restart: list[bool],
         starts: list[Position | None],
     ) -> tuple[Batch, FrameBytes]: ...
+    def observation(self) -> bytearray: ...
     def position(
         self, row: int
     ) -> tuple[

@@ -2,12 +2,14 @@
 
 This is the one seam a native engine replaces: :class:`PythonLoop` holds the
 games of a batch as an opaque value (here a tuple of :class:`pacru._cursor.Cursor`,
-one per game) and fills the arrays of a :class:`Frame` for the rows it steps.
+one per game), fills the arrays of a :class:`Frame` for the rows it steps, and
+writes the observation of every game when asked (:meth:`PythonLoop.observe`:
+a state's observation is made only when it is read).
 Everything else of the batched API (checking actions, auto-reset bookkeeping,
 ``max_steps`` truncation, read-only arrays, the state value) lives in
 :mod:`pacru.vector` and does not depend on how the games are stored, so a
-native loop with the same four methods (:meth:`PythonLoop.start`,
-:meth:`PythonLoop.step`, :meth:`PythonLoop.position`,
+native loop with the same five methods (:meth:`PythonLoop.start`,
+:meth:`PythonLoop.step`, :meth:`PythonLoop.observe`, :meth:`PythonLoop.position`,
 :meth:`PythonLoop.prefix`) changes no caller and no test.
 
 Actions reach :meth:`PythonLoop.step` already checked against the mask: the
@@ -36,14 +38,13 @@ __all__ = ["Frame", "PythonLoop", "opening_rng"]
 class Frame:
     """The arrays of the rows just stepped (row ``j`` is game ``rows[j]``).
 
-    Shapes for ``k`` rows: ``observation`` float32 ``(k, *observation_shape)``,
-    ``legal_action_mask`` bool ``(k, num_actions)``, ``current_player`` int32
-    ``(k,)``, ``rewards`` float32 ``(k, players)``, ``terminated`` and
-    ``truncated`` bool ``(k,)``. A row whose game has ended has a zero
-    observation, an all-True mask, player -1 and the game's returns.
+    Shapes for ``k`` rows: ``legal_action_mask`` bool ``(k, num_actions)``,
+    ``current_player`` int32 ``(k,)``, ``rewards`` float32 ``(k, players)``,
+    ``terminated`` and ``truncated`` bool ``(k,)``. A row whose game has ended
+    has an all-True mask, player -1 and the game's returns. The observation is
+    not here: :meth:`PythonLoop.observe` makes it when it is read.
     """
 
-    observation: npt.NDArray[np.float32]
     legal_action_mask: npt.NDArray[np.bool_]
     current_player: npt.NDArray[np.int32]
     rewards: npt.NDArray[np.float32]
@@ -123,6 +124,22 @@ class PythonLoop:
             stepped.append(cursor)
         return tuple(cursors), self._frame(stepped)
 
+    def observe(self, games: Any) -> npt.NDArray[np.float32]:
+        """The observation of every game, shape ``(len(games), *observation_shape)``.
+
+        Each row is :meth:`pacru.encoding.Encoding.observation` of the game's
+        decision, seen by the player deciding; zeros for a game that is over.
+        A new array.
+        """
+        cursors: Sequence[Cursor] = games
+        enc = self.encoding
+        observation = np.zeros((len(cursors), *enc.observation_shape), dtype=np.float32)
+        for j, cursor in enumerate(cursors):
+            decision = cursor.decision
+            if decision is not None:
+                observation[j] = enc.observation(decision, decision.player)
+        return observation
+
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
         cursor: Cursor = games[row]
@@ -136,7 +153,6 @@ class PythonLoop:
     def _frame(self, cursors: Sequence[Cursor]) -> Frame:
         enc = self.encoding
         k = len(cursors)
-        observation = np.zeros((k, *enc.observation_shape), dtype=np.float32)
         mask = np.zeros((k, enc.num_actions), dtype=np.bool_)
         player = np.full(k, -1, dtype=np.int32)
         rewards = np.zeros((k, enc.players), dtype=np.float32)
@@ -144,7 +160,6 @@ class PythonLoop:
         truncated = np.zeros(k, dtype=np.bool_)
         rows: list[int] = []  # the legal (row, action) pairs, set in one call
         cols: list[int] = []
-        observe = enc.observation
         for j, cursor in enumerate(cursors):
             decision = cursor.decision
             if decision is None:
@@ -155,10 +170,9 @@ class PythonLoop:
                 else:
                     terminated[j] = True
                 continue
-            observation[j] = observe(decision, decision.player)
             legal = decision.legal_actions
             rows.extend([j] * len(legal))
             cols.extend(legal)
             player[j] = decision.player
         mask[rows, cols] = True
-        return Frame(observation, mask, player, rewards, terminated, truncated)
+        return Frame(mask, player, rewards, terminated, truncated)

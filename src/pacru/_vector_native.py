@@ -1,10 +1,11 @@
 """The native inner loop of :mod:`pacru.vector` for the chevron games (``pacru._native.Batch``).
 
-:class:`NativeLoop` has the four methods of :class:`pacru._vector_loop.PythonLoop`
+:class:`NativeLoop` has the five methods of :class:`pacru._vector_loop.PythonLoop`
 and gives the same frames: the games are held in the extension, and one call
 steps every row of the batch with the chevron encoding implemented there
 (the legal actions of each decision, the move an action sequence builds, the
-observation planes), equal to :mod:`pacru.encoding.chevron` value for value
+observation planes, written when :meth:`NativeLoop.observe` asks), equal to
+:mod:`pacru.encoding.chevron` value for value
 (``tests/vector`` compares the two). Openings (``opening_plies``) are drawn
 in Python exactly as :class:`PythonLoop` draws them, and handed over as the
 restarted games' positions.
@@ -126,12 +127,18 @@ class NativeLoop:
         batch: _native.Batch = games
         return batch.prefix(row)
 
+    def observe(self, games: Any) -> npt.NDArray[np.float32]:
+        """The observation of every game (zeros for a game that is over), a new array."""
+        batch: _native.Batch = games
+        raw = batch.observation()
+        shape = self.encoding.observation_shape
+        return np.frombuffer(raw, dtype=np.float32).reshape(-1, *shape)
+
     def _frame(self, raw: tuple[bytearray, ...]) -> Frame:
         enc = self.encoding
-        obs, mask, player, rewards, terminated, truncated = raw
+        mask, player, rewards, terminated, truncated = raw
         k = len(player) // 4
         return Frame(
-            np.frombuffer(obs, dtype=np.float32).reshape(k, *enc.observation_shape),
             np.frombuffer(mask, dtype=np.bool_).reshape(k, enc.num_actions),
             np.frombuffer(player, dtype=np.int32),
             np.frombuffer(rewards, dtype=np.float32).reshape(k, enc.players),

@@ -22,6 +22,10 @@ attribute                   dtype, shape              meaning
 ``episode``                 int64, ``(num_envs,)``    index of the env's current game (0 first)
 ==========================  ========================  ==========================================
 
+The observation is made from the state's games when it is first read, then
+kept: a loop that reads only the masks (random play, a tree search's
+rollouts) does not pay for it.
+
 **Auto-reset** (as pgx): a game that ends shows its end once, in the state
 returned by the step that ended it (``terminated`` or ``truncated`` True,
 ``rewards`` set). Such a row has a zero observation, ``current_player`` -1
@@ -91,7 +95,6 @@ class VectorState:
     Make one with :meth:`VectorEnv.init`; :meth:`VectorEnv.step` returns the next.
     """
 
-    observation: npt.NDArray[np.float32]
     legal_action_mask: npt.NDArray[np.bool_]
     current_player: npt.NDArray[np.int32]
     rewards: npt.NDArray[np.float32]
@@ -104,6 +107,24 @@ class VectorState:
     #: The games themselves, opaque: owned by the stepping seam.
     _games: Any = attrs.field(repr=False)
     _env: VectorEnv = attrs.field(repr=False)
+    #: The observation once read (empty before): a box, as the state itself is frozen.
+    _observed: list[npt.NDArray[np.float32]] = attrs.field(init=False, factory=list, repr=False)
+
+    @property
+    def observation(self) -> npt.NDArray[np.float32]:
+        """float32, ``(num_envs, *observation_shape)``: each game's observation, read-only.
+
+        Row ``i`` is :meth:`pacru.encoding.Encoding.observation` of game ``i``'s
+        decision, seen by the player deciding, and zeros where
+        ``current_player`` is -1 (an end shown, a ``max_steps`` cut). Made from
+        the state's games at the first read, then kept (the same array at
+        every read): a loop that never reads it does not pay for it.
+        """
+        if not self._observed:
+            observation = self._env._loop.observe(self._games)
+            observation[self.current_player < 0] = 0.0
+            self._observed.append(_read_only(observation))
+        return self._observed[0]
 
     @property
     def num_envs(self) -> int:
@@ -265,12 +286,10 @@ class VectorEnv:
         if self.max_steps is not None:
             cut = (steps >= self.max_steps) & ~frame.terminated & ~frame.truncated
             if cut.any():
-                frame.observation[cut] = 0.0
                 frame.legal_action_mask[cut] = True
                 frame.current_player[cut] = -1
                 frame.truncated[cut] = True
         return VectorState(
-            _read_only(frame.observation),
             _read_only(frame.legal_action_mask),
             _read_only(frame.current_player),
             _read_only(frame.rewards),
@@ -363,10 +382,11 @@ def _integers(actions: Any) -> list[int]:
 def _merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame:
     """The whole batch's frame: ``frame`` at ``rows``, ``state``'s arrays elsewhere.
 
-    A row left out keeps its arrays, except that an end shown there stays shown.
+    A row left out keeps its arrays, except that an end shown there stays shown
+    (its observation, made from its game, is unchanged too).
     """
     parts = []
-    for name in ("observation", "legal_action_mask", "current_player", "rewards"):
+    for name in ("legal_action_mask", "current_player", "rewards"):
         whole = getattr(state, name).copy()
         whole[rows] = getattr(frame, name)
         parts.append(whole)
@@ -374,5 +394,5 @@ def _merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Fram
     terminated[rows] = frame.terminated
     truncated = state.truncated.copy()
     truncated[rows] = frame.truncated
-    observation, mask, player, rewards = parts
-    return Frame(observation, mask, player, rewards, terminated, truncated)
+    mask, player, rewards = parts
+    return Frame(mask, player, rewards, terminated, truncated)

@@ -277,6 +277,28 @@ def test_arrays_are_read_only_and_step_leaves_the_old_state_unchanged() -> None:
     assert copy.deepcopy(state) is state
 
 
+@pytest.mark.parametrize("game", ["pacru", "lsd"])
+def test_the_observation_is_made_at_its_first_read_from_that_states_games(game: str) -> None:
+    # Read late, newest state first, each state's observation equals the one a twin
+    # environment read at once: it depends on that state alone (max_steps cuts included).
+    eager, late = (VectorEnv(game, players=2, num_envs=4, max_steps=5) for _ in range(2))
+    rng = np.random.default_rng(11)
+    a, b = eager.init(seed=2), late.init(seed=2)
+    seen, kept = [], []
+    for _ in range(12):
+        seen.append(a.observation)
+        kept.append(b)
+        actions = random_actions(a, rng)
+        a, b = eager.step(a, actions), late.step(b, actions)
+    assert sum(int(state.truncated.sum()) for state in kept) > 0
+    for state, expected in zip(reversed(kept), reversed(seen), strict=True):
+        observation = state.observation
+        assert observation is state.observation
+        assert not observation.flags.writeable
+        assert np.array_equal(observation, expected)
+        assert not observation[state.current_player < 0].any()
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

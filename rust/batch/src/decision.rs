@@ -72,39 +72,150 @@ impl Opt {
     }
 }
 
-#[derive(Clone, Debug)]
+/// A family of moves of the chosen origin: a step to `target` (its options read when it is
+/// entered), or a reorientation by a turn, giving up `cost` of the free fields.
+#[derive(Clone, Copy, Debug)]
 enum Fam {
     Step {
         start: u64,
         size: u64,
         target: u8,
-        options: Vec<Opt>,
     },
     Reo {
         start: u64,
         turn_index: u8,
-        fields: Vec<u8>,
         cost: usize,
     },
 }
 
+impl Fam {
+    /// The action that picks this family at the target stage.
+    fn action(&self) -> u16 {
+        match *self {
+            Fam::Step { target, .. } => TARGET + u16::from(target),
+            Fam::Reo { turn_index, .. } => TURN + u16::from(turn_index),
+        }
+    }
+}
+
+/// A set of actions (`0..NUM_ACTIONS`), iterated ascending.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Actions([u64; 7]);
+
+impl Actions {
+    fn insert(&mut self, action: u16) {
+        self.0[usize::from(action >> 6)] |= 1 << (action & 63);
+    }
+
+    /// Whether `action` is in the set (false for any number past the actions).
+    pub fn contains(&self, action: u16) -> bool {
+        self.0
+            .get(usize::from(action >> 6))
+            .is_some_and(|w| w >> (action & 63) & 1 != 0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The actions, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let bit = w.trailing_zeros() as u16;
+                w &= w - 1;
+                Some(64 * i as u16 + bit)
+            })
+        })
+    }
+
+    fn first(&self) -> Option<u16> {
+        self.iter().next()
+    }
+}
+
+impl FromIterator<u16> for Actions {
+    fn from_iter<I: IntoIterator<Item = u16>>(iter: I) -> Actions {
+        let mut set = Actions::default();
+        for a in iter {
+            set.insert(a);
+        }
+        set
+    }
+}
+
+/// A short list kept inline, so that copying a game allocates nothing: the actions chosen
+/// in a move under way (at most five: origin, target, twist, benefit, meeting; or origin,
+/// turn and three fields given up) or the fields given up (at most four).
+#[derive(Clone, Copy, Debug)]
+struct Inline<T, const N: usize> {
+    len: u8,
+    items: [T; N],
+}
+
+impl<T: Copy + Default, const N: usize> Default for Inline<T, N> {
+    fn default() -> Self {
+        Inline {
+            len: 0,
+            items: [T::default(); N],
+        }
+    }
+}
+
+impl<T: Copy, const N: usize> Inline<T, N> {
+    fn push(&mut self, item: T) {
+        self.items[usize::from(self.len)] = item;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[T] {
+        &self.items[..usize::from(self.len)]
+    }
+}
+
+/// What the decisions of one move share: the position, its legal moves, how they are laid
+/// out, and (without reorientations) where each origin's steps are in the list.
+#[derive(Debug)]
+struct Node {
+    pos: Position,
+    list: MoveList,
+    shape: Shape,
+    /// (origin, start, size) of each chevron's steps, ascending origin; only without
+    /// reorientations (with them every own chevron is an origin, and its steps are
+    /// found when it is chosen).
+    origin_runs: Vec<(u8, u64, u64)>,
+}
+
 /// One game of a batch: its position, and the decision under way (none once it is over).
+/// Cheap to clone: what a move's decisions share is behind `Arc`s.
 #[derive(Clone, Debug)]
 pub struct Game {
-    pub pos: Position,
-    list: Arc<MoveList>,
-    shape: Shape,
+    node: Arc<Node>,
     stage: u8,
     origin: i16,
-    fam: Option<Arc<Fam>>,
-    cands: Vec<u8>,
+    /// The families of the chosen origin, while the target is asked.
+    fams: Option<Arc<Vec<Fam>>>,
+    fam: Option<Fam>,
+    /// The options of the step family entered, and the candidates still open among them
+    /// (a bit per option: a Pacru step has at most a connection, nine crossing fields and
+    /// no field; a Shacru or Azacru step three twists).
+    options: Option<Arc<Vec<Opt>>>,
+    cands: u64,
     twist: i8,
     benefit: i16,
-    chosen: Vec<u8>,
-    /// The legal actions of the decision, ascending (empty once the game is over).
-    pub legal: Vec<u16>,
-    /// The actions already chosen in the move under way.
-    pub prefix: Vec<u16>,
+    /// Positions, among the free fields, of the fields given up so far.
+    chosen: Inline<u8, 4>,
+    /// The legal actions of the decision (empty once the game is over).
+    pub legal: Actions,
+    prefix: Inline<u16, 8>,
 }
 
 fn bits(mut board: u128) -> impl Iterator<Item = u8> {
@@ -118,6 +229,17 @@ fn bits(mut board: u128) -> impl Iterator<Item = u8> {
     })
 }
 
+fn bits64(mut word: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if word == 0 {
+            return None;
+        }
+        let i = word.trailing_zeros() as usize;
+        word &= word - 1;
+        Some(i)
+    })
+}
+
 fn comb(n: u64, k: u64) -> u64 {
     if k > n {
         return 0;
@@ -128,43 +250,63 @@ fn comb(n: u64, k: u64) -> u64 {
 impl Game {
     /// The first decision of `pos` (or its end).
     pub fn start(layout: &Layout, pos: Position) -> Game {
-        let list = Arc::new(legal_moves(&layout.rules, &pos));
-        let mut game = Game {
+        let list = legal_moves(&layout.rules, &pos);
+        let mut node = Node {
             pos,
             list,
             shape: Shape::default(),
+            origin_runs: Vec::new(),
+        };
+        let mut legal = Actions::default();
+        if node.pos.outcome.is_none() {
+            if node.list.is_pass() {
+                legal.insert(PASS);
+            } else {
+                node.shape = shape(&layout.rules, &node.pos, &node.list);
+                let origins = if node.shape.turns > 0 {
+                    // Every own chevron may reorient {R14}; the steps' origins are among them.
+                    node.pos.chevrons[usize::from(node.pos.to_move)].fields()
+                } else {
+                    let list = &node.list;
+                    let runs = &mut node.origin_runs;
+                    runs.reserve(node.pos.chevrons[usize::from(node.pos.to_move)].len());
+                    let key = |i: u64| list.get(i).and_then(|m| m.origin);
+                    runs_of(0, node.shape.step_moves, key, None, |start, size, o| {
+                        if let Some(o) = o {
+                            runs.push((o, start, size));
+                        }
+                    });
+                    node.origin_runs
+                        .iter()
+                        .fold(0u128, |acc, &(o, _, _)| acc | 1u128 << o)
+                };
+                legal = bits(origins).map(|f| ORIGIN + u16::from(f)).collect();
+            }
+        }
+        Game {
+            node: Arc::new(node),
             stage: S_ORIGIN,
             origin: -1,
+            fams: None,
             fam: None,
-            cands: Vec::new(),
+            options: None,
+            cands: 0,
             twist: -2,
             benefit: -1,
-            chosen: Vec::new(),
-            legal: Vec::new(),
-            prefix: Vec::new(),
-        };
-        if game.pos.outcome.is_some() {
-            return game;
+            chosen: Inline::default(),
+            legal,
+            prefix: Inline::default(),
         }
-        if game.list.is_pass() {
-            game.legal.push(PASS);
-        } else {
-            game.shape = shape(&layout.rules, &game.pos, &game.list);
-            let origins = if game.shape.turns > 0 {
-                // Every own chevron may reorient {R14}; the steps' origins are among them.
-                game.pos.chevrons[usize::from(game.pos.to_move)].fields()
-            } else {
-                let list = &*game.list;
-                let mut runs = Vec::new();
-                let key = |i: u64| list.get(i).and_then(|m| m.origin);
-                runs_of(0, game.shape.step_moves, key, None, &mut runs);
-                runs.iter()
-                    .filter_map(|&(start, _)| key(start))
-                    .fold(0u128, |acc, o| acc | 1u128 << o)
-            };
-            game.legal = bits(origins).map(|f| ORIGIN + u16::from(f)).collect();
-        }
-        game
+    }
+
+    /// The position moved in (the final one once the game is over).
+    pub fn pos(&self) -> &Position {
+        &self.node.pos
+    }
+
+    /// The actions already chosen in the move under way.
+    pub fn prefix(&self) -> &[u16] {
+        self.prefix.as_slice()
     }
 
     pub fn is_over(&self) -> bool {
@@ -173,24 +315,10 @@ impl Game {
 
     /// The game after the legal `action`.
     pub fn choose(&self, layout: &Layout, action: u16) -> Game {
-        let mut prefix = Vec::with_capacity(self.prefix.len() + 1);
-        prefix.extend_from_slice(&self.prefix);
-        prefix.push(action);
+        let mut g = self.clone();
+        g.prefix.push(action);
         // Every part but the legal actions, which the next decision sets.
-        let mut g = Game {
-            pos: self.pos.clone(),
-            list: self.list.clone(),
-            shape: self.shape,
-            stage: self.stage,
-            origin: self.origin,
-            fam: self.fam.clone(),
-            cands: self.cands.clone(),
-            twist: self.twist,
-            benefit: self.benefit,
-            chosen: self.chosen.clone(),
-            legal: Vec::new(),
-            prefix,
-        };
+        g.legal = Actions::default();
         match self.stage {
             S_ORIGIN => {
                 if action == PASS {
@@ -201,36 +329,29 @@ impl Game {
             }
             S_TARGET => {
                 let fam = g
-                    .families_of_origin()
-                    .into_iter()
-                    .find(|f| match f {
-                        Fam::Step { target, .. } => TARGET + u16::from(*target) == action,
-                        Fam::Reo { turn_index, .. } => TURN + u16::from(*turn_index) == action,
-                    })
+                    .fams
+                    .as_deref()
+                    .and_then(|fams| fams.iter().find(|f| f.action() == action))
+                    .copied()
                     .expect("a legal target or turn has its family");
                 g.enter(layout, fam)
             }
             S_RELINQUISH => {
-                if let Some(Fam::Reo { fields, .. }) = g.fam.as_deref() {
-                    let f = (action - RELINQUISH) as u8;
-                    let at = fields.iter().position(|&x| x == f).unwrap_or(0);
-                    g.chosen.push(at as u8);
+                if let Some(Fam::Reo { .. }) = g.fam {
+                    let f = action - RELINQUISH;
+                    let below = g.free() & ((1u128 << f) - 1);
+                    g.chosen.push(below.count_ones() as u8);
                 }
                 g.relinquish_stage(layout)
             }
             S_TWIST => {
                 let twist = action as i16 - TWIST as i16 - 1;
-                let fam = g.family();
-                let options = step_options_of(&fam);
-                g.cands
-                    .retain(|&i| i16::from(options[i as usize].twist) == twist);
+                g.keep(|o| i16::from(o.twist) == twist);
                 g.twist = twist as i8;
                 g.option_stage(layout)
             }
             S_BENEFIT => {
-                let fam = g.family();
-                let options = step_options_of(&fam);
-                g.cands.retain(|&i| options[i as usize].benefit() == action);
+                g.keep(|o| o.benefit() == action);
                 g.benefit = action as i16;
                 g.option_stage(layout)
             }
@@ -242,66 +363,80 @@ impl Game {
         }
     }
 
-    /// The family under way (shared, so that its options are read while `self` changes).
-    fn family(&self) -> Option<Arc<Fam>> {
-        self.fam.clone()
+    /// The options of the step family entered (none before, or for a reorientation).
+    fn step_options(&self) -> &[Opt] {
+        self.options.as_deref().map_or(&[], |o| o.as_slice())
+    }
+
+    /// Keeps the candidate options that pass `test`.
+    fn keep(&mut self, test: impl Fn(&Opt) -> bool) {
+        let options = self.step_options();
+        let kept = bits64(self.cands)
+            .filter(|&i| test(&options[i]))
+            .fold(0u64, |acc, i| acc | 1 << i);
+        self.cands = kept;
+    }
+
+    /// The own unoccupied fields of the player to move: those a reorientation gives up (D25).
+    fn free(&self) -> u128 {
+        let pos = &self.node.pos;
+        pos.markers[usize::from(pos.to_move)] & !pos.occupied()
     }
 
     /// The families of the chosen origin, in list order (steps, then reorientations); the
     /// steps' options are read when one is entered.
     fn families_of_origin(&self) -> Vec<Fam> {
         let origin = self.origin as u8;
-        let (pos, list, shape) = (&self.pos, &*self.list, self.shape);
-        let origin_of = |i: u64| list.get(i).and_then(|m| m.origin);
-        // Steps come by chevron, ascending field: bisect for this chevron's.
-        let bound = |strict: bool| {
-            let (mut lo, mut hi) = (0u64, shape.step_moves);
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                let o = origin_of(mid);
-                let before = if strict {
-                    o < Some(origin)
-                } else {
-                    o <= Some(origin)
-                };
-                if before {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
+        let node = &*self.node;
+        let (pos, list, shape) = (&node.pos, &node.list, node.shape);
+        let (lo, hi) = if shape.turns == 0 {
+            node.origin_runs
+                .iter()
+                .find(|&&(o, _, _)| o == origin)
+                .map_or((0, 0), |&(_, start, size)| (start, start + size))
+        } else {
+            // Steps come by chevron, ascending field: bisect for this chevron's.
+            let origin_of = |i: u64| list.get(i).and_then(|m| m.origin);
+            let bound = |strict: bool, mut lo: u64| {
+                let mut hi = shape.step_moves;
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    let o = origin_of(mid);
+                    let before = if strict {
+                        o < Some(origin)
+                    } else {
+                        o <= Some(origin)
+                    };
+                    if before {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
                 }
-            }
-            lo
+                lo
+            };
+            let lo = bound(true, 0);
+            (lo, bound(false, lo))
         };
-        let (lo, hi) = (bound(true), bound(false));
-        let mut runs = Vec::new();
-        runs_of(
-            lo,
-            hi,
-            |i| list.get(i).and_then(|m| m.target),
-            None,
-            &mut runs,
-        );
-        let mut out: Vec<Fam> = runs
-            .iter()
-            .map(|&(start, size)| Fam::Step {
+        let mut out = Vec::with_capacity(8);
+        let target_of = |i: u64| list.get(i).and_then(|m| m.target);
+        runs_of(lo, hi, target_of, None, |start, size, target| {
+            out.push(Fam::Step {
                 start,
                 size,
-                target: list.get(start).and_then(|m| m.target).unwrap_or(0),
-                options: Vec::new(),
+                target: target.unwrap_or(0),
             })
-            .collect();
+        });
         if shape.turns > 0 {
             let seat = usize::from(pos.to_move);
             let own = pos.chevrons[seat].fields();
             let k = u64::from((own & ((1u128 << origin) - 1)).count_ones());
-            let free: Vec<u8> = bits(pos.markers[seat] & !pos.occupied()).collect();
             let turns: &[i8] = if shape.turns == 4 { &TURNS } else { &[-1, 1] };
             let mut start = shape.step_moves + k * shape.per_chevron;
             for (t, &turn) in turns.iter().enumerate() {
                 out.push(Fam::Reo {
                     start,
                     turn_index: TURNS.iter().position(|&x| x == turn).unwrap_or(0) as u8,
-                    fields: free.clone(),
                     cost: 2 * turn.unsigned_abs() as usize,
                 });
                 start += shape.sizes[t];
@@ -311,10 +446,12 @@ impl Game {
     }
 
     /// The options of the step family of `size` moves from `start`, in order.
-    fn step_options(&self, start: u64, size: u64) -> Vec<Opt> {
-        let mut options: Vec<Opt> = Vec::new();
+    fn read_options(&self, start: u64, size: u64) -> Vec<Opt> {
+        let mut options: Vec<Opt> = Vec::with_capacity(size.min(16) as usize);
         for i in start..start + size {
-            let Some(m) = self.list.get(i) else { break };
+            let Some(m) = self.node.list.get(i) else {
+                break;
+            };
             let opt = Opt {
                 twist: m.twist,
                 conn: m.connection,
@@ -338,7 +475,7 @@ impl Game {
         options
     }
 
-    fn ask(mut self, stage: u8, legal: Vec<u16>) -> Game {
+    fn ask(mut self, stage: u8, legal: Actions) -> Game {
         self.stage = stage;
         self.legal = legal;
         self
@@ -347,14 +484,8 @@ impl Game {
     fn target_stage(mut self, layout: &Layout) -> Game {
         let mut fams = self.families_of_origin();
         if fams.len() > 1 {
-            let mut acts: Vec<u16> = fams
-                .iter()
-                .map(|f| match f {
-                    Fam::Step { target, .. } => TARGET + u16::from(*target),
-                    Fam::Reo { turn_index, .. } => TURN + u16::from(*turn_index),
-                })
-                .collect();
-            acts.sort_unstable();
+            let acts = fams.iter().map(Fam::action).collect();
+            self.fams = Some(Arc::new(fams));
             return self.ask(S_TARGET, acts);
         }
         let only = fams.pop().expect("a legal origin has a family");
@@ -362,62 +493,49 @@ impl Game {
         self.enter(layout, only)
     }
 
-    fn enter(mut self, layout: &Layout, mut fam: Fam) -> Game {
-        let is_step = matches!(fam, Fam::Step { .. });
-        if let Fam::Step {
-            start,
-            size,
-            options,
-            ..
-        } = &mut fam
-        {
-            *options = self.step_options(*start, *size);
-            self.cands = (0..options.len() as u8).collect();
-        }
-        self.fam = Some(Arc::new(fam));
-        if is_step {
-            self.option_stage(layout)
-        } else {
-            self.relinquish_stage(layout)
+    fn enter(mut self, layout: &Layout, fam: Fam) -> Game {
+        self.fams = None;
+        self.fam = Some(fam);
+        match fam {
+            Fam::Step { start, size, .. } => {
+                let options = self.read_options(start, size);
+                assert!(options.len() <= 64, "a step has at most 64 options");
+                self.cands = ((1u128 << options.len()) - 1) as u64;
+                self.options = Some(Arc::new(options));
+                self.option_stage(layout)
+            }
+            Fam::Reo { .. } => self.relinquish_stage(layout),
         }
     }
 
     fn option_stage(mut self, layout: &Layout) -> Game {
-        let fam = self.family();
-        let options = step_options_of(&fam);
+        let options = self.options.clone().unwrap_or_default();
+        let mut cands = bits64(self.cands);
+        let first = cands.next().expect("a step family has an option");
         let meet;
-        if self.cands.len() == 1 {
+        if self.cands.count_ones() == 1 {
             // As the Python cursor: the only option gives the twist and benefit shown.
-            let o = options[self.cands[0] as usize];
+            let o = options[first];
             self.twist = o.twist;
             self.benefit = o.benefit() as i16;
             meet = o.meet;
         } else {
             if self.twist == -2 {
-                let mut acts: Vec<u16> = self
-                    .cands
-                    .iter()
-                    .map(|&i| (TWIST as i16 + 1 + i16::from(options[i as usize].twist)) as u16)
+                let acts: Actions = bits64(self.cands)
+                    .map(|i| (TWIST as i16 + 1 + i16::from(options[i].twist)) as u16)
                     .collect();
-                acts.sort_unstable();
-                acts.dedup();
                 if acts.len() > 1 {
                     return self.ask(S_TWIST, acts);
                 }
-                self.twist = (acts[0] as i16 - TWIST as i16 - 1) as i8;
+                let only = acts.first().unwrap_or(TWIST + 1);
+                self.twist = (only as i16 - TWIST as i16 - 1) as i8;
             }
-            let mut acts: Vec<u16> = self
-                .cands
-                .iter()
-                .map(|&i| options[i as usize].benefit())
-                .collect();
-            acts.sort_unstable();
-            acts.dedup();
+            let acts: Actions = bits64(self.cands).map(|i| options[i].benefit()).collect();
             if acts.len() > 1 {
                 return self.ask(S_BENEFIT, acts);
             }
-            self.benefit = acts[0] as i16;
-            meet = options[self.cands[0] as usize].meet;
+            self.benefit = acts.first().map_or(-1, |a| a as i16);
+            meet = options[first].meet;
         }
         if meet & meet.wrapping_sub(1) != 0 {
             let acts = bits(meet).map(|f| MEETING + u16::from(f)).collect();
@@ -428,12 +546,11 @@ impl Game {
     }
 
     fn finish_step(self, layout: &Layout, meeting: Option<u32>) -> Game {
-        let fam = self.family();
-        let options = step_options_of(&fam);
-        let Some(Fam::Step { start, .. }) = self.fam.as_deref() else {
+        let Some(Fam::Step { start, .. }) = self.fam else {
             return self;
         };
-        let oi = self.cands[0] as usize;
+        let options = self.step_options();
+        let oi = self.cands.trailing_zeros() as usize;
         let mut index: u64 = options[..oi]
             .iter()
             .map(|o| u64::from(o.meet.count_ones().max(1)))
@@ -442,32 +559,29 @@ impl Game {
         if let (Some(m), true) = (meeting, meet != 0) {
             index += u64::from((meet & ((1u128 << m) - 1)).count_ones());
         }
-        let at = *start + index;
-        self.finish(layout, at)
+        self.finish(layout, start + index)
     }
 
     fn relinquish_stage(mut self, layout: &Layout) -> Game {
-        let Some(Fam::Reo {
-            start,
-            fields,
-            cost,
-            ..
-        }) = self.fam.as_deref().cloned()
-        else {
+        let Some(Fam::Reo { start, cost, .. }) = self.fam else {
             return self;
         };
-        let n = fields.len();
+        let free = self.free();
+        let n = free.count_ones() as usize;
         loop {
-            let need = cost - self.chosen.len();
+            let chosen = self.chosen.as_slice();
+            let need = cost - chosen.len();
             if need == 0 {
-                let rank = combination_rank(n as u64, cost as u64, &self.chosen);
+                let rank = combination_rank(n as u64, cost as u64, chosen);
                 return self.finish(layout, start + rank);
             }
-            let first = self.chosen.last().map_or(0, |&c| usize::from(c) + 1);
+            let first = chosen.last().map_or(0, |&c| usize::from(c) + 1);
             let last = n - need;
             if last > first {
-                let acts = (first..=last)
-                    .map(|i| RELINQUISH + u16::from(fields[i]))
+                let acts = bits(free)
+                    .skip(first)
+                    .take(last - first + 1)
+                    .map(|f| RELINQUISH + u16::from(f))
                     .collect();
                 return self.ask(S_RELINQUISH, acts);
             }
@@ -478,6 +592,7 @@ impl Game {
     /// The move of index `at` is played: the next position's first decision.
     fn finish(self, layout: &Layout, at: u64) -> Game {
         let next = self
+            .node
             .list
             .apply_index(at)
             .expect("the chosen move is in the list");
@@ -487,7 +602,7 @@ impl Game {
     /// Whether the game ended by a limit (the move cap D32, idle rounds D33), not a rule.
     pub fn truncated(&self) -> bool {
         matches!(
-            self.pos.outcome.map(|o| o.termination),
+            self.node.pos.outcome.map(|o| o.termination),
             Some(Termination::MoveCap | Termination::IdleLimit)
         )
     }
@@ -495,7 +610,7 @@ impl Game {
     /// The observation planes of the decision seen by the player deciding, into `out`:
     /// `layout.planes() * 81` float32 values as native-endian bytes, zeroed by the caller.
     pub fn observation(&self, layout: &Layout, out: &mut [u8]) {
-        let pos = &self.pos;
+        let pos = &self.node.pos;
         let p = usize::from(layout.players);
         let player = usize::from(pos.to_move);
         let rot = |seat: usize| (seat + p - player) % p;
@@ -517,41 +632,49 @@ impl Game {
         if self.origin >= 0 {
             set(d0, self.origin as u8);
         }
-        let mut full = Vec::new();
-        match self.fam.as_deref() {
+        // The planes set to 1 everywhere: at most twist, benefit or turn, stage, game,
+        // player to move, and one per eliminated seat and for the trigger.
+        let mut full = [0usize; 16];
+        let mut count = 0;
+        let mut push = |plane: usize| {
+            full[count] = plane;
+            count += 1;
+        };
+        match self.fam {
             Some(Fam::Step { target, .. }) => {
-                set(d0 + 1, *target);
+                set(d0 + 1, target);
                 if self.twist > -2 {
-                    full.push((d0 as i64 + 16 + i64::from(self.twist)) as usize);
+                    push((d0 as i64 + 16 + i64::from(self.twist)) as usize);
                 }
                 let b = self.benefit;
                 if b >= MARKER as i16 {
                     set(d0 + 2, (b - MARKER as i16) as u8);
                 } else if b == BENEFIT_CONNECTION as i16 {
-                    full.push(d0 + 18);
+                    push(d0 + 18);
                 }
             }
-            Some(Fam::Reo {
-                turn_index, fields, ..
-            }) => {
-                full.push(d0 + 11 + usize::from(*turn_index));
-                for &c in &self.chosen {
-                    set(d0 + 4, fields[usize::from(c)]);
+            Some(Fam::Reo { turn_index, .. }) => {
+                push(d0 + 11 + usize::from(turn_index));
+                let free = self.free();
+                for &c in self.chosen.as_slice() {
+                    if let Some(f) = bits(free).nth(usize::from(c)) {
+                        set(d0 + 4, f);
+                    }
                 }
             }
             None => {}
         }
-        full.push(d0 + 5 + usize::from(self.stage));
-        full.push(d0 + 19 + usize::from(layout.game_index));
+        push(d0 + 5 + usize::from(self.stage));
+        push(d0 + 19 + usize::from(layout.game_index));
         let b0 = d0 + 23;
-        full.push(b0 + rot(usize::from(pos.to_move)));
+        push(b0 + rot(usize::from(pos.to_move)));
         for seat in 0..p {
             if pos.out >> seat & 1 != 0 {
-                full.push(b0 + p + rot(seat));
+                push(b0 + p + rot(seat));
             }
         }
         if pos.trigger >= 0 {
-            full.push(b0 + 2 * p + rot(pos.trigger as usize));
+            push(b0 + 2 * p + rot(pos.trigger as usize));
         }
         let nbin = b0 + 3 * p;
         let mut fill = |plane: usize, value: f32| {
@@ -560,7 +683,7 @@ impl Game {
                 cell.copy_from_slice(&bytes);
             }
         };
-        for plane in full {
+        for &plane in &full[..count] {
             fill(plane, 1.0);
         }
         if layout.supply > 0 {
@@ -575,14 +698,6 @@ impl Game {
             nbin + p + 1,
             (f64::from(pos.ply) / layout.ply_scale).min(1.0) as f32,
         );
-    }
-}
-
-/// The options of a step family (none for a reorientation or no family).
-fn step_options_of(fam: &Option<Arc<Fam>>) -> &[Opt] {
-    match fam.as_deref() {
-        Some(Fam::Step { options, .. }) => options,
-        _ => &[],
     }
 }
 

@@ -115,30 +115,28 @@ pub fn sample_index(
 
 /// Where the `family`-th step family of `list` starts and how many moves it has.
 fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
-    let mut runs = Vec::with_capacity(family + 1);
-    step_runs(list, step_moves, Some(family), &mut runs);
-    runs.last().copied().unwrap_or((0, 0))
-}
-
-/// The (start, size) of the step families of `list` in order, up to the `stop`-th: the
-/// moves of one step share their chevron and target, and the steps come one after the
-/// other.
-fn step_runs(list: &MoveList, step_moves: u64, stop: Option<usize>, runs: &mut Vec<(u64, u64)>) {
+    let mut last = (0, 0);
     let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
-    runs_of(0, step_moves, key, stop, runs);
+    runs_of(0, step_moves, key, Some(family), |start, size, _| {
+        last = (start, size)
+    });
+    last
 }
 
-/// The runs of equal `key` in `lo..hi` as (start, size), up to the `stop`-th. Each run's
-/// end is found by galloping then bisecting, so a long run (a step with many benefit and
-/// meeting choices) costs a few lookups.
+/// The runs of equal `key` in `lo..hi`, each given to `emit` as (start, size, key), up to
+/// the `stop`-th. Each
+/// run's end is found by galloping then bisecting, so a long run (a step with many benefit
+/// and meeting choices) costs a few lookups. The moves of one step share their chevron and
+/// target, and the steps come one after the other: keyed by both, the runs are the step
+/// families.
 pub(crate) fn runs_of<K: PartialEq>(
     lo: u64,
     hi: u64,
     key: impl Fn(u64) -> K,
     stop: Option<usize>,
-    runs: &mut Vec<(u64, u64)>,
+    mut emit: impl FnMut(u64, u64, K),
 ) {
-    let first = runs.len();
+    let mut count = 0;
     let mut start = lo;
     let mut current = if lo < hi { Some(key(lo)) } else { None };
     while let Some(cur) = current.take() {
@@ -165,10 +163,11 @@ pub(crate) fn runs_of<K: PartialEq>(
                 next = Some(k);
             }
         }
-        runs.push((start, differs - start));
-        if stop == Some(runs.len() - first - 1) || differs >= hi {
+        emit(start, differs - start, cur);
+        if stop == Some(count) || differs >= hi {
             return;
         }
+        count += 1;
         start = differs;
         // `next` is the key at `differs` whenever it was read there.
         current = Some(next.unwrap_or_else(|| key(differs)));
@@ -216,7 +215,11 @@ pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64
     let chevrons = chevrons_to_move(pos);
     let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons as usize);
     if list.step_count() > 0 {
-        step_runs(list, shape.step_moves, None, &mut runs);
+        // The step families, keyed as `step_family` keys them.
+        let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
+        runs_of(0, shape.step_moves, key, None, |start, size, _| {
+            runs.push((start, size))
+        });
     }
     let mut at = shape.step_moves;
     for _ in 0..chevrons {

@@ -19,11 +19,11 @@ fn layout(kind: Kind, players: u8) -> Layout {
 
 /// The positions after every action sequence of the move under way, with their counts.
 fn leaves(layout: &Layout, game: &Game, out: &mut HashMap<Position, u32>) {
-    for &a in &game.legal {
+    for a in game.legal.iter() {
         assert!(usize::from(a) < NUM_ACTIONS);
         let next = game.choose(layout, a);
-        if next.prefix.is_empty() {
-            *out.entry(next.pos.clone()).or_default() += 1;
+        if next.prefix().is_empty() {
+            *out.entry(next.pos().clone()).or_default() += 1;
         } else {
             assert!(
                 next.legal.len() > 1,
