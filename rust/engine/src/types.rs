@@ -353,9 +353,13 @@ impl ChevronList {
 
     /// The codes, ascending.
     pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        // Every listed field is on the board and has a chevron: its facing is read from
+        // the planes directly, without `facing_at`'s checks (this runs on every ply).
+        let planes = self.planes;
         bits(self.fields).map(move |f| {
-            let facing = self.facing_at(f).unwrap_or(0);
-            u16::from(f) * 8 + u16::from(facing)
+            let facing =
+                (planes[0] >> f & 1) | (planes[1] >> f & 1) << 1 | (planes[2] >> f & 1) << 2;
+            u16::from(f) * 8 + facing as u16
         })
     }
 
