@@ -14,6 +14,18 @@ use pacru_engine::{legal_moves, Game, Position, Rules};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
+/// Hashes what a position means (not how the engine stores it), so that checksums of two
+/// engine versions compare.
+fn hash_position(pos: &Position, hasher: &mut DefaultHasher) {
+    pos.players.hash(hasher);
+    pos.markers.hash(hasher);
+    for chevrons in &pos.chevrons {
+        chevrons.to_vec().hash(hasher);
+    }
+    (pos.to_move, pos.out, pos.trigger, pos.idle, pos.ply).hash(hasher);
+    pos.outcome.hash(hasher);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let game = Game::parse(args.get(1).map_or("pacru", |s| s.as_str())).unwrap_or(Game::Pacru);
@@ -42,7 +54,7 @@ fn main() {
         let moves = legal_moves(&rules, &pos);
         if moves.is_empty() {
             if hash {
-                pos.hash(&mut hasher);
+                hash_position(&pos, &mut hasher);
             }
             pos = start.clone();
             games += 1;
@@ -63,7 +75,7 @@ fn main() {
         pos = moves.apply_index(index).unwrap_or_else(|| start.clone());
         if hash {
             moves.get(index).hash(&mut hasher);
-            pos.hash(&mut hasher);
+            hash_position(&pos, &mut hasher);
         }
         done += 1;
     }

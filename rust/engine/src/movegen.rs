@@ -256,6 +256,14 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut St
     }
 }
 
+/// Whether one of `chevrons` has a forward neighbour in `fields` {G4}.
+#[inline]
+pub(crate) fn faces_any(chevrons: &ChevronList, fields: u128) -> bool {
+    chevrons
+        .iter()
+        .any(|code| FORWARD_MASK[code as usize] & fields != 0)
+}
+
 /// Whether `seat` has any chevron step (pincers included) {S-R6a, L7, R15}.
 ///
 /// First the quick test: a forward neighbour that is empty and not another player's
@@ -266,10 +274,7 @@ pub(crate) fn has_step(rules: &Rules, pos: &Position, seat: usize) -> bool {
     let seat = seat % 4;
     let own = pos.markers[seat];
     let blocked = pos.occupied() | (all_marked(&pos.markers, (pos.players as usize).min(4)) ^ own);
-    if pos.chevrons[seat]
-        .iter()
-        .any(|code| FORWARD_MASK[code as usize] & !blocked != 0)
-    {
+    if faces_any(&pos.chevrons[seat], !blocked) {
         return true;
     }
     let mut plain = false;

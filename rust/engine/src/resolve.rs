@@ -16,7 +16,7 @@
 //! {L7, S-R6, D33}.
 
 use crate::geometry::{forward, line, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, NEIGHBOUR, RAY};
-use crate::movegen::{has_step, SUPPLY};
+use crate::movegen::{faces_any, has_step, SUPPLY};
 use crate::movelist::legal_moves;
 use crate::types::{ChevronList, EngineError, Move, Outcome, Position, Rules, Termination};
 
@@ -153,17 +153,25 @@ pub fn top_scorers(pos: &Position) -> u8 {
 /// can move (NO_MOVES), no player with chevrons can ever acquire a field
 /// (NO_ACQUISITION, [`can_acquire`]), or `idle_rounds` full rounds passed without an
 /// acquisition (IDLE_LIMIT, the non-official valve of D33).
+///
+/// Almost always some chevron faces an empty neutral field: its player can move there
+/// and acquire it, which answers the first two tests at once (one mask per chevron).
 pub fn lookahead_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
     let n = (pos.players as usize).min(4);
-    let termination = if !(0..n).any(|s| has_step(rules, pos, s)) {
-        Termination::NoMoves
+    let empty = FULL & !pos.marked() & !pos.occupied();
+    let termination = if pos.chevrons[..n].iter().any(|c| faces_any(c, empty)) {
+        None
+    } else if !(0..n).any(|s| has_step(rules, pos, s)) {
+        Some(Termination::NoMoves)
     } else if !can_acquire(rules, pos) {
-        Termination::NoAcquisition
-    } else if u64::from(pos.idle) >= u64::from(rules.idle_rounds) * n as u64 {
-        Termination::IdleLimit
+        Some(Termination::NoAcquisition)
     } else {
-        return None;
+        None
     };
+    let termination = termination.or_else(|| {
+        (u64::from(pos.idle) >= u64::from(rules.idle_rounds) * n as u64)
+            .then_some(Termination::IdleLimit)
+    })?;
     Some(Outcome {
         termination,
         winners: top_scorers(pos),
@@ -174,14 +182,20 @@ pub fn lookahead_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
 ///
 /// Colours are frozen. Chevrons that are statically stuck (every forward field off the
 /// board or another player's colour) are walls; every other chevron is ignored, being
-/// able to move away. The quick test first: almost always some chevron can step onto a
-/// neutral field at once (one mask per chevron, [`FORWARD_MASK`]). Else a breadth-first
-/// search over (field, facing) per chevron, stepping only onto own fields (the start
-/// field counts even if neutral) and adding the +-45 degree twists at border crossings
-/// in Shacru, looks for a forward step onto a neutral field that is not a wall.
+/// able to move away. The quick tests first: almost always some chevron faces an empty
+/// neutral field, or can step onto a neutral field that is not a wall at once (one mask
+/// per chevron, [`FORWARD_MASK`]). Else a breadth-first search over (field, facing) per
+/// chevron, stepping only onto own fields (the start field counts even if neutral) and
+/// adding the +-45 degree twists at border crossings in Shacru, looks for a forward step
+/// onto a neutral field that is not a wall.
 pub fn can_acquire(rules: &Rules, pos: &Position) -> bool {
     let n = (pos.players as usize).min(4);
     let marked = pos.marked();
+    // An empty neutral field is no wall (walls are chevrons).
+    let empty = FULL & !marked & !pos.occupied();
+    if pos.chevrons[..n].iter().any(|c| faces_any(c, empty)) {
+        return true;
+    }
     let mut walls = 0u128;
     for seat in 0..n {
         let passable = !(marked & !pos.markers[seat]);
@@ -192,12 +206,8 @@ pub fn can_acquire(rules: &Rules, pos: &Position) -> bool {
         }
     }
     let neutral = FULL & !marked & !walls;
-    for seat in 0..n {
-        for code in pos.chevrons[seat].iter() {
-            if FORWARD_MASK[code as usize] & neutral != 0 {
-                return true;
-            }
-        }
+    if pos.chevrons[..n].iter().any(|c| faces_any(c, neutral)) {
+        return true;
     }
     for seat in 0..n {
         let own = pos.markers[seat] & !walls;
