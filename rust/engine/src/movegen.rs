@@ -459,7 +459,7 @@ impl PacruCtx {
     /// {R4, R6, R8, R10, R12, D13-D17, D21, D29, D30}: a pincer turns the victim's field
     /// to the mover's colour (a.); the crossing benefit is judged on the board after the
     /// capture (D17).
-    #[inline]
+    #[inline(always)]
     fn choices(&self, s: &Step) -> Option<Choices> {
         let tbit = 1u128 << s.t;
         let own_a = if s.capture { self.own | tbit } else { self.own };
@@ -495,7 +495,12 @@ impl PacruCtx {
             let plain = !c.conn && c.fields == 0;
             return u64::from(c.conn) + u64::from(c.fields.count_ones()) + u64::from(plain);
         }
-        self.options(s).as_slice().iter().map(Opt::size).sum()
+        let mut moves = 0;
+        self.each_option(s, |o| {
+            moves += o.size();
+            true
+        });
+        moves
     }
 
     /// The choices of one Pacru step, in order: the connection change, then the crossing
@@ -506,10 +511,20 @@ impl PacruCtx {
             buf: [Opt::PLAIN; 10],
             len: 0,
         };
+        self.each_option(s, |o| {
+            out.push(o);
+            true
+        });
+        out
+    }
+
+    /// Visits the choices of [`PacruCtx::options`] in order until `visit` returns false.
+    #[inline]
+    pub fn each_option(&self, s: &Step, mut visit: impl FnMut(Opt) -> bool) {
         let Some(c) = self.choices(s) else {
             // R16b: the capture placed the last marker; nothing more to choose.
-            out.push(Opt::PLAIN);
-            return out;
+            visit(Opt::PLAIN);
+            return;
         };
         let tbit = 1u128 << s.t;
         // The board after steps a. and b. (D30): a pincer changes the victim's field.
@@ -520,28 +535,26 @@ impl PacruCtx {
             }
         }
         let occ_a = (self.occupied & !(1u128 << s.f)) | tbit;
-        let mut push = |conn: bool, field: i8| {
-            let meet = match c.partner {
+        let option = |conn: bool, field: i8| Opt {
+            twist: 0,
+            conn,
+            marker: field,
+            meet: match c.partner {
                 Some(p) => self.meeting_fields(&markers, c.own_a, occ_a, c.left, s, p, conn, field),
                 None => 0,
-            };
-            out.push(Opt {
-                twist: 0,
-                conn,
-                marker: field,
-                meet,
-            });
+            },
         };
-        if c.conn {
-            push(true, -1);
+        if c.conn && !visit(option(true, -1)) {
+            return;
         }
         for field in bits(c.fields) {
-            push(false, field as i8);
+            if !visit(option(false, field as i8)) {
+                return;
+            }
         }
         if !c.conn && c.fields == 0 {
-            push(false, -1);
+            visit(option(false, -1));
         }
-        out
     }
 
     /// Bitboard of the fields a meeting may change after this benefit; 0 for no meeting.

@@ -227,15 +227,17 @@ impl MoveList {
                     ..step_base(s)
                 });
             }
-            let mut rest = rest;
-            for o in self.choices(s).as_slice() {
+            let (mut rest, mut found) = (rest, None);
+            PacruCtx::new(&self.rules, &self.position).each_option(s, |o| {
                 let size = o.size();
                 if rest < size {
-                    return choice_move(s, o, rest);
+                    found = choice_move(s, &o, rest);
+                    return false;
                 }
                 rest -= size;
-            }
-            return None;
+                true
+            });
+            return found;
         }
         let rest = index - self.step_moves;
         if self.per_chevron == 0 {
