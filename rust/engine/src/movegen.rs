@@ -16,8 +16,8 @@
 //!   {R14, D25, D26}.
 
 use crate::geometry::{
-    bits, forward, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, LAND_MASK, LAND_OF, NEIGHBOUR, RAY,
-    RAY_LEN,
+    bits, count_few, forward, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, LAND_MASK, LAND_OF,
+    NEIGHBOUR, RAY, RAY_LEN,
 };
 use crate::types::{ChevronList, MeetingRule, Position, Rules};
 
@@ -139,7 +139,7 @@ pub fn power_of_movement(rules: &Rules, own: u128, field: u8) -> u32 {
     if !rules.power() {
         return 1;
     }
-    (own & LAND_OF[field as usize % 81]).count_ones().max(1)
+    count_few(own & LAND_OF[field as usize % 81]).max(1)
 }
 
 /// Walks the candidate steps of `seat` in list order, pincer attacks included (a pincer
@@ -170,7 +170,7 @@ fn walk_steps(
         let f = (code >> 3) as u8;
         let facing = (code & 7) as u8;
         let pom = if power {
-            (own & LAND_OF[f as usize]).count_ones().max(1)
+            count_few(own & LAND_OF[f as usize]).max(1)
         } else {
             1
         };
@@ -363,16 +363,16 @@ pub fn crossing_options(
 }
 
 /// What every Pacru step of one position shares.
-pub(crate) struct PacruCtx {
-    pub rules: Rules,
-    pub markers: [u128; 4],
+pub(crate) struct PacruCtx<'a> {
+    pub rules: &'a Rules,
+    pub markers: &'a [u128; 4],
     pub n: usize,
     pub seat: usize,
     pub occupied: u128,
     pub marked: u128,
     pub own: u128,
     pub supply: i32,
-    pub own_codes: ChevronList,
+    pub own_codes: &'a ChevronList,
 }
 
 /// What the choices of one Pacru step depend on, the board after steps a. and b. (D30):
@@ -423,21 +423,21 @@ impl Opts {
     }
 }
 
-impl PacruCtx {
-    pub fn new(rules: &Rules, pos: &Position) -> PacruCtx {
+impl<'a> PacruCtx<'a> {
+    pub fn new(rules: &'a Rules, pos: &'a Position) -> PacruCtx<'a> {
         let n = (pos.players as usize).min(4);
         let seat = pos.to_move as usize % 4;
         let own = pos.markers[seat];
         PacruCtx {
-            rules: *rules,
-            markers: pos.markers,
+            rules,
+            markers: &pos.markers,
             n,
             seat,
             occupied: pos.occupied(),
             marked: all_marked(&pos.markers, n),
             own,
             supply: SUPPLY[n.min(4)] - own.count_ones() as i32,
-            own_codes: pos.chevrons[seat],
+            own_codes: &pos.chevrons[seat],
         }
     }
 
@@ -461,18 +461,24 @@ impl PacruCtx {
     /// capture (D17).
     #[inline(always)]
     fn choices(&self, s: &Step) -> Option<Choices> {
-        let tbit = 1u128 << s.t;
-        let own_a = if s.capture { self.own | tbit } else { self.own };
-        let left = self.supply - i32::from(own_a != self.own);
+        // A pincer turns the victim's field to the mover's colour unless it already is.
+        let captured = s.capture && self.own >> s.t & 1 == 0;
+        let left = self.supply - i32::from(captured);
         if left <= 0 {
             return None;
         }
+        let own_a = if captured {
+            self.own | 1u128 << s.t
+        } else {
+            self.own
+        };
         let land = BORDERLAND[s.t as usize] as usize;
         let fields = if BORDERLAND[s.f as usize] as usize == land {
             0
         } else {
             // Every field of own_a is marked: the victim's field joins the marked ones.
-            crossing_options(land, self.marked | own_a, own_a, self.occupied | tbit, s.t).0
+            let occupied = self.occupied | 1u128 << s.t;
+            crossing_options(land, self.marked | own_a, own_a, occupied, s.t).0
         };
         Some(Choices {
             own_a,
@@ -493,7 +499,7 @@ impl PacruCtx {
         };
         if c.partner.is_none() {
             let plain = !c.conn && c.fields == 0;
-            return u64::from(c.conn) + u64::from(c.fields.count_ones()) + u64::from(plain);
+            return u64::from(c.conn) + u64::from(count_few(c.fields)) + u64::from(plain);
         }
         let mut moves = 0;
         self.each_option(s, |o| {
@@ -528,7 +534,7 @@ impl PacruCtx {
         };
         let tbit = 1u128 << s.t;
         // The board after steps a. and b. (D30): a pincer changes the victim's field.
-        let mut markers = self.markers;
+        let mut markers = *self.markers;
         if c.own_a != self.own {
             for (i, m) in markers[..self.n].iter_mut().enumerate() {
                 *m = if i == self.seat { c.own_a } else { *m & !tbit };

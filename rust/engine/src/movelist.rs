@@ -16,7 +16,7 @@
 //!    lexicographic order;
 //! 3. or the single pass.
 
-use crate::geometry::{bits, nth_field};
+use crate::geometry::{bits, count_few, nth_field};
 use crate::movegen::{raw_steps, Opt, Opts, PacruCtx, PlainCtx, Step, Steps};
 use crate::types::{Move, Position, Rules};
 
@@ -131,7 +131,7 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
             list.sizes = [comb(n, 2), comb(n, 2), 0, 0];
         }
         list.per_chevron = list.sizes.iter().sum();
-        total += list.per_chevron * u64::from(list.reorienting.count_ones());
+        total += list.per_chevron * u64::from(count_few(list.reorienting));
     } else {
         let ctx = PlainCtx::new(rules, pos);
         for s in list.steps.as_mut_slice() {
