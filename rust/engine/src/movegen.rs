@@ -149,7 +149,9 @@ pub fn power_of_movement(rules: &Rules, own: u128, field: u8) -> u32 {
 /// {G4, A-R4, A-R5, R5, R6, R7, R9, R11, D8, D18, D19, D39, D41}: forwards only, as far
 /// as the power of movement, over markers but not chevrons unless a connection jump from
 /// an own field onto an own field, never onto another colour; the first chevron of a
-/// forward ray within the power may be attacked.
+/// forward ray within the power may be attacked. Without power of movement (Lilacru,
+/// Shacru) a chevron moves one field {L4, S-R3}: onto each forward neighbour that is empty
+/// and not another player's colour.
 fn walk_steps(
     rules: &Rules,
     pos: &Position,
@@ -159,23 +161,41 @@ fn walk_steps(
     let n = (pos.players as usize).min(4);
     let seat = seat % 4;
     let own = pos.markers[seat];
-    let marked = all_marked(&pos.markers, n);
-    let other = marked ^ own;
+    let other = all_marked(&pos.markers, n) ^ own;
     let occupied = pos.occupied();
+    let blocked = occupied | other;
+    if !rules.power() {
+        for code in pos.chevrons[seat].iter() {
+            if FORWARD_MASK[code as usize] & !blocked == 0 {
+                continue;
+            }
+            let f = (code >> 3) as u8;
+            for d in forward((code & 7) as u8) {
+                let t = NEIGHBOUR[f as usize][d as usize];
+                if t >= 0 && blocked >> t & 1 == 0 {
+                    let step = Step {
+                        f,
+                        t: t as u8,
+                        d,
+                        k: 1,
+                        ..Step::default()
+                    };
+                    if !visit(step) {
+                        return 0;
+                    }
+                }
+            }
+        }
+        return 0;
+    }
     let own_occ = pos.chevrons[seat].fields();
-    let power = rules.power();
     let pacru = rules.pacru();
     let (mut once, mut twice) = (0u128, 0u128);
     for code in pos.chevrons[seat].iter() {
         let f = (code >> 3) as u8;
-        let facing = (code & 7) as u8;
-        let pom = if power {
-            count_few(own & LAND_OF[f as usize]).max(1)
-        } else {
-            1
-        };
+        let pom = count_few(own & LAND_OF[f as usize]).max(1);
         let from_own = own >> f & 1 != 0;
-        for d in forward(facing) {
+        for d in forward((code & 7) as u8) {
             let ray = &RAY[f as usize][d as usize];
             let len = u32::from(RAY_LEN[f as usize][d as usize]).min(pom) as usize;
             let mut jumped = false;
@@ -186,11 +206,20 @@ fn walk_steps(
                     t,
                     d,
                     k: i as u8 + 1,
-                    jumped: false,
-                    capture: false,
-                    end: 0,
+                    ..Step::default()
                 };
-                let keep_going = if occupied & bit != 0 {
+                let keep_going = if blocked & bit == 0 {
+                    if !jumped {
+                        visit(step)
+                    } else {
+                        // A jump (of a connection) ends only on an own field {A-R8, R9}.
+                        own & bit == 0
+                            || visit(Step {
+                                jumped: true,
+                                ..step
+                            })
+                    }
+                } else if occupied & bit != 0 {
                     let mut go = true;
                     if pacru && !jumped && own_occ & bit == 0 {
                         twice |= once & bit;
@@ -200,7 +229,7 @@ fn walk_steps(
                             ..step
                         });
                     }
-                    if !(power && from_own) {
+                    if !from_own {
                         if !go {
                             return twice;
                         }
@@ -208,16 +237,9 @@ fn walk_steps(
                     }
                     jumped = true;
                     go
-                } else if other & bit != 0 {
-                    true
-                } else if jumped {
-                    own & bit == 0
-                        || visit(Step {
-                            jumped: true,
-                            ..step
-                        })
                 } else {
-                    visit(step)
+                    // Over another player's marker.
+                    true
                 };
                 if !keep_going {
                     return twice;
