@@ -40,12 +40,13 @@ pub(crate) struct Step {
 /// The steps of one position: inline up to a size random play never passes (at most 30
 /// steps in 2.4 million random plies of every game), on the heap beyond, so that listing
 /// the moves allocates nothing in practice.
-// The inline variant is the large one on purpose: it is the one in use.
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
-pub(crate) enum Steps {
-    Inline(usize, [Step; Steps::INLINE]),
-    Heap(Vec<Step>),
+pub(crate) struct Steps {
+    len: usize,
+    inline: [Step; Steps::INLINE],
+    /// Every step once they outgrow `inline` (`spilled`).
+    heap: Vec<Step>,
+    spilled: bool,
 }
 
 impl Steps {
@@ -53,51 +54,56 @@ impl Steps {
 
     /// No steps.
     pub fn new() -> Steps {
-        Steps::Inline(0, [Step::default(); Steps::INLINE])
+        Steps {
+            len: 0,
+            inline: [Step::default(); Steps::INLINE],
+            heap: Vec::new(),
+            spilled: false,
+        }
     }
 
     /// Appends a step.
     #[inline]
     pub fn push(&mut self, s: Step) {
-        match self {
-            Steps::Inline(len, buf) => {
-                if let Some(slot) = buf.get_mut(*len) {
-                    *slot = s;
-                    *len += 1;
-                } else {
-                    let mut heap = Vec::with_capacity(2 * Steps::INLINE);
-                    heap.extend_from_slice(buf);
-                    heap.push(s);
-                    *self = Steps::Heap(heap);
-                }
-            }
-            Steps::Heap(heap) => heap.push(s),
+        if self.spilled {
+            self.heap.push(s);
+        } else if let Some(slot) = self.inline.get_mut(self.len) {
+            *slot = s;
+            self.len += 1;
+        } else {
+            self.heap = Vec::with_capacity(2 * Steps::INLINE);
+            self.heap.extend_from_slice(&self.inline);
+            self.heap.push(s);
+            self.spilled = true;
         }
     }
 
-    /// Keeps the first `len` steps.
+    /// Keeps the first `keep` steps.
     pub fn truncate(&mut self, keep: usize) {
-        match self {
-            Steps::Inline(len, _) => *len = keep.min(*len),
-            Steps::Heap(heap) => heap.truncate(keep),
+        if self.spilled {
+            self.heap.truncate(keep);
+        } else {
+            self.len = keep.min(self.len);
         }
     }
 
     /// The steps, in order.
     #[inline]
     pub fn as_slice(&self) -> &[Step] {
-        match self {
-            Steps::Inline(len, buf) => &buf[..*len],
-            Steps::Heap(heap) => heap,
+        if self.spilled {
+            &self.heap
+        } else {
+            &self.inline[..self.len]
         }
     }
 
     /// The steps, in order, to change in place.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Step] {
-        match self {
-            Steps::Inline(len, buf) => &mut buf[..*len],
-            Steps::Heap(heap) => heap,
+        if self.spilled {
+            &mut self.heap
+        } else {
+            &mut self.inline[..self.len]
         }
     }
 }
