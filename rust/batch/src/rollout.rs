@@ -76,15 +76,15 @@ pub fn family_count(rules: &Rules, pos: &Position, list: &MoveList) -> usize {
 /// has (`family < family_count`).
 pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usize) -> (u64, u64) {
     let steps = list.step_count();
+    if family < steps {
+        return step_family(list, family);
+    }
     let Shape {
         step_moves,
         sizes,
         per_chevron,
         ..
     } = shape(rules, pos, list);
-    if family < steps {
-        return step_family(list, step_moves, family);
-    }
     // Reorientation families come by chevron, then turn; their moves after the steps.
     let k = family - steps;
     let turns = if sizes[2] == 0 { 2 } else { 4 };
@@ -113,19 +113,11 @@ pub fn sample_index(
     start + rng.below(size)
 }
 
-/// Where the `family`-th step family of `list` starts and how many moves it has.
-fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
-    let mut runs = Vec::with_capacity(family + 1);
-    step_runs(list, step_moves, Some(family), &mut runs);
-    runs.last().copied().unwrap_or((0, 0))
-}
-
-/// The (start, size) of the step families of `list` in order, up to the `stop`-th: the
+/// Where the `family`-th step family of `list` starts and how many moves it has: the
 /// moves of one step share their chevron and target, and the steps come one after the
-/// other.
-fn step_runs(list: &MoveList, step_moves: u64, stop: Option<usize>, runs: &mut Vec<(u64, u64)>) {
-    let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
-    runs_of(0, step_moves, key, stop, runs);
+/// other, so a step family is one step of the list.
+fn step_family(list: &MoveList, family: usize) -> (u64, u64) {
+    list.step_range(family).unwrap_or((0, 0))
 }
 
 /// The runs of equal `key` in `lo..hi` as (start, size), up to the `stop`-th. Each run's

@@ -204,6 +204,15 @@ impl MoveList {
         self.steps.as_slice().len()
     }
 
+    /// Where the moves of the `i`-th step family start (a move index) and how many there
+    /// are: every move of one chevron step or pincer, its twists {S-R4, A-R6} or its
+    /// benefits and meetings {R4-R12}; None from `i == step_count()` on.
+    pub fn step_range(&self, i: usize) -> Option<(u64, u64)> {
+        let end = u64::from(self.steps.as_slice().get(i)?.end);
+        let begin = self.step_begin(i);
+        Some((begin, end - begin))
+    }
+
     /// The `index`-th move in the Python order; None out of range.
     pub fn get(&self, index: u64) -> Option<Move> {
         if index >= self.total {
