@@ -256,6 +256,54 @@ fn idle_rounds_and_pass() {
     assert_eq!(moves.index_of(&Move::PASS), Some(0));
 }
 
+/// Each step family's range holds exactly the moves of one chevron step, one family after
+/// the other: the pincer g9xe7 has five (a marker on each neutral field of e8's borderland,
+/// {R4, R11, D17}); a Shacru step has one move per twist {S-R4}; no range past the steps.
+#[test]
+fn step_ranges() {
+    let pacru = Rules::new(Game::Pacru);
+    let pincer = parse_position("2 0 0 -1 0 0 - 108840000000000000000,0 612.628/0.464");
+    let shacru = Rules::new(Game::Shacru);
+    let start = Position::start(2).unwrap();
+    for (rules, pos) in [(&pacru, &pincer), (&shacru, &start)] {
+        let moves = legal_moves(rules, pos);
+        let mut next = 0;
+        for i in 0..moves.step_count() {
+            let (first, size) = moves.step_range(i).unwrap();
+            assert_eq!(first, next);
+            assert!(size >= 1);
+            let step = moves.get(first).unwrap();
+            for j in first..first + size {
+                let m = moves.get(j).unwrap();
+                assert_eq!(
+                    (m.origin, m.target, m.capture),
+                    (step.origin, step.target, step.capture)
+                );
+            }
+            next = first + size;
+            if let Some(m) = moves.get(next) {
+                assert_ne!((m.origin, m.target), (step.origin, step.target));
+            }
+        }
+        assert_eq!(moves.step_range(moves.step_count()), None);
+        if rules.game == Game::Shacru {
+            assert_eq!(next, moves.len());
+        }
+    }
+    let moves = legal_moves(&pacru, &pincer);
+    let g9xe7 = (0..moves.step_count())
+        .map(|i| moves.step_range(i).unwrap())
+        .find(|&(first, _)| moves.get(first).unwrap().to_string().starts_with("g9xe7"));
+    let (first, size) = g9xe7.unwrap();
+    assert_eq!(size, 5);
+    assert_eq!(moves.get(first + 4).unwrap().to_string(), "g9xe7+f9");
+    let sizes: Vec<u64> = (0..legal_moves(&shacru, &start).step_count())
+        .map(|i| legal_moves(&shacru, &start).step_range(i).unwrap().1)
+        .collect();
+    assert_eq!(sizes.iter().sum::<u64>(), 16);
+    assert!(sizes.contains(&3));
+}
+
 /// Bad input is an error, never a panic.
 #[test]
 fn errors() {
