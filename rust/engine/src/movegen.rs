@@ -25,7 +25,8 @@ use crate::types::{ChevronList, MeetingRule, Position, Rules};
 pub const SUPPLY: [i32; 5] = [0, 0, 42, 28, 24];
 
 /// A chevron step before its choices; `end` is where its moves end in a move list (set by
-/// the list: the number of moves of every step up to this one).
+/// the list: the number of moves of every step up to this one), and `bare` says that its
+/// only choice is the step itself (set by a Pacru list, so that decoding needs no choices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Step {
     pub f: u8,
@@ -34,6 +35,7 @@ pub(crate) struct Step {
     pub k: u8,
     pub jumped: bool,
     pub capture: bool,
+    pub bare: bool,
     pub end: u32,
 }
 
@@ -517,24 +519,25 @@ impl<'a> PacruCtx<'a> {
         })
     }
 
-    /// The number of complete moves of step `s`: the sum of [`Opt::size`] over its
-    /// choices, counted without listing them when no meeting can follow {R4-R12, D13-D23,
-    /// D29}.
+    /// The number of complete moves of step `s`, the sum of [`Opt::size`] over its
+    /// choices, counted without listing them when no meeting can follow
+    /// {R4-R12, D13-D23, D29}; and whether its only choice is the plain step.
     #[inline]
-    pub fn count(&self, s: &Step) -> u64 {
+    pub fn count(&self, s: &Step) -> (u64, bool) {
         let Some(c) = self.choices(s) else {
-            return 1;
+            return (1, true);
         };
         if c.partner.is_none() {
             let plain = !c.conn && c.fields == 0;
-            return u64::from(c.conn) + u64::from(count_few(c.fields)) + u64::from(plain);
+            let moves = u64::from(c.conn) + u64::from(count_few(c.fields)) + u64::from(plain);
+            return (moves, plain);
         }
         let mut moves = 0;
         self.each_option(s, |o| {
             moves += o.size();
             true
         });
-        moves
+        (moves, false)
     }
 
     /// The choices of one Pacru step, in order: the connection change, then the crossing

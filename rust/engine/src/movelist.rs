@@ -116,8 +116,10 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
     if rules.pacru() {
         let ctx = PacruCtx::new(rules, pos);
         for s in list.steps.as_mut_slice() {
-            total += ctx.count(s);
+            let (moves, bare) = ctx.count(s);
+            total += moves;
             s.end = total as u32;
+            s.bare = bare;
         }
         list.step_moves = total;
         list.free = pos.markers[seat] & !ctx.occupied;
@@ -235,6 +237,9 @@ impl MoveList {
                     twist,
                     ..step_base(s)
                 });
+            }
+            if s.bare {
+                return Some(step_base(s));
             }
             let (mut rest, mut found) = (rest, None);
             PacruCtx::new(&self.rules, &self.position).each_option(s, |o| {
