@@ -304,6 +304,30 @@ fn step_ranges() {
     assert!(sizes.contains(&3));
 }
 
+/// A position with more steps than a move list keeps inline (75: 27 chevrons facing N on
+/// ranks 1, 4 and 7, each onto its forward neighbours {L4}): the list is complete, in
+/// order (ascending field, then left, straight, right), and ranks each of its moves.
+#[test]
+fn many_steps() {
+    let rules = Rules::new(Game::Lilacru);
+    let codes: Vec<u16> = [0u16, 27, 54]
+        .iter()
+        .flat_map(|&rank| (rank..rank + 9).map(|f| f * 8))
+        .collect();
+    let pos = Position::new(2, &[0, 0], &[&codes, &[80 * 8 + 4]], 0, 0, -1, 0, 0, None).unwrap();
+    let moves = legal_moves(&rules, &pos);
+    assert_eq!(moves.len(), 75);
+    assert_eq!(moves.step_count(), 75);
+    let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(texts[..5], ["a1-a2", "a1-b2", "b1-a2", "b1-b2", "b1-c2"]);
+    assert_eq!(texts[73..], ["i7-h8", "i7-i8"]);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(moves.get(i as u64), Some(m));
+        assert_eq!(moves.index_of(&m), Some(i as u64));
+        assert_eq!(moves.step_range(i), Some((i as u64, 1)));
+    }
+}
+
 /// Bad input is an error, never a panic.
 #[test]
 fn errors() {
