@@ -53,12 +53,23 @@ pub(crate) struct Steps {
 
 impl Steps {
     const INLINE: usize = 40;
+    /// A free slot (all zero, so that a new list's slots are set at once).
+    const NONE: Step = Step {
+        f: 0,
+        t: 0,
+        d: 0,
+        k: 0,
+        jumped: false,
+        capture: false,
+        bare: false,
+        end: 0,
+    };
 
     /// No steps.
     pub fn new() -> Steps {
         Steps {
             len: 0,
-            inline: [Step::default(); Steps::INLINE],
+            inline: [Steps::NONE; Steps::INLINE],
             heap: Vec::new(),
             spilled: false,
         }
