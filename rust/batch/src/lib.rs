@@ -15,6 +15,6 @@ mod rollout;
 
 pub use rng::SplitMix64;
 pub use rollout::{
-    family_count, family_range, playout, random_rollouts, returns_of, sample_index, Rollouts,
-    Sampling,
+    family_count, family_range, family_ranges, playout, random_rollouts, returns_of, sample_index,
+    Rollouts, Sampling,
 };

@@ -113,11 +113,17 @@ pub fn sample_index(
     start + rng.below(size)
 }
 
-/// Where the `family`-th step family of `list` starts and how many moves it has: the
-/// moves of one step share their chevron and target, and the steps come one after the
-/// other, so a step family is one step of the list.
+/// Where the `family`-th step family of `list` starts and how many moves it has.
 fn step_family(list: &MoveList, family: usize) -> (u64, u64) {
     list.step_range(family).unwrap_or((0, 0))
+}
+
+/// The (start, size) of the step families of `list` in order, up to the `stop`-th: the
+/// moves of one step share their chevron and target, and the steps come one after the
+/// other, so the families are the list's steps ([`MoveList::step_range`]).
+fn step_runs(list: &MoveList, _step_moves: u64, stop: Option<usize>, runs: &mut Vec<(u64, u64)>) {
+    let steps = stop.map_or(list.step_count(), |s| list.step_count().min(s + 1));
+    runs.extend((0..steps).filter_map(|i| list.step_range(i)));
 }
 
 /// The runs of equal `key` in `lo..hi` as (start, size), up to the `stop`-th. Each run's
@@ -199,6 +205,25 @@ pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
 /// How many chevrons the player to move has (each has its reorientation families).
 fn chevrons_to_move(pos: &Position) -> u64 {
     pos.chevrons[usize::from(pos.to_move) % 4].len() as u64
+}
+
+/// The (start, size) of every family of `list`, in order: the step families, then the
+/// reorientation families by chevron and turn {R14} (see [`family_range`]), in one pass.
+pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
+    let shape = shape(rules, pos, list);
+    let chevrons = chevrons_to_move(pos);
+    let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons as usize);
+    if list.step_count() > 0 {
+        step_runs(list, shape.step_moves, None, &mut runs);
+    }
+    let mut at = shape.step_moves;
+    for _ in 0..chevrons {
+        for &size in shape.sizes.iter().filter(|&&s| s > 0) {
+            runs.push((at, size));
+            at += size;
+        }
+    }
+    runs
 }
 
 /// One random game from `pos`: its last position and its plies (at most `cap`). The
