@@ -76,15 +76,15 @@ pub fn family_count(rules: &Rules, pos: &Position, list: &MoveList) -> usize {
 /// has (`family < family_count`).
 pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usize) -> (u64, u64) {
     let steps = list.step_count();
+    if family < steps {
+        return step_family(list, family);
+    }
     let Shape {
         step_moves,
         sizes,
         per_chevron,
         ..
     } = shape(rules, pos, list);
-    if family < steps {
-        return step_family(list, step_moves, family);
-    }
     // Reorientation families come by chevron, then turn; their moves after the steps.
     let k = family - steps;
     let turns = if sizes[2] == 0 { 2 } else { 4 };
@@ -114,13 +114,16 @@ pub fn sample_index(
 }
 
 /// Where the `family`-th step family of `list` starts and how many moves it has.
-fn step_family(list: &MoveList, step_moves: u64, family: usize) -> (u64, u64) {
-    let mut last = (0, 0);
-    let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
-    runs_of(0, step_moves, key, Some(family), |start, size, _| {
-        last = (start, size)
-    });
-    last
+fn step_family(list: &MoveList, family: usize) -> (u64, u64) {
+    list.step_range(family).unwrap_or((0, 0))
+}
+
+/// The (start, size) of the step families of `list` in order, up to the `stop`-th: the
+/// moves of one step share their chevron and target, and the steps come one after the
+/// other, so the families are the list's steps ([`MoveList::step_range`]).
+fn step_runs(list: &MoveList, _step_moves: u64, stop: Option<usize>, runs: &mut Vec<(u64, u64)>) {
+    let steps = stop.map_or(list.step_count(), |s| list.step_count().min(s + 1));
+    runs.extend((0..steps).filter_map(|i| list.step_range(i)));
 }
 
 /// The runs of equal `key` in `lo..hi`, each given to `emit` as (start, size, key), up to
@@ -215,11 +218,7 @@ pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64
     let chevrons = chevrons_to_move(pos);
     let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons as usize);
     if list.step_count() > 0 {
-        // The step families, keyed as `step_family` keys them.
-        let key = |i: u64| list.get(i).map(|m| (m.origin, m.target));
-        runs_of(0, shape.step_moves, key, None, |start, size, _| {
-            runs.push((start, size))
-        });
+        step_runs(list, shape.step_moves, None, &mut runs);
     }
     let mut at = shape.step_moves;
     for _ in 0..chevrons {

@@ -1,7 +1,8 @@
 //! Random rollouts: determinism, lengths, replays, families.
 
 use pacru_batch::{
-    family_count, family_range, playout, random_rollouts, returns_of, Sampling, SplitMix64,
+    family_count, family_range, family_ranges, playout, random_rollouts, returns_of, Sampling,
+    SplitMix64,
 };
 use pacru_engine::{apply, legal_moves, Game, Position, Rules};
 
@@ -90,7 +91,8 @@ fn two_player_returns_sum_to_zero_and_are_signs() {
 }
 
 /// The families partition the list in order: steps grouped by chevron and target, then
-/// reorientations by chevron and turn, as `pacru.chevron.movelist` lists them.
+/// reorientations by chevron and turn, as `pacru.chevron.movelist` lists them; `family_ranges`
+/// gives them all at once.
 #[test]
 fn families_partition_the_move_list() {
     let mut checked_reorientations = 0;
@@ -128,6 +130,10 @@ fn families_partition_the_move_list() {
                 next = start + size;
             }
             assert_eq!(next, if count == 0 { 0 } else { list.len() });
+            let ranges: Vec<(u64, u64)> = (0..count)
+                .map(|f| family_range(&r, &pos, &list, f))
+                .collect();
+            assert_eq!(family_ranges(&r, &pos, &list), ranges, "{game:?}");
             let index = rng.below(list.len());
             pos = list.apply_index(index).unwrap();
         }

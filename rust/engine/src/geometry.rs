@@ -208,6 +208,19 @@ impl Iterator for Bits {
     }
 }
 
+/// The number of fields of a board known to hold few (a borderland's at most): one step
+/// per field. Cheaper than `count_ones`, which the baseline x86-64 target (no `popcnt`)
+/// computes with a dozen operations per 64-bit half whatever the count.
+#[inline]
+pub fn count_few(mut board: u128) -> u32 {
+    let mut n = 0;
+    while board != 0 {
+        board &= board - 1;
+        n += 1;
+    }
+    n
+}
+
 /// The `n`-th set bit of `mask` (from 0, ascending), if it has that many.
 #[inline]
 pub fn nth_field(mut mask: u128, n: u32) -> Option<u8> {
@@ -247,5 +260,7 @@ mod tests {
         assert_eq!(field_name(40), "e5");
         assert_eq!(nth_field(0b1010_0000, 1), Some(7));
         assert_eq!(nth_field(0b1010_0000, 2), None);
+        assert_eq!(count_few(0), 0);
+        assert_eq!(count_few(LAND_MASK[4] | 1 << 80), 10);
     }
 }

@@ -29,6 +29,8 @@ impl MoveList {
     /// list knows its position); None out of range.
     pub fn apply_index(&self, index: u64) -> Option<Position> {
         let m = self.get(index)?;
-        resolve::resolve(&self.rules, &self.position, &m).ok()
+        let mut next = self.position.clone();
+        resolve::resolve_into(&self.rules, &self.position, &m, &mut next).ok()?;
+        Some(next)
     }
 }

@@ -16,15 +16,18 @@
 //!   {R14, D25, D26}.
 
 use crate::geometry::{
-    bits, forward, BETWEEN, BORDERLAND, FULL, LAND_MASK, LAND_OF, NEIGHBOUR, RAY, RAY_LEN,
+    bits, count_few, forward, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, LAND_MASK, LAND_OF,
+    NEIGHBOUR, RAY, RAY_LEN,
 };
 use crate::types::{ChevronList, MeetingRule, Position, Rules};
 
 /// Pacru marker supply per player, indexed by the number of players {R1}.
 pub const SUPPLY: [i32; 5] = [0, 0, 42, 28, 24];
 
-/// A chevron step before its choices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A chevron step before its choices; `end` is where its moves end in a move list (set by
+/// the list: the number of moves of every step up to this one), and `bare` says that its
+/// only choice is the step itself (set by a Pacru list, so that decoding needs no choices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Step {
     pub f: u8,
     pub t: u8,
@@ -32,6 +35,90 @@ pub(crate) struct Step {
     pub k: u8,
     pub jumped: bool,
     pub capture: bool,
+    pub bare: bool,
+    pub end: u32,
+}
+
+/// The steps of one position: inline up to a size random play never passes (at most 30
+/// steps in 2.4 million random plies of every game), on the heap beyond, so that listing
+/// the moves allocates nothing in practice.
+#[derive(Clone, Debug)]
+pub(crate) struct Steps {
+    len: usize,
+    inline: [Step; Steps::INLINE],
+    /// Every step once they outgrow `inline` (`spilled`).
+    heap: Vec<Step>,
+    spilled: bool,
+}
+
+impl Steps {
+    const INLINE: usize = 40;
+    /// A free slot (all zero, so that a new list's slots are set at once).
+    const NONE: Step = Step {
+        f: 0,
+        t: 0,
+        d: 0,
+        k: 0,
+        jumped: false,
+        capture: false,
+        bare: false,
+        end: 0,
+    };
+
+    /// No steps.
+    pub fn new() -> Steps {
+        Steps {
+            len: 0,
+            inline: [Steps::NONE; Steps::INLINE],
+            heap: Vec::new(),
+            spilled: false,
+        }
+    }
+
+    /// Appends a step.
+    #[inline]
+    pub fn push(&mut self, s: Step) {
+        if self.spilled {
+            self.heap.push(s);
+        } else if let Some(slot) = self.inline.get_mut(self.len) {
+            *slot = s;
+            self.len += 1;
+        } else {
+            self.heap = Vec::with_capacity(2 * Steps::INLINE);
+            self.heap.extend_from_slice(&self.inline);
+            self.heap.push(s);
+            self.spilled = true;
+        }
+    }
+
+    /// Keeps the first `keep` steps.
+    pub fn truncate(&mut self, keep: usize) {
+        if self.spilled {
+            self.heap.truncate(keep);
+        } else {
+            self.len = keep.min(self.len);
+        }
+    }
+
+    /// The steps, in order.
+    #[inline]
+    pub fn as_slice(&self) -> &[Step] {
+        if self.spilled {
+            &self.heap
+        } else {
+            &self.inline[..self.len]
+        }
+    }
+
+    /// The steps, in order, to change in place.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Step] {
+        if self.spilled {
+            &mut self.heap
+        } else {
+            &mut self.inline[..self.len]
+        }
+    }
 }
 
 /// One choice of a step: twist, connection, crossing marker field (-1: none), meeting
@@ -71,7 +158,7 @@ pub fn power_of_movement(rules: &Rules, own: u128, field: u8) -> u32 {
     if !rules.power() {
         return 1;
     }
-    (own & LAND_OF[field as usize % 81]).count_ones().max(1)
+    count_few(own & LAND_OF[field as usize % 81]).max(1)
 }
 
 /// Walks the candidate steps of `seat` in list order, pincer attacks included (a pincer
@@ -81,7 +168,9 @@ pub fn power_of_movement(rules: &Rules, own: u128, field: u8) -> u32 {
 /// {G4, A-R4, A-R5, R5, R6, R7, R9, R11, D8, D18, D19, D39, D41}: forwards only, as far
 /// as the power of movement, over markers but not chevrons unless a connection jump from
 /// an own field onto an own field, never onto another colour; the first chevron of a
-/// forward ray within the power may be attacked.
+/// forward ray within the power may be attacked. Without power of movement (Lilacru,
+/// Shacru) a chevron moves one field {L4, S-R3}: onto each forward neighbour that is empty
+/// and not another player's colour.
 fn walk_steps(
     rules: &Rules,
     pos: &Position,
@@ -91,23 +180,41 @@ fn walk_steps(
     let n = (pos.players as usize).min(4);
     let seat = seat % 4;
     let own = pos.markers[seat];
-    let marked = all_marked(&pos.markers, n);
-    let other = marked ^ own;
+    let other = all_marked(&pos.markers, n) ^ own;
     let occupied = pos.occupied();
+    let blocked = occupied | other;
+    if !rules.power() {
+        for code in pos.chevrons[seat].iter() {
+            if FORWARD_MASK[code as usize] & !blocked == 0 {
+                continue;
+            }
+            let f = (code >> 3) as u8;
+            for d in forward((code & 7) as u8) {
+                let t = NEIGHBOUR[f as usize][d as usize];
+                if t >= 0 && blocked >> t & 1 == 0 {
+                    let step = Step {
+                        f,
+                        t: t as u8,
+                        d,
+                        k: 1,
+                        ..Step::default()
+                    };
+                    if !visit(step) {
+                        return 0;
+                    }
+                }
+            }
+        }
+        return 0;
+    }
     let own_occ = pos.chevrons[seat].fields();
-    let power = rules.power();
     let pacru = rules.pacru();
     let (mut once, mut twice) = (0u128, 0u128);
     for code in pos.chevrons[seat].iter() {
         let f = (code >> 3) as u8;
-        let facing = (code & 7) as u8;
-        let pom = if power {
-            (own & LAND_OF[f as usize]).count_ones().max(1)
-        } else {
-            1
-        };
+        let pom = count_few(own & LAND_OF[f as usize]).max(1);
         let from_own = own >> f & 1 != 0;
-        for d in forward(facing) {
+        for d in forward((code & 7) as u8) {
             let ray = &RAY[f as usize][d as usize];
             let len = u32::from(RAY_LEN[f as usize][d as usize]).min(pom) as usize;
             let mut jumped = false;
@@ -118,10 +225,20 @@ fn walk_steps(
                     t,
                     d,
                     k: i as u8 + 1,
-                    jumped: false,
-                    capture: false,
+                    ..Step::default()
                 };
-                let keep_going = if occupied & bit != 0 {
+                let keep_going = if blocked & bit == 0 {
+                    if !jumped {
+                        visit(step)
+                    } else {
+                        // A jump (of a connection) ends only on an own field {A-R8, R9}.
+                        own & bit == 0
+                            || visit(Step {
+                                jumped: true,
+                                ..step
+                            })
+                    }
+                } else if occupied & bit != 0 {
                     let mut go = true;
                     if pacru && !jumped && own_occ & bit == 0 {
                         twice |= once & bit;
@@ -131,7 +248,7 @@ fn walk_steps(
                             ..step
                         });
                     }
-                    if !(power && from_own) {
+                    if !from_own {
                         if !go {
                             return twice;
                         }
@@ -139,16 +256,9 @@ fn walk_steps(
                     }
                     jumped = true;
                     go
-                } else if other & bit != 0 {
-                    true
-                } else if jumped {
-                    own & bit == 0
-                        || visit(Step {
-                            jumped: true,
-                            ..step
-                        })
                 } else {
-                    visit(step)
+                    // Over another player's marker.
+                    true
                 };
                 if !keep_going {
                     return twice;
@@ -165,8 +275,8 @@ fn walk_steps(
 /// Order: chevrons ascending by field, directions (left, straight, right), distances
 /// ascending; a pincer stands where its attacker's step of that direction and distance
 /// would (a pincer needs two attackers of one victim {R11}).
-pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Vec<Step>) {
-    let start = out.len();
+pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Steps) {
+    let start = out.as_slice().len();
     let mut attacks = false;
     let twice = walk_steps(rules, pos, seat, |s| {
         attacks |= s.capture;
@@ -174,11 +284,12 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Ve
         true
     });
     if attacks {
+        let steps = out.as_mut_slice();
         let mut i = start;
-        for j in start..out.len() {
-            let s = out[j];
+        for j in start..steps.len() {
+            let s = steps[j];
             if !s.capture || twice >> s.t & 1 != 0 {
-                out[i] = s;
+                steps[i] = s;
                 i += 1;
             }
         }
@@ -186,9 +297,27 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut Ve
     }
 }
 
-/// Whether `seat` has any chevron step (pincers included) {S-R6a, L7, R15}: stops at the
-/// first plain step; a pincer needs the whole walk (two attackers {R11}).
+/// Whether one of `chevrons` has a forward neighbour in `fields` {G4}.
+#[inline]
+pub(crate) fn faces_any(chevrons: &ChevronList, fields: u128) -> bool {
+    chevrons
+        .iter()
+        .any(|code| FORWARD_MASK[code as usize] & fields != 0)
+}
+
+/// Whether `seat` has any chevron step (pincers included) {S-R6a, L7, R15}.
+///
+/// First the quick test: a forward neighbour that is empty and not another player's
+/// colour is a step of distance 1, which every power of movement allows {G4, A-R4, R5,
+/// D39, D41}. Else the walk, which stops at the first plain step; a pincer needs the
+/// whole walk (two attackers {R11}).
 pub(crate) fn has_step(rules: &Rules, pos: &Position, seat: usize) -> bool {
+    let seat = seat % 4;
+    let own = pos.markers[seat];
+    let blocked = pos.occupied() | (all_marked(&pos.markers, (pos.players as usize).min(4)) ^ own);
+    if faces_any(&pos.chevrons[seat], !blocked) {
+        return true;
+    }
     let mut plain = false;
     let twice = walk_steps(rules, pos, seat, |s| {
         plain = !s.capture;
@@ -205,28 +334,47 @@ pub(crate) fn is_connection(own: u128, s: &Step) -> bool {
     !s.capture && s.k >= 2 && !s.jumped && own >> s.f & 1 != 0 && own >> s.t & 1 != 0
 }
 
-/// The twists of a Lilacru/Shacru/Azacru step {S-R4, A-R6, D3, D4, D5}: 0, -1, +1 on a
-/// border crossing in Shacru and Azacru, only 0 otherwise, once the Azacru end is
-/// triggered, or for an Azacru chevron removed by its own connection (D5).
-pub(crate) fn plain_twists(
-    rules: &Rules,
-    pos: &Position,
-    s: &Step,
+/// What every Lilacru, Shacru or Azacru step of one position shares: what its twists
+/// depend on.
+pub(crate) struct PlainCtx {
+    twist: bool,
+    azacru: bool,
     end_triggered: bool,
-) -> &'static [i8] {
-    const TWISTS: [i8; 3] = [0, -1, 1];
-    if !rules.twist() || BORDERLAND[s.f as usize] == BORDERLAND[s.t as usize] || end_triggered {
-        return &TWISTS[..1];
+    own: u128,
+    other: u128,
+}
+
+impl PlainCtx {
+    pub fn new(rules: &Rules, pos: &Position) -> PlainCtx {
+        let own = pos.markers[pos.to_move as usize % 4];
+        let marked = all_marked(&pos.markers, (pos.players as usize).min(4));
+        PlainCtx {
+            twist: rules.twist(),
+            azacru: rules.azacru(),
+            end_triggered: pos.trigger >= 0,
+            own,
+            other: marked ^ own,
+        }
     }
-    let own = pos.markers[pos.to_move as usize % 4];
-    let marked = all_marked(&pos.markers, (pos.players as usize).min(4));
-    if rules.azacru()
-        && is_connection(own, s)
-        && BETWEEN[s.f as usize][s.t as usize] & (marked ^ own) != 0
-    {
-        return &TWISTS[..1];
+
+    /// The twists of a Lilacru/Shacru/Azacru step {S-R4, A-R6, D3, D4, D5}: 0, -1, +1 on
+    /// a border crossing in Shacru and Azacru, only 0 otherwise, once the Azacru end is
+    /// triggered, or for an Azacru chevron removed by its own connection (D5).
+    #[inline]
+    pub fn twists(&self, s: &Step) -> &'static [i8] {
+        const TWISTS: [i8; 3] = [0, -1, 1];
+        if !self.twist || BORDERLAND[s.f as usize] == BORDERLAND[s.t as usize] || self.end_triggered
+        {
+            return &TWISTS[..1];
+        }
+        if self.azacru
+            && is_connection(self.own, s)
+            && BETWEEN[s.f as usize][s.t as usize] & self.other != 0
+        {
+            return &TWISTS[..1];
+        }
+        &TWISTS
     }
-    &TWISTS
 }
 
 /// Fields the Pacru crossing benefit may go on, and whether it is a transformation.
@@ -256,36 +404,87 @@ pub fn crossing_options(
 }
 
 /// What every Pacru step of one position shares.
-pub(crate) struct PacruCtx {
-    pub rules: Rules,
-    pub markers: [u128; 4],
+pub(crate) struct PacruCtx<'a> {
+    pub rules: &'a Rules,
+    pub markers: &'a [u128; 4],
     pub n: usize,
     pub seat: usize,
     pub occupied: u128,
+    pub marked: u128,
     pub own: u128,
     pub supply: i32,
-    pub own_codes: ChevronList,
+    pub own_codes: &'a ChevronList,
 }
 
-impl PacruCtx {
-    pub fn new(rules: &Rules, pos: &Position) -> PacruCtx {
+/// What the choices of one Pacru step depend on, the board after steps a. and b. (D30):
+/// the mover's fields after a pincer, the markers left in the supply, whether the step is
+/// a connection change, the crossing benefit's fields and the meeting partner.
+struct Choices {
+    own_a: u128,
+    left: i32,
+    conn: bool,
+    fields: u128,
+    partner: Option<u8>,
+}
+
+/// The choices of one step, in order: its twists, or its Pacru benefits (at most a
+/// connection and the nine fields of a borderland).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Opts {
+    buf: [Opt; 10],
+    len: usize,
+}
+
+impl Opts {
+    fn push(&mut self, o: Opt) {
+        if let Some(slot) = self.buf.get_mut(self.len) {
+            *slot = o;
+            self.len += 1;
+        }
+    }
+
+    /// The choices of a Lilacru, Shacru or Azacru step: one per twist {S-R4, A-R6}.
+    pub fn twists(twists: &[i8]) -> Opts {
+        let mut out = Opts {
+            buf: [Opt::PLAIN; 10],
+            len: 0,
+        };
+        for &twist in twists {
+            out.push(Opt {
+                twist,
+                ..Opt::PLAIN
+            });
+        }
+        out
+    }
+
+    /// The choices, in order.
+    pub fn as_slice(&self) -> &[Opt] {
+        &self.buf[..self.len]
+    }
+}
+
+impl<'a> PacruCtx<'a> {
+    pub fn new(rules: &'a Rules, pos: &'a Position) -> PacruCtx<'a> {
         let n = (pos.players as usize).min(4);
         let seat = pos.to_move as usize % 4;
         let own = pos.markers[seat];
         PacruCtx {
-            rules: *rules,
-            markers: pos.markers,
+            rules,
+            markers: &pos.markers,
             n,
             seat,
             occupied: pos.occupied(),
+            marked: all_marked(&pos.markers, n),
             own,
             supply: SUPPLY[n.min(4)] - own.count_ones() as i32,
-            own_codes: pos.chevrons[seat],
+            own_codes: &pos.chevrons[seat],
         }
     }
 
     /// The field of the own chevron the moved one would meet, or None {R12}: the next
     /// field beyond the target in the direction of travel, facing back (D21).
+    #[inline]
     fn meeting_partner(&self, t: u8, d: u8) -> Option<u8> {
         let nb = NEIGHBOUR[t as usize][d as usize];
         if nb < 0 {
@@ -295,55 +494,114 @@ impl PacruCtx {
         self.own_codes.contains_code(code).then_some(nb as u8)
     }
 
-    /// The choices of one Pacru step: benefit and meeting field
-    /// {R4-R12, D13-D23, D29}. Appends them to `out`.
-    pub fn options(&self, s: &Step, out: &mut Vec<Opt>) {
-        let tbit = 1u128 << s.t;
-        // The board after steps a. and b. (D30): a pincer changes the victim's field.
-        let mut markers = self.markers;
-        let mut own_a = self.own;
-        if s.capture && own_a & tbit == 0 {
-            own_a |= tbit;
-            for (i, m) in markers[..self.n].iter_mut().enumerate() {
-                *m = if i == self.seat { own_a } else { *m & !tbit };
-            }
-        }
-        let marked_a = all_marked(&markers, self.n);
-        let occ_a = (self.occupied & !(1u128 << s.f)) | tbit;
-        let left = self.supply - i32::from(own_a != self.own);
+    /// What the choices of step `s` depend on; None when a pincer placed the last marker
+    /// of the supply, which leaves nothing to choose (R16b).
+    ///
+    /// {R4, R6, R8, R10, R12, D13-D17, D21, D29, D30}: a pincer turns the victim's field
+    /// to the mover's colour (a.); the crossing benefit is judged on the board after the
+    /// capture (D17).
+    #[inline(always)]
+    fn choices(&self, s: &Step) -> Option<Choices> {
+        // A pincer turns the victim's field to the mover's colour unless it already is.
+        let captured = s.capture && self.own >> s.t & 1 == 0;
+        let left = self.supply - i32::from(captured);
         if left <= 0 {
-            // R16b: the capture placed the last marker; nothing more to choose.
-            out.push(Opt::PLAIN);
-            return;
+            return None;
         }
-        let conn = is_connection(self.own, s);
+        let own_a = if captured {
+            self.own | 1u128 << s.t
+        } else {
+            self.own
+        };
         let land = BORDERLAND[s.t as usize] as usize;
         let fields = if BORDERLAND[s.f as usize] as usize == land {
             0
         } else {
-            crossing_options(land, marked_a, own_a, self.occupied | tbit, s.t).0
+            // Every field of own_a is marked: the victim's field joins the marked ones.
+            let occupied = self.occupied | 1u128 << s.t;
+            crossing_options(land, self.marked | own_a, own_a, occupied, s.t).0
         };
-        let partner = self.meeting_partner(s.t, s.d);
-        let mut push = |conn: bool, field: i8| {
-            let meet = match partner {
-                Some(p) => self.meeting_fields(&markers, own_a, occ_a, left, s, p, conn, field),
+        Some(Choices {
+            own_a,
+            left,
+            conn: is_connection(self.own, s),
+            fields,
+            partner: self.meeting_partner(s.t, s.d),
+        })
+    }
+
+    /// The number of complete moves of step `s`, the sum of [`Opt::size`] over its
+    /// choices, counted without listing them when no meeting can follow
+    /// {R4-R12, D13-D23, D29}; and whether its only choice is the plain step.
+    #[inline]
+    pub fn count(&self, s: &Step) -> (u64, bool) {
+        let Some(c) = self.choices(s) else {
+            return (1, true);
+        };
+        if c.partner.is_none() {
+            let plain = !c.conn && c.fields == 0;
+            let moves = u64::from(c.conn) + u64::from(count_few(c.fields)) + u64::from(plain);
+            return (moves, plain);
+        }
+        let mut moves = 0;
+        self.each_option(s, |o| {
+            moves += o.size();
+            true
+        });
+        (moves, false)
+    }
+
+    /// The choices of one Pacru step, in order: the connection change, then the crossing
+    /// benefit's fields ascending, or neither; each with its meeting fields
+    /// {R4-R12, D13-D23, D29}.
+    pub fn options(&self, s: &Step) -> Opts {
+        let mut out = Opts {
+            buf: [Opt::PLAIN; 10],
+            len: 0,
+        };
+        self.each_option(s, |o| {
+            out.push(o);
+            true
+        });
+        out
+    }
+
+    /// Visits the choices of [`PacruCtx::options`] in order until `visit` returns false.
+    #[inline]
+    pub fn each_option(&self, s: &Step, mut visit: impl FnMut(Opt) -> bool) {
+        let Some(c) = self.choices(s) else {
+            // R16b: the capture placed the last marker; nothing more to choose.
+            visit(Opt::PLAIN);
+            return;
+        };
+        let tbit = 1u128 << s.t;
+        // The board after steps a. and b. (D30): a pincer changes the victim's field.
+        let mut markers = *self.markers;
+        if c.own_a != self.own {
+            for (i, m) in markers[..self.n].iter_mut().enumerate() {
+                *m = if i == self.seat { c.own_a } else { *m & !tbit };
+            }
+        }
+        let occ_a = (self.occupied & !(1u128 << s.f)) | tbit;
+        let option = |conn: bool, field: i8| Opt {
+            twist: 0,
+            conn,
+            marker: field,
+            meet: match c.partner {
+                Some(p) => self.meeting_fields(&markers, c.own_a, occ_a, c.left, s, p, conn, field),
                 None => 0,
-            };
-            out.push(Opt {
-                twist: 0,
-                conn,
-                marker: field,
-                meet,
-            });
+            },
         };
-        if conn {
-            push(true, -1);
+        if c.conn && !visit(option(true, -1)) {
+            return;
         }
-        for field in bits(fields) {
-            push(false, field as i8);
+        for field in bits(c.fields) {
+            if !visit(option(false, field as i8)) {
+                return;
+            }
         }
-        if !conn && fields == 0 {
-            push(false, -1);
+        if !c.conn && c.fields == 0 {
+            visit(option(false, -1));
         }
     }
 

@@ -3,9 +3,10 @@
 //! A Pacru position can have hundreds of thousands of complete moves: every
 //! reorientation with every set of relinquished fields is its own move {R14}, and every
 //! meeting field multiplies a move {R12}. The list keeps one family per chevron step
-//! (its choices) and per reorientation turn; `len` is a sum, `get` decodes one move
-//! (a binary search over the step offsets, then unranking of the relinquished set) and
-//! `index_of` ranks one. The order is Python's:
+//! (with its move count; its choices are worked out again when asked for) and per
+//! reorientation turn; `len` is a sum, `get` decodes one move (a binary search over the
+//! steps' move counts, then the step's choices or the unranking of the relinquished set)
+//! and `index_of` ranks one. The order is Python's:
 //!
 //! 1. steps and pincers, by chevron (ascending field), then direction of travel (left,
 //!    straight, right of the facing), then distance; within a step, the choices in
@@ -15,8 +16,8 @@
 //!    lexicographic order;
 //! 3. or the single pass.
 
-use crate::geometry::{bits, nth_field};
-use crate::movegen::{plain_twists, raw_steps, Opt, PacruCtx, Step};
+use crate::geometry::{bits, count_few, nth_field};
+use crate::movegen::{raw_steps, Opt, Opts, PacruCtx, PlainCtx, Step, Steps};
 use crate::types::{Move, Position, Rules};
 
 /// `COMB[n][k]`: C(n, k) for the sizes a reorientation needs (n <= 81, k <= 4).
@@ -51,19 +52,20 @@ fn comb(n: usize, k: usize) -> u64 {
 }
 
 /// The legal moves of one position, in the Python order.
+///
+/// Only the steps and their move counts are kept: the choices of a step (its twists, or
+/// its Pacru benefits and meetings) are worked out again when one of its moves is asked
+/// for, and the relinquished sets of a reorientation are unranked on demand.
 #[derive(Clone, Debug)]
 pub struct MoveList {
     passes: bool,
-    steps: Vec<Step>,
-    /// `opt_start[i]..opt_start[i + 1]`: the choices of `steps[i]` in `opts`.
-    opt_start: Vec<u32>,
-    opts: Vec<Opt>,
-    /// Where each step's moves start, from 0, and where the last one ends.
-    offsets: Vec<u64>,
-    /// The fields of the chevrons that may reorient {R14}, ascending.
-    reorienting: Vec<u8>,
-    /// The own unoccupied fields they may give up (D25), ascending, and their bitboard.
-    free_fields: Vec<u8>,
+    /// The steps, each with the end of its moves (`Step::end`).
+    steps: Steps,
+    /// The moves of every step, before the reorientations.
+    step_moves: u64,
+    /// The fields of the chevrons that may reorient {R14}.
+    reorienting: u128,
+    /// The own unoccupied fields they may give up (D25).
     free: u128,
     turns: &'static [i8],
     sizes: [u64; 4],
@@ -89,12 +91,9 @@ const TURNS: [i8; 4] = [-2, -1, 1, 2];
 pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
     let mut list = MoveList {
         passes: false,
-        steps: Vec::with_capacity(64),
-        opt_start: Vec::new(),
-        opts: Vec::new(),
-        offsets: Vec::new(),
-        reorienting: Vec::new(),
-        free_fields: Vec::new(),
+        steps: Steps::new(),
+        step_moves: 0,
+        reorienting: 0,
         free: 0,
         turns: &[],
         sizes: [0; 4],
@@ -108,31 +107,24 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
     }
     let seat = pos.to_move as usize;
     raw_steps(rules, pos, seat, &mut list.steps);
-    if list.steps.is_empty() {
+    if list.steps.as_slice().is_empty() {
         list.passes = !rules.pacru();
         list.total = u64::from(list.passes);
         return list;
     }
-    // Sized once: growing these vectors step by step cost a third of a playout ply.
-    let steps = list.steps.len();
-    list.opt_start = Vec::with_capacity(steps + 1);
-    list.opt_start.push(0);
-    list.offsets = Vec::with_capacity(steps + 1);
-    list.offsets.push(0);
-    list.opts = Vec::with_capacity(steps * if rules.pacru() { 4 } else { 3 });
     let mut total = 0u64;
     if rules.pacru() {
         let ctx = PacruCtx::new(rules, pos);
-        for s in &list.steps {
-            ctx.options(s, &mut list.opts);
-            total += close_step(&mut list.opt_start, &list.opts);
-            list.offsets.push(total);
+        for s in list.steps.as_mut_slice() {
+            let (moves, bare) = ctx.count(s);
+            total += moves;
+            s.end = total as u32;
+            s.bare = bare;
         }
-        let free = pos.markers[seat] & !pos.occupied();
-        list.free = free;
-        list.free_fields = bits(free).collect();
-        list.reorienting = bits(pos.chevrons[seat].fields()).collect();
-        let n = list.free_fields.len();
+        list.step_moves = total;
+        list.free = pos.markers[seat] & !ctx.occupied;
+        list.reorienting = pos.chevrons[seat].fields();
+        let n = list.free.count_ones() as usize;
         if n >= 4 {
             list.turns = &TURNS;
             list.sizes = [comb(n, 4), comb(n, 2), comb(n, 2), comb(n, 4)];
@@ -141,63 +133,46 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
             list.sizes = [comb(n, 2), comb(n, 2), 0, 0];
         }
         list.per_chevron = list.sizes.iter().sum();
-        total += list.per_chevron * list.reorienting.len() as u64;
+        total += list.per_chevron * u64::from(count_few(list.reorienting));
     } else {
-        let triggered = pos.trigger >= 0;
-        for s in &list.steps {
-            for &twist in plain_twists(rules, pos, s, triggered) {
-                list.opts.push(Opt {
-                    twist,
-                    conn: false,
-                    marker: -1,
-                    meet: 0,
-                });
-            }
-            total += close_step(&mut list.opt_start, &list.opts);
-            list.offsets.push(total);
+        let ctx = PlainCtx::new(rules, pos);
+        for s in list.steps.as_mut_slice() {
+            total += ctx.twists(s).len() as u64;
+            s.end = total as u32;
         }
+        list.step_moves = total;
     }
     list.total = total;
     list
 }
 
-/// Ends the choices of one step: records where they stop and returns their move count.
-fn close_step(opt_start: &mut Vec<u32>, opts: &[Opt]) -> u64 {
-    let begin = opt_start.last().copied().unwrap_or(0) as usize;
-    opt_start.push(opts.len() as u32);
-    opts[begin..].iter().map(Opt::size).sum()
-}
-
-/// The `index`-th `cost`-subset of `fields` in lexicographic order (cost <= 4), a bitboard.
-fn unrank(fields: &[u8], cost: usize, mut index: u64) -> u128 {
-    let n = fields.len();
-    let (mut k, mut start, mut chosen) = (cost, 0usize, 0u128);
-    while k > 0 {
-        let mut found = false;
-        for (i, &field) in fields.iter().enumerate().skip(start) {
-            let count = comb(n - i - 1, k - 1);
-            if index < count {
-                chosen |= 1u128 << field;
-                start = i + 1;
-                k -= 1;
-                found = true;
-                break;
-            }
-            index -= count;
-        }
-        if !found {
+/// The `index`-th `cost`-subset of the fields of `free` in lexicographic order (cost <= 4),
+/// a bitboard.
+fn unrank(free: u128, cost: usize, mut index: u64) -> u128 {
+    let n = free.count_ones() as usize;
+    let (mut k, mut chosen) = (cost, 0u128);
+    for (i, field) in bits(free).enumerate() {
+        if k == 0 {
             break;
+        }
+        let count = comb(n - i - 1, k - 1);
+        if index < count {
+            chosen |= 1u128 << field;
+            k -= 1;
+        } else {
+            index -= count;
         }
     }
     chosen
 }
 
-/// The lexicographic rank of the subset `chosen` of `fields` (inverse of [`unrank`]).
-fn rank(fields: &[u8], chosen: u128) -> u64 {
-    let n = fields.len();
+/// The lexicographic rank of the subset `chosen` of the fields of `free` (inverse of
+/// [`unrank`]).
+fn rank(free: u128, chosen: u128) -> u64 {
+    let n = free.count_ones() as usize;
     let mut k = chosen.count_ones() as usize;
     let mut index = 0u64;
-    for (i, &field) in fields.iter().enumerate() {
+    for (i, field) in bits(free).enumerate() {
         if k == 0 {
             break;
         }
@@ -228,7 +203,16 @@ impl MoveList {
 
     /// The number of step and pincer families.
     pub fn step_count(&self) -> usize {
-        self.steps.len()
+        self.steps.as_slice().len()
+    }
+
+    /// Where the moves of the `i`-th step family start (a move index) and how many there
+    /// are: every move of one chevron step or pincer, its twists {S-R4, A-R6} or its
+    /// benefits and meetings {R4-R12}; None from `i == step_count()` on.
+    pub fn step_range(&self, i: usize) -> Option<(u64, u64)> {
+        let end = u64::from(self.steps.as_slice().get(i)?.end);
+        let begin = self.step_begin(i);
+        Some((begin, end - begin))
     }
 
     /// The `index`-th move in the Python order; None out of range.
@@ -239,56 +223,74 @@ impl MoveList {
         if self.passes {
             return Some(Move::PASS);
         }
-        let step_moves = *self.offsets.last()?;
-        if index < step_moves {
-            let i = self.offsets.partition_point(|&o| o <= index) - 1;
-            let s = self.steps.get(i)?;
-            let mut rest = index - self.offsets[i];
-            let opts = &self.opts[self.opt_start[i] as usize..self.opt_start[i + 1] as usize];
-            for o in opts {
+        if index < self.step_moves {
+            let steps = self.steps.as_slice();
+            let i = steps.partition_point(|s| u64::from(s.end) <= index);
+            let s = steps.get(i)?;
+            let rest = index - self.step_begin(i);
+            if !self.rules.pacru() {
+                // One move per twist: no choice list needed.
+                let twist = *PlainCtx::new(&self.rules, &self.position)
+                    .twists(s)
+                    .get(rest as usize)?;
+                return Some(Move {
+                    twist,
+                    ..step_base(s)
+                });
+            }
+            if s.bare {
+                return Some(step_base(s));
+            }
+            let (mut rest, mut found) = (rest, None);
+            PacruCtx::new(&self.rules, &self.position).each_option(s, |o| {
                 let size = o.size();
                 if rest < size {
-                    let meeting = if o.meet != 0 {
-                        Some(nth_field(o.meet, rest as u32)?)
-                    } else {
-                        None
-                    };
-                    return Some(Move {
-                        origin: Some(s.f),
-                        target: Some(s.t),
-                        capture: s.capture,
-                        twist: o.twist,
-                        turn: 0,
-                        connection: o.conn,
-                        marker: (o.marker >= 0).then_some(o.marker as u8),
-                        meeting,
-                        relinquished: 0,
-                    });
+                    found = choice_move(s, &o, rest);
+                    return false;
                 }
                 rest -= size;
-            }
-            return None;
+                true
+            });
+            return found;
         }
-        let rest = index - step_moves;
+        let rest = index - self.step_moves;
         if self.per_chevron == 0 {
             return None;
         }
-        let chevron = (rest / self.per_chevron) as usize;
+        let chevron = (rest / self.per_chevron) as u32;
         let mut rest = rest % self.per_chevron;
         for (i, &turn) in self.turns.iter().enumerate() {
             let size = self.sizes[i];
             if rest < size {
                 let cost = 2 * turn.unsigned_abs() as usize;
                 return Some(Move {
-                    origin: Some(*self.reorienting.get(chevron)?),
+                    origin: Some(nth_field(self.reorienting, chevron)?),
                     turn,
-                    relinquished: unrank(&self.free_fields, cost, rest),
+                    relinquished: unrank(self.free, cost, rest),
                     ..Move::PASS
                 });
             }
             rest -= size;
         }
         None
+    }
+
+    /// Where the moves of the `i`-th step start.
+    fn step_begin(&self, i: usize) -> u64 {
+        match i.checked_sub(1) {
+            Some(j) => self.steps.as_slice().get(j).map_or(0, |s| u64::from(s.end)),
+            None => 0,
+        }
+    }
+
+    /// The choices of step `s` of this list, in order: its twists, or its Pacru benefits
+    /// with their meetings.
+    fn choices(&self, s: &Step) -> Opts {
+        if self.rules.pacru() {
+            PacruCtx::new(&self.rules, &self.position).options(s)
+        } else {
+            Opts::twists(PlainCtx::new(&self.rules, &self.position).twists(s))
+        }
     }
 
     /// The position of `m` in the list (the Python `in`), or None if it is not legal here.
@@ -307,12 +309,13 @@ impl MoveList {
         };
         let i = self
             .steps
+            .as_slice()
             .iter()
             .position(|s| s.t == target && s.f == origin && s.capture == m.capture)?;
+        let s = self.steps.as_slice()[i];
         let marker = m.marker.map_or(-1, |f| f as i8);
-        let mut index = self.offsets[i];
-        let opts = &self.opts[self.opt_start[i] as usize..self.opt_start[i + 1] as usize];
-        for o in opts {
+        let mut index = self.step_begin(i);
+        for o in self.choices(&s).as_slice() {
             if o.twist == m.twist && o.conn == m.connection && o.marker == marker {
                 if o.meet == 0 {
                     return m.meeting.is_none().then_some(index);
@@ -330,18 +333,55 @@ impl MoveList {
 
     fn reorientation_index(&self, origin: u8, m: &Move) -> Option<u64> {
         let t = self.turns.iter().position(|&t| t == m.turn)?;
-        let chevron = self.reorienting.iter().position(|&f| f == origin)?;
+        if origin >= 81 || self.reorienting >> origin & 1 == 0 {
+            return None;
+        }
+        let chevron = (self.reorienting & ((1u128 << origin) - 1)).count_ones();
         let cost = 2 * m.turn.unsigned_abs() as u32;
         if m.relinquished.count_ones() != cost || m.relinquished & !self.free != 0 {
             return None;
         }
-        let base = *self.offsets.last()? + chevron as u64 * self.per_chevron;
+        let base = self.step_moves + u64::from(chevron) * self.per_chevron;
         let before: u64 = self.sizes[..t].iter().sum();
-        Some(base + before + rank(&self.free_fields, m.relinquished))
+        Some(base + before + rank(self.free, m.relinquished))
     }
 
-    /// Every move, in order.
+    /// Every move, in order (the choices of each step worked out once).
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
-        (0..self.total).filter_map(move |i| self.get(i))
+        let steps = self.steps.as_slice().iter().flat_map(move |s| {
+            let choices = self.choices(s);
+            (0..choices.as_slice().len()).flat_map(move |j| {
+                let o = choices.as_slice()[j];
+                (0..o.size()).filter_map(move |rest| choice_move(s, &o, rest))
+            })
+        });
+        let start = if self.passes { 0 } else { self.step_moves };
+        steps.chain((start..self.total).filter_map(move |i| self.get(i)))
     }
+}
+
+/// The move of step `s` without choices.
+fn step_base(s: &Step) -> Move {
+    Move {
+        origin: Some(s.f),
+        target: Some(s.t),
+        capture: s.capture,
+        ..Move::PASS
+    }
+}
+
+/// The `rest`-th move of the choice `o` of step `s` (its meeting field, if any).
+fn choice_move(s: &Step, o: &Opt, rest: u64) -> Option<Move> {
+    let meeting = if o.meet != 0 {
+        Some(nth_field(o.meet, rest as u32)?)
+    } else {
+        None
+    };
+    Some(Move {
+        twist: o.twist,
+        connection: o.conn,
+        marker: (o.marker >= 0).then_some(o.marker as u8),
+        meeting,
+        ..step_base(s)
+    })
 }

@@ -16,7 +16,7 @@
 //! {L7, S-R6, D33}.
 
 use crate::geometry::{forward, line, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, NEIGHBOUR, RAY};
-use crate::movegen::{has_step, SUPPLY};
+use crate::movegen::{faces_any, has_step, SUPPLY};
 use crate::movelist::legal_moves;
 use crate::types::{ChevronList, EngineError, Move, Outcome, Position, Rules, Termination};
 
@@ -42,15 +42,28 @@ pub fn apply(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, Engine
 /// The position after a move known to be legal (taken from the position's legal move
 /// list). Defensive all the same: an impossible move is an error, never a panic.
 pub(crate) fn resolve(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, EngineError> {
+    let mut next = pos.clone();
+    resolve_into(rules, pos, m, &mut next)?;
+    Ok(next)
+}
+
+/// [`resolve`] into `next`, a copy of `pos` on entry (left half-changed on an error): the
+/// position is copied once, not again on its way out.
+pub(crate) fn resolve_into(
+    rules: &Rules,
+    pos: &Position,
+    m: &Move,
+    next: &mut Position,
+) -> Result<(), EngineError> {
     if !pos.shape_ok() {
         return Err(EngineError::new(
             "a position needs 2..=4 players and a seat to move among them",
         ));
     }
     if rules.pacru() {
-        resolve_pacru(rules, pos, m)
+        resolve_pacru(rules, pos, m, next)
     } else {
-        resolve_plain(rules, pos, m)
+        resolve_plain(rules, pos, m, next)
     }
 }
 
@@ -61,10 +74,14 @@ fn bad(m: &Move) -> EngineError {
 /// Lilacru, Shacru, Azacru: mark {L5, S-R3, A-R3, D6, D7}, connect and remove
 /// {A-R7, A-R8, D9-D12}, twist {S-R4, A-R6, D3, D4}, then the end test
 /// {L7, S-R6, A-R10, D32, D33, D36}.
-fn resolve_plain(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, EngineError> {
+fn resolve_plain(
+    rules: &Rules,
+    pos: &Position,
+    m: &Move,
+    next: &mut Position,
+) -> Result<(), EngineError> {
     let seat = pos.to_move as usize % 4;
     let n = pos.players as usize;
-    let mut next = pos.clone();
     let mut acquired = false;
     match m.origin {
         None => {
@@ -117,7 +134,7 @@ fn resolve_plain(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, En
         if next.trigger >= 0 && next.to_move as i8 == next.trigger {
             Some(Outcome {
                 termination: Termination::EndTriggered,
-                winners: top_scorers(&next),
+                winners: top_scorers(next),
             })
         } else if rules
             .move_cap
@@ -131,9 +148,9 @@ fn resolve_plain(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, En
             None
         }
     } else {
-        lookahead_outcome(rules, &next)
+        lookahead_outcome(rules, next)
     };
-    Ok(next)
+    Ok(())
 }
 
 /// The seats with the most markers on the board; several share the win (D35). A player
@@ -153,17 +170,25 @@ pub fn top_scorers(pos: &Position) -> u8 {
 /// can move (NO_MOVES), no player with chevrons can ever acquire a field
 /// (NO_ACQUISITION, [`can_acquire`]), or `idle_rounds` full rounds passed without an
 /// acquisition (IDLE_LIMIT, the non-official valve of D33).
+///
+/// Almost always some chevron faces an empty neutral field: its player can move there
+/// and acquire it, which answers the first two tests at once (one mask per chevron).
 pub fn lookahead_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
     let n = (pos.players as usize).min(4);
-    let termination = if !(0..n).any(|s| has_step(rules, pos, s)) {
-        Termination::NoMoves
+    let empty = FULL & !pos.marked() & !pos.occupied();
+    let termination = if pos.chevrons[..n].iter().any(|c| faces_any(c, empty)) {
+        None
+    } else if !(0..n).any(|s| has_step(rules, pos, s)) {
+        Some(Termination::NoMoves)
     } else if !can_acquire(rules, pos) {
-        Termination::NoAcquisition
-    } else if u64::from(pos.idle) >= u64::from(rules.idle_rounds) * n as u64 {
-        Termination::IdleLimit
+        Some(Termination::NoAcquisition)
     } else {
-        return None;
+        None
     };
+    let termination = termination.or_else(|| {
+        (u64::from(pos.idle) >= u64::from(rules.idle_rounds) * n as u64)
+            .then_some(Termination::IdleLimit)
+    })?;
     Some(Outcome {
         termination,
         winners: top_scorers(pos),
@@ -174,14 +199,20 @@ pub fn lookahead_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
 ///
 /// Colours are frozen. Chevrons that are statically stuck (every forward field off the
 /// board or another player's colour) are walls; every other chevron is ignored, being
-/// able to move away. The quick test first: almost always some chevron can step onto a
-/// neutral field at once (one mask per chevron, [`FORWARD_MASK`]). Else a breadth-first
-/// search over (field, facing) per chevron, stepping only onto own fields (the start
-/// field counts even if neutral) and adding the +-45 degree twists at border crossings
-/// in Shacru, looks for a forward step onto a neutral field that is not a wall.
+/// able to move away. The quick tests first: almost always some chevron faces an empty
+/// neutral field, or can step onto a neutral field that is not a wall at once (one mask
+/// per chevron, [`FORWARD_MASK`]). Else a breadth-first search over (field, facing) per
+/// chevron, stepping only onto own fields (the start field counts even if neutral) and
+/// adding the +-45 degree twists at border crossings in Shacru, looks for a forward step
+/// onto a neutral field that is not a wall.
 pub fn can_acquire(rules: &Rules, pos: &Position) -> bool {
     let n = (pos.players as usize).min(4);
     let marked = pos.marked();
+    // An empty neutral field is no wall (walls are chevrons).
+    let empty = FULL & !marked & !pos.occupied();
+    if pos.chevrons[..n].iter().any(|c| faces_any(c, empty)) {
+        return true;
+    }
     let mut walls = 0u128;
     for seat in 0..n {
         let passable = !(marked & !pos.markers[seat]);
@@ -192,12 +223,8 @@ pub fn can_acquire(rules: &Rules, pos: &Position) -> bool {
         }
     }
     let neutral = FULL & !marked & !walls;
-    for seat in 0..n {
-        for code in pos.chevrons[seat].iter() {
-            if FORWARD_MASK[code as usize] & neutral != 0 {
-                return true;
-            }
-        }
+    if pos.chevrons[..n].iter().any(|c| faces_any(c, neutral)) {
+        return true;
     }
     for seat in 0..n {
         let own = pos.markers[seat] & !walls;
@@ -272,10 +299,14 @@ fn place(markers: &mut [u128; 4], seat: usize, field: u8) {
 /// Pacru: the resolution order of ruling D30 (see the module documentation), a
 /// reorientation giving up its fields {R14, D25}, the supply win {R16b, D29, D31}, then
 /// the next player's start of turn {R15, R16a, D27, D28} and the move cap (D32).
-fn resolve_pacru(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, EngineError> {
+fn resolve_pacru(
+    rules: &Rules,
+    pos: &Position,
+    m: &Move,
+    next: &mut Position,
+) -> Result<(), EngineError> {
     let seat = pos.to_move as usize % 4;
     let n = pos.players as usize;
-    let mut next = pos.clone();
     let mut supply = SUPPLY[n.min(4)] - pos.markers[seat].count_ones() as i32;
     let f = m.origin.ok_or_else(|| bad(m))?;
     match m.target {
@@ -345,16 +376,16 @@ fn resolve_pacru(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, En
             termination: Termination::SupplyExhausted,
             winners: 1 << seat,
         });
-        return Ok(next);
+        return Ok(());
     }
-    start_turn(rules, &mut next, (seat + 1) % n.max(1));
+    start_turn(rules, next, (seat + 1) % n.max(1));
     if next.outcome.is_none() && rules.move_cap.is_some_and(|cap| next.ply >= cap) {
         next.outcome = Some(Outcome {
             termination: Termination::MoveCap,
             winners: 0,
         });
     }
-    Ok(next)
+    Ok(())
 }
 
 /// `out` with every seat that has no chevron left marked out {R15, D28}.

@@ -253,19 +253,27 @@ pub struct Outcome {
 }
 
 /// The chevrons of one player: a set of codes `field * 8 + facing`, at most one per
-/// field, kept as a field bitboard and three facing bit-planes (so iteration is by
-/// ascending field, the order of the Python tuples).
+/// field, kept as a field bitboard (so iteration is by ascending field, the order of the
+/// Python tuples) and a nibble per field holding its chevron's facing (0 where there is
+/// none, so equal lists have equal values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct ChevronList {
     fields: u128,
-    planes: [u128; 3],
+    /// Field `f`'s facing in bits `4 * (f % 16)..` of word `f / 16`.
+    facings: [u64; 6],
+}
+
+/// The facing nibble of `field` (below 81) in `facings`.
+#[inline]
+fn nibble(facings: &[u64; 6], field: u8) -> u8 {
+    (facings[field as usize / 16 % 6] >> (4 * (field % 16)) & 7) as u8
 }
 
 impl ChevronList {
     /// No chevrons.
     pub const EMPTY: ChevronList = ChevronList {
         fields: 0,
-        planes: [0; 3],
+        facings: [0; 6],
     };
 
     /// The list of these codes, in any order.
@@ -307,18 +315,16 @@ impl ChevronList {
     }
 
     /// The facing of the chevron on `field`, if there is one.
+    #[inline]
     pub fn facing_at(&self, field: u8) -> Option<u8> {
         if field >= 81 || self.fields >> field & 1 == 0 {
             return None;
         }
-        let mut facing = 0u8;
-        for (i, plane) in self.planes.iter().enumerate() {
-            facing |= ((plane >> field & 1) as u8) << i;
-        }
-        Some(facing)
+        Some(nibble(&self.facings, field))
     }
 
     /// Whether the chevron with this code is in the list.
+    #[inline]
     pub fn contains_code(&self, code: u16) -> bool {
         code < 648 && self.facing_at((code >> 3) as u8) == Some((code & 7) as u8)
     }
@@ -329,34 +335,23 @@ impl ChevronList {
             return;
         }
         let field = code >> 3;
-        let bit = 1u128 << field;
-        self.fields |= bit;
-        for (i, plane) in self.planes.iter_mut().enumerate() {
-            if code >> i & 1 != 0 {
-                *plane |= bit;
-            } else {
-                *plane &= !bit;
-            }
-        }
+        self.fields |= 1u128 << field;
+        let (word, shift) = (field as usize / 16, 4 * (field % 16));
+        self.facings[word] = self.facings[word] & !(15 << shift) | u64::from(code & 7) << shift;
     }
 
     /// Takes away the chevron on `field` (nothing if there is none).
     pub(crate) fn remove(&mut self, field: u8) {
         if field < 81 {
-            let keep = !(1u128 << field);
-            self.fields &= keep;
-            for plane in self.planes.iter_mut() {
-                *plane &= keep;
-            }
+            self.fields &= !(1u128 << field);
+            self.facings[field as usize / 16] &= !(15 << (4 * (field % 16)));
         }
     }
 
     /// The codes, ascending.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        bits(self.fields).map(move |f| {
-            let facing = self.facing_at(f).unwrap_or(0);
-            u16::from(f) * 8 + u16::from(facing)
-        })
+        bits(self.fields).map(move |f| u16::from(f) * 8 + u16::from(nibble(&self.facings, f)))
     }
 
     /// The codes, ascending, in a vector.

@@ -256,6 +256,78 @@ fn idle_rounds_and_pass() {
     assert_eq!(moves.index_of(&Move::PASS), Some(0));
 }
 
+/// Each step family's range holds exactly the moves of one chevron step, one family after
+/// the other: the pincer g9xe7 has five (a marker on each neutral field of e8's borderland,
+/// {R4, R11, D17}); a Shacru step has one move per twist {S-R4}; no range past the steps.
+#[test]
+fn step_ranges() {
+    let pacru = Rules::new(Game::Pacru);
+    let pincer = parse_position("2 0 0 -1 0 0 - 108840000000000000000,0 612.628/0.464");
+    let shacru = Rules::new(Game::Shacru);
+    let start = Position::start(2).unwrap();
+    for (rules, pos) in [(&pacru, &pincer), (&shacru, &start)] {
+        let moves = legal_moves(rules, pos);
+        let mut next = 0;
+        for i in 0..moves.step_count() {
+            let (first, size) = moves.step_range(i).unwrap();
+            assert_eq!(first, next);
+            assert!(size >= 1);
+            let step = moves.get(first).unwrap();
+            for j in first..first + size {
+                let m = moves.get(j).unwrap();
+                assert_eq!(
+                    (m.origin, m.target, m.capture),
+                    (step.origin, step.target, step.capture)
+                );
+            }
+            next = first + size;
+            if let Some(m) = moves.get(next) {
+                assert_ne!((m.origin, m.target), (step.origin, step.target));
+            }
+        }
+        assert_eq!(moves.step_range(moves.step_count()), None);
+        if rules.game == Game::Shacru {
+            assert_eq!(next, moves.len());
+        }
+    }
+    let moves = legal_moves(&pacru, &pincer);
+    let g9xe7 = (0..moves.step_count())
+        .map(|i| moves.step_range(i).unwrap())
+        .find(|&(first, _)| moves.get(first).unwrap().to_string().starts_with("g9xe7"));
+    let (first, size) = g9xe7.unwrap();
+    assert_eq!(size, 5);
+    assert_eq!(moves.get(first + 4).unwrap().to_string(), "g9xe7+f9");
+    let sizes: Vec<u64> = (0..legal_moves(&shacru, &start).step_count())
+        .map(|i| legal_moves(&shacru, &start).step_range(i).unwrap().1)
+        .collect();
+    assert_eq!(sizes.iter().sum::<u64>(), 16);
+    assert!(sizes.contains(&3));
+}
+
+/// A position with more steps than a move list keeps inline (75: 27 chevrons facing N on
+/// ranks 1, 4 and 7, each onto its forward neighbours {L4}): the list is complete, in
+/// order (ascending field, then left, straight, right), and ranks each of its moves.
+#[test]
+fn many_steps() {
+    let rules = Rules::new(Game::Lilacru);
+    let codes: Vec<u16> = [0u16, 27, 54]
+        .iter()
+        .flat_map(|&rank| (rank..rank + 9).map(|f| f * 8))
+        .collect();
+    let pos = Position::new(2, &[0, 0], &[&codes, &[80 * 8 + 4]], 0, 0, -1, 0, 0, None).unwrap();
+    let moves = legal_moves(&rules, &pos);
+    assert_eq!(moves.len(), 75);
+    assert_eq!(moves.step_count(), 75);
+    let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(texts[..5], ["a1-a2", "a1-b2", "b1-a2", "b1-b2", "b1-c2"]);
+    assert_eq!(texts[73..], ["i7-h8", "i7-i8"]);
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(moves.get(i as u64), Some(m));
+        assert_eq!(moves.index_of(&m), Some(i as u64));
+        assert_eq!(moves.step_range(i), Some((i as u64, 1)));
+    }
+}
+
 /// Bad input is an error, never a panic.
 #[test]
 fn errors() {
