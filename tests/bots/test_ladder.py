@@ -90,3 +90,16 @@ def test_cli_ladder_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown bot 'deep-blue'" in capsys.readouterr().err
     assert main(["ladder", "pacru", "--bot", "random", "--bot", "random", "--games", "0"]) == 2
     assert "--games and --max-plies must be positive" in capsys.readouterr().err
+
+
+def test_cli_ladder_refuses_an_unwritable_json_path_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ladder", "shacru", "--bot", "greedy", "--bot", "random", "--no-progress"]
+    missing = tmp_path / "no-such-folder" / "ladder.json"
+    assert main([*argv, "--json", str(missing)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no heading: nothing was played
+    assert f"--json {missing}: no writable folder {missing.parent}" in captured.err
+    assert main([*argv, "--json", str(tmp_path)]) == 2
+    assert f"--json {tmp_path}: is a folder, not a file" in capsys.readouterr().err

@@ -9,7 +9,9 @@ and ``--no-progress`` serve the commands that play many games.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -68,3 +70,19 @@ def add_no_progress_option(parser: argparse.ArgumentParser) -> None:
 def run_seed(args: argparse.Namespace) -> int:
     """``--seed``, else a fresh seed below ``2**32`` (the commands print it, to redo a run)."""
     return int(args.seed) if args.seed is not None else random.SystemRandom().randrange(2**32)
+
+
+def json_path_problem(path: str | None) -> str:
+    """Why the ``--json FILE`` output could not be written, or ``""`` (also for no
+    ``--json``): checked before any game is played, so that a long run never ends on an
+    unwritable path."""
+    if path is None:
+        return ""
+    target = Path(path)
+    if target.is_dir():
+        return f"--json {path}: is a folder, not a file"
+    if target.exists() and not os.access(target, os.W_OK):
+        return f"--json {path}: the file cannot be written"
+    if not target.parent.is_dir() or not os.access(target.parent, os.W_OK):
+        return f"--json {path}: no writable folder {target.parent}"
+    return ""

@@ -44,6 +44,7 @@ from pacru.commands._options import (
     add_max_plies_option,
     add_no_progress_option,
     game_options,
+    json_path_problem,
     run_seed,
 )
 from pacru.commands._ui import Output, Progress
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if args.games < 1 or args.max_plies < 1:
         out.error("--games and --max-plies must be positive")
         return 2
-    problem = executor_problem(args)
+    problem = executor_problem(args) or json_path_problem(args.json)
     if problem:
         out.error(problem)
         return 2

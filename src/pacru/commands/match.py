@@ -61,6 +61,7 @@ from pacru.commands._options import (
     add_max_plies_option,
     add_no_progress_option,
     game_options,
+    json_path_problem,
     run_seed,
 )
 from pacru.commands._ui import Output, Progress
@@ -210,14 +211,9 @@ def _writable_dir(path: Path) -> bool:
 
 def _path_problem(args: argparse.Namespace) -> str:
     """Why ``--json`` or ``--record`` could not be written, or ``""``: checked before playing."""
-    if args.json is not None:
-        target = Path(args.json)
-        if target.is_dir():
-            return f"--json {args.json}: is a folder, not a file"
-        if target.exists() and not os.access(target, os.W_OK):
-            return f"--json {args.json}: the file cannot be written"
-        if not target.parent.is_dir() or not os.access(target.parent, os.W_OK):
-            return f"--json {args.json}: no writable folder {target.parent}"
+    problem = json_path_problem(args.json)
+    if problem:
+        return problem
     if args.record is not None:
         folder = Path(args.record)
         if folder.exists() and not folder.is_dir():
