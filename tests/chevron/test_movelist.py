@@ -5,6 +5,8 @@ Everything here runs the same on both engines (``.ci/run`` runs the suite on eac
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
@@ -169,6 +171,19 @@ def test_families_built_by_hand() -> None:
     listed = LegalMoves.from_families([fam])
     assert list(listed) == list(fam)
     assert len(listed) == 3
+
+
+def test_a_move_list_copies_as_itself_and_does_not_pickle() -> None:
+    """A list is an immutable value (a copy is the list itself); it does not pickle, with
+    the same message on either engine: its state pickles and makes it again."""
+    state = pacru.new_game("pacru", players=2)
+    moves = state.legal_moves()
+    assert copy.copy(moves) is moves
+    assert copy.deepcopy(moves) is moves
+    assert copy.deepcopy({"moves": [moves]})["moves"][0] is moves
+    with pytest.raises(TypeError, match=r"^a LegalMoves does not pickle: pickle its state"):
+        pickle.dumps(moves)
+    assert pickle.loads(pickle.dumps(state)).legal_moves() == moves
 
 
 def test_rule_tables_are_read_only() -> None:

@@ -230,6 +230,21 @@ impl Moves {
         }
     }
 
+    /// An immutable value: a copy is the list itself.
+    fn __copy__(slf: &Bound<'_, Self>) -> Py<Self> {
+        slf.clone().unbind()
+    }
+
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf.clone().unbind()
+    }
+
+    /// A list does not pickle (its state does), with the Python list's message.
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let message = py.import("pacru.chevron.movelist")?.getattr("NO_PICKLE")?;
+        Err(PyTypeError::new_err(message.unbind()))
+    }
+
     fn __hash__(&self) -> PyResult<isize> {
         Err(PyTypeError::new_err("unhashable type: 'LegalMoves'"))
     }

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, pairwise
 from math import comb
 from operator import index as _index
-from typing import Final, NoReturn, overload
+from typing import Final, NoReturn, Self, overload
 
 from attrs.exceptions import FrozenInstanceError
 
@@ -71,6 +71,12 @@ _new: Final = object.__new__
 
 #: ``(steps, reorientations)``: ``(start, size)`` in the list of each family of each kind.
 FamilyBounds = tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+
+
+#: Why a move list does not pickle (the same message from both engines' lists).
+NO_PICKLE: Final = (
+    "a LegalMoves does not pickle: pickle its state, whose legal_moves() makes the list again"
+)
 
 
 def _move_or_none(text: str) -> Move | None:
@@ -454,6 +460,17 @@ class LegalMoves(Sequence[Move]):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+    # An immutable value: a copy is the list itself. It does not pickle (it holds the
+    # engine's working, not a position): pickle the state, whose legal_moves() makes it.
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
+        return self
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError(NO_PICKLE)
 
     def __bool__(self) -> bool:
         # Every step holds at least one move. A generated list has reorientations only with
