@@ -28,9 +28,15 @@ impl MoveList {
     /// The position after the `index`-th move of this list (no legality check needed: the
     /// list knows its position); None out of range.
     pub fn apply_index(&self, index: u64) -> Option<Position> {
-        let m = self.get(index)?;
+        self.apply_listed(&self.get(index)?)
+    }
+
+    /// The position after `m`, a move [`MoveList::get`] of this list handed out (it is
+    /// not decoded nor checked again; a move from elsewhere is resolved defensively, an
+    /// impossible one is None, never a panic).
+    pub fn apply_listed(&self, m: &Move) -> Option<Position> {
         let mut next = self.position.clone();
-        resolve::resolve_into(&self.rules, &self.position, &m, &mut next).ok()?;
+        resolve::resolve_into(&self.rules, &self.position, m, &mut next).ok()?;
         Some(next)
     }
 }

@@ -26,11 +26,13 @@ use crate::{
 #[pyclass(frozen, module = "pacru._native", name = "NativeLegalMoves", sequence)]
 pub(crate) struct Moves {
     position: Py<PyPosition>,
-    list: engine::MoveList,
+    /// Boxed: the list keeps its steps inline (about a kilobyte), and a small Python object
+    /// is allocated and freed by CPython's small-object allocator.
+    list: Box<engine::MoveList>,
     len: u64,
     is_pass: bool,
     /// The move last handed out by indexing, with its index: applied without a check.
-    issued: Mutex<Option<(Py<PyAny>, u64)>>,
+    issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
     python: PyOnceLock<Py<PyAny>>,
 }
@@ -39,7 +41,7 @@ impl Moves {
     /// The legal moves of `position`.
     pub(crate) fn of(position: &Bound<'_, PyPosition>) -> Moves {
         let me = position.get();
-        let list = engine::legal_moves(&me.rules, &me.pos);
+        let list = Box::new(engine::legal_moves(&me.rules, &me.pos));
         Moves {
             position: position.clone().unbind(),
             len: list.len(),
@@ -52,9 +54,15 @@ impl Moves {
 
     /// The index of `move_` when it is the move indexing handed out last.
     pub(crate) fn issued_index(&self, move_: &Bound<'_, PyAny>) -> Option<u64> {
+        self.issued_move(move_).map(|(i, _)| i)
+    }
+
+    /// The index and the engine's move of `move_` when it is the move indexing handed out
+    /// last.
+    fn issued_move(&self, move_: &Bound<'_, PyAny>) -> Option<(u64, engine::Move)> {
         let issued = self.issued.lock().ok()?;
         match issued.as_ref() {
-            Some((obj, i)) if obj.as_ptr() == move_.as_ptr() => Some(*i),
+            Some((obj, i, m)) if obj.as_ptr() == move_.as_ptr() => Some((*i, *m)),
             _ => None,
         }
     }
@@ -67,7 +75,7 @@ impl Moves {
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
         let obj = to_python(py, &m)?;
         if let Ok(mut issued) = self.issued.lock() {
-            *issued = Some((obj.clone_ref(py), i));
+            *issued = Some((obj.clone_ref(py), i, m));
         }
         Ok(obj)
     }
@@ -384,7 +392,7 @@ impl Moves {
             .lock()
             .ok()?
             .as_ref()
-            .map(|(obj, _)| obj.clone_ref(py))
+            .map(|(obj, _, _)| obj.clone_ref(py))
     }
 
     /// The position this list belongs to.
@@ -402,8 +410,9 @@ impl Moves {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = state.py();
         let position = self.position.get();
-        let next = match self.issued_index(move_) {
-            Some(index) => self.list.apply_index(index).ok_or_else(|| {
+        let next = match self.issued_move(move_) {
+            // The move as the list decoded it when it handed it out: not decoded again.
+            Some((_, m)) => self.list.apply_listed(&m).ok_or_else(|| {
                 PyRuntimeError::new_err("pacru engine: the issued move does not apply")
             })?,
             None => engine::apply(&position.rules, &position.pos, &from_python(move_)?)
