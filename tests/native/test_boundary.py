@@ -166,3 +166,28 @@ def test_the_engine_in_use_and_the_python_override() -> None:
 
 def _forced() -> bool:
     return os.environ.get("PACRU_ENGINE", "").strip().lower() == "python"
+
+
+def test_the_extension_refuses_a_move_class_whose_fields_it_does_not_set() -> None:
+    """The extension builds moves slot by slot: a field it does not know is an error at
+    initialisation, not a slot left unset."""
+    from pacru import _native
+
+    @attrs.frozen
+    class Other:
+        origin: int
+        target: int
+
+    refused = r'the fields of Other are \["origin", "target"\], the extension sets \["origin", '
+    with pytest.raises(RuntimeError, match=refused):
+        _native.init(
+            Other,  # type: ignore[arg-type]
+            pacru.LegalMoves,
+            native.outcome,
+            native.position,
+            native.python_list,
+            pacru.LegalMoves.empty(),
+            lambda text: None,
+            attrs.exceptions.FrozenInstanceError,
+        )
+    assert native.legal_moves(start("shacru", 2))[0] == pacru.Move.parse("e1-d2")

@@ -1,11 +1,11 @@
 //! `pacru._native`: the chevron engine `pacru_engine` as a Python extension module.
 //!
-//! The Python side is `src/pacru/chevron/native.py`. A ply crosses the boundary twice: once
-//! for the move list of a position (`Position.legal_moves`, whose length, indexing and
-//! membership then run here), once to apply a move (`Moves.apply`), which returns the next
-//! position with every part of the next `ChevronState` in one tuple. Moves are the Python
-//! `pacru.Move` values, built by the Python factory `make_move` (registered by `init`) and
-//! shared: a move without relinquished fields is built once per process.
+//! The Python side is `src/pacru/chevron/native.py`. A ply of a bot runs no Python frame of
+//! pacru: `ChevronState.legal_moves` and `apply_move` are C methods of the class
+//! (`methods`), the move list is this module's `NativeLegalMoves` (`moves`, a
+//! `pacru.LegalMoves` by registration), and the next `ChevronState` and its `pacru.Move`
+//! values are built here slot by slot (`Maker`), without Python calls. A move without
+//! relinquished fields is built once per process and shared.
 //!
 //! No code path panics on any input: bad input is a Python exception (`ValueError`,
 //! `IndexError`, `TypeError`), and the objects refuse assignment (frozen classes).
@@ -352,6 +352,7 @@ fn init(
     move_or_none: Py<PyAny>,
     frozen: Py<PyAny>,
 ) -> PyResult<()> {
+    check_fields(move_class.bind(py).cast::<PyType>()?, &MOVE_SLOTS)?;
     // A second call (a reloaded module) keeps the first ones: they build equal values.
     let _ = MOVE_CLASS.set(py, move_class);
     let _ = LEGAL_MOVES.set(py, legal_moves);
@@ -477,17 +478,12 @@ impl Maker {
         }
         // SAFETY: a non-null result of an allocator is a new, owned reference.
         let obj = unsafe { Bound::from_owned_ptr(py, obj) };
-        for ((descr, set), value) in self.slots.iter().zip(values) {
-            // SAFETY: `set` is the setter of `descr`'s type; the pointers are live references.
-            if unsafe { set(descr.as_ptr(), obj.as_ptr(), value.as_ptr()) } < 0 {
-                return Err(PyErr::fetch(py));
-            }
+        for (i, value) in values.iter().enumerate() {
+            self.set(&obj, i, value)?;
         }
         Ok(obj)
     }
-}
 
-impl Maker {
     /// Whether `obj` is an object of exactly this maker's class.
     fn owns(&self, obj: &Bound<'_, PyAny>) -> bool {
         obj.get_type_ptr() == self.class.bind(obj.py()).as_type_ptr()
@@ -555,8 +551,27 @@ fn set_state_slot(state: &Bound<'_, PyAny>, i: usize, value: &Bound<'_, PyAny>) 
 /// Find the slots of the state class `class` once, before the first state is read.
 fn init_state_class(class: &Bound<'_, PyType>) -> PyResult<()> {
     let py = class.py();
+    check_fields(class, &STATE_SLOTS)?;
     let names = state_names(py);
     STATE_MAKER.get_or_try_init(py, || Maker::of(class, names))?;
+    Ok(())
+}
+
+/// Refuse an attrs class whose fields are not `slots` (the last, its hash cache, aside):
+/// the objects this module builds set every field, so a field added on the Python side
+/// must be added here too, and this says so at import instead of leaving it unset.
+fn check_fields(class: &Bound<'_, PyType>, slots: &[&str]) -> PyResult<()> {
+    let mut fields = Vec::new();
+    for field in class.getattr("__attrs_attrs__")?.try_iter()? {
+        fields.push(field?.getattr("name")?.extract::<String>()?);
+    }
+    let expected = &slots[..slots.len() - 1];
+    if fields != expected {
+        return Err(PyRuntimeError::new_err(format!(
+            "pacru._native: the fields of {} are {fields:?}, the extension sets {expected:?}",
+            class.name()?
+        )));
+    }
     Ok(())
 }
 

@@ -29,8 +29,6 @@ pub(crate) struct Moves {
     /// Boxed: the list keeps its steps inline (about a kilobyte), and a small Python object
     /// is allocated and freed by CPython's small-object allocator.
     list: Box<engine::MoveList>,
-    len: u64,
-    is_pass: bool,
     /// The move last handed out by indexing, with its index: applied without a check.
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
@@ -41,12 +39,9 @@ impl Moves {
     /// The legal moves of `position`.
     pub(crate) fn of(position: &Bound<'_, PyPosition>) -> Moves {
         let me = position.get();
-        let list = Box::new(engine::legal_moves(&me.rules, &me.pos));
         Moves {
             position: position.clone().unbind(),
-            len: list.len(),
-            is_pass: list.is_pass(),
-            list,
+            list: Box::new(engine::legal_moves(&me.rules, &me.pos)),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
         }
@@ -112,21 +107,33 @@ impl Moves {
         Ok(list.bind(py))
     }
 
-    /// The number of move families and the `(start, size)` of one.
-    fn family_count_(&self) -> usize {
+    /// The number of move families: the step families, then the reorientation families,
+    /// one per chevron and turn {R14}.
+    fn families_len(&self) -> usize {
         let p = self.position.get();
         pacru_batch::family_count(&p.rules, &p.pos, &self.list)
+    }
+
+    /// `(start, size)` of the `family`-th of `count` families; `IndexError` outside.
+    fn range_of(&self, family: usize, count: usize) -> PyResult<(u64, u64)> {
+        if family >= count {
+            return Err(PyIndexError::new_err("move family index out of range"));
+        }
+        let p = self.position.get();
+        Ok(pacru_batch::family_range(
+            &p.rules, &p.pos, &self.list, family,
+        ))
     }
 }
 
 #[pymethods]
 impl Moves {
     fn __len__(&self) -> usize {
-        usize::try_from(self.len).unwrap_or(usize::MAX)
+        usize::try_from(self.list.len()).unwrap_or(usize::MAX)
     }
 
     fn __bool__(&self) -> bool {
-        self.len > 0
+        !self.list.is_empty()
     }
 
     /// The `index`-th move (negative from the end), or a tuple of the moves of a slice.
@@ -134,7 +141,7 @@ impl Moves {
     fn __getitem__(&self, index: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let py = index.py();
         if let Ok(slice) = index.cast::<PySlice>() {
-            let n = isize::try_from(self.len).unwrap_or(isize::MAX);
+            let n = isize::try_from(self.list.len()).unwrap_or(isize::MAX);
             let range = slice.indices(n)?;
             let mut items = Vec::with_capacity(range.slicelength);
             let mut i = range.start;
@@ -161,10 +168,10 @@ impl Moves {
                 )))
             }
         };
-        let n = i64::try_from(self.len).unwrap_or(i64::MAX);
+        let n = i64::try_from(self.list.len()).unwrap_or(i64::MAX);
         let i = if index < 0 { index + n } else { index };
         match u64::try_from(i) {
-            Ok(i) if i < self.len => self.issue(py, i),
+            Ok(i) if i < self.list.len() => self.issue(py, i),
             _ => Err(PyIndexError::new_err("legal move index out of range")),
         }
     }
@@ -194,7 +201,7 @@ impl Moves {
     /// Ranked by the engine, not found by iterating as `Sequence.index` does.
     #[pyo3(signature = (value, start = 0, stop = None))]
     fn index(&self, value: &Bound<'_, PyAny>, start: i64, stop: Option<i64>) -> PyResult<u64> {
-        let n = i64::try_from(self.len).unwrap_or(i64::MAX);
+        let n = i64::try_from(self.list.len()).unwrap_or(i64::MAX);
         let clamp = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) };
         let (start, stop) = (clamp(start), clamp(stop.unwrap_or(n)));
         match self.index_of(value)? {
@@ -286,7 +293,7 @@ impl Moves {
     /// True when the only legal move is `pass` {S-R2, A-R10}.
     #[getter]
     fn is_pass(&self) -> bool {
-        self.is_pass
+        self.list.is_pass()
     }
 
     /// The step and pincer families, in list order.
@@ -327,12 +334,12 @@ impl Moves {
     /// there is no family (a pass, or no move).
     fn _family_draw(&self, randrange: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
         let py = randrange.py();
-        let count = self.family_count_();
+        let count = self.families_len();
         if count == 0 {
             return Ok(None);
         }
         let family: usize = randrange.call1((count,))?.extract()?;
-        let (start, size) = self.family_range(family)?;
+        let (start, size) = self.range_of(family, count)?;
         let offset: u64 = randrange.call1((size,))?.extract()?;
         if offset >= size {
             return Err(PyIndexError::new_err("legal move index out of range"));
@@ -345,7 +352,7 @@ impl Moves {
     /// them (both empty for a pass): from the engine, without the families.
     fn _family_bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let p = self.position.get();
-        let ranges = if self.is_pass {
+        let ranges = if self.list.is_pass() {
             Vec::new()
         } else {
             pacru_batch::family_ranges(&p.rules, &p.pos, &self.list)
@@ -362,20 +369,14 @@ impl Moves {
     /// The number of move families, `len(LegalMoves.families)`: the step families, then
     /// the reorientation families, one per chevron and turn {R14}.
     fn family_count(&self) -> usize {
-        self.family_count_()
+        self.families_len()
     }
 
     /// `(start, size)` of the `family`-th family (`0 <= family < family_count()`): its
     /// moves are `start .. start + size` of this list, as `LegalMoves.families[family]`
     /// holds them. `IndexError` outside.
     fn family_range(&self, family: usize) -> PyResult<(u64, u64)> {
-        if family >= self.family_count_() {
-            return Err(PyIndexError::new_err("move family index out of range"));
-        }
-        let p = self.position.get();
-        Ok(pacru_batch::family_range(
-            &p.rules, &p.pos, &self.list, family,
-        ))
+        self.range_of(family, self.families_len())
     }
 
     /// The list itself, where `ChevronState.apply_move` looks for the issued move of a
@@ -490,7 +491,7 @@ impl MovesIter {
         };
         let moves = self.moves.get();
         let i = if self.reverse {
-            match moves.len.checked_sub(k + 1) {
+            match moves.list.len().checked_sub(k + 1) {
                 Some(i) => i,
                 None => return Ok(None),
             }

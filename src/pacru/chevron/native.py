@@ -101,6 +101,7 @@ _native.init(
     FrozenInstanceError,
 )
 
+
 def install(state_class: type[ChevronState]) -> None:
     """Give ``state_class`` the engine's C methods ``legal_moves`` and ``apply_move``.
 
