@@ -200,7 +200,7 @@ def raw_steps(
 
 def _all_marked(markers: tuple[int, ...]) -> int:
     """The bitboard of every marked field (one bitwise operation per player but the first:
-    compiled, an operation on an 81-bit int is the costly part)."""
+    an operation on an 81-bit int, a multi-digit int in CPython, is the costly part)."""
     marked = markers[0]
     for i in range(1, len(markers)):
         marked |= markers[i]
@@ -341,8 +341,8 @@ def crossing_options(
     field at all, a transformation of an unoccupied non-own field {R10, D16};
     else nothing (D14). Returns (bitboard of fields, is_transformation).
     """
-    # Every operation with an 81-bit board as operand is costly when compiled, so each
-    # board meets the borderland once and the rest works on subsets of the borderland.
+    # Every operation with an 81-bit board as operand is costly (a multi-digit int), so
+    # each board meets the borderland once and the rest works on subsets of the borderland.
     land = BORDERLAND_MASK[dest_land]
     taken = land & marked_after
     if taken != land:
@@ -423,7 +423,7 @@ def _connection(own: int, f: int, t: int, k: int, jumped: bool, capture: bool) -
     """Whether a step from ``f`` to ``t`` over ``k`` fields is a connection change: a long
     move, without a jump, from and to own fields (``own``) {A-R7, R8, D13}; a chevron
     in between makes it a connection jump, which changes no field (A-R8, R9, D11). A
-    pincer is no connection. (The step's parts, not the tuple: compiled, that is cheaper.)"""
+    pincer is no connection. (The step's parts, not the tuple: no tuple is built a call.)"""
     return not capture and k >= 2 and not jumped and bool(own & BIT[f]) and bool(own & BIT[t])
 
 

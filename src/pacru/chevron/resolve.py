@@ -45,7 +45,7 @@ __all__ = ["STATE_CLASSES", "resolve", "successor"]
 STATE_CLASSES: Final[list[type[Any]]] = []
 _new: Final = object.__new__
 
-# Final, so that the compiled build keeps them in C statics, not the module dictionary.
+# Bound once as module names: a global read per call, not a module attribute lookup.
 _bisect_left: Final = bisect_left
 _insort: Final = insort
 #: :data:`pacru.geometry.LINE` as a tuple indexed by ``origin * 81 + target`` ((0, 0) off
