@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use pacru_engine::{legal_moves, MoveList, Position, Rules, Termination};
 
-use crate::rollout::{runs_of, shape, Shape};
+use crate::rollout::{shape, Shape};
 
 pub const PASS: u16 = 0;
 pub const ORIGIN: u16 = 1;
@@ -29,6 +29,7 @@ const S_TWIST: u8 = 2;
 const S_BENEFIT: u8 = 3;
 const S_MEETING: u8 = 4;
 const S_RELINQUISH: u8 = 5;
+const S_DONE: u8 = 6;
 
 /// The fixed parts of an encoding: the game and its scales.
 #[derive(Clone, Copy, Debug)]
@@ -72,13 +73,14 @@ impl Opt {
     }
 }
 
-/// A family of moves of the chosen origin: a step to `target` (its options read when it is
-/// entered), or a reorientation by a turn, giving up `cost` of the free fields.
+/// A family of moves of the chosen origin: the `step`-th step family of the list (its
+/// options read when it is entered), or a reorientation by a turn, giving up `cost` of the
+/// free fields.
 #[derive(Clone, Copy, Debug)]
 enum Fam {
     Step {
+        step: usize,
         start: u64,
-        size: u64,
         target: u8,
     },
     Reo {
@@ -123,24 +125,49 @@ impl Actions {
     }
 
     /// The actions, ascending.
-    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &word)| {
-            let mut w = word;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let bit = w.trailing_zeros() as u16;
-                w &= w - 1;
-                Some(64 * i as u16 + bit)
-            })
-        })
+    pub fn iter(&self) -> ActionsIter {
+        ActionsIter {
+            words: self.0,
+            word: 0,
+            left: self.len(),
+        }
     }
 
     fn first(&self) -> Option<u16> {
         self.iter().next()
     }
 }
+
+/// The actions of an [`Actions`] set, ascending; it knows how many are left.
+#[derive(Clone, Debug)]
+pub struct ActionsIter {
+    words: [u64; 7],
+    /// The word being read; the bits already read are cleared.
+    word: usize,
+    left: usize,
+}
+
+impl Iterator for ActionsIter {
+    type Item = u16;
+
+    fn next(&mut self) -> Option<u16> {
+        while let Some(&w) = self.words.get(self.word) {
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                self.left -= 1;
+                return Some(64 * self.word as u16 + w.trailing_zeros() as u16);
+            }
+            self.word += 1;
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for ActionsIter {}
 
 impl FromIterator<u16> for Actions {
     fn from_iter<I: IntoIterator<Item = u16>>(iter: I) -> Actions {
@@ -181,17 +208,19 @@ impl<T: Copy, const N: usize> Inline<T, N> {
     }
 }
 
-/// What the decisions of one move share: the position, its legal moves, how they are laid
-/// out, and (without reorientations) where each origin's steps are in the list.
+/// What the decisions of one move share: the position, its legal moves and how they are
+/// laid out.
 #[derive(Debug)]
 struct Node {
-    pos: Position,
-    list: MoveList,
+    /// The legal moves, with the position they are legal in.
+    list: Arc<MoveList>,
     shape: Shape,
-    /// (origin, start, size) of each chevron's steps, ascending origin; only without
-    /// reorientations (with them every own chevron is an origin, and its steps are
-    /// found when it is chosen).
-    origin_runs: Vec<(u8, u64, u64)>,
+}
+
+impl Node {
+    fn pos(&self) -> &Position {
+        self.list.position()
+    }
 }
 
 /// One game of a batch: its position, and the decision under way (none once it is over).
@@ -211,11 +240,23 @@ pub struct Game {
     cands: u64,
     twist: i8,
     benefit: i16,
+    /// The meeting field of a finished step (-1: none, or not chosen yet).
+    meeting: i16,
     /// Positions, among the free fields, of the fields given up so far.
     chosen: Inline<u8, 4>,
-    /// The legal actions of the decision (empty once the game is over).
+    /// The legal actions of the decision (empty once the game is over or the move done).
     pub legal: Actions,
     prefix: Inline<u16, 8>,
+}
+
+/// What an action leads to: the next decision of the move, or the move complete.
+#[derive(Clone, Debug)]
+pub enum Next {
+    /// The next decision (it has at least two legal actions).
+    Ask(Game),
+    /// The move is complete: the finished decision (no legal action, [`Game::is_done`])
+    /// and the index of the move in the position's list.
+    Done(Game, u64),
 }
 
 fn bits(mut board: u128) -> impl Iterator<Item = u8> {
@@ -250,35 +291,29 @@ fn comb(n: u64, k: u64) -> u64 {
 impl Game {
     /// The first decision of `pos` (or its end).
     pub fn start(layout: &Layout, pos: Position) -> Game {
-        let list = legal_moves(&layout.rules, &pos);
+        Game::of_list(layout, Arc::new(legal_moves(&layout.rules, &pos)))
+    }
+
+    /// The first decision of the position of `list`, its legal moves (`layout.rules`'s).
+    pub fn of_list(layout: &Layout, list: Arc<MoveList>) -> Game {
         let mut node = Node {
-            pos,
             list,
             shape: Shape::default(),
-            origin_runs: Vec::new(),
         };
         let mut legal = Actions::default();
-        if node.pos.outcome.is_none() {
+        let pos = node.list.position();
+        if pos.outcome.is_none() {
             if node.list.is_pass() {
                 legal.insert(PASS);
             } else {
-                node.shape = shape(&layout.rules, &node.pos, &node.list);
+                node.shape = shape(&layout.rules, pos, &node.list);
                 let origins = if node.shape.turns > 0 {
                     // Every own chevron may reorient {R14}; the steps' origins are among them.
-                    node.pos.chevrons[usize::from(node.pos.to_move)].fields()
+                    pos.chevrons[usize::from(pos.to_move)].fields()
                 } else {
-                    let list = &node.list;
-                    let runs = &mut node.origin_runs;
-                    runs.reserve(node.pos.chevrons[usize::from(node.pos.to_move)].len());
-                    let key = |i: u64| list.get(i).and_then(|m| m.origin);
-                    runs_of(0, node.shape.step_moves, key, None, |start, size, o| {
-                        if let Some(o) = o {
-                            runs.push((o, start, size));
-                        }
-                    });
-                    node.origin_runs
-                        .iter()
-                        .fold(0u128, |acc, &(o, _, _)| acc | 1u128 << o)
+                    (0..node.list.step_count())
+                        .filter_map(|i| node.list.step_fields(i))
+                        .fold(0u128, |acc, (origin, _)| acc | 1u128 << origin)
                 };
                 legal = bits(origins).map(|f| ORIGIN + u16::from(f)).collect();
             }
@@ -293,6 +328,7 @@ impl Game {
             cands: 0,
             twist: -2,
             benefit: -1,
+            meeting: -1,
             chosen: Inline::default(),
             legal,
             prefix: Inline::default(),
@@ -301,7 +337,12 @@ impl Game {
 
     /// The position moved in (the final one once the game is over).
     pub fn pos(&self) -> &Position {
-        &self.node.pos
+        self.node.pos()
+    }
+
+    /// The legal moves of [`Game::pos`].
+    pub fn list(&self) -> &MoveList {
+        &self.node.list
     }
 
     /// The actions already chosen in the move under way.
@@ -313,8 +354,40 @@ impl Game {
         self.legal.is_empty()
     }
 
-    /// The game after the legal `action`.
+    /// Whether this is the finished decision of a complete move ([`Next::Done`]).
+    pub fn is_done(&self) -> bool {
+        self.stage == S_DONE
+    }
+
+    /// The stage, 0..6 as the Python cursor's: origin, target, twist, benefit, meeting,
+    /// relinquish, done.
+    pub fn stage(&self) -> u8 {
+        self.stage
+    }
+
+    /// How many fields given up by a reorientation are chosen so far {R14}.
+    pub fn relinquished_count(&self) -> usize {
+        self.chosen.as_slice().len()
+    }
+
+    /// The game after the legal `action`: the next decision, or the next position's first
+    /// once the move is complete.
     pub fn choose(&self, layout: &Layout, action: u16) -> Game {
+        match self.advance(action) {
+            Next::Ask(g) => g,
+            Next::Done(g, at) => {
+                let next = g
+                    .node
+                    .list
+                    .apply_index(at)
+                    .expect("the chosen move is in the list");
+                Game::start(layout, next)
+            }
+        }
+    }
+
+    /// What the legal `action` leads to in the move under way.
+    pub fn advance(&self, action: u16) -> Next {
         let mut g = self.clone();
         g.prefix.push(action);
         // Every part but the legal actions, which the next decision sets.
@@ -322,10 +395,10 @@ impl Game {
         match self.stage {
             S_ORIGIN => {
                 if action == PASS {
-                    return g.finish(layout, 0);
+                    return g.finish(0);
                 }
                 g.origin = (action - ORIGIN) as i16;
-                g.target_stage(layout)
+                g.target_stage()
             }
             S_TARGET => {
                 let fam = g
@@ -334,7 +407,7 @@ impl Game {
                     .and_then(|fams| fams.iter().find(|f| f.action() == action))
                     .copied()
                     .expect("a legal target or turn has its family");
-                g.enter(layout, fam)
+                g.enter(fam)
             }
             S_RELINQUISH => {
                 if let Some(Fam::Reo { .. }) = g.fam {
@@ -342,23 +415,23 @@ impl Game {
                     let below = g.free() & ((1u128 << f) - 1);
                     g.chosen.push(below.count_ones() as u8);
                 }
-                g.relinquish_stage(layout)
+                g.relinquish_stage()
             }
             S_TWIST => {
                 let twist = action as i16 - TWIST as i16 - 1;
                 g.keep(|o| i16::from(o.twist) == twist);
                 g.twist = twist as i8;
-                g.option_stage(layout)
+                g.option_stage()
             }
             S_BENEFIT => {
                 g.keep(|o| o.benefit() == action);
                 g.benefit = action as i16;
-                g.option_stage(layout)
+                g.option_stage()
             }
             _ => {
                 // S_MEETING
                 let meeting = u32::from(action - MEETING);
-                g.finish_step(layout, Some(meeting))
+                g.finish_step(Some(meeting))
             }
         }
     }
@@ -379,7 +452,7 @@ impl Game {
 
     /// The own unoccupied fields of the player to move: those a reorientation gives up (D25).
     fn free(&self) -> u128 {
-        let pos = &self.node.pos;
+        let pos = self.node.pos();
         pos.markers[usize::from(pos.to_move)] & !pos.occupied()
     }
 
@@ -388,45 +461,20 @@ impl Game {
     fn families_of_origin(&self) -> Vec<Fam> {
         let origin = self.origin as u8;
         let node = &*self.node;
-        let (pos, list, shape) = (&node.pos, &node.list, node.shape);
-        let (lo, hi) = if shape.turns == 0 {
-            node.origin_runs
-                .iter()
-                .find(|&&(o, _, _)| o == origin)
-                .map_or((0, 0), |&(_, start, size)| (start, start + size))
-        } else {
-            // Steps come by chevron, ascending field: bisect for this chevron's.
-            let origin_of = |i: u64| list.get(i).and_then(|m| m.origin);
-            let bound = |strict: bool, mut lo: u64| {
-                let mut hi = shape.step_moves;
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    let o = origin_of(mid);
-                    let before = if strict {
-                        o < Some(origin)
-                    } else {
-                        o <= Some(origin)
-                    };
-                    if before {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                lo
-            };
-            let lo = bound(true, 0);
-            (lo, bound(false, lo))
-        };
+        let (pos, list, shape) = (node.pos(), &*node.list, node.shape);
         let mut out = Vec::with_capacity(8);
-        let target_of = |i: u64| list.get(i).and_then(|m| m.target);
-        runs_of(lo, hi, target_of, None, |start, size, target| {
-            out.push(Fam::Step {
-                start,
-                size,
-                target: target.unwrap_or(0),
-            })
-        });
+        // The steps come by chevron, ascending field: this chevron's are one run.
+        for step in 0..list.step_count() {
+            match (list.step_fields(step), list.step_range(step)) {
+                (Some((o, target)), Some((start, _))) if o == origin => out.push(Fam::Step {
+                    step,
+                    start,
+                    target,
+                }),
+                (Some((o, _)), _) if o > origin => break,
+                _ => {}
+            }
+        }
         if shape.turns > 0 {
             let seat = usize::from(pos.to_move);
             let own = pos.chevrons[seat].fields();
@@ -445,43 +493,28 @@ impl Game {
         out
     }
 
-    /// The options of the step family of `size` moves from `start`, in order.
-    fn read_options(&self, start: u64, size: u64) -> Vec<Opt> {
-        let mut options: Vec<Opt> = Vec::with_capacity(size.min(16) as usize);
-        for i in start..start + size {
-            let Some(m) = self.node.list.get(i) else {
-                break;
-            };
-            let opt = Opt {
-                twist: m.twist,
-                conn: m.connection,
-                marker: m.marker.map_or(-1, i16::from),
-                meet: m.meeting.map_or(0, |x| 1u128 << x),
-            };
-            // The moves of one option differ only by their meeting field, ascending.
-            match options.last_mut() {
-                Some(last)
-                    if m.meeting.is_some()
-                        && last.meet != 0
-                        && (last.twist, last.conn, last.marker)
-                            == (opt.twist, opt.conn, opt.marker)
-                        && last.meet < opt.meet =>
-                {
-                    last.meet |= opt.meet
-                }
-                _ => options.push(opt),
-            }
-        }
-        options
+    /// The options of the `step`-th step family, in order.
+    fn read_options(&self, step: usize) -> Vec<Opt> {
+        self.node
+            .list
+            .step_choices(step)
+            .iter()
+            .map(|c| Opt {
+                twist: c.twist,
+                conn: c.connection,
+                marker: c.marker.map_or(-1, i16::from),
+                meet: c.meetings,
+            })
+            .collect()
     }
 
-    fn ask(mut self, stage: u8, legal: Actions) -> Game {
+    fn ask(mut self, stage: u8, legal: Actions) -> Next {
         self.stage = stage;
         self.legal = legal;
-        self
+        Next::Ask(self)
     }
 
-    fn target_stage(mut self, layout: &Layout) -> Game {
+    fn target_stage(mut self) -> Next {
         let mut fams = self.families_of_origin();
         if fams.len() > 1 {
             let acts = fams.iter().map(Fam::action).collect();
@@ -490,25 +523,25 @@ impl Game {
         }
         let only = fams.pop().expect("a legal origin has a family");
         self.fam = None;
-        self.enter(layout, only)
+        self.enter(only)
     }
 
-    fn enter(mut self, layout: &Layout, fam: Fam) -> Game {
+    fn enter(mut self, fam: Fam) -> Next {
         self.fams = None;
         self.fam = Some(fam);
         match fam {
-            Fam::Step { start, size, .. } => {
-                let options = self.read_options(start, size);
+            Fam::Step { step, .. } => {
+                let options = self.read_options(step);
                 assert!(options.len() <= 64, "a step has at most 64 options");
                 self.cands = ((1u128 << options.len()) - 1) as u64;
                 self.options = Some(Arc::new(options));
-                self.option_stage(layout)
+                self.option_stage()
             }
-            Fam::Reo { .. } => self.relinquish_stage(layout),
+            Fam::Reo { .. } => self.relinquish_stage(),
         }
     }
 
-    fn option_stage(mut self, layout: &Layout) -> Game {
+    fn option_stage(mut self) -> Next {
         let options = self.options.clone().unwrap_or_default();
         let mut cands = bits64(self.cands);
         let first = cands.next().expect("a step family has an option");
@@ -542,12 +575,12 @@ impl Game {
             return self.ask(S_MEETING, acts);
         }
         let meeting = (meet != 0).then(|| meet.trailing_zeros());
-        self.finish_step(layout, meeting)
+        self.finish_step(meeting)
     }
 
-    fn finish_step(self, layout: &Layout, meeting: Option<u32>) -> Game {
+    fn finish_step(mut self, meeting: Option<u32>) -> Next {
         let Some(Fam::Step { start, .. }) = self.fam else {
-            return self;
+            return Next::Ask(self); // unreachable: a meeting is chosen in a step
         };
         let options = self.step_options();
         let oi = self.cands.trailing_zeros() as usize;
@@ -559,12 +592,13 @@ impl Game {
         if let (Some(m), true) = (meeting, meet != 0) {
             index += u64::from((meet & ((1u128 << m) - 1)).count_ones());
         }
-        self.finish(layout, start + index)
+        self.meeting = meeting.map_or(-1, |m| m as i16);
+        self.finish(start + index)
     }
 
-    fn relinquish_stage(mut self, layout: &Layout) -> Game {
+    fn relinquish_stage(mut self) -> Next {
         let Some(Fam::Reo { start, cost, .. }) = self.fam else {
-            return self;
+            return Next::Ask(self); // unreachable: fields are given up in a reorientation
         };
         let free = self.free();
         let n = free.count_ones() as usize;
@@ -573,7 +607,7 @@ impl Game {
             let need = cost - chosen.len();
             if need == 0 {
                 let rank = combination_rank(n as u64, cost as u64, chosen);
-                return self.finish(layout, start + rank);
+                return self.finish(start + rank);
             }
             let first = chosen.last().map_or(0, |&c| usize::from(c) + 1);
             let last = n - need;
@@ -589,20 +623,18 @@ impl Game {
         }
     }
 
-    /// The move of index `at` is played: the next position's first decision.
-    fn finish(self, layout: &Layout, at: u64) -> Game {
-        let next = self
-            .node
-            .list
-            .apply_index(at)
-            .expect("the chosen move is in the list");
-        Game::start(layout, next)
+    /// The move of index `at` is chosen: the finished decision.
+    fn finish(mut self, at: u64) -> Next {
+        self.stage = S_DONE;
+        self.fams = None;
+        self.legal = Actions::default();
+        Next::Done(self, at)
     }
 
     /// Whether the game ended by a limit (the move cap D32, idle rounds D33), not a rule.
     pub fn truncated(&self) -> bool {
         matches!(
-            self.node.pos.outcome.map(|o| o.termination),
+            self.node.pos().outcome.map(|o| o.termination),
             Some(Termination::MoveCap | Termination::IdleLimit)
         )
     }
@@ -610,9 +642,14 @@ impl Game {
     /// The observation planes of the decision seen by the player deciding, into `out`:
     /// `layout.planes() * 81` float32 values as native-endian bytes, zeroed by the caller.
     pub fn observation(&self, layout: &Layout, out: &mut [u8]) {
-        let pos = &self.node.pos;
+        self.observation_of(layout, usize::from(self.node.pos().to_move), out)
+    }
+
+    /// The observation planes of the decision seen by seat `player` (`< layout.players`),
+    /// its seat first, into `out` as [`Game::observation`].
+    pub fn observation_of(&self, layout: &Layout, player: usize, out: &mut [u8]) {
+        let pos = self.node.pos();
         let p = usize::from(layout.players);
-        let player = usize::from(pos.to_move);
         let rot = |seat: usize| (seat + p - player) % p;
         let one = 1.0f32.to_ne_bytes();
         let mut set = |plane: usize, field: u8| {
@@ -652,6 +689,9 @@ impl Game {
                 } else if b == BENEFIT_CONNECTION as i16 {
                     push(d0 + 18);
                 }
+                if self.meeting >= 0 {
+                    set(d0 + 3, self.meeting as u8);
+                }
             }
             Some(Fam::Reo { turn_index, .. }) => {
                 push(d0 + 11 + usize::from(turn_index));
@@ -664,7 +704,9 @@ impl Game {
             }
             None => {}
         }
-        push(d0 + 5 + usize::from(self.stage));
+        if self.stage < S_DONE {
+            push(d0 + 5 + usize::from(self.stage));
+        }
         push(d0 + 19 + usize::from(layout.game_index));
         let b0 = d0 + 23;
         push(b0 + rot(usize::from(pos.to_move)));

@@ -126,57 +126,6 @@ fn step_runs(list: &MoveList, _step_moves: u64, stop: Option<usize>, runs: &mut 
     runs.extend((0..steps).filter_map(|i| list.step_range(i)));
 }
 
-/// The runs of equal `key` in `lo..hi`, each given to `emit` as (start, size, key), up to
-/// the `stop`-th. Each
-/// run's end is found by galloping then bisecting, so a long run (a step with many benefit
-/// and meeting choices) costs a few lookups. The moves of one step share their chevron and
-/// target, and the steps come one after the other: keyed by both, the runs are the step
-/// families.
-pub(crate) fn runs_of<K: PartialEq>(
-    lo: u64,
-    hi: u64,
-    key: impl Fn(u64) -> K,
-    stop: Option<usize>,
-    mut emit: impl FnMut(u64, u64, K),
-) {
-    let mut count = 0;
-    let mut start = lo;
-    let mut current = if lo < hi { Some(key(lo)) } else { None };
-    while let Some(cur) = current.take() {
-        // `same` has the run's key, `differs` does not (or is `hi`).
-        let (mut same, mut differs, mut stride) = (start, start + 1, 1u64);
-        let mut next = None;
-        while differs < hi {
-            let k = key(differs);
-            if k != cur {
-                next = Some(k);
-                break;
-            }
-            same = differs;
-            stride *= 2;
-            differs = (start + stride).min(hi);
-        }
-        while differs - same > 1 {
-            let mid = same + (differs - same) / 2;
-            let k = key(mid);
-            if k == cur {
-                same = mid;
-            } else {
-                differs = mid;
-                next = Some(k);
-            }
-        }
-        emit(start, differs - start, cur);
-        if stop == Some(count) || differs >= hi {
-            return;
-        }
-        count += 1;
-        start = differs;
-        // `next` is the key at `differs` whenever it was read there.
-        current = Some(next.unwrap_or_else(|| key(differs)));
-    }
-}
-
 /// How the moves of `list` are laid out: the step moves first, then per chevron the
 /// reorientation families' sizes (by turn, zero where a turn is missing).
 #[derive(Clone, Copy, Debug, Default)]

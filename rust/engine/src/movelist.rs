@@ -75,6 +75,19 @@ pub struct MoveList {
     pub(crate) position: Position,
 }
 
+/// One choice of a step family ([`MoveList::step_choices`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepChoice {
+    /// The borderland twist after a border crossing, -1, 0 or +1 {S-R4, A-R6}.
+    pub twist: i8,
+    /// The Pacru connection change {R8}.
+    pub connection: bool,
+    /// The field of the border-crossing marker {R4, R6, R10}.
+    pub marker: Option<u8>,
+    /// The fields the meeting may change, a bitboard; 0 without a meeting {R12}.
+    pub meetings: u128,
+}
+
 const TURNS_FEW: [i8; 2] = [-1, 1];
 const TURNS: [i8; 4] = [-2, -1, 1, 2];
 
@@ -213,6 +226,43 @@ impl MoveList {
         let end = u64::from(self.steps.as_slice().get(i)?.end);
         let begin = self.step_begin(i);
         Some((begin, end - begin))
+    }
+
+    /// The chevron's field and the target field of the `i`-th step family (a pincer's
+    /// target holds its victim {R11}); None from `i == step_count()` on.
+    pub fn step_fields(&self, i: usize) -> Option<(u8, u8)> {
+        self.steps.as_slice().get(i).map(|s| (s.f, s.t))
+    }
+
+    /// The choices of the `i`-th step family, in list order: its twists {S-R4, A-R6}, or
+    /// its Pacru benefits, each with its meeting fields {R4-R12, D13-D23, D29}. The moves
+    /// of one choice follow each other in the list, one per meeting field ascending (one
+    /// move when it has none). Empty from `i == step_count()` on.
+    pub fn step_choices(&self, i: usize) -> Vec<StepChoice> {
+        let Some(s) = self.steps.as_slice().get(i) else {
+            return Vec::new();
+        };
+        let choices = self.choices(s);
+        choices
+            .as_slice()
+            .iter()
+            .map(|o| StepChoice {
+                twist: o.twist,
+                connection: o.conn,
+                marker: (o.marker >= 0).then_some(o.marker as u8),
+                meetings: o.meet,
+            })
+            .collect()
+    }
+
+    /// The position the moves are legal in.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The rules the moves follow.
+    pub fn rules(&self) -> Rules {
+        self.rules
     }
 
     /// The `index`-th move in the Python order; None out of range.

@@ -10,6 +10,7 @@
 //! No code path panics on any input: bad input is a Python exception (`ValueError`,
 //! `IndexError`, `TypeError`), and the objects refuse assignment (frozen classes).
 
+mod decisions;
 mod methods;
 mod moves;
 mod rollouts;
@@ -860,10 +861,13 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(methods::state_methods, m)?)?;
+    m.add_function(wrap_pyfunction!(decisions::decision_methods, m)?)?;
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     m.add_class::<PyPosition>()?;
     m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;
+    m.add_class::<decisions::DecisionLayout>()?;
+    m.add_class::<decisions::DecisionCursor>()?;
     m.add_class::<MovesIter>()?;
     Ok(())
 }

@@ -27,7 +27,7 @@ use crate::{init_state_class, legal_moves, registered, set_state_slot, state_slo
 static CHECKED_APPLY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// The state's cached list, or a new one stored in its `_moves` slot.
-fn cached_legal_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn cached_legal_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let moves = state_slot(state, STATE_MOVES)?;
     if !moves.is_none() {
         return Ok(moves);
@@ -63,7 +63,7 @@ fn apply_move<'py>(
 
 /// The result of `f` as CPython expects it from a C function: a new reference, or NULL
 /// with the exception set. A panic (a bug) becomes a `RuntimeError`, never an abort.
-fn to_c(py: Python<'_>, f: impl FnOnce() -> PyResult<Py<PyAny>>) -> *mut ffi::PyObject {
+pub(crate) fn to_c(py: Python<'_>, f: impl FnOnce() -> PyResult<Py<PyAny>>) -> *mut ffi::PyObject {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(obj)) => obj.into_ptr(),
         Ok(Err(err)) => {
@@ -71,7 +71,7 @@ fn to_c(py: Python<'_>, f: impl FnOnce() -> PyResult<Py<PyAny>>) -> *mut ffi::Py
             ptr::null_mut()
         }
         Err(_) => {
-            PyRuntimeError::new_err("pacru engine: internal error (a panic) in a state method")
+            PyRuntimeError::new_err("pacru engine: internal error (a panic) in a native method")
                 .restore(py);
             ptr::null_mut()
         }
@@ -91,6 +91,48 @@ unsafe extern "C" fn c_legal_moves(
     to_c(py, || cached_legal_moves(&state).map(Bound::unbind))
 }
 
+/// The positional arguments of a call, and its keyword arguments (None without any).
+pub(crate) type CallArgs<'py> = (Vec<Bound<'py, PyAny>>, Option<Bound<'py, PyDict>>);
+
+/// The positional arguments and the keyword arguments (None without any) of a vectorcall.
+///
+/// # Safety
+/// `args`, `nargs` and `kwnames` must be what CPython passes to a
+/// `METH_FASTCALL | METH_KEYWORDS` function, read during that call with the GIL held.
+pub(crate) unsafe fn call_args<'py>(
+    py: Python<'py>,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> PyResult<CallArgs<'py>> {
+    let positional = usize::try_from(nargs).unwrap_or(0);
+    let names = if kwnames.is_null() {
+        None
+    } else {
+        // SAFETY: a non-NULL `kwnames` of the vectorcall protocol is a live tuple.
+        Some(unsafe { Bound::from_borrowed_ptr(py, kwnames) }.cast_into::<PyTuple>()?)
+    };
+    let keywords = names.as_ref().map_or(0, |n| n.len());
+    let mut values = Vec::with_capacity(positional + keywords);
+    for i in 0..positional + keywords {
+        // SAFETY: the vectorcall protocol passes `nargs` positional values followed by
+        // one value per keyword name, each a live reference for the call.
+        values.push(unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) });
+    }
+    let kwargs = match names {
+        Some(names) => {
+            let dict = PyDict::new(py);
+            for (name, value) in names.iter().zip(&values[positional..]) {
+                dict.set_item(name, value)?;
+            }
+            Some(dict)
+        }
+        None => None,
+    };
+    values.truncate(positional);
+    Ok((values, kwargs))
+}
+
 /// `METH_FASTCALL | METH_KEYWORDS` entry of `apply_move`.
 unsafe extern "C" fn c_apply_move(
     slf: *mut ffi::PyObject,
@@ -103,38 +145,16 @@ unsafe extern "C" fn c_apply_move(
     // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
     let state = unsafe { Bound::from_borrowed_ptr(py, slf) };
     let run = || -> PyResult<Py<PyAny>> {
-        let positional = usize::try_from(nargs).unwrap_or(0);
-        let names = if kwnames.is_null() {
-            None
-        } else {
-            // SAFETY: a non-NULL `kwnames` of the vectorcall protocol is a live tuple.
-            Some(unsafe { Bound::from_borrowed_ptr(py, kwnames) }.cast_into::<PyTuple>()?)
-        };
-        let keywords = names.as_ref().map_or(0, |n| n.len());
-        let mut values = Vec::with_capacity(positional + keywords);
-        for i in 0..positional + keywords {
-            // SAFETY: the vectorcall protocol passes `nargs` positional values followed by
-            // one value per keyword name, each a live reference for the call.
-            values.push(unsafe { Bound::from_borrowed_ptr(py, *args.add(i)) });
-        }
-        let kwargs = match names {
-            Some(names) => {
-                let dict = PyDict::new(py);
-                for (name, value) in names.iter().zip(&values[positional..]) {
-                    dict.set_item(name, value)?;
-                }
-                Some(dict)
-            }
-            None => None,
-        };
-        apply_move(&state, &values[..positional], kwargs).map(Bound::unbind)
+        // SAFETY: these are the arguments CPython passes to this method, during the call.
+        let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
+        apply_move(&state, &values, kwargs).map(Bound::unbind)
     };
     to_c(py, run)
 }
 
 /// A method descriptor of `class` named `name`, with `doc` (its first line the signature
 /// `inspect` reads), calling `meth` with `flags`.
-fn descriptor(
+pub(crate) fn descriptor(
     class: &Bound<'_, PyType>,
     name: &str,
     doc: &str,

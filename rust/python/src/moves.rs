@@ -7,7 +7,7 @@
 //! pure-Python engine for the same position, made when first read, so they are the same
 //! objects under either engine; `_family_draw` draws from the engine's own family bounds.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use pacru_engine as engine;
 use pyo3::basic::CompareOp;
@@ -26,9 +26,10 @@ use crate::{
 #[pyclass(frozen, module = "pacru._native", name = "NativeLegalMoves", sequence)]
 pub(crate) struct Moves {
     position: Py<PyPosition>,
-    /// Boxed: the list keeps its steps inline (about a kilobyte), and a small Python object
-    /// is allocated and freed by CPython's small-object allocator.
-    list: Box<engine::MoveList>,
+    /// Behind an `Arc`: the list keeps its steps inline (about a kilobyte), so a small
+    /// Python object is allocated and freed by CPython's small-object allocator, and the
+    /// decisions of `pacru.encoding` share the list instead of copying it.
+    list: Arc<engine::MoveList>,
     /// The move last handed out by indexing, with its index: applied without a check.
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
@@ -41,10 +42,15 @@ impl Moves {
         let me = position.get();
         Moves {
             position: position.clone().unbind(),
-            list: Box::new(engine::legal_moves(&me.rules, &me.pos)),
+            list: Arc::new(engine::legal_moves(&me.rules, &me.pos)),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
         }
+    }
+
+    /// The engine's list.
+    pub(crate) fn list(&self) -> &Arc<engine::MoveList> {
+        &self.list
     }
 
     /// The index of `move_` when it is the move indexing handed out last.
@@ -63,15 +69,19 @@ impl Moves {
     }
 
     /// The `i`-th move (`0 <= i < len`), remembered as issued.
-    fn issue(&self, py: Python<'_>, i: u64) -> PyResult<Py<PyAny>> {
+    pub(crate) fn issue(&self, py: Python<'_>, i: u64) -> PyResult<Py<PyAny>> {
         let m = self
             .list
             .get(i)
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
         let obj = to_python(py, &m)?;
-        if let Ok(mut issued) = self.issued.lock() {
-            *issued = Some((obj.clone_ref(py), i, m));
-        }
+        let before = match self.issued.lock() {
+            Ok(mut issued) => issued.replace((obj.clone_ref(py), i, m)),
+            Err(_) => None,
+        };
+        // Dropped as a `Bound`: a `Py` dropped where PyO3 does not know the thread attached
+        // (the C methods of `methods.rs` and `decisions.rs`) waits in PyO3's deferred pool.
+        drop(before.map(|(old, _, _)| old.into_bound(py)));
         Ok(obj)
     }
 

@@ -124,7 +124,17 @@ def rules_for(
     idle_rounds = rounds
     if idle_rounds != 81 and not base.lookahead_end:
         raise ValueError("idle_rounds applies to Lilacru and Shacru only (ruling D33)")
-    return attrs.evolve(base, meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds)
+    return _shared(game, meeting_rule, move_cap, idle_rounds)
+
+
+@lru_cache(maxsize=64)
+def _shared(game: str, meeting_rule: str, move_cap: int | None, idle_rounds: int) -> Rules:
+    """The :class:`Rules` of checked options, one object per options (rules are values):
+    the games started with the same options share it, so a check of a state's rules
+    against an encoding's is mostly an identity test."""
+    return attrs.evolve(
+        _BASE[game], meeting_rule=meeting_rule, move_cap=move_cap, idle_rounds=idle_rounds
+    )
 
 
 @lru_cache(maxsize=64)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Final, NoReturn, SupportsIndex
 
 from pacru._integers import integer
 from pacru.errors import GameOverError, IllegalMoveError, InvalidPositionError
@@ -113,7 +114,7 @@ class Decision(tuple[Any, ...]):
             mask[action] = True
         return mask
 
-    def choose(self, action: int) -> Decision:
+    def choose(self, action: SupportsIndex) -> Decision:
         """The decision after taking ``action``; ``self`` is unchanged.
 
         ``action`` is an ``int`` or any integer type :func:`operator.index`
@@ -155,6 +156,15 @@ class Decision(tuple[Any, ...]):
             f"legal={len(self.legal_actions)} move={self.move}>"
         )
 
+
+# Bots read these several times per ply: as properties over a C getter (the tuple item) they
+# cost no Python frame. The typed definitions above stay for type checkers and the docs.
+for _index, _name in enumerate(
+    ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
+):
+    setattr(
+        Decision, _name, property(itemgetter(_index), doc=getattr(Decision, _name).__doc__)
+    )
 
 _new_tuple = tuple.__new__
 

@@ -55,6 +55,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru._integers import integer
+from pacru.chevron.engine import ENGINE, native_module
 from pacru.chevron.move import _TURN_TEXT  # the move grammar's turn marks {R14}
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
@@ -166,12 +167,26 @@ class ChevronEncoding(Encoding):
             self.max_game_length = rules.move_cap  # D32; None: unbounded
         self._ply_scale = float(self.max_game_length or UNBOUNDED_PLY_SCALE)
         self._idle_scale = float(rules.idle_rounds * players)
+        # The native engine's lists are decided natively (pacru_batch::decision), the same
+        # decisions as the Python cursors below, bit for bit (tests/native/test_decisions.py).
+        self._native = None
+        if _NATIVE is not None:
+            supply = SUPPLY[players] if rules.pacru else 0
+            self._native = _NATIVE.DecisionLayout(
+                players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
+            )
         self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------
 
     def start(self, state: GameState[Any]) -> Decision:
         rules = self.rules
+        native = self._native
+        if native is not None and state.__class__ is ChevronState and state.rules is rules:
+            # None: a finished game, another player count or no legal move (checked below).
+            decision: Decision | None = native.start(self, state)
+            if decision is not None:
+                return decision
         if (
             state.__class__ is not ChevronState
             or state.outcome is not None
@@ -179,6 +194,11 @@ class ChevronEncoding(Encoding):
             or not (state.rules is rules or state.rules == rules)
         ):
             self._check_state(state)
+        if native is not None:
+            decision = native.start(self, state)
+            if decision is None:
+                self._refuse_no_legal_move(state)
+            return decision
         chevron: ChevronState = state  # type: ignore[assignment]
         moves = chevron.legal_moves()
         if moves.is_pass:
@@ -196,6 +216,8 @@ class ChevronEncoding(Encoding):
     def _choose(self, decision: Decision, action: int) -> Decision:
         c: _Cursor = decision[7]
         prefix = (*decision[3], action)
+        if c.__class__ is _NATIVE_CURSOR:
+            return c.decide(decision, action)  # type: ignore[attr-defined,no-any-return]
         stage = c[0]
         if stage == _ORIGIN:
             if action == PASS:
@@ -361,7 +383,12 @@ class ChevronEncoding(Encoding):
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
         cursor: _Cursor = decision[7]
-        stage = cursor[0]
+        if cursor.__class__ is _NATIVE_CURSOR:
+            native: Any = cursor
+            stage: int = native.stage
+            chosen: int = native.relinquished_count
+        else:
+            stage, chosen = cursor[0], len(cursor[8])
         m: Move = move
         if stage == _ORIGIN:
             return PASS if m.origin is None else ORIGIN + m.origin
@@ -377,8 +404,8 @@ class ChevronEncoding(Encoding):
             return BENEFIT_NONE if m.marker is None else MARKER + m.marker
         if stage == _MEETING:
             return -1 if m.meeting is None else MEETING + m.meeting
-        if stage == _RELINQUISH and len(m.relinquished) > len(cursor[8]):
-            return RELINQUISH + m.relinquished[len(cursor[8])]
+        if stage == _RELINQUISH and len(m.relinquished) > chosen:
+            return RELINQUISH + m.relinquished[chosen]
         return -1
 
     # -- names ----------------------------------------------------------------------------
@@ -432,6 +459,9 @@ class ChevronEncoding(Encoding):
         player = seat_index(player, p)
         state: ChevronState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
+        if cursor.__class__ is _NATIVE_CURSOR:
+            planes = cursor.observation(player)  # type: ignore[attr-defined]
+            return np.frombuffer(planes, dtype=np.float32).reshape(self.observation_shape)
         packed = 0
         full = _FULL
         for seat in range(p):
@@ -512,6 +542,26 @@ _RANGES: Final = tuple(tuple(range(n)) for n in range(100))
 _ORIGIN_OF: Final = attrgetter("origin")
 _PLUS_ONE: Final = (1).__add__
 _DIRS: Final = tuple(d.name for d in Direction)
+
+
+class _NativeDecision(Decision):
+    """A :class:`Decision` worked out by the native engine (its cursor a ``DecisionCursor``).
+
+    Its ``choose`` is a C method under the native engine: a legal ``int`` action is taken
+    there, and any other call goes to :meth:`Decision.choose`, which raises its errors.
+    """
+
+    __slots__ = ()
+
+
+# The extension module when the native engine is in use, and its cursor class (None
+# otherwise: no class is None).
+_NATIVE: Final = native_module() if ENGINE == "native" else None
+_NATIVE_CURSOR: Final = None if _NATIVE is None else _NATIVE.DecisionCursor
+if _NATIVE is not None:
+    _NativeDecision.choose = _NATIVE.decision_methods(  # type: ignore[method-assign]
+        _NativeDecision, Decision.choose, Decision.choose.__doc__
+    )
 
 
 def _action_name(action: int) -> str:
