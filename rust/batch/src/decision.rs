@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use pacru_engine::{legal_moves, MoveList, Position, Rules, Termination};
+use pacru_engine::{legal_moves, Move, MoveList, Position, Rules, Termination};
 
 use crate::rollout::{shape, Shape};
 
@@ -82,6 +82,7 @@ enum Fam {
         step: usize,
         start: u64,
         target: u8,
+        capture: bool,
     },
     Reo {
         start: u64,
@@ -313,7 +314,7 @@ impl Game {
                 } else {
                     (0..node.list.step_count())
                         .filter_map(|i| node.list.step_fields(i))
-                        .fold(0u128, |acc, (origin, _)| acc | 1u128 << origin)
+                        .fold(0u128, |acc, (origin, _, _)| acc | 1u128 << origin)
                 };
                 legal = bits(origins).map(|f| ORIGIN + u16::from(f)).collect();
             }
@@ -368,6 +369,48 @@ impl Game {
     /// How many fields given up by a reorientation are chosen so far {R14}.
     pub fn relinquished_count(&self) -> usize {
         self.chosen.as_slice().len()
+    }
+
+    /// The move a finished decision ([`Next::Done`]) chose, as the list's `get` gives it;
+    /// None before the move is complete.
+    pub fn chosen_move(&self) -> Option<Move> {
+        if self.stage != S_DONE {
+            return None;
+        }
+        let Some(fam) = self.fam else {
+            return Some(Move::PASS);
+        };
+        let origin = Some(self.origin as u8);
+        Some(match fam {
+            Fam::Step {
+                target, capture, ..
+            } => Move {
+                origin,
+                target: Some(target),
+                capture,
+                twist: self.twist,
+                connection: self.benefit == BENEFIT_CONNECTION as i16,
+                marker: (self.benefit >= MARKER as i16)
+                    .then(|| (self.benefit as u16 - MARKER) as u8),
+                meeting: (self.meeting >= 0).then_some(self.meeting as u8),
+                ..Move::PASS
+            },
+            Fam::Reo { turn_index, .. } => {
+                let free = self.free();
+                let relinquished = self
+                    .chosen
+                    .as_slice()
+                    .iter()
+                    .filter_map(|&c| bits(free).nth(usize::from(c)))
+                    .fold(0u128, |acc, f| acc | 1u128 << f);
+                Move {
+                    origin,
+                    turn: TURNS[usize::from(turn_index)],
+                    relinquished,
+                    ..Move::PASS
+                }
+            }
+        })
     }
 
     /// The game after the legal `action`: the next decision, or the next position's first
@@ -466,12 +509,15 @@ impl Game {
         // The steps come by chevron, ascending field: this chevron's are one run.
         for step in 0..list.step_count() {
             match (list.step_fields(step), list.step_range(step)) {
-                (Some((o, target)), Some((start, _))) if o == origin => out.push(Fam::Step {
-                    step,
-                    start,
-                    target,
-                }),
-                (Some((o, _)), _) if o > origin => break,
+                (Some((o, target, capture)), Some((start, _))) if o == origin => {
+                    out.push(Fam::Step {
+                        step,
+                        start,
+                        target,
+                        capture,
+                    })
+                }
+                (Some((o, _, _)), _) if o > origin => break,
                 _ => {}
             }
         }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use pacru_batch::decision::{Game, Layout, NUM_ACTIONS};
+use pacru_batch::decision::{Game, Layout, Next, NUM_ACTIONS};
 use pacru_batch::SplitMix64;
 use pacru_engine::{legal_moves, Game as Kind, Position, Rules};
 
@@ -21,6 +21,11 @@ fn layout(kind: Kind, players: u8) -> Layout {
 fn leaves(layout: &Layout, game: &Game, out: &mut HashMap<Position, u32>) {
     for a in game.legal.iter() {
         assert!(usize::from(a) < NUM_ACTIONS);
+        if let Next::Done(done, at) = game.advance(a) {
+            // The finished decision names the move the list holds at its index.
+            assert_eq!(done.chosen_move(), game.list().get(at));
+            assert!(done.is_done() && done.legal.is_empty());
+        }
         let next = game.choose(layout, a);
         if next.prefix().is_empty() {
             *out.entry(next.pos().clone()).or_default() += 1;

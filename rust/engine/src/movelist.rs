@@ -228,10 +228,10 @@ impl MoveList {
         Some((begin, end - begin))
     }
 
-    /// The chevron's field and the target field of the `i`-th step family (a pincer's
-    /// target holds its victim {R11}); None from `i == step_count()` on.
-    pub fn step_fields(&self, i: usize) -> Option<(u8, u8)> {
-        self.steps.as_slice().get(i).map(|s| (s.f, s.t))
+    /// The chevron's field and the target field of the `i`-th step family, and whether it
+    /// is a pincer (whose target holds its victim {R11}); None from `i == step_count()` on.
+    pub fn step_fields(&self, i: usize) -> Option<(u8, u8, bool)> {
+        self.steps.as_slice().get(i).map(|s| (s.f, s.t, s.capture))
     }
 
     /// The choices of the `i`-th step family, in list order: its twists {S-R4, A-R6}, or

@@ -3,18 +3,25 @@
 //! never reads the Python engine's families.
 //!
 //! `pacru.encoding.chevron` keeps the `Decision` tuples; under the native engine they are
-//! of its subclass `_NativeDecision`, whose cursor (item 7) is a `DecisionCursor` instead of
-//! the Python tuple, and whose `choose` is a C method (`decision_choose`): the interpreter
-//! calls it as it calls `list.append`, with no Python frame. It takes a legal action given
-//! as an `int`, positionally; every other call goes to the Python `Decision.choose`, which
-//! checks it and raises the documented error. The finished decision's move is handed out by
-//! the `NativeLegalMoves` it was chosen from, so `apply_move` takes it without a check.
+//! of its subclass `_NativeDecision`, whose item 7 (the cursor of a Python decision) is the
+//! `NativeLegalMoves` of the position. The list caches the first decision and the last one
+//! made ([`Cache`]); a decision is found again by its prefix (the actions chosen), and one
+//! that is neither (a choice made twice from one decision) is replayed from the first. So a
+//! decision costs no object of its own beyond its tuples.
+//!
+//! `_NativeDecision.choose` and `ChevronEncoding.start` are C methods (`decision_methods`):
+//! the interpreter calls them as it calls `list.append`, with no Python frame. They take a
+//! legal action given as an `int` and a `ChevronState` of the encoding's own rules object,
+//! positionally; every other call goes to the Python method, which checks it and raises
+//! the documented error. The finished decision's move is handed out by the list, so
+//! `apply_move` takes it without a check.
 
 use std::ffi::c_int;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use pacru_batch::decision::{Actions, Game, Layout, Next, NUM_ACTIONS};
-use pyo3::exceptions::PyValueError;
+use pacru_engine::MoveList;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -23,12 +30,14 @@ use pyo3::types::{PyByteArray, PyDict, PyInt, PyString, PyTuple, PyType};
 
 use crate::methods::{cached_legal_moves, call_args, descriptor, to_c};
 use crate::moves::Moves;
-use crate::registered;
+use crate::{registered, state_rules};
 
 /// The class of the decisions made here (`pacru.encoding.chevron._NativeDecision`).
 static DECISION_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// The Python `Decision.choose`, for every call the fast path does not take.
 static CHECKED_CHOOSE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// The Python `ChevronEncoding.start`, likewise.
+static CHECKED_START: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// The fixed parts of one encoding (its game plane, player count and scales); the rules
 /// are those of each list's position.
@@ -99,36 +108,266 @@ impl DecisionLayout {
             supply: self.supply,
         };
         let to_move = pos.to_move;
-        let game = Game::of_list(&layout, Arc::clone(list));
-        if game.legal.is_empty() {
+        let step = moves.get().decisions.start(layout, list)?;
+        if step.legal.is_empty() {
             return Ok(None);
         }
-        let legal = actions_tuple(py, &game.legal)?;
-        let cursor = DecisionCursor {
-            moves: moves.unbind(),
-            layout,
-            game,
-        };
         let parts = [
             encoding.clone(),
             to_move.into_pyobject(py)?.into_any(),
             PyTuple::empty(py).into_any(),
-            legal.into_any(),
-            kind_name(py, 0).clone().into_any(),
+            actions_tuple(py, &step.legal)?,
+            kind_name(py, step.stage).clone().into_any(),
             py.None().into_bound(py),
-            Bound::new(py, cursor)?.into_any(),
+            moves.into_any(),
         ];
         make_decision(py, state, parts).map(Some)
     }
 }
 
-/// Where a move chosen action by action stands: the cursor of a `pacru.encoding.Decision`
-/// under the native engine. Immutable.
-#[pyclass(frozen, module = "pacru._native")]
-pub(crate) struct DecisionCursor {
-    moves: Py<Moves>,
+/// The decisions taken on one native move list: its layout, its first decision and the
+/// last one made. Empty until `DecisionLayout.start` first reads the list.
+#[derive(Default)]
+pub(crate) struct Cache(Mutex<Option<Box<Decisions>>>);
+
+struct Decisions {
     layout: Layout,
-    game: Game,
+    start: Game,
+    last: Game,
+}
+
+/// What a decision's tuple is made of, read from its `Game` under the cache's lock (no
+/// Python object is made there: that may run Python code, which may take decisions).
+struct Step {
+    legal: Actions,
+    stage: u8,
+    /// The complete move and its index in the list.
+    played: Option<(u64, pacru_engine::Move)>,
+}
+
+impl Step {
+    fn of(game: &Game, at: Option<u64>) -> Step {
+        Step {
+            legal: game.legal,
+            stage: game.stage(),
+            played: at.zip(game.chosen_move()),
+        }
+    }
+}
+
+impl Cache {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Option<Box<Decisions>>>> {
+        self.0
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("pacru engine: a decision cache was poisoned"))
+    }
+
+    /// The first decision, made and kept on the first call.
+    fn start(&self, layout: Layout, list: &Arc<MoveList>) -> PyResult<Step> {
+        let mut cache = self.lock()?;
+        let decisions = cache.get_or_insert_with(|| {
+            let start = Game::of_list(&layout, Arc::clone(list));
+            Box::new(Decisions {
+                layout,
+                last: start.clone(),
+                start,
+            })
+        });
+        Ok(Step::of(&decisions.start, None))
+    }
+
+    /// The decision after `action` in the decision of `prefix`, kept as the last one; None
+    /// when `action` is not one of its legal actions (or no decision was started).
+    fn advance(&self, prefix: &[u16], action: i64) -> PyResult<Option<Step>> {
+        let mut cache = self.lock()?;
+        let Some(decisions) = cache.as_mut() else {
+            return Ok(None);
+        };
+        let replayed;
+        let game = if decisions.last.prefix() == prefix {
+            &decisions.last
+        } else {
+            replayed = decisions.replay(prefix);
+            match &replayed {
+                Some(game) => game,
+                None => return Ok(None),
+            }
+        };
+        let Some(action) = u16::try_from(action)
+            .ok()
+            .filter(|&a| game.legal.contains(a))
+        else {
+            return Ok(None);
+        };
+        let (next, played) = match game.advance(action) {
+            Next::Ask(g) => (g, None),
+            Next::Done(g, at) => (g, Some(at)),
+        };
+        let step = Step::of(&next, played);
+        decisions.last = next;
+        Ok(Some(step))
+    }
+
+    /// The decision of `prefix` and the layout (None when no decision was started).
+    fn game(&self, prefix: &[u16]) -> PyResult<Option<(Game, Layout)>> {
+        let cache = self.lock()?;
+        Ok(cache.as_ref().and_then(|d| {
+            let game = if d.last.prefix() == prefix {
+                Some(d.last.clone())
+            } else {
+                d.replay(prefix)
+            };
+            game.map(|g| (g, d.layout))
+        }))
+    }
+}
+
+impl Decisions {
+    /// The decision the actions of `prefix` lead to from the first (None if one of them is
+    /// not legal where it is taken).
+    fn replay(&self, prefix: &[u16]) -> Option<Game> {
+        let mut game = self.start.clone();
+        for &action in prefix {
+            if !game.legal.contains(action) {
+                return None;
+            }
+            game = match game.advance(action) {
+                Next::Ask(g) | Next::Done(g, _) => g,
+            };
+        }
+        Some(game)
+    }
+}
+
+/// The actions chosen in a move under way, at most one per decision.
+type Prefix = ([u16; 8], usize);
+
+/// The native move list and the prefix of `decision`, a `_NativeDecision` (None for a
+/// tuple that is not one), the prefix both as its tuple and as actions.
+fn parts_of<'py>(
+    decision: &Bound<'py, PyAny>,
+) -> PyResult<Option<(Bound<'py, Moves>, Bound<'py, PyTuple>, Prefix)>> {
+    let Ok(tuple) = decision.cast::<PyTuple>() else {
+        return Ok(None);
+    };
+    if tuple.len() != 8 {
+        return Ok(None);
+    }
+    let Ok(moves) = tuple.get_item(7)?.cast_into::<Moves>() else {
+        return Ok(None);
+    };
+    let Ok(prefix) = tuple.get_item(3)?.cast_into::<PyTuple>() else {
+        return Ok(None);
+    };
+    let mut actions = [0u16; 8];
+    if prefix.len() > actions.len() {
+        return Ok(None);
+    }
+    for (slot, item) in actions.iter_mut().zip(prefix.iter()) {
+        *slot = item.extract::<u16>()?;
+    }
+    let n = prefix.len();
+    Ok(Some((moves, prefix, (actions, n))))
+}
+
+/// The decision after `action` in `decision` (a `_NativeDecision` whose move is not
+/// complete), or None when `action` is not one of its legal actions.
+fn decide<'py>(decision: &Bound<'py, PyAny>, action: i64) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = decision.py();
+    let Some((moves, prefix, actions)) = parts_of(decision)? else {
+        return Ok(None);
+    };
+    let Some(step) = moves
+        .get()
+        .decisions
+        .advance(&actions.0[..actions.1], action)?
+    else {
+        return Ok(None);
+    };
+    let tuple = decision.cast::<PyTuple>()?;
+    let move_ = match step.played {
+        Some((at, m)) => moves.get().issue_move(py, at, m)?.into_bound(py),
+        None => py.None().into_bound(py),
+    };
+    let n = prefix.len();
+    let last = action.into_pyobject(py)?.into_any();
+    // Item `i < n` of a tuple of `n` items is there: `get_item` does not fail.
+    let chosen = filled_tuple(
+        py,
+        None,
+        n + 1,
+        (0..n + 1).map(|i| match i < n {
+            true => prefix.get_item(i).unwrap_or_else(|_| last.clone()),
+            false => last.clone(),
+        }),
+    )?;
+    let parts = [
+        tuple.get_item(0)?,
+        tuple.get_item(2)?,
+        chosen,
+        actions_tuple(py, &step.legal)?,
+        kind_name(py, step.stage).clone().into_any(),
+        move_,
+        moves.into_any(),
+    ];
+    make_decision(py, &tuple.get_item(1)?, parts).map(Some)
+}
+
+/// `ChevronEncoding._choose` of a native decision: the decision after the legal `action`.
+///
+/// Raises `ValueError` when `action` is not legal there (the caller checks first).
+#[pyfunction]
+pub(crate) fn decision_choose<'py>(
+    decision: &Bound<'py, PyAny>,
+    action: i64,
+) -> PyResult<Bound<'py, PyAny>> {
+    decide(decision, action)?.ok_or_else(|| {
+        PyValueError::new_err(format!("action {action} is not legal in this decision"))
+    })
+}
+
+/// The stage of a native decision (0..6: origin, target, twist, benefit, meeting,
+/// relinquish, done) and how many fields given up by its reorientation are chosen {R14}.
+///
+/// Raises `ValueError` for a tuple that is not a native decision.
+#[pyfunction]
+pub(crate) fn decision_stage(decision: &Bound<'_, PyAny>) -> PyResult<(u8, usize)> {
+    let (game, _) = game_of(decision)?;
+    Ok((game.stage(), game.relinquished_count()))
+}
+
+/// The observation planes of a native decision seen by seat `player`: `planes * 81`
+/// float32 values (native-endian) in a new bytearray.
+///
+/// Raises `ValueError` when `player` is not a seat index, or for a tuple that is not a
+/// native decision.
+#[pyfunction]
+pub(crate) fn decision_observation<'py>(
+    decision: &Bound<'py, PyAny>,
+    player: usize,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    let py = decision.py();
+    let (game, layout) = game_of(decision)?;
+    if player >= usize::from(layout.players) {
+        return Err(PyValueError::new_err(format!(
+            "player must be a seat index 0..{}, not {player}",
+            layout.players - 1
+        )));
+    }
+    let size = layout.planes() * 81 * 4;
+    PyByteArray::new_with(py, size, |buf| {
+        game.observation_of(&layout, player, buf);
+        Ok(())
+    })
+}
+
+/// The decision state of a native decision, and its layout.
+fn game_of(decision: &Bound<'_, PyAny>) -> PyResult<(Game, Layout)> {
+    let found = match parts_of(decision)? {
+        Some((moves, _, (actions, n))) => moves.get().decisions.game(&actions[..n])?,
+        None => None,
+    };
+    found.ok_or_else(|| PyValueError::new_err("not a decision of the native engine"))
 }
 
 /// The Python int of every action, made once: most actions are past CPython's cache of
@@ -214,139 +453,25 @@ fn make_decision<'py>(
     filled_tuple(py, Some(class), 8, items)
 }
 
-impl DecisionCursor {
-    /// The decision after the legal `action` (`ValueError` if it is not legal here) in
-    /// `decision`, the one this cursor belongs to.
-    fn decide<'py>(
-        &self,
-        decision: &Bound<'py, PyTuple>,
-        action: i64,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = decision.py();
-        let Some(action) = self.legal_action(action) else {
-            return Err(PyValueError::new_err(format!(
-                "action {action} is not legal in this decision"
-            )));
-        };
-        let (game, played) = match self.game.advance(action) {
-            Next::Ask(g) => (g, None),
-            Next::Done(g, at) => (g, Some(at)),
-        };
-        let move_ = match played {
-            Some(at) => self.moves.get().issue(py, at)?.into_bound(py),
-            None => py.None().into_bound(py),
-        };
-        let prefix = decision.get_item(3)?.cast_into::<PyTuple>()?;
-        let n = prefix.len();
-        let last = action.into_pyobject(py)?.into_any();
-        // Item `i < n` of a tuple of `n` items is there: `get_item` does not fail.
-        let chosen = PyTuple::new(
-            py,
-            (0..n + 1).map(|i| match i < n {
-                true => prefix.get_item(i).unwrap_or_else(|_| last.clone()),
-                false => last.clone(),
-            }),
-        )?;
-        let legal = actions_tuple(py, &game.legal)?;
-        let kind = kind_name(py, game.stage()).clone();
-        let next = DecisionCursor {
-            moves: self.moves.clone_ref(py),
-            layout: self.layout,
-            game,
-        };
-        let parts = [
-            decision.get_item(0)?,
-            decision.get_item(2)?,
-            chosen.into_any(),
-            legal.into_any(),
-            kind.into_any(),
-            move_,
-            Bound::new(py, next)?.into_any(),
-        ];
-        make_decision(py, &decision.get_item(1)?, parts)
-    }
-
-    /// `action` when it is one of the legal actions.
-    fn legal_action(&self, action: i64) -> Option<u16> {
-        u16::try_from(action)
-            .ok()
-            .filter(|&a| self.game.legal.contains(a))
-    }
-}
-
-#[pymethods]
-impl DecisionCursor {
-    /// The decision after the legal `action` in `decision`, the one this cursor belongs
-    /// to (what `ChevronEncoding._choose` returns).
-    ///
-    /// Raises `ValueError` when `action` is not legal here (the caller checks first).
-    #[pyo3(name = "decide")]
-    fn py_decide<'py>(
-        &self,
-        decision: &Bound<'py, PyTuple>,
-        action: i64,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        self.decide(decision, action)
-    }
-
-    /// The stage, 0..6: origin, target, twist, benefit, meeting, relinquish, done.
-    #[getter]
-    fn stage(&self) -> u8 {
-        self.game.stage()
-    }
-
-    /// How many fields given up by the reorientation are chosen so far {R14}.
-    #[getter]
-    fn relinquished_count(&self) -> usize {
-        self.game.relinquished_count()
-    }
-
-    /// The observation planes seen by seat `player`: `planes * 81` float32 values
-    /// (native-endian) in a new bytearray.
-    ///
-    /// Raises `ValueError` when `player` is not a seat index.
-    fn observation<'py>(
-        &self,
-        py: Python<'py>,
-        player: usize,
-    ) -> PyResult<Bound<'py, PyByteArray>> {
-        if player >= usize::from(self.layout.players) {
-            return Err(PyValueError::new_err(format!(
-                "player must be a seat index 0..{}, not {player}",
-                self.layout.players - 1
-            )));
-        }
-        let size = self.layout.planes() * 81 * 4;
-        PyByteArray::new_with(py, size, |buf| {
-            self.game.observation_of(&self.layout, player, buf);
-            Ok(())
-        })
-    }
-}
-
 /// The next decision after `action` in `decision`, when `action` is one of its legal
 /// actions given as an `int` and the move is not complete; else None.
 fn take<'py>(
     decision: &Bound<'py, PyAny>,
     action: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if !action.is_exact_instance_of::<PyInt>() {
+        return Ok(None);
+    }
     let Ok(tuple) = decision.cast::<PyTuple>() else {
         return Ok(None);
     };
-    if !action.is_exact_instance_of::<PyInt>() || !tuple.get_item(6)?.is_none() {
+    if tuple.len() != 8 || !tuple.get_item(6)?.is_none() {
         return Ok(None);
     }
-    let (Ok(cursor), Ok(number)) = (
-        tuple.get_item(7)?.cast_into::<DecisionCursor>(),
-        action.extract::<i64>(),
-    ) else {
-        return Ok(None);
-    };
-    let cursor = cursor.get();
-    if cursor.legal_action(number).is_none() {
-        return Ok(None);
+    match action.extract::<i64>() {
+        Ok(number) => decide(decision, number),
+        Err(_) => Ok(None),
     }
-    cursor.decide(tuple, number).map(Some)
 }
 
 /// The Python `Decision.choose` called with `decision` and the call's arguments.
@@ -390,25 +515,76 @@ unsafe extern "C" fn c_choose(
     to_c(py, run)
 }
 
-/// The C method `choose` of the decision class `class` (a `Decision` subclass), with the
-/// Python method's docstring; `checked_choose` is the Python `Decision.choose` it falls
-/// back on. The decisions this module makes are of `class`.
+/// The first decision of `state` for `encoding`: at once for a `ChevronState` (not a
+/// subclass) of the encoding's own rules object whose player to move has a decision,
+/// else through the Python `ChevronEncoding.start`, which checks it.
+fn start<'py>(
+    encoding: &Bound<'py, PyAny>,
+    args: &[Bound<'py, PyAny>],
+    kwargs: Option<Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = encoding.py();
+    if let ([state], None) = (args, &kwargs) {
+        if let Some(rules) = state_rules(state)? {
+            if rules.is(encoding.getattr(intern!(py, "rules"))?) {
+                let layout = encoding.getattr(intern!(py, "_native"))?;
+                if let Ok(layout) = layout.cast::<DecisionLayout>() {
+                    if let Some(decision) = layout.get().start(encoding, state)? {
+                        return Ok(decision);
+                    }
+                }
+            }
+        }
+    }
+    let mut all = Vec::with_capacity(args.len() + 1);
+    all.push(encoding.clone());
+    all.extend(args.iter().cloned());
+    registered(py, &CHECKED_START)?
+        .bind(py)
+        .call(PyTuple::new(py, all)?, kwargs.as_ref())
+}
+
+/// `METH_FASTCALL | METH_KEYWORDS` entry of `start`.
+unsafe extern "C" fn c_start(
+    slf: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a method with the GIL held; `slf` is live for the call.
+    let py = unsafe { Python::assume_attached() };
+    // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
+    let encoding = unsafe { Bound::from_borrowed_ptr(py, slf) };
+    let run = || -> PyResult<Py<PyAny>> {
+        // SAFETY: these are the arguments CPython passes to this method, during the call.
+        let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
+        start(&encoding, &values, kwargs).map(Bound::unbind)
+    };
+    to_c(py, run)
+}
+
+/// The C methods `choose` of the decision class `class` (a `Decision` subclass, the
+/// class of the decisions made here) and `start` of the encoding class `encoding_class`
+/// (`ChevronEncoding`), with the Python methods' docstrings; `checked_choose` and
+/// `checked_start` are the Python methods they fall back on.
 #[pyfunction]
 pub(crate) fn decision_methods(
     class: &Bound<'_, PyType>,
     checked_choose: Py<PyAny>,
     choose_doc: &str,
-) -> PyResult<Py<PyAny>> {
+    encoding_class: &Bound<'_, PyType>,
+    checked_start: Py<PyAny>,
+    start_doc: &str,
+) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
     let py = class.py();
     // `make_decision` builds the decisions as `tuple.__new__` does: a tuple subclass
     // adding no `__new__` and no fields.
+    let tuple = py.get_type::<PyTuple>();
+    let new = intern!(py, "__new__");
+    let size = intern!(py, "__basicsize__");
     let plain = class.is_subclass_of::<PyTuple>()?
-        && class
-            .getattr(intern!(py, "__new__"))?
-            .is(&py.get_type::<PyTuple>().getattr(intern!(py, "__new__"))?)
-        && class.getattr(intern!(py, "__basicsize__"))?.eq(py
-            .get_type::<PyTuple>()
-            .getattr(intern!(py, "__basicsize__"))?)?;
+        && class.getattr(new)?.is(tuple.getattr(new)?)
+        && class.getattr(size)?.eq(tuple.getattr(size)?)?;
     if !plain {
         return Err(PyValueError::new_err(
             "a decision class is a subclass of tuple with no __new__ and no fields",
@@ -416,8 +592,9 @@ pub(crate) fn decision_methods(
     }
     let _ = DECISION_CLASS.set(py, class.clone().into_any().unbind());
     let _ = CHECKED_CHOOSE.set(py, checked_choose);
+    let _ = CHECKED_START.set(py, checked_start);
     let flags: c_int = ffi::METH_FASTCALL | ffi::METH_KEYWORDS;
-    descriptor(
+    let choose = descriptor(
         class,
         "choose",
         &format!("choose($self, action)\n--\n\n{choose_doc}"),
@@ -425,5 +602,15 @@ pub(crate) fn decision_methods(
             PyCFunctionFastWithKeywords: c_choose,
         },
         flags,
-    )
+    )?;
+    let start = descriptor(
+        encoding_class,
+        "start",
+        &format!("start($self, state)\n--\n\n{start_doc}"),
+        ffi::PyMethodDefPointer {
+            PyCFunctionFastWithKeywords: c_start,
+        },
+        flags,
+    )?;
+    Ok((choose, start))
 }

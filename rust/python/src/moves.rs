@@ -34,6 +34,8 @@ pub(crate) struct Moves {
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
     python: PyOnceLock<Py<PyAny>>,
+    /// The decisions of `pacru.encoding` taken on this list (`decisions.rs`).
+    pub(crate) decisions: crate::decisions::Cache,
 }
 
 impl Moves {
@@ -45,6 +47,7 @@ impl Moves {
             list: Arc::new(engine::legal_moves(&me.rules, &me.pos)),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
+            decisions: Default::default(),
         }
     }
 
@@ -74,6 +77,17 @@ impl Moves {
             .list
             .get(i)
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
+        self.issue_move(py, i, m)
+    }
+
+    /// The `i`-th move, `m` (what `list.get(i)` gives, known to the caller), remembered as
+    /// issued.
+    pub(crate) fn issue_move(
+        &self,
+        py: Python<'_>,
+        i: u64,
+        m: engine::Move,
+    ) -> PyResult<Py<PyAny>> {
         let obj = to_python(py, &m)?;
         let before = match self.issued.lock() {
             Ok(mut issued) => issued.replace((obj.clone_ref(py), i, m)),

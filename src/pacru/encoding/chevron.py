@@ -216,8 +216,8 @@ class ChevronEncoding(Encoding):
     def _choose(self, decision: Decision, action: int) -> Decision:
         c: _Cursor = decision[7]
         prefix = (*decision[3], action)
-        if c.__class__ is _NATIVE_CURSOR:
-            return c.decide(decision, action)  # type: ignore[attr-defined,no-any-return]
+        if c.__class__ is _NATIVE_MOVES:
+            return _NATIVE.decision_choose(decision, action)  # type: ignore[no-any-return,union-attr]
         stage = c[0]
         if stage == _ORIGIN:
             if action == PASS:
@@ -383,10 +383,8 @@ class ChevronEncoding(Encoding):
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
         cursor: _Cursor = decision[7]
-        if cursor.__class__ is _NATIVE_CURSOR:
-            native: Any = cursor
-            stage: int = native.stage
-            chosen: int = native.relinquished_count
+        if cursor.__class__ is _NATIVE_MOVES:
+            stage, chosen = _NATIVE.decision_stage(decision)  # type: ignore[union-attr]
         else:
             stage, chosen = cursor[0], len(cursor[8])
         m: Move = move
@@ -459,8 +457,8 @@ class ChevronEncoding(Encoding):
         player = seat_index(player, p)
         state: ChevronState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
-        if cursor.__class__ is _NATIVE_CURSOR:
-            planes = cursor.observation(player)  # type: ignore[attr-defined]
+        if cursor.__class__ is _NATIVE_MOVES:
+            planes = _NATIVE.decision_observation(decision, player)  # type: ignore[union-attr]
             return np.frombuffer(planes, dtype=np.float32).reshape(self.observation_shape)
         packed = 0
         full = _FULL
@@ -554,13 +552,20 @@ class _NativeDecision(Decision):
     __slots__ = ()
 
 
-# The extension module when the native engine is in use, and its cursor class (None
-# otherwise: no class is None).
+# The extension module when the native engine is in use, and its move list class: the
+# cursor of a native decision (None otherwise: no class is None).
 _NATIVE: Final = native_module() if ENGINE == "native" else None
-_NATIVE_CURSOR: Final = None if _NATIVE is None else _NATIVE.DecisionCursor
+_NATIVE_MOVES: Final = None if _NATIVE is None else _NATIVE.NativeLegalMoves
 if _NATIVE is not None:
-    _NativeDecision.choose = _NATIVE.decision_methods(  # type: ignore[method-assign]
-        _NativeDecision, Decision.choose, Decision.choose.__doc__
+    # C methods for the two calls of every decision (no Python frame); any call their fast
+    # path does not take goes to the Python method, which checks it and raises its errors.
+    _NativeDecision.choose, ChevronEncoding.start = _NATIVE.decision_methods(  # type: ignore[method-assign]
+        _NativeDecision,
+        Decision.choose,
+        Decision.choose.__doc__,
+        ChevronEncoding,
+        ChevronEncoding.start,
+        Encoding.start.__doc__,
     )
 
 
