@@ -243,7 +243,7 @@ fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
     let names = MOVE_NAMES.get_or_init(py, || {
         MOVE_SLOTS.map(|name| PyString::intern(py, name).unbind())
     });
-    make_object(py, &MOVE_MAKER, class, names, &values).map(Bound::unbind)
+    make_object(py, &MOVE_MAKER, class, names, values).map(Bound::unbind)
 }
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
@@ -400,6 +400,10 @@ struct Maker {
     slots: Vec<(Py<PyAny>, ffi::descrsetfunc)>,
     /// The getters of the same descriptors (a member descriptor's `__get__`).
     getters: Vec<ffi::descrgetfunc>,
+    /// Where each slot's object pointer lies in an object of the class (a byte offset),
+    /// found by `slot_offsets`; None when they could not all be found (then the
+    /// descriptors read and write them).
+    offsets: Option<Vec<usize>>,
 }
 
 impl Maker {
@@ -457,29 +461,87 @@ impl Maker {
         }
         // SAFETY: the `Py_tp_alloc` slot of a type holds an `allocfunc`.
         let alloc: ffi::allocfunc = unsafe { std::mem::transmute(alloc) };
-        Ok(Some(Maker {
+        let mut maker = Maker {
             class: class.clone().unbind(),
             alloc,
             slots,
             getters,
-        }))
+            offsets: None,
+        };
+        maker.offsets = maker.slot_offsets(py)?;
+        Ok(Some(maker))
+    }
+
+    /// A new, empty object of the class (every slot NULL: the allocator zeroes it).
+    fn alloc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // SAFETY: `alloc` is the class's own allocator, called as `object.__new__` calls it.
+        let obj = unsafe { (self.alloc)(self.class.bind(py).as_type_ptr(), 0) };
+        // SAFETY: a non-NULL result of an allocator is a new, owned reference; NULL means
+        // an exception is set.
+        unsafe { Bound::from_owned_ptr_or_err(py, obj) }
+    }
+
+    /// The byte offset of every slot in an object of the class, found by setting each slot
+    /// of an empty object in turn to a new object through its descriptor and looking for
+    /// that object's address among the words of the object (`__basicsize__` bytes, after
+    /// the object header); None unless every slot is found at exactly one word, distinct
+    /// from the others, which its descriptor sets back to NULL.
+    ///
+    /// A member descriptor of a slot stores the object pointer at a fixed offset of the
+    /// instance (`PyMemberDef.offset`, which the limited API does not expose); writing and
+    /// reading that word as the descriptor does then skips its type checks and calls.
+    fn slot_offsets(&self, py: Python<'_>) -> PyResult<Option<Vec<usize>>> {
+        const WORD: usize = std::mem::size_of::<*mut ffi::PyObject>();
+        let size: usize = self.class.bind(py).getattr("__basicsize__")?.extract()?;
+        let header = std::mem::size_of::<ffi::PyObject>();
+        let probe = self.alloc(py)?;
+        let base = probe.as_ptr().cast::<u8>();
+        // SAFETY: `k` ranges over whole words inside the object's `__basicsize__` bytes,
+        // all allocated by the class's allocator and initialised (zeroed, then set only by
+        // descriptors); the probe is alive while they are read.
+        let word = |k: usize| unsafe { base.add(k).cast::<usize>().read_unaligned() };
+        let mut offsets = Vec::with_capacity(self.slots.len());
+        for (descr, set) in &self.slots {
+            let marker = pyo3::types::PyList::empty(py);
+            // SAFETY: `set` is the setter of `descr`'s type; the pointers are live.
+            if unsafe { set(descr.as_ptr(), probe.as_ptr(), marker.as_ptr()) } < 0 {
+                return Err(PyErr::fetch(py));
+            }
+            let address = marker.as_ptr() as usize;
+            let found: Vec<usize> = (header..size.saturating_sub(WORD - 1))
+                .step_by(WORD)
+                .filter(|&k| word(k) == address)
+                .collect();
+            // SAFETY: as above; a NULL value deletes the slot.
+            if unsafe { set(descr.as_ptr(), probe.as_ptr(), std::ptr::null_mut()) } < 0 {
+                return Err(PyErr::fetch(py));
+            }
+            match found[..] {
+                [k] if word(k) == 0 && !offsets.contains(&k) => offsets.push(k),
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(offsets))
+    }
+
+    /// The address of slot `i` of `obj` (an object of this class, `owns`) when the
+    /// offsets are known.
+    fn slot_ptr(&self, obj: &Bound<'_, PyAny>, i: usize) -> Option<*mut *mut ffi::PyObject> {
+        let offset = *self.offsets.as_ref()?.get(i)?;
+        // SAFETY: `offset` is the offset of a slot inside an object of this class
+        // (`slot_offsets`), and `obj` is one, so the result points inside its allocation.
+        Some(unsafe { obj.as_ptr().cast::<u8>().add(offset) }.cast::<*mut ffi::PyObject>())
     }
 
     /// A new object of the class with its slots set to `values`, in the order of the names.
-    fn make<'py>(
+    fn make<'py, const N: usize>(
         &self,
         py: Python<'py>,
-        values: &[Bound<'py, PyAny>],
+        values: [Bound<'py, PyAny>; N],
     ) -> PyResult<Bound<'py, PyAny>> {
-        // SAFETY: `alloc` is the class's own allocator, called as `object.__new__` calls it.
-        let obj = unsafe { (self.alloc)(self.class.bind(py).as_type_ptr(), 0) };
-        if obj.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        // SAFETY: a non-null result of an allocator is a new, owned reference.
-        let obj = unsafe { Bound::from_owned_ptr(py, obj) };
-        for (i, value) in values.iter().enumerate() {
-            self.set(&obj, i, value)?;
+        let obj = self.alloc(py)?;
+        for (i, value) in values.into_iter().enumerate() {
+            self.set_owned(&obj, i, value)?;
         }
         Ok(obj)
     }
@@ -492,6 +554,16 @@ impl Maker {
     /// Slot `i` of `obj`, an object of this class (`owns`), as `obj.<name>` reads it.
     fn get<'py>(&self, obj: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
         let py = obj.py();
+        if let Some(slot) = self.slot_ptr(obj, i) {
+            // SAFETY: `slot` is the word of slot `i` of the live `obj`, NULL or a strong
+            // reference the object holds.
+            let value = unsafe { slot.read() };
+            if !value.is_null() {
+                // SAFETY: a live object's slot holds a live reference; this takes a new one,
+                // as the descriptor's getter does.
+                return Ok(unsafe { Bound::from_borrowed_ptr(py, value) });
+            }
+        }
         let (descr, _) = &self.slots[i];
         let class = self.class.bind(py);
         // SAFETY: `getters[i]` is the getter of `descr`'s type, called as `obj.<name>` calls
@@ -505,6 +577,24 @@ impl Maker {
     /// Set slot `i` of `obj`, an object of this class (`owns`), around its frozen
     /// `__setattr__`, as `object.__setattr__` does.
     fn set(&self, obj: &Bound<'_, PyAny>, i: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_owned(obj, i, value.clone())
+    }
+
+    /// `set`, handing over the reference `value`.
+    fn set_owned(&self, obj: &Bound<'_, PyAny>, i: usize, value: Bound<'_, PyAny>) -> PyResult<()> {
+        if let Some(slot) = self.slot_ptr(obj, i) {
+            // SAFETY: `slot` is the word of slot `i` of the live `obj`; as the member
+            // descriptor does, it takes the new reference, then the old one (if any) is
+            // released, last, since releasing may run arbitrary code.
+            unsafe {
+                let old = slot.read();
+                slot.write(value.into_ptr());
+                if !old.is_null() {
+                    ffi::Py_DECREF(old);
+                }
+            }
+            return Ok(());
+        }
         let (descr, set) = &self.slots[i];
         // SAFETY: `set` is the setter of `descr`'s type; the pointers are live references.
         if unsafe { set(descr.as_ptr(), obj.as_ptr(), value.as_ptr()) } < 0 {
@@ -577,12 +667,12 @@ fn check_fields(class: &Bound<'_, PyType>, slots: &[&str]) -> PyResult<()> {
 
 /// A new object of `class` with the slots `names` set to `values`: through the maker cached
 /// in `cell` when it is this class's, else by `object.__new__` and `object.__setattr__`.
-fn make_object<'py>(
+fn make_object<'py, const N: usize>(
     py: Python<'py>,
     cell: &PyOnceLock<Option<Maker>>,
     class: &Bound<'py, PyType>,
     names: &[Py<PyString>],
-    values: &[Bound<'py, PyAny>],
+    values: [Bound<'py, PyAny>; N],
 ) -> PyResult<Bound<'py, PyAny>> {
     let maker = cell.get_or_try_init(py, || Maker::of(class, names))?;
     if let Some(maker) = maker {
@@ -592,7 +682,7 @@ fn make_object<'py>(
     }
     let new = registered(py, &OBJECT_NEW)?.bind(py).call1((class,))?;
     for (name, value) in names.iter().zip(values) {
-        set_slot(&new, name.bind(py), value)?;
+        set_slot(&new, name.bind(py), &value)?;
     }
     Ok(new)
 }

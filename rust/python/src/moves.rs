@@ -455,13 +455,7 @@ impl Moves {
             pos.into_any(),
             none,
         ];
-        make_object(
-            py,
-            &STATE_MAKER,
-            &state.get_type(),
-            state_names(py),
-            &values,
-        )
+        make_object(py, &STATE_MAKER, &state.get_type(), state_names(py), values)
     }
 }
 
