@@ -91,6 +91,13 @@ impl Steps {
         }
     }
 
+    /// No steps, inline again.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.heap = Vec::new();
+        self.spilled = false;
+    }
+
     /// Keeps the first `keep` steps.
     pub fn truncate(&mut self, keep: usize) {
         if self.spilled {

@@ -104,6 +104,12 @@ unsafe extern "C" fn c_apply_move(
     let state = unsafe { Bound::from_borrowed_ptr(py, slf) };
     let run = || -> PyResult<Py<PyAny>> {
         let positional = usize::try_from(nargs).unwrap_or(0);
+        if positional == 1 && kwnames.is_null() {
+            // The call of every ply, `state.apply_move(move)`: no vector to allocate.
+            // SAFETY: the vectorcall protocol passes `nargs` live positional values.
+            let move_ = unsafe { Bound::from_borrowed_ptr(py, *args) };
+            return apply_move(&state, std::slice::from_ref(&move_), None).map(Bound::unbind);
+        }
         let names = if kwnames.is_null() {
             None
         } else {

@@ -7,6 +7,7 @@
 //! pure-Python engine for the same position, made when first read, so they are the same
 //! objects under either engine; `_family_draw` draws from the engine's own family bounds.
 
+use std::mem::ManuallyDrop;
 use std::sync::Mutex;
 
 use pacru_engine as engine;
@@ -27,21 +28,50 @@ use crate::{
 pub(crate) struct Moves {
     position: Py<PyPosition>,
     /// Boxed: the list keeps its steps inline (about a kilobyte), and a small Python object
-    /// is allocated and freed by CPython's small-object allocator.
-    list: Box<engine::MoveList>,
+    /// is allocated and freed by CPython's small-object allocator. Given back to `SPARE`
+    /// when the list is freed (never read again then: `Drop`).
+    list: ManuallyDrop<Box<engine::MoveList>>,
     /// The move last handed out by indexing, with its index: applied without a check.
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
     python: PyOnceLock<Py<PyAny>>,
 }
 
+/// The boxes of lists freed lately, for the next lists: a bot frees one list a ply and makes
+/// the next, so its lists reuse one box instead of allocating a kilobyte each. Boxes, not the
+/// lists themselves: a list moves in and out of the pool without being copied.
+#[allow(clippy::vec_box)]
+static SPARE: Mutex<Vec<Box<engine::MoveList>>> = Mutex::new(Vec::new());
+/// How many boxes `SPARE` keeps.
+const SPARE_SIZE: usize = 8;
+
+impl Drop for Moves {
+    fn drop(&mut self) {
+        // SAFETY: the field is taken once, here, and `self` is not used after `drop`.
+        let list = unsafe { ManuallyDrop::take(&mut self.list) };
+        if let Ok(mut spare) = SPARE.lock() {
+            if spare.len() < SPARE_SIZE {
+                spare.push(list);
+            }
+        }
+    }
+}
+
 impl Moves {
     /// The legal moves of `position`.
     pub(crate) fn of(position: &Bound<'_, PyPosition>) -> Moves {
         let me = position.get();
+        let spare = SPARE.lock().ok().and_then(|mut spare| spare.pop());
+        let list = match spare {
+            Some(mut list) => {
+                engine::legal_moves_into(&me.rules, &me.pos, &mut list);
+                list
+            }
+            None => Box::new(engine::legal_moves(&me.rules, &me.pos)),
+        };
         Moves {
             position: position.clone().unbind(),
-            list: Box::new(engine::legal_moves(&me.rules, &me.pos)),
+            list: ManuallyDrop::new(list),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
         }
