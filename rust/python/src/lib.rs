@@ -291,6 +291,34 @@ fn board_after<'py>(
     Ok(value)
 }
 
+/// A new tuple of the first `len` items of `items` (an error if there are fewer), without
+/// collecting them first.
+fn new_tuple<'py>(
+    py: Python<'py>,
+    len: usize,
+    items: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let size = ffi::Py_ssize_t::try_from(len)
+        .map_err(|_| PyValueError::new_err("pacru engine: tuple too long"))?;
+    // SAFETY: PyTuple_New is called with the GIL held; NULL means an exception is set.
+    let tuple = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(size)) }?;
+    let mut filled: ffi::Py_ssize_t = 0;
+    for item in items.take(len) {
+        // SAFETY: `tuple` is a new tuple of `size` items that nothing else holds yet (so
+        // PyTuple_SetItem may fill it) and `filled < size`; the call takes over the item's
+        // reference. An error leaves the rest NULL, which freeing the tuple allows.
+        if unsafe { ffi::PyTuple_SetItem(tuple.as_ptr(), filled, item?.into_ptr()) } < 0 {
+            return Err(PyErr::fetch(py));
+        }
+        filled += 1;
+    }
+    if filled != size {
+        return Err(PyValueError::new_err("pacru engine: too few tuple items"));
+    }
+    // SAFETY: the object PyTuple_New made is a tuple.
+    Ok(unsafe { tuple.cast_into_unchecked::<PyTuple>() })
+}
+
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
 /// `u128` under the stable ABI always takes three).
 fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
@@ -540,8 +568,28 @@ impl Maker {
         values: [Bound<'py, PyAny>; N],
     ) -> PyResult<Bound<'py, PyAny>> {
         let obj = self.alloc(py)?;
-        for (i, value) in values.into_iter().enumerate() {
-            self.set_owned(&obj, i, value)?;
+        match self.offsets.as_deref() {
+            Some(offsets) if offsets.len() == N => {
+                let base = obj.as_ptr().cast::<u8>();
+                for (offset, value) in offsets.iter().zip(values) {
+                    // SAFETY: `offset` is the offset of a slot inside an object of this
+                    // class (`slot_offsets`), of which `obj` is a new one that nothing else
+                    // holds; the slot takes over the reference, as in `set_owned`.
+                    unsafe {
+                        let slot = base.add(*offset).cast::<*mut ffi::PyObject>();
+                        let old = slot.read();
+                        slot.write(value.into_ptr());
+                        if !old.is_null() {
+                            ffi::Py_DECREF(old);
+                        }
+                    }
+                }
+            }
+            _ => {
+                for (i, value) in values.into_iter().enumerate() {
+                    self.set_owned(&obj, i, value)?;
+                }
+            }
         }
         Ok(obj)
     }
@@ -581,6 +629,7 @@ impl Maker {
     }
 
     /// `set`, handing over the reference `value`.
+    #[inline]
     fn set_owned(&self, obj: &Bound<'_, PyAny>, i: usize, value: Bound<'_, PyAny>) -> PyResult<()> {
         if let Some(slot) = self.slot_ptr(obj, i) {
             // SAFETY: `slot` is the word of slot `i` of the live `obj`; as the member
@@ -795,33 +844,37 @@ impl PyPosition {
             self.markers.bind(py).clone()
         } else {
             let old = self.markers.bind(py);
-            let mut items = Vec::with_capacity(players);
-            for (i, m) in next.markers.iter().take(players).enumerate() {
-                let before = old.get_item(i)?;
-                items.push(if *m == self.pos.markers[i] {
-                    before
-                } else {
-                    board_after(&before, self.pos.markers[i], *m)?
-                });
-            }
-            PyTuple::new(py, items)?
+            new_tuple(
+                py,
+                players,
+                next.markers.iter().enumerate().map(|(i, m)| {
+                    let before = old.get_item(i)?;
+                    if *m == self.pos.markers[i] {
+                        Ok(before)
+                    } else {
+                        board_after(&before, self.pos.markers[i], *m)
+                    }
+                }),
+            )?
         };
         let chevrons = if next.chevrons == self.pos.chevrons {
             self.chevrons.bind(py).clone()
         } else {
             let old = self.chevrons.bind(py);
-            let mut items = Vec::with_capacity(players);
-            for (i, seat) in next.chevrons.iter().take(players).enumerate() {
-                items.push(if *seat == self.pos.chevrons[i] {
-                    old.get_item(i)?
-                } else {
+            new_tuple(
+                py,
+                players,
+                next.chevrons.iter().enumerate().map(|(i, seat)| {
+                    if *seat == self.pos.chevrons[i] {
+                        return old.get_item(i);
+                    }
                     let ints = code_ints(py);
-                    let codes: Vec<_> =
-                        seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
-                    PyTuple::new(py, codes)?.into_any()
-                });
-            }
-            PyTuple::new(py, items)?
+                    let codes = seat
+                        .iter()
+                        .map(|c| Ok(ints[usize::from(c)].bind(py).clone()));
+                    new_tuple(py, seat.len(), codes).map(Bound::into_any)
+                }),
+            )?
         };
         Ok((markers, chevrons))
     }
