@@ -291,6 +291,33 @@ fn board_after<'py>(
     Ok(value)
 }
 
+/// Where a tuple's items start: after its header, as CPython lays out `PyTupleObject`.
+const TUPLE_ITEMS: usize = std::mem::size_of::<ffi::PyVarObject>();
+
+/// Whether a tuple's items lie at `TUPLE_ITEMS` (checked once on a tuple PyTuple_SetItem
+/// filled): then new tuples are filled by writing their items, without a call per item.
+fn tuple_items_direct(py: Python<'_>) -> bool {
+    static DIRECT: PyOnceLock<bool> = PyOnceLock::new();
+    *DIRECT.get_or_init(py, || {
+        // Bound, not Py: a `Py` dropped in a C method (no pyo3 frame around it) would be
+        // queued in pyo3's pool of deferred releases, which every later call then checks.
+        let items = [py.None().into_bound(py), py.NotImplemented().into_bound(py)];
+        let Ok(tuple) = PyTuple::new(py, &items) else {
+            return false;
+        };
+        let base = tuple.as_ptr().cast::<u8>();
+        items.iter().enumerate().all(|(i, item)| {
+            // SAFETY: a tuple of two items is at least its header and two words long.
+            let word = unsafe {
+                base.add(TUPLE_ITEMS + i * std::mem::size_of::<*mut ffi::PyObject>())
+                    .cast::<*mut ffi::PyObject>()
+                    .read_unaligned()
+            };
+            word == item.as_ptr()
+        })
+    })
+}
+
 /// A new tuple of the first `len` items of `items` (an error if there are fewer), without
 /// collecting them first.
 fn new_tuple<'py>(
@@ -303,11 +330,27 @@ fn new_tuple<'py>(
     // SAFETY: PyTuple_New is called with the GIL held; NULL means an exception is set.
     let tuple = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(size)) }?;
     let mut filled: ffi::Py_ssize_t = 0;
+    let direct = tuple_items_direct(py);
     for item in items.take(len) {
+        let item = item?.into_ptr();
+        if direct {
+            // SAFETY: the items of a tuple are the words after its `PyVarObject` header
+            // (checked once by `tuple_items_direct`), `filled < size`, and the new tuple's
+            // item is NULL and nothing else holds the tuple yet; it takes over the reference,
+            // as PyTuple_SetItem does.
+            unsafe {
+                tuple
+                    .as_ptr()
+                    .cast::<u8>()
+                    .add(TUPLE_ITEMS)
+                    .cast::<*mut ffi::PyObject>()
+                    .offset(filled)
+                    .write(item);
+            }
         // SAFETY: `tuple` is a new tuple of `size` items that nothing else holds yet (so
         // PyTuple_SetItem may fill it) and `filled < size`; the call takes over the item's
         // reference. An error leaves the rest NULL, which freeing the tuple allows.
-        if unsafe { ffi::PyTuple_SetItem(tuple.as_ptr(), filled, item?.into_ptr()) } < 0 {
+        } else if unsafe { ffi::PyTuple_SetItem(tuple.as_ptr(), filled, item) } < 0 {
             return Err(PyErr::fetch(py));
         }
         filled += 1;
