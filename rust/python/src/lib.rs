@@ -260,6 +260,20 @@ fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     })
 }
 
+/// The Python int `value`, from the cached ints of `code_ints` when it is one of them (a
+/// look-up instead of a call: a state's seat, ply and counters are usually small).
+fn small_int(py: Python<'_>, value: i64) -> Bound<'_, PyAny> {
+    match usize::try_from(value)
+        .ok()
+        .and_then(|i| code_ints(py).get(i))
+    {
+        Some(int) => int.bind(py).clone(),
+        None => value
+            .into_pyobject(py)
+            .map_or_else(|never| match never {}, Bound::into_any),
+    }
+}
+
 /// The Python int of the board `new`, from `old_int`, the int of the board `old`: a change of
 /// one or two fields is one or two XORs with cached single-field ints, cheaper than making
 /// an int above 2^64 afresh (three calls under the stable ABI) when a chevron or a marker on

@@ -19,8 +19,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{
-    board_after, engine_error, from_python, make_object, registered, state_names, to_python,
-    PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST, STATE_MAKER,
+    board_after, engine_error, from_python, make_object, registered, small_int, state_names,
+    to_python, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST,
+    STATE_MAKER,
 };
 
 /// The legal moves of one position, in the order of the Python engine.
@@ -473,11 +474,11 @@ impl Moves {
             players,
             markers.into_any(),
             chevrons.into_any(),
-            to_move.into_pyobject(py)?.into_any(),
-            out.into_pyobject(py)?.into_any(),
-            trigger.into_pyobject(py)?.into_any(),
-            idle.into_pyobject(py)?.into_any(),
-            ply.into_pyobject(py)?.into_any(),
+            small_int(py, to_move.into()),
+            small_int(py, out.into()),
+            small_int(py, trigger.into()),
+            small_int(py, idle.into()),
+            small_int(py, ply.into()),
             outcome,
             occupied,
             move_.clone(),
