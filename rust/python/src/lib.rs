@@ -275,7 +275,7 @@ fn small_int(py: Python<'_>, value: i64) -> Bound<'_, PyAny> {
 }
 
 /// The Python int of the board `new`, from `old_int`, the int of the board `old`: a change of
-/// one or two fields is one or two XORs with cached single-field ints, cheaper than making
+/// one or two fields is one XOR with a cached int of those fields, cheaper than making
 /// an int above 2^64 afresh (three calls under the stable ABI) when a chevron or a marker on
 /// ranks 8 and 9 keeps the board that large.
 fn board_after<'py>(
@@ -291,18 +291,17 @@ fn board_after<'py>(
     if new >> 64 == 0 || delta.count_ones() > 2 {
         return Ok(board(py, new));
     }
-    static BITS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
-    let bits = BITS.get_or_init(py, || {
-        (0..81).map(|f| board(py, 1u128 << f).unbind()).collect()
-    });
-    let mut value = old_int.clone();
-    let mut rest = delta;
-    while rest != 0 {
-        let f = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        value = value.bitxor(bits[f].bind(py))?;
-    }
-    Ok(value)
+    // The ints of every board of one or two fields, made when first needed: a step changes
+    // two fields of the occupied board, so one XOR instead of two.
+    static DELTAS: PyOnceLock<Vec<OnceLock<Py<PyAny>>>> = PyOnceLock::new();
+    let deltas = DELTAS.get_or_init(py, || (0..81 * 81).map(|_| OnceLock::new()).collect());
+    let low = delta.trailing_zeros() as usize;
+    let high = 127 - delta.leading_zeros() as usize;
+    let Some(cell) = deltas.get(low * 81 + high) else {
+        return Ok(board(py, new));
+    };
+    let bits = cell.get_or_init(|| board(py, delta).unbind());
+    old_int.bitxor(bits.bind(py))
 }
 
 /// Where a tuple's items start: after its header, as CPython lays out `PyTupleObject`.
