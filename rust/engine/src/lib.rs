@@ -18,7 +18,7 @@ mod resolve;
 mod types;
 
 pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
-pub use movelist::{legal_moves, MoveList, StepChoice};
+pub use movelist::{legal_moves, legal_moves_into, MoveList, StepChoice};
 pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
 pub use types::{
     ChevronList, EngineError, Game, MeetingRule, Move, Outcome, Position, Rules, Termination,

@@ -91,6 +91,13 @@ impl Steps {
         }
     }
 
+    /// No steps, inline again.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.heap = Vec::new();
+        self.spilled = false;
+    }
+
     /// Keeps the first `keep` steps.
     pub fn truncate(&mut self, keep: usize) {
         if self.spilled {
@@ -414,6 +421,10 @@ pub(crate) struct PacruCtx<'a> {
     pub own: u128,
     pub supply: i32,
     pub own_codes: &'a ChevronList,
+    /// Whether any step may end in a meeting: always under the original rule; under the
+    /// 2011 rule only when another player has at least 9 markers, since a move only takes
+    /// markers away from the other players (D22).
+    pub meetings: bool,
 }
 
 /// What the choices of one Pacru step depend on, the board after steps a. and b. (D30):
@@ -469,7 +480,13 @@ impl<'a> PacruCtx<'a> {
         let n = (pos.players as usize).min(4);
         let seat = pos.to_move as usize % 4;
         let own = pos.markers[seat];
+        let meetings = rules.meeting_rule != MeetingRule::Y2011
+            || pos.markers[..n]
+                .iter()
+                .enumerate()
+                .any(|(i, m)| i != seat && m.count_ones() >= 9);
         PacruCtx {
+            meetings,
             rules,
             markers: &pos.markers,
             n,
@@ -526,7 +543,11 @@ impl<'a> PacruCtx<'a> {
             left,
             conn: is_connection(self.own, s),
             fields,
-            partner: self.meeting_partner(s.t, s.d),
+            partner: if self.meetings {
+                self.meeting_partner(s.t, s.d)
+            } else {
+                None
+            },
         })
     }
 

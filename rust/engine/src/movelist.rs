@@ -115,15 +115,39 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
         rules: *rules,
         position: pos.clone(),
     };
+    fill(&mut list);
+    list
+}
+
+/// [`legal_moves`] of `pos` into `list`, whatever it held before: the same list, built in
+/// the storage of one no longer needed (nothing allocated, nothing large copied).
+pub fn legal_moves_into(rules: &Rules, pos: &Position, list: &mut MoveList) {
+    list.passes = false;
+    list.steps.clear();
+    list.step_moves = 0;
+    list.reorienting = 0;
+    list.free = 0;
+    list.turns = &[];
+    list.sizes = [0; 4];
+    list.per_chevron = 0;
+    list.total = 0;
+    list.rules = *rules;
+    list.position.clone_from(pos);
+    fill(list);
+}
+
+/// The moves of `list.position` into `list`, which holds no moves yet.
+fn fill(list: &mut MoveList) {
+    let (rules, pos) = (&list.rules, &list.position);
     if pos.outcome.is_some() || !pos.shape_ok() {
-        return list;
+        return;
     }
     let seat = pos.to_move as usize;
     raw_steps(rules, pos, seat, &mut list.steps);
     if list.steps.as_slice().is_empty() {
         list.passes = !rules.pacru();
         list.total = u64::from(list.passes);
-        return list;
+        return;
     }
     let mut total = 0u64;
     if rules.pacru() {
@@ -156,7 +180,6 @@ pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
         list.step_moves = total;
     }
     list.total = total;
-    list
 }
 
 /// The `index`-th `cost`-subset of the fields of `free` in lexicographic order (cost <= 4),

@@ -2,7 +2,9 @@
 //! `Position::new`, `legal_moves`, `get`, `index_of`, `apply` never panic, and
 //! `index_of(get(i)) == Some(i)`.
 
-use pacru_engine::{apply, legal_moves, perft, Game, MeetingRule, Move, Position, Rules};
+use pacru_engine::{
+    apply, legal_moves, legal_moves_into, perft, Game, MeetingRule, Move, Position, Rules,
+};
 use proptest::prelude::*;
 
 const GAMES: [Game; 4] = [Game::Lilacru, Game::Shacru, Game::Azacru, Game::Pacru];
@@ -92,6 +94,29 @@ proptest! {
     fn random_positions(rules in rules_strategy(), pos in position_strategy(),
                         picks in prop::collection::vec(any::<u64>(), 8)) {
         check_list(&rules, &pos, &picks);
+    }
+
+    /// A list refilled with another position's moves (`legal_moves_into`, which reuses a
+    /// freed list) is that position's list.
+    #[test]
+    fn refilled_list(rules in rules_strategy(), first in position_strategy(),
+                     pos in position_strategy(),
+                     picks in prop::collection::vec(any::<u64>(), 8)) {
+        let fresh = legal_moves(&rules, &pos);
+        let mut list = legal_moves(&rules, &first);
+        legal_moves_into(&rules, &pos, &mut list);
+        prop_assert_eq!(list.len(), fresh.len());
+        prop_assert_eq!(list.is_pass(), fresh.is_pass());
+        prop_assert_eq!(list.step_count(), fresh.step_count());
+        for i in 0..=fresh.step_count() {
+            prop_assert_eq!(list.step_range(i), fresh.step_range(i));
+        }
+        prop_assert!(list.iter().take(64).eq(fresh.iter().take(64)));
+        for &p in &picks {
+            let i = p % (fresh.len() + 1);
+            prop_assert_eq!(list.get(i), fresh.get(i));
+            prop_assert_eq!(list.apply_index(i), fresh.apply_index(i));
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use pyo3::types::{PyByteArray, PyDict, PyInt, PyString, PyTuple, PyType};
 
 use crate::methods::{cached_legal_moves, call_args, descriptor, to_c};
 use crate::moves::Moves;
-use crate::{registered, state_rules};
+use crate::{new_tuple_of, registered, state_rules};
 
 /// The class of the decisions made here (`pacru.encoding.chevron._NativeDecision`).
 static DECISION_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -291,14 +291,13 @@ fn decide<'py>(decision: &Bound<'py, PyAny>, action: i64) -> PyResult<Option<Bou
     };
     let n = prefix.len();
     let last = action.into_pyobject(py)?.into_any();
-    // Item `i < n` of a tuple of `n` items is there: `get_item` does not fail.
-    let chosen = filled_tuple(
+    let chosen = new_tuple_of(
         py,
         None,
         n + 1,
         (0..n + 1).map(|i| match i < n {
-            true => prefix.get_item(i).unwrap_or_else(|_| last.clone()),
-            false => last.clone(),
+            true => prefix.get_item(i),
+            false => Ok(last.clone()),
         }),
     )?;
     let parts = [
@@ -384,47 +383,7 @@ fn actions_tuple<'py>(py: Python<'py>, set: &Actions) -> PyResult<Bound<'py, PyA
     let items = set
         .iter()
         .filter_map(|a| ints.get(usize::from(a)).map(|i| i.bind(py).clone()));
-    filled_tuple(py, None, set.len(), items)
-}
-
-/// A new tuple of `len` items from `items`, of the tuple subclass `class` (a Python class
-/// adding no fields: checked by `decision_methods`) or of `tuple` itself (None): what
-/// `tuple.__new__` does, without a tuple in between. `ValueError` if `items` are fewer.
-fn filled_tuple<'py>(
-    py: Python<'py>,
-    class: Option<&Bound<'py, PyType>>,
-    len: usize,
-    items: impl Iterator<Item = Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let n = ffi::Py_ssize_t::try_from(len)?;
-    let raw = match class {
-        // SAFETY: `class` is a live type object whose instances `PyType_GenericAlloc`
-        // makes (a Python class); either call returns a new reference or NULL with the
-        // exception set.
-        Some(class) => unsafe { ffi::PyType_GenericAlloc(class.as_type_ptr(), n) },
-        // SAFETY: as above.
-        None => unsafe { ffi::PyTuple_New(n) },
-    };
-    // SAFETY: as above.
-    let tuple = unsafe { Bound::from_owned_ptr_or_err(py, raw) }?;
-    let mut filled: ffi::Py_ssize_t = 0;
-    for item in items.take(len) {
-        // SAFETY: `tuple` is a new tuple (or tuple subclass instance) of `n` items that
-        // nothing else holds (its reference count is 1, as `PyTuple_SetItem` requires),
-        // and `filled < n`; `PyTuple_SetItem` steals the reference `into_ptr` gives. No
-        // Python code runs until it is handed out: the items exist already and setting
-        // one allocates nothing, so the collector (which skips empty items) sees nothing
-        // half-made.
-        if unsafe { ffi::PyTuple_SetItem(tuple.as_ptr(), filled, item.into_ptr()) } != 0 {
-            return Err(PyErr::fetch(py));
-        }
-        filled += 1;
-    }
-    if filled != n {
-        // Dropped with its empty items (a tuple frees them as absent).
-        return Err(PyValueError::new_err("a tuple's items ran out"));
-    }
-    Ok(tuple)
+    new_tuple_of(py, None, set.len(), items.map(Ok))
 }
 
 /// The `kind` of a decision at each stage.
@@ -450,7 +409,7 @@ fn make_decision<'py>(
     let class = registered(py, &DECISION_CLASS)?.bind(py).cast::<PyType>()?;
     let [encoding, rest @ ..] = parts;
     let items = [encoding, state.clone()].into_iter().chain(rest);
-    filled_tuple(py, Some(class), 8, items)
+    new_tuple_of(py, Some(class), 8, items.map(Ok))
 }
 
 /// The next decision after `action` in `decision`, when `action` is one of its legal

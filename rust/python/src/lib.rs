@@ -244,7 +244,7 @@ fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
     let names = MOVE_NAMES.get_or_init(py, || {
         MOVE_SLOTS.map(|name| PyString::intern(py, name).unbind())
     });
-    make_object(py, &MOVE_MAKER, class, names, &values).map(Bound::unbind)
+    make_object(py, &MOVE_MAKER, class, names, values).map(Bound::unbind)
 }
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
@@ -261,8 +261,22 @@ fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     })
 }
 
+/// The Python int `value`, from the cached ints of `code_ints` when it is one of them (a
+/// look-up instead of a call: a state's seat, ply and counters are usually small).
+fn small_int(py: Python<'_>, value: i64) -> Bound<'_, PyAny> {
+    match usize::try_from(value)
+        .ok()
+        .and_then(|i| code_ints(py).get(i))
+    {
+        Some(int) => int.bind(py).clone(),
+        None => value
+            .into_pyobject(py)
+            .map_or_else(|never| match never {}, Bound::into_any),
+    }
+}
+
 /// The Python int of the board `new`, from `old_int`, the int of the board `old`: a change of
-/// one or two fields is one or two XORs with cached single-field ints, cheaper than making
+/// one or two fields is one XOR with a cached int of those fields, cheaper than making
 /// an int above 2^64 afresh (three calls under the stable ABI) when a chevron or a marker on
 /// ranks 8 and 9 keeps the board that large.
 fn board_after<'py>(
@@ -278,18 +292,110 @@ fn board_after<'py>(
     if new >> 64 == 0 || delta.count_ones() > 2 {
         return Ok(board(py, new));
     }
-    static BITS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
-    let bits = BITS.get_or_init(py, || {
-        (0..81).map(|f| board(py, 1u128 << f).unbind()).collect()
-    });
-    let mut value = old_int.clone();
-    let mut rest = delta;
-    while rest != 0 {
-        let f = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        value = value.bitxor(bits[f].bind(py))?;
+    // The ints of every board of one or two fields, made when first needed: a step changes
+    // two fields of the occupied board, so one XOR instead of two.
+    static DELTAS: PyOnceLock<Vec<OnceLock<Py<PyAny>>>> = PyOnceLock::new();
+    let deltas = DELTAS.get_or_init(py, || (0..81 * 81).map(|_| OnceLock::new()).collect());
+    let low = delta.trailing_zeros() as usize;
+    let high = 127 - delta.leading_zeros() as usize;
+    let Some(cell) = deltas.get(low * 81 + high) else {
+        return Ok(board(py, new));
+    };
+    let bits = cell.get_or_init(|| board(py, delta).unbind());
+    old_int.bitxor(bits.bind(py))
+}
+
+/// Where a tuple's items start: after its header, as CPython lays out `PyTupleObject`.
+const TUPLE_ITEMS: usize = std::mem::size_of::<ffi::PyVarObject>();
+
+/// Whether a tuple's items lie at `TUPLE_ITEMS` (checked once on a tuple PyTuple_SetItem
+/// filled): then new tuples are filled by writing their items, without a call per item.
+fn tuple_items_direct(py: Python<'_>) -> bool {
+    static DIRECT: PyOnceLock<bool> = PyOnceLock::new();
+    *DIRECT.get_or_init(py, || {
+        // Bound, not Py: a `Py` dropped in a C method (no pyo3 frame around it) would be
+        // queued in pyo3's pool of deferred releases, which every later call then checks.
+        let items = [py.None().into_bound(py), py.NotImplemented().into_bound(py)];
+        let Ok(tuple) = PyTuple::new(py, &items) else {
+            return false;
+        };
+        let base = tuple.as_ptr().cast::<u8>();
+        items.iter().enumerate().all(|(i, item)| {
+            // SAFETY: a tuple of two items is at least its header and two words long.
+            let word = unsafe {
+                base.add(TUPLE_ITEMS + i * std::mem::size_of::<*mut ffi::PyObject>())
+                    .cast::<*mut ffi::PyObject>()
+                    .read_unaligned()
+            };
+            word == item.as_ptr()
+        })
+    })
+}
+
+/// A new tuple of the first `len` items of `items` (an error if there are fewer), without
+/// collecting them first.
+fn new_tuple<'py>(
+    py: Python<'py>,
+    len: usize,
+    items: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let tuple = new_tuple_of(py, None, len, items)?;
+    // SAFETY: the object PyTuple_New made is a tuple.
+    Ok(unsafe { tuple.cast_into_unchecked::<PyTuple>() })
+}
+
+/// As [`new_tuple`], an object of the tuple subclass `class` (a Python class that adds no
+/// field and no `__new__`, whose instances `PyType_GenericAlloc` makes: what
+/// `tuple.__new__(class, items)` makes, without a tuple in between), or a tuple (None).
+pub(crate) fn new_tuple_of<'py>(
+    py: Python<'py>,
+    class: Option<&Bound<'py, PyType>>,
+    len: usize,
+    items: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let size = ffi::Py_ssize_t::try_from(len)
+        .map_err(|_| PyValueError::new_err("pacru engine: tuple too long"))?;
+    let raw = match class {
+        // SAFETY: `class` is a live type object whose instances PyType_GenericAlloc makes
+        // (the caller's promise); called with the GIL held, NULL means an exception is set.
+        Some(class) => unsafe { ffi::PyType_GenericAlloc(class.as_type_ptr(), size) },
+        // SAFETY: PyTuple_New is called with the GIL held; NULL means an exception is set.
+        None => unsafe { ffi::PyTuple_New(size) },
+    };
+    // SAFETY: as above.
+    let tuple = unsafe { Bound::from_owned_ptr_or_err(py, raw) }?;
+    let mut filled: ffi::Py_ssize_t = 0;
+    let direct = tuple_items_direct(py);
+    for item in items.take(len) {
+        let item = item?.into_ptr();
+        if direct {
+            // SAFETY: the items of a tuple (a subclass adding no field lays them out alike)
+            // are the words after its `PyVarObject` header (checked once by
+            // `tuple_items_direct`), `filled < size`, and the new tuple's item is NULL and
+            // nothing else holds the tuple yet; it takes over the reference, as
+            // PyTuple_SetItem does. Until all are set no Python code runs (the items exist
+            // already), and the collector skips NULL items.
+            unsafe {
+                tuple
+                    .as_ptr()
+                    .cast::<u8>()
+                    .add(TUPLE_ITEMS)
+                    .cast::<*mut ffi::PyObject>()
+                    .offset(filled)
+                    .write(item);
+            }
+        // SAFETY: `tuple` is a new tuple of `size` items that nothing else holds yet (so
+        // PyTuple_SetItem may fill it) and `filled < size`; the call takes over the item's
+        // reference. An error leaves the rest NULL, which freeing the tuple allows.
+        } else if unsafe { ffi::PyTuple_SetItem(tuple.as_ptr(), filled, item) } < 0 {
+            return Err(PyErr::fetch(py));
+        }
+        filled += 1;
     }
-    Ok(value)
+    if filled != size {
+        return Err(PyValueError::new_err("pacru engine: too few tuple items"));
+    }
+    Ok(tuple)
 }
 
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
@@ -401,6 +507,10 @@ struct Maker {
     slots: Vec<(Py<PyAny>, ffi::descrsetfunc)>,
     /// The getters of the same descriptors (a member descriptor's `__get__`).
     getters: Vec<ffi::descrgetfunc>,
+    /// Where each slot's object pointer lies in an object of the class (a byte offset),
+    /// found by `slot_offsets`; None when they could not all be found (then the
+    /// descriptors read and write them).
+    offsets: Option<Vec<usize>>,
 }
 
 impl Maker {
@@ -458,29 +568,107 @@ impl Maker {
         }
         // SAFETY: the `Py_tp_alloc` slot of a type holds an `allocfunc`.
         let alloc: ffi::allocfunc = unsafe { std::mem::transmute(alloc) };
-        Ok(Some(Maker {
+        let mut maker = Maker {
             class: class.clone().unbind(),
             alloc,
             slots,
             getters,
-        }))
+            offsets: None,
+        };
+        maker.offsets = maker.slot_offsets(py)?;
+        Ok(Some(maker))
+    }
+
+    /// A new, empty object of the class (every slot NULL: the allocator zeroes it).
+    fn alloc<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // SAFETY: `alloc` is the class's own allocator, called as `object.__new__` calls it.
+        let obj = unsafe { (self.alloc)(self.class.bind(py).as_type_ptr(), 0) };
+        // SAFETY: a non-NULL result of an allocator is a new, owned reference; NULL means
+        // an exception is set.
+        unsafe { Bound::from_owned_ptr_or_err(py, obj) }
+    }
+
+    /// The byte offset of every slot in an object of the class, found by setting each slot
+    /// of an empty object in turn to a new object through its descriptor and looking for
+    /// that object's address among the words of the object (`__basicsize__` bytes, after
+    /// the object header); None unless every slot is found at exactly one word, distinct
+    /// from the others, which its descriptor sets back to NULL.
+    ///
+    /// A member descriptor of a slot stores the object pointer at a fixed offset of the
+    /// instance (`PyMemberDef.offset`, which the limited API does not expose); writing and
+    /// reading that word as the descriptor does then skips its type checks and calls.
+    fn slot_offsets(&self, py: Python<'_>) -> PyResult<Option<Vec<usize>>> {
+        const WORD: usize = std::mem::size_of::<*mut ffi::PyObject>();
+        let size: usize = self.class.bind(py).getattr("__basicsize__")?.extract()?;
+        let header = std::mem::size_of::<ffi::PyObject>();
+        let probe = self.alloc(py)?;
+        let base = probe.as_ptr().cast::<u8>();
+        // SAFETY: `k` ranges over whole words inside the object's `__basicsize__` bytes,
+        // all allocated by the class's allocator and initialised (zeroed, then set only by
+        // descriptors); the probe is alive while they are read.
+        let word = |k: usize| unsafe { base.add(k).cast::<usize>().read_unaligned() };
+        let mut offsets = Vec::with_capacity(self.slots.len());
+        for (descr, set) in &self.slots {
+            let marker = pyo3::types::PyList::empty(py);
+            // SAFETY: `set` is the setter of `descr`'s type; the pointers are live.
+            if unsafe { set(descr.as_ptr(), probe.as_ptr(), marker.as_ptr()) } < 0 {
+                return Err(PyErr::fetch(py));
+            }
+            let address = marker.as_ptr() as usize;
+            let found: Vec<usize> = (header..size.saturating_sub(WORD - 1))
+                .step_by(WORD)
+                .filter(|&k| word(k) == address)
+                .collect();
+            // SAFETY: as above; a NULL value deletes the slot.
+            if unsafe { set(descr.as_ptr(), probe.as_ptr(), std::ptr::null_mut()) } < 0 {
+                return Err(PyErr::fetch(py));
+            }
+            match found[..] {
+                [k] if word(k) == 0 && !offsets.contains(&k) => offsets.push(k),
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(offsets))
+    }
+
+    /// The address of slot `i` of `obj` (an object of this class, `owns`) when the
+    /// offsets are known.
+    fn slot_ptr(&self, obj: &Bound<'_, PyAny>, i: usize) -> Option<*mut *mut ffi::PyObject> {
+        let offset = *self.offsets.as_ref()?.get(i)?;
+        // SAFETY: `offset` is the offset of a slot inside an object of this class
+        // (`slot_offsets`), and `obj` is one, so the result points inside its allocation.
+        Some(unsafe { obj.as_ptr().cast::<u8>().add(offset) }.cast::<*mut ffi::PyObject>())
     }
 
     /// A new object of the class with its slots set to `values`, in the order of the names.
-    fn make<'py>(
+    fn make<'py, const N: usize>(
         &self,
         py: Python<'py>,
-        values: &[Bound<'py, PyAny>],
+        values: [Bound<'py, PyAny>; N],
     ) -> PyResult<Bound<'py, PyAny>> {
-        // SAFETY: `alloc` is the class's own allocator, called as `object.__new__` calls it.
-        let obj = unsafe { (self.alloc)(self.class.bind(py).as_type_ptr(), 0) };
-        if obj.is_null() {
-            return Err(PyErr::fetch(py));
-        }
-        // SAFETY: a non-null result of an allocator is a new, owned reference.
-        let obj = unsafe { Bound::from_owned_ptr(py, obj) };
-        for (i, value) in values.iter().enumerate() {
-            self.set(&obj, i, value)?;
+        let obj = self.alloc(py)?;
+        match self.offsets.as_deref() {
+            Some(offsets) if offsets.len() == N => {
+                let base = obj.as_ptr().cast::<u8>();
+                for (offset, value) in offsets.iter().zip(values) {
+                    // SAFETY: `offset` is the offset of a slot inside an object of this
+                    // class (`slot_offsets`), of which `obj` is a new one that nothing else
+                    // holds; the slot takes over the reference, as in `set_owned`.
+                    unsafe {
+                        let slot = base.add(*offset).cast::<*mut ffi::PyObject>();
+                        let old = slot.read();
+                        slot.write(value.into_ptr());
+                        if !old.is_null() {
+                            ffi::Py_DECREF(old);
+                        }
+                    }
+                }
+            }
+            _ => {
+                for (i, value) in values.into_iter().enumerate() {
+                    self.set_owned(&obj, i, value)?;
+                }
+            }
         }
         Ok(obj)
     }
@@ -493,6 +681,16 @@ impl Maker {
     /// Slot `i` of `obj`, an object of this class (`owns`), as `obj.<name>` reads it.
     fn get<'py>(&self, obj: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
         let py = obj.py();
+        if let Some(slot) = self.slot_ptr(obj, i) {
+            // SAFETY: `slot` is the word of slot `i` of the live `obj`, NULL or a strong
+            // reference the object holds.
+            let value = unsafe { slot.read() };
+            if !value.is_null() {
+                // SAFETY: a live object's slot holds a live reference; this takes a new one,
+                // as the descriptor's getter does.
+                return Ok(unsafe { Bound::from_borrowed_ptr(py, value) });
+            }
+        }
         let (descr, _) = &self.slots[i];
         let class = self.class.bind(py);
         // SAFETY: `getters[i]` is the getter of `descr`'s type, called as `obj.<name>` calls
@@ -506,6 +704,25 @@ impl Maker {
     /// Set slot `i` of `obj`, an object of this class (`owns`), around its frozen
     /// `__setattr__`, as `object.__setattr__` does.
     fn set(&self, obj: &Bound<'_, PyAny>, i: usize, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_owned(obj, i, value.clone())
+    }
+
+    /// `set`, handing over the reference `value`.
+    #[inline]
+    fn set_owned(&self, obj: &Bound<'_, PyAny>, i: usize, value: Bound<'_, PyAny>) -> PyResult<()> {
+        if let Some(slot) = self.slot_ptr(obj, i) {
+            // SAFETY: `slot` is the word of slot `i` of the live `obj`; as the member
+            // descriptor does, it takes the new reference, then the old one (if any) is
+            // released, last, since releasing may run arbitrary code.
+            unsafe {
+                let old = slot.read();
+                slot.write(value.into_ptr());
+                if !old.is_null() {
+                    ffi::Py_DECREF(old);
+                }
+            }
+            return Ok(());
+        }
         let (descr, set) = &self.slots[i];
         // SAFETY: `set` is the setter of `descr`'s type; the pointers are live references.
         if unsafe { set(descr.as_ptr(), obj.as_ptr(), value.as_ptr()) } < 0 {
@@ -589,12 +806,12 @@ fn check_fields(class: &Bound<'_, PyType>, slots: &[&str]) -> PyResult<()> {
 
 /// A new object of `class` with the slots `names` set to `values`: through the maker cached
 /// in `cell` when it is this class's, else by `object.__new__` and `object.__setattr__`.
-fn make_object<'py>(
+fn make_object<'py, const N: usize>(
     py: Python<'py>,
     cell: &PyOnceLock<Option<Maker>>,
     class: &Bound<'py, PyType>,
     names: &[Py<PyString>],
-    values: &[Bound<'py, PyAny>],
+    values: [Bound<'py, PyAny>; N],
 ) -> PyResult<Bound<'py, PyAny>> {
     let maker = cell.get_or_try_init(py, || Maker::of(class, names))?;
     if let Some(maker) = maker {
@@ -604,7 +821,7 @@ fn make_object<'py>(
     }
     let new = registered(py, &OBJECT_NEW)?.bind(py).call1((class,))?;
     for (name, value) in names.iter().zip(values) {
-        set_slot(&new, name.bind(py), value)?;
+        set_slot(&new, name.bind(py), &value)?;
     }
     Ok(new)
 }
@@ -717,33 +934,37 @@ impl PyPosition {
             self.markers.bind(py).clone()
         } else {
             let old = self.markers.bind(py);
-            let mut items = Vec::with_capacity(players);
-            for (i, m) in next.markers.iter().take(players).enumerate() {
-                let before = old.get_item(i)?;
-                items.push(if *m == self.pos.markers[i] {
-                    before
-                } else {
-                    board_after(&before, self.pos.markers[i], *m)?
-                });
-            }
-            PyTuple::new(py, items)?
+            new_tuple(
+                py,
+                players,
+                next.markers.iter().enumerate().map(|(i, m)| {
+                    let before = old.get_item(i)?;
+                    if *m == self.pos.markers[i] {
+                        Ok(before)
+                    } else {
+                        board_after(&before, self.pos.markers[i], *m)
+                    }
+                }),
+            )?
         };
         let chevrons = if next.chevrons == self.pos.chevrons {
             self.chevrons.bind(py).clone()
         } else {
             let old = self.chevrons.bind(py);
-            let mut items = Vec::with_capacity(players);
-            for (i, seat) in next.chevrons.iter().take(players).enumerate() {
-                items.push(if *seat == self.pos.chevrons[i] {
-                    old.get_item(i)?
-                } else {
+            new_tuple(
+                py,
+                players,
+                next.chevrons.iter().enumerate().map(|(i, seat)| {
+                    if *seat == self.pos.chevrons[i] {
+                        return old.get_item(i);
+                    }
                     let ints = code_ints(py);
-                    let codes: Vec<_> =
-                        seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
-                    PyTuple::new(py, codes)?.into_any()
-                });
-            }
-            PyTuple::new(py, items)?
+                    let codes = seat
+                        .iter()
+                        .map(|c| Ok(ints[usize::from(c)].bind(py).clone()));
+                    new_tuple(py, seat.len(), codes).map(Bound::into_any)
+                }),
+            )?
         };
         Ok((markers, chevrons))
     }

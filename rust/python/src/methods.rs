@@ -145,6 +145,12 @@ unsafe extern "C" fn c_apply_move(
     // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
     let state = unsafe { Bound::from_borrowed_ptr(py, slf) };
     let run = || -> PyResult<Py<PyAny>> {
+        if nargs == 1 && kwnames.is_null() {
+            // The call of every ply, `state.apply_move(move)`: no vector to allocate.
+            // SAFETY: the vectorcall protocol passes `nargs` live positional values.
+            let move_ = unsafe { Bound::from_borrowed_ptr(py, *args) };
+            return apply_move(&state, std::slice::from_ref(&move_), None).map(Bound::unbind);
+        }
         // SAFETY: these are the arguments CPython passes to this method, during the call.
         let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
         apply_move(&state, &values, kwargs).map(Bound::unbind)

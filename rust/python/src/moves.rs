@@ -7,6 +7,7 @@
 //! pure-Python engine for the same position, made when first read, so they are the same
 //! objects under either engine; `_family_draw` draws from the engine's own family bounds.
 
+use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex};
 
 use pacru_engine as engine;
@@ -18,8 +19,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{
-    board_after, engine_error, from_python, make_object, registered, state_names, to_python,
-    PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST, STATE_MAKER,
+    board_after, engine_error, from_python, make_object, registered, small_int, state_names,
+    to_python, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST,
+    STATE_MAKER,
 };
 
 /// The legal moves of one position, in the order of the Python engine.
@@ -28,8 +30,10 @@ pub(crate) struct Moves {
     position: Py<PyPosition>,
     /// Behind an `Arc`: the list keeps its steps inline (about a kilobyte), so a small
     /// Python object is allocated and freed by CPython's small-object allocator, and the
-    /// decisions of `pacru.encoding` share the list instead of copying it.
-    list: Arc<engine::MoveList>,
+    /// decisions of `pacru.encoding` share the list instead of copying it. Given back to
+    /// `SPARE` when the list is freed and nothing else holds it (never read again then:
+    /// `Drop`).
+    list: ManuallyDrop<Arc<engine::MoveList>>,
     /// The move last handed out by indexing, with its index: applied without a check.
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
@@ -38,13 +42,46 @@ pub(crate) struct Moves {
     pub(crate) decisions: crate::decisions::Cache,
 }
 
+/// The boxes of lists freed lately, for the next lists: a bot frees one list a ply and makes
+/// the next, so its lists reuse one box instead of allocating a kilobyte each. Boxes, not the
+/// lists themselves: a list moves in and out of the pool without being copied. Only boxes
+/// nothing else holds (no decision) are kept, so each can be refilled in place.
+static SPARE: Mutex<Vec<Arc<engine::MoveList>>> = Mutex::new(Vec::new());
+/// How many boxes `SPARE` keeps.
+const SPARE_SIZE: usize = 8;
+
+impl Drop for Moves {
+    fn drop(&mut self) {
+        // SAFETY: the field is taken once, here, and `self` is not used after `drop`.
+        let mut list = unsafe { ManuallyDrop::take(&mut self.list) };
+        if Arc::get_mut(&mut list).is_none() {
+            return; // a decision still holds the list
+        }
+        if let Ok(mut spare) = SPARE.lock() {
+            if spare.len() < SPARE_SIZE {
+                spare.push(list);
+            }
+        }
+    }
+}
+
 impl Moves {
     /// The legal moves of `position`.
     pub(crate) fn of(position: &Bound<'_, PyPosition>) -> Moves {
         let me = position.get();
+        let mut spare = SPARE.lock().ok().and_then(|mut spare| spare.pop());
+        // Only lists nothing else held went to `SPARE`: `get_mut` finds each unshared.
+        let list = match spare.as_mut().and_then(Arc::get_mut) {
+            Some(list) => {
+                engine::legal_moves_into(&me.rules, &me.pos, list);
+                spare
+            }
+            None => None,
+        };
+        let list = list.unwrap_or_else(|| Arc::new(engine::legal_moves(&me.rules, &me.pos)));
         Moves {
             position: position.clone().unbind(),
-            list: Arc::new(engine::legal_moves(&me.rules, &me.pos)),
+            list: ManuallyDrop::new(list),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
             decisions: Default::default(),
@@ -467,11 +504,11 @@ impl Moves {
             players,
             markers.into_any(),
             chevrons.into_any(),
-            to_move.into_pyobject(py)?.into_any(),
-            out.into_pyobject(py)?.into_any(),
-            trigger.into_pyobject(py)?.into_any(),
-            idle.into_pyobject(py)?.into_any(),
-            ply.into_pyobject(py)?.into_any(),
+            small_int(py, to_move.into()),
+            small_int(py, out.into()),
+            small_int(py, trigger.into()),
+            small_int(py, idle.into()),
+            small_int(py, ply.into()),
             outcome,
             occupied,
             move_.clone(),
@@ -479,13 +516,7 @@ impl Moves {
             pos.into_any(),
             none,
         ];
-        make_object(
-            py,
-            &STATE_MAKER,
-            &state.get_type(),
-            state_names(py),
-            &values,
-        )
+        make_object(py, &STATE_MAKER, &state.get_type(), state_names(py), values)
     }
 }
 
