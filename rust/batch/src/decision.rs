@@ -431,11 +431,16 @@ impl Game {
 
     /// What the legal `action` leads to in the move under way.
     pub fn advance(&self, action: u16) -> Next {
-        let mut g = self.clone();
+        self.clone().advance_into(action)
+    }
+
+    /// As [`Game::advance`], taking this decision instead of copying it.
+    pub fn advance_into(self, action: u16) -> Next {
+        let mut g = self;
         g.prefix.push(action);
         // Every part but the legal actions, which the next decision sets.
         g.legal = Actions::default();
-        match self.stage {
+        match g.stage {
             S_ORIGIN => {
                 if action == PASS {
                     return g.finish(0);
@@ -541,17 +546,17 @@ impl Game {
 
     /// The options of the `step`-th step family, in order.
     fn read_options(&self, step: usize) -> Vec<Opt> {
-        self.node
-            .list
-            .step_choices(step)
-            .iter()
-            .map(|c| Opt {
+        // At most a connection and the nine fields of a borderland {R8, R10}.
+        let mut options = Vec::with_capacity(10);
+        self.node.list.each_step_choice(step, |c| {
+            options.push(Opt {
                 twist: c.twist,
                 conn: c.connection,
                 marker: c.marker.map_or(-1, i16::from),
                 meet: c.meetings,
             })
-            .collect()
+        });
+        options
     }
 
     fn ask(mut self, stage: u8, legal: Actions) -> Next {

@@ -262,20 +262,24 @@ impl MoveList {
     /// of one choice follow each other in the list, one per meeting field ascending (one
     /// move when it has none). Empty from `i == step_count()` on.
     pub fn step_choices(&self, i: usize) -> Vec<StepChoice> {
+        let mut out = Vec::with_capacity(4);
+        self.each_step_choice(i, |c| out.push(c));
+        out
+    }
+
+    /// Gives each of [`MoveList::step_choices`] to `visit`, in order, without a vector.
+    pub fn each_step_choice(&self, i: usize, mut visit: impl FnMut(StepChoice)) {
         let Some(s) = self.steps.as_slice().get(i) else {
-            return Vec::new();
+            return;
         };
-        let choices = self.choices(s);
-        choices
-            .as_slice()
-            .iter()
-            .map(|o| StepChoice {
+        for o in self.choices(s).as_slice() {
+            visit(StepChoice {
                 twist: o.twist,
                 connection: o.conn,
                 marker: (o.marker >= 0).then_some(o.marker as u8),
                 meetings: o.meet,
-            })
-            .collect()
+            });
+        }
     }
 
     /// The position the moves are legal in.

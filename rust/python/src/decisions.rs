@@ -16,7 +16,7 @@
 //! the documented error. The finished decision's move is handed out by the list, so
 //! `apply_move` takes it without a check.
 
-use std::ffi::c_int;
+use std::ffi::{c_int, c_void, CString};
 use std::sync::{Arc, Mutex};
 
 use pacru_batch::decision::{Actions, Game, Layout, Next, NUM_ACTIONS};
@@ -43,6 +43,8 @@ static CHECKED_START: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// are those of each list's position.
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct DecisionLayout {
+    /// The encoding's `Rules` object: a state with this very object is of its rules.
+    rules: Py<PyAny>,
     players: u8,
     game_index: u8,
     ply_scale: f64,
@@ -52,14 +54,15 @@ pub(crate) struct DecisionLayout {
 
 #[pymethods]
 impl DecisionLayout {
-    /// The layout of game `game_index` (0..3: Lilacru, Shacru, Azacru, Pacru) for
-    /// `players` players, its ply and idle scales and its Pacru supply {R1} (0 for the
+    /// The layout of the encoding of `rules` (its `Rules` object) and game `game_index`
+    /// (0..3: Lilacru, Shacru, Azacru, Pacru) for `players` players, its ply and idle scales and its Pacru supply {R1} (0 for the
     /// other games).
     ///
     /// Raises `ValueError` for a game index past the chevron games or a player count
     /// other than 2, 3 or 4.
     #[new]
     fn new(
+        rules: Py<PyAny>,
         players: u8,
         game_index: u8,
         ply_scale: f64,
@@ -72,6 +75,7 @@ impl DecisionLayout {
             )));
         }
         Ok(DecisionLayout {
+            rules,
             players,
             game_index,
             ply_scale,
@@ -133,7 +137,8 @@ pub(crate) struct Cache(Mutex<Option<Box<Decisions>>>);
 struct Decisions {
     layout: Layout,
     start: Game,
-    last: Game,
+    /// The last decision made, when it is not the first.
+    last: Option<Game>,
 }
 
 /// What a decision's tuple is made of, read from its `Game` under the cache's lock (no
@@ -166,11 +171,10 @@ impl Cache {
     fn start(&self, layout: Layout, list: &Arc<MoveList>) -> PyResult<Step> {
         let mut cache = self.lock()?;
         let decisions = cache.get_or_insert_with(|| {
-            let start = Game::of_list(&layout, Arc::clone(list));
             Box::new(Decisions {
                 layout,
-                last: start.clone(),
-                start,
+                start: Game::of_list(&layout, Arc::clone(list)),
+                last: None,
             })
         });
         Ok(Step::of(&decisions.start, None))
@@ -183,28 +187,32 @@ impl Cache {
         let Some(decisions) = cache.as_mut() else {
             return Ok(None);
         };
-        let replayed;
-        let game = if decisions.last.prefix() == prefix {
-            &decisions.last
-        } else {
-            replayed = decisions.replay(prefix);
-            match &replayed {
-                Some(game) => game,
-                None => return Ok(None),
+        let legal = |game: &Game| {
+            u16::try_from(action)
+                .ok()
+                .filter(|&a| game.legal.contains(a))
+        };
+        // The last decision is taken over (a choice made from it again is replayed).
+        let base = match decisions.last.take() {
+            Some(last) if last.prefix() == prefix => last,
+            other => {
+                decisions.last = other;
+                match decisions.replay(prefix) {
+                    Some(game) => game,
+                    None => return Ok(None),
+                }
             }
         };
-        let Some(action) = u16::try_from(action)
-            .ok()
-            .filter(|&a| game.legal.contains(a))
-        else {
+        let Some(action) = legal(&base) else {
+            decisions.last = Some(base);
             return Ok(None);
         };
-        let (next, played) = match game.advance(action) {
+        let (next, played) = match base.advance_into(action) {
             Next::Ask(g) => (g, None),
             Next::Done(g, at) => (g, Some(at)),
         };
         let step = Step::of(&next, played);
-        decisions.last = next;
+        decisions.last = Some(next);
         Ok(Some(step))
     }
 
@@ -212,10 +220,9 @@ impl Cache {
     fn game(&self, prefix: &[u16]) -> PyResult<Option<(Game, Layout)>> {
         let cache = self.lock()?;
         Ok(cache.as_ref().and_then(|d| {
-            let game = if d.last.prefix() == prefix {
-                Some(d.last.clone())
-            } else {
-                d.replay(prefix)
+            let game = match &d.last {
+                Some(last) if last.prefix() == prefix => Some(last.clone()),
+                _ => d.replay(prefix),
             };
             game.map(|g| (g, d.layout))
         }))
@@ -231,7 +238,7 @@ impl Decisions {
             if !game.legal.contains(action) {
                 return None;
             }
-            game = match game.advance(action) {
+            game = match game.advance_into(action) {
                 Next::Ask(g) | Next::Done(g, _) => g,
             };
         }
@@ -474,27 +481,34 @@ unsafe extern "C" fn c_choose(
     to_c(py, run)
 }
 
-/// The first decision of `state` for `encoding`: at once for a `ChevronState` (not a
-/// subclass) of the encoding's own rules object whose player to move has a decision,
-/// else through the Python `ChevronEncoding.start`, which checks it.
+/// The first decision of `state` for `encoding`, when `state` is a `ChevronState` (not a
+/// subclass) of the encoding's own rules object whose player to move has a decision; else
+/// None (the Python `ChevronEncoding.start` checks it).
 fn start<'py>(
+    encoding: &Bound<'py, PyAny>,
+    state: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = encoding.py();
+    let Some(rules) = state_rules(state)? else {
+        return Ok(None);
+    };
+    let layout = encoding.getattr(intern!(py, "_native"))?;
+    let Ok(layout) = layout.cast::<DecisionLayout>() else {
+        return Ok(None);
+    };
+    if !rules.is(layout.get().rules.bind(py)) {
+        return Ok(None);
+    }
+    layout.get().start(encoding, state)
+}
+
+/// The Python `ChevronEncoding.start` called with `encoding` and the call's arguments.
+fn checked_start<'py>(
     encoding: &Bound<'py, PyAny>,
     args: &[Bound<'py, PyAny>],
     kwargs: Option<Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = encoding.py();
-    if let ([state], None) = (args, &kwargs) {
-        if let Some(rules) = state_rules(state)? {
-            if rules.is(encoding.getattr(intern!(py, "rules"))?) {
-                let layout = encoding.getattr(intern!(py, "_native"))?;
-                if let Ok(layout) = layout.cast::<DecisionLayout>() {
-                    if let Some(decision) = layout.get().start(encoding, state)? {
-                        return Ok(decision);
-                    }
-                }
-            }
-        }
-    }
     let mut all = Vec::with_capacity(args.len() + 1);
     all.push(encoding.clone());
     all.extend(args.iter().cloned());
@@ -515,9 +529,16 @@ unsafe extern "C" fn c_start(
     // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
     let encoding = unsafe { Bound::from_borrowed_ptr(py, slf) };
     let run = || -> PyResult<Py<PyAny>> {
+        if nargs == 1 && kwnames.is_null() {
+            // SAFETY: the vectorcall protocol passes `nargs` live positional values.
+            let state = unsafe { Bound::from_borrowed_ptr(py, *args) };
+            if let Some(decision) = start(&encoding, &state)? {
+                return Ok(decision.unbind());
+            }
+        }
         // SAFETY: these are the arguments CPython passes to this method, during the call.
         let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
-        start(&encoding, &values, kwargs).map(Bound::unbind)
+        checked_start(&encoding, &values, kwargs).map(Bound::unbind)
     };
     to_c(py, run)
 }
@@ -572,4 +593,55 @@ pub(crate) fn decision_methods(
         flags,
     )?;
     Ok((choose, start))
+}
+
+/// `decision.<name>` of a decision: its tuple item `closure` (an index, not a pointer).
+unsafe extern "C" fn item_getter(
+    slf: *mut ffi::PyObject,
+    closure: *mut c_void,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a getter with the GIL held and `slf` live, of the class (the
+    // descriptor checks it): a tuple. `PyTuple_GetItem` returns a borrowed item, or NULL
+    // with `IndexError` set for an index past the end.
+    let item = unsafe { ffi::PyTuple_GetItem(slf, closure as ffi::Py_ssize_t) };
+    if !item.is_null() {
+        // SAFETY: a live object; the getter returns a new reference.
+        unsafe { ffi::Py_IncRef(item) };
+    }
+    item
+}
+
+/// Read-only attributes of the tuple subclass `class`, one per `(name, index, doc)`, each
+/// the tuple's item `index`: a C getter, which the interpreter calls without the frame of
+/// a property's function or the call of `operator.itemgetter`.
+#[pyfunction]
+pub(crate) fn tuple_item_getters(
+    class: &Bound<'_, PyType>,
+    items: Vec<(String, usize, String)>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let py = class.py();
+    if !class.is_subclass_of::<PyTuple>()? {
+        return Err(PyValueError::new_err(
+            "item getters are for a subclass of tuple",
+        ));
+    }
+    items
+        .into_iter()
+        .map(|(name, index, doc)| {
+            // The definition must outlive the descriptor, which lives as long as the class
+            // (all of the process): leaked once per attribute, a few dozen bytes.
+            let def: &'static mut ffi::PyGetSetDef = Box::leak(Box::new(ffi::PyGetSetDef {
+                name: CString::new(name)?.into_raw(),
+                get: Some(item_getter),
+                set: None,
+                doc: CString::new(doc)?.into_raw(),
+                closure: index as *mut c_void,
+            }));
+            // SAFETY: `class` is a live type object and `def` a valid, never-freed
+            // definition; the result is a new reference or NULL with the exception set.
+            let descr = unsafe { ffi::PyDescr_NewGetSet(class.as_type_ptr(), def) };
+            // SAFETY: as above.
+            unsafe { Bound::from_owned_ptr_or_err(py, descr) }.map(Bound::unbind)
+        })
+        .collect()
 }

@@ -1094,6 +1094,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(methods::state_methods, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_methods, m)?)?;
+    m.add_function(wrap_pyfunction!(decisions::tuple_item_getters, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_choose, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_stage, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_observation, m)?)?;

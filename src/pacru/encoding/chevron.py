@@ -173,7 +173,7 @@ class ChevronEncoding(Encoding):
         if _NATIVE is not None:
             supply = SUPPLY[players] if rules.pacru else 0
             self._native = _NATIVE.DecisionLayout(
-                players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
+                rules, players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
             )
         self._frozen = True
 
@@ -567,6 +567,14 @@ if _NATIVE is not None:
         ChevronEncoding.start,
         Encoding.start.__doc__,
     )
+    # Its fields as C getters of the tuple items (the frame-free reads of Decision's).
+    _FIELDS = ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
+    _GETTERS = _NATIVE.tuple_item_getters(
+        _NativeDecision,
+        [(name, i, getattr(Decision, name).__doc__ or "") for i, name in enumerate(_FIELDS)],
+    )
+    for _name, _getter in zip(_FIELDS, _GETTERS, strict=True):
+        setattr(_NativeDecision, _name, _getter)
 
 
 def _action_name(action: int) -> str:
