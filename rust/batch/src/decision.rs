@@ -121,6 +121,11 @@ impl Actions {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
+    /// The set as bits: action `64 * i + b` is bit `b` of word `i`.
+    pub fn words(&self) -> &[u64; 7] {
+        &self.0
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
@@ -231,8 +236,6 @@ pub struct Game {
     node: Arc<Node>,
     stage: u8,
     origin: i16,
-    /// The families of the chosen origin, while the target is asked.
-    fams: Option<Arc<Vec<Fam>>>,
     fam: Option<Fam>,
     /// The options of the step family entered, and the candidates still open among them
     /// (a bit per option: a Pacru step has at most a connection, nine crossing fields and
@@ -323,7 +326,6 @@ impl Game {
             node: Arc::new(node),
             stage: S_ORIGIN,
             origin: -1,
-            fams: None,
             fam: None,
             options: None,
             cands: 0,
@@ -437,6 +439,16 @@ impl Game {
     /// As [`Game::advance`], taking this decision instead of copying it.
     pub fn advance_into(self, action: u16) -> Next {
         let mut g = self;
+        match g.step(action) {
+            None => Next::Ask(g),
+            Some(at) => Next::Done(g, at),
+        }
+    }
+
+    /// Takes the legal `action` in place: this becomes the next decision (None), or the
+    /// finished one, with the index of the move chosen.
+    pub fn step(&mut self, action: u16) -> Option<u64> {
+        let g = self;
         g.prefix.push(action);
         // Every part but the legal actions, which the next decision sets.
         g.legal = Actions::default();
@@ -449,13 +461,15 @@ impl Game {
                 g.target_stage()
             }
             S_TARGET => {
-                let fam = g
-                    .fams
-                    .as_deref()
-                    .and_then(|fams| fams.iter().find(|f| f.action() == action))
-                    .copied()
-                    .expect("a legal target or turn has its family");
-                g.enter(fam)
+                let mut chosen = None;
+                g.each_family(|fam| {
+                    let found = fam.action() == action;
+                    if found {
+                        chosen = Some(fam);
+                    }
+                    !found
+                });
+                g.enter(chosen.expect("a legal target or turn has its family"))
             }
             S_RELINQUISH => {
                 if let Some(Fam::Reo { .. }) = g.fam {
@@ -504,26 +518,27 @@ impl Game {
         pos.markers[usize::from(pos.to_move)] & !pos.occupied()
     }
 
-    /// The families of the chosen origin, in list order (steps, then reorientations); the
-    /// steps' options are read when one is entered.
-    fn families_of_origin(&self) -> Vec<Fam> {
+    /// Gives each family of the chosen origin to `visit`, in list order (steps, then
+    /// reorientations), until it returns false; the steps' options are read when one is
+    /// entered. Kept nowhere: the target decision's families are found again when one is
+    /// chosen.
+    fn each_family(&self, mut visit: impl FnMut(Fam) -> bool) {
         let origin = self.origin as u8;
         let node = &*self.node;
         let (pos, list, shape) = (node.pos(), &*node.list, node.shape);
-        let mut out = Vec::with_capacity(8);
-        // The steps come by chevron, ascending field: this chevron's are one run.
-        for step in 0..list.step_count() {
-            match (list.step_fields(step), list.step_range(step)) {
-                (Some((o, target, capture)), Some((start, _))) if o == origin => {
-                    out.push(Fam::Step {
-                        step,
-                        start,
-                        target,
-                        capture,
-                    })
+        for step in list.steps_from(origin) {
+            if let (Some((_, target, capture)), Some((start, _))) =
+                (list.step_fields(step), list.step_range(step))
+            {
+                let fam = Fam::Step {
+                    step,
+                    start,
+                    target,
+                    capture,
+                };
+                if !visit(fam) {
+                    return;
                 }
-                (Some((o, _, _)), _) if o > origin => break,
-                _ => {}
             }
         }
         if shape.turns > 0 {
@@ -533,15 +548,17 @@ impl Game {
             let turns: &[i8] = if shape.turns == 4 { &TURNS } else { &[-1, 1] };
             let mut start = shape.step_moves + k * shape.per_chevron;
             for (t, &turn) in turns.iter().enumerate() {
-                out.push(Fam::Reo {
+                let fam = Fam::Reo {
                     start,
                     turn_index: TURNS.iter().position(|&x| x == turn).unwrap_or(0) as u8,
                     cost: 2 * turn.unsigned_abs() as usize,
-                });
+                };
+                if !visit(fam) {
+                    return;
+                }
                 start += shape.sizes[t];
             }
         }
-        out
     }
 
     /// The options of the `step`-th step family, in order.
@@ -559,26 +576,29 @@ impl Game {
         options
     }
 
-    fn ask(mut self, stage: u8, legal: Actions) -> Next {
+    fn ask(&mut self, stage: u8, legal: Actions) -> Option<u64> {
         self.stage = stage;
         self.legal = legal;
-        Next::Ask(self)
+        None
     }
 
-    fn target_stage(mut self) -> Next {
-        let mut fams = self.families_of_origin();
-        if fams.len() > 1 {
-            let acts = fams.iter().map(Fam::action).collect();
-            self.fams = Some(Arc::new(fams));
+    fn target_stage(&mut self) -> Option<u64> {
+        let (mut acts, mut count, mut only) = (Actions::default(), 0, None);
+        self.each_family(|fam| {
+            acts.insert(fam.action());
+            count += 1;
+            only = Some(fam);
+            true
+        });
+        if count > 1 {
             return self.ask(S_TARGET, acts);
         }
-        let only = fams.pop().expect("a legal origin has a family");
+        let only = only.expect("a legal origin has a family");
         self.fam = None;
         self.enter(only)
     }
 
-    fn enter(mut self, fam: Fam) -> Next {
-        self.fams = None;
+    fn enter(&mut self, fam: Fam) -> Option<u64> {
         self.fam = Some(fam);
         match fam {
             Fam::Step { step, .. } => {
@@ -592,7 +612,7 @@ impl Game {
         }
     }
 
-    fn option_stage(mut self) -> Next {
+    fn option_stage(&mut self) -> Option<u64> {
         let options = self.options.clone().unwrap_or_default();
         let mut cands = bits64(self.cands);
         let first = cands.next().expect("a step family has an option");
@@ -629,9 +649,9 @@ impl Game {
         self.finish_step(meeting)
     }
 
-    fn finish_step(mut self, meeting: Option<u32>) -> Next {
+    fn finish_step(&mut self, meeting: Option<u32>) -> Option<u64> {
         let Some(Fam::Step { start, .. }) = self.fam else {
-            return Next::Ask(self); // unreachable: a meeting is chosen in a step
+            return None; // unreachable: a meeting is chosen in a step
         };
         let options = self.step_options();
         let oi = self.cands.trailing_zeros() as usize;
@@ -647,9 +667,9 @@ impl Game {
         self.finish(start + index)
     }
 
-    fn relinquish_stage(mut self) -> Next {
+    fn relinquish_stage(&mut self) -> Option<u64> {
         let Some(Fam::Reo { start, cost, .. }) = self.fam else {
-            return Next::Ask(self); // unreachable: fields are given up in a reorientation
+            return None; // unreachable: fields are given up in a reorientation
         };
         let free = self.free();
         let n = free.count_ones() as usize;
@@ -675,11 +695,10 @@ impl Game {
     }
 
     /// The move of index `at` is chosen: the finished decision.
-    fn finish(mut self, at: u64) -> Next {
+    fn finish(&mut self, at: u64) -> Option<u64> {
         self.stage = S_DONE;
-        self.fams = None;
         self.legal = Actions::default();
-        Next::Done(self, at)
+        Some(at)
     }
 
     /// Whether the game ended by a limit (the move cap D32, idle rounds D33), not a rule.

@@ -257,6 +257,15 @@ impl MoveList {
         self.steps.as_slice().get(i).map(|s| (s.f, s.t, s.capture))
     }
 
+    /// The indices of the step families of the chevron on `origin`: the steps come by
+    /// chevron, ascending field, so they are one run (empty when it has none).
+    pub fn steps_from(&self, origin: u8) -> std::ops::Range<usize> {
+        let steps = self.steps.as_slice();
+        let lo = steps.partition_point(|s| s.f < origin);
+        let hi = lo + steps[lo..].partition_point(|s| s.f == origin);
+        lo..hi
+    }
+
     /// The choices of the `i`-th step family, in list order: its twists {S-R4, A-R6}, or
     /// its Pacru benefits, each with its meeting fields {R4-R12, D13-D23, D29}. The moves
     /// of one choice follow each other in the list, one per meeting field ascending (one

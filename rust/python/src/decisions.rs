@@ -16,7 +16,7 @@
 //! the documented error. The finished decision's move is handed out by the list, so
 //! `apply_move` takes it without a check.
 
-use std::ffi::{c_int, c_void, CString};
+use std::ffi::{c_void, CString};
 use std::sync::{Arc, Mutex};
 
 use pacru_batch::decision::{Actions, Game, Layout, Next, NUM_ACTIONS};
@@ -30,7 +30,7 @@ use pyo3::types::{PyByteArray, PyDict, PyInt, PyString, PyTuple, PyType};
 
 use crate::methods::{cached_legal_moves, call_args, descriptor, to_c};
 use crate::moves::Moves;
-use crate::{new_tuple_of, registered, state_rules};
+use crate::{new_tuple_of, registered, state_rules, tuple_items_direct, TUPLE_ITEMS};
 
 /// The class of the decisions made here (`pacru.encoding.chevron._NativeDecision`).
 static DECISION_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -116,16 +116,21 @@ impl DecisionLayout {
         if step.legal.is_empty() {
             return Ok(None);
         }
+        let player = to_move.into_pyobject(py)?.into_any();
+        let prefix = PyTuple::empty(py).into_any();
+        let legal = actions_tuple(py, &step.legal)?;
+        let none = py.None().into_bound(py);
         let parts = [
-            encoding.clone(),
-            to_move.into_pyobject(py)?.into_any(),
-            PyTuple::empty(py).into_any(),
-            actions_tuple(py, &step.legal)?,
-            kind_name(py, step.stage).clone().into_any(),
-            py.None().into_bound(py),
-            moves.into_any(),
+            encoding,
+            state,
+            &player,
+            &prefix,
+            &legal,
+            kind_name(py, step.stage).as_any(),
+            &none,
+            moves.as_any(),
         ];
-        make_decision(py, state, parts).map(Some)
+        make_decision(py, parts).map(Some)
     }
 }
 
@@ -187,33 +192,23 @@ impl Cache {
         let Some(decisions) = cache.as_mut() else {
             return Ok(None);
         };
-        let legal = |game: &Game| {
-            u16::try_from(action)
-                .ok()
-                .filter(|&a| game.legal.contains(a))
-        };
-        // The last decision is taken over (a choice made from it again is replayed).
-        let base = match decisions.last.take() {
-            Some(last) if last.prefix() == prefix => last,
-            other => {
-                decisions.last = other;
-                match decisions.replay(prefix) {
-                    Some(game) => game,
-                    None => return Ok(None),
-                }
-            }
-        };
-        let Some(action) = legal(&base) else {
-            decisions.last = Some(base);
+        // The last decision is advanced in place (a choice made from it again, or from an
+        // earlier one, is replayed from the first).
+        let hit = matches!(&decisions.last, Some(last) if last.prefix() == prefix);
+        if !hit {
+            decisions.last = decisions.replay(prefix);
+        }
+        let Some(game) = decisions.last.as_mut() else {
             return Ok(None);
         };
-        let (next, played) = match base.advance_into(action) {
-            Next::Ask(g) => (g, None),
-            Next::Done(g, at) => (g, Some(at)),
+        let Some(action) = u16::try_from(action)
+            .ok()
+            .filter(|&a| game.legal.contains(a))
+        else {
+            return Ok(None);
         };
-        let step = Step::of(&next, played);
-        decisions.last = Some(next);
-        Ok(Some(step))
+        let played = game.step(action);
+        Ok(Some(Step::of(game, played)))
     }
 
     /// The decision of `prefix` and the layout (None when no decision was started).
@@ -249,74 +244,67 @@ impl Decisions {
 /// The actions chosen in a move under way, at most one per decision.
 type Prefix = ([u16; 8], usize);
 
+/// A native decision's move list, prefix tuple and prefix.
+type Parts<'a, 'py> = (Borrowed<'a, 'py, Moves>, Borrowed<'a, 'py, PyTuple>, Prefix);
+
 /// The native move list and the prefix of `decision`, a `_NativeDecision` (None for a
 /// tuple that is not one), the prefix both as its tuple and as actions.
-fn parts_of<'py>(
-    decision: &Bound<'py, PyAny>,
-) -> PyResult<Option<(Bound<'py, Moves>, Bound<'py, PyTuple>, Prefix)>> {
-    let Ok(tuple) = decision.cast::<PyTuple>() else {
-        return Ok(None);
-    };
-    if tuple.len() != 8 {
+fn parts_of<'a, 'py>(decision: &'a Bound<'py, PyTuple>) -> PyResult<Option<Parts<'a, 'py>>> {
+    if decision.len() != 8 {
         return Ok(None);
     }
-    let Ok(moves) = tuple.get_item(7)?.cast_into::<Moves>() else {
+    let Ok(moves) = decision.get_borrowed_item(7)?.cast::<Moves>() else {
         return Ok(None);
     };
-    let Ok(prefix) = tuple.get_item(3)?.cast_into::<PyTuple>() else {
+    let Ok(prefix) = decision.get_borrowed_item(3)?.cast::<PyTuple>() else {
         return Ok(None);
     };
     let mut actions = [0u16; 8];
-    if prefix.len() > actions.len() {
+    let n = prefix.len();
+    if n > actions.len() {
         return Ok(None);
     }
-    for (slot, item) in actions.iter_mut().zip(prefix.iter()) {
-        *slot = item.extract::<u16>()?;
+    for (i, slot) in actions.iter_mut().enumerate().take(n) {
+        *slot = prefix.get_borrowed_item(i)?.extract::<u16>()?;
     }
-    let n = prefix.len();
     Ok(Some((moves, prefix, (actions, n))))
 }
 
 /// The decision after `action` in `decision` (a `_NativeDecision` whose move is not
 /// complete), or None when `action` is not one of its legal actions.
-fn decide<'py>(decision: &Bound<'py, PyAny>, action: i64) -> PyResult<Option<Bound<'py, PyAny>>> {
+fn decide<'py>(decision: &Bound<'py, PyTuple>, action: i64) -> PyResult<Option<Bound<'py, PyAny>>> {
     let py = decision.py();
-    let Some((moves, prefix, actions)) = parts_of(decision)? else {
+    let Some((moves, prefix, (actions, n))) = parts_of(decision)? else {
         return Ok(None);
     };
-    let Some(step) = moves
-        .get()
-        .decisions
-        .advance(&actions.0[..actions.1], action)?
-    else {
+    let Some(step) = moves.get().decisions.advance(&actions[..n], action)? else {
         return Ok(None);
     };
-    let tuple = decision.cast::<PyTuple>()?;
     let move_ = match step.played {
         Some((at, m)) => moves.get().issue_move(py, at, m)?.into_bound(py),
         None => py.None().into_bound(py),
     };
-    let n = prefix.len();
-    let last = action.into_pyobject(py)?.into_any();
-    let chosen = new_tuple_of(
-        py,
-        None,
-        n + 1,
-        (0..n + 1).map(|i| match i < n {
-            true => prefix.get_item(i),
-            false => Ok(last.clone()),
-        }),
-    )?;
+    let ints = action_ints(py);
+    // `action` is legal: one of the actions.
+    let last = ints.get(usize::try_from(action)?).map(|i| i.bind(py));
+    let before: [Option<Borrowed<'_, 'py, PyAny>>; 8] =
+        std::array::from_fn(|i| (i < n).then(|| prefix.get_borrowed_item(i).ok()).flatten());
+    let items = before[..n].iter().map(Option::as_deref);
+    let chosen = tuple_of(py, None, n + 1, items.chain(std::iter::once(last)))?;
+    let legal = actions_tuple(py, &step.legal)?;
+    let item = |i| decision.get_borrowed_item(i);
+    let (encoding, state, player) = (item(0)?, item(1)?, item(2)?);
     let parts = [
-        tuple.get_item(0)?,
-        tuple.get_item(2)?,
-        chosen,
-        actions_tuple(py, &step.legal)?,
-        kind_name(py, step.stage).clone().into_any(),
-        move_,
-        moves.into_any(),
+        &*encoding,
+        &*state,
+        &*player,
+        &chosen,
+        &legal,
+        kind_name(py, step.stage).as_any(),
+        &move_,
+        moves.as_any(),
     ];
-    make_decision(py, &tuple.get_item(1)?, parts).map(Some)
+    make_decision(py, parts).map(Some)
 }
 
 /// `ChevronEncoding._choose` of a native decision: the decision after the legal `action`.
@@ -324,7 +312,7 @@ fn decide<'py>(decision: &Bound<'py, PyAny>, action: i64) -> PyResult<Option<Bou
 /// Raises `ValueError` when `action` is not legal there (the caller checks first).
 #[pyfunction]
 pub(crate) fn decision_choose<'py>(
-    decision: &Bound<'py, PyAny>,
+    decision: &Bound<'py, PyTuple>,
     action: i64,
 ) -> PyResult<Bound<'py, PyAny>> {
     decide(decision, action)?.ok_or_else(|| {
@@ -337,7 +325,7 @@ pub(crate) fn decision_choose<'py>(
 ///
 /// Raises `ValueError` for a tuple that is not a native decision.
 #[pyfunction]
-pub(crate) fn decision_stage(decision: &Bound<'_, PyAny>) -> PyResult<(u8, usize)> {
+pub(crate) fn decision_stage(decision: &Bound<'_, PyTuple>) -> PyResult<(u8, usize)> {
     let (game, _) = game_of(decision)?;
     Ok((game.stage(), game.relinquished_count()))
 }
@@ -349,7 +337,7 @@ pub(crate) fn decision_stage(decision: &Bound<'_, PyAny>) -> PyResult<(u8, usize
 /// native decision.
 #[pyfunction]
 pub(crate) fn decision_observation<'py>(
-    decision: &Bound<'py, PyAny>,
+    decision: &Bound<'py, PyTuple>,
     player: usize,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let py = decision.py();
@@ -368,7 +356,7 @@ pub(crate) fn decision_observation<'py>(
 }
 
 /// The decision state of a native decision, and its layout.
-fn game_of(decision: &Bound<'_, PyAny>) -> PyResult<(Game, Layout)> {
+fn game_of(decision: &Bound<'_, PyTuple>) -> PyResult<(Game, Layout)> {
     let found = match parts_of(decision)? {
         Some((moves, _, (actions, n))) => moves.get().decisions.game(&actions[..n])?,
         None => None,
@@ -380,17 +368,103 @@ fn game_of(decision: &Bound<'_, PyAny>) -> PyResult<(Game, Layout)> {
 /// small ints, and a decision lists its actions anew.
 static ACTION_INTS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
 
-/// The actions of `set` as a tuple of ints, ascending.
-fn actions_tuple<'py>(py: Python<'py>, set: &Actions) -> PyResult<Bound<'py, PyAny>> {
-    let ints = ACTION_INTS.get_or_init(py, || {
+/// The Python ints of the actions, by action.
+fn action_ints(py: Python<'_>) -> &[Py<PyAny>] {
+    ACTION_INTS.get_or_init(py, || {
         (0..NUM_ACTIONS)
             .map(|a| PyInt::new(py, a).into_any().unbind())
             .collect()
-    });
-    let items = set
-        .iter()
-        .filter_map(|a| ints.get(usize::from(a)).map(|i| i.bind(py).clone()));
-    new_tuple_of(py, None, set.len(), items.map(Ok))
+    })
+}
+
+/// The actions of `set` as a tuple of ints, ascending.
+fn actions_tuple<'py>(py: Python<'py>, set: &Actions) -> PyResult<Bound<'py, PyAny>> {
+    let ints = action_ints(py);
+    let n = set.len();
+    if !tuple_items_direct(py) {
+        let items = set
+            .iter()
+            .map(|a| ints.get(usize::from(a)).map(|i| i.bind(py)));
+        return tuple_of(py, None, n, items);
+    }
+    // SAFETY: called with the GIL held; NULL means an exception is set.
+    let tuple = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(n.try_into()?)) }?;
+    // SAFETY: a tuple object is at least its header long.
+    let slots =
+        unsafe { tuple.as_ptr().cast::<u8>().add(TUPLE_ITEMS) }.cast::<*mut ffi::PyObject>();
+    let mut filled = 0;
+    for (i, &word) in set.words().iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            let action = 64 * i + w.trailing_zeros() as usize;
+            w &= w - 1;
+            let (Some(int), true) = (ints.get(action), filled < n) else {
+                return Err(PyValueError::new_err(
+                    "pacru engine: an action past the actions",
+                ));
+            };
+            // SAFETY: the items of a tuple are the words after its header (checked by
+            // `tuple_items_direct`); `filled < n`, the item there is NULL and nothing else
+            // holds the new tuple yet; it gets a new reference to a live int.
+            unsafe {
+                ffi::Py_IncRef(int.as_ptr());
+                slots.add(filled).write(int.as_ptr());
+            }
+            filled += 1;
+        }
+    }
+    Ok(tuple)
+}
+
+/// A new tuple of the `len` items of `items` (each given a new reference; `ValueError`
+/// for a None or too few), or an object of the tuple subclass `class`: as
+/// [`new_tuple_of`], with the items at hand.
+fn tuple_of<'a, 'py: 'a>(
+    py: Python<'py>,
+    class: Option<&Bound<'py, PyType>>,
+    len: usize,
+    items: impl Iterator<Item = Option<&'a Bound<'py, PyAny>>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !tuple_items_direct(py) {
+        let items = items.map(|i| {
+            i.cloned()
+                .ok_or_else(|| PyValueError::new_err("pacru engine: no tuple item"))
+        });
+        return new_tuple_of(py, class, len, items);
+    }
+    let size = ffi::Py_ssize_t::try_from(len)?;
+    let raw = match class {
+        // SAFETY: `class` is a live type object whose instances PyType_GenericAlloc makes
+        // (checked by `decision_methods`); NULL means an exception is set.
+        Some(class) => unsafe { ffi::PyType_GenericAlloc(class.as_type_ptr(), size) },
+        // SAFETY: called with the GIL held; NULL means an exception is set.
+        None => unsafe { ffi::PyTuple_New(size) },
+    };
+    // SAFETY: as above.
+    let tuple = unsafe { Bound::from_owned_ptr_or_err(py, raw) }?;
+    // The items of a tuple (a subclass adding no field lays them out alike) are the words
+    // after its `PyVarObject` header (checked by `tuple_items_direct`).
+    // SAFETY: a tuple object is at least its header long.
+    let slots =
+        unsafe { tuple.as_ptr().cast::<u8>().add(TUPLE_ITEMS) }.cast::<*mut ffi::PyObject>();
+    let mut filled = 0;
+    for item in items.take(len) {
+        let Some(item) = item else {
+            break; // the rest stay NULL, which freeing the tuple allows
+        };
+        // SAFETY: `filled < len`, the tuple's item there is NULL and nothing else holds
+        // the tuple yet; it gets a new reference to a live object. No Python code runs
+        // until the tuple is handed out, and the collector skips NULL items.
+        unsafe {
+            ffi::Py_IncRef(item.as_ptr());
+            slots.add(filled).write(item.as_ptr());
+        }
+        filled += 1;
+    }
+    if filled != len {
+        return Err(PyValueError::new_err("pacru engine: too few tuple items"));
+    }
+    Ok(tuple)
 }
 
 /// The `kind` of a decision at each stage.
@@ -406,17 +480,13 @@ fn kind_name(py: Python<'_>, stage: u8) -> &Bound<'_, PyString> {
     }
 }
 
-/// A decision: (encoding, state, player, prefix, legal actions, kind, move, cursor), `state`
-/// second and the rest from `parts`.
+/// A decision: (encoding, state, player, prefix, legal actions, kind, move, cursor).
 fn make_decision<'py>(
     py: Python<'py>,
-    state: &Bound<'py, PyAny>,
-    parts: [Bound<'py, PyAny>; 7],
+    items: [&Bound<'py, PyAny>; 8],
 ) -> PyResult<Bound<'py, PyAny>> {
     let class = registered(py, &DECISION_CLASS)?.bind(py).cast::<PyType>()?;
-    let [encoding, rest @ ..] = parts;
-    let items = [encoding, state.clone()].into_iter().chain(rest);
-    new_tuple_of(py, Some(class), 8, items.map(Ok))
+    tuple_of(py, Some(class), items.len(), items.into_iter().map(Some))
 }
 
 /// The next decision after `action` in `decision`, when `action` is one of its legal
@@ -431,11 +501,11 @@ fn take<'py>(
     let Ok(tuple) = decision.cast::<PyTuple>() else {
         return Ok(None);
     };
-    if tuple.len() != 8 || !tuple.get_item(6)?.is_none() {
+    if tuple.len() != 8 || !tuple.get_borrowed_item(6)?.is_none() {
         return Ok(None);
     }
     match action.extract::<i64>() {
-        Ok(number) => decide(decision, number),
+        Ok(number) => decide(tuple, number),
         Err(_) => Ok(None),
     }
 }
@@ -492,14 +562,40 @@ fn start<'py>(
     let Some(rules) = state_rules(state)? else {
         return Ok(None);
     };
-    let layout = encoding.getattr(intern!(py, "_native"))?;
-    let Ok(layout) = layout.cast::<DecisionLayout>() else {
+    let Some(layout) = layout_of(encoding)? else {
         return Ok(None);
     };
     if !rules.is(layout.get().rules.bind(py)) {
         return Ok(None);
     }
     layout.get().start(encoding, state)
+}
+
+/// The encoding that started a decision last, and its layout: a bot starts every decision
+/// with one encoding, whose attribute is then not looked up again.
+static LAST_LAYOUT: Mutex<Option<(Py<PyAny>, Py<DecisionLayout>)>> = Mutex::new(None);
+
+/// The `DecisionLayout` of `encoding` (its `_native`), None if it has none.
+fn layout_of<'py>(encoding: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, DecisionLayout>>> {
+    let py = encoding.py();
+    if let Ok(last) = LAST_LAYOUT.lock() {
+        if let Some((enc, layout)) = last.as_ref() {
+            if enc.is(encoding) {
+                return Ok(Some(layout.bind(py).clone()));
+            }
+        }
+    }
+    let layout = encoding.getattr(intern!(py, "_native"))?;
+    let Ok(layout) = layout.cast_into::<DecisionLayout>() else {
+        return Ok(None);
+    };
+    let before = match LAST_LAYOUT.lock() {
+        Ok(mut last) => last.replace((encoding.clone().unbind(), layout.clone().unbind())),
+        Err(_) => None,
+    };
+    // Released as `Bound`s: a `Py` dropped in a C method would wait in PyO3's pool.
+    drop(before.map(|(e, l)| (e.into_bound(py), l.into_bound(py))));
+    Ok(Some(layout))
 }
 
 /// The Python `ChevronEncoding.start` called with `encoding` and the call's arguments.
@@ -543,46 +639,144 @@ unsafe extern "C" fn c_start(
     to_c(py, run)
 }
 
-/// The C methods `choose` of the decision class `class` (a `Decision` subclass, the
-/// class of the decisions made here) and `start` of the encoding class `encoding_class`
-/// (`ChevronEncoding`), with the Python methods' docstrings; `checked_choose` and
-/// `checked_start` are the Python methods they fall back on.
+/// The fields of a decision in its tuple, in order (item 7, the cursor, is private).
+const FIELDS: [&str; 7] = [
+    "encoding",
+    "state",
+    "player",
+    "prefix",
+    "legal_actions",
+    "kind",
+    "move",
+];
+
+/// `tp_alloc` of the decision class: room for the 8 items of a decision in every object,
+/// even one made with fewer (`tuple.__new__(cls, ())`): its fields are then read as
+/// absent (NULL: `AttributeError`), never past its end. The tuple's size stays the items
+/// given, so the tuple itself is unchanged.
+unsafe extern "C" fn decision_alloc(
+    class: *mut ffi::PyTypeObject,
+    items: ffi::Py_ssize_t,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls `tp_alloc` with the GIL held and a live type; the result is a
+    // new object of `max(items, 8)` zeroed items, or NULL with the exception set.
+    let obj = unsafe { ffi::PyType_GenericAlloc(class, items.max(8)) };
+    if !obj.is_null() && items < 8 {
+        // SAFETY: a tuple object starts with a `PyVarObject` header; nothing else holds
+        // the new object yet. Its size only shrinks: the items past it stay NULL.
+        unsafe { (*obj.cast::<ffi::PyVarObject>()).ob_size = items.max(0) };
+    }
+    obj
+}
+
+/// A C string that lives as long as the process (type and member names and docs: the
+/// class keeps pointers to them).
+fn leaked(text: &str) -> PyResult<*const std::ffi::c_char> {
+    Ok(CString::new(text)?.into_raw())
+}
+
+/// The decision class of the native engine, `_NativeDecision`, a subclass of `base`
+/// (`pacru.encoding.Decision`, a tuple subclass adding no field), and the C method
+/// `start` of the encoding class `encoding_class` (`ChevronEncoding`).
+///
+/// The class is made in C: its fields are member descriptors on the tuple's items, which
+/// the interpreter reads as it reads a slot, and its objects always have room for a
+/// decision's 8 items (`decision_alloc`). `choose` is its C method; `checked_choose` and
+/// `checked_start` are the Python methods the C ones fall back on; `docs` are the fields'
+/// docstrings, in `FIELDS` order.
 #[pyfunction]
-pub(crate) fn decision_methods(
-    class: &Bound<'_, PyType>,
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn decision_class(
+    base: &Bound<'_, PyType>,
+    doc: &str,
+    docs: Vec<String>,
     checked_choose: Py<PyAny>,
     choose_doc: &str,
     encoding_class: &Bound<'_, PyType>,
     checked_start: Py<PyAny>,
     start_doc: &str,
 ) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let py = class.py();
-    // `make_decision` builds the decisions as `tuple.__new__` does: a tuple subclass
-    // adding no `__new__` and no fields.
+    let py = base.py();
+    // The members read the tuple's items in place: only where its layout is the one
+    // `tuple_items_direct` checks, for a subclass adding no field or `__new__`.
     let tuple = py.get_type::<PyTuple>();
     let new = intern!(py, "__new__");
     let size = intern!(py, "__basicsize__");
-    let plain = class.is_subclass_of::<PyTuple>()?
-        && class.getattr(new)?.is(tuple.getattr(new)?)
-        && class.getattr(size)?.eq(tuple.getattr(size)?)?;
-    if !plain {
+    let plain = base.is_subclass_of::<PyTuple>()?
+        && base.getattr(new)?.is(tuple.getattr(new)?)
+        && base.getattr(size)?.eq(tuple.getattr(size)?)?;
+    if !plain || !tuple_items_direct(py) || docs.len() != FIELDS.len() {
         return Err(PyValueError::new_err(
-            "a decision class is a subclass of tuple with no __new__ and no fields",
+            "a decision class is made from a subclass of tuple with no __new__ and no fields",
         ));
     }
-    let _ = DECISION_CLASS.set(py, class.clone().into_any().unbind());
+    let word = std::mem::size_of::<*mut ffi::PyObject>();
+    let mut members = Vec::with_capacity(FIELDS.len() + 1);
+    for (i, (name, doc)) in FIELDS.iter().zip(&docs).enumerate() {
+        members.push(ffi::PyMemberDef {
+            name: leaked(name)?,
+            type_code: ffi::Py_T_OBJECT_EX,
+            offset: ffi::Py_ssize_t::try_from(TUPLE_ITEMS + i * word)?,
+            flags: ffi::Py_READONLY,
+            doc: leaked(doc)?,
+        });
+    }
+    members.push(ffi::PyMemberDef::default());
+    let methods = vec![
+        ffi::PyMethodDef {
+            ml_name: leaked("choose")?,
+            ml_meth: ffi::PyMethodDefPointer {
+                PyCFunctionFastWithKeywords: c_choose,
+            },
+            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
+            ml_doc: leaked(&format!("choose($self, action)\n--\n\n{choose_doc}"))?,
+        },
+        ffi::PyMethodDef::zeroed(),
+    ];
+    // The class keeps pointers into these (its name, methods and members): they live as
+    // long as the process, leaked once, a few hundred bytes.
+    let members: &'static mut [ffi::PyMemberDef] = members.leak();
+    let methods: &'static mut [ffi::PyMethodDef] = methods.leak();
+    let slots: &'static mut [ffi::PyType_Slot] = vec![
+        ffi::PyType_Slot {
+            slot: ffi::Py_tp_alloc,
+            pfunc: decision_alloc as *mut c_void,
+        },
+        ffi::PyType_Slot {
+            slot: ffi::Py_tp_members,
+            pfunc: members.as_mut_ptr().cast(),
+        },
+        ffi::PyType_Slot {
+            slot: ffi::Py_tp_methods,
+            pfunc: methods.as_mut_ptr().cast(),
+        },
+        ffi::PyType_Slot {
+            slot: ffi::Py_tp_doc,
+            pfunc: leaked(doc)?.cast_mut().cast(),
+        },
+        ffi::PyType_Slot {
+            slot: 0,
+            pfunc: std::ptr::null_mut(),
+        },
+    ]
+    .leak();
+    let spec: &'static mut ffi::PyType_Spec = Box::leak(Box::new(ffi::PyType_Spec {
+        name: leaked("pacru.encoding.chevron._NativeDecision")?,
+        basicsize: 0,
+        itemsize: 0,
+        flags: ffi::Py_TPFLAGS_DEFAULT as std::ffi::c_uint,
+        slots: slots.as_mut_ptr(),
+    }));
+    let bases = PyTuple::new(py, [base])?;
+    // SAFETY: `spec` and everything it points to live as long as the process; `bases` is
+    // a live tuple of one type. The result is a new reference or NULL with the exception
+    // set.
+    let class = unsafe { ffi::PyType_FromSpecWithBases(spec, bases.as_ptr()) };
+    // SAFETY: as above.
+    let class = unsafe { Bound::from_owned_ptr_or_err(py, class) }?;
+    let _ = DECISION_CLASS.set(py, class.clone().unbind());
     let _ = CHECKED_CHOOSE.set(py, checked_choose);
     let _ = CHECKED_START.set(py, checked_start);
-    let flags: c_int = ffi::METH_FASTCALL | ffi::METH_KEYWORDS;
-    let choose = descriptor(
-        class,
-        "choose",
-        &format!("choose($self, action)\n--\n\n{choose_doc}"),
-        ffi::PyMethodDefPointer {
-            PyCFunctionFastWithKeywords: c_choose,
-        },
-        flags,
-    )?;
     let start = descriptor(
         encoding_class,
         "start",
@@ -590,58 +784,7 @@ pub(crate) fn decision_methods(
         ffi::PyMethodDefPointer {
             PyCFunctionFastWithKeywords: c_start,
         },
-        flags,
+        ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
     )?;
-    Ok((choose, start))
-}
-
-/// `decision.<name>` of a decision: its tuple item `closure` (an index, not a pointer).
-unsafe extern "C" fn item_getter(
-    slf: *mut ffi::PyObject,
-    closure: *mut c_void,
-) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls a getter with the GIL held and `slf` live, of the class (the
-    // descriptor checks it): a tuple. `PyTuple_GetItem` returns a borrowed item, or NULL
-    // with `IndexError` set for an index past the end.
-    let item = unsafe { ffi::PyTuple_GetItem(slf, closure as ffi::Py_ssize_t) };
-    if !item.is_null() {
-        // SAFETY: a live object; the getter returns a new reference.
-        unsafe { ffi::Py_IncRef(item) };
-    }
-    item
-}
-
-/// Read-only attributes of the tuple subclass `class`, one per `(name, index, doc)`, each
-/// the tuple's item `index`: a C getter, which the interpreter calls without the frame of
-/// a property's function or the call of `operator.itemgetter`.
-#[pyfunction]
-pub(crate) fn tuple_item_getters(
-    class: &Bound<'_, PyType>,
-    items: Vec<(String, usize, String)>,
-) -> PyResult<Vec<Py<PyAny>>> {
-    let py = class.py();
-    if !class.is_subclass_of::<PyTuple>()? {
-        return Err(PyValueError::new_err(
-            "item getters are for a subclass of tuple",
-        ));
-    }
-    items
-        .into_iter()
-        .map(|(name, index, doc)| {
-            // The definition must outlive the descriptor, which lives as long as the class
-            // (all of the process): leaked once per attribute, a few dozen bytes.
-            let def: &'static mut ffi::PyGetSetDef = Box::leak(Box::new(ffi::PyGetSetDef {
-                name: CString::new(name)?.into_raw(),
-                get: Some(item_getter),
-                set: None,
-                doc: CString::new(doc)?.into_raw(),
-                closure: index as *mut c_void,
-            }));
-            // SAFETY: `class` is a live type object and `def` a valid, never-freed
-            // definition; the result is a new reference or NULL with the exception set.
-            let descr = unsafe { ffi::PyDescr_NewGetSet(class.as_type_ptr(), def) };
-            // SAFETY: as above.
-            unsafe { Bound::from_owned_ptr_or_err(py, descr) }.map(Bound::unbind)
-        })
-        .collect()
+    Ok((class.unbind(), start))
 }

@@ -306,11 +306,11 @@ fn board_after<'py>(
 }
 
 /// Where a tuple's items start: after its header, as CPython lays out `PyTupleObject`.
-const TUPLE_ITEMS: usize = std::mem::size_of::<ffi::PyVarObject>();
+pub(crate) const TUPLE_ITEMS: usize = std::mem::size_of::<ffi::PyVarObject>();
 
 /// Whether a tuple's items lie at `TUPLE_ITEMS` (checked once on a tuple PyTuple_SetItem
 /// filled): then new tuples are filled by writing their items, without a call per item.
-fn tuple_items_direct(py: Python<'_>) -> bool {
+pub(crate) fn tuple_items_direct(py: Python<'_>) -> bool {
     static DIRECT: PyOnceLock<bool> = PyOnceLock::new();
     *DIRECT.get_or_init(py, || {
         // Bound, not Py: a `Py` dropped in a C method (no pyo3 frame around it) would be
@@ -1093,8 +1093,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(methods::state_methods, m)?)?;
-    m.add_function(wrap_pyfunction!(decisions::decision_methods, m)?)?;
-    m.add_function(wrap_pyfunction!(decisions::tuple_item_getters, m)?)?;
+    m.add_function(wrap_pyfunction!(decisions::decision_class, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_choose, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_stage, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_observation, m)?)?;

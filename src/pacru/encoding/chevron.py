@@ -384,7 +384,8 @@ class ChevronEncoding(Encoding):
     def action_to_choice(self, decision: Decision, move: Any) -> int:
         cursor: _Cursor = decision[7]
         if cursor.__class__ is _NATIVE_MOVES:
-            stage, chosen = _NATIVE.decision_stage(decision)  # type: ignore[union-attr]
+            native: tuple[int, int] = _NATIVE.decision_stage(decision)  # type: ignore[union-attr]
+            stage, chosen = native
         else:
             stage, chosen = cursor[0], len(cursor[8])
         m: Move = move
@@ -542,39 +543,28 @@ _PLUS_ONE: Final = (1).__add__
 _DIRS: Final = tuple(d.name for d in Direction)
 
 
-class _NativeDecision(Decision):
-    """A :class:`Decision` worked out by the native engine (its cursor a ``DecisionCursor``).
-
-    Its ``choose`` is a C method under the native engine: a legal ``int`` action is taken
-    there, and any other call goes to :meth:`Decision.choose`, which raises its errors.
-    """
-
-    __slots__ = ()
-
-
 # The extension module when the native engine is in use, and its move list class: the
 # cursor of a native decision (None otherwise: no class is None).
 _NATIVE: Final = native_module() if ENGINE == "native" else None
 _NATIVE_MOVES: Final = None if _NATIVE is None else _NATIVE.NativeLegalMoves
+_NATIVE_DOC: Final = """A :class:`Decision` worked out by the native engine.
+
+Made in C: its fields are read as slots, ``choose`` is a C method, and
+``ChevronEncoding.start`` a C method that makes it. Any call their fast path
+does not take goes to the Python method, which checks it and raises its errors.
+"""
 if _NATIVE is not None:
-    # C methods for the two calls of every decision (no Python frame); any call their fast
-    # path does not take goes to the Python method, which checks it and raises its errors.
-    _NativeDecision.choose, ChevronEncoding.start = _NATIVE.decision_methods(  # type: ignore[method-assign]
-        _NativeDecision,
+    _FIELDS = ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
+    _NativeDecision, ChevronEncoding.start = _NATIVE.decision_class(  # type: ignore[method-assign]
+        Decision,
+        _NATIVE_DOC,
+        [getattr(Decision, name).__doc__ or "" for name in _FIELDS],
         Decision.choose,
         Decision.choose.__doc__,
         ChevronEncoding,
         ChevronEncoding.start,
         Encoding.start.__doc__,
     )
-    # Its fields as C getters of the tuple items (the frame-free reads of Decision's).
-    _FIELDS = ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
-    _GETTERS = _NATIVE.tuple_item_getters(
-        _NativeDecision,
-        [(name, i, getattr(Decision, name).__doc__ or "") for i, name in enumerate(_FIELDS)],
-    )
-    for _name, _getter in zip(_FIELDS, _GETTERS, strict=True):
-        setattr(_NativeDecision, _name, _getter)
 
 
 def _action_name(action: int) -> str:
