@@ -135,3 +135,23 @@ def test_native_decision_applies_without_check() -> None:
     issued = state.legal_moves()._impl.issued
     assert issued is move
     assert state.apply_move(move) == state.apply_move(str(move))
+
+
+def test_native_decision_class_is_safe_for_any_tuple() -> None:
+    """Its fields are slots over the tuple's items: an object made with fewer items (only
+    ``tuple.__new__`` can) reads the missing ones as absent, never past its end."""
+    state = start("lilacru", 2)
+    cls = type(Encoding.of(state).start(state))
+    empty = tuple.__new__(cls, ())
+    assert len(empty) == 0
+    for name in ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move"):
+        with pytest.raises(AttributeError):
+            getattr(empty, name)
+    short = tuple.__new__(cls, (1, 2, 3))
+    assert (short.encoding, short.state, short.player) == (1, 2, 3)  # type: ignore[comparison-overlap]
+    with pytest.raises(AttributeError):
+        _ = short.prefix
+    long = tuple.__new__(cls, range(10))
+    assert (long.kind, long.move, len(long)) == (5, 6, 10)  # type: ignore[comparison-overlap]
+    with pytest.raises(AttributeError):
+        long.move = 1  # type: ignore[misc]

@@ -40,11 +40,12 @@ are values: a move without relinquished fields is built once and shared
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, pairwise
 from math import comb
 from operator import index as _index
+from operator import itemgetter
 from typing import Final, NoReturn, Self, overload
 
 from attrs.exceptions import FrozenInstanceError
@@ -90,6 +91,7 @@ def _move_or_none(text: str) -> Move | None:
 
 
 _PASS_ONLY: Final = (Move.pass_move(),)
+_STEP_ORIGIN: Final = itemgetter(0)
 #: The turns of a reorientation in list order, for fewer than 4 and for 4+ free own fields.
 _TURNS_FEW: Final = (-1, 1)
 _TURNS: Final = (-2, -1, 1, 2)
@@ -188,6 +190,46 @@ class _MoveList:
                 families = tuple(built)
             self.step_families = families
         return families
+
+    def origins(self) -> tuple[int, ...]:
+        """The fields of the chevrons with a family, ascending (``sorted`` of every
+        family's origin), without building the families."""
+        choices = self.choices
+        fields = set() if choices is None else set(map(_STEP_ORIGIN, choices.steps))
+        if self.turns()[0]:
+            fields.update(code >> 3 for code in self.codes)
+        return tuple(sorted(fields))
+
+    def origin_families(self, origin: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The families of the chevron on ``origin`` without building them: the targets
+        of its steps and the turns of its reorientations, in list order."""
+        choices = self.choices
+        targets: list[int] = []
+        if choices is not None:
+            # The steps come by chevron, ascending field: this chevron's are one run.
+            steps = choices.steps
+            i = bisect_left(steps, origin, key=_STEP_ORIGIN)
+            while i < len(steps) and steps[i][0] == origin:
+                targets.append(steps[i][1])
+                i += 1
+        codes = self.codes
+        turns = self.turns()[0] if codes and origin in {c >> 3 for c in codes} else ()
+        return tuple(targets), turns
+
+    def origin_family(self, origin: int, k: int) -> StepFamily | ReorientationFamily:
+        """The ``k``-th family of the chevron on ``origin`` (``origin_families`` order)."""
+        choices = self.choices
+        if choices is not None:
+            steps = choices.steps
+            i = bisect_left(steps, origin, key=_STEP_ORIGIN) + k
+            if i < len(steps) and steps[i][0] == origin:
+                f, t, _d, _k, _j, capture = steps[i]
+                layout = self.layout
+                size = -1 if layout is None else layout[0][i + 1] - layout[0][i]
+                return StepFamily(f, t, capture, None, choices, i, size)
+            k = i - bisect_right(steps, origin, key=_STEP_ORIGIN)
+        turns, sizes = self.turns()
+        return ReorientationFamily(origin, turns[k], self.fields(), self.free, sizes[k])
 
     def reorientations(self) -> tuple[ReorientationFamily, ...]:
         families = self.reorients

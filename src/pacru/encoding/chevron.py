@@ -55,11 +55,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 from pacru._integers import integer
-from pacru.chevron.engine import ENGINE, native_module
 from pacru.chevron.move import _TURN_TEXT  # the move grammar's turn marks {R14}
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
+from pacru.encoding._native import NATIVE as _NATIVE
+from pacru.encoding._native import NATIVE_MOVES as _NATIVE_MOVES
+from pacru.encoding._native import install as _install_native
 from pacru.encoding.base import Decision, Encoding, register, seat_index
 from pacru.games import CHEVRON_GAMES
 from pacru.geometry import FIELD_NAMES, Direction, bits
@@ -205,7 +207,7 @@ class ChevronEncoding(Encoding):
             legal: tuple[int, ...] = (PASS,)
         else:
             # ORIGIN is 1: the origin action is the field plus one.
-            legal = tuple(map(_PLUS_ONE, sorted(set(map(_ORIGIN_OF, moves.families)))))
+            legal = tuple(map(_PLUS_ONE, _origins(moves)))
             if not legal:
                 self._refuse_no_legal_move(state)
         cursor: _Cursor = (_ORIGIN, moves, -1, None, (), -2, -1, -1, ())
@@ -225,14 +227,10 @@ class ChevronEncoding(Encoding):
             return self._target_stage(decision, prefix, c[1], action - ORIGIN)
         if stage == _TARGET:
             origin = c[2]
-            for each in c[1].families:
-                if each.origin == origin:
-                    if isinstance(each, StepFamily):
-                        if TARGET + each.target == action:
-                            return self._option_stage(decision, prefix, c[1], origin, each)
-                    elif TURN + _TURN_INDEX[each.turn] == action:
-                        return self._relinquish_stage(decision, prefix, c[1], origin, each, ())
-            raise AssertionError("unreachable: a legal target or turn has its family")
+            chosen_family = _family(c[1], origin, c[4].index(action))
+            if isinstance(chosen_family, StepFamily):
+                return self._option_stage(decision, prefix, c[1], origin, chosen_family)
+            return self._relinquish_stage(decision, prefix, c[1], origin, chosen_family, ())
         fam = c[3]
         if stage == _RELINQUISH:
             assert isinstance(fam, ReorientationFamily)
@@ -260,19 +258,12 @@ class ChevronEncoding(Encoding):
     def _target_stage(
         self, decision: Decision, prefix: tuple[int, ...], moves: LegalMoves, origin: int
     ) -> Decision:
-        acts = []
-        only: Family | None = None
-        for fam in moves.families:
-            if fam.origin == origin:
-                only = fam
-                if isinstance(fam, StepFamily):
-                    acts.append(TARGET + fam.target)
-                else:
-                    acts.append(TURN + _TURN_INDEX[fam.turn])
+        acts = _family_actions(moves, origin)
         if len(acts) > 1:
-            acts.sort()
-            c: _Cursor = (_TARGET, moves, origin, None, (), -2, -1, -1, ())
-            return self._ask(decision, prefix, c, tuple(acts))
+            # The families' actions in list order, kept to find the one chosen.
+            c: _Cursor = (_TARGET, moves, origin, None, acts, -2, -1, -1, ())
+            return self._ask(decision, prefix, c, tuple(sorted(acts)))
+        only = _family(moves, origin, 0)
         if isinstance(only, StepFamily):
             return self._option_stage(decision, prefix, moves, origin, only)
         assert isinstance(only, ReorientationFamily)
@@ -379,6 +370,10 @@ class ChevronEncoding(Encoding):
                 move = fam.get(index)
         else:
             move = fam.get(_combination_rank(len(fam.fields), fam.cost, c[8]))
+        if c[1].__class__ is LegalMoves:
+            # A move of the list's own family: apply_move takes it as it takes one the list
+            # handed out, without checking it again.
+            c[1]._impl.issued = move
         return _new_tuple(Decision, (self, decision[1], decision[2], prefix, (), "done", move, c))
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
@@ -523,6 +518,33 @@ class ChevronEncoding(Encoding):
         return out
 
 
+def _origins(moves: LegalMoves) -> tuple[int, ...]:
+    """The origin field of every family of ``moves``, ascending, once each."""
+    if moves.__class__ is LegalMoves:
+        return moves._impl.origins()  # without building the families
+    return tuple(sorted(set(map(_ORIGIN_OF, moves.families))))
+
+
+def _family_actions(moves: LegalMoves, origin: int) -> tuple[int, ...]:
+    """The target or turn action of each family of the chevron on ``origin``, in list
+    order (each family has its own: a step and a pincer never share a target)."""
+    if moves.__class__ is LegalMoves:
+        targets, turns = moves._impl.origin_families(origin)  # without building them
+        return (*map(_TARGET_OF, targets), *(TURN + _TURN_INDEX[t] for t in turns))
+    return tuple(
+        TARGET + fam.target if isinstance(fam, StepFamily) else TURN + _TURN_INDEX[fam.turn]
+        for fam in moves.families
+        if fam.origin == origin
+    )
+
+
+def _family(moves: LegalMoves, origin: int, k: int) -> Family:
+    """The ``k``-th family of the chevron on ``origin``, in list order."""
+    if moves.__class__ is LegalMoves:
+        return moves._impl.origin_family(origin, k)  # building only that one
+    return [fam for fam in moves.families if fam.origin == origin][k]
+
+
 def _combination_rank(n: int, k: int, chosen: tuple[int, ...]) -> int:
     """The lexicographic rank of the ``k``-subset ``chosen`` (ascending positions) of ``n``."""
     rank = 0
@@ -540,31 +562,8 @@ _new_tuple: Final = tuple.__new__
 _RANGES: Final = tuple(tuple(range(n)) for n in range(100))
 _ORIGIN_OF: Final = attrgetter("origin")
 _PLUS_ONE: Final = (1).__add__
+_TARGET_OF: Final = TARGET.__add__
 _DIRS: Final = tuple(d.name for d in Direction)
-
-
-# The extension module when the native engine is in use, and its move list class: the
-# cursor of a native decision (None otherwise: no class is None).
-_NATIVE: Final = native_module() if ENGINE == "native" else None
-_NATIVE_MOVES: Final = None if _NATIVE is None else _NATIVE.NativeLegalMoves
-_NATIVE_DOC: Final = """A :class:`Decision` worked out by the native engine.
-
-Made in C: its fields are read as slots, ``choose`` is a C method, and
-``ChevronEncoding.start`` a C method that makes it. Any call their fast path
-does not take goes to the Python method, which checks it and raises its errors.
-"""
-if _NATIVE is not None:
-    _FIELDS = ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
-    _NativeDecision, ChevronEncoding.start = _NATIVE.decision_class(  # type: ignore[method-assign]
-        Decision,
-        _NATIVE_DOC,
-        [getattr(Decision, name).__doc__ or "" for name in _FIELDS],
-        Decision.choose,
-        Decision.choose.__doc__,
-        ChevronEncoding,
-        ChevronEncoding.start,
-        Encoding.start.__doc__,
-    )
 
 
 def _action_name(action: int) -> str:
@@ -594,3 +593,6 @@ def _action_name(action: int) -> str:
 
 for _game in CHEVRON_GAMES:
     register(_game, partial(ChevronEncoding, _game))
+
+#: The decision class of the native engine (None without it); see pacru.encoding._native.
+_NativeDecision: Final = _install_native(ChevronEncoding)
