@@ -92,6 +92,7 @@ def _move_or_none(text: str) -> Move | None:
 
 _PASS_ONLY: Final = (Move.pass_move(),)
 _STEP_ORIGIN: Final = itemgetter(0)
+_STEP_TARGET: Final = itemgetter(1)
 #: The turns of a reorientation in list order, for fewer than 4 and for 4+ free own fields.
 _TURNS_FEW: Final = (-1, 1)
 _TURNS: Final = (-2, -1, 1, 2)
@@ -204,17 +205,16 @@ class _MoveList:
         """The families of the chevron on ``origin`` without building them: the targets
         of its steps and the turns of its reorientations, in list order."""
         choices = self.choices
-        targets: list[int] = []
+        targets: tuple[int, ...] = ()
         if choices is not None:
             # The steps come by chevron, ascending field: this chevron's are one run.
             steps = choices.steps
-            i = bisect_left(steps, origin, key=_STEP_ORIGIN)
-            while i < len(steps) and steps[i][0] == origin:
-                targets.append(steps[i][1])
-                i += 1
+            lo = bisect_left(steps, origin, key=_STEP_ORIGIN)
+            hi = bisect_right(steps, origin, lo, key=_STEP_ORIGIN)
+            targets = tuple(map(_STEP_TARGET, steps[lo:hi]))
         codes = self.codes
         turns = self.turns()[0] if codes and origin in {c >> 3 for c in codes} else ()
-        return tuple(targets), turns
+        return targets, turns
 
     def origin_family(self, origin: int, k: int) -> StepFamily | ReorientationFamily:
         """The ``k``-th family of the chevron on ``origin`` (``origin_families`` order)."""

@@ -530,7 +530,8 @@ def _family_actions(moves: LegalMoves, origin: int) -> tuple[int, ...]:
     order (each family has its own: a step and a pincer never share a target)."""
     if moves.__class__ is LegalMoves:
         targets, turns = moves._impl.origin_families(origin)  # without building them
-        return (*map(_TARGET_OF, targets), *(TURN + _TURN_INDEX[t] for t in turns))
+        steps = tuple(map(_TARGET_OF, targets))
+        return (*steps, *(TURN + _TURN_INDEX[t] for t in turns)) if turns else steps
     return tuple(
         TARGET + fam.target if isinstance(fam, StepFamily) else TURN + _TURN_INDEX[fam.turn]
         for fam in moves.families
