@@ -17,6 +17,7 @@ mod vector;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::mem::ManuallyDrop;
 use std::sync::{Mutex, OnceLock};
 
 use pacru_engine as engine;
@@ -820,11 +821,60 @@ fn apply<'py>(state: &Bound<'py, PyAny>, move_: &Bound<'py, PyAny>) -> PyResult<
     list.cast::<Moves>()?.get().apply_state(state, move_)
 }
 
+/// A boxed engine position whose box, once the position is freed, serves the next one
+/// (`spare`): a position is a few hundred bytes, moved as a pointer instead of copied at
+/// every step from the engine into a new Python object.
+pub(crate) struct PooledPos(ManuallyDrop<Box<engine::Position>>);
+
+/// The boxes of positions freed lately.
+#[allow(clippy::vec_box)] // boxes, so that a position moves in and out without a copy
+static SPARE_POSITIONS: Mutex<Vec<Box<engine::Position>>> = Mutex::new(Vec::new());
+/// How many boxes `SPARE_POSITIONS` keeps.
+const SPARE_POSITIONS_SIZE: usize = 8;
+
+impl PooledPos {
+    fn new(pos: engine::Position) -> PooledPos {
+        PooledPos(ManuallyDrop::new(Box::new(pos)))
+    }
+
+    /// A freed position's box (its content meaningless), if there is one.
+    fn spare() -> Option<PooledPos> {
+        let spare = SPARE_POSITIONS.lock().ok()?.pop()?;
+        Some(PooledPos(ManuallyDrop::new(spare)))
+    }
+}
+
+impl std::ops::Deref for PooledPos {
+    type Target = engine::Position;
+
+    fn deref(&self) -> &engine::Position {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for PooledPos {
+    fn deref_mut(&mut self) -> &mut engine::Position {
+        &mut self.0
+    }
+}
+
+impl Drop for PooledPos {
+    fn drop(&mut self) {
+        // SAFETY: the field is taken once, here, and `self` is not used after `drop`.
+        let pos = unsafe { ManuallyDrop::take(&mut self.0) };
+        if let Ok(mut spare) = SPARE_POSITIONS.lock() {
+            if spare.len() < SPARE_POSITIONS_SIZE {
+                spare.push(pos);
+            }
+        }
+    }
+}
+
 /// A chevron position with its rules, as the engine holds it.
 #[pyclass(frozen, module = "pacru._native", name = "Position")]
 pub(crate) struct PyPosition {
     rules: engine::Rules,
-    pos: engine::Position,
+    pos: PooledPos,
     /// The Python tuples of the state's markers and chevrons: the next state reuses the
     /// entries of the seats a move leaves alone (a 128-bit int is slow to make).
     markers: Py<PyTuple>,
@@ -842,7 +892,7 @@ impl PyPosition {
     fn successor<'py>(
         &self,
         py: Python<'py>,
-        next: engine::Position,
+        next: PooledPos,
         markers: &Bound<'py, PyTuple>,
         chevrons: &Bound<'py, PyTuple>,
         occupied: &Bound<'py, PyAny>,
@@ -984,7 +1034,7 @@ impl PyPosition {
         .map_err(engine_error)?;
         Ok(PyPosition {
             rules,
-            pos,
+            pos: PooledPos::new(pos),
             markers: markers.unbind(),
             chevrons: chevrons.unbind(),
             occupied: PyOnceLock::new(),

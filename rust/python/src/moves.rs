@@ -20,8 +20,8 @@ use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{
     board_after, engine_error, from_python, make_object, registered, small_int, state_names,
-    to_python, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST,
-    STATE_MAKER,
+    to_python, PooledPos, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME,
+    PYTHON_LIST, STATE_MAKER,
 };
 
 /// The legal moves of one position, in the order of the Python engine.
@@ -444,11 +444,20 @@ impl Moves {
         let position = self.position.get();
         let next = match self.issued_move(move_) {
             // The move as the list decoded it when it handed it out: not decoded again.
-            Some((_, m)) => self.list.apply_listed(&m).ok_or_else(|| {
-                PyRuntimeError::new_err("pacru engine: the issued move does not apply")
-            })?,
-            None => engine::apply(&position.rules, &position.pos, &from_python(move_)?)
-                .map_err(engine_error)?,
+            Some((_, m)) => {
+                let mut next =
+                    PooledPos::spare().unwrap_or_else(|| PooledPos::new(position.pos.clone()));
+                if !self.list.apply_listed_into(&m, &mut next) {
+                    return Err(PyRuntimeError::new_err(
+                        "pacru engine: the issued move does not apply",
+                    ));
+                }
+                next
+            }
+            None => PooledPos::new(
+                engine::apply(&position.rules, &position.pos, &from_python(move_)?)
+                    .map_err(engine_error)?,
+            ),
         };
         let (markers, chevrons) = position.tuples(py, &next)?;
         let (rules, players) = position.state_parts(state)?;
