@@ -611,6 +611,7 @@ impl Maker {
 
     /// The address of slot `i` of `obj` (an object of this class, `owns`) when the
     /// offsets are known.
+    #[inline]
     fn slot_ptr(&self, obj: &Bound<'_, PyAny>, i: usize) -> Option<*mut *mut ffi::PyObject> {
         let offset = *self.offsets.as_ref()?.get(i)?;
         // SAFETY: `offset` is the offset of a slot inside an object of this class
@@ -652,11 +653,13 @@ impl Maker {
     }
 
     /// Whether `obj` is an object of exactly this maker's class.
+    #[inline]
     fn owns(&self, obj: &Bound<'_, PyAny>) -> bool {
         obj.get_type_ptr() == self.class.bind(obj.py()).as_type_ptr()
     }
 
     /// Slot `i` of `obj`, an object of this class (`owns`), as `obj.<name>` reads it.
+    #[inline]
     fn get<'py>(&self, obj: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
         let py = obj.py();
         if let Some(slot) = self.slot_ptr(obj, i) {
@@ -723,6 +726,7 @@ fn state_names(py: Python<'_>) -> &[Py<PyString>; 15] {
 
 /// Slot `i` of a `ChevronState` (`STATE_SLOTS` order): through its descriptor when the
 /// state's class is the one `init_state_class` saw, else by name.
+#[inline]
 fn state_slot<'py>(state: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
     let py = state.py();
     if let Some(Some(maker)) = STATE_MAKER.get(py) {

@@ -48,8 +48,8 @@ fn apply_move<'py>(
     if let ([move_], None) = (args, &kwargs) {
         let moves = state_slot(state, STATE_MOVES)?;
         if let Ok(list) = moves.cast::<Moves>() {
-            if list.get().issued_index(move_).is_some() {
-                return list.get().apply_state(state, move_);
+            if let Some(next) = list.get().apply_issued(state, move_) {
+                return next;
             }
         }
     }
