@@ -244,7 +244,23 @@ fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
     let names = MOVE_NAMES.get_or_init(py, || {
         MOVE_SLOTS.map(|name| PyString::intern(py, name).unbind())
     });
-    make_object(py, &MOVE_MAKER, class, names, values).map(Bound::unbind)
+    let made = make_object(py, &MOVE_MAKER, class, names, values)?;
+    untrack(&made);
+    Ok(made.unbind())
+}
+
+/// Take `obj` out of the cyclic garbage collector's care: for an object that can be in no
+/// reference cycle, such as a move (ints, booleans, None and a tuple of ints; CPython
+/// untracks a tuple of such values itself). The moves the cache keeps are then not
+/// traversed again by every full collection.
+fn untrack(obj: &Bound<'_, PyAny>) {
+    // SAFETY: `obj` is a live object; its type's flags say whether it has the collector's
+    // header that PyObject_GC_UnTrack reads (untracking an untracked object does nothing).
+    unsafe {
+        if ffi::PyType_GetFlags(ffi::Py_TYPE(obj.as_ptr())) & ffi::Py_TPFLAGS_HAVE_GC != 0 {
+            ffi::PyObject_GC_UnTrack(obj.as_ptr().cast());
+        }
+    }
 }
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
