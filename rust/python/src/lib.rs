@@ -184,13 +184,17 @@ fn move_key(m: &engine::Move) -> u64 {
         | ((i64::from(m.turn) + 2) as u64 & 7) << 32
 }
 
-fn fields_of(mut board: u128) -> Vec<u8> {
-    let mut out = Vec::with_capacity(board.count_ones() as usize);
-    while board != 0 {
-        out.push(board.trailing_zeros() as u8);
+/// The fields of `board`, ascending, as cached Python ints.
+fn field_ints(py: Python<'_>, mut board: u128) -> impl Iterator<Item = PyResult<Bound<'_, PyAny>>> {
+    let ints = code_ints(py);
+    std::iter::from_fn(move || {
+        if board == 0 {
+            return None;
+        }
+        let f = board.trailing_zeros() as usize;
         board &= board - 1;
-    }
-    out
+        Some(Ok(ints[f].bind(py).clone()))
+    })
 }
 
 /// The Python `pacru.Move` of an engine move, shared when it relinquishes no field.
@@ -227,7 +231,8 @@ fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
         None => Ok(py.None().into_bound(py)),
     };
     let flag = |b: bool| b.into_pyobject(py).map(|b| b.to_owned().into_any());
-    let relinquished = PyTuple::new(py, fields_of(m.relinquished))?.into_any();
+    let count = m.relinquished.count_ones() as usize;
+    let relinquished = new_tuple(py, count, field_ints(py, m.relinquished))?.into_any();
     let values = [
         field(m.origin)?,
         field(m.target)?,
