@@ -905,7 +905,7 @@ pub(crate) struct PyPosition {
     markers: Py<PyTuple>,
     chevrons: Py<PyTuple>,
     /// The occupied fields as a Python int, reused while no chevron moves.
-    occupied: PyOnceLock<Py<PyAny>>,
+    occupied: Py<PyAny>,
     /// The state's `rules` and `players` objects, handed on to the next state (None for a
     /// position made from its parts: then they are read from the state).
     state_rules: Option<Py<PyAny>>,
@@ -924,8 +924,6 @@ impl PyPosition {
         rules: &Bound<'py, PyAny>,
         players: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyPosition>> {
-        let known = PyOnceLock::new();
-        let _ = known.set(py, occupied.clone().unbind());
         Bound::new(
             py,
             PyPosition {
@@ -933,7 +931,7 @@ impl PyPosition {
                 pos: next,
                 markers: markers.clone().unbind(),
                 chevrons: chevrons.clone().unbind(),
-                occupied: known,
+                occupied: occupied.clone().unbind(),
                 state_rules: Some(rules.clone().unbind()),
                 players: Some(players.clone().unbind()),
             },
@@ -942,10 +940,7 @@ impl PyPosition {
 
     /// The occupied fields as a Python int.
     fn occupied<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        self.occupied
-            .get_or_init(py, || board(py, self.pos.occupied()).unbind())
-            .bind(py)
-            .clone()
+        self.occupied.bind(py).clone()
     }
 
     /// The `rules` and `players` of `state`, the state of this position.
@@ -1059,10 +1054,10 @@ impl PyPosition {
         .map_err(engine_error)?;
         Ok(PyPosition {
             rules,
+            occupied: board(markers.py(), pos.occupied()).unbind(),
             pos: PooledPos::new(pos),
             markers: markers.unbind(),
             chevrons: chevrons.unbind(),
-            occupied: PyOnceLock::new(),
             state_rules,
             players,
         })
