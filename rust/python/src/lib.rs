@@ -270,7 +270,7 @@ fn untrack(obj: &Bound<'_, PyAny>) {
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
 /// are above CPython's cache of small ints, and every move changes a seat's codes.
-fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
+pub(crate) fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     static CODES: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
     CODES.get_or_init(py, || {
         (0u16..81 * 8)
@@ -284,11 +284,10 @@ fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
 
 /// The Python int `value`, from the cached ints of `code_ints` when it is one of them (a
 /// look-up instead of a call: a state's seat, ply and counters are usually small).
-fn small_int(py: Python<'_>, value: i64) -> Bound<'_, PyAny> {
-    match usize::try_from(value)
-        .ok()
-        .and_then(|i| code_ints(py).get(i))
-    {
+/// `ints` is `code_ints(py)`, fetched once by a caller that needs several.
+#[inline]
+fn small_int<'py>(py: Python<'py>, ints: &[Py<PyAny>], value: i64) -> Bound<'py, PyAny> {
+    match usize::try_from(value).ok().and_then(|i| ints.get(i)) {
         Some(int) => int.bind(py).clone(),
         None => value
             .into_pyobject(py)

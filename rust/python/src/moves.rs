@@ -19,9 +19,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{
-    board_after, engine_error, from_python, make_object, registered, small_int, state_names,
-    to_python, PooledPos, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME,
-    PYTHON_LIST, STATE_MAKER,
+    board_after, code_ints, engine_error, from_python, make_object, registered, small_int,
+    state_names, to_python, PooledPos, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE,
+    OUTCOME, PYTHON_LIST, STATE_MAKER,
 };
 
 /// The legal moves of one position, in the order of the Python engine.
@@ -145,16 +145,17 @@ impl Moves {
         let (to_move, out, trigger, idle, ply) =
             (next.to_move, next.out, next.trigger, next.idle, next.ply);
         let pos = position.successor(py, next, &markers, &chevrons, &occupied, &rules, &players)?;
+        let ints = code_ints(py);
         let values: [Bound<'py, PyAny>; 15] = [
             rules,
             players,
             markers.into_any(),
             chevrons.into_any(),
-            small_int(py, to_move.into()),
-            small_int(py, out.into()),
-            small_int(py, trigger.into()),
-            small_int(py, idle.into()),
-            small_int(py, ply.into()),
+            small_int(py, ints, to_move.into()),
+            small_int(py, ints, out.into()),
+            small_int(py, ints, trigger.into()),
+            small_int(py, ints, idle.into()),
+            small_int(py, ints, ply.into()),
             outcome,
             occupied,
             move_.clone(),
