@@ -965,7 +965,7 @@ impl PyPosition {
         next: &engine::Position,
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
         let players = usize::from(next.players);
-        let markers = if next.markers == self.pos.markers {
+        let markers = if next.markers.get(..players) == self.pos.markers.get(..players) {
             self.markers.bind(py).clone()
         } else {
             let old = self.markers.bind(py);
@@ -982,7 +982,7 @@ impl PyPosition {
                 }),
             )?
         };
-        let chevrons = if next.chevrons == self.pos.chevrons {
+        let chevrons = if next.chevrons.get(..players) == self.pos.chevrons.get(..players) {
             self.chevrons.bind(py).clone()
         } else {
             let old = self.chevrons.bind(py);
