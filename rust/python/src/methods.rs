@@ -86,9 +86,17 @@ unsafe extern "C" fn c_legal_moves(
     // SAFETY: CPython calls a method with the GIL held, and `slf` is a live reference for
     // the duration of the call (the method descriptor checked its type).
     let py = unsafe { Python::assume_attached() };
-    // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
-    let state = unsafe { Bound::from_borrowed_ptr(py, slf) };
+    // SAFETY: as above: `slf` outlives the borrow, which ends with the call.
+    let Some(state) = (unsafe { Borrowed::from_ptr_or_opt(py, slf) }) else {
+        return no_self(py);
+    };
     to_c(py, || cached_legal_moves(&state).map(Bound::unbind))
+}
+
+/// The error of a method called without its object (CPython never does).
+fn no_self(py: Python<'_>) -> *mut ffi::PyObject {
+    PyRuntimeError::new_err("pacru engine: a state method called without its state").restore(py);
+    ptr::null_mut()
 }
 
 /// `METH_FASTCALL | METH_KEYWORDS` entry of `apply_move`.
@@ -100,8 +108,10 @@ unsafe extern "C" fn c_apply_move(
 ) -> *mut ffi::PyObject {
     // SAFETY: CPython calls a method with the GIL held; `slf` is live for the call.
     let py = unsafe { Python::assume_attached() };
-    // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
-    let state = unsafe { Bound::from_borrowed_ptr(py, slf) };
+    // SAFETY: as above: `slf` outlives the borrow, which ends with the call.
+    let Some(state) = (unsafe { Borrowed::from_ptr_or_opt(py, slf) }) else {
+        return no_self(py);
+    };
     let run = || -> PyResult<Py<PyAny>> {
         let positional = usize::try_from(nargs).unwrap_or(0);
         if positional == 1 && kwnames.is_null() {
