@@ -15,8 +15,6 @@ mod moves;
 mod rollouts;
 mod vector;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::mem::ManuallyDrop;
 use std::sync::{Mutex, OnceLock};
 
@@ -92,33 +90,17 @@ const STATE_SLOTS: [&str; 15] = [
 static STATE_NAMES: PyOnceLock<[Py<PyString>; 15]> = PyOnceLock::new();
 /// The maker of `ChevronState` objects (None: made through Python calls).
 static STATE_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
-/// The moves without relinquished fields built so far, by `move_key`.
-static SHARED: OnceLock<Mutex<SharedMoves>> = OnceLock::new();
-type SharedMoves = HashMap<u64, Py<PyAny>, BuildHasherDefault<KeyHasher>>;
-
-/// Hashes a `move_key` with one multiplication: the keys are small distinct integers, so
-/// SipHash's protection against chosen keys buys nothing here.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(self.0.rotate_left(8) ^ u64::from(*b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let h = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 32);
-    }
-}
-/// How many shared moves are kept before starting afresh (as `families.make_move`).
+/// The moves without relinquished fields built so far: a table of `SHARED_SIZE` entries
+/// indexed by a hash of `move_key`, each the last move built with that index (with its
+/// key); empty until first used.
+static SHARED: Mutex<Vec<Option<(u64, Py<PyAny>)>>> = Mutex::new(Vec::new());
+/// How many shared moves are kept.
 const SHARED_SIZE: usize = 1 << 16;
+
+/// The entry of `key` in `SHARED`: one multiplication (Fibonacci hashing), its top bits.
+fn shared_index(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize % SHARED_SIZE
+}
 
 fn engine_error(err: engine::EngineError) -> PyErr {
     PyValueError::new_err(format!("pacru engine: {}", err.message()))
@@ -199,27 +181,33 @@ fn field_ints(py: Python<'_>, mut board: u128) -> impl Iterator<Item = PyResult<
 
 /// The Python `pacru.Move` of an engine move, shared when it relinquishes no field.
 fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
-    let shared = SHARED.get_or_init(|| Mutex::new(HashMap::default()));
+    if m.relinquished != 0 {
+        return build_move(py, m);
+    }
     let key = move_key(m);
-    if m.relinquished == 0 {
-        // The lock is never held while Python runs: another thread could take the GIL.
-        if let Some(found) = shared
-            .lock()
-            .ok()
-            .and_then(|c| c.get(&key).map(|o| o.clone_ref(py)))
-        {
-            return Ok(found);
+    let index = shared_index(key);
+    // The lock is never held while Python runs: another thread could take the GIL.
+    if let Ok(shared) = SHARED.lock() {
+        if let Some(Some((k, found))) = shared.get(index) {
+            if *k == key {
+                return Ok(found.clone_ref(py));
+            }
         }
     }
     let built = build_move(py, m)?;
-    if m.relinquished == 0 {
-        if let Ok(mut cache) = shared.lock() {
-            if cache.len() >= SHARED_SIZE {
-                cache.clear();
+    let evicted = match SHARED.lock() {
+        Ok(mut shared) => {
+            if shared.is_empty() {
+                shared.resize_with(SHARED_SIZE, || None);
             }
-            cache.insert(key, built.clone_ref(py));
+            shared
+                .get_mut(index)
+                .and_then(|entry| entry.replace((key, built.clone_ref(py))))
         }
-    }
+        Err(_) => None,
+    };
+    // Released after the lock: freeing a move may run Python code.
+    drop(evicted);
     Ok(built)
 }
 
