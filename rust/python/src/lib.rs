@@ -93,7 +93,9 @@ static STATE_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
 /// The moves without relinquished fields built so far: a table of `SHARED_SIZE` entries
 /// indexed by a hash of `move_key`, each the last move built with that index (with its
 /// key); empty until first used.
-static SHARED: Mutex<Vec<Option<(u64, Py<PyAny>)>>> = Mutex::new(Vec::new());
+static SHARED: Mutex<Vec<SharedEntry>> = Mutex::new(Vec::new());
+/// A shared move with its `move_key`, or nothing.
+type SharedEntry = Option<(u64, Py<PyAny>)>;
 /// How many shared moves are kept.
 const SHARED_SIZE: usize = 1 << 16;
 
