@@ -39,4 +39,12 @@ impl MoveList {
         resolve::resolve_into(&self.rules, &self.position, m, &mut next).ok()?;
         Some(next)
     }
+
+    /// [`MoveList::apply_listed`] into `next`, whatever it held before (a position no
+    /// longer needed, its storage reused); false when `m` is impossible, and then `next`
+    /// holds no meaningful position.
+    pub fn apply_listed_into(&self, m: &Move, next: &mut Position) -> bool {
+        next.clone_from(&self.position);
+        resolve::resolve_into(&self.rules, &self.position, m, next).is_ok()
+    }
 }

@@ -217,16 +217,18 @@ fn walk_steps(
     let own_occ = pos.chevrons[seat].fields();
     let pacru = rules.pacru();
     let (mut once, mut twice) = (0u128, 0u128);
+    // The boards as two words each: a field's bit is then one word's shift, cheaper than a
+    // 128-bit shift.
+    let (own2, occupied2, blocked2) = (halves(own), halves(occupied), halves(blocked));
     for code in pos.chevrons[seat].iter() {
         let f = (code >> 3) as u8;
         let pom = count_few(own & LAND_OF[f as usize]).max(1);
-        let from_own = own >> f & 1 != 0;
+        let from_own = has(&own2, f);
         for d in forward((code & 7) as u8) {
             let ray = &RAY[f as usize][d as usize];
             let len = u32::from(RAY_LEN[f as usize][d as usize]).min(pom) as usize;
             let mut jumped = false;
             for (i, &t) in ray[..len].iter().enumerate() {
-                let bit = 1u128 << t;
                 let step = Step {
                     f,
                     t,
@@ -234,19 +236,20 @@ fn walk_steps(
                     k: i as u8 + 1,
                     ..Step::default()
                 };
-                let keep_going = if blocked & bit == 0 {
+                let keep_going = if !has(&blocked2, t) {
                     if !jumped {
                         visit(step)
                     } else {
                         // A jump (of a connection) ends only on an own field {A-R8, R9}.
-                        own & bit == 0
+                        !has(&own2, t)
                             || visit(Step {
                                 jumped: true,
                                 ..step
                             })
                     }
-                } else if occupied & bit != 0 {
+                } else if has(&occupied2, t) {
                     let mut go = true;
+                    let bit = 1u128 << t;
                     if pacru && !jumped && own_occ & bit == 0 {
                         twice |= once & bit;
                         once |= bit;
@@ -274,6 +277,18 @@ fn walk_steps(
         }
     }
     twice
+}
+
+/// A board as its low and high 64 bits.
+#[inline(always)]
+fn halves(board: u128) -> [u64; 2] {
+    [board as u64, (board >> 64) as u64]
+}
+
+/// Whether field `f` (below 128) is in the board `halves` made.
+#[inline(always)]
+fn has(board: &[u64; 2], f: u8) -> bool {
+    board[usize::from(f >> 6) & 1] >> (f & 63) & 1 != 0
 }
 
 /// Every legal chevron step of `seat` (pincers included), before choices, appended to

@@ -83,7 +83,11 @@ fn check_list(rules: &Rules, pos: &Position, picks: &[u64]) {
         let m = moves.get(i).expect("in range");
         assert_eq!(moves.index_of(&m), Some(i), "{m}");
         let next = apply(rules, pos, &m).expect("a listed move is legal");
-        assert_eq!(moves.apply_index(i), Some(next));
+        assert_eq!(moves.apply_index(i), Some(next.clone()));
+        // Into a position that held another one: the same position.
+        let mut into = Position::start(4).expect("a start position");
+        assert!(moves.apply_listed_into(&m, &mut into));
+        assert_eq!(into, next);
     }
 }
 

@@ -16,8 +16,7 @@ mod moves;
 mod rollouts;
 mod vector;
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::mem::ManuallyDrop;
 use std::sync::{Mutex, OnceLock};
 
 use pacru_engine as engine;
@@ -92,33 +91,19 @@ const STATE_SLOTS: [&str; 15] = [
 static STATE_NAMES: PyOnceLock<[Py<PyString>; 15]> = PyOnceLock::new();
 /// The maker of `ChevronState` objects (None: made through Python calls).
 static STATE_MAKER: PyOnceLock<Option<Maker>> = PyOnceLock::new();
-/// The moves without relinquished fields built so far, by `move_key`.
-static SHARED: OnceLock<Mutex<SharedMoves>> = OnceLock::new();
-type SharedMoves = HashMap<u64, Py<PyAny>, BuildHasherDefault<KeyHasher>>;
-
-/// Hashes a `move_key` with one multiplication: the keys are small distinct integers, so
-/// SipHash's protection against chosen keys buys nothing here.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(self.0.rotate_left(8) ^ u64::from(*b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        let h = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = h ^ (h >> 32);
-    }
-}
-/// How many shared moves are kept before starting afresh (as `families.make_move`).
+/// The moves without relinquished fields built so far: a table of `SHARED_SIZE` entries
+/// indexed by a hash of `move_key`, each the last move built with that index (with its
+/// key); empty until first used.
+static SHARED: Mutex<Vec<SharedEntry>> = Mutex::new(Vec::new());
+/// A shared move with its `move_key`, or nothing.
+type SharedEntry = Option<(u64, Py<PyAny>)>;
+/// How many shared moves are kept.
 const SHARED_SIZE: usize = 1 << 16;
+
+/// The entry of `key` in `SHARED`: one multiplication (Fibonacci hashing), its top bits.
+fn shared_index(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize % SHARED_SIZE
+}
 
 fn engine_error(err: engine::EngineError) -> PyErr {
     PyValueError::new_err(format!("pacru engine: {}", err.message()))
@@ -184,38 +169,48 @@ fn move_key(m: &engine::Move) -> u64 {
         | ((i64::from(m.turn) + 2) as u64 & 7) << 32
 }
 
-fn fields_of(mut board: u128) -> Vec<u8> {
-    let mut out = Vec::with_capacity(board.count_ones() as usize);
-    while board != 0 {
-        out.push(board.trailing_zeros() as u8);
+/// The fields of `board`, ascending, as cached Python ints.
+fn field_ints(py: Python<'_>, mut board: u128) -> impl Iterator<Item = PyResult<Bound<'_, PyAny>>> {
+    let ints = code_ints(py);
+    std::iter::from_fn(move || {
+        if board == 0 {
+            return None;
+        }
+        let f = board.trailing_zeros() as usize;
         board &= board - 1;
-    }
-    out
+        Some(Ok(ints[f].bind(py).clone()))
+    })
 }
 
 /// The Python `pacru.Move` of an engine move, shared when it relinquishes no field.
 fn to_python(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
-    let shared = SHARED.get_or_init(|| Mutex::new(HashMap::default()));
+    if m.relinquished != 0 {
+        return build_move(py, m);
+    }
     let key = move_key(m);
-    if m.relinquished == 0 {
-        // The lock is never held while Python runs: another thread could take the GIL.
-        if let Some(found) = shared
-            .lock()
-            .ok()
-            .and_then(|c| c.get(&key).map(|o| o.clone_ref(py)))
-        {
-            return Ok(found);
+    let index = shared_index(key);
+    // The lock is never held while Python runs: another thread could take the GIL.
+    if let Ok(shared) = SHARED.lock() {
+        if let Some(Some((k, found))) = shared.get(index) {
+            if *k == key {
+                return Ok(found.clone_ref(py));
+            }
         }
     }
     let built = build_move(py, m)?;
-    if m.relinquished == 0 {
-        if let Ok(mut cache) = shared.lock() {
-            if cache.len() >= SHARED_SIZE {
-                cache.clear();
+    let evicted = match SHARED.lock() {
+        Ok(mut shared) => {
+            if shared.is_empty() {
+                shared.resize_with(SHARED_SIZE, || None);
             }
-            cache.insert(key, built.clone_ref(py));
+            shared
+                .get_mut(index)
+                .and_then(|entry| entry.replace((key, built.clone_ref(py))))
         }
-    }
+        Err(_) => None,
+    };
+    // Released after the lock: freeing a move may run Python code.
+    drop(evicted);
     Ok(built)
 }
 
@@ -227,7 +222,8 @@ fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
         None => Ok(py.None().into_bound(py)),
     };
     let flag = |b: bool| b.into_pyobject(py).map(|b| b.to_owned().into_any());
-    let relinquished = PyTuple::new(py, fields_of(m.relinquished))?.into_any();
+    let count = m.relinquished.count_ones() as usize;
+    let relinquished = new_tuple(py, count, field_ints(py, m.relinquished))?.into_any();
     let values = [
         field(m.origin)?,
         field(m.target)?,
@@ -244,12 +240,28 @@ fn build_move(py: Python<'_>, m: &engine::Move) -> PyResult<Py<PyAny>> {
     let names = MOVE_NAMES.get_or_init(py, || {
         MOVE_SLOTS.map(|name| PyString::intern(py, name).unbind())
     });
-    make_object(py, &MOVE_MAKER, class, names, values).map(Bound::unbind)
+    let made = make_object(py, &MOVE_MAKER, class, names, values)?;
+    untrack(&made);
+    Ok(made.unbind())
+}
+
+/// Take `obj` out of the cyclic garbage collector's care: for an object that can be in no
+/// reference cycle, such as a move (ints, booleans, None and a tuple of ints; CPython
+/// untracks a tuple of such values itself). The moves the cache keeps are then not
+/// traversed again by every full collection.
+fn untrack(obj: &Bound<'_, PyAny>) {
+    // SAFETY: `obj` is a live object; its type's flags say whether it has the collector's
+    // header that PyObject_GC_UnTrack reads (untracking an untracked object does nothing).
+    unsafe {
+        if ffi::PyType_GetFlags(ffi::Py_TYPE(obj.as_ptr())) & ffi::Py_TPFLAGS_HAVE_GC != 0 {
+            ffi::PyObject_GC_UnTrack(obj.as_ptr().cast());
+        }
+    }
 }
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
 /// are above CPython's cache of small ints, and every move changes a seat's codes.
-fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
+pub(crate) fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     static CODES: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
     CODES.get_or_init(py, || {
         (0u16..81 * 8)
@@ -263,11 +275,10 @@ fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
 
 /// The Python int `value`, from the cached ints of `code_ints` when it is one of them (a
 /// look-up instead of a call: a state's seat, ply and counters are usually small).
-fn small_int(py: Python<'_>, value: i64) -> Bound<'_, PyAny> {
-    match usize::try_from(value)
-        .ok()
-        .and_then(|i| code_ints(py).get(i))
-    {
+/// `ints` is `code_ints(py)`, fetched once by a caller that needs several.
+#[inline]
+fn small_int<'py>(py: Python<'py>, ints: &[Py<PyAny>], value: i64) -> Bound<'py, PyAny> {
+    match usize::try_from(value).ok().and_then(|i| ints.get(i)) {
         Some(int) => int.bind(py).clone(),
         None => value
             .into_pyobject(py)
@@ -633,6 +644,7 @@ impl Maker {
 
     /// The address of slot `i` of `obj` (an object of this class, `owns`) when the
     /// offsets are known.
+    #[inline]
     fn slot_ptr(&self, obj: &Bound<'_, PyAny>, i: usize) -> Option<*mut *mut ffi::PyObject> {
         let offset = *self.offsets.as_ref()?.get(i)?;
         // SAFETY: `offset` is the offset of a slot inside an object of this class
@@ -674,11 +686,13 @@ impl Maker {
     }
 
     /// Whether `obj` is an object of exactly this maker's class.
+    #[inline]
     fn owns(&self, obj: &Bound<'_, PyAny>) -> bool {
         obj.get_type_ptr() == self.class.bind(obj.py()).as_type_ptr()
     }
 
     /// Slot `i` of `obj`, an object of this class (`owns`), as `obj.<name>` reads it.
+    #[inline]
     fn get<'py>(&self, obj: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
         let py = obj.py();
         if let Some(slot) = self.slot_ptr(obj, i) {
@@ -747,6 +761,7 @@ fn state_names(py: Python<'_>) -> &[Py<PyString>; 15] {
 
 /// Slot `i` of a `ChevronState` (`STATE_SLOTS` order): through its descriptor when the
 /// state's class is the one `init_state_class` saw, else by name.
+#[inline]
 fn state_slot<'py>(state: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, PyAny>> {
     let py = state.py();
     if let Some(Some(maker)) = STATE_MAKER.get(py) {
@@ -854,17 +869,66 @@ fn apply<'py>(state: &Bound<'py, PyAny>, move_: &Bound<'py, PyAny>) -> PyResult<
     list.cast::<Moves>()?.get().apply_state(state, move_)
 }
 
+/// A boxed engine position whose box, once the position is freed, serves the next one
+/// (`spare`): a position is a few hundred bytes, moved as a pointer instead of copied at
+/// every step from the engine into a new Python object.
+pub(crate) struct PooledPos(ManuallyDrop<Box<engine::Position>>);
+
+/// The boxes of positions freed lately.
+#[allow(clippy::vec_box)] // boxes, so that a position moves in and out without a copy
+static SPARE_POSITIONS: Mutex<Vec<Box<engine::Position>>> = Mutex::new(Vec::new());
+/// How many boxes `SPARE_POSITIONS` keeps.
+const SPARE_POSITIONS_SIZE: usize = 8;
+
+impl PooledPos {
+    fn new(pos: engine::Position) -> PooledPos {
+        PooledPos(ManuallyDrop::new(Box::new(pos)))
+    }
+
+    /// A freed position's box (its content meaningless), if there is one.
+    fn spare() -> Option<PooledPos> {
+        let spare = SPARE_POSITIONS.lock().ok()?.pop()?;
+        Some(PooledPos(ManuallyDrop::new(spare)))
+    }
+}
+
+impl std::ops::Deref for PooledPos {
+    type Target = engine::Position;
+
+    fn deref(&self) -> &engine::Position {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for PooledPos {
+    fn deref_mut(&mut self) -> &mut engine::Position {
+        &mut self.0
+    }
+}
+
+impl Drop for PooledPos {
+    fn drop(&mut self) {
+        // SAFETY: the field is taken once, here, and `self` is not used after `drop`.
+        let pos = unsafe { ManuallyDrop::take(&mut self.0) };
+        if let Ok(mut spare) = SPARE_POSITIONS.lock() {
+            if spare.len() < SPARE_POSITIONS_SIZE {
+                spare.push(pos);
+            }
+        }
+    }
+}
+
 /// A chevron position with its rules, as the engine holds it.
 #[pyclass(frozen, module = "pacru._native", name = "Position")]
 pub(crate) struct PyPosition {
     rules: engine::Rules,
-    pos: engine::Position,
+    pos: PooledPos,
     /// The Python tuples of the state's markers and chevrons: the next state reuses the
     /// entries of the seats a move leaves alone (a 128-bit int is slow to make).
     markers: Py<PyTuple>,
     chevrons: Py<PyTuple>,
     /// The occupied fields as a Python int, reused while no chevron moves.
-    occupied: PyOnceLock<Py<PyAny>>,
+    occupied: Py<PyAny>,
     /// The state's `rules` and `players` objects, handed on to the next state (None for a
     /// position made from its parts: then they are read from the state).
     state_rules: Option<Py<PyAny>>,
@@ -876,15 +940,13 @@ impl PyPosition {
     fn successor<'py>(
         &self,
         py: Python<'py>,
-        next: engine::Position,
+        next: PooledPos,
         markers: &Bound<'py, PyTuple>,
         chevrons: &Bound<'py, PyTuple>,
         occupied: &Bound<'py, PyAny>,
         rules: &Bound<'py, PyAny>,
         players: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyPosition>> {
-        let known = PyOnceLock::new();
-        let _ = known.set(py, occupied.clone().unbind());
         Bound::new(
             py,
             PyPosition {
@@ -892,7 +954,7 @@ impl PyPosition {
                 pos: next,
                 markers: markers.clone().unbind(),
                 chevrons: chevrons.clone().unbind(),
-                occupied: known,
+                occupied: occupied.clone().unbind(),
                 state_rules: Some(rules.clone().unbind()),
                 players: Some(players.clone().unbind()),
             },
@@ -901,10 +963,7 @@ impl PyPosition {
 
     /// The occupied fields as a Python int.
     fn occupied<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        self.occupied
-            .get_or_init(py, || board(py, self.pos.occupied()).unbind())
-            .bind(py)
-            .clone()
+        self.occupied.bind(py).clone()
     }
 
     /// The `rules` and `players` of `state`, the state of this position.
@@ -930,7 +989,7 @@ impl PyPosition {
         next: &engine::Position,
     ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
         let players = usize::from(next.players);
-        let markers = if next.markers == self.pos.markers {
+        let markers = if next.markers.get(..players) == self.pos.markers.get(..players) {
             self.markers.bind(py).clone()
         } else {
             let old = self.markers.bind(py);
@@ -947,7 +1006,7 @@ impl PyPosition {
                 }),
             )?
         };
-        let chevrons = if next.chevrons == self.pos.chevrons {
+        let chevrons = if next.chevrons.get(..players) == self.pos.chevrons.get(..players) {
             self.chevrons.bind(py).clone()
         } else {
             let old = self.chevrons.bind(py);
@@ -1018,10 +1077,10 @@ impl PyPosition {
         .map_err(engine_error)?;
         Ok(PyPosition {
             rules,
-            pos,
+            occupied: board(markers.py(), pos.occupied()).unbind(),
+            pos: PooledPos::new(pos),
             markers: markers.unbind(),
             chevrons: chevrons.unbind(),
-            occupied: PyOnceLock::new(),
             state_rules,
             players,
         })

@@ -48,8 +48,8 @@ fn apply_move<'py>(
     if let ([move_], None) = (args, &kwargs) {
         let moves = state_slot(state, STATE_MOVES)?;
         if let Ok(list) = moves.cast::<Moves>() {
-            if list.get().issued_index(move_).is_some() {
-                return list.get().apply_state(state, move_);
+            if let Some(next) = list.get().apply_issued(state, move_) {
+                return next;
             }
         }
     }
@@ -86,8 +86,10 @@ unsafe extern "C" fn c_legal_moves(
     // SAFETY: CPython calls a method with the GIL held, and `slf` is a live reference for
     // the duration of the call (the method descriptor checked its type).
     let py = unsafe { Python::assume_attached() };
-    // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
-    let state = unsafe { Bound::from_borrowed_ptr(py, slf) };
+    // SAFETY: as above: `slf` outlives the borrow, which ends with the call.
+    let Some(state) = (unsafe { Borrowed::from_ptr_or_opt(py, slf) }) else {
+        return no_self(py);
+    };
     to_c(py, || cached_legal_moves(&state).map(Bound::unbind))
 }
 
@@ -133,6 +135,12 @@ pub(crate) unsafe fn call_args<'py>(
     Ok((values, kwargs))
 }
 
+/// The error of a method called without its object (CPython never does).
+fn no_self(py: Python<'_>) -> *mut ffi::PyObject {
+    PyRuntimeError::new_err("pacru engine: a state method called without its state").restore(py);
+    ptr::null_mut()
+}
+
 /// `METH_FASTCALL | METH_KEYWORDS` entry of `apply_move`.
 unsafe extern "C" fn c_apply_move(
     slf: *mut ffi::PyObject,
@@ -142,8 +150,10 @@ unsafe extern "C" fn c_apply_move(
 ) -> *mut ffi::PyObject {
     // SAFETY: CPython calls a method with the GIL held; `slf` is live for the call.
     let py = unsafe { Python::assume_attached() };
-    // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
-    let state = unsafe { Bound::from_borrowed_ptr(py, slf) };
+    // SAFETY: as above: `slf` outlives the borrow, which ends with the call.
+    let Some(state) = (unsafe { Borrowed::from_ptr_or_opt(py, slf) }) else {
+        return no_self(py);
+    };
     let run = || -> PyResult<Py<PyAny>> {
         if nargs == 1 && kwnames.is_null() {
             // The call of every ply, `state.apply_move(move)`: no vector to allocate.

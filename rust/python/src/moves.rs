@@ -19,9 +19,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{
-    board_after, engine_error, from_python, make_object, registered, small_int, state_names,
-    to_python, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE, OUTCOME, PYTHON_LIST,
-    STATE_MAKER,
+    board_after, code_ints, engine_error, from_python, make_object, registered, small_int,
+    state_names, to_python, PooledPos, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE,
+    OUTCOME, PYTHON_LIST, STATE_MAKER,
 };
 
 /// The legal moves of one position, in the order of the Python engine.
@@ -91,6 +91,94 @@ impl Moves {
     /// The engine's list.
     pub(crate) fn list(&self) -> &Arc<engine::MoveList> {
         &self.list
+    }
+
+    /// The `ChevronState` after `move` (which must be in this list) from `state`, the state
+    /// whose list this is: one call per applied move.
+    pub(crate) fn apply_state<'py>(
+        &self,
+        state: &Bound<'py, PyAny>,
+        move_: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let issued = self.issued_move(move_).map(|(_, m)| m);
+        self.apply_decoded(state, move_, issued)
+    }
+
+    /// `apply_state` when `move_` is the move indexing handed out last: without a second
+    /// look-up; None for any other move.
+    pub(crate) fn apply_issued<'py>(
+        &self,
+        state: &Bound<'py, PyAny>,
+        move_: &Bound<'py, PyAny>,
+    ) -> Option<PyResult<Bound<'py, PyAny>>> {
+        let (_, m) = self.issued_move(move_)?;
+        Some(self.apply_decoded(state, move_, Some(m)))
+    }
+
+    /// `apply_state`, with the engine's move of `move_` when it is the issued one.
+    fn apply_decoded<'py>(
+        &self,
+        state: &Bound<'py, PyAny>,
+        move_: &Bound<'py, PyAny>,
+        issued: Option<engine::Move>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = state.py();
+        let position = self.position.get();
+        let next = match issued {
+            // The move as the list decoded it when it handed it out: not decoded again.
+            Some(m) => {
+                let mut next =
+                    PooledPos::spare().unwrap_or_else(|| PooledPos::new(position.pos.clone()));
+                if !self.list.apply_listed_into(&m, &mut next) {
+                    return Err(PyRuntimeError::new_err(
+                        "pacru engine: the issued move does not apply",
+                    ));
+                }
+                next
+            }
+            None => PooledPos::new(
+                engine::apply(&position.rules, &position.pos, &from_python(move_)?)
+                    .map_err(engine_error)?,
+            ),
+        };
+        let (markers, chevrons) = position.tuples(py, &next)?;
+        let (rules, players) = position.state_parts(state)?;
+        let outcome = match next.outcome {
+            Some(o) => registered(py, &OUTCOME)?.bind(py).call1((
+                o.termination.value(),
+                o.winners,
+                &players,
+            ))?,
+            None => py.None().into_bound(py),
+        };
+        let none = py.None().into_bound(py);
+        let occupied = board_after(
+            &position.occupied(py),
+            position.pos.occupied(),
+            next.occupied(),
+        )?;
+        let (to_move, out, trigger, idle, ply) =
+            (next.to_move, next.out, next.trigger, next.idle, next.ply);
+        let pos = position.successor(py, next, &markers, &chevrons, &occupied, &rules, &players)?;
+        let ints = code_ints(py);
+        let values: [Bound<'py, PyAny>; 15] = [
+            rules,
+            players,
+            markers.into_any(),
+            chevrons.into_any(),
+            small_int(py, ints, to_move.into()),
+            small_int(py, ints, out.into()),
+            small_int(py, ints, trigger.into()),
+            small_int(py, ints, idle.into()),
+            small_int(py, ints, ply.into()),
+            outcome,
+            occupied,
+            move_.clone(),
+            none.clone(),
+            pos.into_any(),
+            none,
+        ];
+        make_object(py, &STATE_MAKER, &state.get_type(), state_names(py), values)
     }
 
     /// The index of `move_` when it is the move indexing handed out last.
@@ -461,62 +549,6 @@ impl Moves {
     #[getter]
     fn position(&self, py: Python<'_>) -> Py<PyPosition> {
         self.position.clone_ref(py)
-    }
-
-    /// The `ChevronState` after `move` (which must be in this list) from `state`, the state
-    /// whose list this is: one call per applied move.
-    pub(crate) fn apply_state<'py>(
-        &self,
-        state: &Bound<'py, PyAny>,
-        move_: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = state.py();
-        let position = self.position.get();
-        let next = match self.issued_move(move_) {
-            // The move as the list decoded it when it handed it out: not decoded again.
-            Some((_, m)) => self.list.apply_listed(&m).ok_or_else(|| {
-                PyRuntimeError::new_err("pacru engine: the issued move does not apply")
-            })?,
-            None => engine::apply(&position.rules, &position.pos, &from_python(move_)?)
-                .map_err(engine_error)?,
-        };
-        let (markers, chevrons) = position.tuples(py, &next)?;
-        let (rules, players) = position.state_parts(state)?;
-        let outcome = match next.outcome {
-            Some(o) => registered(py, &OUTCOME)?.bind(py).call1((
-                o.termination.value(),
-                o.winners,
-                &players,
-            ))?,
-            None => py.None().into_bound(py),
-        };
-        let none = py.None().into_bound(py);
-        let occupied = board_after(
-            &position.occupied(py),
-            position.pos.occupied(),
-            next.occupied(),
-        )?;
-        let (to_move, out, trigger, idle, ply) =
-            (next.to_move, next.out, next.trigger, next.idle, next.ply);
-        let pos = position.successor(py, next, &markers, &chevrons, &occupied, &rules, &players)?;
-        let values: [Bound<'py, PyAny>; 15] = [
-            rules,
-            players,
-            markers.into_any(),
-            chevrons.into_any(),
-            small_int(py, to_move.into()),
-            small_int(py, out.into()),
-            small_int(py, trigger.into()),
-            small_int(py, idle.into()),
-            small_int(py, ply.into()),
-            outcome,
-            occupied,
-            move_.clone(),
-            none.clone(),
-            pos.into_any(),
-            none,
-        ];
-        make_object(py, &STATE_MAKER, &state.get_type(), state_names(py), values)
     }
 }
 
