@@ -53,7 +53,7 @@ impl Layout {
 
 /// One choice of a step family: twist, connection change, marker field (-1: none) and
 /// meeting fields (a bitboard, 0: no meeting).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Opt {
     twist: i8,
     conn: bool,
@@ -214,33 +214,21 @@ impl<T: Copy, const N: usize> Inline<T, N> {
     }
 }
 
-/// What the decisions of one move share: the position, its legal moves and how they are
-/// laid out.
-#[derive(Debug)]
-struct Node {
-    /// The legal moves, with the position they are legal in.
-    list: Arc<MoveList>,
-    shape: Shape,
-}
-
-impl Node {
-    fn pos(&self) -> &Position {
-        self.list.position()
-    }
-}
-
 /// One game of a batch: its position, and the decision under way (none once it is over).
 /// Cheap to clone: what a move's decisions share is behind `Arc`s.
 #[derive(Clone, Debug)]
 pub struct Game {
-    node: Arc<Node>,
+    /// The legal moves, with the position they are legal in.
+    list: Arc<MoveList>,
+    /// How the moves are laid out.
+    shape: Shape,
     stage: u8,
     origin: i16,
     fam: Option<Fam>,
     /// The options of the step family entered, and the candidates still open among them
     /// (a bit per option: a Pacru step has at most a connection, nine crossing fields and
     /// no field; a Shacru or Azacru step three twists).
-    options: Option<Arc<Vec<Opt>>>,
+    options: Option<Arc<[Opt]>>,
     cands: u64,
     twist: i8,
     benefit: i16,
@@ -300,30 +288,28 @@ impl Game {
 
     /// The first decision of the position of `list`, its legal moves (`layout.rules`'s).
     pub fn of_list(layout: &Layout, list: Arc<MoveList>) -> Game {
-        let mut node = Node {
-            list,
-            shape: Shape::default(),
-        };
+        let mut layout_of = Shape::default();
         let mut legal = Actions::default();
-        let pos = node.list.position();
+        let pos = list.position();
         if pos.outcome.is_none() {
-            if node.list.is_pass() {
+            if list.is_pass() {
                 legal.insert(PASS);
             } else {
-                node.shape = shape(&layout.rules, pos, &node.list);
-                let origins = if node.shape.turns > 0 {
+                layout_of = shape(&layout.rules, pos, &list);
+                let origins = if layout_of.turns > 0 {
                     // Every own chevron may reorient {R14}; the steps' origins are among them.
                     pos.chevrons[usize::from(pos.to_move)].fields()
                 } else {
-                    (0..node.list.step_count())
-                        .filter_map(|i| node.list.step_fields(i))
+                    (0..list.step_count())
+                        .filter_map(|i| list.step_fields(i))
                         .fold(0u128, |acc, (origin, _, _)| acc | 1u128 << origin)
                 };
                 legal = bits(origins).map(|f| ORIGIN + u16::from(f)).collect();
             }
         }
         Game {
-            node: Arc::new(node),
+            list,
+            shape: layout_of,
             stage: S_ORIGIN,
             origin: -1,
             fam: None,
@@ -340,12 +326,12 @@ impl Game {
 
     /// The position moved in (the final one once the game is over).
     pub fn pos(&self) -> &Position {
-        self.node.pos()
+        self.list.position()
     }
 
     /// The legal moves of [`Game::pos`].
     pub fn list(&self) -> &MoveList {
-        &self.node.list
+        &self.list
     }
 
     /// The actions already chosen in the move under way.
@@ -422,7 +408,6 @@ impl Game {
             Next::Ask(g) => g,
             Next::Done(g, at) => {
                 let next = g
-                    .node
                     .list
                     .apply_index(at)
                     .expect("the chosen move is in the list");
@@ -500,7 +485,7 @@ impl Game {
 
     /// The options of the step family entered (none before, or for a reorientation).
     fn step_options(&self) -> &[Opt] {
-        self.options.as_deref().map_or(&[], |o| o.as_slice())
+        self.options.as_deref().unwrap_or(&[])
     }
 
     /// Keeps the candidate options that pass `test`.
@@ -514,7 +499,7 @@ impl Game {
 
     /// The own unoccupied fields of the player to move: those a reorientation gives up (D25).
     fn free(&self) -> u128 {
-        let pos = self.node.pos();
+        let pos = self.list.position();
         pos.markers[usize::from(pos.to_move)] & !pos.occupied()
     }
 
@@ -524,8 +509,7 @@ impl Game {
     /// chosen.
     fn each_family(&self, mut visit: impl FnMut(Fam) -> bool) {
         let origin = self.origin as u8;
-        let node = &*self.node;
-        let (pos, list, shape) = (node.pos(), &*node.list, node.shape);
+        let (pos, list, shape) = (self.list.position(), &*self.list, self.shape);
         for step in list.steps_from(origin) {
             if let (Some((_, target, capture)), Some((start, _))) =
                 (list.step_fields(step), list.step_range(step))
@@ -562,18 +546,22 @@ impl Game {
     }
 
     /// The options of the `step`-th step family, in order.
-    fn read_options(&self, step: usize) -> Vec<Opt> {
+    fn read_options(&self, step: usize) -> Arc<[Opt]> {
         // At most a connection and the nine fields of a borderland {R8, R10}.
-        let mut options = Vec::with_capacity(10);
-        self.node.list.each_step_choice(step, |c| {
-            options.push(Opt {
-                twist: c.twist,
-                conn: c.connection,
-                marker: c.marker.map_or(-1, i16::from),
-                meet: c.meetings,
-            })
+        let mut options = [Opt::default(); 10];
+        let mut n = 0;
+        self.list.each_step_choice(step, |c| {
+            if let Some(slot) = options.get_mut(n) {
+                *slot = Opt {
+                    twist: c.twist,
+                    conn: c.connection,
+                    marker: c.marker.map_or(-1, i16::from),
+                    meet: c.meetings,
+                };
+                n += 1;
+            }
         });
-        options
+        Arc::from(&options[..n])
     }
 
     fn ask(&mut self, stage: u8, legal: Actions) -> Option<u64> {
@@ -603,9 +591,8 @@ impl Game {
         match fam {
             Fam::Step { step, .. } => {
                 let options = self.read_options(step);
-                assert!(options.len() <= 64, "a step has at most 64 options");
-                self.cands = ((1u128 << options.len()) - 1) as u64;
-                self.options = Some(Arc::new(options));
+                self.cands = (1u64 << options.len()) - 1;
+                self.options = Some(options);
                 self.option_stage()
             }
             Fam::Reo { .. } => self.relinquish_stage(),
@@ -704,7 +691,7 @@ impl Game {
     /// Whether the game ended by a limit (the move cap D32, idle rounds D33), not a rule.
     pub fn truncated(&self) -> bool {
         matches!(
-            self.node.pos().outcome.map(|o| o.termination),
+            self.list.position().outcome.map(|o| o.termination),
             Some(Termination::MoveCap | Termination::IdleLimit)
         )
     }
@@ -712,13 +699,13 @@ impl Game {
     /// The observation planes of the decision seen by the player deciding, into `out`:
     /// `layout.planes() * 81` float32 values as native-endian bytes, zeroed by the caller.
     pub fn observation(&self, layout: &Layout, out: &mut [u8]) {
-        self.observation_of(layout, usize::from(self.node.pos().to_move), out)
+        self.observation_of(layout, usize::from(self.list.position().to_move), out)
     }
 
     /// The observation planes of the decision seen by seat `player` (`< layout.players`),
     /// its seat first, into `out` as [`Game::observation`].
     pub fn observation_of(&self, layout: &Layout, player: usize, out: &mut [u8]) {
-        let pos = self.node.pos();
+        let pos = self.list.position();
         let p = usize::from(layout.players);
         let rot = |seat: usize| (seat + p - player) % p;
         let one = 1.0f32.to_ne_bytes();

@@ -166,6 +166,13 @@ impl Step {
 }
 
 impl Cache {
+    /// Forgets every decision (the list is being freed).
+    pub(crate) fn clear(&mut self) {
+        if let Ok(decisions) = self.0.get_mut() {
+            *decisions = None;
+        }
+    }
+
     fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Option<Box<Decisions>>>> {
         self.0
             .lock()

@@ -52,10 +52,12 @@ const SPARE_SIZE: usize = 8;
 
 impl Drop for Moves {
     fn drop(&mut self) {
+        // The decisions taken on the list hold it: released first, so it can be reused.
+        self.decisions.clear();
         // SAFETY: the field is taken once, here, and `self` is not used after `drop`.
         let mut list = unsafe { ManuallyDrop::take(&mut self.list) };
         if Arc::get_mut(&mut list).is_none() {
-            return; // a decision still holds the list
+            return; // something else still holds the list
         }
         if let Ok(mut spare) = SPARE.lock() {
             if spare.len() < SPARE_SIZE {
