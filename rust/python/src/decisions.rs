@@ -251,19 +251,66 @@ impl Decisions {
 /// The actions chosen in a move under way, at most one per decision.
 type Prefix = ([u16; 8], usize);
 
-/// A native decision's move list, prefix tuple and prefix.
-type Parts<'a, 'py> = (Borrowed<'a, 'py, Moves>, Borrowed<'a, 'py, PyTuple>, Prefix);
+/// A native decision's move list and prefix.
+type Parts<'a, 'py> = (Borrowed<'a, 'py, Moves>, Prefix);
 
-/// The native move list and the prefix of `decision`, a `_NativeDecision` (None for a
-/// tuple that is not one), the prefix both as its tuple and as actions.
-fn parts_of<'a, 'py>(decision: &'a Bound<'py, PyTuple>) -> PyResult<Option<Parts<'a, 'py>>> {
-    if decision.len() != 8 {
-        return Ok(None);
+/// The 8 items of a decision, borrowed as long as the tuple is; None for a tuple of another
+/// length. Read in place where the tuple layout is the one `tuple_items_direct` checked.
+fn decision_items<'a, 'py>(tuple: &'a Bound<'py, PyTuple>) -> PyResult<Option<Items<'a, 'py>>> {
+    let py = tuple.py();
+    if !tuple_items_direct(py) {
+        if tuple.len() != 8 {
+            return Ok(None);
+        }
+        let item = |i| tuple.get_borrowed_item(i);
+        let items = [
+            item(0)?,
+            item(1)?,
+            item(2)?,
+            item(3)?,
+            item(4)?,
+            item(5)?,
+            item(6)?,
+            item(7)?,
+        ];
+        return Ok(Some(items));
     }
-    let Ok(moves) = decision.get_borrowed_item(7)?.cast::<Moves>() else {
-        return Ok(None);
-    };
-    let Ok(prefix) = decision.get_borrowed_item(3)?.cast::<PyTuple>() else {
+    // SAFETY: a tuple starts with a `PyVarObject` header, whose size is its item count;
+    // its items are the words after the header (checked by `tuple_items_direct`), each a
+    // live object the tuple holds while `tuple` is borrowed, or NULL if not set yet.
+    unsafe {
+        if (*tuple.as_ptr().cast::<ffi::PyVarObject>()).ob_size != 8 {
+            return Ok(None);
+        }
+        let first = tuple
+            .as_ptr()
+            .cast::<u8>()
+            .add(TUPLE_ITEMS)
+            .cast::<*mut ffi::PyObject>();
+        let item = |i| {
+            Borrowed::from_ptr_or_opt(py, first.add(i).read())
+                .ok_or_else(|| PyValueError::new_err("pacru engine: a tuple item is not set"))
+        };
+        Ok(Some([
+            item(0)?,
+            item(1)?,
+            item(2)?,
+            item(3)?,
+            item(4)?,
+            item(5)?,
+            item(6)?,
+            item(7)?,
+        ]))
+    }
+}
+
+/// The items of a decision.
+type Items<'a, 'py> = [Borrowed<'a, 'py, PyAny>; 8];
+
+/// The native move list and the prefix (as actions) of a decision's `items`; None when it
+/// is not a native decision.
+fn parts_of<'a, 'py>(items: &Items<'a, 'py>) -> PyResult<Option<Parts<'a, 'py>>> {
+    let (Ok(moves), Ok(prefix)) = (items[7].cast::<Moves>(), items[3].cast::<PyTuple>()) else {
         return Ok(None);
     };
     let mut actions = [0u16; 8];
@@ -274,14 +321,25 @@ fn parts_of<'a, 'py>(decision: &'a Bound<'py, PyTuple>) -> PyResult<Option<Parts
     for (i, slot) in actions.iter_mut().enumerate().take(n) {
         *slot = prefix.get_borrowed_item(i)?.extract::<u16>()?;
     }
-    Ok(Some((moves, prefix, (actions, n))))
+    Ok(Some((moves, (actions, n))))
 }
 
 /// The decision after `action` in `decision` (a `_NativeDecision` whose move is not
 /// complete), or None when `action` is not one of its legal actions.
 fn decide<'py>(decision: &Bound<'py, PyTuple>, action: i64) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let py = decision.py();
-    let Some((moves, prefix, (actions, n))) = parts_of(decision)? else {
+    match decision_items(decision)? {
+        Some(items) => decide_items(decision.py(), &items, action),
+        None => Ok(None),
+    }
+}
+
+/// [`decide`] on the decision's items.
+fn decide_items<'py>(
+    py: Python<'py>,
+    items: &Items<'_, 'py>,
+    action: i64,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let Some((moves, (actions, n))) = parts_of(items)? else {
         return Ok(None);
     };
     let Some(step) = moves.get().decisions.advance(&actions[..n], action)? else {
@@ -292,19 +350,24 @@ fn decide<'py>(decision: &Bound<'py, PyTuple>, action: i64) -> PyResult<Option<B
         None => py.None().into_bound(py),
     };
     let ints = action_ints(py);
-    // `action` is legal: one of the actions.
-    let last = ints.get(usize::try_from(action)?).map(|i| i.bind(py));
-    let before: [Option<Borrowed<'_, 'py, PyAny>>; 8] =
-        std::array::from_fn(|i| (i < n).then(|| prefix.get_borrowed_item(i).ok()).flatten());
-    let items = before[..n].iter().map(Option::as_deref);
-    let chosen = tuple_of(py, None, n + 1, items.chain(std::iter::once(last)))?;
+    // `action` is legal: one of the actions; so are those of the prefix.
+    let chosen = actions[..n].iter().map(|&a| i64::from(a)).chain([action]);
+    let chosen = tuple_of(
+        py,
+        None,
+        n + 1,
+        chosen.map(|a| {
+            usize::try_from(a)
+                .ok()
+                .and_then(|a| ints.get(a))
+                .map(|i| i.bind(py))
+        }),
+    )?;
     let legal = actions_tuple(py, &step.legal)?;
-    let item = |i| decision.get_borrowed_item(i);
-    let (encoding, state, player) = (item(0)?, item(1)?, item(2)?);
     let parts = [
-        &*encoding,
-        &*state,
-        &*player,
+        &*items[0],
+        &*items[1],
+        &*items[2],
         &chosen,
         &legal,
         kind_name(py, step.stage).as_any(),
@@ -364,8 +427,12 @@ pub(crate) fn decision_observation<'py>(
 
 /// The decision state of a native decision, and its layout.
 fn game_of(decision: &Bound<'_, PyTuple>) -> PyResult<(Game, Layout)> {
-    let found = match parts_of(decision)? {
-        Some((moves, _, (actions, n))) => moves.get().decisions.game(&actions[..n])?,
+    let parts = match decision_items(decision)? {
+        Some(items) => parts_of(&items)?,
+        None => None,
+    };
+    let found = match parts {
+        Some((moves, (actions, n))) => moves.get().decisions.game(&actions[..n])?,
         None => None,
     };
     found.ok_or_else(|| PyValueError::new_err("not a decision of the native engine"))
@@ -502,17 +569,21 @@ fn take<'py>(
     decision: &Bound<'py, PyAny>,
     action: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = decision.py();
     if !action.is_exact_instance_of::<PyInt>() {
         return Ok(None);
     }
     let Ok(tuple) = decision.cast::<PyTuple>() else {
         return Ok(None);
     };
-    if tuple.len() != 8 || !tuple.get_borrowed_item(6)?.is_none() {
+    let Some(items) = decision_items(tuple)? else {
+        return Ok(None);
+    };
+    if !items[6].is_none() {
         return Ok(None);
     }
     match action.extract::<i64>() {
-        Ok(number) => decide(tuple, number),
+        Ok(number) => decide_items(py, &items, number),
         Err(_) => Ok(None),
     }
 }
