@@ -283,11 +283,11 @@ fn comb(n: u64, k: u64) -> u64 {
 impl Game {
     /// The first decision of `pos` (or its end).
     pub fn start(layout: &Layout, pos: Position) -> Game {
-        Game::of_list(layout, Arc::new(legal_moves(&layout.rules, &pos)))
+        Game::of_list(Arc::new(legal_moves(&layout.rules, &pos)))
     }
 
     /// The first decision of the position of `list`, its legal moves (`layout.rules`'s).
-    pub fn of_list(layout: &Layout, list: Arc<MoveList>) -> Game {
+    pub fn of_list(list: Arc<MoveList>) -> Game {
         let mut layout_of = Shape::default();
         let mut legal = Actions::default();
         let pos = list.position();
@@ -295,7 +295,7 @@ impl Game {
             if list.is_pass() {
                 legal.insert(PASS);
             } else {
-                layout_of = shape(&layout.rules, pos, &list);
+                layout_of = shape(&list);
                 let origins = if layout_of.turns > 0 {
                     // Every own chevron may reorient {R14}; the steps' origins are among them.
                     pos.chevrons[usize::from(pos.to_move)].fields()

@@ -74,7 +74,7 @@ pub fn family_count(rules: &Rules, pos: &Position, list: &MoveList) -> usize {
 
 /// Where the `family`-th family of `list` starts (a move index) and how many moves it
 /// has (`family < family_count`).
-pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usize) -> (u64, u64) {
+pub fn family_range(list: &MoveList, family: usize) -> (u64, u64) {
     let steps = list.step_count();
     if family < steps {
         return step_family(list, family);
@@ -84,7 +84,7 @@ pub fn family_range(rules: &Rules, pos: &Position, list: &MoveList, family: usiz
         sizes,
         per_chevron,
         ..
-    } = shape(rules, pos, list);
+    } = shape(list);
     // Reorientation families come by chevron, then turn; their moves after the steps.
     let k = family - steps;
     let turns = if sizes[2] == 0 { 2 } else { 4 };
@@ -109,7 +109,7 @@ pub fn sample_index(
         return rng.below(list.len());
     }
     let family = rng.below(families as u64) as usize;
-    let (start, size) = family_range(rules, pos, list, family);
+    let (start, size) = family_range(list, family);
     start + rng.below(size)
 }
 
@@ -137,18 +137,10 @@ pub(crate) struct Shape {
     pub per_chevron: u64,
 }
 
-pub(crate) fn shape(rules: &Rules, pos: &Position, list: &MoveList) -> Shape {
-    let (sizes, reorienting) = reorientations(rules, pos, list);
-    let per_chevron: u64 = sizes.iter().sum();
-    let turns = if reorienting == 0 {
-        0
-    } else if sizes[2] == 0 {
-        2
-    } else {
-        4
-    };
+pub(crate) fn shape(list: &MoveList) -> Shape {
+    let (step_moves, sizes, turns, per_chevron) = list.reorientation_layout();
     Shape {
-        step_moves: list.len() - per_chevron * chevrons_to_move(pos),
+        step_moves,
         sizes,
         turns,
         per_chevron,
@@ -162,8 +154,8 @@ fn chevrons_to_move(pos: &Position) -> u64 {
 
 /// The (start, size) of every family of `list`, in order: the step families, then the
 /// reorientation families by chevron and turn {R14} (see [`family_range`]), in one pass.
-pub fn family_ranges(rules: &Rules, pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
-    let shape = shape(rules, pos, list);
+pub fn family_ranges(pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
+    let shape = shape(list);
     let chevrons = chevrons_to_move(pos);
     let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons as usize);
     if list.step_count() > 0 {

@@ -108,7 +108,7 @@ fn families_partition_the_move_list() {
             let count = family_count(&r, &pos, &list);
             let mut next = 0u64;
             for f in 0..count {
-                let (start, size) = family_range(&r, &pos, &list, f);
+                let (start, size) = family_range(&list, f);
                 assert_eq!(start, next, "{game:?} family {f}");
                 assert!(size > 0);
                 let first = list.get(start).unwrap();
@@ -130,10 +130,8 @@ fn families_partition_the_move_list() {
                 next = start + size;
             }
             assert_eq!(next, if count == 0 { 0 } else { list.len() });
-            let ranges: Vec<(u64, u64)> = (0..count)
-                .map(|f| family_range(&r, &pos, &list, f))
-                .collect();
-            assert_eq!(family_ranges(&r, &pos, &list), ranges, "{game:?}");
+            let ranges: Vec<(u64, u64)> = (0..count).map(|f| family_range(&list, f)).collect();
+            assert_eq!(family_ranges(&pos, &list), ranges, "{game:?}");
             let index = rng.below(list.len());
             pos = list.apply_index(index).unwrap();
         }

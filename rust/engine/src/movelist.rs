@@ -291,6 +291,19 @@ impl MoveList {
         }
     }
 
+    /// How the moves are laid out: the number of step moves (they come first), then per
+    /// reorienting chevron the sizes of its reorientation families by turn (-2, -1, +1,
+    /// +2; zero where a turn is missing), how many turns there are (4, 2 or 0) and the
+    /// moves per chevron {R14}.
+    pub fn reorientation_layout(&self) -> (u64, [u64; 4], usize, u64) {
+        (
+            self.step_moves,
+            self.sizes,
+            self.turns.len(),
+            self.per_chevron,
+        )
+    }
+
     /// The position the moves are legal in.
     pub fn position(&self) -> &Position {
         &self.position

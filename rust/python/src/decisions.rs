@@ -185,7 +185,7 @@ impl Cache {
         let decisions = cache.get_or_insert_with(|| {
             Box::new(Decisions {
                 layout,
-                start: Game::of_list(&layout, Arc::clone(list)),
+                start: Game::of_list(Arc::clone(list)),
                 last: None,
             })
         });

@@ -270,10 +270,7 @@ impl Moves {
         if family >= count {
             return Err(PyIndexError::new_err("move family index out of range"));
         }
-        let p = self.position.get();
-        Ok(pacru_batch::family_range(
-            &p.rules, &p.pos, &self.list, family,
-        ))
+        Ok(pacru_batch::family_range(&self.list, family))
     }
 }
 
@@ -506,7 +503,7 @@ impl Moves {
         let ranges = if self.list.is_pass() {
             Vec::new()
         } else {
-            pacru_batch::family_ranges(&p.rules, &p.pos, &self.list)
+            pacru_batch::family_ranges(&p.pos, &self.list)
         };
         let steps = self.list.step_count().min(ranges.len());
         let (step_ranges, turn_ranges) = ranges.split_at(steps);
