@@ -197,7 +197,7 @@ class _MoveList:
         family's origin), without building the families."""
         choices = self.choices
         fields = set() if choices is None else set(map(_STEP_ORIGIN, choices.steps))
-        if self.turns()[0]:
+        if self.codes and self.turns()[0]:
             fields.update(code >> 3 for code in self.codes)
         return tuple(sorted(fields))
 

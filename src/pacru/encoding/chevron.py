@@ -217,7 +217,7 @@ class ChevronEncoding(Encoding):
 
     def _choose(self, decision: Decision, action: int) -> Decision:
         c: _Cursor = decision[7]
-        prefix = (*decision[3], action)
+        prefix = decision[3] + (action,)
         if c.__class__ is _NATIVE_MOVES:
             return _NATIVE.decision_choose(decision, action)  # type: ignore[no-any-return,union-attr]
         stage = c[0]
