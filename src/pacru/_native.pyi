@@ -6,7 +6,9 @@ from typing import Any, Final
 from pacru.base import Outcome
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.rules import Rules
 from pacru.chevron.state import ChevronState
+from pacru.encoding.base import Decision, Encoding
 
 #: True when the engine implements every chevron game (then pacru.ENGINE is "native").
 COMPLETE: Final[bool]
@@ -29,6 +31,19 @@ def state_methods(
     legal_moves_doc: str,
     apply_move_doc: str,
 ) -> tuple[Any, Any]: ...
+def decision_class(
+    base: type[Decision],
+    doc: str,
+    docs: list[str],
+    checked_choose: Callable[..., Decision],
+    choose_doc: str | None,
+    encoding_class: type[Encoding],
+    checked_start: Callable[..., Decision],
+    start_doc: str | None,
+) -> tuple[type[Decision], Any]: ...
+def decision_choose(decision: Decision, action: int) -> Decision: ...
+def decision_stage(decision: Decision) -> tuple[int, int]: ...
+def decision_observation(decision: Decision, player: int) -> bytearray: ...
 def legal_moves(state: ChevronState) -> LegalMoves: ...
 def apply(state: ChevronState, move: Move) -> ChevronState: ...
 def random_rollouts(
@@ -77,11 +92,24 @@ class NativeLegalMoves(LegalMoves):
 
     def family_count(self) -> int: ...
     def family_range(self, family: int) -> tuple[int, int]: ...
-    def apply_state(self, state: ChevronState, move: Move) -> ChevronState: ...
     @property
     def issued(self) -> Move | None: ...
     @property
     def position(self) -> Position: ...
+
+class DecisionLayout:
+    """The fixed parts of one chevron encoding, for the native decisions."""
+
+    def __new__(
+        cls,
+        rules: Rules,
+        players: int,
+        game_index: int,
+        ply_scale: float,
+        idle_scale: float,
+        supply: int,
+    ) -> DecisionLayout: ...
+    def start(self, encoding: Encoding, state: ChevronState) -> Decision | None: ...
 
 #: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
 #: terminated and truncated (bool). The observation is ``Batch.observation``'s.
