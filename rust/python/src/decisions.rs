@@ -26,9 +26,9 @@ use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyDict, PyInt, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple, PyType};
 
-use crate::methods::{cached_legal_moves, call_args, descriptor, to_c};
+use crate::methods::{cached_legal_moves, descriptor, fast_or_checked};
 use crate::moves::Moves;
 use crate::{new_tuple_of, registered, state_rules, tuple_items_direct, TUPLE_ITEMS};
 
@@ -588,21 +588,6 @@ fn take<'py>(
     }
 }
 
-/// The Python `Decision.choose` called with `decision` and the call's arguments.
-fn checked_choose<'py>(
-    decision: &Bound<'py, PyAny>,
-    args: &[Bound<'py, PyAny>],
-    kwargs: Option<Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = decision.py();
-    let mut all = Vec::with_capacity(args.len() + 1);
-    all.push(decision.clone());
-    all.extend(args.iter().cloned());
-    registered(py, &CHECKED_CHOOSE)?
-        .bind(py)
-        .call(PyTuple::new(py, all)?, kwargs.as_ref())
-}
-
 /// `METH_FASTCALL | METH_KEYWORDS` entry of `choose`.
 unsafe extern "C" fn c_choose(
     slf: *mut ffi::PyObject,
@@ -610,23 +595,8 @@ unsafe extern "C" fn c_choose(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls a method with the GIL held; `slf` is live for the call.
-    let py = unsafe { Python::assume_attached() };
-    // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
-    let decision = unsafe { Bound::from_borrowed_ptr(py, slf) };
-    let run = || -> PyResult<Py<PyAny>> {
-        if nargs == 1 && kwnames.is_null() {
-            // SAFETY: the vectorcall protocol passes `nargs` live positional values.
-            let action = unsafe { Bound::from_borrowed_ptr(py, *args) };
-            if let Some(next) = take(&decision, &action)? {
-                return Ok(next.unbind());
-            }
-        }
-        // SAFETY: these are the arguments CPython passes to this method, during the call.
-        let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
-        checked_choose(&decision, &values, kwargs).map(Bound::unbind)
-    };
-    to_c(py, run)
+    // SAFETY: these are the arguments CPython passes to this method, during the call.
+    unsafe { fast_or_checked(slf, args, nargs, kwnames, take, &CHECKED_CHOOSE) }
 }
 
 /// The first decision of `state` for `encoding`, when `state` is a `ChevronState` (not a
@@ -676,21 +646,6 @@ fn layout_of<'py>(encoding: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, De
     Ok(Some(layout))
 }
 
-/// The Python `ChevronEncoding.start` called with `encoding` and the call's arguments.
-fn checked_start<'py>(
-    encoding: &Bound<'py, PyAny>,
-    args: &[Bound<'py, PyAny>],
-    kwargs: Option<Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = encoding.py();
-    let mut all = Vec::with_capacity(args.len() + 1);
-    all.push(encoding.clone());
-    all.extend(args.iter().cloned());
-    registered(py, &CHECKED_START)?
-        .bind(py)
-        .call(PyTuple::new(py, all)?, kwargs.as_ref())
-}
-
 /// `METH_FASTCALL | METH_KEYWORDS` entry of `start`.
 unsafe extern "C" fn c_start(
     slf: *mut ffi::PyObject,
@@ -698,23 +653,8 @@ unsafe extern "C" fn c_start(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls a method with the GIL held; `slf` is live for the call.
-    let py = unsafe { Python::assume_attached() };
-    // SAFETY: as above; `from_borrowed_ptr` takes its own reference.
-    let encoding = unsafe { Bound::from_borrowed_ptr(py, slf) };
-    let run = || -> PyResult<Py<PyAny>> {
-        if nargs == 1 && kwnames.is_null() {
-            // SAFETY: the vectorcall protocol passes `nargs` live positional values.
-            let state = unsafe { Bound::from_borrowed_ptr(py, *args) };
-            if let Some(decision) = start(&encoding, &state)? {
-                return Ok(decision.unbind());
-            }
-        }
-        // SAFETY: these are the arguments CPython passes to this method, during the call.
-        let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
-        checked_start(&encoding, &values, kwargs).map(Bound::unbind)
-    };
-    to_c(py, run)
+    // SAFETY: these are the arguments CPython passes to this method, during the call.
+    unsafe { fast_or_checked(slf, args, nargs, kwnames, start, &CHECKED_START) }
 }
 
 /// The fields of a decision in its tuple, in order (item 7, the cursor, is private).

@@ -37,33 +37,22 @@ pub(crate) fn cached_legal_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Bou
     Ok(moves)
 }
 
-/// The state after `move_`: at once for the move the state's own list issued last, else
-/// through the Python method (`args` are all the call's arguments after the state).
-fn apply_move<'py>(
+/// The state after `move_` when it is the move the state's own list issued last (applied
+/// at once); None for any other move, which the Python method checks.
+fn apply_issued<'py>(
     state: &Bound<'py, PyAny>,
-    args: &[Bound<'py, PyAny>],
-    kwargs: Option<Bound<'py, PyDict>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = state.py();
-    if let ([move_], None) = (args, &kwargs) {
-        let moves = state_slot(state, STATE_MOVES)?;
-        if let Ok(list) = moves.cast::<Moves>() {
-            if let Some(next) = list.get().apply_issued(state, move_) {
-                return next;
-            }
-        }
+    move_: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let moves = state_slot(state, STATE_MOVES)?;
+    match moves.cast::<Moves>() {
+        Ok(list) => list.get().apply_issued(state, move_).transpose(),
+        Err(_) => Ok(None),
     }
-    let mut all = Vec::with_capacity(args.len() + 1);
-    all.push(state.clone());
-    all.extend(args.iter().cloned());
-    registered(py, &CHECKED_APPLY)?
-        .bind(py)
-        .call(PyTuple::new(py, all)?, kwargs.as_ref())
 }
 
 /// The result of `f` as CPython expects it from a C function: a new reference, or NULL
 /// with the exception set. A panic (a bug) becomes a `RuntimeError`, never an abort.
-pub(crate) fn to_c(py: Python<'_>, f: impl FnOnce() -> PyResult<Py<PyAny>>) -> *mut ffi::PyObject {
+fn to_c(py: Python<'_>, f: impl FnOnce() -> PyResult<Py<PyAny>>) -> *mut ffi::PyObject {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(obj)) => obj.into_ptr(),
         Ok(Err(err)) => {
@@ -94,14 +83,14 @@ unsafe extern "C" fn c_legal_moves(
 }
 
 /// The positional arguments of a call, and its keyword arguments (None without any).
-pub(crate) type CallArgs<'py> = (Vec<Bound<'py, PyAny>>, Option<Bound<'py, PyDict>>);
+type CallArgs<'py> = (Vec<Bound<'py, PyAny>>, Option<Bound<'py, PyDict>>);
 
 /// The positional arguments and the keyword arguments (None without any) of a vectorcall.
 ///
 /// # Safety
 /// `args`, `nargs` and `kwnames` must be what CPython passes to a
 /// `METH_FASTCALL | METH_KEYWORDS` function, read during that call with the GIL held.
-pub(crate) unsafe fn call_args<'py>(
+unsafe fn call_args<'py>(
     py: Python<'py>,
     args: *const *mut ffi::PyObject,
     nargs: ffi::Py_ssize_t,
@@ -137,8 +126,54 @@ pub(crate) unsafe fn call_args<'py>(
 
 /// The error of a method called without its object (CPython never does).
 fn no_self(py: Python<'_>) -> *mut ffi::PyObject {
-    PyRuntimeError::new_err("pacru engine: a state method called without its state").restore(py);
+    PyRuntimeError::new_err("pacru engine: a method called without its object").restore(py);
     ptr::null_mut()
+}
+
+/// The fast path of a method for a call with one positional argument: the result, or None
+/// when the Python method must take the call (it checks it and raises its errors).
+pub(crate) type FastPath =
+    for<'py> fn(&Bound<'py, PyAny>, &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>>;
+
+/// The body of a `METH_FASTCALL | METH_KEYWORDS` C method whose Python method is `checked`:
+/// `fast(self, argument)` for a call with one positional argument (the call of every ply:
+/// no vector to allocate), and every call it does not take goes to `checked`.
+///
+/// # Safety
+/// The arguments must be what CPython passes to the C method, during that call.
+pub(crate) unsafe fn fast_or_checked(
+    slf: *mut ffi::PyObject,
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+    fast: FastPath,
+    checked: &PyOnceLock<Py<PyAny>>,
+) -> *mut ffi::PyObject {
+    // SAFETY: CPython calls a method with the GIL held; `slf` is live for the call.
+    let py = unsafe { Python::assume_attached() };
+    // SAFETY: as above: `slf` outlives the borrow, which ends with the call.
+    let Some(obj) = (unsafe { Borrowed::from_ptr_or_opt(py, slf) }) else {
+        return no_self(py);
+    };
+    let run = || -> PyResult<Py<PyAny>> {
+        if nargs == 1 && kwnames.is_null() {
+            // SAFETY: the vectorcall protocol passes `nargs` live positional values.
+            let arg = unsafe { Bound::from_borrowed_ptr(py, *args) };
+            if let Some(done) = fast(&obj, &arg)? {
+                return Ok(done.unbind());
+            }
+        }
+        // SAFETY: these are the arguments CPython passes to this method, during the call.
+        let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
+        let mut all = Vec::with_capacity(values.len() + 1);
+        all.push(obj.to_owned());
+        all.extend(values);
+        registered(py, checked)?
+            .bind(py)
+            .call(PyTuple::new(py, all)?, kwargs.as_ref())
+            .map(Bound::unbind)
+    };
+    to_c(py, run)
 }
 
 /// `METH_FASTCALL | METH_KEYWORDS` entry of `apply_move`.
@@ -148,24 +183,8 @@ unsafe extern "C" fn c_apply_move(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls a method with the GIL held; `slf` is live for the call.
-    let py = unsafe { Python::assume_attached() };
-    // SAFETY: as above: `slf` outlives the borrow, which ends with the call.
-    let Some(state) = (unsafe { Borrowed::from_ptr_or_opt(py, slf) }) else {
-        return no_self(py);
-    };
-    let run = || -> PyResult<Py<PyAny>> {
-        if nargs == 1 && kwnames.is_null() {
-            // The call of every ply, `state.apply_move(move)`: no vector to allocate.
-            // SAFETY: the vectorcall protocol passes `nargs` live positional values.
-            let move_ = unsafe { Bound::from_borrowed_ptr(py, *args) };
-            return apply_move(&state, std::slice::from_ref(&move_), None).map(Bound::unbind);
-        }
-        // SAFETY: these are the arguments CPython passes to this method, during the call.
-        let (values, kwargs) = unsafe { call_args(py, args, nargs, kwnames) }?;
-        apply_move(&state, &values, kwargs).map(Bound::unbind)
-    };
-    to_c(py, run)
+    // SAFETY: these are the arguments CPython passes to this method, during the call.
+    unsafe { fast_or_checked(slf, args, nargs, kwnames, apply_issued, &CHECKED_APPLY) }
 }
 
 /// A method descriptor of `class` named `name`, with `doc` (its first line the signature
