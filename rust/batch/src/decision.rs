@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use pacru_engine::geometry::{bits, nth_field};
 use pacru_engine::{legal_moves, Move, MoveList, Position, Rules, Termination};
 
 use crate::rollout::{shape, Shape};
@@ -251,17 +252,6 @@ pub enum Next {
     Done(Game, u64),
 }
 
-fn bits(mut board: u128) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if board == 0 {
-            return None;
-        }
-        let f = board.trailing_zeros() as u8;
-        board &= board - 1;
-        Some(f)
-    })
-}
-
 fn bits64(mut word: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if word == 0 {
@@ -389,7 +379,7 @@ impl Game {
                     .chosen
                     .as_slice()
                     .iter()
-                    .filter_map(|&c| bits(free).nth(usize::from(c)))
+                    .filter_map(|&c| nth_field(free, u32::from(c)))
                     .fold(0u128, |acc, f| acc | 1u128 << f);
                 Move {
                     origin,
@@ -754,7 +744,7 @@ impl Game {
                 push(d0 + 11 + usize::from(turn_index));
                 let free = self.free();
                 for &c in self.chosen.as_slice() {
-                    if let Some(f) = bits(free).nth(usize::from(c)) {
+                    if let Some(f) = nth_field(free, u32::from(c)) {
                         set(d0 + 4, f);
                     }
                 }
