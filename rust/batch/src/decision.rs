@@ -122,10 +122,6 @@ impl Actions {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
-    /// The set as bits: action `64 * i + b` is bit `b` of word `i`.
-    pub fn words(&self) -> &[u64; 7] {
-        &self.0
-    }
 
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)

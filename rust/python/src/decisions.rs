@@ -454,91 +454,25 @@ fn action_ints(py: Python<'_>) -> &[Py<PyAny>] {
 /// The actions of `set` as a tuple of ints, ascending.
 fn actions_tuple<'py>(py: Python<'py>, set: &Actions) -> PyResult<Bound<'py, PyAny>> {
     let ints = action_ints(py);
-    let n = set.len();
-    if !tuple_items_direct(py) {
-        let items = set
-            .iter()
-            .map(|a| ints.get(usize::from(a)).map(|i| i.bind(py)));
-        return tuple_of(py, None, n, items);
-    }
-    // SAFETY: called with the GIL held; NULL means an exception is set.
-    let tuple = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(n.try_into()?)) }?;
-    // SAFETY: a tuple object is at least its header long.
-    let slots =
-        unsafe { tuple.as_ptr().cast::<u8>().add(TUPLE_ITEMS) }.cast::<*mut ffi::PyObject>();
-    let mut filled = 0;
-    for (i, &word) in set.words().iter().enumerate() {
-        let mut w = word;
-        while w != 0 {
-            let action = 64 * i + w.trailing_zeros() as usize;
-            w &= w - 1;
-            let (Some(int), true) = (ints.get(action), filled < n) else {
-                return Err(PyValueError::new_err(
-                    "pacru engine: an action past the actions",
-                ));
-            };
-            // SAFETY: the items of a tuple are the words after its header (checked by
-            // `tuple_items_direct`); `filled < n`, the item there is NULL and nothing else
-            // holds the new tuple yet; it gets a new reference to a live int.
-            unsafe {
-                ffi::Py_IncRef(int.as_ptr());
-                slots.add(filled).write(int.as_ptr());
-            }
-            filled += 1;
-        }
-    }
-    Ok(tuple)
+    let items = set
+        .iter()
+        .map(|a| ints.get(usize::from(a)).map(|i| i.bind(py)));
+    tuple_of(py, None, set.len(), items)
 }
 
-/// A new tuple of the `len` items of `items` (each given a new reference; `ValueError`
-/// for a None or too few), or an object of the tuple subclass `class`: as
-/// [`new_tuple_of`], with the items at hand.
+/// [`new_tuple_of`] of `len` items at hand (`ValueError` for a None, which no caller
+/// passes: the actions and the parts of a decision all exist).
 fn tuple_of<'a, 'py: 'a>(
     py: Python<'py>,
     class: Option<&Bound<'py, PyType>>,
     len: usize,
     items: impl Iterator<Item = Option<&'a Bound<'py, PyAny>>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if !tuple_items_direct(py) {
-        let items = items.map(|i| {
-            i.cloned()
-                .ok_or_else(|| PyValueError::new_err("pacru engine: no tuple item"))
-        });
-        return new_tuple_of(py, class, len, items);
-    }
-    let size = ffi::Py_ssize_t::try_from(len)?;
-    let raw = match class {
-        // SAFETY: `class` is a live type object whose instances PyType_GenericAlloc makes
-        // (checked by `decision_methods`); NULL means an exception is set.
-        Some(class) => unsafe { ffi::PyType_GenericAlloc(class.as_type_ptr(), size) },
-        // SAFETY: called with the GIL held; NULL means an exception is set.
-        None => unsafe { ffi::PyTuple_New(size) },
-    };
-    // SAFETY: as above.
-    let tuple = unsafe { Bound::from_owned_ptr_or_err(py, raw) }?;
-    // The items of a tuple (a subclass adding no field lays them out alike) are the words
-    // after its `PyVarObject` header (checked by `tuple_items_direct`).
-    // SAFETY: a tuple object is at least its header long.
-    let slots =
-        unsafe { tuple.as_ptr().cast::<u8>().add(TUPLE_ITEMS) }.cast::<*mut ffi::PyObject>();
-    let mut filled = 0;
-    for item in items.take(len) {
-        let Some(item) = item else {
-            break; // the rest stay NULL, which freeing the tuple allows
-        };
-        // SAFETY: `filled < len`, the tuple's item there is NULL and nothing else holds
-        // the tuple yet; it gets a new reference to a live object. No Python code runs
-        // until the tuple is handed out, and the collector skips NULL items.
-        unsafe {
-            ffi::Py_IncRef(item.as_ptr());
-            slots.add(filled).write(item.as_ptr());
-        }
-        filled += 1;
-    }
-    if filled != len {
-        return Err(PyValueError::new_err("pacru engine: too few tuple items"));
-    }
-    Ok(tuple)
+    let items = items.map(|i| {
+        i.cloned()
+            .ok_or_else(|| PyValueError::new_err("pacru engine: no tuple item"))
+    });
+    new_tuple_of(py, class, len, items)
 }
 
 /// The `kind` of a decision at each stage.
