@@ -401,3 +401,21 @@ def test_lsd_observation_counts() -> None:
             tiles = obs[names_.index(f"tile of seat {r}")].sum()
             assert tiles == sum(1 for t in state.field.values() if t.owner == colour)
         assert obs[names_.index("open cell")].sum() == len(state.open_cells)
+
+
+@pytest.mark.parametrize("game", ["shacru", "pacru"])
+def test_finished_decision_hands_out_its_move(game: str) -> None:
+    """On either engine a finished decision's move is the one its list handed out last, so
+    apply_move takes it without checking it again; the next state is the move's."""
+    state = pacru.new_game(game, 2)
+    rng = random.Random(4)
+    enc = Encoding.of(state)
+    for _ in range(12):
+        decision = enc.start(state)
+        while decision.move is None:
+            decision = decision.choose(rng.choice(decision.legal_actions))
+        move = decision.move
+        assert state.legal_moves()._impl.issued is move  # type: ignore[attr-defined]
+        after = state.apply_move(move)
+        assert after == state.apply_move(str(move))
+        state = after

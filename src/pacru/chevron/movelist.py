@@ -203,7 +203,8 @@ class _MoveList:
 
     def origin_families(self, origin: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The families of the chevron on ``origin`` without building them: the targets
-        of its steps and the turns of its reorientations, in list order."""
+        of its steps and pincers {R11} and the turns of its reorientations {R14}, in list
+        order."""
         choices = self.choices
         targets: tuple[int, ...] = ()
         if choices is not None:
