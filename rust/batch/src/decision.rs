@@ -122,7 +122,6 @@ impl Actions {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
-
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|&w| w == 0)
     }
