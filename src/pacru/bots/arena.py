@@ -30,7 +30,7 @@ from typing import Any
 import attrs
 
 from pacru._parallel import run_tasks
-from pacru.bots.base import Bot
+from pacru.bots.base import Bot, Forfeit
 from pacru.bots.spec import BotEntry, build_bot
 from pacru.game import Game
 
@@ -142,11 +142,15 @@ class GameResult:
         colours: the colour of each seat.
         winners: the winning seats (empty: no winner).
         scores: each seat's final score (:attr:`pacru.GameState.scores`).
-        termination: the :class:`pacru.Termination` value, or ``"max-plies"``
-            when the match's ply limit stopped the game.
+        termination: the :class:`pacru.Termination` value, ``"max-plies"``
+            when the match's ply limit stopped the game, or ``"forfeit"``
+            when a bot gave the game up (:class:`pacru.bots.base.Forfeit`,
+            e.g. an engine that misbehaved): its seat loses, the others
+            share the win.
         plies: moves played.
         seconds: wall-clock seconds the game took.
         record: the game record text, if asked for.
+        reason: why a forfeited game ended (who forfeited and why); else empty.
     """
 
     index: int
@@ -158,6 +162,7 @@ class GameResult:
     plies: int
     seconds: float
     record: str | None = None
+    reason: str = ""
 
 
 def play_task(task: GameTask) -> GameResult:
@@ -171,14 +176,33 @@ def play_task(task: GameTask) -> GameResult:
     # The line of play is kept only when it is recorded.
     game = Game(state) if task.record else None
     plies = 0
-    while state.current_player is not None and plies < task.max_plies:
-        bot = bots[state.players.index(state.current_player)]
-        move = bot.choose_move(state)
-        state = state.apply_move(move) if game is None else game.push(move)
-        plies += 1
+    forfeit: tuple[int, str] | None = None
+    try:
+        while state.current_player is not None and plies < task.max_plies:
+            seat = state.players.index(state.current_player)
+            try:
+                move = bots[seat].choose_move(state)
+            except Forfeit as err:
+                forfeit = seat, str(err)
+                break
+            state = state.apply_move(move) if game is None else game.push(move)
+            plies += 1
+    finally:
+        # Bots built for this game are closed (an engine's program ends); a bot object
+        # given as an entry plays on in the next game.
+        for bot, e in zip(bots, seats, strict=True):
+            close = getattr(bot, "close", None)
+            if callable(close) and bot is not task.specs[e]:
+                close()
     outcome = state.outcome
     colours = state.players
     winners = () if outcome is None else tuple(colours.index(w) for w in outcome.winners)
+    reason = ""
+    if forfeit is not None:
+        seat, why = forfeit
+        winners = tuple(s for s in range(len(colours)) if s != seat)
+        who = task.labels[seats[seat]] if task.labels else _label(task.specs[seats[seat]])
+        reason = f"{who} ({colours[seat]}, seat {seat + 1}) forfeits at ply {plies}: {why}"
     record = None
     if game is not None:
         from pacru.records import record_from_game, write_record
@@ -202,10 +226,17 @@ def play_task(task: GameTask) -> GameResult:
         colours=colours,
         winners=winners,
         scores=tuple(state.scores[c] for c in colours),
-        termination="max-plies" if outcome is None else outcome.termination.value,
+        termination=(
+            "forfeit"
+            if forfeit is not None
+            else "max-plies"
+            if outcome is None
+            else outcome.termination.value
+        ),
         plies=plies,
         seconds=time.perf_counter() - start,
         record=record,
+        reason=reason,
     )
 
 

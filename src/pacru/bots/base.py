@@ -21,6 +21,7 @@ from pacru.game import Game
 
 __all__ = [
     "Bot",
+    "Forfeit",
     "Uniform",
     "outcome_rewards",
     "play_game",
@@ -64,6 +65,17 @@ class Bot(Protocol):
             GameOverError: ``state`` is over (no move to choose).
         """
         ...
+
+
+class Forfeit(Exception):  # noqa: N818 (a forfeit is the game's word, not an error's)
+    """Raised by a bot's ``choose_move`` that gives the game up: its seat loses.
+
+    :func:`pacru.bots.arena.play_task` ends the game there: the bot's seat
+    loses and the other seats share the win (termination ``"forfeit"``, the
+    message as the game's ``reason``). :class:`pacru.bots.engine.EngineBot`
+    raises it when its program misbehaves (an illegal move, silence past the
+    budget, an exit); your own bot may raise it to resign.
+    """
 
 
 def sample_move(

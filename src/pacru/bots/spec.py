@@ -6,6 +6,11 @@ A spec is a bot kind (:data:`BOTS`), optionally followed by ``:`` and
 The parameters are the bot's constructor keywords, ``seed`` excepted (the
 caller supplies the seed, see :func:`make_bot`).
 
+A program speaking the pacru engine protocol (any language) is
+``engine:COMMAND``, optionally ``engine:time_limit=0.5,nodes=1000:COMMAND``
+(:class:`pacru.bots.engine.EngineBot`; the command is split as a POSIX shell
+splits it, so quote a path with spaces).
+
 Your own bot class is named by its import path instead of a kind,
 ``package.module:ClassName``, again optionally followed by ``:`` and
 parameters: ``mybots.net:NetBot:depth=3``. The class is built as
@@ -33,7 +38,15 @@ from pacru.bots.base import Bot
 from pacru.bots.mcts import MCTSBot
 from pacru.bots.simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "BotEntry", "build_bot", "load_bot_class", "make_bot", "parse_spec"]
+__all__ = [
+    "BOTS",
+    "BotEntry",
+    "build_bot",
+    "load_bot_class",
+    "make_bot",
+    "parse_spec",
+    "spec_value",
+]
 
 #: One player of a match: a spec (text), a bot object, or a factory called with a seed.
 BotEntry: TypeAlias = str | Bot | Callable[[int], Bot]
@@ -42,7 +55,8 @@ BotEntry: TypeAlias = str | Bot | Callable[[int], Bot]
 BOTS: Final[dict[str, type[Any]]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
-def _value(text: str) -> Any:
+def spec_value(text: str) -> Any:
+    """A parameter's value: an ``int``, else a ``float``, else ``true``/``false``/``none``, else text."""
     for kind in (int, float):
         try:
             return kind(text)
@@ -66,6 +80,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
+    if kind == "engine":
+        from pacru.bots.engine import parse_engine_spec
+
+        command, params = parse_engine_spec(rest)
+        return "engine", {"command": command, **params}
     cls = BOTS.get(kind)
     if cls is None:
         head, _, tail = spec.strip().partition(":")
@@ -73,7 +92,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if not name.strip().isidentifier():
             raise ValueError(
                 f"unknown bot {kind!r} in {spec!r}; bots: {', '.join(BOTS)}, "
-                "or package.module:ClassName"
+                "engine:COMMAND, or package.module:ClassName"
             )
         kind = f"{head.strip()}:{name.strip()}"
         cls = load_bot_class(kind)
@@ -91,7 +110,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(
                 f"{kind} has no parameter {key!r} (from {spec!r}); parameters: {', '.join(valid)}"
             )
-        params[key] = _value(value.strip())
+        params[key] = spec_value(value.strip())
     return kind, params
 
 
@@ -102,7 +121,12 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         ValueError: a bad spec (see :func:`parse_spec`) or parameter value.
     """
     kind, params = parse_spec(spec)
-    cls = BOTS[kind] if kind in BOTS else load_bot_class(kind)
+    if kind == "engine":
+        from pacru.bots.engine import EngineBot
+
+        cls: Callable[..., Any] = EngineBot
+    else:
+        cls = BOTS[kind] if kind in BOTS else load_bot_class(kind)
     try:
         bot = _construct(cls, seed, params)
     except TypeError as err:

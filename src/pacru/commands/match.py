@@ -316,6 +316,7 @@ def format_tables(result: Any) -> str:
     for g in result.games:
         terms[g.termination] = terms.get(g.termination, 0) + 1
     ends = ", ".join(f"{k} {v}" for k, v in sorted(terms.items()))
+    forfeits = [f"Game {g.index + 1}: {g.reason}" for g in result.games if g.reason]
     return "\n".join(
         [
             "",
@@ -325,6 +326,7 @@ def format_tables(result: Any) -> str:
             "",
             f"Plies per game: mean {sum(plies) / len(plies):.1f}, min {min(plies)}, "
             f"max {max(plies)}; endings: {ends}; {secs:.1f} s of play in total.",
+            *forfeits,
         ]
     )
 

@@ -1,0 +1,436 @@
+"""Bots as separate programs: the pacru engine protocol, both sides.
+
+The protocol is line-based text over an engine's standard input and output,
+in the spirit of UCI; ``docs/engine-protocol.rst`` is its specification.
+:class:`EngineBot` runs a program (any language) and plays its answers:
+it is the bot of the spec ``engine:./mybot``. :func:`serve` is the other
+side: it answers the protocol with one of pacru's bots (``pacru engine --bot
+mcts``), so other programs can play against them.
+
+A program that misbehaves (answers a move that is not legal, stays silent
+past its deadline, exits, or does not speak the protocol) makes
+:meth:`EngineBot.choose_move` raise :class:`pacru.bots.base.Forfeit` with
+the reason; :func:`pacru.bots.arena.play_task` scores the game as lost for
+that seat instead of stopping the match.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Sequence
+from typing import IO, Any, TypeVar
+
+from pacru.base import GameState
+from pacru.bots.base import Bot, Forfeit
+
+__all__ = [
+    "ENGINE_PARAMETERS",
+    "PROTOCOL_VERSION",
+    "EngineBot",
+    "parse_engine_spec",
+    "serve",
+]
+
+MoveT = TypeVar("MoveT")
+
+#: The protocol version sent in the greeting ``pacru 1``.
+PROTOCOL_VERSION = 1
+
+#: The keywords an ``engine:`` spec may give before the command (see :func:`parse_engine_spec`).
+ENGINE_PARAMETERS = ("time_limit", "nodes", "timeout", "name")
+
+#: Seconds a program has to start and answer the greeting and ``isready``.
+STARTUP_SECONDS = 10.0
+
+
+class _Closed:
+    """What the reader thread queues when the program's output ends."""
+
+
+def _reader(stream: IO[str], lines: queue.Queue[str | _Closed]) -> None:
+    for line in stream:
+        lines.put(line.rstrip("\r\n"))
+    lines.put(_Closed())
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    """End the program and everything it started (its own process group on POSIX)."""
+    if proc.poll() is None:
+        try:
+            if os.name == "posix":
+                os.killpg(proc.pid, signal.SIGKILL)
+            else:  # pragma: no cover
+                proc.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+    proc.wait()
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+class EngineBot(Bot):
+    """A bot that is a separate program speaking the pacru engine protocol.
+
+    The program is started on the first move (one process per bot, so one
+    per game in a match), greeted, told the game with ``newgame`` (its seed
+    included, so a seeded engine replays its games), and asked each move
+    with ``position`` and ``go``; it is ended by :meth:`close` (the arena
+    calls it after each game) or when the bot is garbage collected.
+
+    Args:
+        command: the program's command line, split as a POSIX shell does
+            (:func:`shlex.split`; quote a path with spaces), e.g.
+            ``"./mybot --depth 3"`` or ``"python -m pacru engine --bot mcts"``;
+            or the argument list itself.
+        seed: sent to the engine in ``newgame`` (``seed=S``); ``None`` sends
+            none.
+        time_limit: seconds per move, sent as ``go movetime MS``; ``None``
+            sends no time (the engine uses its own budget).
+        nodes: nodes (iterations, positions, whatever the engine counts) per
+            move, sent as ``go nodes N``.
+        timeout: seconds to wait for each ``bestmove`` before the engine
+            forfeits; default ``2 * time_limit + 1``, or 60 without a time
+            limit.
+        name: the label in tables (default ``engine:COMMAND``, or the
+            ``id name`` the engine gives when the command is a list).
+
+    Raises:
+        ValueError: an empty command or a budget out of range.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        seed: int | None = None,
+        *,
+        time_limit: float | None = None,
+        nodes: int | None = None,
+        timeout: float | None = None,
+        name: str | None = None,
+    ) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        if not argv:
+            raise ValueError("an engine needs a command line")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"nodes must be at least 1, not {nodes}")
+        if timeout is not None and timeout <= 0:
+            raise ValueError(f"timeout must be positive seconds, not {timeout}")
+        self.argv = argv
+        self.seed = seed
+        self.time_limit = time_limit
+        self.nodes = nodes
+        if timeout is None:
+            timeout = 60.0 if time_limit is None else 2 * time_limit + 1
+        self.timeout = timeout
+        text = command if isinstance(command, str) else shlex.join(argv)
+        self.name = name or f"engine:{text}"
+        #: What the engine called itself (``id name``, ``id author``), after it started.
+        self.identity: dict[str, str] = {}
+        self._proc: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | _Closed] = queue.Queue()
+        self._wants_legal = False
+        self._game: tuple[str, int] | None = None
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+
+    # -- the program -------------------------------------------------------------------------
+
+    def _start(self, state: GameState[Any]) -> None:
+        try:
+            proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+                start_new_session=os.name == "posix",
+            )
+        except OSError as err:
+            raise Forfeit(f"cannot start {shlex.join(self.argv)}: {err.strerror or err}") from None
+        self._proc = proc
+        self._finalizer = weakref.finalize(self, _stop, proc)
+        assert proc.stdout is not None
+        threading.Thread(target=_reader, args=(proc.stdout, self._lines), daemon=True).start()
+        self._send(f"pacru {PROTOCOL_VERSION}")
+        _, before = self._wait("pacruok", STARTUP_SECONDS, "the greeting 'pacru'")
+        for line in before:
+            words = line.split(maxsplit=2)
+            if len(words) == 3 and words[0] == "id":
+                self.identity[words[1]] = words[2]
+            elif words[:2] == ["option", "legalmoves"]:
+                self._wants_legal = True
+        options = " ".join(f"{k}={v}" for k, v in sorted(_options(state).items()))
+        seed = "" if self.seed is None else f" seed={self.seed}"
+        self._send(f"newgame game={state.game} players={len(state.players)}{seed} {options}")
+        self._sync()
+        self._game = (state.game, len(state.players))
+
+    def _send(self, line: str) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None
+        try:
+            proc.stdin.write(line.rstrip() + "\n")
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise Forfeit(self._exited("while being sent a command")) from None
+
+    def _sync(self) -> None:
+        self._send("isready")
+        self._wait("readyok", STARTUP_SECONDS, "'isready'")
+
+    def _wait(self, word: str, seconds: float, what: str) -> tuple[str, list[str]]:
+        """The first line whose first word is ``word``, within ``seconds``, and the lines before."""
+        deadline = time.monotonic() + seconds
+        before: list[str] = []
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self._lines.get(timeout=max(left, 0.0))
+            except queue.Empty:
+                raise Forfeit(f"no {word!r} within {seconds:g} s of {what}") from None
+            if isinstance(line, _Closed):
+                raise Forfeit(self._exited(f"before answering {what}"))
+            if line.split()[:1] == [word]:
+                return line, before
+            before.append(line)
+
+    def _exited(self, when: str) -> str:
+        proc = self._proc
+        code = None if proc is None else proc.poll()
+        if code is None and proc is not None:
+            try:
+                code = proc.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                return f"the engine closed its output {when}"
+        return f"the engine exited (status {code}) {when}"
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def choose_move(self, state: GameState[MoveT]) -> MoveT:
+        """The engine's answer to ``position`` and ``go`` for ``state``.
+
+        Raises:
+            GameOverError: ``state`` is over.
+            Forfeit: the engine could not be started, exited, stayed silent
+                past :attr:`timeout`, or answered something that is not a
+                legal move of ``state`` (the reason says which).
+        """
+        moves = state.legal_moves()
+        if not moves:
+            from pacru.errors import GameOverError
+
+            raise GameOverError("no legal move: the game is over")
+        if self._proc is None:
+            self._start(state)
+        elif self._game != (state.game, len(state.players)):
+            raise Forfeit(f"one engine bot plays one game, not {state.game} after {self._game}")
+        self._send(f"position {state.to_position()}")
+        if self._wants_legal:
+            self._send("legalmoves " + " ".join(str(m) for m in moves))
+        budget = "" if self.time_limit is None else f" movetime {round(self.time_limit * 1000)}"
+        budget += "" if self.nodes is None else f" nodes {self.nodes}"
+        self._send("go" + budget)
+        line, _ = self._wait("bestmove", self.timeout, "'go'")
+        answer = line.split()[1] if len(line.split()) > 1 else ""
+        try:
+            move = state.parse_move(answer)
+        except ValueError as err:
+            raise Forfeit(f"answered {answer!r}, which is not a move: {err}") from None
+        if not state.is_legal(move):
+            raise Forfeit(f"answered the illegal move {answer!r}")
+        return move
+
+    def close(self) -> None:
+        """Send ``quit`` and end the program (at once if it does not exit within a second)."""
+        proc = self._proc
+        if proc is None:
+            return
+        self._proc = None
+        if proc.poll() is None and proc.stdin is not None:
+            try:
+                proc.stdin.write("quit\n")
+                proc.stdin.flush()
+                proc.wait(timeout=1.0)
+            except (OSError, ValueError, subprocess.TimeoutExpired):
+                pass
+        if self._finalizer is not None:
+            self._finalizer()
+
+    def __repr__(self) -> str:
+        return f"EngineBot({shlex.join(self.argv)!r}, seed={self.seed!r})"
+
+
+def _options(state: GameState[Any]) -> dict[str, Any]:
+    """The game's options that one ``key=value`` word can carry (the position string has all)."""
+    return {
+        k: v for k, v in state.options().items() if isinstance(v, str | int | float) and " " not in str(v)
+    }
+
+
+def parse_engine_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """The command and keywords of the part of a spec after ``engine:``.
+
+    ``[key=value,...:]COMMAND``: leading ``key=value`` items (keys of
+    :data:`ENGINE_PARAMETERS`, separated by ``,``, ended by ``:``) are
+    :class:`EngineBot` keywords; the rest is the command line.
+
+    >>> parse_engine_spec("time_limit=0.5,nodes=1000:./mybot --fast")
+    ('./mybot --fast', {'time_limit': 0.5, 'nodes': 1000})
+    >>> parse_engine_spec("python -m pacru engine --bot mcts:iterations=50")
+    ('python -m pacru engine --bot mcts:iterations=50', {})
+
+    Raises:
+        ValueError: no command.
+    """
+    from pacru.bots.spec import spec_value
+
+    head, sep, rest = text.partition(":")
+    params: dict[str, Any] = {}
+    if sep:
+        items = [i.strip() for i in head.split(",")]
+        pairs = [i.partition("=") for i in items]
+        if all(eq and k.strip() in ENGINE_PARAMETERS for k, eq, _ in pairs):
+            params = {k.strip(): spec_value(v.strip()) for k, _, v in pairs}
+            text = rest
+    if not text.strip():
+        raise ValueError("engine: needs a command line, as in engine:./mybot")
+    return text.strip(), params
+
+
+# -- the engine side ---------------------------------------------------------------------------
+
+
+def serve(
+    spec: str,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    *,
+    name: str | None = None,
+) -> int:
+    """Answer the engine protocol on ``stdin``/``stdout`` with the bot ``spec``.
+
+    The bot is built afresh by :func:`pacru.bots.make_bot` at each
+    ``newgame``, with its ``seed=`` (else a fresh seed). ``go movetime MS``
+    sets the bot's ``time_limit`` and ``go nodes N`` its ``iterations``
+    for that move, when the bot has them; a plain ``go`` keeps the spec's
+    budget, so the engine plays the moves the bot plays in process for the
+    same seed. Unknown commands are ignored, as UCI engines do; a command
+    that cannot be obeyed answers ``info string error: ...``.
+
+    Returns:
+        0 after ``quit`` or the end of the input.
+
+    Raises:
+        ValueError: a bad spec (checked before the greeting).
+    """
+    from pacru.bots.spec import make_bot
+
+    make_bot(spec, 0)
+    src = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
+    session = _Session(spec)
+
+    def say(*lines: str) -> None:
+        for line in lines:
+            out.write(line + "\n")
+        out.flush()
+
+    for raw in src:
+        words = raw.split()
+        if not words:
+            continue
+        command, args = words[0], words[1:]
+        if command == "quit":
+            break
+        if command == "pacru":
+            say(f"id name {name or spec}", "id author pacru", "pacruok")
+        elif command == "isready":
+            say("readyok")
+        else:
+            try:
+                answer = session.handle(command, args)
+            except (ValueError, LookupError) as err:
+                say(f"info string error: {err}")
+                continue
+            if answer is not None:
+                say(answer)
+    return 0
+
+
+class _Session:
+    """The engine side's game: the bot, the rules' options and the position to search."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.game = "pacru"
+        self.players = 2
+        self.options: dict[str, Any] = {}
+        self.bot: Any = None
+        self.state: GameState[Any] | None = None
+
+    def handle(self, command: str, args: list[str]) -> str | None:
+        from pacru.bots.spec import make_bot, spec_value
+
+        if command == "newgame":
+            pairs = dict(a.partition("=")[::2] for a in args)
+            self.game = pairs.pop("game", "pacru")
+            self.players = int(pairs.pop("players", "2"))
+            seed = pairs.pop("seed", None)
+            self.options = {k: spec_value(v) for k, v in pairs.items()}
+            self.bot = make_bot(self.spec, None if seed is None else int(seed))
+            self.state = None
+        elif command == "position":
+            self.state = self._position(args)
+        elif command == "go":
+            return self._go(args)
+        return None
+
+    def _position(self, args: list[str]) -> GameState[Any]:
+        from pacru.games import from_position, new_game
+
+        cut = args.index("moves") if "moves" in args else len(args)
+        head, moves = args[:cut], args[cut + 1 :]
+        if head == ["startpos"]:
+            state = new_game(self.game, self.players, **self.options)
+        else:
+            state = from_position(" ".join(head))
+        for text in moves:
+            state = state.apply_move(text)
+        return state
+
+    def _go(self, args: list[str]) -> str:
+        from pacru.bots.spec import make_bot
+
+        if self.state is None:
+            raise ValueError("go before position")
+        if self.bot is None:
+            self.bot = make_bot(self.spec, None)
+        limits = dict(zip(args[::2], args[1::2], strict=False))
+        bot = self.bot
+        saved = {k: getattr(bot, k) for k in ("time_limit", "iterations") if hasattr(bot, k)}
+        try:
+            if "movetime" in limits and "time_limit" in saved:
+                bot.time_limit = int(limits["movetime"]) / 1000
+            if "nodes" in limits and "iterations" in saved:
+                bot.iterations = int(limits["nodes"])
+            move = bot.choose_move(self.state)
+        finally:
+            for key, value in saved.items():
+                setattr(bot, key, value)
+        return f"bestmove {move}"
