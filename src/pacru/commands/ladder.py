@@ -1,22 +1,31 @@
-"""``pacru ladder``: a round robin between bots, rated with openskill (:mod:`pacru.bots.ladder`).
+"""``pacru ladder``: a round robin between bots, every game kept, Elo ratings (:mod:`pacru.bots.ladder`).
 
 Usage::
 
     pacru ladder GAME --bot SPEC --bot SPEC [--bot SPEC ...] [--players N] [--games K]
                  [--workers W | --scheduler ADDRESS] [--seed S] [--max-plies P]
-                 [--json FILE] [--no-progress]
+                 [--out DIR] [--json FILE] [--no-progress]
                  [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 Every table of N different bots (every pair with two players) plays K games
-(default 10), seats rotated game by game, and the games are rated with
-openskill's Plackett-Luce model (the ``ladder`` extra: ``pip install
-"pacru[ladder]"``). Bots are given as for ``pacru match``: ``random``,
-``greedy``, ``mcts:iterations=200``, or ``package.module:ClassName``. The
-table, best first, gives each bot's rating (openskill's ordinal ``mu - 3 *
-sigma``), ``mu`` and ``sigma``, games, sole wins, shared wins, draws and
-losses; ``rich`` draws it on a terminal when installed (piped, it is plain
-text). The same seed gives the same games
-and the same table. Without ``--seed`` a seed is drawn and printed.
+(default 10), seats rotated game by game. Bots are given as for ``pacru
+match``: ``random``, ``greedy``, ``mcts:iterations=200``, ``engine:./mybot``
+or ``package.module:ClassName``. The table, best first, gives each bot's Elo
+rating (a Bradley-Terry fit of all games, ``random`` at 0) with its 95%
+bootstrap interval, games, sole wins, shared wins, draws, losses and
+openskill's rating ``mu - 3 * sigma`` (the ``ladder`` extra: ``pip install
+"pacru[ladder]"``); then the head-to-head table, each pair's pairwise wins,
+draws and losses. ``rich`` draws the tables on a terminal when installed
+(piped, they are plain text). The same seed gives the same games and the
+same tables. Without ``--seed`` a seed is drawn and printed.
+
+``--out DIR`` writes ``DIR/games.jsonl`` (the ladder, then every game as it
+finishes: seats, bots, winners, scores, end and its reason, plies, record),
+``DIR/ladder.json`` (standings and head to head) and ``DIR/ratings.svg``
+(the ratings drawn). Run the same command again with the same ``--out`` and
+the ladder continues where it stopped (after Ctrl-C, a crash, or with more
+``--games``), to the same result as one uninterrupted run; the seed is then
+read from the games file when ``--seed`` is not given.
 
 Exit status: 0 after the ladder, 2 on bad usage (an unknown bot, game or
 option, fewer bots than players, openskill missing), 1 if a game failed, 130
@@ -50,19 +59,20 @@ from pacru.commands._options import (
 from pacru.commands._ui import Output, Progress
 from pacru.games import GAMES
 
-__all__ = ["format_standings", "register", "run"]
+__all__ = ["format_head_to_head", "format_standings", "register", "run"]
 
-_HEAD = ("bot", "rating", "mu", "sigma", "games", "wins", "shared", "draws", "losses")
+_HEAD = ("bot", "elo", "[95%]", "games", "wins", "shared", "draws", "losses", "openskill")
 
 
 def register(subparsers: Any) -> None:
     """Add the ``ladder`` subcommand to the ``pacru`` parser."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "ladder",
-        help="play a round robin between bots and rate them with openskill",
+        help="play a round robin between bots and rate them on the Elo scale",
         description=(
             "Play K games at every table of N different bots (every pair with two players), "
-            "rate the games with openskill and print the bots by rating."
+            "rate them on the Elo scale (random at 0) and print the bots by rating and the "
+            "head-to-head results; --out keeps every game and makes the ladder resumable."
         ),
     )
     parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
@@ -80,6 +90,12 @@ def register(subparsers: Any) -> None:
     add_executor_options(parser, "games")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="ladder seed")
     add_max_plies_option(parser)
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="write DIR/games.jsonl, ladder.json, ratings.svg; rerun to continue the ladder",
+    )
     parser.add_argument("--json", metavar="FILE", default=None, help="write the table as JSON")
     add_no_progress_option(parser)
     add_game_options(parser)
@@ -107,7 +123,15 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if problem:
         out.error(problem)
         return 2
-    seed = run_seed(args)
+    out_dir = None if args.out is None else Path(args.out)
+    if out_dir is not None:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            out.error(f"--out {args.out}: {err.strerror or err}")
+            return 2
+    seed = _resumed_seed(out_dir) if args.seed is None and out_dir is not None else None
+    seed = run_seed(args) if seed is None else seed
     labels = default_labels(specs)
     total = comb(len(specs), args.players) * args.games
     out.heading(
@@ -135,46 +159,90 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
                 max_plies=args.max_plies,
                 labels=labels,
                 progress=advance,
+                games_file=None if out_dir is None else out_dir / "games.jsonl",
             )
     except (SchedulerError, ValueError) as err:
         out.error(str(err))
         return 2
     except KeyboardInterrupt:
-        out.error("interrupted")
+        more = " (the finished games are kept: run it again to continue)" if out_dir else ""
+        out.error(f"interrupted{more}")
         return 130
     except Exception as err:  # a game failed in a worker: report it in one line
         out.error(f"a game failed: {type(err).__name__}: {err}")
         return 1
     standings = ladder.standings()
     _print_standings(standings, out)
-    if args.json is not None:
-        data = {
-            "game": args.game,
-            "players": args.players,
-            "seed": seed,
-            "games_per_table": args.games,
-            "standings": [attrs.asdict(s) for s in standings],
-        }
+    out.line()
+    out.line("Head to head: the row's pairwise wins-draws-losses against each column")
+    for line in format_head_to_head(ladder, standings).splitlines():
+        out.line(line)
+    data = {
+        "game": args.game,
+        "players": args.players,
+        "seed": seed,
+        "games_per_table": args.games,
+        "standings": [attrs.asdict(s) for s in standings],
+        "head_to_head": [attrs.asdict(h) for h in ladder.head_to_head()],
+    }
+    text = json.dumps(data, indent=1) + "\n"
+    targets = [] if args.json is None else [("--json", Path(args.json), text)]
+    if out_dir is not None:
+        from pacru.bots.ratings import EloRating, ratings_svg
+
+        title = f"{args.game}, {args.players} players, {args.games} games per table, seed {seed}"
+        picture = ratings_svg([EloRating(s.label, s.elo, s.elo_low, s.elo_high) for s in standings], title)
+        targets += [
+            ("--out", out_dir / "ladder.json", text),
+            ("--out", out_dir / "ratings.svg", picture),
+        ]
+    for option, path, content in targets:
         try:
-            Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+            path.write_text(content, encoding="utf-8")
         except OSError as err:
-            out.error(f"--json {args.json}: {err.strerror or err}")
+            out.error(f"{option} {path}: {err.strerror or err}")
             return 2
+    if out_dir is not None:
+        out.line()
+        out.line(f"Games, standings and ratings picture written to {out_dir}/")
     return 0
+
+
+def _resumed_seed(folder: Path) -> int | None:
+    """The seed of the ladder in ``folder/games.jsonl``, if there is one."""
+    try:
+        with (folder / "games.jsonl").open(encoding="utf-8") as lines:
+            seed = json.loads(lines.readline()).get("seed")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return seed if isinstance(seed, int) else None
+
+
+def format_head_to_head(ladder: Any, standings: list[Any]) -> str:
+    """The head-to-head table as text: rows and columns in ``standings`` order."""
+    from pacru.commands.match import _table
+
+    order = [s.label for s in standings]
+    cells = {(h.label, h.opponent): f"{h.wins}-{h.draws}-{h.losses}" for h in ladder.head_to_head()}
+    rows = [
+        [f"{i + 1}. {a}", *(("-" if a == b else cells.get((a, b), "")) for b in order)]
+        for i, a in enumerate(order)
+    ]
+    return _table(["bot", *(str(i + 1) for i in range(len(order)))], rows)
 
 
 def _rows(standings: list[Any]) -> list[list[str]]:
     return [
         [
             s.label,
-            f"{s.rating:.2f}",
-            f"{s.mu:.2f}",
-            f"{s.sigma:.2f}",
+            f"{s.elo:.0f}",
+            f"[{s.elo_low:.0f}, {s.elo_high:.0f}]",
             str(s.games),
             str(s.wins),
             str(s.shared),
             str(s.draws),
             str(s.losses),
+            f"{s.rating:.2f}",
         ]
         for s in standings
     ]
