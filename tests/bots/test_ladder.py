@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
+import attrs
 import pytest
 
 pytest.importorskip("openskill", reason="openskill is in the test extra")
@@ -66,11 +68,18 @@ def test_cli_ladder_prints_the_same_table_for_the_same_seed(
         "lilacru, 2 players, 2 games per table, 6 games, seed 3: greedy, random, "
         "greedy:objective=own",
         "",
-        "bot                   rating     mu  sigma  games  wins  shared  draws  losses",
-        "--------------------  ------  -----  -----  -----  ----  ------  -----  ------",
-        "greedy                 10.88  33.14   7.42      4     4       0      0       0",
-        "greedy:objective=own    3.19  25.27   7.36      4     2       0      0       2",
-        "random                 -5.95  16.14   7.36      4     0       0      0       4",
+        "bot                   elo       [95%]  games  wins  shared  draws  losses  openskill",
+        "--------------------  ---  ----------  -----  ----  ------  -----  ------  ---------",
+        "greedy                398  [398, 398]      4     4       0      0       0      10.88",
+        "greedy:objective=own  199  [199, 199]      4     2       0      0       2       3.19",
+        "random                  0      [0, 0]      4     0       0      0       4      -5.95",
+        "",
+        "Head to head: the row's pairwise wins-draws-losses against each column",
+        "bot                          1      2      3",
+        "-----------------------  -----  -----  -----",
+        "1. greedy                    -  2-0-0  2-0-0",
+        "2. greedy:objective=own  0-0-2      -  2-0-0",
+        "3. random                0-0-2  0-0-2      -",
     ]
     assert main(argv) == 0
     assert capsys.readouterr().out == first
@@ -103,3 +112,103 @@ def test_cli_ladder_refuses_an_unwritable_json_path_before_playing(
     assert f"--json {missing}: no writable folder {missing.parent}" in captured.err
     assert main([*argv, "--json", str(tmp_path)]) == 2
     assert f"--json {tmp_path}: is a folder, not a file" in capsys.readouterr().err
+
+
+def test_elo_is_a_bradley_terry_fit_with_random_at_zero() -> None:
+    from pacru.bots.ratings import fit_elo, pairwise
+
+    assert pairwise([2, 0, 1], [0, 2]) == [(2, 0, 1.0), (2, 1, 0.5), (1, 0, 1.0)]
+    assert pairwise([0, 1, 2, 3], [3]) == [(3, 0, 1.0), (3, 1, 1.0), (3, 2, 1.0)]
+    # 3 wins in 4 games: P = 3/4, so 400 * log10(3) points apart.
+    three_of_four = [(0, 1, 1.0)] * 3 + [(0, 1, 0.0)]
+    assert fit_elo(2, three_of_four, anchor=1, prior=0) == pytest.approx([190.848502, 0.0])
+    # One virtual draw: 3.5 of 5 points.
+    assert fit_elo(2, three_of_four, anchor=1)[0] == pytest.approx(400 * math.log10(3.5 / 1.5))
+    # A chain: 0 beats 1 as 1 beats 2 (75%), so 0 is 2 * 190.85 above 2; mean 0 without anchor.
+    chain = three_of_four + [(1, 2, 1.0)] * 3 + [(2, 1, 1.0)]
+    assert fit_elo(3, chain, prior=0) == pytest.approx([190.848502, 0.0, -190.848502], abs=1e-5)
+
+
+def test_a_ladder_keeps_every_game_and_continues_where_it_stopped(tmp_path: Path) -> None:
+    bots = ["random", "greedy", "greedy:objective=own"]
+    whole = run_ladder("shacru", bots, 4, seed=5, games_file=tmp_path / "whole.jsonl")
+    lines = (tmp_path / "whole.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + 3 * 4
+    assert json.loads(lines[0]) == {
+        "pacru-ladder": 1,
+        "game": "shacru",
+        "players": 2,
+        "seed": 5,
+        "bots": bots,
+        "options": {},
+        "max_plies": 2000,
+    }
+    first = json.loads(lines[1])
+    assert (first["table"], first["index"], first["bots"]) == (0, 0, ["random", "greedy"])
+    assert first["record"].startswith('[Game "shacru"]')
+    # Stopped after five games, the last line half written; then run again with the same file.
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:6]) + "\n" + lines[6][:40])
+    played: list[int] = []
+    resumed = run_ladder(
+        "shacru", bots, 4, seed=5, games_file=cut, progress=lambda g: played.append(g.index)
+    )
+    assert len(played) == 12 - 5
+    def games(ladder: object) -> list[object]:  # the same games, but for the seconds they took
+        return [attrs.evolve(g, seconds=0.0) for m in ladder.matches for g in m.games]  # type: ignore[attr-defined]
+
+    assert games(resumed) == games(whole)
+    assert resumed.standings() == whole.standings()
+    assert len(cut.read_text().splitlines()) == 13
+    # More games per table: only the new ones are played.
+    played.clear()
+    more = run_ladder("shacru", bots, 6, seed=5, games_file=cut, progress=lambda g: played.append(1))
+    assert len(played) == 6
+    assert more.standings() == run_ladder("shacru", bots, 6, seed=5).standings()
+    with pytest.raises(ValueError, match="holds the games of another ladder .its seed differ"):
+        run_ladder("shacru", bots, 4, seed=6, games_file=cut)
+
+
+def test_head_to_head_and_elo_standings() -> None:
+    ladder = run_ladder("lilacru", ["greedy", "random", "greedy:objective=own"], 2, seed=3)
+    assert [(h.label, h.opponent, h.games, h.wins, h.draws, h.losses) for h in ladder.head_to_head()] == [
+        ("greedy", "random", 2, 2, 0, 0),
+        ("greedy", "greedy:objective=own", 2, 2, 0, 0),
+        ("random", "greedy", 2, 0, 0, 2),
+        ("random", "greedy:objective=own", 2, 0, 0, 2),
+        ("greedy:objective=own", "greedy", 2, 0, 0, 2),
+        ("greedy:objective=own", "random", 2, 2, 0, 0),
+    ]
+    assert ladder.anchor() == 1
+    elo = ladder.elo()
+    assert elo[1].elo == elo[1].low == elo[1].high == 0.0
+    assert elo[0].elo > elo[2].elo > 0
+
+
+def test_the_ratings_picture() -> None:
+    from pacru.bots.ratings import EloRating, ratings_svg
+
+    svg = ratings_svg([EloRating("random", 0, 0, 0), EloRating("a<b", 150, 90, 230)], "t")
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert svg.endswith("</svg>\n")
+    assert "a&lt;b" in svg and ">150<" in svg and ">250<" in svg
+    assert svg.index("a&lt;b") < svg.index(">random<")  # best first
+
+
+def test_cli_ladder_out_resumes_with_the_seed_of_its_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["ladder", "lilacru", "--bot", "greedy", "--bot", "random", "--games", "2"]
+    argv += ["--no-progress", "--out", str(tmp_path / "out")]
+    assert main([*argv, "--seed", "3"]) == 0
+    first = capsys.readouterr().out
+    assert main(argv) == 0  # no --seed: the seed of the games file, nothing played again
+    assert capsys.readouterr().out == first
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "games.jsonl",
+        "ladder.json",
+        "ratings.svg",
+    ]
+    data = json.loads((tmp_path / "out" / "ladder.json").read_text())
+    assert data["seed"] == 3
+    assert [h["label"] for h in data["head_to_head"]] == ["greedy", "random"]
