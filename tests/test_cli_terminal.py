@@ -112,8 +112,7 @@ def test_lsd_refusal_keeps_its_grammar_and_gives_a_short_text_example() -> None:
     with pytest.raises(pacru.NotationError) as caught:
         _prompt.read_move(state, "pass")
     assert _prompt.refusal(state, "pass", caught.value) == [
-        "an LSD move is <shade B|W><shape +|x><sides NESW or 0>@<x>,<y>, e.g. B+NE@1,0; "
-        "not 'pass'",
+        "an LSD move is <shade B|W><shape +|x><sides NESW or 0>@<x>,<y>, e.g. B+NE@1,0; not 'pass'",
         "Moves here are written like B+N@0,0 or BxN@0,0; short text is fine when it fits one "
         "move (+N@0,0 for B+N@0,0). Type 'help' to list them.",
     ]

@@ -108,9 +108,7 @@ def test_move_constructor_stores_ints() -> None:
         ({"origin": 4, "target": 13, "capture": numpy.int64(1)}, "'capture' must be True or False"),
     ],
 )
-def test_move_constructor_refuses_bools_and_floats(
-    arguments: dict[str, Any], message: str
-) -> None:
+def test_move_constructor_refuses_bools_and_floats(arguments: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Move(**arguments)
 

@@ -268,9 +268,7 @@ class VectorEnv:
         episode[rows] += restart
         steps = state.step_count.copy()
         steps[rows] = np.where(restart, 0, steps[rows] + 1)
-        games, frame = self._loop.step(
-            state._games, rows, acts, restart, state.seed, episode[rows]
-        )
+        games, frame = self._loop.step(state._games, rows, acts, restart, state.seed, episode[rows])
         if len(rows) != self.num_envs:
             frame = _merge(state, rows, frame)
         return self._state(frame, steps, episode, state.seed, games)
@@ -311,9 +309,7 @@ class VectorEnv:
         )
 
 
-def _loop(
-    encoding: Encoding, start: GameState[Any], opening_plies: int
-) -> PythonLoop | NativeLoop:
+def _loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> PythonLoop | NativeLoop:
     """The stepping seam: the native loop for a chevron game on the native engine."""
     if ENGINE == "native" and isinstance(start, ChevronState):
         from pacru._vector_native import NativeLoop

@@ -82,7 +82,6 @@ def test_illegal_actions_are_refused(game: str) -> None:
     assert state.history() == []
 
 
-
 @pytest.mark.parametrize("action", [-1, -2, 10**6, 2**63, True, 5.0])
 def test_invalid_and_out_of_range_actions_are_illegal_moves(action: Any) -> None:
     """-1 is OpenSpiel's "invalid action" (its own check raised SpielError); every action

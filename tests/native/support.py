@@ -20,9 +20,7 @@ __all__ = ["CONFIGS", "FULL", "compare_lists", "fresh", "native", "play_both", "
 
 #: Every chevron game and player count.
 CONFIGS: tuple[tuple[str, int], ...] = tuple(
-    (game, players)
-    for game in ("lilacru", "shacru", "azacru", "pacru")
-    for players in (2, 3, 4)
+    (game, players) for game in ("lilacru", "shacru", "azacru", "pacru") for players in (2, 3, 4)
 )
 #: A list longer than this is compared at sampled indices, not move by move (a late Pacru
 #: list can hold hundreds of thousands of reorientations).

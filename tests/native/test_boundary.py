@@ -36,9 +36,7 @@ def _line(game: str, players: int, seed: int, plies: int) -> list[ChevronState]:
 def _variants(move: Move) -> list[Move]:
     """Moves one choice away from ``move`` (most of them illegal)."""
     out = []
-    changes: list[dict[str, Any]] = [
-        {"twist": t} for t in (-1, 0, 1) if t != move.twist
-    ]
+    changes: list[dict[str, Any]] = [{"twist": t} for t in (-1, 0, 1) if t != move.twist]
     changes += [{"connection": not move.connection}, {"capture": not move.capture}]
     changes += [{"marker": f} for f in (None, 0, 40, 80) if f != move.marker]
     changes += [{"meeting": f} for f in (None, 1, 41) if f != move.meeting]

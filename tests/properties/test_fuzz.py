@@ -174,11 +174,11 @@ def test_position_parser_length_limit() -> None:
         from_position(text * 10**4)
 
 
-
 RECORDS: Final = [
     write_record(record_from_game(Game(g[0], [s.last_move for s in g[1:]]), Event="fuzz"))
     for g in GAMES_PLAYED
 ]
+
 
 @given(_texts(RECORDS) | mutated_texts(st.sampled_from(RECORDS)).map(lambda t: t[:4000]))
 def test_fuzz_read_records(text: str) -> None:
@@ -186,6 +186,7 @@ def test_fuzz_read_records(text: str) -> None:
     records = _only((RecordError,), lambda: read_records(text))
     for record in records or ():
         assert read_records(write_record(record)) == [record]
+
 
 def test_record_reader_limits() -> None:
     """Texts over MAX_RECORD_TEXT and moves over MAX_TOKEN are RecordErrors ("too-long")."""
@@ -203,6 +204,7 @@ AP_MOVES: Final = sorted(
     | {"e3xe4(e6,i9)", "a4-a6(*,i9)", "d9>>(a7,b7,b5,c4)", "a3-b4^", "pass"}
 )
 
+
 @given(st.sampled_from(AP_STATES), _texts(AP_MOVES))
 def test_fuzz_abstractplay_parse_move(state: ChevronState, text: str) -> None:
     """abstractplay.parse_move raises only NotationError or IllegalMoveError (NOTATION-AP);
@@ -212,6 +214,7 @@ def test_fuzz_abstractplay_parse_move(state: ChevronState, text: str) -> None:
         assert len(text) <= ap.MAX_AP_MOVE_TEXT
         assert move in state.legal_moves()
         assert ap.parse_move(state, ap.format_move(state, move)) == move
+
 
 def test_abstractplay_length_limit() -> None:
     """AP move texts over MAX_AP_MOVE_TEXT (200) are a NotationError."""
@@ -239,14 +242,17 @@ def test_lsd_move_numbers_are_ascii_and_bounded(text: str) -> None:
     with pytest.raises(NotationError):
         LsdMove.from_text(text)
 
+
 @pytest.mark.parametrize("option", ["row=\u00b2", "row=" + "9" * 5000, "row=\u0663"])
 def test_lsd_position_numbers_are_ascii_and_bounded(option: str) -> None:
     """A row length in non-ASCII digits or of thousands of digits is a NotationError."""
     with pytest.raises(NotationError):
         from_position(f"lsd red:B,yellow:W - - red {option}")
 
+
 LSD_MOVES: Final = sorted({str(m) for s in LSD_STATES for m in s.legal_moves()[:60]})
 LSD_POSITIONS: Final = sorted({s.to_position() for s in LSD_STATES})
+
 
 @given(st.sampled_from(LSD_STATES), _texts(LSD_MOVES))
 def test_fuzz_lsd_moves(state: Any, text: str) -> None:
@@ -259,6 +265,7 @@ def test_fuzz_lsd_moves(state: Any, text: str) -> None:
     if legal is not None:
         assert legal in state.legal_moves()
     _only((NotationError, IllegalMoveError), lambda: state.apply_move(text))
+
 
 @given(_texts(LSD_POSITIONS))
 def test_fuzz_lsd_positions(text: str) -> None:
@@ -346,6 +353,7 @@ def test_lsd_tiles_near_the_coordinate_limit_are_refused() -> None:
         from_position("lsd red:B,yellow:W 0B+N@0,-2047 - yellow")
     far = from_position("lsd red:B,yellow:W 0B+N@0,-2000 - yellow")
     assert len(far.legal_moves()) == 16
+
 
 def test_lsd_rule_tables_are_read_only() -> None:
     """Rules are shared by every game with the same options: their tables cannot change."""

@@ -242,7 +242,6 @@ def test_lsd_values_reject_mutation() -> None:
             mapping[next(iter(mapping), "red")] = 0  # type: ignore[index]
 
 
-
 def test_a_successor_has_every_slot_of_a_state_built_by_attrs() -> None:
     """apply_move builds the next state without attrs' __init__ (its slots are set
     directly, by either engine): every field is there, the state is a ChevronState

@@ -67,7 +67,7 @@ class Bot(Protocol):
         ...
 
 
-class Forfeit(Exception):  # noqa: N818 (a forfeit is the game's word, not an error's)
+class Forfeit(Exception):
     """Raised by a bot's ``choose_move`` that gives the game up: its seat loses.
 
     :func:`pacru.bots.arena.play_task` ends the game there: the bot's seat

@@ -16,6 +16,7 @@ that seat instead of stopping the match.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shlex
@@ -74,10 +75,8 @@ def _stop(proc: subprocess.Popen[str]) -> None:
     proc.wait()
     for stream in (proc.stdin, proc.stdout):
         if stream is not None:
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
 
 class EngineBot(Bot):
@@ -183,7 +182,8 @@ class EngineBot(Bot):
 
     def _send(self, line: str) -> None:
         proc = self._proc
-        assert proc is not None and proc.stdin is not None
+        assert proc is not None
+        assert proc.stdin is not None
         try:
             proc.stdin.write(line.rstrip() + "\n")
             proc.stdin.flush()
@@ -279,7 +279,9 @@ class EngineBot(Bot):
 def _options(state: GameState[Any]) -> dict[str, Any]:
     """The game's options that one ``key=value`` word can carry (the position string has all)."""
     return {
-        k: v for k, v in state.options().items() if isinstance(v, str | int | float) and " " not in str(v)
+        k: v
+        for k, v in state.options().items()
+        if isinstance(v, str | int | float) and " " not in str(v)
     }
 
 

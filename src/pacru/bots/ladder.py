@@ -32,6 +32,7 @@ table and its number).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import json
@@ -158,12 +159,22 @@ class LadderResult:
                     k = 0 if p == 1.0 else 1 if p == 0.5 else 2
                     counts[i][j][k] += 1
                     counts[j][i][2 - k] += 1
-        return [
-            HeadToHead(self.labels[i], self.labels[j], sum(c), *c)
-            for i in range(n)
-            for j in range(n)
-            if i != j and sum(c := counts[i][j])
-        ]
+        out = []
+        for i in range(n):
+            for j in range(n):
+                wins, draws, losses = counts[i][j]
+                if i != j and wins + draws + losses:
+                    out.append(
+                        HeadToHead(
+                            self.labels[i],
+                            self.labels[j],
+                            wins + draws + losses,
+                            wins,
+                            draws,
+                            losses,
+                        )
+                    )
+        return out
 
     def standings(self, samples: int = 200) -> list[Standing]:
         """The bots by Elo, best first (ties: the order of the entries), with openskill's ratings.
@@ -187,7 +198,20 @@ class LadderResult:
                     ratings[e] = team[0]
         elo = self.elo(samples)
         out = [
-            Standing(label, r.ordinal(), r.mu, r.sigma, *c, e.elo, e.low, e.high)
+            Standing(
+                label,
+                r.ordinal(),
+                r.mu,
+                r.sigma,
+                games=c[0],
+                wins=c[1],
+                shared=c[2],
+                draws=c[3],
+                losses=c[4],
+                elo=e.elo,
+                elo_low=e.low,
+                elo_high=e.high,
+            )
             for label, r, c, e in zip(self.labels, ratings, counts, elo, strict=True)
         ]
         order = sorted(range(len(out)), key=lambda i: (-round(out[i].elo, 9), i))
@@ -289,15 +313,17 @@ def run_ladder(
         "players": players,
         "seed": seed,
         "bots": list(names),
-        "options": {k: v for k, v in opts},
+        "options": dict(opts),
         "max_plies": max_plies,
     }
     done: dict[tuple[int, int], GameResult] = {}
     if games_file is not None:
         done = _read_games(Path(games_file), header)
     missing = [t for t in tasks if (t[0], t[1].index) not in done]
-    sink = None if games_file is None else Path(games_file).open("a", encoding="utf-8")
-    try:
+    with contextlib.ExitStack() as stack:
+        sink = None
+        if games_file is not None:
+            sink = stack.enter_context(Path(games_file).open("a", encoding="utf-8"))
         for k, result in run_tasks(_play, missing, executor=executor, workers=workers):
             done[k, result.index] = result
             if sink is not None:
@@ -305,9 +331,6 @@ def run_ladder(
                 sink.flush()
             if progress is not None:
                 progress(result)
-    finally:
-        if sink is not None:
-            sink.close()
     matches = tuple(
         MatchResult(
             tuple(names[e] for e in table),
@@ -352,7 +375,7 @@ def _read_games(path: Path, header: dict[str, Any]) -> dict[tuple[int, int], Gam
     done = {}
     for line in lines[1:]:
         data = json.loads(line)
-        values = {
+        values: dict[str, Any] = {
             k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in fields
         }
         done[data["table"], data["index"]] = GameResult(**values)

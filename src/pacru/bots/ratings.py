@@ -121,9 +121,7 @@ def fit_elo(
     for _ in range(10_000):
         new = []
         for i in range(bots):
-            denom = math.fsum(
-                n / (strength[i] + strength[j]) for j, n in enumerate(games[i]) if n
-            )
+            denom = math.fsum(n / (strength[i] + strength[j]) for j, n in enumerate(games[i]) if n)
             new.append(points[i] / denom if denom else strength[i])
         # Scale to a geometric mean of 1, so the iteration cannot drift.
         scale = math.exp(-math.fsum(math.log(g) for g in new) / bots)

@@ -56,7 +56,8 @@ BOTS: Final[dict[str, type[Any]]] = {"random": RandomBot, "greedy": GreedyBot, "
 
 
 def spec_value(text: str) -> Any:
-    """A parameter's value: an ``int``, else a ``float``, else ``true``/``false``/``none``, else text."""
+    """A spec parameter's value: ``int``, else ``float``, else ``true``/``false``/``none``,
+    else the text itself."""
     for kind in (int, float):
         try:
             return kind(text)
@@ -83,8 +84,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if kind == "engine":
         from pacru.bots.engine import parse_engine_spec
 
-        command, params = parse_engine_spec(rest)
-        return "engine", {"command": command, **params}
+        command, keywords = parse_engine_spec(rest)
+        return "engine", {"command": command, **keywords}
     cls = BOTS.get(kind)
     if cls is None:
         head, _, tail = spec.strip().partition(":")

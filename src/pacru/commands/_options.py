@@ -55,9 +55,7 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
     return {name: getattr(args, name) for name in _NAMES if getattr(args, name, None) is not None}
 
 
-def add_max_plies_option(
-    parser: argparse.ArgumentParser, help_text: str = _MAX_PLIES_HELP
-) -> None:
+def add_max_plies_option(parser: argparse.ArgumentParser, help_text: str = _MAX_PLIES_HELP) -> None:
     """Add ``--max-plies P`` (default 2000), the length at which a game is cut off."""
     parser.add_argument("--max-plies", type=int, default=2000, metavar="P", help=help_text)
 

@@ -1,4 +1,6 @@
-"""``pacru ladder``: a round robin between bots, every game kept, Elo ratings (:mod:`pacru.bots.ladder`).
+"""``pacru ladder``: a round robin between bots, every game kept, Elo ratings.
+
+The command of :mod:`pacru.bots.ladder`.
 
 Usage::
 
@@ -191,7 +193,8 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         from pacru.bots.ratings import EloRating, ratings_svg
 
         title = f"{args.game}, {args.players} players, {args.games} games per table, seed {seed}"
-        picture = ratings_svg([EloRating(s.label, s.elo, s.elo_low, s.elo_high) for s in standings], title)
+        elo = [EloRating(s.label, s.elo, s.elo_low, s.elo_high) for s in standings]
+        picture = ratings_svg(elo, title)
         targets += [
             ("--out", out_dir / "ladder.json", text),
             ("--out", out_dir / "ratings.svg", picture),

@@ -111,7 +111,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Run the match described by the parsed ``args``; returns the exit status."""
     from pacru.bots.arena import MatchInterrupted, default_labels, run_match

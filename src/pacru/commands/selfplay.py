@@ -85,7 +85,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-
 def _seed(args: argparse.Namespace, folder: Path) -> int:
     """``--seed``, else the seed of the run already in ``folder``, else a fresh one."""
     if args.seed is not None:

@@ -95,4 +95,3 @@ def _tolerant(number: int, item: list[_text.Token] | RecordError) -> GameRecord:
 
 def _upto(record: GameRecord, moves: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     return tuple((ply, text) for ply, text in record.comments if ply <= len(moves))
-
