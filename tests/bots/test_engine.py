@@ -18,9 +18,10 @@ import pacru
 from pacru.bots import RandomBot
 from pacru.bots.arena import run_match
 from pacru.bots.base import Forfeit
-from pacru.bots.engine import EngineBot, parse_engine_spec, serve
-from pacru.bots.spec import make_bot, parse_spec
+from pacru.bots.engine import EngineBot
+from pacru.bots.spec import make_bot, parse_engine_spec, parse_spec
 from pacru.cli import main
+from pacru.commands.engine import serve
 
 ENGINES = Path(__file__).parent.parent / "data" / "engines"
 SH = pytest.mark.skipif(sys.platform == "win32", reason="the test engines are POSIX shell scripts")

@@ -3,9 +3,10 @@
 The protocol is line-based text over an engine's standard input and output,
 in the spirit of UCI; ``docs/engine-protocol.rst`` is its specification.
 :class:`EngineBot` runs a program (any language) and plays its answers:
-it is the bot of the spec ``engine:./mybot``. :func:`serve` is the other
-side: it answers the protocol with one of pacru's bots (``pacru engine --bot
-mcts``), so other programs can play against them.
+it is the bot of the spec ``engine:./mybot`` (:func:`pacru.bots.spec.parse_engine_spec`).
+:func:`pacru.commands.engine.serve` is the other side: it answers the
+protocol with one of pacru's bots (``pacru engine --bot mcts``), so other
+programs can play against them.
 
 A program that misbehaves (answers a move that is not legal, stays silent
 past its deadline, exits, or does not speak the protocol) makes
@@ -22,7 +23,6 @@ import queue
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 import weakref
@@ -32,20 +32,15 @@ from typing import IO, Any, TypeVar
 from pacru.base import GameState
 from pacru.bots.base import Bot, Forfeit
 
-__all__ = [
-    "ENGINE_PARAMETERS",
-    "PROTOCOL_VERSION",
-    "EngineBot",
-    "parse_engine_spec",
-    "serve",
-]
+__all__ = ["ENGINE_PARAMETERS", "PROTOCOL_VERSION", "EngineBot"]
 
 MoveT = TypeVar("MoveT")
 
 #: The protocol version sent in the greeting ``pacru 1``.
 PROTOCOL_VERSION = 1
 
-#: The keywords an ``engine:`` spec may give before the command (see :func:`parse_engine_spec`).
+#: The keywords an ``engine:`` spec may give before the command
+#: (:func:`pacru.bots.spec.parse_engine_spec`).
 ENGINE_PARAMETERS = ("time_limit", "nodes", "timeout", "name")
 
 #: Seconds a program has to start and answer the greeting and ``isready``.
@@ -283,156 +278,3 @@ def _options(state: GameState[Any]) -> dict[str, Any]:
         for k, v in state.options().items()
         if isinstance(v, str | int | float) and " " not in str(v)
     }
-
-
-def parse_engine_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """The command and keywords of the part of a spec after ``engine:``.
-
-    ``[key=value,...:]COMMAND``: leading ``key=value`` items (keys of
-    :data:`ENGINE_PARAMETERS`, separated by ``,``, ended by ``:``) are
-    :class:`EngineBot` keywords; the rest is the command line.
-
-    >>> parse_engine_spec("time_limit=0.5,nodes=1000:./mybot --fast")
-    ('./mybot --fast', {'time_limit': 0.5, 'nodes': 1000})
-    >>> parse_engine_spec("python -m pacru engine --bot mcts:iterations=50")
-    ('python -m pacru engine --bot mcts:iterations=50', {})
-
-    Raises:
-        ValueError: no command.
-    """
-    from pacru.bots.spec import spec_value
-
-    head, sep, rest = text.partition(":")
-    params: dict[str, Any] = {}
-    if sep:
-        items = [i.strip() for i in head.split(",")]
-        pairs = [i.partition("=") for i in items]
-        if all(eq and k.strip() in ENGINE_PARAMETERS for k, eq, _ in pairs):
-            params = {k.strip(): spec_value(v.strip()) for k, _, v in pairs}
-            text = rest
-    if not text.strip():
-        raise ValueError("engine: needs a command line, as in engine:./mybot")
-    return text.strip(), params
-
-
-# -- the engine side ---------------------------------------------------------------------------
-
-
-def serve(
-    spec: str,
-    stdin: IO[str] | None = None,
-    stdout: IO[str] | None = None,
-    *,
-    name: str | None = None,
-) -> int:
-    """Answer the engine protocol on ``stdin``/``stdout`` with the bot ``spec``.
-
-    The bot is built afresh by :func:`pacru.bots.make_bot` at each
-    ``newgame``, with its ``seed=`` (else a fresh seed). ``go movetime MS``
-    sets the bot's ``time_limit`` and ``go nodes N`` its ``iterations``
-    for that move, when the bot has them; a plain ``go`` keeps the spec's
-    budget, so the engine plays the moves the bot plays in process for the
-    same seed. Unknown commands are ignored, as UCI engines do; a command
-    that cannot be obeyed answers ``info string error: ...``.
-
-    Returns:
-        0 after ``quit`` or the end of the input.
-
-    Raises:
-        ValueError: a bad spec (checked before the greeting).
-    """
-    from pacru.bots.spec import make_bot
-
-    make_bot(spec, 0)
-    src = sys.stdin if stdin is None else stdin
-    out = sys.stdout if stdout is None else stdout
-    session = _Session(spec)
-
-    def say(*lines: str) -> None:
-        for line in lines:
-            out.write(line + "\n")
-        out.flush()
-
-    for raw in src:
-        words = raw.split()
-        if not words:
-            continue
-        command, args = words[0], words[1:]
-        if command == "quit":
-            break
-        if command == "pacru":
-            say(f"id name {name or spec}", "id author pacru", "pacruok")
-        elif command == "isready":
-            say("readyok")
-        else:
-            try:
-                answer = session.handle(command, args)
-            except (ValueError, LookupError) as err:
-                say(f"info string error: {err}")
-                continue
-            if answer is not None:
-                say(answer)
-    return 0
-
-
-class _Session:
-    """The engine side's game: the bot, the rules' options and the position to search."""
-
-    def __init__(self, spec: str) -> None:
-        self.spec = spec
-        self.game = "pacru"
-        self.players = 2
-        self.options: dict[str, Any] = {}
-        self.bot: Any = None
-        self.state: GameState[Any] | None = None
-
-    def handle(self, command: str, args: list[str]) -> str | None:
-        from pacru.bots.spec import make_bot, spec_value
-
-        if command == "newgame":
-            pairs = dict(a.partition("=")[::2] for a in args)
-            self.game = pairs.pop("game", "pacru")
-            self.players = int(pairs.pop("players", "2"))
-            seed = pairs.pop("seed", None)
-            self.options = {k: spec_value(v) for k, v in pairs.items()}
-            self.bot = make_bot(self.spec, None if seed is None else int(seed))
-            self.state = None
-        elif command == "position":
-            self.state = self._position(args)
-        elif command == "go":
-            return self._go(args)
-        return None
-
-    def _position(self, args: list[str]) -> GameState[Any]:
-        from pacru.games import from_position, new_game
-
-        cut = args.index("moves") if "moves" in args else len(args)
-        head, moves = args[:cut], args[cut + 1 :]
-        if head == ["startpos"]:
-            state = new_game(self.game, self.players, **self.options)
-        else:
-            state = from_position(" ".join(head))
-        for text in moves:
-            state = state.apply_move(text)
-        return state
-
-    def _go(self, args: list[str]) -> str:
-        from pacru.bots.spec import make_bot
-
-        if self.state is None:
-            raise ValueError("go before position")
-        if self.bot is None:
-            self.bot = make_bot(self.spec, None)
-        limits = dict(zip(args[::2], args[1::2], strict=False))
-        bot = self.bot
-        saved = {k: getattr(bot, k) for k in ("time_limit", "iterations") if hasattr(bot, k)}
-        try:
-            if "movetime" in limits and "time_limit" in saved:
-                bot.time_limit = int(limits["movetime"]) / 1000
-            if "nodes" in limits and "iterations" in saved:
-                bot.iterations = int(limits["nodes"])
-            move = bot.choose_move(self.state)
-        finally:
-            for key, value in saved.items():
-                setattr(bot, key, value)
-        return f"bestmove {move}"

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeAlias
 
 from pacru.bots.base import Bot
+from pacru.bots.engine import ENGINE_PARAMETERS, EngineBot
 from pacru.bots.mcts import MCTSBot
 from pacru.bots.simple import GreedyBot, RandomBot
 
@@ -44,6 +45,7 @@ __all__ = [
     "build_bot",
     "load_bot_class",
     "make_bot",
+    "parse_engine_spec",
     "parse_spec",
     "spec_value",
 ]
@@ -82,8 +84,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     kind, _, rest = spec.strip().partition(":")
     kind = kind.strip().lower()
     if kind == "engine":
-        from pacru.bots.engine import parse_engine_spec
-
         command, keywords = parse_engine_spec(rest)
         return "engine", {"command": command, **keywords}
     cls = BOTS.get(kind)
@@ -123,8 +123,6 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     """
     kind, params = parse_spec(spec)
     if kind == "engine":
-        from pacru.bots.engine import EngineBot
-
         cls: Callable[..., Any] = EngineBot
     else:
         cls = BOTS[kind] if kind in BOTS else load_bot_class(kind)
@@ -133,6 +131,35 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     except TypeError as err:
         raise ValueError(f"bad parameters in {spec!r}: {err}") from None
     return _checked(bot, spec)
+
+
+def parse_engine_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """The command and keywords of the part of a spec after ``engine:``.
+
+    ``[key=value,...:]COMMAND``: leading ``key=value`` items separated by
+    ``,`` and ended by ``:``, whose keys are all in
+    :data:`pacru.bots.engine.ENGINE_PARAMETERS`, are keywords of
+    :class:`pacru.bots.engine.EngineBot`; the rest is the command line.
+
+    >>> parse_engine_spec("time_limit=0.5,nodes=1000:./mybot --fast")
+    ('./mybot --fast', {'time_limit': 0.5, 'nodes': 1000})
+    >>> parse_engine_spec("python -m pacru engine --bot mcts:iterations=50")
+    ('python -m pacru engine --bot mcts:iterations=50', {})
+
+    Raises:
+        ValueError: no command.
+    """
+    head, sep, rest = text.partition(":")
+    params: dict[str, Any] = {}
+    if sep:
+        items = [i.strip() for i in head.split(",")]
+        pairs = [i.partition("=") for i in items]
+        if all(eq and k.strip() in ENGINE_PARAMETERS for k, eq, _ in pairs):
+            params = {k.strip(): spec_value(v.strip()) for k, _, v in pairs}
+            text = rest
+    if not text.strip():
+        raise ValueError("engine: needs a command line, as in engine:./mybot")
+    return text.strip(), params
 
 
 def load_bot_class(path: str) -> type[Any]:
