@@ -42,13 +42,14 @@ from pacru.bots.base import (
     score_rewards,
 )
 from pacru.bots.evaluation import evaluate
-from pacru.bots.mcts import Evaluator, MCTSBot, SearchResult
+from pacru.bots.mcts import BatchEvaluator, Evaluator, MCTSBot, SearchResult
 from pacru.bots.rollouts import random_rollouts
 from pacru.bots.simple import GreedyBot, Objective, RandomBot
 from pacru.bots.spec import BOTS, make_bot, parse_spec
 
 __all__ = [
     "BOTS",
+    "BatchEvaluator",
     "Bot",
     "Evaluator",
     "GreedyBot",

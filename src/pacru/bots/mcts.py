@@ -23,7 +23,10 @@ answer             the most visited child of the root (ties: best mean)
 for training       :meth:`MCTSBot.search` returns a :class:`SearchResult`:
                    visit counts per root move (a policy target) and the
                    root value; an ``evaluator`` (priors and values, e.g. a
-                   network) turns the search into PUCT, as in AlphaZero
+                   network) turns the search into PUCT, as in AlphaZero;
+                   a ``batch_evaluator`` gets ``batch_size`` leaves per call
+                   as arrays of :mod:`pacru.encoding` (virtual loss,
+                   :mod:`pacru.bots.batched`), for a network on a GPU
 =================  ==========================================================
 
 Candidates: a node tries every legal move when there are at most
@@ -57,10 +60,13 @@ from pacru.bots.base import (
     sample_move,
     score_rewards,
 )
+from pacru.bots._tree import Node as _Node
+from pacru.bots._tree import backup as _backup
+from pacru.bots.batched import BatchEvaluator, puct_batched
 from pacru.bots.evaluation import evaluate
 from pacru.chevron.movelist import FamilyBounds, LegalMoves
 
-__all__ = ["Evaluator", "MCTSBot", "SearchResult"]
+__all__ = ["BatchEvaluator", "Evaluator", "MCTSBot", "SearchResult"]
 
 MoveT = TypeVar("MoveT")
 
@@ -105,45 +111,6 @@ class SearchResult(Generic[MoveT]):
         return tuple(v / total for v in self.visits)
 
 
-class _Node:
-    """One position in the search tree."""
-
-    __slots__ = (
-        "children",
-        "legal",
-        "mover",
-        "priors",
-        "slots",
-        "state",
-        "totals",
-        "untried",
-        "visits",
-    )
-
-    def __init__(
-        self,
-        state: GameState[Any],
-        untried: list[Any],
-        players: int,
-        legal: Sequence[Any] = (),
-    ) -> None:
-        self.state = state
-        player = state.current_player
-        # Index of the player to move (who chooses among the children); -1 when terminal.
-        self.mover = -1 if player is None else state.players.index(player)
-        # UCT: the indexes in ``legal`` (the state's legal moves) of the candidates not yet
-        # expanded; PUCT: every candidate move.
-        self.untried = untried
-        self.legal = legal
-        self.children: list[tuple[Any, _Node]] = []
-        self.visits = 0
-        self.totals = [0.0] * players
-        # PUCT only: the candidates' priors (aligned with ``untried``, which then
-        # keeps every candidate), and one child slot per candidate.
-        self.priors: list[float] = []
-        self.slots: list[_Node | None] = []
-
-
 class MCTSBot(Bot):
     """UCT Monte Carlo tree search with per-player rewards (see the module docstring).
 
@@ -177,9 +144,17 @@ class MCTSBot(Bot):
             child's mean is its parent's). PUCT works in the units of
             :meth:`pacru.GameState.returns` (-1 to +1, per player in turn
             order): the evaluator's values and the returns of finished games.
+        batch_evaluator: ``batch_evaluator(observations, masks) -> (values,
+            priors)`` (:data:`BatchEvaluator`), called on ``batch_size``
+            positions at once as arrays of :mod:`pacru.encoding` (numpy, the
+            ``ai`` extra): PUCT as with ``evaluator``, with virtual loss
+            spreading each batch's descents (:mod:`pacru.bots.batched`).
+        batch_size: leaves per ``batch_evaluator`` call (default 16); 1
+            grows the tree the per-position ``evaluator`` grows.
 
     Raises:
-        ValueError: a budget or parameter out of range.
+        ValueError: a budget or parameter out of range, or both an
+            ``evaluator`` and a ``batch_evaluator``.
     """
 
     def __init__(
@@ -195,6 +170,8 @@ class MCTSBot(Bot):
         name: str | None = None,
         evaluator: Evaluator | None = None,
         evaluation: Callable[[GameState[Any]], Sequence[float]] | None = evaluate,
+        batch_evaluator: BatchEvaluator | None = None,
+        batch_size: int = 16,
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 400
@@ -206,8 +183,13 @@ class MCTSBot(Bot):
             raise ValueError(f"rollout_cap must be a number of plies >= 0, not {rollout_cap}")
         if evaluation is not None and not callable(evaluation):
             raise ValueError(f"evaluation must be a function or None, not {evaluation!r}")
+        if evaluator is not None and batch_evaluator is not None:
+            raise ValueError("give an evaluator or a batch_evaluator, not both")
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, not {batch_size}")
         if exploration is None:
-            exploration = 0.1 if evaluator is None and evaluation is not None else 1.0
+            plain = evaluator is None and batch_evaluator is None
+            exploration = 0.1 if plain and evaluation is not None else 1.0
         if max_children < 1 or reorientation_samples < 0 or exploration < 0:
             raise ValueError(
                 "max_children must be positive, reorientation_samples and exploration >= 0"
@@ -221,6 +203,8 @@ class MCTSBot(Bot):
         self.reorientation_samples = reorientation_samples
         self.evaluator = evaluator
         self.evaluation = evaluation
+        self.batch_evaluator = batch_evaluator
+        self.batch_size = batch_size
         budget = (
             f"iterations={iterations}" if iterations is not None else f"time_limit={time_limit}"
         )
@@ -321,13 +305,19 @@ class MCTSBot(Bot):
             from pacru.errors import GameOverError
 
             raise GameOverError("no legal move: the game is over")
-        if self.evaluator is None:
+        if self.evaluator is None and self.batch_evaluator is None:
             root, returned = self._uct(state)
             value = returned / root.visits
             pairs = [(m, c.visits, c.totals[root.mover] / c.visits) for m, c in root.children]
             pairs += [(root.legal[i], 0, 0.0) for i in root.untried]
         else:
-            root = self._puct(state, self.evaluator)
+            if self.evaluator is not None:
+                root = self._puct(state, self.evaluator)
+            else:
+                assert self.batch_evaluator is not None
+                root = puct_batched(
+                    self, state, self.batch_evaluator, self.batch_size, self._budget()
+                )
             value = root.totals[root.mover] / root.visits
             pairs = [
                 (m, 0, 0.0) if c is None else (m, c.visits, c.totals[root.mover] / c.visits)
@@ -530,15 +520,6 @@ def _distinct(
             r = getrandbits(k)
         chosen[start + r] = None
     return chosen
-
-
-def _backup(path: list[_Node], rewards: Sequence[float]) -> None:
-    """Every node on the path adds the whole reward vector (one component per player)."""
-    for visited in path:
-        visited.visits += 1
-        totals = visited.totals
-        for i, r in enumerate(rewards):
-            totals[i] += r
 
 
 def _shares(values: Sequence[float]) -> tuple[float, ...]:

@@ -98,7 +98,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         kind = f"{head.strip()}:{name.strip()}"
         cls = load_bot_class(kind)
     # An evaluator is a callable, which no text can name.
-    valid = [p for p in inspect.signature(cls).parameters if p not in ("seed", "evaluator")]
+    unnamed = ("seed", "evaluator", "batch_evaluator")
+    valid = [p for p in inspect.signature(cls).parameters if p not in unnamed]
     params: dict[str, Any] = {}
     for item in rest.replace(":", ",").split(","):
         if not item.strip():
