@@ -31,6 +31,12 @@ KEY_OUTPUT = {
         "corner-shy vs random: 9 won, 1 shared, 0 lost of 10",
         "corner-shy vs greedy: 0 won, 0 shared, 10 lost of 10",
     ],
+    "batched_network.py": [
+        "one search: 64 iterations in 5 calls",
+        "best move e1-f2, root value +0.104",
+        "tiny-net vs random: green wins (S-R6a, L7: no player can move) after 63 plies",
+        "network: 190 calls, 9.6 positions per call",
+    ],
     "run_match.py": [
         "mcts:iterations=60: 3 won, 0 shared, 0 drawn, 1 lost of 4; win rate 75%",
         "greedy: 1 won, 0 shared, 0 drawn, 3 lost of 4; win rate 25%",

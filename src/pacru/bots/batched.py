@@ -202,9 +202,7 @@ def _expand(
         weights = [float(row[a]) / shared[a] if a >= 0 else 0.0 for a in firsts]
         total = math.fsum(weights)
         node.untried = moves
-        node.priors = (
-            [w / total for w in weights] if total > 0 else [1.0 / len(moves)] * len(moves)
-        )
+        node.priors = [w / total for w in weights] if total > 0 else [1.0 / len(moves)] * len(moves)
         node.slots = [None] * len(moves)
         # From the observation's seat order (the mover first) back to turn order.
         mover = node.mover
