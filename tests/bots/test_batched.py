@@ -42,7 +42,7 @@ def same_priors(state: GameState[Any], moves: Sequence[Any]) -> tuple[list[float
     encoding = Encoding.of(state)
     decision = encoding.start(state)
     firsts = [encoding.action_to_choice(decision, m) for m in moves]
-    mover = state.players.index(state.current_player)  # type: ignore[arg-type]
+    mover = state.players.index(state.current_player)
     values = [0.1 if s == mover else -0.1 for s in range(len(state.players))]
     return [1.0 / firsts.count(a) for a in firsts], values
 

@@ -37,6 +37,7 @@ candidates are equally likely.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -153,7 +154,7 @@ def _add_virtual_loss(path: list[Node]) -> list[float]:
     who chose it; the totals it changed, as they were."""
     path[0].visits += 1
     before = []
-    for parent, child in zip(path, path[1:], strict=False):
+    for parent, child in itertools.pairwise(path):
         child.visits += 1
         before.append(child.totals[parent.mover])
         child.totals[parent.mover] -= 1.0

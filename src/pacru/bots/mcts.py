@@ -53,6 +53,8 @@ from typing import Any, Generic, TypeAlias, TypeVar
 import attrs
 
 from pacru.base import GameState
+from pacru.bots._tree import Node as _Node
+from pacru.bots._tree import backup as _backup
 from pacru.bots.base import (
     Bot,
     outcome_rewards,
@@ -60,8 +62,6 @@ from pacru.bots.base import (
     sample_move,
     score_rewards,
 )
-from pacru.bots._tree import Node as _Node
-from pacru.bots._tree import backup as _backup
 from pacru.bots.batched import BatchEvaluator, puct_batched
 from pacru.bots.evaluation import evaluate
 from pacru.chevron.movelist import FamilyBounds, LegalMoves
