@@ -10,15 +10,19 @@ reference bots     :class:`RandomBot` (uniform, by move family first),
                    :class:`GreedyBot` (one ply, best evaluation),
                    :class:`MCTSBot` (UCT for N players, max^n selection,
                    leaves valued by the evaluation; PUCT with an
-                   ``evaluator``; :meth:`MCTSBot.search` gives a
+                   ``evaluator``, or batches of encoded leaves with a
+                   ``batch_evaluator``; :meth:`MCTSBot.search` gives a
                    :class:`SearchResult` for training)
+other programs     ``engine:COMMAND`` plays a program speaking the engine
+                   protocol (:mod:`.engine`); ``pacru engine`` serves one
 evaluation         :func:`evaluate`: each player's value of a position from
                    the rules' goals (:mod:`.evaluation`)
 random games       :func:`random_rollouts`: returns and lengths of ``n``
                    uniform random games from a position (numpy)
 by name            :func:`make_bot` reads ``"mcts:iterations=400"`` (:mod:`.spec`)
 playing            :func:`play_game`; many games: :func:`.arena.run_match`
-                   and ``pacru match`` (your own bots too)
+                   and ``pacru match`` (your own bots too); a round robin
+                   with Elo ratings: :func:`.ladder.run_ladder`
 =================  ==========================================================
 
 >>> import pacru

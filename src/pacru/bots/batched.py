@@ -58,7 +58,7 @@ __all__ = ["BatchEvaluator", "puct_batched"]
 #: of :mod:`pacru.encoding`; values ``(B, players)`` (the player to move first)
 #: and priors ``(B, num_actions)``. See :mod:`pacru.bots.batched`.
 BatchEvaluator: TypeAlias = Callable[
-    ["npt.NDArray[np.float32]", "npt.NDArray[np.bool_]"], "tuple[npt.ArrayLike, npt.ArrayLike]"
+    ["npt.NDArray[np.float32]", "npt.NDArray[Any]"], "tuple[npt.ArrayLike, npt.ArrayLike]"
 ]
 
 
