@@ -67,6 +67,7 @@ class EloRating:
 def pairwise(entries: Sequence[int], winners: Sequence[int]) -> list[Pairwise]:
     """The pairwise results of one game: ``entries`` per seat, ``winners`` as seats.
 
+    >>> from pacru.bots.ratings import pairwise
     >>> pairwise([0, 1, 2], [1])
     [(1, 0, 1.0), (1, 2, 1.0)]
     >>> pairwise([0, 1], [])

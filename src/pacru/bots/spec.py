@@ -142,6 +142,7 @@ def parse_engine_spec(text: str) -> tuple[str, dict[str, Any]]:
     :data:`pacru.bots.engine.ENGINE_PARAMETERS`, are keywords of
     :class:`pacru.bots.engine.EngineBot`; the rest is the command line.
 
+    >>> from pacru.bots.spec import parse_engine_spec
     >>> parse_engine_spec("time_limit=0.5,nodes=1000:./mybot --fast")
     ('./mybot --fast', {'time_limit': 0.5, 'nodes': 1000})
     >>> parse_engine_spec("python -m pacru engine --bot mcts:iterations=50")
