@@ -43,7 +43,8 @@ PROTOCOL_VERSION = 1
 #: (:func:`pacru.bots.spec.parse_engine_spec`).
 ENGINE_PARAMETERS = ("time_limit", "nodes", "timeout", "name")
 
-#: Seconds a program has to start and answer the greeting and ``isready``.
+#: Seconds a program has to start and answer the greeting and ``isready`` (or its
+#: ``timeout``, if longer).
 STARTUP_SECONDS = 10.0
 
 
@@ -162,7 +163,7 @@ class EngineBot(Bot):
         assert proc.stdout is not None
         threading.Thread(target=_reader, args=(proc.stdout, self._lines), daemon=True).start()
         self._send(f"pacru {PROTOCOL_VERSION}")
-        _, before = self._wait("pacruok", STARTUP_SECONDS, "the greeting 'pacru'")
+        _, before = self._wait("pacruok", self._startup, "the greeting 'pacru'")
         for line in before:
             words = line.split(maxsplit=2)
             if len(words) == 3 and words[0] == "id":
@@ -174,6 +175,10 @@ class EngineBot(Bot):
         self._send(f"newgame game={state.game} players={len(state.players)}{seed} {options}")
         self._sync()
         self._game = (state.game, len(state.players))
+
+    @property
+    def _startup(self) -> float:
+        return max(STARTUP_SECONDS, self.timeout)
 
     def _send(self, line: str) -> None:
         proc = self._proc
@@ -187,7 +192,7 @@ class EngineBot(Bot):
 
     def _sync(self) -> None:
         self._send("isready")
-        self._wait("readyok", STARTUP_SECONDS, "'isready'")
+        self._wait("readyok", self._startup, "'isready'")
 
     def _wait(self, word: str, seconds: float, what: str) -> tuple[str, list[str]]:
         """The first line whose first word is ``word``, within ``seconds``, and the lines before."""

@@ -123,7 +123,8 @@ def fit_elo(
         new = []
         for i in range(bots):
             denom = math.fsum(n / (strength[i] + strength[j]) for j, n in enumerate(games[i]) if n)
-            new.append(points[i] / denom if denom else strength[i])
+            # A bot without a point (possible only with prior=0) stays finite, far below.
+            new.append(max(points[i], 1e-12) / denom if denom else strength[i])
         # Scale to a geometric mean of 1, so the iteration cannot drift.
         scale = math.exp(-math.fsum(math.log(g) for g in new) / bots)
         new = [g * scale for g in new]
