@@ -68,11 +68,11 @@ def test_cli_ladder_prints_the_same_table_for_the_same_seed(
         "lilacru, 2 players, 2 games per table, 6 games, seed 3: greedy, random, "
         "greedy:objective=own",
         "",
-        "bot                   elo       [95%]  games  wins  shared  draws  losses  openskill",
-        "--------------------  ---  ----------  -----  ----  ------  -----  ------  ---------",
-        "greedy                398  [398, 398]      4     4       0      0       0      10.88",
-        "greedy:objective=own  199  [199, 199]      4     2       0      0       2       3.19",
-        "random                  0      [0, 0]      4     0       0      0       4      -5.95",
+        "bot                   elo        [95%]  games  wins  shared  draws  losses  openskill",
+        "--------------------  ---  -----------  -----  ----  ------  -----  ------  ---------",
+        "greedy                398     [0, 398]      4     4       0      0       0      10.88",
+        "greedy:objective=own  199  [-163, 280]      4     2       0      0       2       3.19",
+        "random                  0       [0, 0]      4     0       0      0       4      -5.95",
         "",
         "Head to head: the row's pairwise wins-draws-losses against each column",
         "bot                          1      2      3",
@@ -189,6 +189,14 @@ def test_head_to_head_and_elo_standings() -> None:
     elo = ladder.elo()
     assert elo[1].elo == elo[1].low == elo[1].high == 0.0
     assert elo[0].elo > elo[2].elo > 0
+    # Two games a pair: wide intervals, and a clean sweep's top is its rating (the most
+    # the virtual draw allows), the parametric bootstrap's draws never doing better.
+    assert [(round(e.low), round(e.elo), round(e.high)) for e in elo] == [
+        (0, 398, 398),
+        (0, 0, 0),
+        (-163, 199, 280),
+    ]
+    assert ladder.elo() == elo  # seeded by the ladder seed
 
 
 def test_the_ratings_picture() -> None:
@@ -220,3 +228,19 @@ def test_cli_ladder_out_resumes_with_the_seed_of_its_games(
     data = json.loads((tmp_path / "out" / "ladder.json").read_text())
     assert data["seed"] == 3
     assert [h["label"] for h in data["head_to_head"]] == ["greedy", "random"]
+
+
+def test_bootstrap_intervals_narrow_with_more_games() -> None:
+    from pacru.bots.ratings import bootstrap_elo
+
+    def ratings(games: int) -> list[tuple[float, float, float]]:
+        results = [(0, 1, 1.0)] * (3 * games) + [(0, 1, 0.0)] * games  # 75%
+        return [(r.low, r.elo, r.high) for r in bootstrap_elo(["a", "b"], results, anchor=1)]
+
+    few, many = ratings(5), ratings(100)
+    assert few[1] == many[1] == (0.0, 0.0, 0.0)
+    assert few[0][0] < many[0][0] < many[0][1] < many[0][2] < few[0][2]
+    assert many[0][1] == pytest.approx(400 * math.log10(300.5 / 100.5))
+    # About +-45 around 190 at 400 games.
+    assert many[0][0] > 150
+    assert many[0][2] < 240

@@ -132,18 +132,21 @@ class LadderResult:
                 return i
         return None
 
-    def _pairwise(self) -> list[list[list[tuple[int, int, float]]]]:
+    def _pairwise(self) -> list[tuple[int, int, float]]:
+        """The pairwise results of every game, table by table, game by game."""
         return [
-            [pairwise([table[e] for e in g.seats], g.winners) for g in match.games]
+            r
             for table, match in zip(self.tables, self.matches, strict=True)
+            for g in match.games
+            for r in pairwise([table[e] for e in g.seats], g.winners)
         ]
 
     def elo(self, samples: int = 200) -> list[EloRating]:
         """Each bot's Elo rating and 95% bootstrap interval, in ``labels`` order.
 
         A Bradley-Terry fit of the pairwise results of every game, ``random``
-        pinned at 0 (:meth:`anchor`), ``samples`` bootstrap draws seeded by
-        the ladder seed (:func:`pacru.bots.ratings.bootstrap_elo`).
+        pinned at 0 (:meth:`anchor`), ``samples`` parametric bootstrap draws
+        seeded by the ladder seed (:func:`pacru.bots.ratings.bootstrap_elo`).
         """
         return bootstrap_elo(
             self.labels, self._pairwise(), anchor=self.anchor(), samples=samples, seed=self.seed
@@ -153,12 +156,10 @@ class LadderResult:
         """For every ordered pair of bots that met, the row bot's pairwise wins, draws, losses."""
         n = len(self.labels)
         counts = [[[0, 0, 0] for _ in range(n)] for _ in range(n)]
-        for table in self._pairwise():
-            for game in table:
-                for i, j, p in game:
-                    k = 0 if p == 1.0 else 1 if p == 0.5 else 2
-                    counts[i][j][k] += 1
-                    counts[j][i][2 - k] += 1
+        for i, j, p in self._pairwise():
+            k = 0 if p == 1.0 else 1 if p == 0.5 else 2
+            counts[i][j][k] += 1
+            counts[j][i][2 - k] += 1
         out = []
         for i in range(n):
             for j in range(n):

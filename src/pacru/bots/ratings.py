@@ -15,10 +15,15 @@ or lost every game still has a finite rating (BayesElo's device). The
 ratings are ``400 * log10(g)``, shifted so that the anchor (``random`` in a
 ladder) is 0: a 200-point gap means the stronger bot scores about 76%.
 
-:func:`bootstrap_elo` gives 95% intervals: it draws the games again with
-replacement, table by table, refits, and takes the 2.5% and 97.5% points
-of each bot's rating over ``samples`` draws. The anchor's interval is 0 to
-0: the others' intervals are differences to it.
+:func:`bootstrap_elo` gives 95% intervals by a parametric bootstrap, as
+Ordo does: every pairwise result is drawn again from the fitted ratings (a
+draw with the ladder's share of draws, else a win with the probability that
+makes the expected score the model's), the ratings are refitted, and the
+2.5% and 97.5% points of each bot's rating over ``samples`` draws bound its
+interval. Resampling the games themselves would give a bot that won all its
+games an interval of zero width; drawn from the model, a clean sweep still
+leaves room (the virtual draws keep every probability below 1). The
+anchor's interval is 0 to 0: the others' are differences to it.
 
 Why not openskill's ratings (which ``pacru ladder`` also shows): openskill
 rates the games one after another, so its numbers depend on their order, and
@@ -139,7 +144,7 @@ def fit_elo(
 
 def bootstrap_elo(
     labels: Sequence[str],
-    tables: Sequence[Sequence[Sequence[Pairwise]]],
+    results: Sequence[Pairwise],
     *,
     anchor: int | None = None,
     samples: int = 200,
@@ -150,23 +155,27 @@ def bootstrap_elo(
 
     Args:
         labels: the bots' names.
-        tables: per table, per game, that game's pairwise results.
+        results: the pairwise results of every game.
         anchor: the bot rated 0 (``None``: the mean is 0).
         samples: bootstrap draws (0: no intervals, each is the rating itself).
         seed: the draws' seed; the same seed gives the same intervals.
         prior: as for :func:`fit_elo`.
     """
     n = len(labels)
-    flat = [r for table in tables for game in table for r in game]
-    elo = fit_elo(n, flat, anchor=anchor, prior=prior)
+    elo = fit_elo(n, results, anchor=anchor, prior=prior)
+    drawn = sum(1 for r in results if r[2] == 0.5) / len(results) if results else 0.0
+    wins = {}
+    for i, j, _ in results:
+        p = 1.0 / (1.0 + 10.0 ** ((elo[j] - elo[i]) / 400.0))
+        # A win's probability outside draws, so that the expected score is p.
+        wins[i, j] = min(max((p - drawn / 2) / (1 - drawn), 0.0), 1.0) if drawn < 1 else 0.0
     rng = random.Random(f"pacru-elo:{seed}")
+    random_ = rng.random
     draws: list[list[float]] = [[] for _ in range(n)]
     for _ in range(samples):
         sample = [
-            r
-            for table in tables
-            for _ in range(len(table))
-            for r in table[rng.randrange(len(table))]
+            (i, j, 0.5 if random_() < drawn else 1.0 if random_() < wins[i, j] else 0.0)
+            for i, j, _ in results
         ]
         for i, e in enumerate(fit_elo(n, sample, anchor=anchor, prior=prior)):
             draws[i].append(e)
