@@ -146,3 +146,16 @@ def test_pacru_match_prints_the_forfeits(capsys: pytest.CaptureFixture[str]) -> 
         f"Game 1: {bad('crash')} (green, seat 1) forfeits at ply 0: "
         "the engine exited (status 3) before answering 'go'"
     ) in out.splitlines()
+
+
+@SH
+def test_an_engine_bot_object_plays_on_after_close() -> None:
+    bot = EngineBot(["sh", str(ENGINES / "first_move.sh")], seed=1)
+    state = pacru.new_game("lilacru")
+    first = bot.choose_move(state)
+    assert first == state.legal_moves()[0]
+    assert bot.identity == {"name": "first-move", "author": "pacru tests"}
+    bot.close()
+    assert bot.choose_move(state) == first  # a fresh program
+    bot.close()
+    bot.close()  # closing twice is harmless

@@ -98,11 +98,14 @@ class EngineBot(Bot):
         timeout: seconds to wait for each ``bestmove`` before the engine
             forfeits; default ``2 * time_limit + 1``, or 60 without a time
             limit.
-        name: the label in tables (default ``engine:COMMAND``, or the
-            ``id name`` the engine gives when the command is a list).
+        name: the label in tables (default ``engine:COMMAND``).
+
+    A bot object used for several games (a match's entry given as an
+    object) starts the program again for the game after :meth:`close`.
 
     Raises:
-        ValueError: an empty command or a budget out of range.
+        ValueError: an empty command (or one with an unclosed quote), or a
+            budget out of range.
     """
 
     def __init__(
@@ -160,6 +163,9 @@ class EngineBot(Bot):
             raise Forfeit(f"cannot start {shlex.join(self.argv)}: {err.strerror or err}") from None
         self._proc = proc
         self._finalizer = weakref.finalize(self, _stop, proc)
+        self._lines = queue.Queue()  # nothing left from an earlier program
+        self._wants_legal = False
+        self.identity = {}
         assert proc.stdout is not None
         threading.Thread(target=_reader, args=(proc.stdout, self._lines), daemon=True).start()
         self._send(f"pacru {PROTOCOL_VERSION}")
