@@ -28,6 +28,12 @@ installed, else one plain line per game); the tables go to standard output:
   k-way shared win) and mean final score, each with a 95% interval;
 * per seat: the same counts by turn-order seat.
 
+A program speaking the engine protocol plays as ``--bot engine:COMMAND``
+(``docs/engine-protocol.rst``); if it answers an illegal move, stays silent
+past its timeout or exits, it loses that game by forfeit (the ending
+``forfeit``, with one line per forfeit saying who and why) and the match
+goes on.
+
 ``--record DIR`` writes every game as a record (:mod:`pacru.records`, read
 back with ``pacru replay``) to ``DIR/game-0001.pgn`` and so on, the player
 names being the bot labels. ``--json FILE`` writes every game result and the
