@@ -164,8 +164,8 @@ def test_no_adjudicate_plays_a_diagram_as_typed(capsys: pytest.CaptureFixture[st
     assert err == ""
     diagram = pacru.from_position(text, adjudicate=False)
     move = RandomBot(seed=3).choose_move(diagram)
-    assert f"\nply 1: red plays {move}\n" in out
-    assert out.splitlines()[-1] == "Result: red wins (last-player)"
+    assert f"\n  1. {move}\n" in out
+    assert out.splitlines()[-1] == "Result: red wins (R16a: the last player with chevrons on the board)"
 
 
 @pytest.mark.parametrize(
