@@ -165,7 +165,8 @@ def test_no_adjudicate_plays_a_diagram_as_typed(capsys: pytest.CaptureFixture[st
     diagram = pacru.from_position(text, adjudicate=False)
     move = RandomBot(seed=3).choose_move(diagram)
     assert f"\n  1. {move}\n" in out
-    assert out.splitlines()[-1] == "Result: red wins (R16a: the last player with chevrons on the board)"
+    last = "Result: red wins (R16a: the last player with chevrons on the board)"
+    assert out.splitlines()[-1] == last
 
 
 @pytest.mark.parametrize(

@@ -136,7 +136,8 @@ def test_replay_shared_abstractplay_games_b3(
     status, out, err = _run(capsys, "replay", str(path), "-q")
     assert (status, err) == (0, "")
     assert out == (
-        f"game 1: {heading}\nScores (markers on the board): {scores}\nResult: unfinished (*), {to_move} to move\n"
+        f"game 1: {heading}\nScores (markers on the board): {scores}\n"
+        f"Result: unfinished (*), {to_move} to move\n"
     )
 
 
@@ -181,7 +182,8 @@ def test_show_ply_text_and_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert out == (
         "game 1, ply 1 of 2: green played e1-e2\n"
         + str(state)
-        + "\nScores (markers on the board): green 1, yellow 0\nResult: unfinished (*), yellow to move\n"
+        + "\nScores (markers on the board): green 1, yellow 0\n"
+        + "Result: unfinished (*), yellow to move\n"
         + f"SVG written to {svg}\n"
     )
     root = ET.fromstring(svg.read_text(encoding="utf-8"))
@@ -267,4 +269,5 @@ def test_show_and_replay_take_a_position_text_as_play_does(
     # A file of that name still wins: the argument is a path first.
     _write(tmp_path, "pacru x", "lilacru players=red,yellow chevrons=red:e1N;yellow:e9S\n")
     status, out, _ = _run(capsys, "replay", "pacru x", "-q")
-    assert (status, out.splitlines()[0]) == (0, "position: lilacru, 2 players (red, yellow), 0 plies")
+    heading = "position: lilacru, 2 players (red, yellow), 0 plies"
+    assert (status, out.splitlines()[0]) == (0, heading)
