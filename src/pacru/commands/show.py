@@ -10,10 +10,11 @@ FILE is read as by ``pacru replay`` (game records, AbstractPlay move lists or
 a position string; every move is checked); a position string may also be
 given as the argument itself, as ``pacru play --position`` takes it
 (``pacru show "shacru players=red,yellow chevrons=red:e4N;yellow:e6S"``).
-The position after ``N`` plies (default: the end; 0 is the start) of the first game (or the ``--index``-th)
-is printed as a text board (``str(state)``) with the move that led to it;
-``--svg OUT`` also writes it as an SVG drawing (:func:`pacru.svg.board`, the
-last move marked) to the file OUT.
+The position after ``N`` plies (default: the end; 0 is the start) of the
+first game (or the ``--index``-th) is printed as a text board
+(``str(state)``) with the move that led to it; ``--svg OUT`` also writes it
+as an SVG drawing (:func:`pacru.svg.board`, the last move marked) to the
+file OUT.
 
 Exit status: 0 on success, 1 for a bad record or an illegal move (printed
 with its ply and rule), 2 on bad usage (no such file, ``--ply`` out of range,
