@@ -71,7 +71,7 @@ def test_replay_prints_the_final_board_and_result(
         "game 1: pacru, 2 players (red, yellow), 1 ply\n"
         + str(final)
         + "\nScores (markers on the board): red 5, yellow 0\n"
-            "Result: red wins (R16a: the last player with chevrons on the board)\n"
+        "Result: red wins (R16a: the last player with chevrons on the board)\n"
     )
 
 

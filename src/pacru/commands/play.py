@@ -157,7 +157,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Play the game described by the parsed ``args``; returns the exit status."""
     out = out or Output(colour=colour_choice(args))
