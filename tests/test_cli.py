@@ -214,7 +214,7 @@ def test_random_move_picks_a_family_then_a_move_within_it_r14() -> None:
 
 def test_random_move_pass_only_returns_pass_s_r2() -> None:
     """A Shacru player who cannot move may only pass {S-R2, D34}."""
-    state = pacru.from_position(
+    state: pacru.GameState[Any] = pacru.from_position(
         "shacru players=green,yellow markers=yellow:e2,d2,f2 chevrons=green:e1N;yellow:a9E"
     )
     assert str(random_move(state, random.Random(0))) == "pass"

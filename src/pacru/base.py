@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any, Final, Generic, NoReturn, Self, TypeVar
 
 import attrs
 
+from pacru._status import Status
 from pacru.errors import PacruError
-from pacru.explain import Explanation
-from pacru.status import Status
+from pacru.explanation import Explanation
 
 __all__ = ["MAX_COLOUR_NAME", "GameState", "MoveT", "Outcome", "Termination"]
 
@@ -221,7 +221,7 @@ class GameState(abc.ABC, Generic[MoveT]):
             return False
 
     def explain(self, move_text: str) -> Explanation:
-        """Why ``move_text`` is or is not legal here (:func:`pacru.explain.explain`).
+        """Why ``move_text`` is or is not legal here (:func:`pacru.explanation.explain`).
 
         Names the rule and ruling of an illegal move and lists the same piece's
         legal moves, or says what a legal move does. Never raises for bad text;

@@ -34,7 +34,7 @@ def _at_ply(state: GameState[Any], ply: int) -> GameState[Any]:
 
 def _random_states(game: str, players: int, seed: int, plies: int) -> list[GameState[Any]]:
     rng = random.Random(seed)
-    states = [pacru.new_game(game, players)]
+    states: list[GameState[Any]] = [pacru.new_game(game, players)]
     while not states[-1].is_terminal and len(states) <= plies:
         states.append(states[-1].apply_move(rng.choice(states[-1].legal_moves())))
     return states
