@@ -394,3 +394,34 @@ def test_closed_output_pipe_stops_quietly(
     monkeypatch.setattr(_ui.Output, "line", broken)
     assert main(["play", "shacru", "--seed", "1"]) == 1
     assert capsys.readouterr().err == ""
+
+
+def test_match_usage_shows_game_as_required(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pacru match`` needs GAME: its usage must not show it as optional ``[GAME]``."""
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert usage == "usage: pacru match GAME --bot SPEC [--bot SPEC ...] [options]"
+    assert main(["match", "--bot", "random", "--bot", "random"]) == 2
+    assert capsys.readouterr().err == (
+        "pacru: error: name the GAME to play: one of lilacru, shacru, azacru, pacru, lsd\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "valid"),
+    [
+        ("shacru", "idle_rounds"),
+        ("lilacru", "idle_rounds"),
+        ("azacru", "move_cap"),
+        ("pacru", "meeting_rule, move_cap"),
+    ],
+)
+def test_new_game_lists_only_the_options_of_its_game(game: str, valid: str) -> None:
+    """A bad option's message lists the game's own options (Shacru has no meeting_rule)."""
+    with pytest.raises(ValueError) as caught:
+        pacru.new_game(game, bogus=1)
+    assert str(caught.value) == (
+        f"unknown option(s) bogus for {game}; "
+        f"valid options: start_layout, turn_order, first_player, colours, {valid}"
+    )

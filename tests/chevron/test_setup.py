@@ -122,7 +122,18 @@ def test_turn_order_allows_any_order() -> None:
             ("shacru", 2),
             {"foo": 1},
             "unknown option.*foo.*valid options: start_layout, turn_order, first_player, "
-            "colours, meeting_rule, move_cap, idle_rounds",
+            "colours, idle_rounds$",
+        ),
+        (
+            ("pacru", 2),
+            {"foo": 1},
+            "foo for pacru; valid options: start_layout, turn_order, first_player, "
+            "colours, meeting_rule, move_cap$",
+        ),
+        (
+            ("azacru", 2),
+            {"foo": 1},
+            "valid options: start_layout, turn_order, first_player, colours, move_cap$",
         ),
         (
             ("shacru", 2),
