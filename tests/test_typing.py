@@ -87,6 +87,7 @@ def test_importing_the_modules_does_not_shadow_the_functions() -> None:
     import pacru._status
     import pacru.explanation
 
-    assert callable(pacru.explain) and callable(pacru.status)
+    assert callable(pacru.explain)
+    assert callable(pacru.status)
     assert pacru.explain is pacru.explanation.explain
     assert pacru.Status is pacru._status.Status

@@ -127,10 +127,10 @@ _TERMINATION_TEXT: Final = {
 }
 
 
-#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md): a
-#: state holds no earlier state, :class:`pacru.Game` keeps the line of play.
+#: The message for ``state.history`` and ``state.previous``, which other game libraries
+#: have: a state holds no earlier state, :class:`pacru.Game` keeps the line of play.
 _REMOVED: Final = (
-    "states no longer keep the line of play, so state.{name} was removed; use {use} "
+    "a state holds no earlier state, so it has no {name}; use {use} "
     "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
 )
 _REPLACEMENTS: Final = {"history": "pacru.Game(...).moves", "previous": "pacru.Game(...).previous"}
