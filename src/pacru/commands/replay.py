@@ -11,7 +11,7 @@ Input formats (``--format auto``, the default, tells them apart):
 * ``abstractplay``: AbstractPlay move strings,
   read by :mod:`pacru.abstractplay`: a JSON list of strings, a JSON object
   ``{"game": "pacru", "players": 2, "start_layout": "ap-legacy-2p", "moves":
-  [...]}`` (the format of the shared example games), or plain text with one
+  [...]}`` (the format of the example games in the tests), or plain text with one
   move per line. ``--game``, ``--players`` and ``--start-layout`` give or
   override the set-up; a start layout ``ap-legacy-2p`` is AbstractPlay's
   layout before 14 Feb 2025, anything else its current one.

@@ -1,0 +1,180 @@
+"""Shipped text shows checked output and cites only what ships.
+
+* Every ``>>>`` session in the docs is a doctest (``sphinx -b doctest`` compares
+  it; a session inside a ``code-block`` or a ``::`` literal block is shown
+  but never run); every docstring session in ``src/pacru`` runs here, as the
+  doctest build runs those it renders.
+* No shipped text (the docs, the examples, ``src/pacru``, README.md,
+  CHANGELOG.md) cites a document that users do not have: the project's private
+  rules reference (``RULES.md``, ``LSD.md``, "rules reference", its appendix
+  numbers such as ``E.1``), its design notes or the folders beside the
+  repository. The docs state the rules and rulings in their own words
+  (docs/rules.rst, docs/rulings.rst, docs/worked-examples.rst).
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+import pacru
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+SRC = ROOT / "src" / "pacru"
+
+#: The reST pages of the docs, without the build output and sphinx-gallery's generated pages.
+DOC_PAGES = sorted(
+    p
+    for p in DOCS.rglob("*.rst")
+    if not {"_build", "auto_examples"} & set(p.relative_to(DOCS).parts)
+)
+
+_DIRECTIVE = re.compile(r"^(\s*)\.\. (code-block|code|sourcecode|highlight)::\s*(\S*)")
+_LITERAL = re.compile(r"(^|[^:])::\s*$")
+
+
+def _indented_block(lines: list[str], start: int, indent: int) -> tuple[list[str], int]:
+    """The lines after ``start`` indented deeper than ``indent`` (blank lines included)."""
+    block: list[str] = []
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        block.append(line)
+        i += 1
+    return block, i
+
+
+def unchecked_sessions(text: str) -> list[int]:
+    """Line numbers (from 1) of literal or code blocks of ``text`` (reST) holding a ``>>>``."""
+    lines = text.splitlines()
+    found = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        directive = _DIRECTIVE.match(line)
+        literal = not directive and _LITERAL.search(line) and not line.lstrip().startswith("..")
+        if directive or literal:
+            indent = len(line) - len(line.lstrip())
+            block, end = _indented_block(lines, i, indent)
+            if any(b.lstrip().startswith(">>>") for b in block):
+                found.append(i + 1)
+            i = max(end, i + 1)
+            continue
+        i += 1
+    return found
+
+
+def test_the_scanner_finds_sessions_that_are_shown_but_not_run() -> None:
+    page = (
+        "Text::\n\n   >>> 1 + 1\n   3\n\n"
+        ".. code-block:: pycon\n\n   >>> 2\n   2\n\n"
+        ".. doctest::\n\n   >>> 1 + 1\n   2\n\n"
+        ".. code-block:: python\n\n   x = 1\n\n"
+        ">>> 1 + 1\n2\n"
+    )
+    assert unchecked_sessions(page) == [1, 6]
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_no_session_in_the_docs_is_shown_without_being_run(page: Path) -> None:
+    """A ``>>>`` session belongs in a doctest block or ``.. doctest::``, where it is compared."""
+    lines = unchecked_sessions(page.read_text(encoding="utf-8"))
+    assert lines == [], f"{page.relative_to(ROOT)}: sessions never run at lines {lines}"
+
+
+def test_the_doctest_build_compares_exception_messages() -> None:
+    """Sphinx's default flags ignore an exception's message: the docs would show any text."""
+    namespace: dict[str, object] = {"__file__": str(DOCS / "conf.py")}
+    exec(compile((DOCS / "conf.py").read_text("utf-8"), "conf.py", "exec"), namespace)
+    flags = namespace["doctest_default_flags"]
+    assert isinstance(flags, int)
+    assert not flags & doctest.IGNORE_EXCEPTION_DETAIL
+
+
+def _modules() -> list[str]:
+    names = []
+    for path in sorted(SRC.rglob("*.py")):
+        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if parts[-1] != "__main__":
+            names.append(".".join(parts))
+    return names
+
+
+MODULES = _modules()
+
+
+def test_every_module_is_collected() -> None:
+    assert "pacru" in MODULES
+    assert "pacru.explanation" in MODULES
+    assert len(MODULES) > 90
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_sessions_show_real_output(name: str) -> None:
+    """Each ``>>>`` session in a docstring prints what it shows (``import pacru`` given, as
+    the doctest build's global set-up gives it)."""
+    module = importlib.import_module(name)
+    tests = [
+        t
+        for t in doctest.DocTestFinder().find(module, name, extraglobs={"pacru": pacru})
+        if t.examples and t.filename == module.__file__
+    ]
+    report: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        runner.run(test, out=report.append)
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0, "".join(report)
+
+
+#: What shipped text must not cite: the private rules reference and design notes, by name,
+#: by description, by its appendix numbering ("E.1", "scenario 11"), and the folders
+#: beside the repository where they live.
+PRIVATE = re.compile(
+    r"RULES\.md|LSD\.md|ARCHITECTURE\.md|rules reference|reference document"
+    r"|\b[A-G]\.\d+\b|\bscenario \d|\.\./shared|/work/|shared/(rules|seeds|games|design)"
+    r"|\bseeds/",
+    re.IGNORECASE,
+)
+
+
+def _shipped() -> list[Path]:
+    files = [ROOT / "README.md", ROOT / "CHANGELOG.md"]
+    files += DOC_PAGES
+    files += sorted((DOCS / "_ext").glob("*.py")) + [DOCS / "conf.py"]
+    files += sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "examples").glob("*.rst"))
+    files += sorted(SRC.rglob("*.py")) + sorted(SRC.rglob("*.pyi"))
+    return files
+
+
+def test_the_private_pattern_matches_what_it_must() -> None:
+    cited = [
+        "see RULES.md",
+        "Rules reference E.1, scenario 11",
+        "rules reference E.3",
+        "../shared/rules",
+        "LSD.md 2.4",
+        "(B.5)",
+    ]
+    assert all(PRIVATE.search(text) for text in cited)
+    fine = ["{LSD 2.4}", "ruling D22", "{S-R4}", "R16a", "e.g. e1-e2", "version 1.2", "E5"]
+    assert not any(PRIVATE.search(text) for text in fine)
+
+
+def test_no_shipped_text_cites_a_document_users_do_not_have() -> None:
+    places = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in _shipped()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if PRIVATE.search(line)
+    ]
+    assert places == [], "cites what is not shipped:\n" + "\n".join(places)
