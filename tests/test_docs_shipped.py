@@ -150,7 +150,7 @@ PRIVATE = re.compile(
 def _shipped() -> list[Path]:
     files = [ROOT / "README.md", ROOT / "CHANGELOG.md"]
     files += DOC_PAGES
-    files += sorted((DOCS / "_ext").glob("*.py")) + [DOCS / "conf.py"]
+    files += [*sorted((DOCS / "_ext").glob("*.py")), DOCS / "conf.py"]
     files += sorted((ROOT / "examples").glob("*.py")) + sorted((ROOT / "examples").glob("*.rst"))
     files += sorted(SRC.rglob("*.py")) + sorted(SRC.rglob("*.pyi"))
     return files
