@@ -49,7 +49,7 @@ Options:
 ``:caption:``
     Text under the picture(s); inline markup is allowed.
 ``:explain:``
-    Add the engine's own account of ``:move:`` (:func:`pacru.explanation.explain`)
+    Add the engine's own account of ``:move:`` (:func:`pacru.explain`)
     under the caption: what the move does, by which rule.
 
 The pure part (:func:`draw`) is tested without Sphinx in

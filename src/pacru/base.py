@@ -221,7 +221,7 @@ class GameState(abc.ABC, Generic[MoveT]):
             return False
 
     def explain(self, move_text: str) -> Explanation:
-        """Why ``move_text`` is or is not legal here (:func:`pacru.explanation.explain`).
+        """Why ``move_text`` is or is not legal here (:func:`pacru.explain`).
 
         Names the rule and ruling of an illegal move and lists the same piece's
         legal moves, or says what a legal move does. Never raises for bad text;

@@ -21,7 +21,6 @@ __all__ = [
     "GAMES",
     "AnyState",
     "ChevronGame",
-    "GameName",
     "from_position",
     "new_game",
 ]
@@ -35,8 +34,6 @@ GAMES = (*CHEVRON_GAMES, "lsd")
 
 #: The name of a chevron game, for type checkers: ``new_game`` of one gives a ``ChevronState``.
 ChevronGame: TypeAlias = Literal["lilacru", "shacru", "azacru", "pacru"]
-#: Every game name, for type checkers (:data:`GAMES` holds the same names).
-GameName: TypeAlias = Literal["lilacru", "shacru", "azacru", "pacru", "lsd"]
 #: The state of any game: what :func:`from_position`, and :func:`new_game` of a name
 #: not known before run time, return. Narrow it with ``isinstance`` or ``state.game``.
 AnyState: TypeAlias = "ChevronState | LsdState"

@@ -1,7 +1,7 @@
 """Explanations of chevron-game moves: the rule that forbids one, or what a legal one does.
 
 :meth:`pacru.GameState.explain` of a chevron-game state answers with :func:`explain_chevron` (see
-:mod:`pacru.explanation` for the :class:`~pacru.explanation.Explanation` it returns).
+:mod:`pacru.explanation` for the :class:`~pacru.Explanation` it returns).
 This module reads the state and imports no state class.
 """
 

@@ -1,7 +1,7 @@
 """Explanations of LSD moves: the rule that forbids one, or what a legal one does.
 
 :meth:`pacru.GameState.explain` of an LSD state answers with :func:`explain_lsd` (see
-:mod:`pacru.explanation` for the :class:`~pacru.explanation.Explanation` it returns).
+:mod:`pacru.explanation` for the :class:`~pacru.Explanation` it returns).
 """
 
 from __future__ import annotations
