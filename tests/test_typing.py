@@ -91,3 +91,13 @@ def test_importing_the_modules_does_not_shadow_the_functions() -> None:
     assert callable(pacru.status)
     assert pacru.explain is pacru.explanation.explain
     assert pacru.Status is pacru._status.Status
+
+
+def test_a_game_from_any_state_is_a_game_of_either() -> None:
+    """``Game(root)`` of a root typed ``AnyState`` (from_position) needs no annotation."""
+    root = pacru.from_position("lsd red:B,yellow:W 0B+N@0,0 - yellow")
+    line = Game(root)
+    assert_type(line, Game[Move] | Game[LsdMove])
+    assert_type(Game(pacru.new_game("pacru")), Game[Move])
+    assert_type(Game(pacru.new_game("lsd")), Game[LsdMove])
+    assert line.state == root

@@ -37,8 +37,10 @@ from pacru.base import GameState, MoveT
 
 if TYPE_CHECKING:
     from pacru.chevron.move import Move
+    from pacru.chevron.state import ChevronState
     from pacru.games import ChevronGame
     from pacru.lsd.moves import LsdMove
+    from pacru.lsd.state import LsdState
 
 __all__ = ["CHECKPOINT", "Game"]
 
@@ -69,7 +71,19 @@ class Game(Generic[MoveT]):
     __slots__ = ("_marks", "_moves", "_tail", "_tail_start")
     __hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, root: GameState[MoveT], moves: Iterable[MoveT | str] = ()) -> None:
+    # The overloads let a root of either game (pacru.AnyState, as from_position gives) make
+    # a Game[Move] | Game[LsdMove], where one signature could not infer MoveT from the union.
+    @overload
+    def __init__(
+        self: Game[Move], root: ChevronState, moves: Iterable[Move | str] = ()
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Game[LsdMove], root: LsdState, moves: Iterable[LsdMove | str] = ()
+    ) -> None: ...
+    @overload
+    def __init__(self, root: GameState[MoveT], moves: Iterable[MoveT | str] = ()) -> None: ...
+    def __init__(self, root: GameState[Any], moves: Iterable[Any] = ()) -> None:
         if not isinstance(root, GameState):
             raise TypeError(f"a Game starts from a GameState, not {type(root).__name__}")
         self._moves: list[MoveT] = []
