@@ -178,3 +178,44 @@ def test_no_shipped_text_cites_a_document_users_do_not_have() -> None:
         if PRIVATE.search(line)
     ]
     assert places == [], "cites what is not shipped:\n" + "\n".join(places)
+
+
+#: Words that describe a change from an earlier release: pacru has none before the first.
+BEFORE_FIRST = re.compile(
+    r"before this change|migrating from|earlier releases?\b|older releases?\b|no longer listed",
+    re.IGNORECASE,
+)
+
+
+def test_the_docs_describe_a_first_release() -> None:
+    places = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in [ROOT / "README.md", *DOC_PAGES, *sorted((ROOT / "examples").glob("*.py"))]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if BEFORE_FIRST.search(line)
+    ]
+    assert places == [], "text about an earlier release:\n" + "\n".join(places)
+
+
+def _unreleased_entries() -> list[str]:
+    text = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    section = text.split("\n## [Unreleased]\n", 1)[1].split("\n## [", 1)[0]
+    entries: list[str] = []
+    for line in section.splitlines():
+        if line.startswith("- "):
+            entries.append(line[2:])
+        elif line.startswith("  ") and entries:
+            entries[-1] += " " + line.strip()
+    return entries
+
+
+def test_changelog_lists_each_change_once() -> None:
+    entries = _unreleased_entries()
+    assert len(entries) > 50
+    repeated = sorted({e[:80] for e in entries if entries.count(e) > 1})
+    assert repeated == []
+
+
+def test_changelog_does_not_add_and_remove_the_same_build() -> None:
+    """What ships in the first release: no build that the same release also removes."""
+    assert not [e for e in _unreleased_entries() if "mypyc" in e]
