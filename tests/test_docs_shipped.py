@@ -219,3 +219,93 @@ def test_changelog_lists_each_change_once() -> None:
 def test_changelog_does_not_add_and_remove_the_same_build() -> None:
     """What ships in the first release: no build that the same release also removes."""
     assert not [e for e in _unreleased_entries() if "mypyc" in e]
+
+
+#: ``$ pacru ...`` sessions that the docs show as measurements, run by hand (each takes minutes:
+#: MCTS ladders); every other session shown in the docs is run by the test below.
+MEASURED = re.compile(
+    r"^pacru ladder \w+ --bot random --bot greedy --bot mcts --games 4 --seed 2026$"
+)
+#: What varies from run to run in a shown output: wall-clock time.
+_TIMING = re.compile(r"\d+(\.\d+)? s of play in total")
+
+
+def shell_sessions(text: str) -> list[tuple[int, list[str], list[str]]]:
+    """The ``$ command`` sessions of ``text``'s code blocks: (line, commands, shown output).
+
+    A session is the ``$`` lines of one block up to a ``$ pacru`` line and that
+    command's output (up to the next ``$`` line or the end of the block); a ``$
+    cat FILE`` before it shows a file the command reads.
+    """
+    lines = text.splitlines()
+    sessions = []
+    i = 0
+    while i < len(lines):
+        if _DIRECTIVE.match(lines[i]):
+            indent = len(lines[i]) - len(lines[i].lstrip())
+            block, end = _indented_block(lines, i, indent)
+            body = [b[indent + 3 :] if b.strip() else "" for b in block]
+            start: int | None = None
+            for k, line in enumerate([*body, "$ "]):
+                if line.startswith("$ ") and start is not None:
+                    shown = body[start + 1 : k]
+                    while shown and not shown[-1]:
+                        shown.pop()
+                    sessions.append((i + 2 + start, [body[start][2:]], shown))
+                    start = None
+                if line.startswith("$ "):
+                    start = k
+            i = max(end, i + 1)
+            continue
+        i += 1
+    return sessions
+
+
+SESSIONS = [
+    (page, line, command, shown)
+    for page in DOC_PAGES
+    for line, (command,), shown in shell_sessions(page.read_text(encoding="utf-8"))
+    if command.startswith(("pacru ", "cat "))
+]
+
+
+RUN = [s for s in SESSIONS if s[2].startswith("pacru ") and not MEASURED.match(s[2])]
+
+
+def test_the_docs_show_pacru_sessions() -> None:
+    """The sessions the next test runs, and the measurements it leaves out (the ladders)."""
+    assert [command for _, _, command, _ in RUN] == [
+        "pacru match shacru --bot greedy --bot random --games 4 --seed 1",
+        "pacru replay bad.pgn",
+    ]
+    measured = [command.split()[2] for _, _, command, _ in SESSIONS if MEASURED.match(command)]
+    assert measured == ["lilacru", "shacru", "azacru", "pacru"]
+
+
+@pytest.mark.parametrize(
+    ("page", "line", "command", "shown"), RUN, ids=[f"{s[0].name}:{s[1]}" for s in RUN]
+)
+def test_shell_sessions_in_the_docs_print_what_they_show(
+    page: Path,
+    line: int,
+    command: str,
+    shown: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each ``$ pacru ...`` of the docs prints its shown output (timings aside); the files it
+    reads are the ``$ cat FILE`` shown before it in the same block."""
+    from pacru.cli import main
+
+    for other_page, other_line, other, text in SESSIONS:
+        if other_page == page and other_line < line and other.startswith("cat "):
+            (tmp_path / other.split()[1]).write_text("\n".join(text) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status = main(command.split()[1:])
+    out, err = capsys.readouterr()
+    printed = (out or err).rstrip("\n").splitlines()
+    assert status == (1 if err and not out else 0)
+    assert [_TIMING.sub("T", p.rstrip()) for p in printed] == [
+        _TIMING.sub("T", s.rstrip()) for s in shown
+    ]
