@@ -276,6 +276,8 @@ def test_the_docs_show_pacru_sessions() -> None:
     """The sessions the next test runs, and the measurements it leaves out (the ladders)."""
     assert [command for _, _, command, _ in RUN] == [
         "pacru match shacru --bot greedy --bot random --games 4 --seed 1",
+        "pacru play shacru --players 2 --seed 1",
+        "pacru play pacru --players 3 --seed 3 --quiet",
         "pacru replay bad.pgn",
     ]
     measured = [command.split()[2] for _, _, command, _ in SESSIONS if MEASURED.match(command)]
