@@ -12,6 +12,7 @@ the package index. References to ``str``, ``attrs`` etc. render as plain text.
 
 from __future__ import annotations
 
+import doctest
 import sys
 from pathlib import Path
 
@@ -80,6 +81,9 @@ napoleon_use_rtype = False
 
 # -- doctest ------------------------------------------------------------------------------
 doctest_global_setup = "import pacru"
+# Sphinx's default adds IGNORE_EXCEPTION_DETAIL, which compares only an exception's type:
+# the messages shown (the rule, the legal alternatives) are checked like any output.
+doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 
 # -- HTML ---------------------------------------------------------------------------------
 html_theme = "furo"

@@ -4,8 +4,8 @@ Check a rule edge case
 
 Type a position from a rules diagram and check what the engine allows.
 
-Rules reference E.1, scenario 2 (the S-R4/S-R5 caption "cannot move ahead or
-to the left; only move is across the border"): in Shacru a red chevron on f5
+:ref:`Worked example 2 <example-2>` (the Shacru rulebook's diagram "cannot
+move ahead or to the left; only move is across the border"): in Shacru a red chevron on f5
 faces N, any chevron stands on f6 and e6 is yellow. Ahead (f6) is occupied and
 left (e6) is another player's colour {S-R5}, so the only step is f5-g6, which
 crosses from the e5 borderland into h5: the chevron may keep facing NE or

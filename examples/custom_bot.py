@@ -6,8 +6,9 @@ Write your own bot and play it against the reference bots.
 
 ``CornerShy`` is a Shacru bot with one idea: take a neutral field when it can
 (a chevron arriving on a neutral field marks it, {S-R3}), prefer moves that
-keep its chevron away from the board edge (edge chevrons facing outwards get
-stuck, rules reference E.3), and otherwise move at random. A bot is any object
+keep its chevron away from the board edge (a chevron facing off the board
+cannot move: :ref:`worked example 13 <example-13>`), and otherwise move at
+random. A bot is any object
 with a ``name`` and ``choose_move(state)`` (the :class:`pacru.bots.Bot`
 protocol); everything it needs comes from the state.
 

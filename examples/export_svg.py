@@ -4,8 +4,8 @@ Draw positions as SVG
 
 Draw positions as SVG files: a Pacru pincer from the rules, and an LSD game.
 
-Rules reference E.1, scenario 11 {R11}: red chevrons on e9 and g9 (power of
-movement 2 each) both attack the yellow chevron on e7, so either may take it.
+The pincer of :ref:`worked example 10 <example-10>` {R11}: red chevrons on
+e9 and g9 (power of movement 2 each) both attack the yellow chevron on e7, so either may take it.
 The script draws the position before and after ``g9xe7+f8`` (the pincer also
 crosses into the e8 borderland, so a marker goes on f8 {R4, R13}), with the
 last move marked, and a short LSD game. Open the files in any browser.

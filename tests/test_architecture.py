@@ -209,9 +209,9 @@ VOCABULARY = frozenset(
         "pacru._version",
         "pacru._integers",
         "pacru.errors",
-        "pacru.status",
+        "pacru._status",
         "pacru.geometry",
-        "pacru.explain",
+        "pacru.explanation",
         "pacru.base",
         "pacru.drawable",
     }

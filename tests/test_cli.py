@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,10 +43,8 @@ def _expected_game(game: str, players: int, seed: int, **options: Any) -> pacru.
 def _final_lines(state: pacru.GameState[Any]) -> list[str]:
     assert state.outcome is not None
     scores = ", ".join(f"{p} {n}" for p, n in state.scores.items())
-    return [
-        f"Final scores: {scores}",
-        f"Result: {state.outcome.result()} ({state.outcome.termination.value})",
-    ]
+    unit = "tiles on the field" if state.game == "lsd" else "markers on the board"
+    return [f"Final scores ({unit}): {scores}", f"Result: {state.outcome.describe()}"]
 
 
 # -- random games ---------------------------------------------------------------------------
@@ -53,10 +52,10 @@ def _final_lines(state: pacru.GameState[Any]) -> list[str]:
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_play_random_game_prints_every_ply_and_the_result(
+def test_play_random_game_prints_the_moves_the_final_board_and_the_result(
     game: str, players: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A seeded game is the one random_move plays; each ply, board and the result are printed."""
+    """By default: a heading, the moves by ply number, the final board (once) and the result."""
     assert main(["play", game, "--players", str(players), "--seed", "7"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
@@ -64,24 +63,76 @@ def test_play_random_game_prints_every_ply_and_the_result(
     lines = out.splitlines()
     assert lines[0] == (f"{final.game}: {players} players ({', '.join(final.players)}), seed 7")
     assert lines[-2:] == _final_lines(final)
+    plies = final.ply
+    assert lines[2] == f"Moves ({plies} plies; --verbose shows every board):"
+    cells = " ".join(lines[3 : lines.index("", 3)]).split()
+    assert cells[0::2] == [f"{n}." for n in range(1, plies + 1)]
+    assert cells[-1] == str(final.last_move)
+    assert f"Final position (ply {plies}):" in lines
+    assert out.count(str(final)) == 1
+    assert not any(line.startswith("ply ") for line in lines)
+
+
+def test_play_readme_command_is_short(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's first command prints a readable game: 40 lines, one board (not 81)."""
+    assert main(["play", "shacru", "--players", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    final = _expected_game("shacru", 2, 1)
+    assert len(out.splitlines()) == 40
+    assert out.count("    +---") == 4  # one board: four frame lines
+    assert out.endswith("\n".join(["", *_final_lines(final), ""]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_verbose_prints_every_ply_and_board(
+    game: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--verbose: the board at the start and after each ply, each move as ``ply N: ...``."""
+    assert main(["play", game, "--seed", "7", "--verbose"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    final = _expected_game(game, 2, 7)
+    lines = out.splitlines()
+    assert lines[-2:] == _final_lines(final)
     ply_lines = [line for line in lines if line.startswith("ply ") and " plays " in line]
     assert len(ply_lines) == final.ply
     assert ply_lines[-1].endswith(f" plays {final.last_move}")
+    assert str(pacru.new_game(game)) in out
     assert str(final) in out
+
+
+def test_play_quiet_and_verbose_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["play", "shacru", "-q", "-v"])
+    assert exit_info.value.code == 2
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_play_quiet_prints_only_the_result(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--quiet prints the two result lines and nothing else, no leading blank line."""
     assert main(["play", game, "--seed", "3", "--quiet"]) == 0
     out, _ = capsys.readouterr()
-    assert out.splitlines() == ["", *_final_lines(_expected_game(game, 2, 3))]
+    assert out.splitlines() == _final_lines(_expected_game(game, 2, 3))
+
+
+def test_play_pacru_result_names_the_rule_not_the_scores_r16a(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Pacru win by R16a goes to the last player with chevrons, not to the most markers:
+    the scores say they count markers, the result says which rule decided."""
+    assert main(["play", "pacru", "--players", "3", "--seed", "3", "-q"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Final scores (markers on the board): yellow 1, red 0, black 1",
+        "Result: yellow wins (R16a: the last player with chevrons on the board)",
+    ]
 
 
 def test_play_move_cap_ends_in_a_draw_d32(capsys: pytest.CaptureFixture[str]) -> None:
     """--move-cap reaches the non-official engine cap: no winner (ruling D32)."""
     assert main(["play", "pacru", "--seed", "2", "--move-cap", "10", "-q"]) == 0
     out, _ = capsys.readouterr()
-    assert out.splitlines()[-1] == "Result: draw (move-cap)"
+    assert out.splitlines()[-1] == "Result: draw (D32: the move cap was reached; no winner)"
     assert _expected_game("pacru", 2, 2, move_cap=10).ply == 10
 
 
@@ -164,7 +215,7 @@ def test_random_move_picks_a_family_then_a_move_within_it_r14() -> None:
 
 def test_random_move_pass_only_returns_pass_s_r2() -> None:
     """A Shacru player who cannot move may only pass {S-R2, D34}."""
-    state = pacru.from_position(
+    state: pacru.GameState[Any] = pacru.from_position(
         "shacru players=green,yellow markers=yellow:e2,d2,f2 chevrons=green:e1N;yellow:a9E"
     )
     assert str(random_move(state, random.Random(0))) == "pass"
@@ -218,7 +269,7 @@ def test_human_plays_a_whole_game_by_numbers(
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 2000))
     assert main(["play", game, "--human", "--seed", "4", "-q"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[-2].startswith("Final scores: ")
+    assert lines[-2].startswith("Final scores (")
     assert lines[-1].startswith("Result: ")
 
 
@@ -319,7 +370,7 @@ def test_python_m_pacru_runs_a_game() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert proc.stdout.splitlines()[1:] == _final_lines(_expected_game("lilacru", 2, 1))
+    assert proc.stdout.splitlines() == _final_lines(_expected_game("lilacru", 2, 1))
 
 
 def test_ctrl_c_during_play_exits_130_without_traceback(
@@ -344,3 +395,34 @@ def test_closed_output_pipe_stops_quietly(
     monkeypatch.setattr(_ui.Output, "line", broken)
     assert main(["play", "shacru", "--seed", "1"]) == 1
     assert capsys.readouterr().err == ""
+
+
+def test_match_usage_shows_game_as_required(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pacru match`` needs GAME: its usage must not show it as optional ``[GAME]``."""
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    usage = capsys.readouterr().out.split("\n\n")[0]
+    assert usage == "usage: pacru match GAME --bot SPEC [--bot SPEC ...] [options]"
+    assert main(["match", "--bot", "random", "--bot", "random"]) == 2
+    assert capsys.readouterr().err == (
+        "pacru: error: name the GAME to play: one of lilacru, shacru, azacru, pacru, lsd\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "valid"),
+    [
+        ("shacru", "idle_rounds"),
+        ("lilacru", "idle_rounds"),
+        ("azacru", "move_cap"),
+        ("pacru", "meeting_rule, move_cap"),
+    ],
+)
+def test_new_game_lists_only_the_options_of_its_game(game: str, valid: str) -> None:
+    """A bad option's message lists the game's own options (Shacru has no meeting_rule)."""
+    message = (
+        f"unknown option(s) bogus for {game}; "
+        f"valid options: start_layout, turn_order, first_player, colours, {valid}"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        pacru.new_game(game, bogus=1)

@@ -23,8 +23,8 @@ def test_play_against_bots_is_seeded(capsys: pytest.CaptureFixture[str]) -> None
     status, first, err = _run(capsys, *argv, "-q")
     assert (status, err) == (0, "")
     assert first.splitlines()[-2:] == [
-        "Final scores: green 16, yellow 59",
-        "Result: yellow wins (no-moves)",
+        "Final scores (markers on the board): green 16, yellow 59",
+        "Result: yellow wins (S-R6a, L7: no player can move)",
     ]
     assert _run(capsys, *argv, "-q")[1] == first
 
@@ -51,13 +51,13 @@ def test_play_from_a_position_text_or_file(
     status, out, err = _run(capsys, "play", "--position", text, "--seed", "1")
     assert (status, err) == (0, "")
     assert out.startswith("lilacru: 2 players (red, yellow), seed 1\n")
-    assert out.splitlines()[-1] == "Result: yellow wins (no-moves)"
+    assert out.splitlines()[-1] == "Result: yellow wins (S-R6a, L7: no player can move)"
     path = tmp_path / "position.txt"
     path.write_text("lsd red:B,yellow:W 0B+NESW@0,0 - yellow\n", encoding="utf-8")
     status, out, err = _run(capsys, "play", "lsd", "--position", str(path), "-q", "--seed", "2")
     assert (status, err) == (0, "")
     assert "Result: " in out
-    assert out.splitlines()[-1] == "Result: yellow wins (row)"
+    assert out.splitlines()[-1] == "Result: yellow wins (LSD 2.4: a row of the mover's own tiles)"
     status, _, err = _run(capsys, "play", "pacru", "--position", str(path))
     assert status == 2
     assert err == "pacru: error: --position is a lsd position, not pacru\n"
@@ -83,7 +83,7 @@ def test_show_and_replay_recognise_lsd_positions(
     assert (status, err) == (0, "")
     assert out == (
         "position: lsd, 2 players (red, yellow), 0 plies\n"
-        "Scores: red 1, yellow 0\n"
+        "Scores (tiles on the field): red 1, yellow 0\n"
         "Result: unfinished (*), yellow to move\n"
     )
     status, out, err = _run(capsys, "show", str(path))

@@ -161,10 +161,11 @@ def test_no_adjudicate_plays_a_diagram_as_typed(capsys: pytest.CaptureFixture[st
     assert main(["play", "--no-adjudicate", "--position", text, "--seed", "3"]) == 0
     out, err = capsys.readouterr()
     assert err == ""
-    diagram = pacru.from_position(text, adjudicate=False)
+    diagram: pacru.GameState[Any] = pacru.from_position(text, adjudicate=False)
     move = RandomBot(seed=3).choose_move(diagram)
-    assert f"\nply 1: red plays {move}\n" in out
-    assert out.splitlines()[-1] == "Result: red wins (last-player)"
+    assert f"\n  1. {move}\n" in out
+    last = "Result: red wins (R16a: the last player with chevrons on the board)"
+    assert out.splitlines()[-1] == last
 
 
 @pytest.mark.parametrize(

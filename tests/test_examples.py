@@ -11,6 +11,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+#: The whole standard output of each example, in tests/data/examples/NAME.txt.
+EXPECTED = ROOT / "tests" / "data" / "examples"
 
 #: Lines (or parts of lines) each example must print.
 KEY_OUTPUT = {
@@ -89,3 +91,12 @@ def test_example_runs(path: Path, tmp_path: Path) -> None:
     assert proc.stderr == ""
     for expected in KEY_OUTPUT[path.name]:
         assert expected in proc.stdout
+    # The whole output, as the docs gallery shows it: no line of it goes unchecked.
+    shown = proc.stdout.replace(str(tmp_path), "OUTPUT_DIR")
+    assert shown == (EXPECTED / f"{path.name}.txt").read_text(encoding="utf-8")
+
+
+def test_every_example_has_its_whole_output() -> None:
+    """tests/data/examples/NAME.txt holds the exact output of examples/NAME (write it with
+    ``python examples/NAME > tests/data/examples/NAME.txt``; OUTPUT_DIR for a folder argument)."""
+    assert sorted(p.name for p in EXPECTED.glob("*.txt")) == [f"{p.name}.txt" for p in EXAMPLES]

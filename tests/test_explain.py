@@ -6,7 +6,7 @@ from typing import Any, cast
 
 import pacru
 from pacru.chevron.state import ChevronState
-from pacru.explain import MAX_ALTERNATIVES, Explanation, explain
+from pacru.explanation import MAX_ALTERNATIVES, Explanation, explain
 
 
 def P(text: str) -> ChevronState:

@@ -50,7 +50,7 @@ def _play(state: Any, moves: list[str]) -> pacru.Game[Any]:
 def _random_game(game: str, players: int, seed: int, max_plies: int = 400) -> pacru.Game[Any]:
     from pacru.commands.play import random_move
 
-    line = pacru.Game.new(game, players)
+    line: pacru.Game[Any] = pacru.Game.new(game, players)
     rng = random.Random(seed)
     for _ in range(max_plies):
         if line.state.is_terminal:

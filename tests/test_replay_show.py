@@ -47,11 +47,11 @@ def test_replay_two_games_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert (status, err) == (0, "")
     assert out == (
         "game 1: lilacru, 2 players (green, yellow), 2 plies\n"
-        "Scores: green 1, yellow 1\n"
+        "Scores (markers on the board): green 1, yellow 1\n"
         "Result: unfinished (*), green to move\n"
         "\n"
         "game 2: pacru, 2 players (yellow, green), 1 ply\n"
-        "Scores: yellow 0, green 0\n"
+        "Scores (markers on the board): yellow 0, green 0\n"
         "Result: unfinished (*), green to move\n"
     )
 
@@ -70,7 +70,8 @@ def test_replay_prints_the_final_board_and_result(
     assert out == (
         "game 1: pacru, 2 players (red, yellow), 1 ply\n"
         + str(final)
-        + "\nScores: red 5, yellow 0\nResult: red wins (last-player)\n"
+        + "\nScores (markers on the board): red 5, yellow 0\n"
+        "Result: red wins (R16a: the last player with chevrons on the board)\n"
     )
 
 
@@ -106,7 +107,7 @@ def test_replay_position_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert status == 0
     assert out == (
         "position: azacru, 2 players (red, yellow), 0 plies\n"
-        "Scores: red 2, yellow 0\n"
+        "Scores (markers on the board): red 2, yellow 0\n"
         "Result: unfinished (*), red to move\n"
     )
     status, _, err = _run(
@@ -135,7 +136,8 @@ def test_replay_shared_abstractplay_games_b3(
     status, out, err = _run(capsys, "replay", str(path), "-q")
     assert (status, err) == (0, "")
     assert out == (
-        f"game 1: {heading}\nScores: {scores}\nResult: unfinished (*), {to_move} to move\n"
+        f"game 1: {heading}\nScores (markers on the board): {scores}\n"
+        f"Result: unfinished (*), {to_move} to move\n"
     )
 
 
@@ -180,7 +182,8 @@ def test_show_ply_text_and_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert out == (
         "game 1, ply 1 of 2: green played e1-e2\n"
         + str(state)
-        + "\nScores: green 1, yellow 0\nResult: unfinished (*), yellow to move\n"
+        + "\nScores (markers on the board): green 1, yellow 0\n"
+        + "Result: unfinished (*), yellow to move\n"
         + f"SVG written to {svg}\n"
     )
     root = ET.fromstring(svg.read_text(encoding="utf-8"))
@@ -239,3 +242,32 @@ def test_play_record_replays_to_the_same_end(
     )
     assert status == 2
     assert err.startswith(f"pacru: error: --record {tmp_path / 'no' / 'x'}: ")
+
+
+def test_show_and_replay_take_a_position_text_as_play_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pacru show "<position>"`` draws it (it was "No such file or directory")."""
+    monkeypatch.chdir(tmp_path)
+    text = "shacru players=red,yellow chevrons=red:e4N;yellow:e6S"
+    state = pacru.from_position(text)
+    status, out, err = _run(capsys, "show", text)
+    assert (status, err) == (0, "")
+    assert out == (
+        "position, ply 0 of 0: the start\n"
+        + str(state)
+        + "\nScores (markers on the board): red 0, yellow 0\n"
+        "Result: unfinished (*), red to move\n"
+    )
+    status, out, err = _run(capsys, "replay", text, "-q")
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == "position: shacru, 2 players (red, yellow), 0 plies"
+    # A bad position text is reported as a position, not as a missing file.
+    status, _, err = _run(capsys, "show", "shacru players=red")
+    assert status == 1
+    assert err.startswith("pacru: error: shacru players=red: not a position: ")
+    # A file of that name still wins: the argument is a path first.
+    _write(tmp_path, "pacru x", "lilacru players=red,yellow chevrons=red:e1N;yellow:e9S\n")
+    status, out, _ = _run(capsys, "replay", "pacru x", "-q")
+    heading = "position: lilacru, 2 players (red, yellow), 0 plies"
+    assert (status, out.splitlines()[0]) == (0, heading)

@@ -29,7 +29,7 @@ def _by_class(root: ET.Element, name: str) -> list[ET.Element]:
 def _random_state(game: str, players: int, plies: int, seed: int = 1) -> Any:
     from pacru.commands.play import random_move
 
-    state = pacru.new_game(game, players)
+    state: pacru.GameState[Any] = pacru.new_game(game, players)
     rng = random.Random(seed)
     for _ in range(plies):
         if state.is_terminal:

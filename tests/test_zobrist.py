@@ -43,7 +43,8 @@ START_HASHES = {
 
 def _walk(game: str, players: int, plies: int, seed: int) -> list[pacru.GameState[Any]]:
     """Every state of a seeded random game, at most ``plies`` moves long."""
-    line = pacru.Game(pacru.new_game(game, players))
+    start: pacru.GameState[Any] = pacru.new_game(game, players)
+    line = pacru.Game(start)
     play_game(line, [RandomBot(seed=seed + i) for i in range(players)], max_plies=plies)
     return list(line)
 

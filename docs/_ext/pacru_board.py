@@ -49,7 +49,7 @@ Options:
 ``:caption:``
     Text under the picture(s); inline markup is allowed.
 ``:explain:``
-    Add the engine's own account of ``:move:`` (:func:`pacru.explain.explain`)
+    Add the engine's own account of ``:move:`` (:func:`pacru.explain`)
     under the caption: what the move does, by which rule.
 
 The pure part (:func:`draw`) is tested without Sphinx in
@@ -173,7 +173,7 @@ def account(state: Any, move: str) -> str:
     Raises:
         BoardError: the move is not legal (the message names the rule).
     """
-    from pacru.explain import explain
+    from pacru.explanation import explain
 
     answer = explain(state, move)
     if not answer.legal:

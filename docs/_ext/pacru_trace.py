@@ -76,7 +76,7 @@ def citations(line: str) -> set[str]:
     found = {m.group(1) for m in _CHEVRON.finditer(line)}
     for group in _BRACES.findall(line):
         found.update(f"L{n}" for n in _LILACRU.findall(group))
-        if "LSD" in group:  # {LSD.md 1.5, 2.2; ...}: every section number in it
+        if "LSD" in group:  # {LSD 1.5, 2.2; ...}: every section number in it
             found.update(f"LSD {s}" for s in _SECTION.findall(group))
     # A Lilacru rule as a rule code in quotes, as in error and explanation tables.
     found.update(f"L{n}" for n in _QUOTED_L.findall(line))

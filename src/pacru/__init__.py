@@ -19,6 +19,7 @@ from rank 1; constants :data:`pacru.geometry.E5` etc.).
 
 from typing import TYPE_CHECKING, Any
 
+from pacru._status import Status
 from pacru._version import __version__
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron import engine as _engine
@@ -32,10 +33,10 @@ from pacru.errors import (
     NotationError,
     PacruError,
 )
+from pacru.explanation import Explanation, explain
 from pacru.game import Game
-from pacru.games import CHEVRON_GAMES, GAMES, from_position, new_game
+from pacru.games import CHEVRON_GAMES, GAMES, AnyState, from_position, new_game
 from pacru.geometry import Direction, field_name, parse_field
-from pacru.status import Status
 
 if TYPE_CHECKING:
     from pacru.lsd import LsdMove, LsdState, Tile
@@ -68,6 +69,19 @@ def __getattr__(name: str) -> Any:
 #: positions and outcomes (:mod:`pacru.chevron.engine`).
 ENGINE: str = _engine.ENGINE
 
+def status(state: GameState[Any]) -> Status:
+    """The named problems of ``state``'s position: ``state.status()`` (:class:`Status`).
+
+    ``Status.VALID`` (no flag) for a position that play can reach; see
+    :meth:`pacru.GameState.status`.
+
+    >>> import pacru
+    >>> pacru.status(pacru.new_game("shacru"))
+    <Status.VALID: 0>
+    """
+    return state.status()
+
+
 #: The version of the rules behaviour. It changes whenever a legal-move set or
 #: an outcome changes for some position (as pgx versions its environments).
 RULES_VERSION = 1
@@ -78,9 +92,11 @@ __all__ = [
     "ENGINE",
     "GAMES",
     "RULES_VERSION",
+    "AnyState",
     "Chevron",
     "ChevronState",
     "Direction",
+    "Explanation",
     "Game",
     "GameOverError",
     "GameState",
@@ -99,8 +115,10 @@ __all__ = [
     "Termination",
     "Tile",
     "__version__",
+    "explain",
     "field_name",
     "from_position",
     "new_game",
     "parse_field",
+    "status",
 ]

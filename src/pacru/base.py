@@ -39,9 +39,9 @@ from typing import TYPE_CHECKING, Any, Final, Generic, NoReturn, Self, TypeVar
 
 import attrs
 
+from pacru._status import Status
 from pacru.errors import PacruError
-from pacru.explain import Explanation
-from pacru.status import Status
+from pacru.explanation import Explanation
 
 __all__ = ["MAX_COLOUR_NAME", "GameState", "MoveT", "Outcome", "Termination"]
 
@@ -127,10 +127,10 @@ _TERMINATION_TEXT: Final = {
 }
 
 
-#: The message of the removed ``history`` and ``previous`` (see CHANGELOG.md): a
-#: state holds no earlier state, :class:`pacru.Game` keeps the line of play.
+#: The message for ``state.history`` and ``state.previous``, which other game libraries
+#: have: a state holds no earlier state, :class:`pacru.Game` keeps the line of play.
 _REMOVED: Final = (
-    "states no longer keep the line of play, so state.{name} was removed; use {use} "
+    "a state holds no earlier state, so it has no {name}; use {use} "
     "(pacru.Game holds the starting state and the moves) or state.ply for the ply count"
 )
 _REPLACEMENTS: Final = {"history": "pacru.Game(...).moves", "previous": "pacru.Game(...).previous"}
@@ -221,7 +221,7 @@ class GameState(abc.ABC, Generic[MoveT]):
             return False
 
     def explain(self, move_text: str) -> Explanation:
-        """Why ``move_text`` is or is not legal here (:func:`pacru.explain.explain`).
+        """Why ``move_text`` is or is not legal here (:func:`pacru.explain`).
 
         Names the rule and ruling of an illegal move and lists the same piece's
         legal moves, or says what a legal move does. Never raises for bad text;

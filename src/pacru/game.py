@@ -31,9 +31,16 @@ costs              ``push``: one ``apply_move``; ``pop`` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Final, Generic
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, overload
 
 from pacru.base import GameState, MoveT
+
+if TYPE_CHECKING:
+    from pacru.chevron.move import Move
+    from pacru.chevron.state import ChevronState
+    from pacru.games import ChevronGame
+    from pacru.lsd.moves import LsdMove
+    from pacru.lsd.state import LsdState
 
 __all__ = ["CHECKPOINT", "Game"]
 
@@ -64,7 +71,19 @@ class Game(Generic[MoveT]):
     __slots__ = ("_marks", "_moves", "_tail", "_tail_start")
     __hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, root: GameState[MoveT], moves: Iterable[MoveT | str] = ()) -> None:
+    # The overloads let a root of either game (pacru.AnyState, as from_position gives) make
+    # a Game[Move] | Game[LsdMove], where one signature could not infer MoveT from the union.
+    @overload
+    def __init__(
+        self: Game[Move], root: ChevronState, moves: Iterable[Move | str] = ()
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: Game[LsdMove], root: LsdState, moves: Iterable[LsdMove | str] = ()
+    ) -> None: ...
+    @overload
+    def __init__(self, root: GameState[MoveT], moves: Iterable[MoveT | str] = ()) -> None: ...
+    def __init__(self, root: GameState[Any], moves: Iterable[Any] = ()) -> None:
         if not isinstance(root, GameState):
             raise TypeError(f"a Game starts from a GameState, not {type(root).__name__}")
         self._moves: list[MoveT] = []
@@ -78,9 +97,21 @@ class Game(Generic[MoveT]):
 
     # -- construction -------------------------------------------------------------------------
 
+    @overload
+    @classmethod
+    def new(cls, game: ChevronGame = "pacru", players: int = 2, **options: Any) -> Game[Move]: ...
+    @overload
+    @classmethod
+    def new(cls, game: Literal["lsd"], players: int = 2, **options: Any) -> Game[LsdMove]: ...
+    @overload
+    @classmethod
+    def new(cls, game: str, players: int = 2, **options: Any) -> Game[Move] | Game[LsdMove]: ...
     @classmethod
     def new(cls, game: str = "pacru", players: int = 2, **options: Any) -> Game[Any]:
         """A game at the start of ``game`` (the arguments of :func:`pacru.new_game`).
+
+        For type checkers it is a ``Game[Move]`` for a literal chevron game name,
+        a ``Game[LsdMove]`` for ``"lsd"``, and either for any other ``str``.
 
         Raises:
             ValueError: an unknown game, player count or option.
@@ -92,7 +123,7 @@ class Game(Generic[MoveT]):
     @classmethod
     def from_position(
         cls, text: str, moves: Iterable[Any] = (), *, adjudicate: bool = True
-    ) -> Game[Any]:
+    ) -> Game[Move] | Game[LsdMove]:
         """A game from the position string ``text`` (:func:`pacru.from_position`), then ``moves``.
 
         Args:
@@ -111,7 +142,9 @@ class Game(Generic[MoveT]):
         """
         from pacru.games import from_position
 
-        return Game(from_position(text, adjudicate), moves)
+        root = from_position(text, adjudicate)
+        game: Game[Any] = Game(root, moves)
+        return game
 
     def copy(self) -> Game[MoveT]:
         """An independent game with the same root and moves (the states are shared)."""

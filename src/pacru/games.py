@@ -8,16 +8,22 @@ first use, so ``import pacru`` stays cheap.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Final, Literal, overload
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, overload
 
 from pacru.errors import NotationError
 
 if TYPE_CHECKING:
-    from pacru.base import GameState
     from pacru.chevron.state import ChevronState
     from pacru.lsd.state import LsdState
 
-__all__ = ["CHEVRON_GAMES", "GAMES", "from_position", "new_game"]
+__all__ = [
+    "CHEVRON_GAMES",
+    "GAMES",
+    "AnyState",
+    "ChevronGame",
+    "from_position",
+    "new_game",
+]
 
 _HEAD_RE: Final = re.compile(r"\S{1,20}")
 
@@ -26,7 +32,11 @@ CHEVRON_GAMES = ("lilacru", "shacru", "azacru", "pacru")
 #: Every game name accepted by :func:`new_game`.
 GAMES = (*CHEVRON_GAMES, "lsd")
 
-ChevronGame = Literal["lilacru", "shacru", "azacru", "pacru"]
+#: The name of a chevron game, for type checkers: ``new_game`` of one gives a ``ChevronState``.
+ChevronGame: TypeAlias = Literal["lilacru", "shacru", "azacru", "pacru"]
+#: The state of any game: what :func:`from_position`, and :func:`new_game` of a name
+#: not known before run time, return. Narrow it with ``isinstance`` or ``state.game``.
+AnyState: TypeAlias = "ChevronState | LsdState"
 
 
 @overload
@@ -34,9 +44,13 @@ def new_game(game: ChevronGame, players: int = 2, **options: Any) -> ChevronStat
 @overload
 def new_game(game: Literal["lsd"], players: int = 2, **options: Any) -> LsdState: ...
 @overload
-def new_game(game: str, players: int = 2, **options: Any) -> GameState[Any]: ...
-def new_game(game: str, players: int = 2, **options: Any) -> GameState[Any]:
+def new_game(game: str, players: int = 2, **options: Any) -> AnyState: ...
+def new_game(game: str, players: int = 2, **options: Any) -> AnyState:
     """The starting position of ``game`` for ``players`` players.
+
+    For type checkers the result is a :class:`~pacru.ChevronState` for a literal
+    chevron game name, an :class:`~pacru.LsdState` for ``"lsd"`` and
+    :data:`AnyState` (their union) for any other ``str``.
 
     Args:
         game: ``"lilacru"``, ``"shacru"``, ``"azacru"``, ``"pacru"`` or ``"lsd"``.
@@ -65,8 +79,11 @@ def new_game(game: str, players: int = 2, **options: Any) -> GameState[Any]:
     raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAMES)}")
 
 
-def from_position(text: str, adjudicate: bool = True) -> GameState[Any]:
+def from_position(text: str, adjudicate: bool = True) -> AnyState:
     """The state described by a position string (see :meth:`GameState.to_position`).
+
+    The game is known only at run time, so the result is typed :data:`AnyState`:
+    ``ChevronState | LsdState``.
 
     The first word names the game. Chevron games: see
     :func:`pacru.chevron.notation.parse_position`; LSD: :func:`pacru.lsd.from_position`.

@@ -359,7 +359,7 @@ def _play_game(run: SelfPlayRun, encoding: Any, index: int, rows: _Columns) -> t
     from pacru.games import new_game
     from pacru.records import record_from_game
 
-    state = new_game(run.game, run.players, **dict(run.options))
+    state: GameState[Any] = new_game(run.game, run.players, **dict(run.options))
     game = Game(state)
     bots = [make_bot(run.bot, game_seed(run.seed, index, s)) for s in range(run.players)]
     first = len(rows.game)

@@ -21,6 +21,7 @@ readers.
 As in python-chess's ``chess.svg``, ``arrows=`` draws arrows between fields
 (or LSD cells) and ``fill=`` tints fields, to mark a move or a rule's fields:
 
+>>> import pacru
 >>> from pacru.svg import Arrow, board
 >>> state = pacru.new_game("shacru")
 >>> text = board(state, arrows=[("a3", "b4"), Arrow("e1", "e2", colour="red")],

@@ -100,7 +100,8 @@ def test_greedy_and_random_play_whole_games_legally(game: str, players: int) -> 
 @pytest.mark.parametrize("game", ["shacru", "pacru", "lsd"])
 def test_same_seed_same_game(make: Any, game: str) -> None:
     def history(seed: int) -> list[str]:
-        line = pacru.Game(pacru.new_game(game, 2))
+        start: pacru.GameState[Any] = pacru.new_game(game, 2)
+        line = pacru.Game(start)
         play_game(line, [make(seed), make(seed + 1)], max_plies=16)
         return [str(m) for m in line.moves]
 
@@ -165,7 +166,7 @@ def test_sample_move_rejects_unknown_mode_and_finished_games() -> None:
 
 def test_greedy_takes_the_neutral_field() -> None:
     """{S-R3}: stepping onto neutral f6 gains a field; d6 and e6 are already green."""
-    state = pacru.from_position(
+    state: pacru.GameState[Any] = pacru.from_position(
         "shacru players=green,yellow markers=green:d6,e6 chevrons=green:e5N;yellow:a9SE"
     )
     assert sorted(str(m) for m in state.legal_moves()) == ["e5-d6", "e5-e6", "e5-f6"]

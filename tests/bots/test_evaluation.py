@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ def test_a_two_player_start_is_even(game: str) -> None:
 
 def test_pacru_strengths_count_markers_chevrons_power_and_pincers() -> None:
     """{R16b} markers, {R15} chevrons that can move, {R5} power, {R11} pincer threats."""
-    state = pacru.from_position(PINCER)
+    state: pacru.GameState[Any] = pacru.from_position(PINCER)
     # Green: 4 markers (+ 4 * (4/42)**4 toward the target), 4 chevrons at 6 + 2 (all can
     # move) + 0.25 * power (2, 2, 2, 2 in their borderlands), a pincer ready: + 5.
     green = 4 + 4 * (4 / 42) ** 4 + 4 * (6 + 2 + 0.25 * 2) + 5
@@ -61,7 +62,7 @@ def test_finished_games_give_their_returns() -> None:
 
 def test_greedy_makes_the_pincer() -> None:
     """One ply on the evaluation: taking e5 {R11} is the best move."""
-    state = pacru.from_position(PINCER)
+    state: pacru.GameState[Any] = pacru.from_position(PINCER)
     assert [str(GreedyBot(seed=s).choose_move(state)) for s in range(3)] == [
         "f4xe5",
         "d4xe5",

@@ -9,6 +9,7 @@ those of the search that built every candidate move before expanding it.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -84,7 +85,7 @@ def test_family_bounds_give_each_family_its_moves() -> None:
 
 
 def test_candidates_and_search_of_a_sampled_node() -> None:
-    state = pacru.from_position(POSITION)
+    state: pacru.GameState[Any] = pacru.from_position(POSITION)
     assert [str(m) for m in MCTSBot(seed=3, iterations=60).candidates(state)] == CANDIDATES
     result = MCTSBot(seed=3, iterations=60).search(state)
     # 60 iterations expand all 39 candidates, from the end of the shuffled list.

@@ -29,7 +29,7 @@ def test_builtin_bots_share_a_nominal_base() -> None:
     ("game", "players", "value"), [("shacru", 3, 0.675), ("pacru", 2, 0.275), ("lsd", 2, 0.55)]
 )
 def test_search_policy_is_the_visit_share(game: str, players: int, value: float) -> None:
-    state = pacru.new_game(game, players)
+    state: pacru.GameState[Any] = pacru.new_game(game, players)
     bot = MCTSBot(seed=5, iterations=40, rollout_cap=8, evaluation=None)
     result = bot.search(state)
     assert sum(result.visits) == 40

@@ -143,13 +143,13 @@ def test_cli_play_with_a_user_bot_class(
     (tmp_path / "my_pacru_play_bots.py").write_text(USER_MODULE, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
-    argv = ["play", "lilacru", "--players", "2", "--seed", "1"]
+    argv = ["play", "lilacru", "--players", "2", "--seed", "1", "--verbose"]
     argv += ["--bot", "yellow=my_pacru_play_bots:FirstMove:offset=1"]
     assert main(argv) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert "ply 2: yellow plays a1-b2" in out  # the user bot's first move, offset 1
     assert out.rstrip().splitlines()[-2:] == [
-        "Final scores: green 35, yellow 19",
-        "Result: green wins (no-moves)",
+        "Final scores (markers on the board): green 35, yellow 19",
+        "Result: green wins (S-R6a, L7: no player can move)",
     ]
     assert sys.path[0] == str(tmp_path)

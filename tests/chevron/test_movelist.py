@@ -143,6 +143,7 @@ def test_moves_handed_out_are_frozen_moves_like_constructed_ones() -> None:
     state = pacru.from_position(
         "pacru players=red,blue markers=red:a1,a2,a3,b1,b2,e6 chevrons=red:e5N,c3E;blue:i9S"
     )
+    assert isinstance(state, pacru.ChevronState)
     moves = state.legal_moves()
     assert any(m.relinquished for m in moves)
     assert any(m.target is not None for m in moves)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pacru import Chevron, ChevronState, Direction, NotationError, from_position
-from pacru.explain import explain
+from pacru.explanation import explain
 
 from .helpers import error_of, pos, supply_of
 

@@ -122,7 +122,18 @@ def test_turn_order_allows_any_order() -> None:
             ("shacru", 2),
             {"foo": 1},
             "unknown option.*foo.*valid options: start_layout, turn_order, first_player, "
-            "colours, meeting_rule, move_cap, idle_rounds",
+            "colours, idle_rounds$",
+        ),
+        (
+            ("pacru", 2),
+            {"foo": 1},
+            "foo for pacru; valid options: start_layout, turn_order, first_player, "
+            "colours, meeting_rule, move_cap$",
+        ),
+        (
+            ("azacru", 2),
+            {"foo": 1},
+            "valid options: start_layout, turn_order, first_player, colours, move_cap$",
         ),
         (
             ("shacru", 2),
@@ -214,7 +225,7 @@ def test_colour_names_longer_than_the_maximum_are_refused(game: str) -> None:
     """A 1,400-character name used to make a position string the reader refused (over 4,096)."""
     with pytest.raises(ValueError, match=f"at most {MAX_COLOUR_NAME} characters"):
         pacru.new_game(game, 2, colours=["green", "y" * (MAX_COLOUR_NAME + 1)])
-    state = pacru.new_game(game, 2, colours=["green", "y" * MAX_COLOUR_NAME])
+    state: pacru.GameState[Any] = pacru.new_game(game, 2, colours=["green", "y" * MAX_COLOUR_NAME])
     for _ in range(2):
         state = state.apply_move(state.legal_moves()[0])
     assert pacru.from_position(state.to_position()) == state

@@ -103,7 +103,7 @@ def scenario_positions() -> list[str]:
 
 def valid_positions(texts: list[str]) -> list[GameState[Any]]:
     """The positions among ``texts`` that parse (some tests type invalid ones on purpose)."""
-    out = []
+    out: list[GameState[Any]] = []
     for text in texts:
         try:
             out.append(pacru.from_position(text))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -407,7 +408,7 @@ def test_lsd_observation_counts() -> None:
 def test_finished_decision_hands_out_its_move(game: str) -> None:
     """On either engine a finished decision's move is the one its list handed out last, so
     apply_move takes it without checking it again; the next state is the move's."""
-    state = pacru.new_game(game, 2)
+    state: pacru.GameState[Any] = pacru.new_game(game, 2)
     rng = random.Random(4)
     enc = Encoding.of(state)
     for _ in range(12):

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import pacru
 from pacru import ChevronState, Game, Move, from_position
+from pacru.base import GameState
 from pacru.strategies import GameSpec, legal_moves, move_texts, playouts
 
 from .support import CHEVRON, GAMES, budget, cases, game_playouts, game_states, move_signature
@@ -188,7 +189,8 @@ def test_seeded_bots_replay_the_same_game(game: str, players: int, seed: int, bo
         return [make_bot(bot, seed=seed + i) for i in range(players)]
 
     start = GameSpec(game, players).new()
-    first, second = Game(start), Game(from_position(start.to_position()))
+    loaded: GameState[Any] = from_position(start.to_position())
+    first, second = Game(start), Game(loaded)
     play_game(first, bots(), max_plies=60)
     play_game(second, bots(), max_plies=60)
     assert first.moves == second.moves

@@ -142,7 +142,7 @@ def test_constructors() -> None:
     assert game.moves == (start.legal_moves()[0],)
     assert game.root is start
     with pytest.raises(TypeError, match="a Game starts from a GameState, not str"):
-        Game("shacru")  # type: ignore[arg-type]
+        Game("shacru")  # type: ignore[call-overload]
     with pytest.raises(pacru.IllegalMoveError):
         Game(pacru.new_game("shacru"), ["e1-e2", "e1-e2"])
     loaded: Game[Any] = Game.from_position(pacru.new_game("azacru").to_position(), ["e1-e2"])

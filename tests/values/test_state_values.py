@@ -34,7 +34,7 @@ def _at_ply(state: GameState[Any], ply: int) -> GameState[Any]:
 
 def _random_states(game: str, players: int, seed: int, plies: int) -> list[GameState[Any]]:
     rng = random.Random(seed)
-    states = [pacru.new_game(game, players)]
+    states: list[GameState[Any]] = [pacru.new_game(game, players)]
     while not states[-1].is_terminal and len(states) <= plies:
         states.append(states[-1].apply_move(rng.choice(states[-1].legal_moves())))
     return states
@@ -74,9 +74,11 @@ def test_copy_and_deepcopy_return_the_state_itself(game: str, players: int) -> N
 @pytest.mark.parametrize("name", ["history", "previous"])
 @pytest.mark.parametrize("game", ["shacru", "lsd"])
 def test_removed_history_and_previous_name_the_replacement(name: str, game: str) -> None:
-    """Reading the removed attributes raises AttributeError pointing at pacru.Game."""
+    """Reading history or previous (other libraries' names) raises AttributeError pointing at
+    pacru.Game."""
     state = pacru.new_game(game)
-    with pytest.raises(AttributeError, match=rf"state\.{name} was removed; use pacru\.Game"):
+    expected = rf"no earlier state, so it has no {name}; use pacru\.Game"
+    with pytest.raises(AttributeError, match=expected):
         getattr(state, name)
     assert not hasattr(state, name)
     assert name not in dir(state)

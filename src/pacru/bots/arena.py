@@ -30,6 +30,7 @@ from typing import Any
 import attrs
 
 from pacru._parallel import run_tasks
+from pacru.base import GameState
 from pacru.bots.base import Bot, Forfeit
 from pacru.bots.spec import BotEntry, build_bot
 from pacru.game import Game
@@ -170,7 +171,7 @@ def play_task(task: GameTask) -> GameResult:
     from pacru.games import new_game
 
     start = time.perf_counter()
-    state = new_game(task.game, task.players, **dict(task.options))
+    state: GameState[Any] = new_game(task.game, task.players, **dict(task.options))
     seats = task.seats
     bots: list[Bot] = [build_bot(task.specs[e], game_seed(task.seed, task.index, e)) for e in seats]
     # The line of play is kept only when it is recorded.

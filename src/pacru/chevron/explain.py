@@ -1,7 +1,7 @@
 """Explanations of chevron-game moves: the rule that forbids one, or what a legal one does.
 
 :meth:`pacru.GameState.explain` of a chevron-game state answers with :func:`explain_chevron` (see
-:mod:`pacru.explain` for the :class:`~pacru.explain.Explanation` it returns).
+:mod:`pacru.explanation` for the :class:`~pacru.Explanation` it returns).
 This module reads the state and imports no state class.
 """
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 from pacru.chevron.legality import diagnose
 from pacru.chevron.move import Move
 from pacru.errors import NotationError
-from pacru.explain import Explanation, limited
+from pacru.explanation import Explanation, limited
 from pacru.geometry import (
     BETWEEN,
     BORDERLAND,

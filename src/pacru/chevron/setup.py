@@ -76,6 +76,14 @@ _OPTIONS: Final = (
     "move_cap",
     "idle_rounds",
 )
+#: The rule options each game has (D48 Pacru's meeting rule, D32 the move cap, D33 idle rounds);
+#: an error for an unknown option lists these and the set-up options, not the others'.
+_GAME_OPTIONS: Final = {
+    "lilacru": ("idle_rounds",),
+    "shacru": ("idle_rounds",),
+    "azacru": ("move_cap",),
+    "pacru": ("meeting_rule", "move_cap"),
+}
 
 
 def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> tuple[str, ...]:
@@ -132,9 +140,9 @@ def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
     """
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
+        valid = (*_OPTIONS[:4], *_GAME_OPTIONS.get(str(game).lower(), _OPTIONS[4:]))
         raise ValueError(
-            f"unknown option(s) {', '.join(unknown)} for {game}; "
-            f"valid options: {', '.join(_OPTIONS)}"
+            f"unknown option(s) {', '.join(unknown)} for {game}; valid options: {', '.join(valid)}"
         )
     count = integer(players)
     if count not in (2, 3, 4):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from pacru._status import Status
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.engine import apply, install, legal_moves  # imports no state: no cycle
 from pacru.chevron.move import Move
@@ -30,10 +31,9 @@ from pacru.chevron.resolve import STATE_CLASSES  # imports no state: no cycle
 from pacru.chevron.rules import SUPPLY, Rules, rules_of_key
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
-from pacru.status import Status
 
 if TYPE_CHECKING:
-    from pacru.explain import Explanation
+    from pacru.explanation import Explanation
 
 __all__ = ["Chevron", "ChevronState"]
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pacru._status import Status
 from pacru.chevron.rules import SUPPLY
-from pacru.status import Status
 
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState

@@ -81,6 +81,9 @@ def register(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "match",
         help="play many games between bots and tabulate the results",
+        # GAME is required (run() says so without it); argparse would show it as [GAME],
+        # since the positional must stay optional for the --game alias.
+        usage="%(prog)s GAME --bot SPEC [--bot SPEC ...] [options]",
         description=(
             "Play K games between bots (one --bot per player), seats rotated, in parallel "
             "worker processes, and print wins, draws and scores with 95% confidence intervals."

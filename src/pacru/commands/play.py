@@ -60,6 +60,9 @@ LIST_LIMIT = 60
 _QUIT = frozenset({"q", "quit", "exit", "resign"})
 _HELP = frozenset({"?", "h", "help", "moves"})
 _TURNS = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
+# What a game prints: only the result; the moves and the final board (the default);
+# the board after every move.
+_QUIET, _MOVES, _VERBOSE = "quiet", "moves", "verbose"
 
 
 def random_move(state: GameState[MoveT], rng: random.Random) -> MoveT:
@@ -85,7 +88,8 @@ def register(subparsers: Any) -> None:
         help="play a game between random players, bots (--bot) or you (--human)",
         description=(
             "Play a complete game, from the start or from a position (--position), printing "
-            "the board after each move and the final scores. Seats are played by the built-in "
+            "the moves, the final board and the result (--verbose: the board after every "
+            "move). Seats are played by the built-in "
             "random player unless --bot gives them to a bot or --human gives one to you."
         ),
     )
@@ -108,8 +112,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--seat", metavar="COLOUR", default=None, help="the colour you play (default: the first)"
     )
-    parser.add_argument(
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument(
         "--quiet", "-q", action="store_true", help="print only the result (and your turns)"
+    )
+    shown.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="print the board after every move (default: the moves, then the final board)",
     )
     parser.add_argument(
         "--record", metavar="OUT", default=None, help="write the game record to OUT (pacru replay)"
@@ -176,9 +187,8 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         return 2
     try:
         record = getattr(args, "record", None)
-        return _play(
-            state, random.Random(seed), seed, seat, args.quiet, out, record=record, bots=bots
-        )
+        shown = _QUIET if args.quiet else _VERBOSE if getattr(args, "verbose", False) else _MOVES
+        return _play(state, random.Random(seed), seed, seat, shown, out, record=record, bots=bots)
     except PacruError as err:
         out.error(f"engine error: {err}")
         return 1
@@ -292,16 +302,24 @@ def _play(
     rng: random.Random,
     seed: int,
     human: str | None,
-    quiet: bool,
+    shown: str,
     out: Output,
     record: str | None = None,
     bots: dict[str, Any] | None = None,
 ) -> int:
+    """Play to the end. ``shown``: ``_QUIET``, ``_MOVES`` or ``_VERBOSE``.
+
+    A human's game prints each move as it comes (they must see the others' moves);
+    otherwise the default prints the moves once the game is over, then the final board.
+    """
     players = ", ".join(state.players)
+    quiet = shown == _QUIET
+    each_move = human is not None or shown == _VERBOSE
     if not quiet:
         who = f"; you play {human}" if human else ""
         out.heading(f"{state.game}: {len(state.players)} players ({players}), seed {seed}{who}")
-        out.board(state)
+        if each_move:
+            out.board(state)
     game: Game[Any] = Game(state)
     while state.outcome is None:
         player = state.current_player
@@ -317,13 +335,28 @@ def _play(
             bot = (bots or {}).get(player or "")
             move = bot.choose_move(state) if bot is not None else random_move(state, rng)
         state = game.push(move)
-        if not quiet or human is not None:
+        if each_move:
             out.line()
             out.heading(f"ply {len(game)}: {player} plays {move}")
             if not quiet:
                 out.board(state)
-    _print_result(state, out)
+    if not quiet and not each_move:
+        _print_moves(game, out)
+    _print_result(state, out, blank=not quiet or human is not None)
     return _save_record(game, record, seed, out)
+
+
+def _print_moves(game: Game[Any], out: Output) -> None:
+    """The moves by ply number in columns, then the final board."""
+    first = game.root.ply
+    count = len(game)
+    out.line()
+    out.heading(f"Moves ({count} {'ply' if count == 1 else 'plies'}; --verbose shows every board):")
+    for row in _columns([f"{first + i}. {m}" for i, m in enumerate(game.moves, 1)]):
+        out.line("  " + row)
+    out.line()
+    out.heading(f"Final position (ply {game.ply}):")
+    out.board(game.state)
 
 
 def _save_record(game: Game[Any], path: str | None, seed: int, out: Output) -> int:
@@ -343,13 +376,15 @@ def _save_record(game: Game[Any], path: str | None, seed: int, out: Output) -> i
     return 0
 
 
-def _print_result(state: GameState[Any], out: Output) -> None:
-    outcome = state.outcome
-    assert outcome is not None
-    scores = ", ".join(f"{p} {n}" for p, n in state.scores.items())
-    out.line()
-    out.line(f"Final scores: {scores}")
-    out.heading(f"Result: {outcome.result()} ({outcome.termination.value})")
+def _print_result(state: GameState[Any], out: Output, *, blank: bool = True) -> None:
+    from pacru.commands.replay import summary
+
+    assert state.outcome is not None
+    if blank:
+        out.line()
+    scores, result = summary(state, "Final scores")
+    out.line(scores)
+    out.heading(result)
 
 
 def _columns(items: Sequence[str], width: int = 78) -> list[str]:

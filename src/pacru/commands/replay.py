@@ -2,7 +2,7 @@
 
 Usage::
 
-    pacru replay FILE [--format auto|record|abstractplay|position] [--index K] [--quiet]
+    pacru replay FILE|POSITION [--format auto|record|abstractplay|position] [--index K] [--quiet]
                  [--game GAME] [--players N] [--start-layout LAYOUT]
 
 Input formats (``--format auto``, the default, tells them apart):
@@ -11,7 +11,7 @@ Input formats (``--format auto``, the default, tells them apart):
 * ``abstractplay``: AbstractPlay move strings,
   read by :mod:`pacru.abstractplay`: a JSON list of strings, a JSON object
   ``{"game": "pacru", "players": 2, "start_layout": "ap-legacy-2p", "moves":
-  [...]}`` (the format of the shared example games), or plain text with one
+  [...]}`` (the format of the example games in the tests), or plain text with one
   move per line. ``--game``, ``--players`` and ``--start-layout`` give or
   override the set-up; a start layout ``ap-legacy-2p`` is AbstractPlay's
   layout before 14 Feb 2025, anything else its current one.
@@ -40,7 +40,16 @@ from pacru.records import MAX_PLIES, MAX_RECORD_TEXT, RecordError, read_records
 if TYPE_CHECKING:
     from pacru.base import GameState
 
-__all__ = ["FORMATS", "LoadedGame", "UsageError", "add_input_options", "load", "register", "run"]
+__all__ = [
+    "FORMATS",
+    "LoadedGame",
+    "UsageError",
+    "add_input_options",
+    "load",
+    "read_input",
+    "register",
+    "run",
+]
 
 #: The ``--format`` choices.
 FORMATS = ("auto", "record", "abstractplay", "position")
@@ -74,7 +83,13 @@ class LoadedGame:
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """The FILE argument and the input options shared by ``replay`` and ``show``."""
     parser.add_argument(
-        "file", metavar="FILE", help="a game record, AbstractPlay moves or position"
+        "file",
+        metavar="FILE|POSITION",
+        help=(
+            "a file holding a game record, AbstractPlay moves or a position string; "
+            "or the position string itself (e.g. 'shacru players=red,yellow "
+            "chevrons=red:e4N;yellow:e6S'); - reads standard input"
+        ),
     )
     parser.add_argument(
         "--format", choices=FORMATS, default="auto", help="input format (default: auto)"
@@ -113,6 +128,24 @@ def register(subparsers: Any) -> None:
 
 
 # -- loading ------------------------------------------------------------------------------------
+
+
+def read_input(source: str) -> str:
+    """The text of the FILE|POSITION argument: a position string as given, else :func:`read_text`.
+
+    ``source`` is taken as a position string when no file of that name exists and
+    its first word is a game name followed by more words (``pacru show "shacru
+    players=..."``), as ``pacru play --position`` takes it.
+
+    Raises:
+        UsageError, RecordError: as :func:`read_text`.
+    """
+    from pacru.games import GAMES
+
+    words = source.split(None, 1)
+    if len(words) == 2 and words[0].lower() in GAMES and not Path(source).exists():
+        return source
+    return read_text(source)
 
 
 def read_text(path: str) -> str:
@@ -286,22 +319,31 @@ def select(games: list[LoadedGame], index: int | None) -> list[LoadedGame]:
 # -- the command --------------------------------------------------------------------------------
 
 
-def summary(state: GameState[Any]) -> list[str]:
-    """The scores line and the result line of a state."""
+def summary(state: GameState[Any], label: str = "Scores") -> list[str]:
+    """The scores line and the result line of a state.
+
+    The scores say what they count (markers; LSD: tiles) and the result says which
+    rule ended the game, in words (:meth:`pacru.Outcome.describe`): a Pacru game
+    is won by the last player with chevrons (R16a) or the one who placed their
+    last marker (R16b), whoever has the most markers, so
+    ``Scores (markers on the board): yellow 2, red 1, black 0`` and ``Result: red
+    wins (R16a: the last player with chevrons on the board)`` read together.
+    """
+    unit = "tiles on the field" if state.game == "lsd" else "markers on the board"
     scores = ", ".join(f"{p} {n}" for p, n in state.scores.items())
     outcome = state.outcome
     if outcome is None:
         result = f"Result: unfinished (*), {state.current_player} to move"
     else:
-        result = f"Result: {outcome.result()} ({outcome.termination.value})"
-    return [f"Scores: {scores}", result]
+        result = f"Result: {outcome.describe()}"
+    return [f"{label} ({unit}): {scores}", result]
 
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Replay the games of ``args.file``; returns the exit status."""
     out = out or Output(colour=colour_choice(args))
     try:
-        games = select(load(read_text(args.file), args), args.index)
+        games = select(load(read_input(args.file), args), args.index)
     except UsageError as err:
         out.error(str(err))
         return 2

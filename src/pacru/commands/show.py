@@ -2,16 +2,19 @@
 
 Usage::
 
-    pacru show FILE [--ply N] [--svg OUT] [--size PIXELS] [--index K]
+    pacru show FILE|POSITION [--ply N] [--svg OUT] [--size PIXELS] [--index K]
                [--format auto|record|abstractplay|position]
                [--game GAME] [--players N] [--start-layout LAYOUT]
 
 FILE is read as by ``pacru replay`` (game records, AbstractPlay move lists or
-a position string; every move is checked). The position after ``N`` plies
-(default: the end; 0 is the start) of the first game (or the ``--index``-th)
-is printed as a text board (``str(state)``) with the move that led to it;
-``--svg OUT`` also writes it as an SVG drawing (:func:`pacru.svg.board`, the
-last move marked) to the file OUT.
+a position string; every move is checked); a position string may also be
+given as the argument itself, as ``pacru play --position`` takes it
+(``pacru show "shacru players=red,yellow chevrons=red:e4N;yellow:e6S"``).
+The position after ``N`` plies (default: the end; 0 is the start) of the
+first game (or the ``--index``-th) is printed as a text board
+(``str(state)``) with the move that led to it; ``--svg OUT`` also writes it
+as an SVG drawing (:func:`pacru.svg.board`, the last move marked) to the
+file OUT.
 
 Exit status: 0 on success, 1 for a bad record or an illegal move (printed
 with its ply and rule), 2 on bad usage (no such file, ``--ply`` out of range,
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pacru.commands._ui import Output, add_colour_option, colour_choice
-from pacru.commands.replay import UsageError, add_input_options, load, read_text, select, summary
+from pacru.commands.replay import UsageError, add_input_options, load, read_input, select, summary
 from pacru.records import RecordError
 
 __all__ = ["register", "run"]
@@ -57,7 +60,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Show the position chosen by ``args``; returns the exit status."""
     out = out or Output(colour=colour_choice(args))
     try:
-        games = load(read_text(args.file), args)
+        games = load(read_input(args.file), args)
         if not games:
             out.error(f"{args.file}: no game in the file")
             return 1

@@ -1,7 +1,7 @@
 """Explanations of LSD moves: the rule that forbids one, or what a legal one does.
 
 :meth:`pacru.GameState.explain` of an LSD state answers with :func:`explain_lsd` (see
-:mod:`pacru.explain` for the :class:`~pacru.explain.Explanation` it returns).
+:mod:`pacru.explanation` for the :class:`~pacru.Explanation` it returns).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pacru.errors import IllegalMoveError, NotationError
-from pacru.explain import Explanation, limited
+from pacru.explanation import Explanation, limited
 from pacru.lsd.moves import parse_move_text
 from pacru.lsd.tiles import DIRECTIONS
 

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
+from pacru._status import Status
 from pacru.base import GameState, Outcome, Termination
 from pacru.errors import GameOverError, NotationError
 from pacru.lsd import engine
@@ -70,10 +71,9 @@ from pacru.lsd.tiles import (
     face_shape,
     mask_to_sides,
 )
-from pacru.status import Status
 
 if TYPE_CHECKING:
-    from pacru.explain import Explanation
+    from pacru.explanation import Explanation
 
 __all__ = ["LsdState"]
 

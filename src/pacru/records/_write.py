@@ -114,7 +114,7 @@ def record_from_state(
         if state.last_move is not None:
             warnings.warn(
                 "record_from_state(state) records the position only, without the moves that "
-                "led to it (states no longer keep them); play in a pacru.Game and pass it, "
+                "led to it (a state holds no earlier state); play in a pacru.Game and pass it, "
                 "or call record_from_game",
                 stacklevel=2,
             )

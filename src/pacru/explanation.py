@@ -1,7 +1,7 @@
 """Why a move is or is not legal: rule, ruling and the legal alternatives.
 
 =================  ==========================================================
-entry point        :func:`explain`, the same as ``state.explain(text)``
+entry point        :func:`pacru.explain`, the same as ``state.explain(text)``
 answer             :class:`Explanation`: ``legal``, ``rule``, ``reason``,
                    ``message``, ``alternatives``; ``str()`` reads as prose
 illegal moves      the rule and reason code of the
@@ -16,7 +16,7 @@ legal moves        what the move does: the chevron's path and facing, the
 
 >>> import pacru
 >>> state = pacru.new_game("shacru")
->>> print(state.explain("e1-e3"))
+>>> print(pacru.explain(state, "e1-e3"))
 e1-e3: illegal (S-R3, beyond-power): a chevron moves one field; e1 to e3 is 2
   legal moves of the chevron on e1: e1-d2, e1-e2, e1-f2
 """
