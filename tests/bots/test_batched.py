@@ -49,7 +49,7 @@ def same_priors(state: GameState[Any], moves: Sequence[Any]) -> tuple[list[float
 
 @pytest.mark.parametrize(("game", "players"), [("shacru", 2), ("pacru", 3), ("lsd", 2)])
 def test_batch_size_one_grows_the_per_position_tree(game: str, players: int) -> None:
-    state = pacru.new_game(game, players)
+    state: GameState[Any] = pacru.new_game(game, players)
     batched = MCTSBot(seed=3, iterations=150, batch_evaluator=Recorder(players), batch_size=1)
     single = MCTSBot(seed=3, iterations=150, evaluator=same_priors)
     assert batched.search(state) == single.search(state)
