@@ -11,7 +11,9 @@ reference bots     :class:`RandomBot` (uniform, by move family first),
                    :class:`MCTSBot` (UCT for N players, max^n selection,
                    leaves valued by the evaluation; PUCT with an
                    ``evaluator``; :meth:`MCTSBot.search` gives a
-                   :class:`SearchResult` for training)
+                   :class:`SearchResult` for training),
+                   :class:`SearchBot` (native alpha-beta, learned
+                   evaluation; chevron games; :mod:`.search`)
 evaluation         :func:`evaluate`: each player's value of a position from
                    the rules' goals (:mod:`.evaluation`)
 random games       :func:`random_rollouts`: returns and lengths of ``n``
@@ -44,6 +46,7 @@ from pacru.bots.base import (
 from pacru.bots.evaluation import evaluate
 from pacru.bots.mcts import Evaluator, MCTSBot, SearchResult
 from pacru.bots.rollouts import random_rollouts
+from pacru.bots.search import SearchBot, SearchUnavailableError
 from pacru.bots.simple import GreedyBot, Objective, RandomBot
 from pacru.bots.spec import BOTS, make_bot, parse_spec
 
@@ -55,7 +58,9 @@ __all__ = [
     "MCTSBot",
     "Objective",
     "RandomBot",
+    "SearchBot",
     "SearchResult",
+    "SearchUnavailableError",
     "Uniform",
     "evaluate",
     "make_bot",

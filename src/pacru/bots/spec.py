@@ -31,6 +31,7 @@ from typing import Any, Final, TypeAlias
 
 from pacru.bots.base import Bot
 from pacru.bots.mcts import MCTSBot
+from pacru.bots.search import SearchBot
 from pacru.bots.simple import GreedyBot, RandomBot
 
 __all__ = ["BOTS", "BotEntry", "build_bot", "load_bot_class", "make_bot", "parse_spec"]
@@ -39,7 +40,12 @@ __all__ = ["BOTS", "BotEntry", "build_bot", "load_bot_class", "make_bot", "parse
 BotEntry: TypeAlias = str | Bot | Callable[[int], Bot]
 
 #: Bot kind -> class. Each takes ``seed`` and keyword parameters.
-BOTS: Final[dict[str, type[Any]]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+BOTS: Final[dict[str, type[Any]]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": MCTSBot,
+    "search": SearchBot,
+}
 
 
 def _value(text: str) -> Any:
