@@ -46,7 +46,7 @@ def _games(
     base = args.seed * 1_000_003 + round_ * 10_007
 
     def one(i: int) -> tuple[list[list[float]], list[float], int, str]:
-        return _native.search_selfplay(  # type: ignore[no-any-return]
+        return _native.search_selfplay(
             game, players, base + i, args.nodes, args.epsilon, weights, args.every, 1000
         )
 

@@ -49,7 +49,8 @@ def test_plays_the_only_winning_move(position: str, winning: str) -> None:
     move = SearchBot(seed=3, nodes=2000).choose_move(state)
     assert str(move) == winning
     outcome = state.apply_move(move).outcome
-    assert outcome is not None and outcome.winners == (state.current_player,)
+    assert outcome is not None
+    assert outcome.winners == (state.current_player,)
 
 
 def _game(seed: int, game: str = "pacru", players: int = 2) -> list[str]:
@@ -89,7 +90,8 @@ def test_features_of_the_start_are_the_move_alone() -> None:
     for game in ("pacru", "shacru"):
         rows = _native.search_features(position_fields(pacru.new_game(game)))
         names = list(_native.SEARCH_FEATURES)
-        assert len(rows) == 2 and len(rows[0]) == len(names)
+        assert len(rows) == 2
+        assert len(rows[0]) == len(names)
         tempo = names.index("to_move")
         assert rows[0] == [1.0 if i == tempo else 0.0 for i in range(len(names))]
         assert rows[1] == [-1.0 if i == tempo else 0.0 for i in range(len(names))]

@@ -39,7 +39,7 @@ import json
 import random
 from functools import cache
 from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 from pacru.base import GameState
 from pacru.bots.base import Bot
@@ -54,6 +54,8 @@ __all__ = ["SearchBot", "SearchUnavailableError", "load_weights", "position_fiel
 DEFAULT_NODES: Final = 50_000
 
 _WEIGHTS_FILE: Final = "search_weights.json"
+
+MoveT = TypeVar("MoveT")
 
 
 class SearchUnavailableError(RuntimeError):
@@ -174,7 +176,7 @@ class SearchBot(Bot):
         #: nodes) of the last :meth:`choose_move`.
         self.last_search: tuple[int, int, int] = (0, 0, 0)
 
-    def choose_move(self, state: GameState[Any]) -> Move:
+    def choose_move(self, state: GameState[MoveT]) -> MoveT:
         """The search's move in ``state``.
 
         Raises:
@@ -200,7 +202,7 @@ class SearchBot(Bot):
         fields, value, depth, nodes = found
         self.last_search = (value, depth, nodes)
         origin, target, capture, twist, turn, connection, marker, meeting, relinquished = fields
-        return Move(
+        move = Move(
             origin=origin,
             target=target,
             capture=capture,
@@ -211,3 +213,4 @@ class SearchBot(Bot):
             meeting=meeting,
             relinquished=tuple(relinquished),
         )
+        return cast(MoveT, move)
