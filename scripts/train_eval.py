@@ -55,15 +55,23 @@ def _games(
         return list(pool.map(one, range(args.games)))
 
 
-def _fit(x: np.ndarray, y: np.ndarray, l2: float) -> np.ndarray:
-    """Logistic regression with an intercept (last weight), by Newton's method."""
+def _fit(x: np.ndarray, y: np.ndarray, l2: float, prior: list[float]) -> np.ndarray:
+    """Logistic regression with an intercept (last weight), by Newton's method.
+
+    The penalty ``l2 * len(x) / 2 * |w - prior|^2`` pulls the weights toward the
+    bootstrap weights: the features are collinear (markers and the race to
+    the target; steps and chevrons that can move), and self-play outcomes are
+    noisy, so an unanchored fit swings between equivalent weightings that
+    search worse.
+    """
     xb = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(xb.shape[1])
-    penalty = l2 * np.eye(xb.shape[1])
+    centre = np.array([*prior, 0.0])
+    w = centre.copy()
+    penalty = l2 * len(x) * np.eye(xb.shape[1])
     penalty[-1, -1] = 0.0
     for _ in range(50):
         p = 1.0 / (1.0 + np.exp(-xb @ w))
-        grad = xb.T @ (p - y) + penalty @ w
+        grad = xb.T @ (p - y) + penalty @ (w - centre)
         hess = (xb * (p * (1 - p))[:, None]).T @ xb + penalty
         step = np.linalg.solve(hess, grad)
         w -= step
@@ -94,7 +102,7 @@ def train(game: str, players: int, args: argparse.Namespace, start: list[float])
         test_rows = [g for g in games[-held:] if g[1]]
         x = np.array([f for g in train_rows for f in g[0]], dtype=np.float64)
         y = np.array([r for g in train_rows for r in g[1]], dtype=np.float64)
-        w = _fit(x, y, args.l2)
+        w = _fit(x, y, args.l2, start)
         xt = np.array([f for g in test_rows for f in g[0]], dtype=np.float64)
         yt = np.array([r for g in test_rows for r in g[1]], dtype=np.float64)
         loss, accuracy = _scores(xt, yt, w) if len(xt) else (math.nan, math.nan)
@@ -125,7 +133,7 @@ def main() -> None:
     parser.add_argument("--epsilon", type=float, default=0.1)
     parser.add_argument("--every", type=int, default=2, help="sample every N-th ply")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--l2", type=float, default=1.0)
+    parser.add_argument("--l2", type=float, default=0.02, help="pull toward the bootstrap")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--configs", nargs="*", default=list(CONFIGS))

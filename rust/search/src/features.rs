@@ -6,11 +6,11 @@
 //! logistic regression of the game's result on these differences
 //! (`scripts/train_eval.py`), so `sigmoid(value)` estimates the seat's chance to win.
 
-use pacru_engine::geometry::{bits, LAND_OF};
+use pacru_engine::geometry::{bits, FULL, LAND_OF};
 use pacru_engine::{legal_moves, power_of_movement, Game, MoveList, Position, Rules, SUPPLY};
 
 /// The number of features of one seat.
-pub const FEATURES: usize = 10;
+pub const FEATURES: usize = 13;
 
 /// The names of the features, in order (the keys of the shipped weights file).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -24,12 +24,16 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "gains",
     "to_move",
     "target_race",
+    "approach",
+    "pincers_on_move",
+    "attacked_off_move",
 ];
 
 /// Hand-set weights (logit units) used before any training and by the Rust tests: the
 /// bootstrap policy of the self-play that fits the shipped weights.
-pub const DEFAULT_WEIGHTS: [f32; FEATURES] =
-    [0.15, 1.0, 0.3, 0.01, 0.5, -0.6, 0.02, 0.05, 0.1, 0.5];
+pub const DEFAULT_WEIGHTS: [f32; FEATURES] = [
+    0.15, 1.0, 0.3, 0.01, 0.2, -0.2, 0.02, 0.05, 0.1, 0.5, 0.1, 0.5, -0.6,
+];
 
 /// The counts of every seat of `pos` (rows of unused seats are zero).
 ///
@@ -39,7 +43,12 @@ pub const DEFAULT_WEIGHTS: [f32; FEATURES] =
 /// movement of its chevrons {A-R4, R5}; step families that gain a field (an unowned
 /// arrival field in Lilacru/Shacru/Azacru, a marker or meeting choice in Pacru
 /// {R4, R6, R10, R12}); 1 for the seat to move; and the race to the marker target,
-/// `(markers / target)^2 * 10` with the Pacru supply {R16b} or all 81 fields as target.
+/// `(markers / target)^2 * 10` with the Pacru supply {R16b} or all 81 fields as target;
+/// and the approach to the fields still to acquire: per chevron, `(8 - d) / 8` where `d`
+/// is the king-move distance (at most 8) to the nearest field nobody has marked and no
+/// chevron stands on {L5, S-R3, A-R3}; 0 in Pacru, where arrival marks nothing (D40);
+/// last, the pincers again when the seat is to move (it can make one now), and its
+/// attacked chevrons again when it is not (the attacker moves first).
 pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
     let n = usize::from(pos.players.clamp(2, 4));
     let mut out = [[0f32; FEATURES]; 4];
@@ -66,6 +75,9 @@ pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
             .iter()
             .map(|c| power_of_movement(rules, own, (c >> 3) as u8) as f32)
             .sum::<f32>();
+        if rules.marks_arrival() {
+            row[10] = approach(chevrons.fields(), !(pos.marked() | pos.occupied()) & FULL);
+        }
         probe.to_move = seat as u8;
         let list = legal_moves(rules, &probe);
         let (mobile, steps, pincers, gains, victims) = step_counts(rules, &list);
@@ -81,6 +93,11 @@ pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
     }
     for (seat, row) in out.iter_mut().enumerate().take(n) {
         row[5] = captured[seat].count_ones() as f32;
+        if usize::from(pos.to_move) == seat {
+            row[11] = row[4];
+        } else {
+            row[12] = row[5];
+        }
     }
     out
 }
@@ -146,4 +163,52 @@ pub fn relinquish_cost(chevron_fields: u128, field: u8) -> u32 {
     bits(chevron_fields)
         .filter(|&c| LAND_OF[usize::from(c)] >> field & 1 != 0)
         .count() as u32
+}
+
+/// The fields of files b..i (a chevron there has a western neighbour) and a..h.
+const NOT_FILE_A: u128 = {
+    let mut m = 0u128;
+    let mut f = 0;
+    while f < 81 {
+        if f % 9 != 0 {
+            m |= 1 << f;
+        }
+        f += 1;
+    }
+    m
+};
+const NOT_FILE_I: u128 = {
+    let mut m = 0u128;
+    let mut f = 0;
+    while f < 81 {
+        if f % 9 != 8 {
+            m |= 1 << f;
+        }
+        f += 1;
+    }
+    m
+};
+
+/// `board` grown by one king move in every direction.
+fn dilate(board: u128) -> u128 {
+    let row = board | (board & NOT_FILE_I) << 1 | (board & NOT_FILE_A) >> 1;
+    (row | row << 9 | row >> 9) & FULL
+}
+
+/// The sum over the chevrons on `chevrons` of `(8 - d) / 8`, `d` the king-move distance
+/// to the nearest field of `targets` (8 when there is none within 7).
+fn approach(chevrons: u128, targets: u128) -> f32 {
+    let mut reach = targets;
+    let mut left = chevrons;
+    let mut total = 0f32;
+    for d in 0..8 {
+        let here = left & reach;
+        total += here.count_ones() as f32 * (8 - d) as f32 / 8.0;
+        left &= !here;
+        if left == 0 || reach == FULL {
+            break;
+        }
+        reach = dilate(reach);
+    }
+    total
 }

@@ -12,6 +12,9 @@
 //! Leaves are valued by [`features::evaluate`], a logistic model of the chance to win
 //! fitted by self-play (`scripts/train_eval.py`), plus a tiny seeded noise (at most
 //! [`NOISE`] thousandths of a logit) so that seeded bots vary their play between games.
+//! In Lilacru and Shacru a leaf also loses [`IDLE_PENALTY`] per ply since a field was
+//! last acquired, and the idle limit (D33) is valued as a draw: the safety valve is not
+//! a way to win, so the search keeps acquiring fields and the game ends by a rule.
 //! The budget is a node count, a time, or both; with a node count only, the same seed
 //! gives the same move.
 
@@ -27,7 +30,7 @@ pub use features::{DEFAULT_WEIGHTS, FEATURES, FEATURE_NAMES};
 pub use selfplay::{selfplay, SelfPlay};
 
 use features::evaluate;
-use pacru_engine::{legal_moves, Move, MoveList, Position, Rules};
+use pacru_engine::{legal_moves, Move, MoveList, Position, Rules, Termination};
 use std::time::{Duration, Instant};
 use table::{zobrist, Bound, Table};
 
@@ -37,6 +40,10 @@ pub const WIN: i32 = 1_000_000;
 const EVAL_CAP: i32 = 100_000;
 /// The amplitude of the seeded evaluation noise, in thousandths of a logit.
 pub const NOISE: i32 = 4;
+/// Lilacru and Shacru: the value lost per ply without a field acquired (D33), in
+/// thousandths of a logit, so that a leader keeps acquiring instead of running the game
+/// into the idle limit.
+pub const IDLE_PENALTY: i32 = 3;
 const MAX_DEPTH: u32 = 64;
 const INF: i32 = i32::MAX / 2;
 
@@ -205,7 +212,10 @@ impl Searcher<'_> {
         if let Some(o) = pos.outcome {
             let me = 1u8 << self.root;
             let plies = ply as i32;
-            return if o.winners == me {
+            return if o.termination == Termination::IdleLimit {
+                // The safety valve is no goal: reaching it is worth no more than a draw.
+                0
+            } else if o.winners == me {
                 WIN - plies
             } else if o.winners & me != 0 {
                 // A shared win (D35): better than nothing, worse than a sole win.
@@ -295,7 +305,12 @@ impl Searcher<'_> {
         let value = evaluate(self.rules, pos, self.root, &self.settings.weights);
         let scaled = (value * 1000.0).clamp(-(EVAL_CAP as f32), EVAL_CAP as f32) as i32;
         let noise = (table::mix(zobrist(pos) ^ self.settings.seed) % (2 * NOISE as u64 + 1)) as i32;
-        scaled + noise - NOISE
+        let idle = if self.rules.lookahead_end() {
+            IDLE_PENALTY * pos.idle.min(10_000) as i32
+        } else {
+            0
+        };
+        scaled + noise - NOISE - idle
     }
 
     fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: u32) {

@@ -139,3 +139,20 @@ fn selfplay_labels_every_sample_with_the_result() {
         selfplay(&rules, &pos, 1, 200, 0.1, &DEFAULT_WEIGHTS, 5, 1000)
     );
 }
+
+#[test]
+fn the_approach_counts_the_distance_to_neutral_fields() {
+    use pacru_search::features::seat_features;
+    // Shacru start: every chevron stands next to a neutral field (distance 1: 7/8 each).
+    let rules = Rules::new(Game::Shacru);
+    let pos = Position::start(2).unwrap();
+    let rows = seat_features(&rules, &pos);
+    assert_eq!(rows[0][10], 4.0 * 7.0 / 8.0);
+    // Every field but e5 marked by seat 1: seat 0's chevron on a1 is 4 king moves away.
+    let e5 = 4 * 9 + 4;
+    let markers = [0u128, pacru_engine::geometry::FULL & !(1u128 << e5) & !1];
+    let p = Position::new(2, &markers, &[&[0], &[80 * 8]], 0, 0, -1, 0, 0, None).unwrap();
+    assert_eq!(seat_features(&rules, &p)[0][10], 4.0 / 8.0);
+    // Pacru: no arrival marking, no approach.
+    assert_eq!(seat_features(&Rules::new(Game::Pacru), &pos)[0][10], 0.0);
+}
