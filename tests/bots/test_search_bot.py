@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -99,10 +101,17 @@ def test_features_of_the_start_are_the_move_alone() -> None:
 
 def test_shipped_weights_cover_every_configuration() -> None:
     names = list(_native.SEARCH_FEATURES)
+    data = json.loads(
+        resources.files("pacru.bots").joinpath("data", "search_weights.json").read_text()
+    )
+    assert data["features"] == names
+    assert len(data["bootstrap"]) == len(names)
     for game, players in CONFIGS:
-        weights = load_weights(game, players)
-        assert len(weights) == len(names)
-        assert weights[names.index("markers")] > 0  # more markers, more likely to win
+        assert len(data["weights"][f"{game}-{players}"]) == len(names)
+        assert load_weights(game, players) == tuple(data["weights"][f"{game}-{players}"])
+        assert data["training"]["configs"][f"{game}-{players}"]["games"] > 0
+    # A configuration without fitted weights takes the same game's at another count.
+    assert load_weights("azacru", 3) == load_weights("azacru", 2)
 
 
 def test_errors() -> None:
