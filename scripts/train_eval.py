@@ -19,6 +19,8 @@ crate's hand-set bootstrap weights. The games of the last tenth of seeds are
 held out to report the fit's log-loss and accuracy. The weights and these
 figures are written to ``--out`` (package data). The result is exact for a seed
 and ``--jobs`` count does not change it (games are seeded by their number).
+``--merge`` refits only ``--configs`` and keeps the others of ``--out``; each
+configuration's figures record the command that fitted it.
 """
 
 from __future__ import annotations
@@ -120,6 +122,8 @@ def train(game: str, players: int, args: argparse.Namespace, start: list[float])
             "held_out_log_loss": round(loss, 4),
             "held_out_accuracy": round(accuracy, 4),
             "seconds": round(time.perf_counter() - t0, 1),
+            "l2": args.l2,
+            "command": "python scripts/train_eval.py " + " ".join(sys.argv[1:]),
         }
         print(f"{game}-{players} round {round_ + 1}: {figures}", file=sys.stderr, flush=True)
     return {"weights": weights, "figures": figures}
@@ -138,6 +142,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--configs", nargs="*", default=list(CONFIGS))
     parser.add_argument("--out", type=Path, default=_OUT)
+    parser.add_argument(
+        "--merge", action="store_true", help="keep the other configurations of --out"
+    )
     args = parser.parse_args()
     bootstrap = [round(float(v), 5) for v in _native.SEARCH_DEFAULT_WEIGHTS]
     data: dict[str, Any] = {
@@ -157,6 +164,11 @@ def main() -> None:
             "configs": {},
         },
     }
+    if args.merge and args.out.exists():
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        data["weights"].update(old["weights"])
+        data["training"]["configs"].update(old["training"]["configs"])
+        data["training"]["command"] = old["training"]["command"]
     for key in args.configs:
         game, _, players = key.partition("-")
         fitted = train(game, int(players), args, bootstrap)
