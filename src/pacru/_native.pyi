@@ -55,6 +55,39 @@ def random_rollouts(
     record: bool,
 ) -> tuple[bytes, bytes, bytes | None]: ...
 
+#: The names of the search's evaluation features, in order (``pacru_search``).
+SEARCH_FEATURES: Final[list[str]]
+#: The search's hand-set bootstrap weights, one per feature.
+SEARCH_DEFAULT_WEIGHTS: Final[list[float]]
+
+def search_move(
+    fields: tuple[Any, ...],
+    weights: list[float],
+    nodes: int | None,
+    time_limit: float | None,
+    depth: int | None,
+    seed: int,
+) -> (
+    tuple[
+        tuple[int | None, int | None, bool, int, int, bool, int | None, int | None, list[int]],
+        int,
+        int,
+        int,
+    ]
+    | None
+): ...
+def search_features(fields: tuple[Any, ...]) -> list[list[float]]: ...
+def search_selfplay(
+    game: str,
+    players: int,
+    seed: int,
+    nodes: int,
+    epsilon: float,
+    weights: list[float],
+    every: int,
+    max_plies: int,
+) -> tuple[list[list[float]], list[float], int, str]: ...
+
 class Position:
     def __new__(
         cls,

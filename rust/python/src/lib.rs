@@ -14,6 +14,7 @@ mod decisions;
 mod methods;
 mod moves;
 mod rollouts;
+mod search;
 mod vector;
 
 use std::mem::ManuallyDrop;
@@ -1157,6 +1158,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decisions::decision_stage, m)?)?;
     m.add_function(wrap_pyfunction!(decisions::decision_observation, m)?)?;
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
+    search::register(m)?;
     m.add_class::<PyPosition>()?;
     m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;

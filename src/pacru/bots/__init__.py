@@ -12,7 +12,9 @@ reference bots     :class:`RandomBot` (uniform, by move family first),
                    leaves valued by the evaluation; PUCT with an
                    ``evaluator``, or batches of encoded leaves with a
                    ``batch_evaluator``; :meth:`MCTSBot.search` gives a
-                   :class:`SearchResult` for training)
+                   :class:`SearchResult` for training),
+                   :class:`SearchBot` (native alpha-beta, learned
+                   evaluation; chevron games; :mod:`.search`)
 other programs     ``engine:COMMAND`` plays a program speaking the engine
                    protocol (:mod:`.engine`); ``pacru engine`` serves one
 evaluation         :func:`evaluate`: each player's value of a position from
@@ -48,6 +50,7 @@ from pacru.bots.base import (
 from pacru.bots.evaluation import evaluate
 from pacru.bots.mcts import BatchEvaluator, Evaluator, MCTSBot, SearchResult
 from pacru.bots.rollouts import random_rollouts
+from pacru.bots.search import SearchBot, SearchUnavailableError
 from pacru.bots.simple import GreedyBot, Objective, RandomBot
 from pacru.bots.spec import BOTS, make_bot, parse_spec
 
@@ -60,7 +63,9 @@ __all__ = [
     "MCTSBot",
     "Objective",
     "RandomBot",
+    "SearchBot",
     "SearchResult",
+    "SearchUnavailableError",
     "Uniform",
     "evaluate",
     "make_bot",

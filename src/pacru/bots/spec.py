@@ -37,6 +37,7 @@ from typing import Any, Final, TypeAlias
 from pacru.bots.base import Bot
 from pacru.bots.engine import ENGINE_PARAMETERS, EngineBot
 from pacru.bots.mcts import MCTSBot
+from pacru.bots.search import SearchBot
 from pacru.bots.simple import GreedyBot, RandomBot
 
 __all__ = [
@@ -54,7 +55,12 @@ __all__ = [
 BotEntry: TypeAlias = str | Bot | Callable[[int], Bot]
 
 #: Bot kind -> class. Each takes ``seed`` and keyword parameters.
-BOTS: Final[dict[str, type[Any]]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
+BOTS: Final[dict[str, type[Any]]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": MCTSBot,
+    "search": SearchBot,
+}
 
 
 def spec_value(text: str) -> Any:

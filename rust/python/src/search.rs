@@ -1,0 +1,179 @@
+//! The alpha-beta bot of `pacru_search` for Python (`pacru.bots.search`): a best move,
+//! the evaluation's features and self-play samples, the position taken as plain values.
+
+use pacru_engine as engine;
+use pacru_search as search;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::time::Duration;
+
+/// A chevron position as `ChevronState` holds it: game, meeting rule, move cap, idle
+/// rounds, markers (one bitboard per seat), chevrons (codes per seat), to_move, out,
+/// trigger, idle, ply.
+type Fields = (
+    String,
+    String,
+    Option<u32>,
+    u32,
+    Vec<u128>,
+    Vec<Vec<u16>>,
+    u8,
+    u8,
+    i8,
+    u32,
+    u32,
+);
+
+/// A move as plain values: origin, target, capture, twist, turn, connection, marker,
+/// meeting, relinquished fields ascending.
+type MoveFields = (
+    Option<u8>,
+    Option<u8>,
+    bool,
+    i8,
+    i8,
+    bool,
+    Option<u8>,
+    Option<u8>,
+    Vec<u8>,
+);
+
+/// Self-play samples: features per sample, results, plies, termination.
+type Samples = (Vec<Vec<f32>>, Vec<f32>, u32, &'static str);
+
+fn invalid(err: engine::EngineError) -> PyErr {
+    PyValueError::new_err(err.message().to_owned())
+}
+
+/// The rules and position of `fields`; `ValueError` for a bad game, option or shape.
+fn position_of(fields: &Fields) -> PyResult<(engine::Rules, engine::Position)> {
+    let (game, meeting, cap, idle_rounds, markers, chevrons, to_move, out, trigger, idle, ply) =
+        fields;
+    let meeting_rule = match meeting.as_str() {
+        "2011" => engine::MeetingRule::Y2011,
+        "original" => engine::MeetingRule::Original,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown meeting rule {other:?}; valid: 2011, original"
+            )))
+        }
+    };
+    let game = engine::Game::parse(game).map_err(invalid)?;
+    let rules =
+        engine::Rules::with_options(game, meeting_rule, *cap, *idle_rounds).map_err(invalid)?;
+    let players = u8::try_from(markers.len())
+        .map_err(|_| PyValueError::new_err("a chevron game has 2 to 4 players"))?;
+    let codes: Vec<&[u16]> = chevrons.iter().map(Vec::as_slice).collect();
+    let pos = engine::Position::new(
+        players, markers, &codes, *to_move, *out, *trigger, *idle, *ply, None,
+    )
+    .map_err(invalid)?;
+    Ok((rules, pos))
+}
+
+fn weights_of(weights: &[f32]) -> PyResult<[f32; search::FEATURES]> {
+    weights.try_into().map_err(|_| {
+        PyValueError::new_err(format!(
+            "the evaluation needs {} weights ({}), not {}",
+            search::FEATURES,
+            search::FEATURE_NAMES.join(", "),
+            weights.len()
+        ))
+    })
+}
+
+fn move_fields(m: &engine::Move) -> MoveFields {
+    (
+        m.origin,
+        m.target,
+        m.capture,
+        m.twist,
+        m.turn,
+        m.connection,
+        m.marker,
+        m.meeting,
+        engine::geometry::bits(m.relinquished).collect(),
+    )
+}
+
+/// The best move of the seat to move and (value in thousandths of a logit, completed
+/// depth, nodes), or None when it has no move. The search runs without the GIL.
+/// `ValueError`: a bad position, weights or budget.
+#[pyfunction]
+#[pyo3(signature = (fields, weights, nodes, time_limit, depth, seed))]
+fn search_move(
+    py: Python<'_>,
+    fields: Fields,
+    weights: Vec<f32>,
+    nodes: Option<u64>,
+    time_limit: Option<f64>,
+    depth: Option<u32>,
+    seed: u64,
+) -> PyResult<Option<(MoveFields, i32, u32, u64)>> {
+    let (rules, pos) = position_of(&fields)?;
+    let time = match time_limit {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            return Err(PyValueError::new_err(format!(
+                "time_limit must be positive seconds, not {t}"
+            )))
+        }
+        Some(t) => Some(Duration::from_secs_f64(t.min(1e9))),
+        None => None,
+    };
+    let settings = search::Settings {
+        budget: search::Budget { nodes, time, depth },
+        seed,
+        weights: weights_of(&weights)?,
+    };
+    let report = py.detach(|| search::search(&rules, &pos, &settings));
+    Ok(report.map(|r| (move_fields(&r.best), r.value, r.depth, r.nodes)))
+}
+
+/// Per seat, its relative features (its counts minus the other seats' mean, see
+/// `pacru_search::features`). `ValueError`: a bad position.
+#[pyfunction]
+fn search_features(fields: Fields) -> PyResult<Vec<Vec<f32>>> {
+    let (rules, pos) = position_of(&fields)?;
+    let rows = search::features::seat_features(&rules, &pos);
+    Ok((0..usize::from(pos.players))
+        .map(|seat| search::features::relative_features(&pos, &rows, seat).to_vec())
+        .collect())
+}
+
+/// One self-play game from the start position (`pacru_search::selfplay`): (features per
+/// sample, results, plies, termination), without the GIL. `ValueError`: a bad game,
+/// player count or weights.
+#[pyfunction]
+#[pyo3(signature = (game, players, seed, nodes, epsilon, weights, every, max_plies))]
+#[allow(clippy::too_many_arguments)]
+fn search_selfplay(
+    py: Python<'_>,
+    game: &str,
+    players: u8,
+    seed: u64,
+    nodes: u64,
+    epsilon: f64,
+    weights: Vec<f32>,
+    every: u32,
+    max_plies: u32,
+) -> PyResult<Samples> {
+    let rules = engine::Rules::new(engine::Game::parse(game).map_err(invalid)?);
+    let start = engine::Position::start(players).map_err(invalid)?;
+    let weights = weights_of(&weights)?;
+    let g = py.detach(|| {
+        search::selfplay(
+            &rules, &start, seed, nodes, epsilon, &weights, every, max_plies,
+        )
+    });
+    let features = g.features.iter().map(|f| f.to_vec()).collect();
+    Ok((features, g.results, g.plies, g.termination))
+}
+
+/// Adds the search functions to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("SEARCH_FEATURES", search::FEATURE_NAMES.to_vec())?;
+    m.add("SEARCH_DEFAULT_WEIGHTS", search::DEFAULT_WEIGHTS.to_vec())?;
+    m.add_function(wrap_pyfunction!(search_move, m)?)?;
+    m.add_function(wrap_pyfunction!(search_features, m)?)?;
+    m.add_function(wrap_pyfunction!(search_selfplay, m)?)
+}

@@ -1,0 +1,97 @@
+//! Self-play games for fitting the evaluation: positions' features and the results.
+
+use crate::features::{relative_features, seat_features, FEATURES};
+use crate::table::mix;
+use crate::{candidates, search, Budget, Settings};
+use pacru_engine::{legal_moves, Position, Rules};
+
+/// The training samples of one self-play game.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SelfPlay {
+    /// Per sampled position and seat in play: the seat's relative features.
+    pub features: Vec<[f32; FEATURES]>,
+    /// Aligned with `features`: the seat's share of the win (1 a sole win, 1/k shared by
+    /// k, 0 a loss or a game without winner).
+    pub results: Vec<f32>,
+    /// Plies played.
+    pub plies: u32,
+    /// The termination value (`"supply-exhausted"`, ...), or `"max-plies"`.
+    pub termination: &'static str,
+}
+
+/// Plays one game from `start`: each move is a uniform random candidate with
+/// probability `epsilon`, else the search's with `nodes` nodes and `weights`; the
+/// positions of every `every`-th ply (from ply `skip` on) are sampled for every seat in
+/// play. The game stops after `max_plies` plies (then no sample is kept).
+#[allow(clippy::too_many_arguments)]
+pub fn selfplay(
+    rules: &Rules,
+    start: &Position,
+    seed: u64,
+    nodes: u64,
+    epsilon: f64,
+    weights: &[f32; FEATURES],
+    every: u32,
+    max_plies: u32,
+) -> SelfPlay {
+    let mut pos = start.clone();
+    let mut state = mix(seed);
+    let mut sampled: Vec<(usize, [f32; FEATURES])> = Vec::new();
+    let mut plies = 0u32;
+    while pos.outcome.is_none() && plies < max_plies {
+        if plies.is_multiple_of(every.max(1)) {
+            let rows = seat_features(rules, &pos);
+            for seat in 0..usize::from(pos.players) {
+                if pos.out >> seat & 1 == 0 {
+                    sampled.push((seat, relative_features(&pos, &rows, seat)));
+                }
+            }
+        }
+        state = mix(state);
+        let explore = ((state >> 11) as f64) / ((1u64 << 53) as f64) < epsilon;
+        let list = legal_moves(rules, &pos);
+        let m = if explore {
+            let moves = candidates(&list);
+            state = mix(state);
+            match moves.len() {
+                0 => None,
+                n => moves.get((state % n as u64) as usize).copied(),
+            }
+        } else {
+            let settings = Settings {
+                budget: Budget {
+                    nodes: Some(nodes),
+                    time: None,
+                    depth: None,
+                },
+                seed: state,
+                weights: *weights,
+            };
+            search(rules, &pos, &settings).map(|r| r.best)
+        };
+        let Some(next) = m.and_then(|m| list.apply_listed(&m)) else {
+            break;
+        };
+        pos = next;
+        plies += 1;
+    }
+    let mut out = SelfPlay {
+        plies,
+        termination: "max-plies",
+        ..SelfPlay::default()
+    };
+    let Some(outcome) = pos.outcome else {
+        return out;
+    };
+    out.termination = outcome.termination.value();
+    let share = 1.0 / outcome.winners.count_ones().max(1) as f32;
+    for (seat, f) in sampled {
+        out.features.push(f);
+        out.results.push(if outcome.winners >> seat & 1 != 0 {
+            share
+        } else {
+            0.0
+        });
+    }
+    out
+}

@@ -1,0 +1,94 @@
+//! The zobrist hash of a position and the transposition table.
+
+use pacru_engine::geometry::bits;
+use pacru_engine::{Move, Position};
+use std::sync::OnceLock;
+
+/// SplitMix64's output function (a bijection of `u64`).
+pub fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Keys: chevrons by seat and code (4 x 648), markers by seat and field (4 x 81), then
+/// the seat to move (4), the eliminated set (16) and the trigger (5).
+fn keys() -> &'static [u64] {
+    static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        (0..4 * 648 + 4 * 81 + 4 + 16 + 5)
+            .map(|i| mix(i as u64 ^ 0x5eed))
+            .collect()
+    })
+}
+
+/// The zobrist hash of `pos` (ply and idle count left out).
+pub fn zobrist(pos: &Position) -> u64 {
+    let k = keys();
+    let mut h = 0u64;
+    for seat in 0..usize::from(pos.players.min(4)) {
+        for code in pos.chevrons[seat].iter() {
+            h ^= k[seat * 648 + usize::from(code)];
+        }
+        for f in bits(pos.markers[seat]) {
+            h ^= k[4 * 648 + seat * 81 + usize::from(f)];
+        }
+    }
+    let base = 4 * 648 + 4 * 81;
+    h ^= k[base + usize::from(pos.to_move % 4)];
+    h ^= k[base + 4 + usize::from(pos.out & 15)];
+    h ^ k[base + 20 + (pos.trigger.clamp(-1, 3) + 1) as usize]
+}
+
+/// How a stored value bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub key: u64,
+    pub value: i32,
+    pub depth: u8,
+    pub bound: Bound,
+    pub best: Move,
+}
+
+/// A table of `size` (a power of two) entries, replaced when the new one is as deep.
+pub struct Table {
+    entries: Vec<Option<Entry>>,
+}
+
+impl Table {
+    pub fn new(size: usize) -> Table {
+        Table {
+            entries: vec![None; size],
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.entries.len() - 1)
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.entries[self.slot(key)].filter(|e| e.key == key)
+    }
+
+    pub fn store(&mut self, key: u64, value: i32, depth: u8, bound: Bound, best: Move) {
+        let slot = self.slot(key);
+        let keep = self.entries[slot].is_some_and(|e| e.key != key && e.depth > depth);
+        if !keep {
+            self.entries[slot] = Some(Entry {
+                key,
+                value,
+                depth,
+                bound,
+                best,
+            });
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The search: legal answers, a win in one found, determinism and the node budget.
+
+use pacru_engine::{legal_moves, Game, Position, Rules};
+use pacru_search::{candidates, search, selfplay, Budget, Settings, DEFAULT_WEIGHTS, WIN};
+
+fn nodes(n: u64, seed: u64) -> Settings {
+    Settings {
+        budget: Budget {
+            nodes: Some(n),
+            time: None,
+            depth: None,
+        },
+        seed,
+        weights: DEFAULT_WEIGHTS,
+    }
+}
+
+const GAMES: [(Game, u8); 6] = [
+    (Game::Lilacru, 2),
+    (Game::Shacru, 2),
+    (Game::Azacru, 2),
+    (Game::Pacru, 2),
+    (Game::Pacru, 3),
+    (Game::Pacru, 4),
+];
+
+/// Positions of seeded, nearly random games (every `every`-th ply), for each game.
+fn positions(rules: &Rules, players: u8, seed: u64, every: u32) -> Vec<Position> {
+    let mut pos = Position::start(players).unwrap();
+    let mut out = vec![pos.clone()];
+    let mut ply = 0u64;
+    while pos.outcome.is_none() && ply < 400 {
+        let list = legal_moves(rules, &pos);
+        let moves = candidates(&list);
+        if moves.is_empty() {
+            break;
+        }
+        let pick =
+            (seed.wrapping_mul(0x9E37_79B9) ^ ply.wrapping_mul(2_654_435_761)) % moves.len() as u64;
+        pos = list.apply_listed(&moves[pick as usize]).unwrap();
+        ply += 1;
+        if ply.is_multiple_of(u64::from(every)) {
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_answer_is_legal_and_within_the_node_budget() {
+    for (game, players) in GAMES {
+        let rules = Rules::new(game);
+        for pos in positions(&rules, players, 3, 25) {
+            let Some(r) = search(&rules, &pos, &nodes(500, 1)) else {
+                assert!(pos.outcome.is_some() || legal_moves(&rules, &pos).is_empty());
+                continue;
+            };
+            assert!(
+                legal_moves(&rules, &pos).index_of(&r.best).is_some(),
+                "{game:?} {}",
+                r.best
+            );
+            assert!(r.nodes <= 500, "{} nodes", r.nodes);
+        }
+    }
+}
+
+#[test]
+fn same_seed_and_nodes_same_move() {
+    for (game, players) in GAMES {
+        let rules = Rules::new(game);
+        for pos in positions(&rules, players, 5, 40) {
+            let a = search(&rules, &pos, &nodes(2000, 9));
+            let b = search(&rules, &pos, &nodes(2000, 9));
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn a_win_in_one_is_found_and_played() {
+    // Positions where some candidate ends the game with the mover as sole winner and
+    // another does not: the search must play a winning one and value it as a win.
+    let mut found = 0;
+    for (game, players) in GAMES {
+        let rules = Rules::new(game);
+        for seed in 0..30 {
+            for pos in positions(&rules, players, seed, 1) {
+                let list = legal_moves(&rules, &pos);
+                let me = 1u8 << pos.to_move;
+                let wins = |m: &pacru_engine::Move| {
+                    list.apply_listed(m)
+                        .and_then(|p| p.outcome)
+                        .is_some_and(|o| o.winners == me)
+                };
+                let moves = candidates(&list);
+                if !moves.iter().any(wins) || moves.iter().all(wins) {
+                    continue;
+                }
+                found += 1;
+                let r = search(&rules, &pos, &nodes(5000, 1)).unwrap();
+                assert!(
+                    wins(&r.best),
+                    "{game:?} {players}p: {} does not win",
+                    r.best
+                );
+                assert_eq!(r.value, WIN - 1);
+            }
+        }
+    }
+    assert!(found >= 5, "only {found} positions with a win in one");
+}
+
+#[test]
+fn a_depth_budget_completes_that_depth() {
+    let rules = Rules::new(Game::Shacru);
+    let pos = Position::start(2).unwrap();
+    let mut s = nodes(u64::MAX, 1);
+    s.budget.nodes = None;
+    s.budget.depth = Some(3);
+    let r = search(&rules, &pos, &s).unwrap();
+    assert_eq!(r.depth, 3);
+}
+
+#[test]
+fn selfplay_labels_every_sample_with_the_result() {
+    let rules = Rules::new(Game::Shacru);
+    let pos = Position::start(2).unwrap();
+    let g = selfplay(&rules, &pos, 1, 200, 0.1, &DEFAULT_WEIGHTS, 5, 1000);
+    assert_ne!(g.termination, "max-plies");
+    assert_eq!(g.features.len(), g.results.len());
+    assert!(!g.features.is_empty());
+    // Two players: the samples come in pairs whose shares sum to 1 (or 0 without winner).
+    for pair in g.results.chunks(2) {
+        assert!(pair[0] + pair[1] == 1.0 || pair[0] + pair[1] == 0.0);
+    }
+    assert_eq!(
+        g,
+        selfplay(&rules, &pos, 1, 200, 0.1, &DEFAULT_WEIGHTS, 5, 1000)
+    );
+}
+
+#[test]
+fn the_approach_counts_the_distance_to_neutral_fields() {
+    use pacru_search::features::seat_features;
+    // Shacru start: every chevron stands next to a neutral field (distance 1: 7/8 each).
+    let rules = Rules::new(Game::Shacru);
+    let pos = Position::start(2).unwrap();
+    let rows = seat_features(&rules, &pos);
+    assert_eq!(rows[0][10], 4.0 * 7.0 / 8.0);
+    // Every field but e5 marked by seat 1: seat 0's chevron on a1 is 4 king moves away.
+    let e5 = 4 * 9 + 4;
+    let markers = [0u128, pacru_engine::geometry::FULL & !(1u128 << e5) & !1];
+    let p = Position::new(2, &markers, &[&[0], &[80 * 8]], 0, 0, -1, 0, 0, None).unwrap();
+    assert_eq!(seat_features(&rules, &p)[0][10], 4.0 / 8.0);
+    // Pacru: no arrival marking, no approach.
+    assert_eq!(seat_features(&Rules::new(Game::Pacru), &pos)[0][10], 0.0);
+}
