@@ -1,51 +1,16 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
-from collections.abc import Callable
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Final
 
-from pacru.base import Outcome
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.rules import Rules
-from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding
 
 #: True when the engine implements every chevron game (then pacru.ENGINE is "native").
 COMPLETE: Final[bool]
 #: The chevron games the engine implements.
 GAMES: Final[tuple[str, ...]]
 
-def init(
-    move_class: type[Move],
-    legal_moves: type[LegalMoves],
-    outcome: Callable[[str, int, tuple[str, ...]], Outcome],
-    position: Callable[[ChevronState], Position],
-    python_list: Callable[[Position], LegalMoves],
-    empty: LegalMoves,
-    move_or_none: Callable[[str], Move | None],
-    frozen: type[Exception],
-) -> None: ...
-def state_methods(
-    state_class: type[ChevronState],
-    checked_apply: Callable[..., ChevronState],
-    legal_moves_doc: str,
-    apply_move_doc: str,
-) -> tuple[Any, Any]: ...
-def decision_class(
-    base: type[Decision],
-    doc: str,
-    docs: list[str],
-    checked_choose: Callable[..., Decision],
-    choose_doc: str | None,
-    encoding_class: type[Encoding],
-    checked_start: Callable[..., Decision],
-    start_doc: str | None,
-) -> tuple[type[Decision], Any]: ...
-def decision_choose(decision: Decision, action: int) -> Decision: ...
-def decision_stage(decision: Decision) -> tuple[int, int]: ...
-def decision_observation(decision: Decision, player: int) -> bytearray: ...
-def legal_moves(state: ChevronState) -> LegalMoves: ...
-def apply(state: ChevronState, move: Move) -> ChevronState: ...
 def random_rollouts(
     position: Position,
     n: int,
@@ -71,10 +36,22 @@ class Position:
         ply: int,
         termination: str | None,
         winners: int,
-        state_rules: object = None,
-        players: tuple[str, ...] | None = None,
     ) -> Position: ...
-    def legal_moves(self) -> NativeLegalMoves: ...
+    def legal_moves(self, table: Mapping[int, Move]) -> NativeLegalMoves: ...
+    def apply(
+        self, move: Move, moves: NativeLegalMoves | None
+    ) -> tuple[
+        Position,
+        tuple[int, ...],
+        tuple[tuple[int, ...], ...],
+        int,
+        int,
+        int,
+        int,
+        int,
+        str | None,
+        int,
+    ]: ...
     def perft(self, depth: int) -> int: ...
     @property
     def markers(self) -> tuple[int, ...]: ...
@@ -96,20 +73,6 @@ class NativeLegalMoves(LegalMoves):
     def issued(self) -> Move | None: ...
     @property
     def position(self) -> Position: ...
-
-class DecisionLayout:
-    """The fixed parts of one chevron encoding, for the native decisions."""
-
-    def __new__(
-        cls,
-        rules: Rules,
-        players: int,
-        game_index: int,
-        ply_scale: float,
-        idle_scale: float,
-        supply: int,
-    ) -> DecisionLayout: ...
-    def start(self, encoding: Encoding, state: ChevronState) -> Decision | None: ...
 
 #: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
 #: terminated and truncated (bool). The observation is ``Batch.observation``'s.
