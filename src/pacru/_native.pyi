@@ -1,7 +1,7 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
@@ -37,7 +37,7 @@ class Position:
         termination: str | None,
         winners: int,
     ) -> Position: ...
-    def legal_moves(self, table: Mapping[int, Move]) -> NativeLegalMoves: ...
+    def legal_moves(self, table: Mapping[Any, Move]) -> NativeLegalMoves: ...
     def apply(
         self, move: Move, moves: NativeLegalMoves | None
     ) -> tuple[

@@ -204,3 +204,22 @@ def test_the_native_engine_by_name() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "native"
+
+
+def test_the_move_table_builds_the_moves_the_constructor_builds() -> None:
+    """The native lists' moves are built without the constructor's checks: every field
+    is what the constructor gives, and so are ==, hash and the text."""
+    state = start("pacru", 2)
+    rng = random.Random(7)
+    for _ in range(40):
+        moves = native.legal_moves(state)
+        if not moves:
+            break
+        for move in (moves[0], moves[-1], moves[rng.randrange(len(moves))]):
+            made = Move(**{f.name: getattr(move, f.name) for f in attrs.fields(Move)})
+            assert type(move) is Move
+            assert move == made
+            assert hash(move) == hash(made)
+            assert str(move) == str(made)
+            assert Move.parse(str(move)) == move
+        state = state.apply_move(moves[rng.randrange(len(moves))])

@@ -154,18 +154,26 @@ fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
     .unwrap_or_else(|never| match never {})
 }
 
-/// The Python int of the move key of `m` (below 2^40) with its relinquished fields above
-/// bit 40: what the move table (`pacru.chevron.native.MoveTable`) decodes.
-fn table_key(m: &engine::Move) -> u128 {
-    u128::from(move_key(m)) | m.relinquished << 40
-}
-
 /// The `pacru.Move` of an engine move: `table[key]`, the table building a missing one.
+/// The key is the int `move_key(m)`, or for a reorientation the tuple of that int and
+/// the relinquished fields (what `pacru.chevron.native.MoveTable` decodes).
 pub(crate) fn to_python<'py>(
     table: &Bound<'py, PyAny>,
     m: &engine::Move,
 ) -> PyResult<Bound<'py, PyAny>> {
-    table.get_item(table_key(m))
+    let key = move_key(m);
+    if m.relinquished == 0 {
+        return table.get_item(key);
+    }
+    let py = table.py();
+    let ints = code_ints(py);
+    let mut fields = Vec::with_capacity(m.relinquished.count_ones() as usize);
+    let mut rest = m.relinquished;
+    while rest != 0 {
+        fields.push(ints[rest.trailing_zeros() as usize].bind(py));
+        rest &= rest - 1;
+    }
+    table.get_item((key, PyTuple::new(py, fields)?))
 }
 
 fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {

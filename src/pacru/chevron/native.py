@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MOVES",
+    "MoveKey",
     "MoveTable",
     "NativeLegalMoves",
     "apply",
@@ -56,36 +57,56 @@ def outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome
     )
 
 
-class MoveTable(dict[int, Move]):
+class _Draft(Move):
+    """A :class:`~pacru.Move` being built by :class:`MoveTable`, which then turns it into
+    one by ``__class__`` assignment (the same slots): the engine's moves are valid, so
+    the constructor's checks, a few microseconds a move, are left out."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+_new: Final = object.__new__
+
+
+#: A key of :class:`MoveTable`.
+MoveKey = int | tuple[int, tuple[int, ...]]
+
+
+class MoveTable(dict[MoveKey, Move]):
     """The :class:`~pacru.Move` of each move key of the extension, built when first asked.
 
     A key packs a move's parts (7 bits a field, 81 for None): origin (bits 0-6), target
     (7-13), marker (14-20), meeting (21-27), capture (28), connection (29), twist + 1
-    (30-31), turn + 2 (32-34), and the bitboard of the relinquished fields from bit 40.
-    Moves without relinquished fields are kept (a few thousand in a game); the others,
-    reorientations of which there are millions, are built each time.
+    (30-31) and turn + 2 (32-34); a reorientation's key is the tuple of that int and its
+    relinquished fields, ascending. Moves without relinquished fields are kept (a few
+    thousand in a game); reorientations, of which there are millions, are built each
+    time.
     """
 
-    def __missing__(self, key: int) -> Move:
-        def field(shift: int) -> int | None:
-            f = key >> shift & 127
-            return None if f == _NO_FIELD else f
-
-        relinquished = key >> 40
-        move = Move(
-            field(0),
-            field(7),
-            bool(key >> 28 & 1),
-            (key >> 30 & 3) - 1,
-            (key >> 32 & 7) - 2,
-            bool(key >> 29 & 1),
-            field(14),
-            field(21),
-            tuple(f for f in range(81) if relinquished >> f & 1),
-        )
+    def __missing__(self, key: MoveKey) -> Move:
+        relinquished: tuple[int, ...] = ()
+        if type(key) is tuple:
+            key, relinquished = key
+        assert isinstance(key, int)
+        origin, target = key & 127, key >> 7 & 127
+        marker, meeting = key >> 14 & 127, key >> 21 & 127
+        move: Any = _new(_Draft)
+        move.origin = None if origin == _NO_FIELD else origin
+        move.target = None if target == _NO_FIELD else target
+        move.capture = bool(key >> 28 & 1)
+        move.twist = (key >> 30 & 3) - 1
+        move.turn = (key >> 32 & 7) - 2
+        move.connection = bool(key >> 29 & 1)
+        move.marker = None if marker == _NO_FIELD else marker
+        move.meeting = None if meeting == _NO_FIELD else meeting
+        move.relinquished = relinquished
+        move._attrs_cached_hash = None
+        move.__class__ = Move
+        built: Move = move
         if not relinquished:
-            self[key] = move
-        return move
+            self[key] = built
+        return built
 
 
 #: The move table of every native list of this process.
