@@ -1,10 +1,20 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
-from collections.abc import Mapping
-from typing import Any, Final
+from collections.abc import Iterator, Mapping
+from typing import Any, Final, final, overload
 
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
+
+__all__ = [
+    "COMPLETE",
+    "GAMES",
+    "Batch",
+    "MovesIter",
+    "NativeLegalMoves",
+    "Position",
+    "random_rollouts",
+]
 
 #: True when the engine implements every chevron game (then pacru.ENGINE is "native").
 COMPLETE: Final[bool]
@@ -20,6 +30,7 @@ def random_rollouts(
     record: bool,
 ) -> tuple[bytes, bytes, bytes | None]: ...
 
+@final
 class Position:
     def __new__(
         cls,
@@ -63,10 +74,19 @@ class Position:
         self,
     ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int, bool]: ...
 
+@final
 class NativeLegalMoves(LegalMoves):
     """The native engine's move list: a ``LegalMoves`` by registration (not by inheritance;
     declared a subclass here so that it types as one)."""
 
+    @overload
+    def __getitem__(self, index: int, /) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> tuple[Move, ...]: ...
+    def __contains__(self, move: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def index(self, value: Any, start: Any = None, stop: Any = None) -> int: ...
+    def count(self, value: Any) -> int: ...
     def family_count(self) -> int: ...
     def family_range(self, family: int) -> tuple[int, int]: ...
     @property
@@ -74,10 +94,17 @@ class NativeLegalMoves(LegalMoves):
     @property
     def position(self) -> Position: ...
 
+@final
+class MovesIter(Iterator[Move]):
+    """An iterator over a ``NativeLegalMoves``, in order or reversed."""
+
+    def __next__(self) -> Move: ...
+
 #: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
 #: terminated and truncated (bool). The observation is ``Batch.observation``'s.
-FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray]
+_FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray]
 
+@final
 class Batch:
     @staticmethod
     def create(
@@ -87,14 +114,14 @@ class Batch:
         ply_scale: float,
         idle_scale: float,
         supply: int,
-    ) -> tuple[Batch, FrameBytes]: ...
+    ) -> tuple[Batch, _FrameBytes]: ...
     def step(
         self,
         rows: list[int],
         actions: list[int],
         restart: list[bool],
         starts: list[Position | None],
-    ) -> tuple[Batch, FrameBytes]: ...
+    ) -> tuple[Batch, _FrameBytes]: ...
     def observation(self) -> bytearray: ...
     def position(
         self, row: int

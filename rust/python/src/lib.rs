@@ -391,9 +391,10 @@ impl PyPosition {
     /// checked by the engine. Engine errors become `pacru` exceptions (`errors`).
     fn apply<'py>(
         slf: &Bound<'py, Self>,
-        move_: &Bound<'py, PyAny>,
+        r#move: &Bound<'py, PyAny>,
         moves: Option<&Bound<'py, Moves>>,
     ) -> PyResult<Parts<'py>> {
+        let move_ = r#move;
         let py = slf.py();
         let me = slf.get();
         let issued = moves.and_then(|list| list.get().issued_move(move_));

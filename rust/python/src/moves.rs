@@ -363,10 +363,10 @@ impl Moves {
     }
 
     /// The family a move would belong to (same chevron, target/turn, capture), if any.
-    fn family_of<'py>(&self, move_: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let py = move_.py();
+    fn family_of<'py>(&self, r#move: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = r#move.py();
         self.python(py)?
-            .call_method1(intern!(py, "family_of"), (move_,))
+            .call_method1(intern!(py, "family_of"), (r#move,))
     }
 
     /// The legal moves of the chevron on `field` (see `LegalMoves.from_field`).
