@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use pacru_engine as engine;
 use pyo3::basic::CompareOp;
-use pyo3::exceptions::{PyIndexError, PyOverflowError, PyRuntimeError, PyTypeError};
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -432,6 +432,26 @@ impl Moves {
     #[getter]
     fn _impl<'py>(slf: &Bound<'py, Self>) -> Bound<'py, Self> {
         slf.clone()
+    }
+
+    /// Mark `move` (a move of this list, or an equal one) as the move handed out last, as
+    /// indexing does: the Python decisions of `pacru.encoding` hand out their finished
+    /// move so, and `apply_move` then takes it without a check. `ValueError` when the
+    /// list does not hold it.
+    fn _issue(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let Some(i) = self.index_of(r#move)? else {
+            return Err(PyValueError::new_err("the move is not in this list"));
+        };
+        let m = self
+            .list
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
+        let before = match self.issued.lock() {
+            Ok(mut issued) => issued.replace((r#move.clone().unbind(), i, m)),
+            Err(_) => None,
+        };
+        drop(before);
+        Ok(())
     }
 
     /// The move indexing handed out last, or None.
