@@ -46,6 +46,10 @@ def test_a_ply_past_the_end_is_refused() -> None:
         _at(f"ply={COUNTER_MAX + 1}")
     last = _at(f"ply={COUNTER_MAX}")
     assert last.is_legal("e1-d2")
+    explained = last.explain("e1-d2")  # explain and is_legal never raise
+    assert explained.legal
+    assert explained.message == f"legal, but not playable: ply cannot count past {COUNTER_MAX}"
+    assert pacru.from_position(last.to_position()) == last
     assert len(last.legal_moves()) == 16
     with pytest.raises(InvalidPositionError, match=f"ply cannot count past {COUNTER_MAX}"):
         last.apply_move("e1-d2")
