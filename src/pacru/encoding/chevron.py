@@ -370,11 +370,10 @@ class ChevronEncoding(Encoding):
                 move = fam.get(index)
         else:
             move = fam.get(_combination_rank(len(fam.fields), fam.cost, c[8]))
-        # A move of the list's own family: apply_move takes it as it takes one the list
-        # handed out, without checking it again.
+        # A move of the list's own family: apply_move takes it as one the list handed out.
         if c[1].__class__ is LegalMoves:
             c[1]._impl.issued = move
-        else:  # the native engine's list (pacru._native.NativeLegalMoves)
+        else:  # the native engine's list marks it itself
             c[1]._issue(move)  # type: ignore[attr-defined]
         return _new_tuple(Decision, (self, decision[1], decision[2], prefix, (), "done", move, c))
 
