@@ -151,14 +151,59 @@ impl Moves {
         Ok(self.list.index_of(&from_python(move_)?))
     }
 
-    /// The Python engine's list of this position (for its families).
+    /// The list of this list's families, made from the engine's steps and choices
+    /// (`_family_parts`) by `pacru.chevron.native.family_list` when first read.
     fn python<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
         let list = self.python.get_or_try_init(py, || {
-            pacru_attr(py, "pacru.chevron.native", "python_list")?
-                .call1((self.position.bind(py),))
+            let parts = self.family_parts(py)?;
+            pacru_attr(py, "pacru.chevron.native", "family_list")?
+                .call1(parts)
                 .map(Bound::unbind)
         })?;
         Ok(list.bind(py))
+    }
+
+    /// The engine's families: whether the only move is a pass; per step family
+    /// `(origin, target, capture, choices)` with each choice `(twist, connection, marker
+    /// field or -1, meeting bitboard)`; the codes `field * 8 + facing` of the chevrons
+    /// that may reorient; the own unoccupied fields they may give up {R14, D25}.
+    fn family_parts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let list = &self.list;
+        let mut steps = Vec::with_capacity(list.step_count());
+        for i in 0..list.step_count() {
+            let Some((origin, target, capture)) = list.step_fields(i) else {
+                break;
+            };
+            let mut choices = Vec::new();
+            list.each_step_choice(i, |c| {
+                choices.push((
+                    c.twist,
+                    c.connection,
+                    c.marker.map_or(-1, i16::from),
+                    c.meetings,
+                ))
+            });
+            steps.push((origin, target, capture, PyTuple::new(py, choices)?));
+        }
+        let (fields, free) = list.reorientation_fields();
+        let pos = list.position();
+        let seat = usize::from(pos.to_move);
+        let mut codes = Vec::new();
+        let mut rest = fields;
+        while rest != 0 {
+            let f = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            if let Some(facing) = pos.chevrons.get(seat).and_then(|c| c.facing_at(f)) {
+                codes.push(u16::from(f) * 8 + u16::from(facing));
+            }
+        }
+        (
+            list.is_pass(),
+            PyTuple::new(py, steps)?,
+            PyTuple::new(py, codes)?,
+            free,
+        )
+            .into_pyobject(py)
     }
 
     /// The number of move families: the step families, then the reorientation families,

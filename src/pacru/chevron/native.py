@@ -10,8 +10,8 @@ its length, indexing, iteration and membership run in the extension. Its moves
 are :class:`~pacru.Move` values taken from :data:`MOVES`, a table that builds
 each move the first time it is asked for and keeps every move without
 relinquished fields. Its families (:attr:`~pacru.LegalMoves.steps`,
-``reorientations``, ``families``, ``family_of``, ``from_field``) are those of
-the pure-Python engine, worked out when first read (:func:`python_list`).
+``reorientations``, ``families``, ``family_of``, ``from_field``) are made
+from the engine's steps and choices when first read (:func:`family_list`).
 
 The extension keeps no object of pacru's: this module hands it what it needs
 with each call (the move table), and builds the states from the parts it
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pacru import _native
 from pacru.base import Outcome, Termination
+from pacru.chevron.families import FixedChoices, Option
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
@@ -40,6 +41,7 @@ __all__ = [
     "MoveTable",
     "NativeLegalMoves",
     "apply",
+    "family_list",
     "legal_moves",
     "outcome",
     "position",
@@ -153,8 +155,29 @@ NativeLegalMoves: Final = _native.NativeLegalMoves
 
 
 def python_list(pos: _native.Position) -> LegalMoves:
-    """The pure-Python engine's list of a native position: the families of a native list."""
+    """The pure-Python engine's list of a native position (for tests and tools)."""
     return generate(rules_of_key(pos.options), *pos.generator_args())
+
+
+def family_list(
+    passes: bool,
+    steps: tuple[tuple[int, int, bool, tuple[Option, ...]], ...],
+    reorienting: tuple[int, ...],
+    free: int,
+) -> LegalMoves:
+    """A :class:`~pacru.LegalMoves` of the native engine's families, from its parts.
+
+    The native list's ``steps``, ``reorientations``, ``families``, ``family_of``
+    and ``from_field`` are this list's: its step families hold the choices the
+    engine worked out for them (``(twist, connection, marker field or -1,
+    meeting bitboard)`` each), its reorientations the codes of the chevrons that
+    may reorient and the own unoccupied fields they may give up {R14, D25}.
+    """
+    if passes:
+        return LegalMoves.pass_only()
+    raw = tuple((origin, target, 0, 0, False, capture) for origin, target, capture, _ in steps)
+    choices = FixedChoices(raw, tuple(options for *_, options in steps)) if raw else None
+    return LegalMoves(choices, reorienting, free)
 
 
 def legal_moves(state: ChevronState) -> LegalMoves:
