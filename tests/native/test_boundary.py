@@ -223,3 +223,12 @@ def test_the_move_table_builds_the_moves_the_constructor_builds() -> None:
             assert str(move) == str(made)
             assert Move.parse(str(move)) == move
         state = state.apply_move(moves[rng.randrange(len(moves))])
+
+
+def test_a_hand_built_state_beyond_the_counters_is_an_invalid_position() -> None:
+    """A state built directly (not read) with a count no engine holds: InvalidPositionError
+    when the native engine first needs it, never an OverflowError."""
+    s = start("shacru", 2)
+    built = ChevronState(s.rules, s.players, s.markers, s.chevrons, s.to_move, ply=2**64)
+    with pytest.raises(pacru.InvalidPositionError, match="out of range"):
+        native.position(built)

@@ -30,7 +30,8 @@ from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.resolve import successor
-from pacru.chevron.rules import rules_of_key
+from pacru.chevron.rules import COUNTER_MAX, rules_of_key
+from pacru.errors import InvalidPositionError
 
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
@@ -130,21 +131,27 @@ def position(state: ChevronState) -> _native.Position:
             for i, p in enumerate(state.players):
                 if p in result.winners:
                     winners |= 1 << i
-        pos = _native.Position(
-            rules.game,
-            rules.meeting_rule,
-            rules.move_cap,
-            rules.idle_rounds,
-            state.markers,
-            state.chevrons,
-            state.to_move,
-            state.out,
-            state.trigger,
-            state.idle,
-            state.ply,
-            None if result is None else result.termination.value,
-            winners,
-        )
+        try:
+            pos = _native.Position(
+                rules.game,
+                rules.meeting_rule,
+                rules.move_cap,
+                rules.idle_rounds,
+                state.markers,
+                state.chevrons,
+                state.to_move,
+                state.out,
+                state.trigger,
+                state.idle,
+                state.ply,
+                None if result is None else result.termination.value,
+                winners,
+            )
+        except OverflowError:
+            # A state built by hand with a number no engine holds (the readers refuse it).
+            raise InvalidPositionError(
+                f"a count or seat of this position is out of range (counters: 0..{COUNTER_MAX})"
+            ) from None
         object.__setattr__(state, "_pos", pos)
     native: _native.Position = pos
     return native
