@@ -401,3 +401,85 @@ def test_nothing_reaches_around_the_engine_boundary() -> None:
         }
 
     assert _breaches(allowed, lambda module: True) == []
+
+
+#: The modules that may import the extension ``pacru._native``: the engine boundary with
+#: its native side (imported by the boundary alone, when the native engine is chosen), and
+#: the vector/rollout layer, which plays whole batches inside the extension
+#: (docs/architecture.rst). Everyone else asks the boundary (``native_module()``).
+NATIVE_IMPORTERS = frozenset(
+    {
+        "pacru.chevron.engine",
+        "pacru.chevron.native",
+        "pacru._vector_native",
+        "pacru.bots.rollouts",
+    }
+)
+
+
+def test_only_the_boundary_and_the_batch_layer_import_the_extension() -> None:
+    def allowed(source: str, target: str) -> bool:
+        if target == "pacru.chevron.native":  # the native side of the boundary
+            return source in NATIVE_IMPORTERS - {"pacru.chevron.native"}
+        return target != "pacru._native" or source in NATIVE_IMPORTERS
+
+    assert _breaches(allowed, lambda module: True) == []
+
+
+def _environment_reads(tree: ast.AST) -> Iterator[ast.AST]:
+    """The nodes that read the environment variable PACRU_ENGINE: a call with the
+    literal name as an argument (``os.environ.get``, ``os.getenv``) or a subscript."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            args: list[ast.expr] = [*node.args, *(k.value for k in node.keywords)]
+        elif isinstance(node, ast.Subscript):
+            args = [node.slice]
+        else:
+            continue
+        if any(isinstance(a, ast.Constant) and a.value == "PACRU_ENGINE" for a in args):
+            yield node
+
+
+def _engine_attribute_reads(tree: ast.AST) -> Iterator[ast.AST]:
+    """``pacru.ENGINE`` read as an attribute, or imported from ``pacru``."""
+    for node in ast.walk(tree):
+        attribute = (
+            isinstance(node, ast.Attribute)
+            and node.attr == "ENGINE"
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "pacru"
+        )
+        imported = (
+            isinstance(node, ast.ImportFrom)
+            and node.module == "pacru"
+            and any(alias.name == "ENGINE" for alias in node.names)
+        )
+        if attribute or imported:
+            yield node
+
+
+def test_only_the_boundary_picks_the_engine() -> None:
+    """PACRU_ENGINE is read by pacru.chevron.engine alone, and no module of the package
+    reads pacru.ENGINE (they ask pacru.chevron.engine)."""
+    readers = sorted(
+        name
+        for name, path in all_modules().items()
+        if any(_environment_reads(ast.parse(path.read_text(encoding="utf-8"))))
+    )
+    assert readers == ["pacru.chevron.engine"]
+    engine_readers = sorted(
+        name
+        for name, path in all_modules().items()
+        if any(_engine_attribute_reads(ast.parse(path.read_text(encoding="utf-8"))))
+    )
+    assert engine_readers == []
+
+
+def test_the_boundary_checks_see_what_they_look_for() -> None:
+    tree = ast.parse(
+        "import os, pacru\nos.environ.get('PACRU_ENGINE')\nos.environ['PACRU_ENGINE']\n"
+        "os.getenv(key='PACRU_ENGINE')\npacru.ENGINE\nfrom pacru import ENGINE\n"
+        "'PACRU_ENGINE'\n"
+    )
+    assert len(list(_environment_reads(tree))) == 3
+    assert len(list(_engine_attribute_reads(tree))) == 2

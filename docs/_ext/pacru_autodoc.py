@@ -14,15 +14,10 @@ property's docstring as its type: napoleon takes the docstring "Pacru: the
 players who are out." as type ``Pacru`` and shows a stray "Type: Pacru" under it. The
 types come from the annotations (``autodoc_typehints = "signature"``), so
 such a docstring is shown as written.
-
-Under the native engine ``ChevronState.legal_moves`` and ``apply_move`` are C
-methods, which carry no annotations; their signatures are taken from the
-Python methods they replaced.
 """
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import attrs
@@ -81,24 +76,6 @@ def clean_signature(cls: type, signature: str) -> str:
     return f"({', '.join(kept)})" if kept else ""
 
 
-def engine_method_signature(name: str) -> tuple[str, str] | None:
-    """The annotated signature of a ``ChevronState`` method the native engine replaced by
-    a C method (which carries no annotations), from the Python method it replaced."""
-    from pacru.chevron.engine import REPLACED_METHODS
-
-    owner, _, method = name.rpartition(".")
-    python = REPLACED_METHODS.get(method)
-    if python is None or not owner.endswith("ChevronState"):
-        return None
-    sig = inspect.signature(python)  # annotations are strings (postponed evaluation)
-    params = [
-        f"{p.name}: {p.annotation}" if p.annotation is not p.empty else p.name
-        for p in sig.parameters.values()
-        if p.name != "self"
-    ]
-    return f"({', '.join(params)})", str(sig.return_annotation)
-
-
 def _process_signature(
     app: Sphinx,
     what: str,
@@ -108,8 +85,6 @@ def _process_signature(
     signature: str | None,
     return_annotation: str | None,
 ) -> tuple[str | None, str | None] | None:
-    if what == "method":
-        return engine_method_signature(name)
     if what != "class" or signature is None or not isinstance(obj, type):
         return None
     return clean_signature(obj, signature), return_annotation

@@ -1,51 +1,26 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
-from collections.abc import Callable
-from typing import Any, Final
+from collections.abc import Iterator, Mapping
+from typing import Any, Final, final, overload
 
-from pacru.base import Outcome
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.rules import Rules
-from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding
+
+__all__ = [
+    "COMPLETE",
+    "GAMES",
+    "Batch",
+    "MovesIter",
+    "NativeLegalMoves",
+    "Position",
+    "random_rollouts",
+]
 
 #: True when the engine implements every chevron game (then pacru.ENGINE is "native").
 COMPLETE: Final[bool]
 #: The chevron games the engine implements.
 GAMES: Final[tuple[str, ...]]
 
-def init(
-    move_class: type[Move],
-    legal_moves: type[LegalMoves],
-    outcome: Callable[[str, int, tuple[str, ...]], Outcome],
-    position: Callable[[ChevronState], Position],
-    python_list: Callable[[Position], LegalMoves],
-    empty: LegalMoves,
-    move_or_none: Callable[[str], Move | None],
-    frozen: type[Exception],
-) -> None: ...
-def state_methods(
-    state_class: type[ChevronState],
-    checked_apply: Callable[..., ChevronState],
-    legal_moves_doc: str,
-    apply_move_doc: str,
-) -> tuple[Any, Any]: ...
-def decision_class(
-    base: type[Decision],
-    doc: str,
-    docs: list[str],
-    checked_choose: Callable[..., Decision],
-    choose_doc: str | None,
-    encoding_class: type[Encoding],
-    checked_start: Callable[..., Decision],
-    start_doc: str | None,
-) -> tuple[type[Decision], Any]: ...
-def decision_choose(decision: Decision, action: int) -> Decision: ...
-def decision_stage(decision: Decision) -> tuple[int, int]: ...
-def decision_observation(decision: Decision, player: int) -> bytearray: ...
-def legal_moves(state: ChevronState) -> LegalMoves: ...
-def apply(state: ChevronState, move: Move) -> ChevronState: ...
 def random_rollouts(
     position: Position,
     n: int,
@@ -88,6 +63,7 @@ def search_selfplay(
     max_plies: int,
 ) -> tuple[list[list[float]], list[float], int, str]: ...
 
+@final
 class Position:
     def __new__(
         cls,
@@ -104,10 +80,22 @@ class Position:
         ply: int,
         termination: str | None,
         winners: int,
-        state_rules: object = None,
-        players: tuple[str, ...] | None = None,
     ) -> Position: ...
-    def legal_moves(self) -> NativeLegalMoves: ...
+    def legal_moves(self, table: Mapping[Any, Move]) -> NativeLegalMoves: ...
+    def apply(
+        self, move: Move, moves: NativeLegalMoves | None
+    ) -> tuple[
+        Position,
+        tuple[int, ...],
+        tuple[tuple[int, ...], ...],
+        int,
+        int,
+        int,
+        int,
+        int,
+        str | None,
+        int,
+    ]: ...
     def perft(self, depth: int) -> int: ...
     @property
     def markers(self) -> tuple[int, ...]: ...
@@ -119,10 +107,20 @@ class Position:
         self,
     ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int, bool]: ...
 
+@final
 class NativeLegalMoves(LegalMoves):
     """The native engine's move list: a ``LegalMoves`` by registration (not by inheritance;
     declared a subclass here so that it types as one)."""
 
+    @overload
+    def __getitem__(self, index: int, /) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> tuple[Move, ...]: ...
+    def __contains__(self, move: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def index(self, value: Any, start: Any = None, stop: Any = None) -> int: ...
+    def count(self, value: Any) -> int: ...
+    def _issue(self, move: Move) -> None: ...
     def family_count(self) -> int: ...
     def family_range(self, family: int) -> tuple[int, int]: ...
     @property
@@ -130,24 +128,17 @@ class NativeLegalMoves(LegalMoves):
     @property
     def position(self) -> Position: ...
 
-class DecisionLayout:
-    """The fixed parts of one chevron encoding, for the native decisions."""
+@final
+class MovesIter(Iterator[Move]):
+    """An iterator over a ``NativeLegalMoves``, in order or reversed."""
 
-    def __new__(
-        cls,
-        rules: Rules,
-        players: int,
-        game_index: int,
-        ply_scale: float,
-        idle_scale: float,
-        supply: int,
-    ) -> DecisionLayout: ...
-    def start(self, encoding: Encoding, state: ChevronState) -> Decision | None: ...
+    def __next__(self) -> Move: ...
 
 #: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
 #: terminated and truncated (bool). The observation is ``Batch.observation``'s.
-FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray]
+_FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray]
 
+@final
 class Batch:
     @staticmethod
     def create(
@@ -157,14 +148,14 @@ class Batch:
         ply_scale: float,
         idle_scale: float,
         supply: int,
-    ) -> tuple[Batch, FrameBytes]: ...
+    ) -> tuple[Batch, _FrameBytes]: ...
     def step(
         self,
         rows: list[int],
         actions: list[int],
         restart: list[bool],
         starts: list[Position | None],
-    ) -> tuple[Batch, FrameBytes]: ...
+    ) -> tuple[Batch, _FrameBytes]: ...
     def observation(self) -> bytearray: ...
     def position(
         self, row: int

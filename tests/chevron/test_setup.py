@@ -10,6 +10,7 @@ import pacru
 from pacru import CHEVRON_GAMES, ChevronState, Direction
 from pacru.base import MAX_COLOUR_NAME
 from pacru.chevron.notation import MAX_POSITION_TEXT
+from pacru.chevron.rules import COUNTER_MAX
 from pacru.geometry import FIELD_NAMES, borderland_of
 
 from .helpers import moves_of, start
@@ -241,14 +242,15 @@ def test_the_reader_refuses_what_new_game_refuses() -> None:
 
 def test_the_longest_position_string_fits_the_reader() -> None:
     """Four longest names, a marker on every free field, chevrons, an eliminated colour, huge
-    counters and every Pacru option: well under MAX_POSITION_TEXT, and it reads back."""
+    counters (the largest the engines hold) and every Pacru option: well under
+    MAX_POSITION_TEXT, and it reads back."""
     free = [f for f in FIELD_NAMES if f not in {"e1", "a3", "i3", "c1"}]
     markers = ";".join(f"{c}:{','.join(free[i::3])}" for i, c in enumerate(LONGEST[:3]))
     chevrons = f"{LONGEST[0]}:e1N,a3E;{LONGEST[1]}:i3W;{LONGEST[2]}:c1N"
     text = (
         f"pacru players={','.join(LONGEST)} turn={LONGEST[1]} markers={markers} "
-        f"chevrons={chevrons} out={LONGEST[3]} ply={'9' * 29} meeting_rule=original "
-        f"move_cap={'9' * 29}"
+        f"chevrons={chevrons} out={LONGEST[3]} ply={COUNTER_MAX} meeting_rule=original "
+        f"move_cap={COUNTER_MAX}"
     )
     state = pacru.from_position(text, adjudicate=False)
     written = state.to_position()

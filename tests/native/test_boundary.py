@@ -145,8 +145,11 @@ def test_bad_input_is_an_exception_not_a_crash() -> None:
     assert moves[-16] == moves[0]
     assert moves[numpy.int64(3)] == moves[3]  # type: ignore[call-overload]
     state = start("shacru", 2)
-    with pytest.raises(ValueError, match="pacru engine"):
+    # Typed engine errors, mapped to pacru's exceptions (rust/python/src/errors.rs).
+    with pytest.raises(IllegalMoveError, match="a1-i9 is not a legal move here"):
         native.apply(state, Move(origin=0, target=80))
+    with pytest.raises(pacru.InvalidPositionError, match="two chevrons on a1"):
+        ext.Position(*good[:5], ((0,), (1,)), *good[6:])
 
 
 def test_the_engine_in_use_and_the_python_override() -> None:
@@ -166,26 +169,66 @@ def _forced() -> bool:
     return os.environ.get("PACRU_ENGINE", "").strip().lower() == "python"
 
 
-def test_the_extension_refuses_a_move_class_whose_fields_it_does_not_set() -> None:
-    """The extension builds moves slot by slot: a field it does not know is an error at
-    initialisation, not a slot left unset."""
+def test_the_extension_keeps_no_object_of_pacru() -> None:
+    """Nothing is registered with the extension at import, and no method is replaced:
+    the state's methods are the Python functions of its class (issue 29)."""
     from pacru import _native
 
-    @attrs.frozen
-    class Other:
-        origin: int
-        target: int
-
-    refused = r'the fields of Other are \["origin", "target"\], the extension sets \["origin", '
-    with pytest.raises(RuntimeError, match=refused):
-        _native.init(
-            Other,  # type: ignore[arg-type]
-            pacru.LegalMoves,
-            native.outcome,
-            native.position,
-            native.python_list,
-            pacru.LegalMoves.empty(),
-            lambda text: None,
-            attrs.exceptions.FrozenInstanceError,
-        )
+    for name in ("init", "state_methods", "legal_moves", "apply"):
+        assert not hasattr(_native, name), name
+    for name in ("legal_moves", "apply_move"):
+        method = vars(pacru.ChevronState)[name]
+        assert method.__module__ == "pacru.chevron.state", name
     assert native.legal_moves(start("shacru", 2))[0] == pacru.Move.parse("e1-d2")
+
+
+@pytest.mark.parametrize("value", ["rust", "nativ", "pyhton", "1"])
+def test_an_unknown_engine_name_is_an_error(value: str) -> None:
+    env = {**os.environ, "PACRU_ENGINE": value}
+    out = subprocess.run(
+        [sys.executable, "-c", "import pacru"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode != 0
+    assert "PACRU_ENGINE must be one of native, python or empty" in out.stderr
+    assert repr(value) in out.stderr
+
+
+def test_the_native_engine_by_name() -> None:
+    code = "import pacru; print(pacru.ENGINE)"
+    env = {**os.environ, "PACRU_ENGINE": " Native "}
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "native"
+
+
+def test_the_move_table_builds_the_moves_the_constructor_builds() -> None:
+    """The native lists' moves are built without the constructor's checks: every field
+    is what the constructor gives, and so are ==, hash and the text."""
+    state = start("pacru", 2)
+    rng = random.Random(7)
+    for _ in range(40):
+        moves = native.legal_moves(state)
+        if not moves:
+            break
+        for move in (moves[0], moves[-1], moves[rng.randrange(len(moves))]):
+            made = Move(**{f.name: getattr(move, f.name) for f in attrs.fields(Move)})
+            assert type(move) is Move
+            assert move == made
+            assert hash(move) == hash(made)
+            assert str(move) == str(made)
+            assert Move.parse(str(move)) == move
+        state = state.apply_move(moves[rng.randrange(len(moves))])
+
+
+def test_a_hand_built_state_beyond_the_counters_is_an_invalid_position() -> None:
+    """A state built directly (not read) with a count no engine holds: InvalidPositionError
+    when the native engine first needs it, never an OverflowError."""
+    s = start("shacru", 2)
+    built = ChevronState(s.rules, s.players, s.markers, s.chevrons, s.to_move, ply=2**64)
+    with pytest.raises(pacru.InvalidPositionError, match="out of range"):
+        native.position(built)

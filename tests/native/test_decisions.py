@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from pacru import ChevronState, Move
-from pacru.chevron.engine import ENGINE, python_legal_moves
+from pacru.chevron.engine import ENGINE, native_module, python_legal_moves
 from pacru.encoding import Decision, Encoding
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.errors import IllegalMoveError
@@ -28,7 +28,15 @@ from .support import CONFIGS, fresh, start
 GAMES = max(1, int(os.environ.get("PACRU_NATIVE_GAMES", "100")) // 5)
 MAX_PLIES = 200
 
-pytestmark = pytest.mark.skipif(ENGINE != "native", reason="the native engine is not in use")
+pytestmark = [
+    pytest.mark.skipif(ENGINE != "native", reason="the native engine is not in use"),
+    # Issue 29: the native decisions come back on the safe binding with the "decide"
+    # branch, which removes this mark; until then pacru.encoding uses the Python ones.
+    pytest.mark.skipif(
+        not hasattr(native_module(), "decision_class"),
+        reason="the native decisions are not in this build (issue 29, decide branch)",
+    ),
+]
 
 
 def python_twin(enc: ChevronEncoding) -> ChevronEncoding:

@@ -69,9 +69,10 @@ def test_every_sequence_operation_agrees(game: str, players: int) -> None:
         indices: tuple[object, ...] = (0, 1, n // 2, n - 1, -1, -n, n, -n - 1, 1 << 70)
         for i in (*indices, np.int64(0), np.uint8(1), True):
             assert _index_outcomes(nat, i) == _index_outcomes(py, i)
-        for bad in (1.0, "0", None):
+        for bad in (1.0, 1.5, "0", None):
+            # The same class and the same message (operator.index's).
+            assert _index_outcomes(nat, bad) == _index_outcomes(py, bad)
             assert _index_outcomes(nat, bad)[0] == "TypeError"
-            assert _index_outcomes(py, bad)[0] == "TypeError"
         for s in (slice(None, 5), slice(-3, None), slice(None, None, -7), slice(2, 9, 3)):
             assert nat[s] == py[s]
         if n <= 400:
@@ -103,6 +104,14 @@ def _compare_lookups(py: LegalMoves, nat: LegalMoves, move: Move, at: int) -> No
     after = _outcome(lambda: nat.index(move, at + 1))
     assert after == _outcome(lambda: py.index(move, at + 1))
     assert after[0] == "ValueError"
+    # index and count compare items (a text is no move), as Sequence's do; `in` reads text.
+    for value, first in ((text, 0), (move, 1 << 70), (move, -(1 << 70)), (move, at)):
+        assert _outcome(lambda v=value, f=first: nat.index(v, f)) == _outcome(  # type: ignore[misc]
+            lambda v=value, f=first: py.index(v, f)  # type: ignore[misc]
+        )
+    assert _outcome(lambda: nat.index(text)) == ("ValueError", "")
+    assert nat.count(text) == py.count(text) == 0
+    assert nat.index(move, -len(py)) == at
 
 
 def test_the_native_list_refuses_assignment_and_deletion() -> None:

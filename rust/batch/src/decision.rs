@@ -777,10 +777,10 @@ impl Game {
                 fill(nbin + rot(seat), (left / supply) as f32);
             }
         }
-        fill(nbin + p, (f64::from(pos.idle) / layout.idle_scale) as f32);
+        fill(nbin + p, (pos.idle as f64 / layout.idle_scale) as f32);
         fill(
             nbin + p + 1,
-            (f64::from(pos.ply) / layout.ply_scale).min(1.0) as f32,
+            (pos.ply as f64 / layout.ply_scale).min(1.0) as f32,
         );
     }
 }

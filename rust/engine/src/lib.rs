@@ -22,6 +22,7 @@ pub use movelist::{legal_moves, legal_moves_into, MoveList, StepChoice};
 pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
 pub use types::{
     ChevronList, EngineError, Game, MeetingRule, Move, Outcome, Position, Rules, Termination,
+    COUNTER_MAX,
 };
 
 impl MoveList {
@@ -44,7 +45,17 @@ impl MoveList {
     /// longer needed, its storage reused); false when `m` is impossible, and then `next`
     /// holds no meaningful position.
     pub fn apply_listed_into(&self, m: &Move, next: &mut Position) -> bool {
+        self.resolve_listed_into(m, next).is_ok()
+    }
+
+    /// [`MoveList::apply_listed_into`] with the reason of a refusal: an impossible move
+    /// ([`EngineError::IllegalMove`]) or a counter at its end
+    /// ([`EngineError::CounterLimit`]).
+    ///
+    /// # Errors
+    /// As said; `next` is then meaningless.
+    pub fn resolve_listed_into(&self, m: &Move, next: &mut Position) -> Result<(), EngineError> {
         next.clone_from(&self.position);
-        resolve::resolve_into(&self.rules, &self.position, m, next).is_ok()
+        resolve::resolve_into(&self.rules, &self.position, m, next)
     }
 }

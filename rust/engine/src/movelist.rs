@@ -304,6 +304,12 @@ impl MoveList {
         )
     }
 
+    /// The reorientations' fields {R14}: the bitboard of the chevrons that may reorient,
+    /// and that of the own unoccupied fields they may give up (D25); both 0 without.
+    pub fn reorientation_fields(&self) -> (u128, u128) {
+        (self.reorienting, self.free)
+    }
+
     /// The position the moves are legal in.
     pub fn position(&self) -> &Position {
         &self.position

@@ -28,13 +28,15 @@ use crate::types::{ChevronList, EngineError, Move, Outcome, Position, Rules, Ter
 /// The game is over, or `m` is not one of the position's legal moves.
 pub fn apply(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, EngineError> {
     if pos.outcome.is_some() {
-        return Err(EngineError::new(format!(
+        return Err(EngineError::GameOver(format!(
             "the game is over; {m} was not played"
         )));
     }
     let moves = legal_moves(rules, pos);
     if moves.index_of(m).is_none() {
-        return Err(EngineError::new(format!("{m} is not a legal move here")));
+        return Err(EngineError::IllegalMove(format!(
+            "{m} is not a legal move here"
+        )));
     }
     resolve(rules, pos, m)
 }
@@ -56,9 +58,9 @@ pub(crate) fn resolve_into(
     next: &mut Position,
 ) -> Result<(), EngineError> {
     if !pos.shape_ok() {
-        return Err(EngineError::new(
+        return Err(EngineError::InvalidPosition(String::from(
             "a position needs 2..=4 players and a seat to move among them",
-        ));
+        )));
     }
     if rules.pacru() {
         resolve_pacru(rules, pos, m, next)
@@ -67,8 +69,16 @@ pub(crate) fn resolve_into(
     }
 }
 
+/// The ply after `pos`'s: an error, never a wrap or a saturation, past
+/// [`crate::COUNTER_MAX`].
+fn next_ply(pos: &Position) -> Result<u64, EngineError> {
+    pos.ply
+        .checked_add(1)
+        .ok_or(EngineError::CounterLimit("ply"))
+}
+
 fn bad(m: &Move) -> EngineError {
-    EngineError::new(format!("{m} is not a move of this position"))
+    EngineError::IllegalMove(format!("{m} is not a move of this position"))
 }
 
 /// Lilacru, Shacru, Azacru: mark {L5, S-R3, A-R3, D6, D7}, connect and remove
@@ -127,19 +137,18 @@ fn resolve_plain(
     next.idle = if acquired || !rules.lookahead_end() {
         0
     } else {
-        pos.idle.saturating_add(1)
+        pos.idle
+            .checked_add(1)
+            .ok_or(EngineError::CounterLimit("idle"))?
     };
-    next.ply = pos.ply.saturating_add(1);
+    next.ply = next_ply(pos)?;
     next.outcome = if rules.azacru() {
         if next.trigger >= 0 && next.to_move as i8 == next.trigger {
             Some(Outcome {
                 termination: Termination::EndTriggered,
                 winners: top_scorers(next),
             })
-        } else if rules
-            .move_cap
-            .is_some_and(|cap| pos.ply.saturating_add(1) >= cap)
-        {
+        } else if rules.move_cap.is_some_and(|cap| next.ply >= cap) {
             Some(Outcome {
                 termination: Termination::MoveCap,
                 winners: 0,
@@ -186,7 +195,7 @@ pub fn lookahead_outcome(rules: &Rules, pos: &Position) -> Option<Outcome> {
         None
     };
     let termination = termination.or_else(|| {
-        (u64::from(pos.idle) >= u64::from(rules.idle_rounds) * n as u64)
+        (u128::from(pos.idle) >= u128::from(rules.idle_rounds) * n as u128)
             .then_some(Termination::IdleLimit)
     })?;
     Some(Outcome {
@@ -365,7 +374,7 @@ fn resolve_pacru(
             }
         }
     }
-    next.ply = pos.ply.saturating_add(1);
+    next.ply = next_ply(pos)?;
     next.idle = 0;
     if supply <= 0 {
         // g. {R16b, D29, D31}: a pincer that also took an opponent's last chevron puts

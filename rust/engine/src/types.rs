@@ -3,30 +3,51 @@
 use crate::geometry::{bits, field_name, line, FULL};
 use std::fmt;
 
-/// An error for input the engine refuses (a malformed position, an illegal move); the
-/// message says what is wrong.
+/// The largest value of a counter (`ply`, `idle`, `move_cap`, `idle_rounds`): the engine
+/// holds them as `u64`, and `pacru` refuses a larger one on both engines.
+pub const COUNTER_MAX: u64 = u64::MAX;
+
+/// An error for input the engine refuses, by kind; the binding maps each kind to one
+/// `pacru` exception (`rust/python/src/errors.rs`), and [`EngineError::message`] says what
+/// is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct EngineError {
-    message: String,
+pub enum EngineError {
+    /// A game name the engine does not know (`ValueError`).
+    UnknownGame(String),
+    /// A rule option the game does not have, or a value out of range (`ValueError`;
+    /// D32, D33, D48).
+    InvalidOption(String),
+    /// Values that make no position: a bad shape, marker, chevron code or seat
+    /// (`InvalidPositionError`).
+    InvalidPosition(String),
+    /// A move that is not one of the position's legal moves (`IllegalMoveError`, whose
+    /// message the Python rules work out).
+    IllegalMove(String),
+    /// A move asked of a finished game (`GameOverError`).
+    GameOver(String),
+    /// A counter would pass [`COUNTER_MAX`] (`InvalidPositionError`): the named counter.
+    CounterLimit(&'static str),
 }
 
 impl EngineError {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> EngineError {
-        EngineError {
-            message: message.into(),
-        }
-    }
-
     /// What is wrong.
-    pub fn message(&self) -> &str {
-        &self.message
+    pub fn message(&self) -> String {
+        match self {
+            EngineError::UnknownGame(m)
+            | EngineError::InvalidOption(m)
+            | EngineError::InvalidPosition(m)
+            | EngineError::IllegalMove(m)
+            | EngineError::GameOver(m) => m.clone(),
+            EngineError::CounterLimit(counter) => {
+                format!("{counter} cannot count past {COUNTER_MAX}")
+            }
+        }
     }
 }
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.message())
     }
 }
 
@@ -66,7 +87,7 @@ impl Game {
             "shacru" => Ok(Game::Shacru),
             "azacru" => Ok(Game::Azacru),
             "pacru" => Ok(Game::Pacru),
-            _ => Err(EngineError::new(format!(
+            _ => Err(EngineError::UnknownGame(format!(
                 "unknown chevron game {name:?}; valid: lilacru, shacru, azacru, pacru"
             ))),
         }
@@ -92,10 +113,10 @@ pub struct Rules {
     pub meeting_rule: MeetingRule,
     /// Non-official: Pacru and Azacru end without a winner after this many plies (D32);
     /// ignored by Lilacru and Shacru.
-    pub move_cap: Option<u32>,
+    pub move_cap: Option<u64>,
     /// Non-official safety valve of Lilacru/Shacru: end after this many full rounds
     /// without a field acquired (D33); 81 by default.
-    pub idle_rounds: u32,
+    pub idle_rounds: u64,
 }
 
 impl Rules {
@@ -116,8 +137,8 @@ impl Rules {
     pub fn with_options(
         game: Game,
         meeting_rule: MeetingRule,
-        move_cap: Option<u32>,
-        idle_rounds: u32,
+        move_cap: Option<u64>,
+        idle_rounds: u64,
     ) -> Result<Rules, EngineError> {
         let rules = Rules {
             game,
@@ -126,29 +147,31 @@ impl Rules {
             idle_rounds,
         };
         if meeting_rule != MeetingRule::Y2011 && game != Game::Pacru {
-            return Err(EngineError::new("meeting_rule applies to Pacru only"));
+            return Err(EngineError::InvalidOption(String::from(
+                "meeting_rule applies to Pacru only",
+            )));
         }
         if let Some(cap) = move_cap {
             if !(rules.pacru() || rules.azacru()) {
-                return Err(EngineError::new(
+                return Err(EngineError::InvalidOption(String::from(
                     "move_cap applies to Pacru and Azacru only (ruling D32)",
-                ));
+                )));
             }
             if cap < 1 {
-                return Err(EngineError::new(
+                return Err(EngineError::InvalidOption(String::from(
                     "move_cap must be a positive number of plies",
-                ));
+                )));
             }
         }
         if idle_rounds < 1 {
-            return Err(EngineError::new(
+            return Err(EngineError::InvalidOption(String::from(
                 "idle_rounds must be a positive whole number",
-            ));
+            )));
         }
         if idle_rounds != 81 && !rules.lookahead_end() {
-            return Err(EngineError::new(
+            return Err(EngineError::InvalidOption(String::from(
                 "idle_rounds applies to Lilacru and Shacru only (ruling D33)",
-            ));
+            )));
         }
         Ok(rules)
     }
@@ -287,12 +310,12 @@ impl ChevronList {
         let mut list = ChevronList::EMPTY;
         for &code in codes {
             if code >= 81 * 8 {
-                return Err(EngineError::new(format!(
+                return Err(EngineError::InvalidPosition(format!(
                     "chevron code must be field * 8 + facing below 648, not {code}"
                 )));
             }
             if list.fields >> (code >> 3) & 1 != 0 {
-                return Err(EngineError::new(format!(
+                return Err(EngineError::InvalidPosition(format!(
                     "two chevrons on {}",
                     field_name((code >> 3) as u8)
                 )));
@@ -379,9 +402,9 @@ pub struct Position {
     /// Azacru: the seat whose pass triggered the end, -1 before {A-R10}.
     pub trigger: i8,
     /// Lilacru/Shacru: plies since a field was last acquired (D33).
-    pub idle: u32,
+    pub idle: u64,
     /// Plies played since the start of the game.
-    pub ply: u32,
+    pub ply: u64,
     /// How the game ended, or None.
     pub outcome: Option<Outcome>,
 }
@@ -403,18 +426,18 @@ impl Position {
         to_move: u8,
         out: u8,
         trigger: i8,
-        idle: u32,
-        ply: u32,
+        idle: u64,
+        ply: u64,
         outcome: Option<Outcome>,
     ) -> Result<Position, EngineError> {
         if !(2..=4).contains(&players) {
-            return Err(EngineError::new(format!(
+            return Err(EngineError::InvalidPosition(format!(
                 "a chevron game is played by 2, 3 or 4 players, not {players}"
             )));
         }
         let n = players as usize;
         if markers.len() != n || chevrons.len() != n {
-            return Err(EngineError::new(format!(
+            return Err(EngineError::InvalidPosition(format!(
                 "markers and chevrons must list {n} seats, not {} and {}",
                 markers.len(),
                 chevrons.len()
@@ -434,12 +457,12 @@ impl Position {
         let mut marked = 0u128;
         for (i, &m) in markers.iter().enumerate() {
             if m & !FULL != 0 {
-                return Err(EngineError::new(
+                return Err(EngineError::InvalidPosition(String::from(
                     "a marker bitboard has bits above field 80",
-                ));
+                )));
             }
             if m & marked != 0 {
-                return Err(EngineError::new(format!(
+                return Err(EngineError::InvalidPosition(format!(
                     "{} holds markers of two colours",
                     field_name((m & marked).trailing_zeros() as u8)
                 )));
@@ -451,7 +474,7 @@ impl Position {
         for (i, codes) in chevrons.iter().enumerate() {
             let list = ChevronList::from_codes(codes)?;
             if list.fields() & occupied != 0 {
-                return Err(EngineError::new(format!(
+                return Err(EngineError::InvalidPosition(format!(
                     "two chevrons on {}",
                     field_name((list.fields() & occupied).trailing_zeros() as u8)
                 )));
@@ -461,24 +484,26 @@ impl Position {
         }
         let seats = (1u8 << n) - 1;
         if to_move >= players {
-            return Err(EngineError::new(format!(
+            return Err(EngineError::InvalidPosition(format!(
                 "to_move must be a seat 0..{}, not {to_move}",
                 n - 1
             )));
         }
         if out & !seats != 0 {
-            return Err(EngineError::new("out names a seat beyond the players"));
+            return Err(EngineError::InvalidPosition(String::from(
+                "out names a seat beyond the players",
+            )));
         }
         if trigger < -1 || trigger >= players as i8 {
-            return Err(EngineError::new(format!(
+            return Err(EngineError::InvalidPosition(format!(
                 "trigger must be -1 or a seat, not {trigger}"
             )));
         }
         if let Some(o) = outcome {
             if o.winners & !seats != 0 {
-                return Err(EngineError::new(
+                return Err(EngineError::InvalidPosition(String::from(
                     "the winners name a seat beyond the players",
-                ));
+                )));
             }
         }
         Ok(pos)
@@ -501,7 +526,7 @@ impl Position {
             3 => (vec![&N, &E, &W], [255, 255]),
             4 => (vec![&S, &W, &N, &E], [255, 255]),
             _ => {
-                return Err(EngineError::new(format!(
+                return Err(EngineError::InvalidPosition(format!(
                     "a chevron game is played by 2, 3 or 4 players, not {players}"
                 )))
             }

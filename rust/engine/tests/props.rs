@@ -3,7 +3,8 @@
 //! `index_of(get(i)) == Some(i)`.
 
 use pacru_engine::{
-    apply, legal_moves, legal_moves_into, perft, Game, MeetingRule, Move, Position, Rules,
+    apply, legal_moves, legal_moves_into, perft, EngineError, Game, MeetingRule, Move, Position,
+    Rules, COUNTER_MAX,
 };
 use proptest::prelude::*;
 
@@ -13,8 +14,8 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
     (
         0usize..4,
         any::<bool>(),
-        prop::option::of(1u32..200),
-        0u32..100,
+        prop::option::of(prop_oneof![1u64..200, (u64::MAX - 3)..=u64::MAX]),
+        prop_oneof![0u64..100, (u64::MAX - 3)..=u64::MAX],
     )
         .prop_map(|(g, original, move_cap, idle_rounds)| Rules {
             game: GAMES[g],
@@ -28,6 +29,11 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         })
 }
 
+/// A counter (`ply`, `idle`): small, or at the end of what the engine holds.
+fn counter() -> impl Strategy<Value = u64> {
+    prop_oneof![0u64..400, (COUNTER_MAX - 3)..=COUNTER_MAX]
+}
+
 /// A random position: each field neutral or one seat's, maybe a chevron of any seat.
 fn position_strategy() -> impl Strategy<Value = Position> {
     (
@@ -36,8 +42,8 @@ fn position_strategy() -> impl Strategy<Value = Position> {
         any::<u8>(),
         any::<u8>(),
         -1i8..4,
-        0u32..400,
-        0u32..400,
+        counter(),
+        counter(),
     )
         .prop_filter_map(
             "a valid shape",
@@ -82,7 +88,16 @@ fn check_list(rules: &Rules, pos: &Position, picks: &[u64]) {
         let i = p % n;
         let m = moves.get(i).expect("in range");
         assert_eq!(moves.index_of(&m), Some(i), "{m}");
-        let next = apply(rules, pos, &m).expect("a listed move is legal");
+        let next = match apply(rules, pos, &m) {
+            Ok(next) => next,
+            Err(EngineError::CounterLimit(_)) => {
+                // A counter at its end: refused alike by every way of applying a move.
+                assert!(pos.ply == COUNTER_MAX || pos.idle == COUNTER_MAX);
+                assert_eq!(moves.apply_index(i), None);
+                continue;
+            }
+            Err(other) => panic!("a listed move is legal: {other:?}"),
+        };
         assert_eq!(moves.apply_index(i), Some(next.clone()));
         // Into a position that held another one: the same position.
         let mut into = Position::start(4).expect("a start position");
@@ -174,5 +189,34 @@ proptest! {
             pos = moves.apply_index(p % moves.len()).unwrap();
         }
         let _ = perft(&rules, &pos, 1);
+    }
+
+    /// The counters are held exactly up to COUNTER_MAX: a move adds one ply (and one idle
+    /// ply or none), never wraps or saturates, and past the end is `CounterLimit`.
+    #[test]
+    fn counters_exact_or_refused(rules in rules_strategy(), pos in position_strategy(),
+                                 pick in any::<u64>()) {
+        let moves = legal_moves(&rules, &pos);
+        if !moves.is_empty() {
+            let m = moves.get(pick % moves.len()).unwrap();
+            match apply(&rules, &pos, &m) {
+                Ok(next) => {
+                    prop_assert_eq!(next.ply, pos.ply + 1);
+                    prop_assert!(next.idle == 0 || next.idle == pos.idle + 1);
+                    if let Some(cap) = rules.move_cap {
+                        if next.ply >= cap && (rules.game == Game::Azacru) {
+                            prop_assert!(next.outcome.is_some());
+                        }
+                    }
+                }
+                Err(EngineError::CounterLimit(counter)) => {
+                    prop_assert!(
+                        (counter == "ply" && pos.ply == COUNTER_MAX)
+                            || (counter == "idle" && pos.idle == COUNTER_MAX)
+                    );
+                }
+                Err(other) => prop_assert!(false, "unexpected {:?}", other),
+            }
+        }
     }
 }

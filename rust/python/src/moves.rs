@@ -1,13 +1,16 @@
 //! `NativeLegalMoves`: the move list of the native engine, itself a `pacru.LegalMoves`.
 //!
-//! `pacru.chevron.native` registers this class as a virtual subclass of `LegalMoves`, so
-//! `len`, indexing, iteration and `in` are this class's C slots: no Python frame between
-//! a bot's `rng.choice(state.legal_moves())` and the engine. The families
-//! (`steps`, `reorientations`, `families`, `family_of`, `from_field`) are those of the
-//! pure-Python engine for the same position, made when first read, so they are the same
-//! objects under either engine; `_family_draw` draws from the engine's own family bounds.
+//! `pacru.chevron.engine` registers this class as a virtual subclass of `LegalMoves`
+//! (`LegalMoves.register`: no method of either class is replaced), so `len`, indexing,
+//! iteration and `in` are this class's slots: no Python frame between a bot's
+//! `rng.choice(state.legal_moves())` and the engine. Its moves come from the move table
+//! the caller handed to `Position.legal_moves`; the sequence methods (`index`, `count`,
+//! `==`, `repr`) are those of `collections.abc.Sequence` and `LegalMoves`, called by
+//! name, so both engines' lists answer alike. The families (`steps`, `reorientations`,
+//! `families`, `family_of`, `from_field`) are the pure-Python engine's for the same
+//! position, made when first read; `_family_draw` draws from the engine's own family
+//! bounds.
 
-use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex};
 
 use pacru_engine as engine;
@@ -18,75 +21,57 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
-use crate::{
-    board_after, code_ints, engine_error, from_python, make_object, registered, small_int,
-    state_names, to_python, PooledPos, PyPosition, FROZEN, LEGAL_MOVES, MOVE_CLASS, MOVE_OR_NONE,
-    OUTCOME, PYTHON_LIST, STATE_MAKER,
-};
+use crate::{from_python, to_python, PyPosition};
 
 /// The legal moves of one position, in the order of the Python engine.
 #[pyclass(frozen, module = "pacru._native", name = "NativeLegalMoves", sequence)]
 pub(crate) struct Moves {
     position: Py<PyPosition>,
-    /// Behind an `Arc`: the list keeps its steps inline (about a kilobyte), so a small
-    /// Python object is allocated and freed by CPython's small-object allocator, and the
-    /// decisions of `pacru.encoding` share the list instead of copying it. Given back to
-    /// `SPARE` when the list is freed and nothing else holds it (never read again then:
-    /// `Drop`).
-    list: ManuallyDrop<Arc<engine::MoveList>>,
+    /// The move table: `table[key]` is the `pacru.Move` of a move key (`crate::table_key`).
+    table: Py<PyAny>,
+    /// Behind an `Arc`, so that the decisions of `pacru.encoding` may share the list.
+    list: Arc<engine::MoveList>,
     /// The move last handed out by indexing, with its index: applied without a check.
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
     python: PyOnceLock<Py<PyAny>>,
-    /// The decisions of `pacru.encoding` taken on this list (`decisions.rs`).
-    pub(crate) decisions: crate::decisions::Cache,
 }
 
-/// The boxes of lists freed lately, for the next lists: a bot frees one list a ply and makes
-/// the next, so its lists reuse one box instead of allocating a kilobyte each. Boxes, not the
-/// lists themselves: a list moves in and out of the pool without being copied. Only boxes
-/// nothing else holds (no decision) are kept, so each can be refilled in place.
-static SPARE: Mutex<Vec<Arc<engine::MoveList>>> = Mutex::new(Vec::new());
-/// How many boxes `SPARE` keeps.
-const SPARE_SIZE: usize = 8;
+/// `collections.abc.Sequence`'s method `name`.
+fn sequence_method<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("collections.abc")?
+        .getattr("Sequence")?
+        .getattr(name)
+}
 
-impl Drop for Moves {
-    fn drop(&mut self) {
-        // The decisions taken on the list hold it: released first, so it can be reused.
-        self.decisions.clear();
-        // SAFETY: the field is taken once, here, and `self` is not used after `drop`.
-        let mut list = unsafe { ManuallyDrop::take(&mut self.list) };
-        if Arc::get_mut(&mut list).is_none() {
-            return; // something else still holds the list
-        }
-        if let Ok(mut spare) = SPARE.lock() {
-            if spare.len() < SPARE_SIZE {
-                spare.push(list);
-            }
-        }
+/// `attrs.exceptions.FrozenInstanceError()`, as the Python list raises it on assignment.
+fn frozen(py: Python<'_>) -> PyErr {
+    match py
+        .import("attrs.exceptions")
+        .and_then(|m| m.getattr("FrozenInstanceError"))
+        .and_then(|c| c.call0())
+    {
+        Ok(value) => PyErr::from_value(value),
+        Err(e) => e,
     }
 }
 
+/// A module of pacru's, by name, with one of its attributes: looked up on each call (the
+/// cold paths only), never kept.
+fn pacru_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import(module)?.getattr(name)
+}
+
 impl Moves {
-    /// The legal moves of `position`.
-    pub(crate) fn of(position: &Bound<'_, PyPosition>) -> Moves {
+    /// The legal moves of `position`, whose moves come from `table`.
+    pub(crate) fn of(position: &Bound<'_, PyPosition>, table: &Bound<'_, PyAny>) -> Moves {
         let me = position.get();
-        let mut spare = SPARE.lock().ok().and_then(|mut spare| spare.pop());
-        // Only lists nothing else held went to `SPARE`: `get_mut` finds each unshared.
-        let list = match spare.as_mut().and_then(Arc::get_mut) {
-            Some(list) => {
-                engine::legal_moves_into(&me.rules, &me.pos, list);
-                spare
-            }
-            None => None,
-        };
-        let list = list.unwrap_or_else(|| Arc::new(engine::legal_moves(&me.rules, &me.pos)));
         Moves {
             position: position.clone().unbind(),
-            list: ManuallyDrop::new(list),
+            table: table.clone().unbind(),
+            list: Arc::new(engine::legal_moves(&me.rules, &me.pos)),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
-            decisions: Default::default(),
         }
     }
 
@@ -95,105 +80,26 @@ impl Moves {
         &self.list
     }
 
-    /// The `ChevronState` after `move` (which must be in this list) from `state`, the state
-    /// whose list this is: one call per applied move.
-    pub(crate) fn apply_state<'py>(
-        &self,
-        state: &Bound<'py, PyAny>,
-        move_: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let issued = self.issued_move(move_).map(|(_, m)| m);
-        self.apply_decoded(state, move_, issued)
+    /// The native position this list belongs to (for the native decisions).
+    #[allow(dead_code)] // used by decisions.rs, which the native decisions branch brings
+    /// (rules and position: `.get().rules`, `.get().pos`). (its rules and position: `.get().rules`,
+    /// `.get().pos`).
+    pub(crate) fn native_position(&self) -> &Py<PyPosition> {
+        &self.position
     }
 
-    /// `apply_state` when `move_` is the move indexing handed out last: without a second
-    /// look-up; None for any other move.
-    pub(crate) fn apply_issued<'py>(
-        &self,
-        state: &Bound<'py, PyAny>,
-        move_: &Bound<'py, PyAny>,
-    ) -> Option<PyResult<Bound<'py, PyAny>>> {
-        let (_, m) = self.issued_move(move_)?;
-        Some(self.apply_decoded(state, move_, Some(m)))
-    }
-
-    /// `apply_state`, with the engine's move of `move_` when it is the issued one.
-    fn apply_decoded<'py>(
-        &self,
-        state: &Bound<'py, PyAny>,
-        move_: &Bound<'py, PyAny>,
-        issued: Option<engine::Move>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = state.py();
-        let position = self.position.get();
-        let next = match issued {
-            // The move as the list decoded it when it handed it out: not decoded again.
-            Some(m) => {
-                let mut next =
-                    PooledPos::spare().unwrap_or_else(|| PooledPos::new(position.pos.clone()));
-                if !self.list.apply_listed_into(&m, &mut next) {
-                    return Err(PyRuntimeError::new_err(
-                        "pacru engine: the issued move does not apply",
-                    ));
-                }
-                next
-            }
-            None => PooledPos::new(
-                engine::apply(&position.rules, &position.pos, &from_python(move_)?)
-                    .map_err(engine_error)?,
-            ),
-        };
-        let (markers, chevrons) = position.tuples(py, &next)?;
-        let (rules, players) = position.state_parts(state)?;
-        let outcome = match next.outcome {
-            Some(o) => registered(py, &OUTCOME)?.bind(py).call1((
-                o.termination.value(),
-                o.winners,
-                &players,
-            ))?,
-            None => py.None().into_bound(py),
-        };
-        let none = py.None().into_bound(py);
-        let occupied = board_after(
-            &position.occupied(py),
-            position.pos.occupied(),
-            next.occupied(),
-        )?;
-        let (to_move, out, trigger, idle, ply) =
-            (next.to_move, next.out, next.trigger, next.idle, next.ply);
-        let pos = position.successor(py, next, &markers, &chevrons, &occupied, &rules, &players)?;
-        let ints = code_ints(py);
-        let values: [Bound<'py, PyAny>; 15] = [
-            rules,
-            players,
-            markers.into_any(),
-            chevrons.into_any(),
-            small_int(py, ints, to_move.into()),
-            small_int(py, ints, out.into()),
-            small_int(py, ints, trigger.into()),
-            small_int(py, ints, idle.into()),
-            small_int(py, ints, ply.into()),
-            outcome,
-            occupied,
-            move_.clone(),
-            none.clone(),
-            pos.into_any(),
-            none,
-        ];
-        make_object(py, &STATE_MAKER, &state.get_type(), state_names(py), values)
-    }
-
-    /// The index of `move_` when it is the move indexing handed out last.
-    pub(crate) fn issued_index(&self, move_: &Bound<'_, PyAny>) -> Option<u64> {
-        self.issued_move(move_).map(|(i, _)| i)
+    /// The move table of this list's moves (for the native decisions).
+    #[allow(dead_code)] // used by decisions.rs, which the native decisions branch brings
+    pub(crate) fn table<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
+        self.table.bind(py)
     }
 
     /// The index and the engine's move of `move_` when it is the move indexing handed out
     /// last.
-    fn issued_move(&self, move_: &Bound<'_, PyAny>) -> Option<(u64, engine::Move)> {
+    pub(crate) fn issued_move(&self, move_: &Bound<'_, PyAny>) -> Option<(u64, engine::Move)> {
         let issued = self.issued.lock().ok()?;
         match issued.as_ref() {
-            Some((obj, i, m)) if obj.as_ptr() == move_.as_ptr() => Some((*i, *m)),
+            Some((obj, i, m)) if obj.bind(move_.py()).is(move_) => Some((*i, *m)),
             _ => None,
         }
     }
@@ -215,47 +121,89 @@ impl Moves {
         i: u64,
         m: engine::Move,
     ) -> PyResult<Py<PyAny>> {
-        let obj = to_python(py, &m)?;
+        let obj = to_python(self.table.bind(py), &m)?.unbind();
         let before = match self.issued.lock() {
             Ok(mut issued) => issued.replace((obj.clone_ref(py), i, m)),
             Err(_) => None,
         };
-        // Dropped as a `Bound`: a `Py` dropped where PyO3 does not know the thread attached
-        // (the C methods of `methods.rs` and `decisions.rs`) waits in PyO3's deferred pool.
-        drop(before.map(|(old, _, _)| old.into_bound(py)));
+        drop(before);
         Ok(obj)
     }
 
     /// The index of a `pacru.Move`, or of the move a text writes; None when not listed.
     fn index_of(&self, move_: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
         let py = move_.py();
-        if let Some(i) = self.issued_index(move_) {
+        if let Some((i, _)) = self.issued_move(move_) {
             return Ok(Some(i));
         }
-        let class = registered(py, &MOVE_CLASS)?.bind(py);
         let parsed;
         let move_ = if move_.is_instance_of::<PyString>() {
             // Text outside the grammar is in no list (`in` never raises).
-            parsed = registered(py, &MOVE_OR_NONE)?.bind(py).call1((move_,))?;
+            parsed = pacru_attr(py, "pacru.chevron.movelist", "_move_or_none")?.call1((move_,))?;
             &parsed
         } else {
             move_
         };
-        if !move_.is_instance(class)? {
+        let class = pacru_attr(py, "pacru.chevron.move", "Move")?;
+        if !move_.is_instance(&class)? {
             return Ok(None);
         }
         Ok(self.list.index_of(&from_python(move_)?))
     }
 
-    /// The Python engine's list of this position (for its families).
+    /// The list of this list's families, made from the engine's steps and choices
+    /// (`_family_parts`) by `pacru.chevron.native.family_list` when first read.
     fn python<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
         let list = self.python.get_or_try_init(py, || {
-            registered(py, &PYTHON_LIST)?
-                .bind(py)
-                .call1((self.position.bind(py),))
+            let parts = self.family_parts(py)?;
+            pacru_attr(py, "pacru.chevron.native", "family_list")?
+                .call1(parts)
                 .map(Bound::unbind)
         })?;
         Ok(list.bind(py))
+    }
+
+    /// The engine's families: whether the only move is a pass; per step family
+    /// `(origin, target, capture, choices)` with each choice `(twist, connection, marker
+    /// field or -1, meeting bitboard)`; the codes `field * 8 + facing` of the chevrons
+    /// that may reorient; the own unoccupied fields they may give up {R14, D25}.
+    fn family_parts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let list = &self.list;
+        let mut steps = Vec::with_capacity(list.step_count());
+        for i in 0..list.step_count() {
+            let Some((origin, target, capture)) = list.step_fields(i) else {
+                break;
+            };
+            let mut choices = Vec::new();
+            list.each_step_choice(i, |c| {
+                choices.push((
+                    c.twist,
+                    c.connection,
+                    c.marker.map_or(-1, i16::from),
+                    c.meetings,
+                ))
+            });
+            steps.push((origin, target, capture, PyTuple::new(py, choices)?));
+        }
+        let (fields, free) = list.reorientation_fields();
+        let pos = list.position();
+        let seat = usize::from(pos.to_move);
+        let mut codes = Vec::new();
+        let mut rest = fields;
+        while rest != 0 {
+            let f = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            if let Some(facing) = pos.chevrons.get(seat).and_then(|c| c.facing_at(f)) {
+                codes.push(u16::from(f) * 8 + u16::from(facing));
+            }
+        }
+        (
+            list.is_pass(),
+            PyTuple::new(py, steps)?,
+            PyTuple::new(py, codes)?,
+            free,
+        )
+            .into_pyobject(py)
     }
 
     /// The number of move families: the step families, then the reorientation families,
@@ -268,7 +216,7 @@ impl Moves {
     /// `(start, size)` of the `family`-th of `count` families; `IndexError` outside.
     fn range_of(&self, family: usize, count: usize) -> PyResult<(u64, u64)> {
         if family >= count {
-            return Err(PyIndexError::new_err("move family index out of range"));
+            return Err(PyIndexError::new_err("legal move index out of range"));
         }
         Ok(pacru_batch::family_range(&self.list, family))
     }
@@ -298,23 +246,19 @@ impl Moves {
                     .list
                     .get(u64::try_from(i).unwrap_or(u64::MAX))
                     .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
-                items.push(to_python(py, &m)?);
+                items.push(to_python(self.table.bind(py), &m)?);
                 i += range.step;
             }
             return Ok(PyTuple::new(py, items)?.into_any().unbind());
         }
-        // Any integer operator.index accepts, as for a list.
+        // Any integer operator.index accepts, as for a list, with its TypeError (the
+        // Python list's `operator.index(index)`); an int beyond i64 is out of range.
         let index: i64 = match index.extract() {
             Ok(i) => i,
             Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
                 return Err(PyIndexError::new_err("legal move index out of range"))
             }
-            Err(_) => {
-                return Err(PyTypeError::new_err(format!(
-                    "legal move indices must be integers or slices, not {}",
-                    index.get_type().name()?
-                )))
-            }
+            Err(e) => return Err(e),
         };
         let n = i64::try_from(self.list.len()).unwrap_or(i64::MAX);
         let i = if index < 0 { index + n } else { index };
@@ -345,23 +289,30 @@ impl Moves {
         Ok(self.index_of(move_)?.is_some())
     }
 
-    /// The index of `value` in the list (within `start..stop`); `ValueError` if absent.
-    /// Ranked by the engine, not found by iterating as `Sequence.index` does.
-    #[pyo3(signature = (value, start = 0, stop = None))]
-    fn index(&self, value: &Bound<'_, PyAny>, start: i64, stop: Option<i64>) -> PyResult<u64> {
-        let n = i64::try_from(self.list.len()).unwrap_or(i64::MAX);
-        let clamp = |i: i64| if i < 0 { (i + n).max(0) } else { i.min(n) };
-        let (start, stop) = (clamp(start), clamp(stop.unwrap_or(n)));
-        match self.index_of(value)? {
-            Some(i) if (start..stop).contains(&i64::try_from(i).unwrap_or(i64::MAX)) => Ok(i),
-            // As collections.abc.Sequence.index raises it (the Python engine's list).
-            _ => Err(PyValueError::new_err(())),
-        }
+    /// The index of `value` in the list (within `start..stop`); `ValueError` if absent:
+    /// `collections.abc.Sequence.index`, as the Python engine's list has it.
+    #[pyo3(signature = (value, start = None, stop = None))]
+    fn index<'py>(
+        slf: &Bound<'py, Self>,
+        value: &Bound<'py, PyAny>,
+        start: Option<&Bound<'py, PyAny>>,
+        stop: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let start = match start {
+            Some(start) => start.clone(),
+            None => 0i32.into_pyobject(py)?.into_any(),
+        };
+        sequence_method(py, "index")?.call1((slf, value, start, stop))
     }
 
-    /// How often `value` is in the list: 0 or 1 (moves are distinct).
-    fn count(&self, value: &Bound<'_, PyAny>) -> PyResult<usize> {
-        Ok(usize::from(self.index_of(value)?.is_some()))
+    /// How often `value` is in the list: `collections.abc.Sequence.count`, as the Python
+    /// engine's list has it.
+    fn count<'py>(
+        slf: &Bound<'py, Self>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        sequence_method(slf.py(), "count")?.call1((slf, value))
     }
 
     fn __richcmp__(
@@ -371,8 +322,7 @@ impl Moves {
     ) -> PyResult<Py<PyAny>> {
         let py = slf.py();
         let eq = || {
-            registered(py, &LEGAL_MOVES)?
-                .bind(py)
+            pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
                 .getattr(intern!(py, "__eq__"))?
                 .call1((slf, other))
         };
@@ -414,8 +364,7 @@ impl Moves {
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        Ok(registered(py, &LEGAL_MOVES)?
-            .bind(py)
+        Ok(pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
             .getattr(intern!(py, "__repr__"))?
             .call1((slf,))?
             .unbind())
@@ -427,15 +376,11 @@ impl Moves {
         _name: &Bound<'_, PyAny>,
         _value: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        Err(PyErr::from_value(
-            registered(py, &FROZEN)?.bind(py).call0()?,
-        ))
+        Err(frozen(py))
     }
 
     fn __delattr__(&self, py: Python<'_>, _name: &Bound<'_, PyAny>) -> PyResult<()> {
-        Err(PyErr::from_value(
-            registered(py, &FROZEN)?.bind(py).call0()?,
-        ))
+        Err(frozen(py))
     }
 
     /// True when the only legal move is `pass` {S-R2, A-R10}.
@@ -463,10 +408,10 @@ impl Moves {
     }
 
     /// The family a move would belong to (same chevron, target/turn, capture), if any.
-    fn family_of<'py>(&self, move_: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let py = move_.py();
+    fn family_of<'py>(&self, r#move: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = r#move.py();
         self.python(py)?
-            .call_method1(intern!(py, "family_of"), (move_,))
+            .call_method1(intern!(py, "family_of"), (r#move,))
     }
 
     /// The legal moves of the chevron on `field` (see `LegalMoves.from_field`).
@@ -534,6 +479,26 @@ impl Moves {
         slf.clone()
     }
 
+    /// Mark `move` (a move of this list, or an equal one) as the move handed out last, as
+    /// indexing does: the Python decisions of `pacru.encoding` hand out their finished
+    /// move so, and `apply_move` then takes it without a check. `ValueError` when the
+    /// list does not hold it.
+    fn _issue(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let Some(i) = self.index_of(r#move)? else {
+            return Err(PyValueError::new_err("the move is not in this list"));
+        };
+        let m = self
+            .list
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
+        let before = match self.issued.lock() {
+            Ok(mut issued) => issued.replace((r#move.clone().unbind(), i, m)),
+            Err(_) => None,
+        };
+        drop(before);
+        Ok(())
+    }
+
     /// The move indexing handed out last, or None.
     #[getter]
     fn issued(&self, py: Python<'_>) -> Option<Py<PyAny>> {
@@ -585,7 +550,7 @@ impl MovesIter {
             k
         };
         match moves.list.get(i) {
-            Some(m) => to_python(py, &m).map(Some),
+            Some(m) => to_python(moves.table.bind(py), &m).map(|b| Some(b.unbind())),
             None => Ok(None),
         }
     }

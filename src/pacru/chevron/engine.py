@@ -20,17 +20,27 @@ positions and the same outcomes:
   ``pacru._native`` (:mod:`pacru.chevron.native`), used when the package was
   built with it and it supports every chevron game.
 
-:data:`ENGINE` names the engine in use (also ``pacru.ENGINE``); setting the
-environment variable ``PACRU_ENGINE=python`` before ``import pacru`` forces
-the pure-Python engine. The choice is made once, at import.
+:data:`ENGINE` names the engine in use (also ``pacru.ENGINE``). The
+environment variable ``PACRU_ENGINE``, read once at import, picks it:
+``python`` forces the pure-Python engine, ``native`` the Rust one (an
+``ImportError`` when the package was built without it), and an empty or unset
+variable the native one when it was built, else the Python one; any other
+value is a ``ValueError`` at import.
+
+This module is the engine boundary: it is the only module that reads
+``PACRU_ENGINE`` and the only one of the state's modules that imports
+``pacru._native`` (``tests/test_architecture.py``); everyone else asks it
+(:data:`ENGINE`, :func:`native_module`, :func:`legal_moves`, :func:`apply`).
+No method of a class is replaced: ``ChevronState.legal_moves`` and
+``apply_move`` call :func:`legal_moves` and :func:`apply`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable
+from types import ModuleType
+from typing import TYPE_CHECKING, Final
 
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
@@ -42,14 +52,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENGINE",
-    "REPLACED_METHODS",
+    "ENGINES",
     "apply",
-    "install",
     "legal_moves",
     "native_module",
     "perft",
     "python_legal_moves",
 ]
+
+#: The values ``PACRU_ENGINE`` may take (empty or unset: the native engine if built).
+ENGINES: Final = ("native", "python")
 
 
 def native_module() -> ModuleType | None:
@@ -62,10 +74,21 @@ def native_module() -> ModuleType | None:
 
 
 def _choose() -> str:
-    if os.environ.get("PACRU_ENGINE", "").strip().lower() == "python":
+    asked = os.environ.get("PACRU_ENGINE", "").strip().lower()
+    if asked and asked not in ENGINES:
+        raise ValueError(
+            f"PACRU_ENGINE must be one of {', '.join(ENGINES)} or empty (the native engine "
+            f"when built), not {asked!r}"
+        )
+    if asked == "python":
         return "python"
     native = native_module()
     if native is None or not native.COMPLETE:
+        if asked == "native":
+            raise ImportError(
+                "PACRU_ENGINE=native, but pacru was built without its native engine "
+                "(pacru._native); unset PACRU_ENGINE to use the Python engine"
+            )
         return "python"
     return "native"
 
@@ -103,32 +126,16 @@ def _engine_functions() -> tuple[
     return python_legal_moves, python_apply
 
 
+_EXTENSION: Final = native_module()
+if _EXTENSION is not None:
+    # The extension's list is a LegalMoves by registration (isinstance, type hints): no
+    # method of either class is replaced.
+    LegalMoves.register(_EXTENSION.NativeLegalMoves)
 _FUNCTIONS: Final = _engine_functions()
 #: The legal moves of a state (not cached: ChevronState.legal_moves caches them).
 legal_moves: Final = _FUNCTIONS[0]
 #: The state after a legal move (checked by ChevronState.apply_move).
 apply: Final = _FUNCTIONS[1]
-
-
-_replaced: dict[str, Callable[..., Any]] = {}
-#: The Python methods of ``ChevronState`` that the engine in use replaced by its own, by
-#: name (empty under the Python engine): their signatures and docstrings are the API's.
-REPLACED_METHODS: Final[Mapping[str, Callable[..., Any]]] = MappingProxyType(_replaced)
-
-
-def install(state_class: type[ChevronState]) -> None:
-    """Put the engine's own ``legal_moves`` and ``apply_move`` on the state class.
-
-    The native engine replaces the two Python methods by C methods that call
-    it directly (:func:`pacru.chevron.native.install`); the Python engine keeps
-    them. Called once, by :mod:`pacru.chevron.state`.
-    """
-    if ENGINE == "native" and not _replaced:
-        from pacru.chevron.native import install as install_native
-
-        methods = vars(state_class)
-        _replaced.update((name, methods[name]) for name in ("legal_moves", "apply_move"))
-        install_native(state_class)
 
 
 def perft(state: ChevronState, depth: int) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Final
 
 from pacru.chevron.legality import diagnose
 from pacru.chevron.move import Move
-from pacru.errors import NotationError
+from pacru.errors import InvalidPositionError, NotationError
 from pacru.explanation import Explanation, limited
 from pacru.geometry import (
     BETWEEN,
@@ -62,7 +62,10 @@ def explain_chevron(state: ChevronState, text: str) -> Explanation:
         alternatives, subject = _chevron_alternatives(state, _origin_only(text))
         return Explanation(text, False, "notation", "not-a-move", str(err), alternatives, subject)
     if move in state.legal_moves():
-        rule, message = _describe(state, move)
+        try:
+            rule, message = _describe(state, move)
+        except InvalidPositionError as err:  # a counter at its end (COUNTER_MAX)
+            return Explanation(text, True, "counters", "legal", f"legal, but not playable: {err}")
         return Explanation(text, True, rule, "legal", message)
     error = diagnose(state, move, text)
     alternatives, subject = _chevron_alternatives(state, move)

@@ -4,36 +4,45 @@ A :class:`~pacru.ChevronState` keeps the extension's copy of its position in
 a private slot, made from its bitboards and chevron codes on first use (a
 state made by the native engine gets it at once), so a ply crosses into the
 extension once to list the moves and once to apply one. The move list is the
-extension's class :data:`NativeLegalMoves`, registered as a virtual subclass
-of :class:`~pacru.LegalMoves`: its length, indexing, iteration and
-membership are C calls, with no Python frame in between; its families
-(:attr:`~pacru.LegalMoves.steps`, ``reorientations``, ``families``,
-``family_of``, ``from_field``) are those of the pure-Python engine, worked
-out when first read, so they are the same objects either way. Moves are
-:class:`~pacru.Move` values, shared as the Python engine shares them.
+extension's class ``NativeLegalMoves``, registered (by
+:mod:`pacru.chevron.engine`) as a virtual subclass of :class:`~pacru.LegalMoves`:
+its length, indexing, iteration and membership run in the extension. Its moves
+are :class:`~pacru.Move` values taken from :data:`MOVES`, a table that builds
+each move the first time it is asked for and keeps every move without
+relinquished fields. Its families (:attr:`~pacru.LegalMoves.steps`,
+``reorientations``, ``families``, ``family_of``, ``from_field``) are made
+from the engine's steps and choices when first read (:func:`family_list`).
+
+The extension keeps no object of pacru's: this module hands it what it needs
+with each call (the move table), and builds the states from the parts it
+returns (:func:`pacru.chevron.resolve.successor`). Only the engine boundary
+imports this module, and only when the native engine is in use.
 """
 
 from __future__ import annotations
 
-import inspect
-from typing import TYPE_CHECKING, Final
-
-from attrs.exceptions import FrozenInstanceError
+from typing import TYPE_CHECKING, Any, Final
 
 from pacru import _native
 from pacru.base import Outcome, Termination
+from pacru.chevron.families import FixedChoices, Option
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
-from pacru.chevron.movelist import LegalMoves, _move_or_none
-from pacru.chevron.rules import rules_of_key
+from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.resolve import successor
+from pacru.chevron.rules import COUNTER_MAX, rules_of_key
+from pacru.errors import InvalidPositionError
 
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
 __all__ = [
+    "MOVES",
+    "MoveKey",
+    "MoveTable",
     "NativeLegalMoves",
     "apply",
-    "install",
+    "family_list",
     "legal_moves",
     "outcome",
     "position",
@@ -41,6 +50,7 @@ __all__ = [
 ]
 
 _TERMINATIONS: Final = {t.value: t for t in Termination}
+_NO_FIELD: Final = 81
 
 
 def outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome:
@@ -50,9 +60,70 @@ def outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome
     )
 
 
+class _Draft(Move):
+    """A :class:`~pacru.Move` being built by :class:`MoveTable`, which then turns it into
+    one by ``__class__`` assignment (the same slots): the engine's moves are valid, so
+    the constructor's checks, a few microseconds a move, are left out."""
+
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+_new: Final = object.__new__
+
+
+#: A key of :class:`MoveTable`.
+MoveKey = int | tuple[int, tuple[int, ...]]
+
+
+class MoveTable(dict[MoveKey, Move]):
+    """The :class:`~pacru.Move` of each move key of the extension, built when first asked.
+
+    A key packs a move's parts (7 bits a field, 81 for None): origin (bits 0-6), target
+    (7-13), marker (14-20), meeting (21-27), capture (28), connection (29), twist + 1
+    (30-31) and turn + 2 (32-34); a reorientation's key is the tuple of that int and its
+    relinquished fields, ascending. Moves without relinquished fields are kept (a few
+    thousand in a game); reorientations, of which there are millions, are built each
+    time.
+    """
+
+    def __missing__(self, key: MoveKey) -> Move:
+        relinquished: tuple[int, ...] = ()
+        if type(key) is tuple:
+            key, relinquished = key
+        assert isinstance(key, int)
+        origin, target = key & 127, key >> 7 & 127
+        marker, meeting = key >> 14 & 127, key >> 21 & 127
+        move: Any = _new(_Draft)
+        move.origin = None if origin == _NO_FIELD else origin
+        move.target = None if target == _NO_FIELD else target
+        move.capture = bool(key >> 28 & 1)
+        move.twist = (key >> 30 & 3) - 1
+        move.turn = (key >> 32 & 7) - 2
+        move.connection = bool(key >> 29 & 1)
+        move.marker = None if marker == _NO_FIELD else marker
+        move.meeting = None if meeting == _NO_FIELD else meeting
+        move.relinquished = relinquished
+        move._attrs_cached_hash = None
+        move.__class__ = Move
+        built: Move = move
+        if not relinquished:
+            self[key] = built
+        return built
+
+
+#: The move table of every native list of this process.
+MOVES: Final = MoveTable()
+
+
 def position(state: ChevronState) -> _native.Position:
-    """The extension's copy of ``state``'s position, made on first use and kept in the state."""
-    pos = state._pos
+    """The extension's copy of ``state``'s position, made on first use and kept in the state.
+
+    Raises:
+        InvalidPositionError: values the engine refuses (a counter above
+            :data:`pacru.chevron.rules.COUNTER_MAX`, a malformed position).
+    """
+    pos: Any = state._pos
     if pos is None:
         rules, result = state.rules, state.outcome
         winners = 0
@@ -60,70 +131,78 @@ def position(state: ChevronState) -> _native.Position:
             for i, p in enumerate(state.players):
                 if p in result.winners:
                     winners |= 1 << i
-        pos = _native.Position(
-            rules.game,
-            rules.meeting_rule,
-            rules.move_cap,
-            rules.idle_rounds,
-            state.markers,
-            state.chevrons,
-            state.to_move,
-            state.out,
-            state.trigger,
-            state.idle,
-            state.ply,
-            None if result is None else result.termination.value,
-            winners,
-            rules,
-            state.players,
-        )
+        try:
+            pos = _native.Position(
+                rules.game,
+                rules.meeting_rule,
+                rules.move_cap,
+                rules.idle_rounds,
+                state.markers,
+                state.chevrons,
+                state.to_move,
+                state.out,
+                state.trigger,
+                state.idle,
+                state.ply,
+                None if result is None else result.termination.value,
+                winners,
+            )
+        except OverflowError:
+            # A state built by hand with a number no engine holds (the readers refuse it).
+            raise InvalidPositionError(
+                f"a count or seat of this position is out of range (counters: 0..{COUNTER_MAX})"
+            ) from None
         object.__setattr__(state, "_pos", pos)
-    return pos  # type: ignore[return-value]
+    native: _native.Position = pos
+    return native
+
+
+#: The move list class of the native engine (a ``LegalMoves`` by registration).
+NativeLegalMoves: Final = _native.NativeLegalMoves
 
 
 def python_list(pos: _native.Position) -> LegalMoves:
-    """The pure-Python engine's list of a native position: the families of a native list."""
+    """The pure-Python engine's list of a native position (for tests and tools)."""
     return generate(rules_of_key(pos.options), *pos.generator_args())
 
 
-#: The move list of the native engine: the extension's own class, a ``LegalMoves`` by
-#: registration, so its length, indexing, iteration and membership are C calls.
-NativeLegalMoves: Final = _native.NativeLegalMoves
-LegalMoves.register(NativeLegalMoves)
-_native.init(
-    Move,
-    LegalMoves,
-    outcome,
-    position,
-    python_list,
-    LegalMoves.empty(),
-    _move_or_none,
-    FrozenInstanceError,
-)
+def family_list(
+    passes: bool,
+    steps: tuple[tuple[int, int, bool, tuple[Option, ...]], ...],
+    reorienting: tuple[int, ...],
+    free: int,
+) -> LegalMoves:
+    """A :class:`~pacru.LegalMoves` of the native engine's families, from its parts.
 
-
-def install(state_class: type[ChevronState]) -> None:
-    """Give ``state_class`` the engine's C methods ``legal_moves`` and ``apply_move``.
-
-    Every ply of a bot calls both: as method descriptors of the class the
-    interpreter calls the engine with no Python frame in between. They behave
-    as the Python methods they replace (same results, same errors, same
-    docstrings); ``apply_move`` hands every call it does not take at once (a
-    text, a move the state's list did not hand out last, keyword arguments) to
-    the Python method, which checks the move.
+    The native list's ``steps``, ``reorientations``, ``families``, ``family_of``
+    and ``from_field`` are this list's: its step families hold the choices the
+    engine worked out for them (``(twist, connection, marker field or -1,
+    meeting bitboard)`` each), its reorientations the codes of the chevrons that
+    may reorient and the own unoccupied fields they may give up {R14, D25}.
     """
-    python_methods = vars(state_class)
-    legal, apply_move = _native.state_methods(
-        state_class,
-        python_methods["apply_move"],
-        inspect.cleandoc(python_methods["legal_moves"].__doc__ or ""),
-        inspect.cleandoc(python_methods["apply_move"].__doc__ or ""),
+    if passes:
+        return LegalMoves.pass_only()
+    raw = tuple((origin, target, 0, 0, False, capture) for origin, target, capture, _ in steps)
+    choices = FixedChoices(raw, tuple(options for *_, options in steps)) if raw else None
+    return LegalMoves(choices, reorienting, free)
+
+
+def legal_moves(state: ChevronState) -> LegalMoves:
+    """The legal moves of ``state`` from the native engine (not cached: the state caches them)."""
+    pos = state._pos or position(state)  # the state's own copy: no call when it has one
+    moves: LegalMoves = pos.legal_moves(MOVES)  # type: ignore[attr-defined]
+    return moves
+
+
+def apply(state: ChevronState, move: Move) -> ChevronState:
+    """The state after the legal ``move``, from the native engine.
+
+    ``ChevronState.apply_move`` checks the move first; the move its list handed out
+    last is applied as the list decoded it.
+    """
+    parts = (state._pos or position(state)).apply(move, state._moves)  # type: ignore[attr-defined]
+    pos, markers, chevrons, to_move, occupied, out, trigger, idle, ended, winners = parts
+    result = None if ended is None else outcome(ended, winners, state.players)
+    return successor(
+        state, move, markers, chevrons, to_move, occupied, out, trigger, idle, result, None, pos
     )
-    setattr(state_class, "legal_moves", legal)  # noqa: B010
-    setattr(state_class, "apply_move", apply_move)  # noqa: B010
-
-
-#: The legal moves of a state from the native engine (not cached: the state caches them).
-legal_moves: Final = _native.legal_moves
-#: The state after a legal move, from the native engine (checked by the state first).
-apply: Final = _native.apply

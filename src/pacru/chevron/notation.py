@@ -38,7 +38,7 @@ from typing import Final
 
 from pacru.base import MAX_COLOUR_NAME, Outcome
 from pacru.chevron.position import adjudication, format_position
-from pacru.chevron.rules import SUPPLY, rules_for
+from pacru.chevron.rules import COUNTER_MAX, SUPPLY, rules_for
 from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError, NotationError
 from pacru.geometry import Direction, parse_field
@@ -208,6 +208,9 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     if idle and not rules.lookahead_end:
         raise InvalidPositionError("only Lilacru and Shacru count idle plies (idle=, D33)")
     ply = _int(values.get("ply", "0"), "ply")
+    for key, count in (("idle", idle), ("ply", ply)):
+        if count > COUNTER_MAX:
+            raise InvalidPositionError(f"{key} must be at most {COUNTER_MAX}, not {count}")
     marks = tuple(markers)
     chevs = tuple(chevrons)
     outcome: Outcome | None = None

@@ -30,7 +30,8 @@ from pacru.base import Outcome, Termination
 from pacru.chevron.ending import lookahead_outcome, start_turn, top_scorers, without_chevrons
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.rules import SUPPLY_BY_PLAYERS
+from pacru.chevron.rules import COUNTER_MAX, SUPPLY_BY_PLAYERS
+from pacru.errors import InvalidPositionError
 from pacru.geometry import BETWEEN, BIT, LINE, RAYS
 
 if TYPE_CHECKING:
@@ -65,13 +66,21 @@ def successor(
     idle: int,
     outcome: Outcome | None,
     moves: LegalMoves | None,
+    pos: object = None,
 ) -> ChevronState:
     """The state one ply after ``state``, from the parts that ``move`` changed.
 
     The successor of a valid state from a generated move needs no attrs
     ``__init__`` (keywords, validators): its slots are filled directly, with
     the rules, players and ply carried on; ``moves`` is the next player's legal
-    move list when already generated (None: on first use).
+    move list when already generated (None: on first use), and ``pos`` the native
+    engine's copy of the new position (:mod:`pacru.chevron.native`; None: made on
+    first use).
+
+    Raises:
+        InvalidPositionError: ``ply`` or ``idle`` would pass
+            :data:`~pacru.chevron.rules.COUNTER_MAX`, where the native engine's
+            counters end (both engines refuse alike).
     """
     draft_class, state_class = STATE_CLASSES
     # The frozen class refuses assignment, and calling a slot's setter costs about twenty
@@ -85,13 +94,18 @@ def successor(
     new.to_move = to_move
     new.out = out
     new.trigger = trigger
+    ply = state.ply + 1
+    if ply > COUNTER_MAX or idle > COUNTER_MAX:
+        # The native engine's counters end there: both engines refuse alike.
+        counter = "ply" if ply > COUNTER_MAX else "idle"
+        raise InvalidPositionError(f"{counter} cannot count past {COUNTER_MAX}")
     new.idle = idle
-    new.ply = state.ply + 1
+    new.ply = ply
     new.outcome = outcome
     new.occupied = occupied
     new._last = move
     new._moves = moves
-    new._pos = None
+    new._pos = pos
     new._attrs_cached_hash = None
     new.__class__ = state_class
     built: ChevronState = new

@@ -25,6 +25,11 @@ import attrs
 
 from pacru._integers import integer
 
+#: The largest count of plies the engines hold (``ply``, ``idle``, ``move_cap``,
+#: ``idle_rounds``): 2**64 - 1, the native engine's 64-bit counters; a larger one is
+#: refused on both engines, and a move past it raises InvalidPositionError.
+COUNTER_MAX: Final = 2**64 - 1
+
 __all__ = ["MEETING_RULES", "SUPPLY", "SUPPLY_BY_PLAYERS", "Rules", "rules_for", "rules_of_key"]
 
 #: Pacru marker supply per player, by player count {R1}. A read-only mapping.
@@ -117,10 +122,14 @@ def rules_for(
         cap = integer(move_cap)
         if cap is None or cap < 1:
             raise ValueError(f"move_cap must be a positive number of plies, not {move_cap!r}")
+        if cap > COUNTER_MAX:
+            raise ValueError(f"move_cap must be at most {COUNTER_MAX} plies, not {cap}")
         move_cap = cap
     rounds = integer(idle_rounds)
     if rounds is None or rounds < 1:
         raise ValueError(f"idle_rounds must be a positive whole number, not {idle_rounds!r}")
+    if rounds > COUNTER_MAX:
+        raise ValueError(f"idle_rounds must be at most {COUNTER_MAX}, not {rounds}")
     idle_rounds = rounds
     if idle_rounds != 81 and not base.lookahead_end:
         raise ValueError("idle_rounds applies to Lilacru and Shacru only (ruling D33)")

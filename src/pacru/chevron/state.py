@@ -23,7 +23,7 @@ import attrs
 
 from pacru._status import Status
 from pacru.base import GameState, Outcome, Termination
-from pacru.chevron.engine import apply, install, legal_moves  # imports no state: no cycle
+from pacru.chevron.engine import apply, legal_moves  # imports no state: no cycle
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import power_of_movement
 from pacru.chevron.movelist import LegalMoves
@@ -445,8 +445,8 @@ def _restore(
     )
 
 
-# resolve.successor sets every slot of a new state by name, and so does the native
-# extension (its STATE_SLOTS): a field added to ChevronState must be added there too.
+# resolve.successor sets every slot of a new state by name: a field added to ChevronState
+# must be added there too.
 assert tuple(attrs.fields_dict(ChevronState)) == (
     "rules",
     "players",
@@ -476,6 +476,3 @@ class _Draft(ChevronState):
 
 
 STATE_CLASSES.extend((_Draft, ChevronState))
-
-# The engine in use may bring its own methods for the two calls of every ply.
-install(ChevronState)

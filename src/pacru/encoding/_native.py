@@ -18,7 +18,10 @@ from pacru.chevron.engine import ENGINE, native_module
 from pacru.encoding.base import Decision, Encoding
 
 #: The extension module when the native engine is in use, else None.
-NATIVE: Final = native_module() if ENGINE == "native" else None
+_MODULE: Final = native_module() if ENGINE == "native" else None
+# The native decisions are being rewritten on the safe binding (issue 29): until they
+# are back in the extension, the chevron encodings use the Python decisions.
+NATIVE: Final = _MODULE if hasattr(_MODULE, "decision_class") else None
 #: The native move list class, the cursor of a native decision (None without the native
 #: engine: no class is None).
 NATIVE_MOVES: Final = None if NATIVE is None else NATIVE.NativeLegalMoves

@@ -370,10 +370,11 @@ class ChevronEncoding(Encoding):
                 move = fam.get(index)
         else:
             move = fam.get(_combination_rank(len(fam.fields), fam.cost, c[8]))
+        # A move of the list's own family: apply_move takes it as one the list handed out.
         if c[1].__class__ is LegalMoves:
-            # A move of the list's own family: apply_move takes it as it takes one the list
-            # handed out, without checking it again.
             c[1]._impl.issued = move
+        else:  # the native engine's list marks it itself
+            c[1]._issue(move)  # type: ignore[attr-defined]
         return _new_tuple(Decision, (self, decision[1], decision[2], prefix, (), "done", move, c))
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
