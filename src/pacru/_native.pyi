@@ -1,14 +1,16 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, SupportsIndex, final
+
+import numpy as np
+import numpy.typing as npt
 
 from pacru.base import Outcome
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.rules import Rules
 from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding
+from pacru.encoding.base import Encoding
 
 #: True when the engine implements every chevron game (then pacru.ENGINE is "native").
 COMPLETE: Final[bool]
@@ -31,19 +33,6 @@ def state_methods(
     legal_moves_doc: str,
     apply_move_doc: str,
 ) -> tuple[Any, Any]: ...
-def decision_class(
-    base: type[Decision],
-    doc: str,
-    docs: list[str],
-    checked_choose: Callable[..., Decision],
-    choose_doc: str | None,
-    encoding_class: type[Encoding],
-    checked_start: Callable[..., Decision],
-    start_doc: str | None,
-) -> tuple[type[Decision], Any]: ...
-def decision_choose(decision: Decision, action: int) -> Decision: ...
-def decision_stage(decision: Decision) -> tuple[int, int]: ...
-def decision_observation(decision: Decision, player: int) -> bytearray: ...
 def legal_moves(state: ChevronState) -> LegalMoves: ...
 def apply(state: ChevronState, move: Move) -> ChevronState: ...
 def random_rollouts(
@@ -102,14 +91,40 @@ class DecisionLayout:
 
     def __new__(
         cls,
-        rules: Rules,
         players: int,
         game_index: int,
         ply_scale: float,
         idle_scale: float,
         supply: int,
     ) -> DecisionLayout: ...
-    def start(self, encoding: Encoding, state: ChevronState) -> Decision | None: ...
+    def start(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
+
+@final
+class NativeDecision:
+    """A chevron decision of the native engine (a ``Decision`` by registration)."""
+
+    @property
+    def encoding(self) -> Encoding: ...
+    @property
+    def state(self) -> ChevronState: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def prefix(self) -> tuple[int, ...]: ...
+    @property
+    def legal_actions(self) -> tuple[int, ...]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def move(self) -> Move | None: ...
+    @property
+    def done(self) -> bool: ...
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def choose(self, action: SupportsIndex) -> NativeDecision: ...
+    def _stage(self) -> tuple[int, int]: ...
+    def _observation(self, player: int) -> bytearray: ...
+    def __copy__(self) -> NativeDecision: ...
+    def __deepcopy__(self, memo: object) -> NativeDecision: ...
 
 #: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
 #: terminated and truncated (bool). The observation is ``Batch.observation``'s.

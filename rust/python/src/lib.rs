@@ -746,9 +746,7 @@ impl Maker {
     }
 }
 
-/// The index in `STATE_SLOTS` of the rules, of the cached move list and of the native
-/// position.
-const STATE_RULES: usize = 0;
+/// The index in `STATE_SLOTS` of the cached move list and of the native position.
 const STATE_MOVES: usize = 12;
 const STATE_POSITION: usize = 13;
 
@@ -770,15 +768,6 @@ fn state_slot<'py>(state: &Bound<'py, PyAny>, i: usize) -> PyResult<Bound<'py, P
         }
     }
     state.getattr(state_names(py)[i].bind(py))
-}
-
-/// The rules of `obj` when it is a `ChevronState` of the class `init_state_class` saw
-/// (not a subclass), else None.
-fn state_rules<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    match STATE_MAKER.get(obj.py()) {
-        Some(Some(maker)) if maker.owns(obj) => maker.get(obj, STATE_RULES).map(Some),
-        _ => Ok(None),
-    }
 }
 
 /// Set slot `i` of a `ChevronState` around its frozen `__setattr__`.
@@ -1152,15 +1141,12 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(legal_moves, m)?)?;
     m.add_function(wrap_pyfunction!(apply, m)?)?;
     m.add_function(wrap_pyfunction!(methods::state_methods, m)?)?;
-    m.add_function(wrap_pyfunction!(decisions::decision_class, m)?)?;
-    m.add_function(wrap_pyfunction!(decisions::decision_choose, m)?)?;
-    m.add_function(wrap_pyfunction!(decisions::decision_stage, m)?)?;
-    m.add_function(wrap_pyfunction!(decisions::decision_observation, m)?)?;
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     m.add_class::<PyPosition>()?;
     m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;
     m.add_class::<decisions::DecisionLayout>()?;
+    m.add_class::<decisions::NativeDecision>()?;
     m.add_class::<MovesIter>()?;
     Ok(())
 }

@@ -38,8 +38,6 @@ pub(crate) struct Moves {
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
     /// The Python engine's list of the same position, made when the families are read.
     python: PyOnceLock<Py<PyAny>>,
-    /// The decisions of `pacru.encoding` taken on this list (`decisions.rs`).
-    pub(crate) decisions: crate::decisions::Cache,
 }
 
 /// The boxes of lists freed lately, for the next lists: a bot frees one list a ply and makes
@@ -52,8 +50,6 @@ const SPARE_SIZE: usize = 8;
 
 impl Drop for Moves {
     fn drop(&mut self) {
-        // The decisions taken on the list hold it: released first, so it can be reused.
-        self.decisions.clear();
         // SAFETY: the field is taken once, here, and `self` is not used after `drop`.
         let mut list = unsafe { ManuallyDrop::take(&mut self.list) };
         if Arc::get_mut(&mut list).is_none() {
@@ -86,7 +82,6 @@ impl Moves {
             list: ManuallyDrop::new(list),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
-            decisions: Default::default(),
         }
     }
 
