@@ -453,9 +453,12 @@ impl Game {
     }
 
     /// Takes `action` in place: this becomes the next decision (None), or the finished
-    /// one, with the index of the move chosen. On an error the game is meaningless (the
-    /// public callers drop it).
-    fn step(&mut self, action: u16) -> Result<Option<u64>, DecisionError> {
+    /// one, with the index of the move chosen (as [`Game::advance`], without a copy).
+    ///
+    /// [`DecisionError::IllegalAction`] when `action` is not one of [`Game::legal`]: the
+    /// game is unchanged. After any other error (a list that does not hold what its
+    /// bounds promise) the game is meaningless: drop it.
+    pub fn step(&mut self, action: u16) -> Result<Option<u64>, DecisionError> {
         if !self.legal.contains(action) {
             return Err(DecisionError::IllegalAction(action));
         }

@@ -20,7 +20,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use pacru_batch::decision::{Actions, DecisionError, Game, Layout, Next, NUM_ACTIONS};
+use pacru_batch::decision::{Actions, DecisionError, Game, Layout, NUM_ACTIONS};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -141,38 +141,29 @@ impl DecisionLayout {
             idle_scale: self.idle_scale,
             supply: self.supply,
         };
-        let game = no_panic(|| Ok(Game::of_list(Arc::clone(list))))?;
+        let game = no_panic(|| Ok(Box::new(Game::of_list(Arc::clone(list)))))?;
         if game.legal.is_empty() {
             return Ok(None);
         }
+        let player = pos.to_move.into_pyobject(py)?.into_any().unbind();
         let parts = Parts {
             layout,
+            moves: moves.clone().unbind(),
             encoding: encoding.clone().unbind(),
             state: state.clone().unbind(),
-            moves: moves.clone().unbind(),
+            player,
         };
         NativeDecision::make(py, game, parts, None).map(Some)
     }
 }
 
-/// What every decision of one move shares: the layout, the encoding, the state and its
-/// native list.
+/// What every decision of one move has alike.
 struct Parts {
     layout: Layout,
+    moves: Py<Moves>,
     encoding: Py<PyAny>,
     state: Py<PyAny>,
-    moves: Py<Moves>,
-}
-
-impl Parts {
-    fn clone_ref(&self, py: Python<'_>) -> Parts {
-        Parts {
-            layout: self.layout,
-            encoding: self.encoding.clone_ref(py),
-            state: self.state.clone_ref(py),
-            moves: self.moves.clone_ref(py),
-        }
-    }
+    player: Py<PyAny>,
 }
 
 /// A decision of the player to move in a chevron game, on the native engine: a
@@ -182,83 +173,99 @@ impl Parts {
 /// identity.
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct NativeDecision {
-    /// The decision state; it shares the list of `parts.moves`. Declared before `parts`,
-    /// so that it lets go of the list first: the list's box is reused only when the
-    /// `Moves` object freeing it holds the last reference.
-    game: Game,
-    /// The legal actions as a tuple of ints, ascending (made once: every caller reads it).
-    legal: Py<PyTuple>,
-    /// The complete move once done.
-    move_: Option<Py<PyAny>>,
-    parts: Parts,
+    /// The decision state, boxed so that a decision moves as a few words. It shares the
+    /// list of `moves`; declared before `moves`, so that it lets go of the list first:
+    /// the list's box is reused only when the `Moves` object freeing it holds the last
+    /// reference.
+    game: Box<Game>,
+    layout: Layout,
+    moves: Py<Moves>,
+    /// The fields read most, as Python objects: served by the interpreter as slots.
+    /// The `Encoding` this decision belongs to.
+    #[pyo3(get)]
+    encoding: Py<PyAny>,
+    /// The position the move is chosen in (unchanged until the move is applied).
+    #[pyo3(get)]
+    state: Py<PyAny>,
+    /// The seat index (in `state.players`) of the player deciding.
+    #[pyo3(get)]
+    player: Py<PyAny>,
+    /// The legal actions of this decision, ascending; empty once done.
+    #[pyo3(get)]
+    legal_actions: Py<PyTuple>,
+    /// What is decided: `"origin"`, `"target"`, `"twist"`, `"benefit"`, `"meeting"`,
+    /// `"relinquish"`, or `"done"` once the move is complete.
+    #[pyo3(get)]
+    kind: Py<PyString>,
+    /// The complete move once `done`, else None.
+    #[pyo3(get, name = "move")]
+    move_: Py<PyAny>,
 }
 
 impl NativeDecision {
-    /// The decision of `game`, whose move is `move_` once complete.
+    /// The decision of `game` for `encoding` in `state`, whose move is `move_` once
+    /// complete.
     fn make<'py>(
         py: Python<'py>,
-        game: Game,
+        game: Box<Game>,
         parts: Parts,
         move_: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, NativeDecision>> {
-        let legal = if game.legal.is_empty() {
+        let legal_actions = if game.legal.is_empty() {
             PyTuple::empty(py)
         } else {
             actions_tuple(py, &game.legal)?
         };
+        let kind = kind_name(py, game.stage()).clone().unbind();
+        let Parts {
+            layout,
+            moves,
+            encoding,
+            state,
+            player,
+        } = parts;
         Bound::new(
             py,
             NativeDecision {
                 game,
-                legal: legal.unbind(),
-                move_,
-                parts,
+                layout,
+                moves,
+                encoding,
+                state,
+                player,
+                legal_actions: legal_actions.unbind(),
+                kind,
+                move_: move_.unwrap_or_else(|| py.None()),
             },
         )
     }
 
     /// The decision after the legal `action`.
     fn after<'py>(&self, py: Python<'py>, action: u16) -> PyResult<Bound<'py, NativeDecision>> {
-        let next = no_panic(|| self.game.advance(action).map_err(decision_error))?;
-        let (game, move_) = match next {
-            Next::Ask(game) => (game, None),
-            Next::Done(game, at) => {
+        let mut game = Box::new((*self.game).clone());
+        let played = no_panic(|| game.step(action).map_err(decision_error))?;
+        let move_ = match played {
+            None => None,
+            Some(at) => {
                 let chosen = game.chosen_move().ok_or_else(|| {
                     PyRuntimeError::new_err("pacru engine: a finished decision has no move")
                 })?;
-                let move_ = self.parts.moves.get().issue_move(py, at, chosen)?;
-                (game, Some(move_))
+                Some(self.moves.get().issue_move(py, at, chosen)?)
             }
         };
-        NativeDecision::make(py, game, self.parts.clone_ref(py), move_)
-    }
-
-    /// The decision's kind.
-    fn kind_str<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
-        kind_name(py, self.game.stage())
+        let parts = Parts {
+            layout: self.layout,
+            moves: self.moves.clone_ref(py),
+            encoding: self.encoding.clone_ref(py),
+            state: self.state.clone_ref(py),
+            player: self.player.clone_ref(py),
+        };
+        NativeDecision::make(py, game, parts, move_)
     }
 }
 
 #[pymethods]
 impl NativeDecision {
-    /// The `Encoding` this decision belongs to.
-    #[getter]
-    fn encoding(&self, py: Python<'_>) -> Py<PyAny> {
-        self.parts.encoding.clone_ref(py)
-    }
-
-    /// The position the move is chosen in (unchanged until the move is applied).
-    #[getter]
-    fn state(&self, py: Python<'_>) -> Py<PyAny> {
-        self.parts.state.clone_ref(py)
-    }
-
-    /// The seat index (in `state.players`) of the player deciding.
-    #[getter]
-    fn player(&self) -> u8 {
-        self.game.pos().to_move
-    }
-
     /// The actions chosen so far for this move, oldest first (forced decisions are taken
     /// automatically and do not appear); once `done` it equals
     /// `encoding.actions(state, move)`.
@@ -267,38 +274,17 @@ impl NativeDecision {
         ints_tuple(py, self.game.prefix().iter().copied())
     }
 
-    /// The legal actions of this decision, ascending; empty once done.
-    #[getter]
-    fn legal_actions(&self, py: Python<'_>) -> Py<PyTuple> {
-        self.legal.clone_ref(py)
-    }
-
-    /// What is decided: `"origin"`, `"target"`, `"twist"`, `"benefit"`, `"meeting"`,
-    /// `"relinquish"`, or `"done"` once the move is complete.
-    #[getter]
-    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        self.kind_str(py).clone()
-    }
-
-    /// The complete move once `done`, else None.
-    #[getter]
-    #[pyo3(name = "move")]
-    fn move_(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.move_.as_ref().map(|m| m.clone_ref(py))
-    }
-
     /// True once the move is complete (`move` is set, no action is left).
     #[getter]
-    fn done(&self) -> bool {
-        self.move_.is_some()
+    fn done(&self, py: Python<'_>) -> bool {
+        !self.move_.is_none(py)
     }
 
     /// A new numpy bool array of length `encoding.num_actions`, True at the legal actions.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.parts
-            .encoding
+        self.encoding
             .bind(py)
-            .call_method1(intern!(py, "_action_mask"), (self.legal.bind(py),))
+            .call_method1(intern!(py, "_action_mask"), (self.legal_actions.bind(py),))
     }
 
     /// The decision after taking `action`; this one is unchanged.
@@ -313,7 +299,8 @@ impl NativeDecision {
     ) -> PyResult<Bound<'py, NativeDecision>> {
         let py = slf.py();
         let me = slf.get();
-        let legal = if me.move_.is_none() && action.is_exact_instance_of::<PyInt>() {
+        // A complete move has no legal action: `legal` is empty then.
+        let legal = if action.is_exact_instance_of::<PyInt>() {
             action
                 .extract::<u16>()
                 .ok()
@@ -326,7 +313,6 @@ impl NativeDecision {
             // The encoding's check, shared with the Python decisions: it raises the
             // documented error, or gives the int of an integer of another type.
             None => me
-                .parts
                 .encoding
                 .bind(py)
                 .call_method1(intern!(py, "_checked_action"), (slf, action))?
@@ -351,7 +337,7 @@ impl NativeDecision {
         py: Python<'py>,
         player: usize,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let layout = &self.parts.layout;
+        let layout = &self.layout;
         if player >= usize::from(layout.players) {
             return Err(PyValueError::new_err(format!(
                 "player must be a seat index 0..{}, not {player}",
@@ -379,16 +365,13 @@ impl NativeDecision {
     /// As `Decision.__repr__`: `<Decision origin player=0 prefix=[] legal=4 move=None>`.
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let prefix: Vec<String> = self.game.prefix().iter().map(u16::to_string).collect();
-        let move_ = match &self.move_ {
-            Some(m) => m.bind(py).str()?.to_string(),
-            None => "None".to_owned(),
-        };
         Ok(format!(
-            "<Decision {} player={} prefix=[{}] legal={} move={move_}>",
-            self.kind_str(py),
-            self.player(),
+            "<Decision {} player={} prefix=[{}] legal={} move={}>",
+            self.kind.bind(py),
+            self.game.pos().to_move,
             prefix.join(", "),
             self.game.legal.len(),
+            self.move_.bind(py).str()?,
         ))
     }
 }
