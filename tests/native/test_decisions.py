@@ -22,10 +22,9 @@ import pytest
 from pacru import ChevronState, Move
 from pacru.chevron.engine import ENGINE, python_legal_moves
 from pacru.encoding import Decision, Encoding
+from pacru.encoding._native import NATIVE_DECISION
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.errors import IllegalMoveError
-
-from pacru.encoding._native import NATIVE_DECISION
 
 from .support import CONFIGS, fresh, start
 
@@ -52,7 +51,8 @@ def python_state(state: ChevronState) -> ChevronState:
 
 
 def assert_same(nat: Decision, py: Decision, where: str) -> None:
-    assert type(nat) is NATIVE_DECISION and isinstance(nat, Decision), where
+    assert type(nat) is NATIVE_DECISION, where
+    assert isinstance(nat, Decision), where
     assert type(py) is Decision, where
     assert nat.legal_actions == py.legal_actions, where
     assert nat.kind == py.kind, where
@@ -148,8 +148,10 @@ def test_native_decision_is_an_immutable_decision() -> None:
     """A Decision to isinstance and issubclass; made only by the encoding; immutable."""
     state = start("lilacru", 2)
     decision = Encoding.of(state).start(state)
-    assert NATIVE_DECISION is not None and type(decision) is NATIVE_DECISION
-    assert isinstance(decision, Decision) and issubclass(NATIVE_DECISION, Decision)
+    assert NATIVE_DECISION is not None
+    assert type(decision) is NATIVE_DECISION
+    assert isinstance(decision, Decision)
+    assert issubclass(NATIVE_DECISION, Decision)
     assert not issubclass(Decision, NATIVE_DECISION)
     with pytest.raises(TypeError):
         NATIVE_DECISION()
@@ -158,9 +160,14 @@ def test_native_decision_is_an_immutable_decision() -> None:
             setattr(decision, name, 1)
     with pytest.raises(AttributeError):
         decision.extra = 1  # type: ignore[attr-defined]
-    assert copy.copy(decision) is decision and copy.deepcopy(decision) is decision
-    assert decision == decision and decision != decision.choose(decision.legal_actions[0])
-    assert hash(decision) == hash(decision)
+    assert copy.copy(decision) is decision
+    assert copy.deepcopy(decision) is decision
+    # Compared by identity, as the Python decisions: another decision of the same position
+    # and actions is another decision.
+    twin = Encoding.of(state).start(state)
+    assert (twin.legal_actions, twin.prefix) == (decision.legal_actions, decision.prefix)
+    assert twin != decision
+    assert len({twin, decision}) == 2
     with pytest.raises(TypeError):
         pickle.dumps(decision)
 
@@ -169,6 +176,7 @@ def test_native_decisions_are_values() -> None:
     """A decision chosen from twice, or after its position was played on, is unchanged."""
     state = start("pacru", 2)
     enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
     first = enc.start(state)
     origins = first.legal_actions
     targets = [first.choose(origin) for origin in origins]
@@ -180,7 +188,7 @@ def test_native_decisions_are_values() -> None:
         done = done.choose(done.legal_actions[0])
     later = state.apply_move(done.move)
     enc.start(later).choose(enc.start(later).legal_actions[0])
-    assert first.legal_actions == origins and first.prefix == () and first.kind == "origin"
+    assert (first.legal_actions, first.prefix, first.kind) == (origins, (), "origin")
     twin = python_twin(enc).start(python_state(state))
     for nat in (first, targets[0]):
         py = twin if nat is first else twin.choose(nat.prefix[0])
@@ -194,8 +202,9 @@ def test_native_start_of_equal_rules(game: str) -> None:
     state = start(game, 2)
     enc = Encoding.of(state)
     assert isinstance(enc, ChevronEncoding)
-    other = attrs.evolve(state, rules=attrs.evolve(state.rules))
-    assert other.rules == enc.rules and other.rules is not enc.rules
+    other = fresh(state, rules=attrs.evolve(state.rules))
+    assert other.rules == enc.rules
+    assert other.rules is not enc.rules
     nat, py = enc.start(other), python_twin(enc).start(python_state(other))
     while True:
         assert_same(nat, py, f"{game} prefix {nat.prefix}")
@@ -208,9 +217,11 @@ def test_native_start_without_a_native_list() -> None:
     """A state holding the Python engine's list (this test's lever) gets the Python
     decisions, not the refusal of a position without legal moves."""
     state = python_state(start("pacru", 2))
-    decision = Encoding.of(state).start(state)
+    enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
+    decision = enc.start(state)
     assert type(decision) is Decision
-    assert decision.legal_actions == python_twin(Encoding.of(state)).start(state).legal_actions
+    assert decision.legal_actions == python_twin(enc).start(state).legal_actions
 
 
 @pytest.mark.parametrize("bad", [2**70, -(2**70), 2**64 - 1, np.uint64(2**64 - 1), np.bool_(1)])

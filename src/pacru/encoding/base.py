@@ -143,9 +143,7 @@ class Decision(tuple[Any, ...], metaclass=abc.ABCMeta):
 for _index, _name in enumerate(
     ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
 ):
-    setattr(
-        Decision, _name, property(itemgetter(_index), doc=getattr(Decision, _name).__doc__)
-    )
+    setattr(Decision, _name, property(itemgetter(_index), doc=getattr(Decision, _name).__doc__))
 
 _new_tuple = tuple.__new__
 
@@ -288,7 +286,7 @@ class Encoding(abc.ABC):
         return number
 
     def _action_mask(self, legal_actions: Sequence[int]) -> npt.NDArray[np.bool_]:
-        """:meth:`Decision.legal_action_mask` of a decision with ``legal_actions`` (both engines)."""
+        """:meth:`Decision.legal_action_mask` of a decision with these ``legal_actions``."""
         import numpy as np
 
         mask = np.zeros(self.num_actions, dtype=np.bool_)

@@ -184,11 +184,12 @@ class ChevronEncoding(Encoding):
         rules = self.rules
         native = self._native
         if native is not None and state.__class__ is ChevronState and state.rules is rules:
-            # None: a finished game, another player count, no legal move (checked below).
-            decision = native.start(self, state)
+            # A NativeDecision, a Decision by registration; None: a finished game, another
+            # player count, no legal move, a list of the Python engine (found below).
+            decision: Decision | None = native.start(self, state)
             if decision is not None:
-                return decision  # type: ignore[return-value]  # a Decision by registration
-            native = None  # the Python cursors find which, as for any other state
+                return decision
+            native = None
         if (
             state.__class__ is not ChevronState
             or state.outcome is not None
@@ -199,7 +200,7 @@ class ChevronEncoding(Encoding):
         if native is not None:
             decision = native.start(self, state)
             if decision is not None:
-                return decision  # type: ignore[return-value]
+                return decision
         chevron: ChevronState = state  # type: ignore[assignment]
         moves = chevron.legal_moves()
         if moves.is_pass:
@@ -449,8 +450,8 @@ class ChevronEncoding(Encoding):
         p = self.players
         player = seat_index(player, p)
         if decision.__class__ is _NATIVE_DECISION:
-            planes: bytearray = decision._observation(player)  # type: ignore[attr-defined]
-            return np.frombuffer(planes, dtype=np.float32).reshape(self.observation_shape)
+            raw: bytearray = decision._observation(player)  # type: ignore[attr-defined]
+            return np.frombuffer(raw, dtype=np.float32).reshape(self.observation_shape)
         state: ChevronState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
         packed = 0
