@@ -1,16 +1,23 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
 from collections.abc import Iterator, Mapping
-from typing import Any, Final, final, overload
+from typing import Any, Final, SupportsIndex, final, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.state import ChevronState
+from pacru.encoding.base import Encoding
 
 __all__ = [
     "COMPLETE",
     "GAMES",
     "Batch",
+    "DecisionLayout",
     "MovesIter",
+    "NativeDecision",
     "NativeLegalMoves",
     "Position",
     "random_rollouts",
@@ -133,6 +140,47 @@ class MovesIter(Iterator[Move]):
     """An iterator over a ``NativeLegalMoves``, in order or reversed."""
 
     def __next__(self) -> Move: ...
+
+@final
+class DecisionLayout:
+    """The fixed parts of one chevron encoding, for the native decisions."""
+
+    def __new__(
+        cls,
+        players: int,
+        game_index: int,
+        ply_scale: float,
+        idle_scale: float,
+        supply: int,
+    ) -> DecisionLayout: ...
+    def start(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
+
+@final
+class NativeDecision:
+    """A chevron decision of the native engine (a ``Decision`` by registration)."""
+
+    @property
+    def encoding(self) -> Encoding: ...
+    @property
+    def state(self) -> ChevronState: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def prefix(self) -> tuple[int, ...]: ...
+    @property
+    def legal_actions(self) -> tuple[int, ...]: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def move(self) -> Move | None: ...
+    @property
+    def done(self) -> bool: ...
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def choose(self, action: SupportsIndex) -> NativeDecision: ...
+    def _stage(self) -> tuple[int, int]: ...
+    def _observation(self, player: int) -> bytearray: ...
+    def __copy__(self) -> NativeDecision: ...
+    def __deepcopy__(self, memo: object) -> NativeDecision: ...
 
 #: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
 #: terminated and truncated (bool). The observation is ``Batch.observation``'s.

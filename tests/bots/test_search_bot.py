@@ -13,6 +13,7 @@ import pytest
 
 import pacru
 from pacru import _native
+from pacru.base import GameState
 from pacru.bots import BOTS, SearchBot, SearchUnavailableError, make_bot, play_game
 from pacru.bots.base import sample_move
 from pacru.bots.search import load_weights, position_fields
@@ -47,7 +48,7 @@ def test_registered_by_name() -> None:
 
 @pytest.mark.parametrize(("position", "winning"), FORCED)
 def test_plays_the_only_winning_move(position: str, winning: str) -> None:
-    state = pacru.from_position(position)
+    state: GameState[Any] = pacru.from_position(position)
     move = SearchBot(seed=3, nodes=2000).choose_move(state)
     assert str(move) == winning
     outcome = state.apply_move(move).outcome
@@ -73,7 +74,7 @@ def test_only_legal_moves_within_the_node_budget(game: str, players: int) -> Non
     import random
 
     rng = random.Random(7)
-    state = pacru.new_game(game, players=players)
+    state: GameState[Any] = pacru.new_game(game, players=players)
     bot = SearchBot(seed=1, nodes=300)
     checked = 0
     while state.outcome is None and checked < 12:
@@ -125,7 +126,7 @@ def test_errors() -> None:
         SearchBot(seed=1).choose_move(pacru.new_game("lsd"))
     with pytest.raises(ValueError, match="weights"):
         SearchBot(seed=1, nodes=10, weights=(1.0,)).choose_move(pacru.new_game("pacru"))
-    won = pacru.from_position(FORCED[0][0]).apply_move(FORCED[0][1])
+    won: GameState[Any] = pacru.from_position(FORCED[0][0]).apply_move(FORCED[0][1])
     with pytest.raises(GameOverError):
         SearchBot(seed=1).choose_move(won)
 

@@ -10,6 +10,7 @@ import pytest
 
 from pacru import ChevronState, Move, new_game
 from pacru.chevron.engine import python_apply, python_legal_moves
+from pacru.chevron.rules import Rules
 
 if not TYPE_CHECKING:
     # Every test module of this folder imports this one: all skip without the extension.
@@ -33,10 +34,11 @@ def start(game: str, players: int) -> ChevronState:
     return state
 
 
-def fresh(state: ChevronState) -> ChevronState:
-    """``state`` rebuilt from its values: no cached move list, no native position."""
+def fresh(state: ChevronState, rules: Rules | None = None) -> ChevronState:
+    """``state`` rebuilt from its values (with ``rules`` instead of its own, an equal
+    value): no cached move list, no native position."""
     copy = ChevronState(
-        state.rules,
+        state.rules if rules is None else rules,
         state.players,
         state.markers,
         state.chevrons,

@@ -1,7 +1,7 @@
 """The native decisions of :mod:`pacru.encoding` against the Python ones, decision by decision.
 
 Under the native engine :class:`~pacru.encoding.chevron.ChevronEncoding` works
-a move's decisions out natively (``pacru._native.DecisionCursor``). Here a twin
+a move's decisions out natively (``pacru._native.NativeDecision``). Here a twin
 encoding takes the Python path on the Python engine's move list of the same
 position, and random games are played through both: every decision must have
 the same legal actions, kind, prefix, player, move (its text too) and
@@ -10,15 +10,19 @@ observation from every seat, and every refusal the same error.
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
 
+import attrs
 import numpy as np
 import pytest
 
 from pacru import ChevronState, Move
-from pacru.chevron.engine import ENGINE, native_module, python_legal_moves
+from pacru.chevron.engine import ENGINE, python_legal_moves
 from pacru.encoding import Decision, Encoding
+from pacru.encoding._native import NATIVE_DECISION
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.errors import IllegalMoveError
 
@@ -28,15 +32,7 @@ from .support import CONFIGS, fresh, start
 GAMES = max(1, int(os.environ.get("PACRU_NATIVE_GAMES", "100")) // 5)
 MAX_PLIES = 200
 
-pytestmark = [
-    pytest.mark.skipif(ENGINE != "native", reason="the native engine is not in use"),
-    # Issue 29: the native decisions come back on the safe binding with the "decide"
-    # branch, which removes this mark; until then pacru.encoding uses the Python ones.
-    pytest.mark.skipif(
-        not hasattr(native_module(), "decision_class"),
-        reason="the native decisions are not in this build (issue 29, decide branch)",
-    ),
-]
+pytestmark = pytest.mark.skipif(ENGINE != "native", reason="the native engine is not in use")
 
 
 def python_twin(enc: ChevronEncoding) -> ChevronEncoding:
@@ -55,12 +51,15 @@ def python_state(state: ChevronState) -> ChevronState:
 
 
 def assert_same(nat: Decision, py: Decision, where: str) -> None:
-    assert type(nat).__name__ == "_NativeDecision", where
+    assert type(nat) is NATIVE_DECISION, where
+    assert isinstance(nat, Decision), where
+    assert type(py) is Decision, where
     assert nat.legal_actions == py.legal_actions, where
     assert nat.kind == py.kind, where
     assert nat.prefix == py.prefix, where
     assert nat.player == py.player, where
     assert nat.move == py.move, where
+    assert nat.done is py.done, where
     assert str(nat.move) == str(py.move), where
     assert repr(nat) == repr(py), where
     enc = nat.encoding
@@ -145,21 +144,93 @@ def test_native_decision_applies_without_check() -> None:
     assert state.apply_move(move) == state.apply_move(str(move))
 
 
-def test_native_decision_class_is_safe_for_any_tuple() -> None:
-    """Its fields are slots over the tuple's items: an object made with fewer items (only
-    ``tuple.__new__`` can) reads the missing ones as absent, never past its end."""
+def test_native_decision_is_an_immutable_decision() -> None:
+    """A Decision to isinstance and issubclass; made only by the encoding; immutable."""
     state = start("lilacru", 2)
-    cls = type(Encoding.of(state).start(state))
-    empty = tuple.__new__(cls, ())
-    assert len(empty) == 0
+    decision = Encoding.of(state).start(state)
+    assert NATIVE_DECISION is not None
+    assert type(decision) is NATIVE_DECISION
+    assert isinstance(decision, Decision)
+    assert issubclass(NATIVE_DECISION, Decision)
+    assert not issubclass(Decision, NATIVE_DECISION)
+    with pytest.raises(TypeError):
+        NATIVE_DECISION()
     for name in ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move"):
         with pytest.raises(AttributeError):
-            getattr(empty, name)
-    short = tuple.__new__(cls, (1, 2, 3))
-    assert (short.encoding, short.state, short.player) == (1, 2, 3)  # type: ignore[comparison-overlap]
+            setattr(decision, name, 1)
     with pytest.raises(AttributeError):
-        _ = short.prefix
-    long = tuple.__new__(cls, range(10))
-    assert (long.kind, long.move, len(long)) == (5, 6, 10)  # type: ignore[comparison-overlap]
-    with pytest.raises(AttributeError):
-        long.move = 1  # type: ignore[misc]
+        decision.extra = 1  # type: ignore[attr-defined]
+    assert copy.copy(decision) is decision
+    assert copy.deepcopy(decision) is decision
+    # Compared by identity, as the Python decisions: another decision of the same position
+    # and actions is another decision.
+    twin = Encoding.of(state).start(state)
+    assert (twin.legal_actions, twin.prefix) == (decision.legal_actions, decision.prefix)
+    assert twin != decision
+    assert len({twin, decision}) == 2
+    with pytest.raises(TypeError):
+        pickle.dumps(decision)
+
+
+def test_native_decisions_are_values() -> None:
+    """A decision chosen from twice, or after its position was played on, is unchanged."""
+    state = start("pacru", 2)
+    enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
+    first = enc.start(state)
+    origins = first.legal_actions
+    targets = [first.choose(origin) for origin in origins]
+    again = [first.choose(origin) for origin in origins]
+    assert [t.legal_actions for t in targets] == [a.legal_actions for a in again]
+    assert all(t is not a for t, a in zip(targets, again, strict=True))
+    done = targets[-1]
+    while done.move is None:
+        done = done.choose(done.legal_actions[0])
+    later = state.apply_move(done.move)
+    enc.start(later).choose(enc.start(later).legal_actions[0])
+    assert (first.legal_actions, first.prefix, first.kind) == (origins, (), "origin")
+    twin = python_twin(enc).start(python_state(state))
+    for nat in (first, targets[0]):
+        py = twin if nat is first else twin.choose(nat.prefix[0])
+        assert_same(nat, py, f"prefix {nat.prefix}")
+        assert np.array_equal(nat.legal_action_mask(), py.legal_action_mask())
+
+
+@pytest.mark.parametrize("game", ["shacru", "pacru"])
+def test_native_start_of_equal_rules(game: str) -> None:
+    """A state with rules equal to the encoding's, not the same object: native decisions."""
+    state = start(game, 2)
+    enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
+    other = fresh(state, rules=attrs.evolve(state.rules))
+    assert other.rules == enc.rules
+    assert other.rules is not enc.rules
+    nat, py = enc.start(other), python_twin(enc).start(python_state(other))
+    while True:
+        assert_same(nat, py, f"{game} prefix {nat.prefix}")
+        if nat.move is not None:
+            break
+        nat, py = nat.choose(nat.legal_actions[-1]), py.choose(nat.legal_actions[-1])
+
+
+def test_native_start_without_a_native_list() -> None:
+    """A state holding the Python engine's list (this test's lever) gets the Python
+    decisions, not the refusal of a position without legal moves."""
+    state = python_state(start("pacru", 2))
+    enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
+    decision = enc.start(state)
+    assert type(decision) is Decision
+    assert decision.legal_actions == python_twin(enc).start(state).legal_actions
+
+
+@pytest.mark.parametrize("bad", [2**70, -(2**70), 2**64 - 1, np.uint64(2**64 - 1), np.bool_(1)])
+def test_native_choose_refuses_malformed_actions_as_python(bad: object) -> None:
+    state = start("pacru", 3)
+    enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
+    nat, py = enc.start(state), python_twin(enc).start(python_state(state))
+    assert errors(nat, bad) == errors(py, bad)
+    legal = nat.legal_actions[0]
+    for kind in (np.int8, np.int64, np.uint16):
+        assert nat.choose(kind(legal)).prefix == py.choose(kind(legal)).prefix == (legal,)

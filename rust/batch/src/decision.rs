@@ -32,6 +32,35 @@ const S_MEETING: u8 = 4;
 const S_RELINQUISH: u8 = 5;
 const S_DONE: u8 = 6;
 
+/// Why a decision was not taken. Only [`DecisionError::IllegalAction`] comes from the
+/// caller; the others mean a move list that does not hold what its own bounds promise
+/// (a bug of the engine), reported instead of a panic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecisionError {
+    /// The action is not one of the decision's legal actions (none is, once the move is
+    /// complete or the game over).
+    IllegalAction(u16),
+    /// A legal origin, target or turn has no move family in the list, or a step family
+    /// no option.
+    NoFamily,
+    /// The move chosen is not in the list.
+    NotListed,
+}
+
+impl std::fmt::Display for DecisionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecisionError::IllegalAction(action) => {
+                write!(f, "action {action} is not legal in this decision")
+            }
+            DecisionError::NoFamily => f.write_str("a legal action has no move family"),
+            DecisionError::NotListed => f.write_str("the move chosen is not in the list"),
+        }
+    }
+}
+
+impl std::error::Error for DecisionError {}
+
 /// The fixed parts of an encoding: the game and its scales.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
@@ -200,9 +229,16 @@ impl<T: Copy + Default, const N: usize> Default for Inline<T, N> {
 }
 
 impl<T: Copy, const N: usize> Inline<T, N> {
-    fn push(&mut self, item: T) {
-        self.items[usize::from(self.len)] = item;
+    /// Appends `item`; [`DecisionError::NoFamily`] when full (a move has at most `N`:
+    /// more would be a family larger than any the rules allow).
+    fn push(&mut self, item: T) -> Result<(), DecisionError> {
+        let slot = self
+            .items
+            .get_mut(usize::from(self.len))
+            .ok_or(DecisionError::NoFamily)?;
+        *slot = item;
         self.len += 1;
+        Ok(())
     }
 
     fn as_slice(&self) -> &[T] {
@@ -386,46 +422,54 @@ impl Game {
         })
     }
 
-    /// The game after the legal `action`: the next decision, or the next position's first
-    /// once the move is complete.
-    pub fn choose(&self, layout: &Layout, action: u16) -> Game {
-        match self.advance(action) {
+    /// The game after `action`: the next decision, or the next position's first once the
+    /// move is complete.
+    ///
+    /// [`DecisionError::IllegalAction`] when `action` is not one of [`Game::legal`].
+    pub fn choose(&self, layout: &Layout, action: u16) -> Result<Game, DecisionError> {
+        Ok(match self.advance(action)? {
             Next::Ask(g) => g,
             Next::Done(g, at) => {
-                let next = g
-                    .list
-                    .apply_index(at)
-                    .expect("the chosen move is in the list");
+                let next = g.list.apply_index(at).ok_or(DecisionError::NotListed)?;
                 Game::start(layout, next)
             }
-        }
+        })
     }
 
-    /// What the legal `action` leads to in the move under way.
-    pub fn advance(&self, action: u16) -> Next {
+    /// What `action` leads to in the move under way; this decision is unchanged.
+    ///
+    /// [`DecisionError::IllegalAction`] when `action` is not one of [`Game::legal`].
+    pub fn advance(&self, action: u16) -> Result<Next, DecisionError> {
         self.clone().advance_into(action)
     }
 
     /// As [`Game::advance`], taking this decision instead of copying it.
-    pub fn advance_into(self, action: u16) -> Next {
+    pub fn advance_into(self, action: u16) -> Result<Next, DecisionError> {
         let mut g = self;
-        match g.step(action) {
+        Ok(match g.step(action)? {
             None => Next::Ask(g),
             Some(at) => Next::Done(g, at),
-        }
+        })
     }
 
-    /// Takes the legal `action` in place: this becomes the next decision (None), or the
-    /// finished one, with the index of the move chosen.
-    pub fn step(&mut self, action: u16) -> Option<u64> {
+    /// Takes `action` in place: this becomes the next decision (None), or the finished
+    /// one, with the index of the move chosen (as [`Game::advance`], without a copy).
+    ///
+    /// [`DecisionError::IllegalAction`] when `action` is not one of [`Game::legal`]: the
+    /// game is unchanged. After any other error (a list that does not hold what its
+    /// bounds promise) the game is meaningless: drop it.
+    pub fn step(&mut self, action: u16) -> Result<Option<u64>, DecisionError> {
+        if !self.legal.contains(action) {
+            return Err(DecisionError::IllegalAction(action));
+        }
         let g = self;
-        g.prefix.push(action);
+        g.prefix.push(action)?;
         // Every part but the legal actions, which the next decision sets.
         g.legal = Actions::default();
         match g.stage {
             S_ORIGIN => {
                 if action == PASS {
-                    return g.finish(0);
+                    return Ok(g.finish(0));
                 }
                 g.origin = (action - ORIGIN) as i16;
                 g.target_stage()
@@ -439,13 +483,13 @@ impl Game {
                     }
                     !found
                 });
-                g.enter(chosen.expect("a legal target or turn has its family"))
+                g.enter(chosen.ok_or(DecisionError::NoFamily)?)
             }
             S_RELINQUISH => {
                 if let Some(Fam::Reo { .. }) = g.fam {
                     let f = action - RELINQUISH;
                     let below = g.free() & ((1u128 << f) - 1);
-                    g.chosen.push(below.count_ones() as u8);
+                    g.chosen.push(below.count_ones() as u8)?;
                 }
                 g.relinquish_stage()
             }
@@ -477,7 +521,7 @@ impl Game {
     fn keep(&mut self, test: impl Fn(&Opt) -> bool) {
         let options = self.step_options();
         let kept = bits64(self.cands)
-            .filter(|&i| test(&options[i]))
+            .filter(|&i| options.get(i).is_some_and(&test))
             .fold(0u64, |acc, i| acc | 1 << i);
         self.cands = kept;
     }
@@ -549,13 +593,13 @@ impl Game {
         Arc::from(&options[..n])
     }
 
-    fn ask(&mut self, stage: u8, legal: Actions) -> Option<u64> {
+    fn ask(&mut self, stage: u8, legal: Actions) -> Result<Option<u64>, DecisionError> {
         self.stage = stage;
         self.legal = legal;
-        None
+        Ok(None)
     }
 
-    fn target_stage(&mut self) -> Option<u64> {
+    fn target_stage(&mut self) -> Result<Option<u64>, DecisionError> {
         let (mut acts, mut count, mut only) = (Actions::default(), 0, None);
         self.each_family(|fam| {
             acts.insert(fam.action());
@@ -566,12 +610,12 @@ impl Game {
         if count > 1 {
             return self.ask(S_TARGET, acts);
         }
-        let only = only.expect("a legal origin has a family");
+        let only = only.ok_or(DecisionError::NoFamily)?;
         self.fam = None;
         self.enter(only)
     }
 
-    fn enter(&mut self, fam: Fam) -> Option<u64> {
+    fn enter(&mut self, fam: Fam) -> Result<Option<u64>, DecisionError> {
         self.fam = Some(fam);
         match fam {
             Fam::Step { step, .. } => {
@@ -584,21 +628,22 @@ impl Game {
         }
     }
 
-    fn option_stage(&mut self) -> Option<u64> {
+    fn option_stage(&mut self) -> Result<Option<u64>, DecisionError> {
         let options = self.options.clone().unwrap_or_default();
-        let mut cands = bits64(self.cands);
-        let first = cands.next().expect("a step family has an option");
+        let option = |i: usize| options.get(i).copied().ok_or(DecisionError::NoFamily);
+        let first = bits64(self.cands).next().ok_or(DecisionError::NoFamily)?;
         let meet;
         if self.cands.count_ones() == 1 {
             // As the Python cursor: the only option gives the twist and benefit shown.
-            let o = options[first];
+            let o = option(first)?;
             self.twist = o.twist;
             self.benefit = o.benefit() as i16;
             meet = o.meet;
         } else {
             if self.twist == -2 {
                 let acts: Actions = bits64(self.cands)
-                    .map(|i| (TWIST as i16 + 1 + i16::from(options[i].twist)) as u16)
+                    .filter_map(|i| options.get(i))
+                    .map(|o| (TWIST as i16 + 1 + i16::from(o.twist)) as u16)
                     .collect();
                 if acts.len() > 1 {
                     return self.ask(S_TWIST, acts);
@@ -606,12 +651,15 @@ impl Game {
                 let only = acts.first().unwrap_or(TWIST + 1);
                 self.twist = (only as i16 - TWIST as i16 - 1) as i8;
             }
-            let acts: Actions = bits64(self.cands).map(|i| options[i].benefit()).collect();
+            let acts: Actions = bits64(self.cands)
+                .filter_map(|i| options.get(i))
+                .map(Opt::benefit)
+                .collect();
             if acts.len() > 1 {
                 return self.ask(S_BENEFIT, acts);
             }
             self.benefit = acts.first().map_or(-1, |a| a as i16);
-            meet = options[first].meet;
+            meet = option(first)?.meet;
         }
         if meet & meet.wrapping_sub(1) != 0 {
             let acts = bits(meet).map(|f| MEETING + u16::from(f)).collect();
@@ -621,39 +669,45 @@ impl Game {
         self.finish_step(meeting)
     }
 
-    fn finish_step(&mut self, meeting: Option<u32>) -> Option<u64> {
+    fn finish_step(&mut self, meeting: Option<u32>) -> Result<Option<u64>, DecisionError> {
         let Some(Fam::Step { start, .. }) = self.fam else {
-            return None; // unreachable: a meeting is chosen in a step
+            return Err(DecisionError::NoFamily); // a meeting is chosen in a step
         };
         let options = self.step_options();
         let oi = self.cands.trailing_zeros() as usize;
-        let mut index: u64 = options[..oi]
+        let (before, Some(option)) = (options.get(..oi), options.get(oi)) else {
+            return Err(DecisionError::NoFamily);
+        };
+        let mut index: u64 = before
+            .unwrap_or_default()
             .iter()
             .map(|o| u64::from(o.meet.count_ones().max(1)))
             .sum();
-        let meet = options[oi].meet;
+        let meet = option.meet;
         if let (Some(m), true) = (meeting, meet != 0) {
             index += u64::from((meet & ((1u128 << m) - 1)).count_ones());
         }
         self.meeting = meeting.map_or(-1, |m| m as i16);
-        self.finish(start + index)
+        Ok(self.finish(start + index))
     }
 
-    fn relinquish_stage(&mut self) -> Option<u64> {
+    fn relinquish_stage(&mut self) -> Result<Option<u64>, DecisionError> {
         let Some(Fam::Reo { start, cost, .. }) = self.fam else {
-            return None; // unreachable: fields are given up in a reorientation
+            return Err(DecisionError::NoFamily); // fields are given up in a reorientation
         };
         let free = self.free();
         let n = free.count_ones() as usize;
         loop {
             let chosen = self.chosen.as_slice();
-            let need = cost - chosen.len();
+            // The list holds a reorientation only where `cost <= n` free fields (D25).
+            let need = cost.checked_sub(chosen.len());
+            let need = need.ok_or(DecisionError::NoFamily)?;
             if need == 0 {
                 let rank = combination_rank(n as u64, cost as u64, chosen);
-                return self.finish(start + rank);
+                return Ok(self.finish(start + rank));
             }
             let first = chosen.last().map_or(0, |&c| usize::from(c) + 1);
-            let last = n - need;
+            let last = n.checked_sub(need).ok_or(DecisionError::NoFamily)?;
             if last > first {
                 let acts = bits(free)
                     .skip(first)
@@ -662,7 +716,7 @@ impl Game {
                     .collect();
                 return self.ask(S_RELINQUISH, acts);
             }
-            self.chosen.push(first as u8);
+            self.chosen.push(first as u8)?;
         }
     }
 

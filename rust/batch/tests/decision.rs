@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use pacru_batch::decision::{Game, Layout, Next, NUM_ACTIONS};
+use pacru_batch::decision::{DecisionError, Game, Layout, Next, NUM_ACTIONS};
 use pacru_batch::SplitMix64;
 use pacru_engine::{legal_moves, Game as Kind, Position, Rules};
 
@@ -21,12 +21,12 @@ fn layout(kind: Kind, players: u8) -> Layout {
 fn leaves(layout: &Layout, game: &Game, out: &mut HashMap<Position, u32>) {
     for a in game.legal.iter() {
         assert!(usize::from(a) < NUM_ACTIONS);
-        if let Next::Done(done, at) = game.advance(a) {
+        if let Ok(Next::Done(done, at)) = game.advance(a) {
             // The finished decision names the move the list holds at its index.
             assert_eq!(done.chosen_move(), game.list().get(at));
             assert!(done.is_done() && done.legal.is_empty());
         }
-        let next = game.choose(layout, a);
+        let next = game.choose(layout, a).unwrap();
         if next.prefix().is_empty() {
             *out.entry(next.pos().clone()).or_default() += 1;
         } else {
@@ -65,4 +65,39 @@ fn every_legal_move_is_one_action_sequence() {
         }
     }
     assert!(checked > 200);
+}
+
+/// Every action that is not legal (any number up to `u16::MAX`, and any action once the
+/// move is complete) is an error, never a panic, and changes nothing.
+#[test]
+fn an_action_not_legal_is_an_error() {
+    for kind in [Kind::Lilacru, Kind::Shacru, Kind::Azacru, Kind::Pacru] {
+        let layout = layout(kind, 2);
+        let mut game = Game::start(&layout, Position::start(2).unwrap());
+        // Down to the finished decision of the first move, then the next position's first.
+        loop {
+            for action in 0..=u16::MAX {
+                if !game.legal.contains(action) {
+                    let error = game.advance(action).err();
+                    assert_eq!(error, Some(DecisionError::IllegalAction(action)));
+                    assert_eq!(
+                        game.choose(&layout, action).err(),
+                        Some(DecisionError::IllegalAction(action))
+                    );
+                }
+            }
+            let Some(first) = game.legal.iter().next() else {
+                break;
+            };
+            match game.advance(first).unwrap() {
+                Next::Ask(next) => game = next,
+                Next::Done(done, _) => {
+                    assert!(done.is_done());
+                    game = done;
+                }
+            }
+        }
+        assert!(game.is_done() && game.legal.is_empty());
+        assert_eq!(game.advance(0).err(), Some(DecisionError::IllegalAction(0)));
+    }
 }

@@ -1,50 +1,68 @@
-//! The decisions of `pacru.encoding`'s chevron layout on the native engine: worked out by
-//! `pacru_batch::decision` on the native move list, so that a move chosen action by action
-//! never reads the Python engine's families.
+//! The decisions of `pacru.encoding`'s chevron layout on the native engine.
 //!
-//! `pacru.encoding.chevron` keeps the `Decision` tuples; under the native engine they are
-//! of its subclass `_NativeDecision`, whose item 7 (the cursor of a Python decision) is the
-//! `NativeLegalMoves` of the position. The list caches the first decision and the last one
-//! made ([`Cache`]); a decision is found again by its prefix (the actions chosen), and one
-//! that is neither (a choice made twice from one decision) is replayed from the first. So a
-//! decision costs no object of its own beyond its tuples.
+//! A `NativeDecision` is one decision of a chevron move, worked out by
+//! `pacru_batch::decision` (the code of `pacru.vector`'s native loop) on the position's own
+//! native move list. It is a frozen object that owns its decision state (a
+//! `pacru_batch::decision::Game`: a few words and the shared list), so `choose` copies it,
+//! takes the action and wraps the result; no decision is kept anywhere else. The class
+//! has the fields and methods of `pacru.encoding.Decision`, whose virtual subclass
+//! `pacru.encoding._native` registers it as; it refuses an action through the encoding's
+//! own check (`Encoding._checked_action`), so both engines raise the same errors.
 //!
-//! `_NativeDecision.choose` and `ChevronEncoding.start` are C methods (`decision_methods`):
-//! the interpreter calls them as it calls `list.append`, with no Python frame. They take a
-//! legal action given as an `int` and a `ChevronState` of the encoding's own rules object,
-//! positionally; every other call goes to the Python method, which checks it and raises
-//! the documented error. The finished decision's move is handed out by the list, so
-//! `apply_move` takes it without a check.
+//! Its edge to the rest of the crate is small, so that it does not depend on how the
+//! state and its list are made: [`native_moves`] finds a state's native list, and a
+//! decision uses two calls of that list, `Moves::list` (the engine's `MoveList`) and
+//! `Moves::issue_move` (the finished decision's move, handed out as the list hands out
+//! its moves, so that `apply_move` takes it without a check).
 
-use std::ffi::{c_void, CString};
-use std::sync::{Arc, Mutex};
+#![forbid(unsafe_code)]
 
-use pacru_batch::decision::{Actions, Game, Layout, Next, NUM_ACTIONS};
-use pacru_engine::MoveList;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use pacru_batch::decision::{Actions, DecisionError, Game, Layout, NUM_ACTIONS};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
-use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple};
 
-use crate::methods::{cached_legal_moves, descriptor, fast_or_checked};
 use crate::moves::Moves;
-use crate::{new_tuple_of, registered, state_rules, tuple_items_direct, TUPLE_ITEMS};
 
-/// The class of the decisions made here (`pacru.encoding.chevron._NativeDecision`).
-static DECISION_CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-/// The Python `Decision.choose`, for every call the fast path does not take.
-static CHECKED_CHOOSE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-/// The Python `ChevronEncoding.start`, likewise.
-static CHECKED_START: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+/// The error of a decision the engine could not take: `ValueError` for an action that is
+/// not legal (the Python side checks first, so only a direct call of this module meets
+/// it), `RuntimeError` for a move list that does not hold what its bounds promise.
+pub(crate) fn decision_error(err: DecisionError) -> PyErr {
+    match err {
+        DecisionError::IllegalAction(_) => PyValueError::new_err(err.to_string()),
+        DecisionError::NoFamily | DecisionError::NotListed => {
+            PyRuntimeError::new_err(format!("pacru engine: {err}"))
+        }
+    }
+}
 
-/// The fixed parts of one encoding (its game plane, player count and scales); the rules
-/// are those of each list's position.
+/// `f()`, with a panic (a bug) as a `RuntimeError` instead of PyO3's `PanicException`.
+fn no_panic<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(PyRuntimeError::new_err(
+            "pacru engine: internal error (a panic) in a decision",
+        ))
+    })
+}
+
+/// The native move list of `state`, or None when its list is not one (a finished game's
+/// list, or one of the Python engine).
+///
+/// The one place that reads a state here: `legal_moves()`, as any caller does.
+fn native_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Moves>>> {
+    let moves = state.call_method0(intern!(state.py(), "legal_moves"))?;
+    Ok(moves.cast_into::<Moves>().ok())
+}
+
+/// The fixed parts of one encoding: its game, player count and scales; the rules are
+/// those of each position's list.
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct DecisionLayout {
-    /// The encoding's `Rules` object: a state with this very object is of its rules.
-    rules: Py<PyAny>,
     players: u8,
     game_index: u8,
     ply_scale: f64,
@@ -54,15 +72,14 @@ pub(crate) struct DecisionLayout {
 
 #[pymethods]
 impl DecisionLayout {
-    /// The layout of the encoding of `rules` (its `Rules` object) and game `game_index`
-    /// (0..3: Lilacru, Shacru, Azacru, Pacru) for `players` players, its ply and idle scales and its Pacru supply {R1} (0 for the
-    /// other games).
+    /// The layout of the encoding of game `game_index` (0..3: Lilacru, Shacru, Azacru,
+    /// Pacru) for `players` players, with its ply and idle scales and its Pacru supply
+    /// {R1} (0 for the other games).
     ///
     /// Raises `ValueError` for a game index past the chevron games or a player count
     /// other than 2, 3 or 4.
     #[new]
     fn new(
-        rules: Py<PyAny>,
         players: u8,
         game_index: u8,
         ply_scale: f64,
@@ -75,7 +92,6 @@ impl DecisionLayout {
             )));
         }
         Ok(DecisionLayout {
-            rules,
             players,
             game_index,
             ply_scale,
@@ -84,395 +100,313 @@ impl DecisionLayout {
         })
     }
 
-    /// The first decision of the player to move in `state` (a `ChevronState` of
-    /// `encoding`'s rules, checked by the caller), or None when there is none to take
-    /// here: the game is over, another player count, or the player has no legal move.
+    /// The first decision of the player to move in `state` (a chevron state of the
+    /// encoding's rules, checked by the caller) for `encoding`, or None where the native
+    /// engine does not take it: the state's list is not a native one, the game is over or
+    /// of another game or player count, or the player has no legal move.
     fn start<'py>(
         &self,
         encoding: &Bound<'py, PyAny>,
         state: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+    ) -> PyResult<Option<Bound<'py, NativeDecision>>> {
+        match native_moves(state)? {
+            Some(moves) => self.start_on(encoding, state, &moves),
+            None => Ok(None),
+        }
+    }
+}
+
+impl DecisionLayout {
+    /// [`DecisionLayout::start`] on `moves`, the native list of `state`.
+    fn start_on<'py>(
+        &self,
+        encoding: &Bound<'py, PyAny>,
+        state: &Bound<'py, PyAny>,
+        moves: &Bound<'py, Moves>,
+    ) -> PyResult<Option<Bound<'py, NativeDecision>>> {
         let py = state.py();
-        let moves = cached_legal_moves(state)?;
-        // A finished game's list is the Python engine's empty one.
-        let Ok(moves) = moves.cast_into::<Moves>() else {
-            return Ok(None);
-        };
         let list = moves.get().list();
-        let pos = list.position();
-        if pos.outcome.is_some() || pos.players != self.players {
+        let (rules, pos) = (list.rules(), list.position());
+        if pos.outcome.is_some()
+            || pos.players != self.players
+            || rules.game as u8 != self.game_index
+        {
             return Ok(None);
         }
         let layout = Layout {
-            rules: list.rules(),
+            rules,
             players: self.players,
             game_index: self.game_index,
             ply_scale: self.ply_scale,
             idle_scale: self.idle_scale,
             supply: self.supply,
         };
-        let to_move = pos.to_move;
-        let step = moves.get().decisions.start(layout, list)?;
-        if step.legal.is_empty() {
+        let game = no_panic(|| Ok(Box::new(Game::of_list(Arc::clone(list)))))?;
+        if game.legal.is_empty() {
             return Ok(None);
         }
-        let player = to_move.into_pyobject(py)?.into_any();
-        let prefix = PyTuple::empty(py).into_any();
-        let legal = actions_tuple(py, &step.legal)?;
-        let none = py.None().into_bound(py);
-        let parts = [
+        let player = pos.to_move.into_pyobject(py)?.into_any().unbind();
+        let parts = Parts {
+            layout,
+            moves: moves.clone().unbind(),
+            encoding: encoding.clone().unbind(),
+            state: state.clone().unbind(),
+            player,
+        };
+        NativeDecision::make(py, game, parts, None).map(Some)
+    }
+}
+
+/// What every decision of one move has alike.
+struct Parts {
+    layout: Layout,
+    moves: Py<Moves>,
+    encoding: Py<PyAny>,
+    state: Py<PyAny>,
+    player: Py<PyAny>,
+}
+
+/// A decision of the player to move in a chevron game, on the native engine: a
+/// `pacru.encoding.Decision` (its virtual subclass), with the same fields and methods.
+///
+/// Made by `ChevronEncoding.start` and `choose`, never directly; immutable, compared by
+/// identity.
+#[pyclass(frozen, module = "pacru._native")]
+pub(crate) struct NativeDecision {
+    /// The decision state, boxed so that a decision moves as a few words. It shares the
+    /// list of `moves`; declared before `moves`, so that it lets go of the list first:
+    /// the list's box is reused only when the `Moves` object freeing it holds the last
+    /// reference.
+    game: Box<Game>,
+    layout: Layout,
+    moves: Py<Moves>,
+    /// The fields read most, as Python objects: served by the interpreter as slots.
+    /// The `Encoding` this decision belongs to.
+    #[pyo3(get)]
+    encoding: Py<PyAny>,
+    /// The position the move is chosen in (unchanged until the move is applied).
+    #[pyo3(get)]
+    state: Py<PyAny>,
+    /// The seat index (in `state.players`) of the player deciding.
+    #[pyo3(get)]
+    player: Py<PyAny>,
+    /// The legal actions of this decision, ascending; empty once done.
+    #[pyo3(get)]
+    legal_actions: Py<PyTuple>,
+    /// What is decided: `"origin"`, `"target"`, `"twist"`, `"benefit"`, `"meeting"`,
+    /// `"relinquish"`, or `"done"` once the move is complete.
+    #[pyo3(get)]
+    kind: Py<PyString>,
+    /// The complete move once `done`, else None.
+    #[pyo3(get, name = "move")]
+    move_: Py<PyAny>,
+}
+
+impl NativeDecision {
+    /// The decision of `game` for `encoding` in `state`, whose move is `move_` once
+    /// complete.
+    fn make<'py>(
+        py: Python<'py>,
+        game: Box<Game>,
+        parts: Parts,
+        move_: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, NativeDecision>> {
+        let legal_actions = if game.legal.is_empty() {
+            PyTuple::empty(py)
+        } else {
+            actions_tuple(py, &game.legal)?
+        };
+        let kind = kind_name(py, game.stage()).clone().unbind();
+        let Parts {
+            layout,
+            moves,
             encoding,
             state,
-            &player,
-            &prefix,
-            &legal,
-            kind_name(py, step.stage).as_any(),
-            &none,
-            moves.as_any(),
-        ];
-        make_decision(py, parts).map(Some)
-    }
-}
-
-/// The decisions taken on one native move list: its layout, its first decision and the
-/// last one made. Empty until `DecisionLayout.start` first reads the list.
-#[derive(Default)]
-pub(crate) struct Cache(Mutex<Option<Box<Decisions>>>);
-
-struct Decisions {
-    layout: Layout,
-    start: Game,
-    /// The last decision made, when it is not the first.
-    last: Option<Game>,
-}
-
-/// What a decision's tuple is made of, read from its `Game` under the cache's lock (no
-/// Python object is made there: that may run Python code, which may take decisions).
-struct Step {
-    legal: Actions,
-    stage: u8,
-    /// The complete move and its index in the list.
-    played: Option<(u64, pacru_engine::Move)>,
-}
-
-impl Step {
-    fn of(game: &Game, at: Option<u64>) -> Step {
-        Step {
-            legal: game.legal,
-            stage: game.stage(),
-            played: at.zip(game.chosen_move()),
-        }
-    }
-}
-
-impl Cache {
-    /// Forgets every decision (the list is being freed).
-    pub(crate) fn clear(&mut self) {
-        if let Ok(decisions) = self.0.get_mut() {
-            *decisions = None;
-        }
-    }
-
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Option<Box<Decisions>>>> {
-        self.0
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("pacru engine: a decision cache was poisoned"))
-    }
-
-    /// The first decision, made and kept on the first call.
-    fn start(&self, layout: Layout, list: &Arc<MoveList>) -> PyResult<Step> {
-        let mut cache = self.lock()?;
-        let decisions = cache.get_or_insert_with(|| {
-            Box::new(Decisions {
+            player,
+        } = parts;
+        Bound::new(
+            py,
+            NativeDecision {
+                game,
                 layout,
-                start: Game::of_list(Arc::clone(list)),
-                last: None,
-            })
-        });
-        Ok(Step::of(&decisions.start, None))
+                moves,
+                encoding,
+                state,
+                player,
+                legal_actions: legal_actions.unbind(),
+                kind,
+                move_: move_.unwrap_or_else(|| py.None()),
+            },
+        )
     }
 
-    /// The decision after `action` in the decision of `prefix`, kept as the last one; None
-    /// when `action` is not one of its legal actions (or no decision was started).
-    fn advance(&self, prefix: &[u16], action: i64) -> PyResult<Option<Step>> {
-        let mut cache = self.lock()?;
-        let Some(decisions) = cache.as_mut() else {
-            return Ok(None);
-        };
-        // The last decision is advanced in place (a choice made from it again, or from an
-        // earlier one, is replayed from the first).
-        let hit = matches!(&decisions.last, Some(last) if last.prefix() == prefix);
-        if !hit {
-            decisions.last = decisions.replay(prefix);
-        }
-        let Some(game) = decisions.last.as_mut() else {
-            return Ok(None);
-        };
-        let Some(action) = u16::try_from(action)
-            .ok()
-            .filter(|&a| game.legal.contains(a))
-        else {
-            return Ok(None);
-        };
-        let played = game.step(action);
-        Ok(Some(Step::of(game, played)))
-    }
-
-    /// The decision of `prefix` and the layout (None when no decision was started).
-    fn game(&self, prefix: &[u16]) -> PyResult<Option<(Game, Layout)>> {
-        let cache = self.lock()?;
-        Ok(cache.as_ref().and_then(|d| {
-            let game = match &d.last {
-                Some(last) if last.prefix() == prefix => Some(last.clone()),
-                _ => d.replay(prefix),
-            };
-            game.map(|g| (g, d.layout))
-        }))
-    }
-}
-
-impl Decisions {
-    /// The decision the actions of `prefix` lead to from the first (None if one of them is
-    /// not legal where it is taken).
-    fn replay(&self, prefix: &[u16]) -> Option<Game> {
-        let mut game = self.start.clone();
-        for &action in prefix {
-            if !game.legal.contains(action) {
-                return None;
+    /// The decision after the legal `action`.
+    fn after<'py>(&self, py: Python<'py>, action: u16) -> PyResult<Bound<'py, NativeDecision>> {
+        let mut game = Box::new((*self.game).clone());
+        let played = no_panic(|| game.step(action).map_err(decision_error))?;
+        let move_ = match played {
+            None => None,
+            Some(at) => {
+                let chosen = game.chosen_move().ok_or_else(|| {
+                    PyRuntimeError::new_err("pacru engine: a finished decision has no move")
+                })?;
+                Some(self.moves.get().issue_move(py, at, chosen)?)
             }
-            game = match game.advance_into(action) {
-                Next::Ask(g) | Next::Done(g, _) => g,
-            };
-        }
-        Some(game)
-    }
-}
-
-/// The actions chosen in a move under way, at most one per decision.
-type Prefix = ([u16; 8], usize);
-
-/// A native decision's move list and prefix.
-type Parts<'a, 'py> = (Borrowed<'a, 'py, Moves>, Prefix);
-
-/// The 8 items of a decision, borrowed as long as the tuple is; None for a tuple of another
-/// length. Read in place where the tuple layout is the one `tuple_items_direct` checked.
-fn decision_items<'a, 'py>(tuple: &'a Bound<'py, PyTuple>) -> PyResult<Option<Items<'a, 'py>>> {
-    let py = tuple.py();
-    if !tuple_items_direct(py) {
-        if tuple.len() != 8 {
-            return Ok(None);
-        }
-        let item = |i| tuple.get_borrowed_item(i);
-        let items = [
-            item(0)?,
-            item(1)?,
-            item(2)?,
-            item(3)?,
-            item(4)?,
-            item(5)?,
-            item(6)?,
-            item(7)?,
-        ];
-        return Ok(Some(items));
-    }
-    // SAFETY: a tuple starts with a `PyVarObject` header, whose size is its item count;
-    // its items are the words after the header (checked by `tuple_items_direct`), each a
-    // live object the tuple holds while `tuple` is borrowed, or NULL if not set yet.
-    unsafe {
-        if (*tuple.as_ptr().cast::<ffi::PyVarObject>()).ob_size != 8 {
-            return Ok(None);
-        }
-        let first = tuple
-            .as_ptr()
-            .cast::<u8>()
-            .add(TUPLE_ITEMS)
-            .cast::<*mut ffi::PyObject>();
-        let item = |i| {
-            Borrowed::from_ptr_or_opt(py, first.add(i).read())
-                .ok_or_else(|| PyValueError::new_err("pacru engine: a tuple item is not set"))
         };
-        Ok(Some([
-            item(0)?,
-            item(1)?,
-            item(2)?,
-            item(3)?,
-            item(4)?,
-            item(5)?,
-            item(6)?,
-            item(7)?,
-        ]))
+        let parts = Parts {
+            layout: self.layout,
+            moves: self.moves.clone_ref(py),
+            encoding: self.encoding.clone_ref(py),
+            state: self.state.clone_ref(py),
+            player: self.player.clone_ref(py),
+        };
+        NativeDecision::make(py, game, parts, move_)
     }
 }
 
-/// The items of a decision.
-type Items<'a, 'py> = [Borrowed<'a, 'py, PyAny>; 8];
-
-/// The native move list and the prefix (as actions) of a decision's `items`; None when it
-/// is not a native decision.
-fn parts_of<'a, 'py>(items: &Items<'a, 'py>) -> PyResult<Option<Parts<'a, 'py>>> {
-    let (Ok(moves), Ok(prefix)) = (items[7].cast::<Moves>(), items[3].cast::<PyTuple>()) else {
-        return Ok(None);
-    };
-    let mut actions = [0u16; 8];
-    let n = prefix.len();
-    if n > actions.len() {
-        return Ok(None);
+#[pymethods]
+impl NativeDecision {
+    /// The actions chosen so far for this move, oldest first (forced decisions are taken
+    /// automatically and do not appear); once `done` it equals
+    /// `encoding.actions(state, move)`.
+    #[getter]
+    fn prefix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        ints_tuple(py, self.game.prefix().iter().copied())
     }
-    for (i, slot) in actions.iter_mut().enumerate().take(n) {
-        *slot = prefix.get_borrowed_item(i)?.extract::<u16>()?;
-    }
-    Ok(Some((moves, (actions, n))))
-}
 
-/// The decision after `action` in `decision` (a `_NativeDecision` whose move is not
-/// complete), or None when `action` is not one of its legal actions.
-fn decide<'py>(decision: &Bound<'py, PyTuple>, action: i64) -> PyResult<Option<Bound<'py, PyAny>>> {
-    match decision_items(decision)? {
-        Some(items) => decide_items(decision.py(), &items, action),
-        None => Ok(None),
+    /// True once the move is complete (`move` is set, no action is left).
+    #[getter]
+    fn done(&self, py: Python<'_>) -> bool {
+        !self.move_.is_none(py)
     }
-}
 
-/// [`decide`] on the decision's items.
-fn decide_items<'py>(
-    py: Python<'py>,
-    items: &Items<'_, 'py>,
-    action: i64,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let Some((moves, (actions, n))) = parts_of(items)? else {
-        return Ok(None);
-    };
-    let Some(step) = moves.get().decisions.advance(&actions[..n], action)? else {
-        return Ok(None);
-    };
-    let move_ = match step.played {
-        Some((at, m)) => moves.get().issue_move(py, at, m)?.into_bound(py),
-        None => py.None().into_bound(py),
-    };
-    let ints = action_ints(py);
-    // `action` is legal: one of the actions; so are those of the prefix.
-    let chosen = actions[..n].iter().map(|&a| i64::from(a)).chain([action]);
-    let chosen = tuple_of(
-        py,
-        None,
-        n + 1,
-        chosen.map(|a| {
-            usize::try_from(a)
+    /// A new numpy bool array of length `encoding.num_actions`, True at the legal actions.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.encoding
+            .bind(py)
+            .call_method1(intern!(py, "_action_mask"), (self.legal_actions.bind(py),))
+    }
+
+    /// The decision after taking `action`; this one is unchanged.
+    ///
+    /// `action` is an `int` or any integer type `operator.index` accepts, taken as its
+    /// `int` value. Raises `IllegalMoveError` as `Decision.choose` does: `action` is not
+    /// one of `legal_actions` (reason `"illegal-action"`), or the move is already
+    /// complete (`"move-complete"`).
+    fn choose<'py>(
+        slf: &Bound<'py, Self>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, NativeDecision>> {
+        let py = slf.py();
+        let me = slf.get();
+        // A complete move has no legal action: `legal` is empty then.
+        let legal = if action.is_exact_instance_of::<PyInt>() {
+            action
+                .extract::<u16>()
                 .ok()
-                .and_then(|a| ints.get(a))
-                .map(|i| i.bind(py))
-        }),
-    )?;
-    let legal = actions_tuple(py, &step.legal)?;
-    let parts = [
-        &*items[0],
-        &*items[1],
-        &*items[2],
-        &chosen,
-        &legal,
-        kind_name(py, step.stage).as_any(),
-        &move_,
-        moves.as_any(),
-    ];
-    make_decision(py, parts).map(Some)
-}
-
-/// `ChevronEncoding._choose` of a native decision: the decision after the legal `action`.
-///
-/// Raises `ValueError` when `action` is not legal there (the caller checks first).
-#[pyfunction]
-pub(crate) fn decision_choose<'py>(
-    decision: &Bound<'py, PyTuple>,
-    action: i64,
-) -> PyResult<Bound<'py, PyAny>> {
-    decide(decision, action)?.ok_or_else(|| {
-        PyValueError::new_err(format!("action {action} is not legal in this decision"))
-    })
-}
-
-/// The stage of a native decision (0..6: origin, target, twist, benefit, meeting,
-/// relinquish, done) and how many fields given up by its reorientation are chosen {R14}.
-///
-/// Raises `ValueError` for a tuple that is not a native decision.
-#[pyfunction]
-pub(crate) fn decision_stage(decision: &Bound<'_, PyTuple>) -> PyResult<(u8, usize)> {
-    let (game, _) = game_of(decision)?;
-    Ok((game.stage(), game.relinquished_count()))
-}
-
-/// The observation planes of a native decision seen by seat `player`: `planes * 81`
-/// float32 values (native-endian) in a new bytearray.
-///
-/// Raises `ValueError` when `player` is not a seat index, or for a tuple that is not a
-/// native decision.
-#[pyfunction]
-pub(crate) fn decision_observation<'py>(
-    decision: &Bound<'py, PyTuple>,
-    player: usize,
-) -> PyResult<Bound<'py, PyByteArray>> {
-    let py = decision.py();
-    let (game, layout) = game_of(decision)?;
-    if player >= usize::from(layout.players) {
-        return Err(PyValueError::new_err(format!(
-            "player must be a seat index 0..{}, not {player}",
-            layout.players - 1
-        )));
+                .filter(|&a| me.game.legal.contains(a))
+        } else {
+            None
+        };
+        let action = match legal {
+            Some(action) => action,
+            // The encoding's check, shared with the Python decisions: it raises the
+            // documented error, or gives the int of an integer of another type.
+            None => me
+                .encoding
+                .bind(py)
+                .call_method1(intern!(py, "_checked_action"), (slf, action))?
+                .extract::<u16>()?,
+        };
+        me.after(py, action)
     }
-    let size = layout.planes() * 81 * 4;
-    PyByteArray::new_with(py, size, |buf| {
-        game.observation_of(&layout, player, buf);
-        Ok(())
-    })
-}
 
-/// The decision state of a native decision, and its layout.
-fn game_of(decision: &Bound<'_, PyTuple>) -> PyResult<(Game, Layout)> {
-    let parts = match decision_items(decision)? {
-        Some(items) => parts_of(&items)?,
-        None => None,
-    };
-    let found = match parts {
-        Some((moves, (actions, n))) => moves.get().decisions.game(&actions[..n])?,
-        None => None,
-    };
-    found.ok_or_else(|| PyValueError::new_err("not a decision of the native engine"))
+    /// `(stage, relinquished)`: the stage (0..6: origin, target, twist, benefit, meeting,
+    /// relinquish, done) and how many fields given up by the reorientation are chosen so
+    /// far {R14}; for `ChevronEncoding.action_to_choice`.
+    fn _stage(&self) -> (u8, usize) {
+        (self.game.stage(), self.game.relinquished_count())
+    }
+
+    /// The observation planes seen by seat `player`: `planes * 81` float32 values
+    /// (native-endian) in a new bytearray; for `ChevronEncoding.observation`.
+    ///
+    /// Raises `ValueError` when `player` is not a seat index.
+    fn _observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let layout = &self.layout;
+        if player >= usize::from(layout.players) {
+            return Err(PyValueError::new_err(format!(
+                "player must be a seat index 0..{}, not {player}",
+                layout.players - 1
+            )));
+        }
+        let size = layout.planes() * 81 * 4;
+        no_panic(|| {
+            PyByteArray::new_with(py, size, |buf| {
+                self.game.observation_of(layout, player, buf);
+                Ok(())
+            })
+        })
+    }
+
+    /// An immutable value: a copy is the decision itself.
+    fn __copy__(slf: &Bound<'_, Self>) -> Py<Self> {
+        slf.clone().unbind()
+    }
+
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf.clone().unbind()
+    }
+
+    /// As `Decision.__repr__`: `<Decision origin player=0 prefix=[] legal=4 move=None>`.
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let prefix: Vec<String> = self.game.prefix().iter().map(u16::to_string).collect();
+        Ok(format!(
+            "<Decision {} player={} prefix=[{}] legal={} move={}>",
+            self.kind.bind(py),
+            self.game.pos().to_move,
+            prefix.join(", "),
+            self.game.legal.len(),
+            self.move_.bind(py).str()?,
+        ))
+    }
 }
 
 /// The Python int of every action, made once: most actions are past CPython's cache of
-/// small ints, and a decision lists its actions anew.
-static ACTION_INTS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+/// small ints, and every decision lists its actions anew.
+static ACTION_INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
 
 /// The Python ints of the actions, by action.
-fn action_ints(py: Python<'_>) -> &[Py<PyAny>] {
+fn action_ints(py: Python<'_>) -> &[Py<PyInt>] {
     ACTION_INTS.get_or_init(py, || {
         (0..NUM_ACTIONS)
-            .map(|a| PyInt::new(py, a).into_any().unbind())
+            .map(|a| PyInt::new(py, a).unbind())
             .collect()
     })
 }
 
-/// The actions of `set` as a tuple of ints, ascending.
-fn actions_tuple<'py>(py: Python<'py>, set: &Actions) -> PyResult<Bound<'py, PyAny>> {
+/// The actions `actions` as a tuple of ints.
+fn ints_tuple<'py>(
+    py: Python<'py>,
+    actions: impl ExactSizeIterator<Item = u16>,
+) -> PyResult<Bound<'py, PyTuple>> {
     let ints = action_ints(py);
-    let items = set
-        .iter()
-        .map(|a| ints.get(usize::from(a)).map(|i| i.bind(py)));
-    tuple_of(py, None, set.len(), items)
+    PyTuple::new(
+        py,
+        actions.map(|a| match ints.get(usize::from(a)) {
+            Some(int) => int.bind(py).clone(),
+            None => PyInt::new(py, a),
+        }),
+    )
 }
 
-/// [`new_tuple_of`] of `len` items at hand (`ValueError` for a None, which no caller
-/// passes: the actions and the parts of a decision all exist).
-fn tuple_of<'a, 'py: 'a>(
-    py: Python<'py>,
-    class: Option<&Bound<'py, PyType>>,
-    len: usize,
-    items: impl Iterator<Item = Option<&'a Bound<'py, PyAny>>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let items = items.map(|i| {
-        i.cloned()
-            .ok_or_else(|| PyValueError::new_err("pacru engine: no tuple item"))
-    });
-    new_tuple_of(py, class, len, items)
+/// The actions of `set` as a tuple of ints, ascending.
+fn actions_tuple<'py>(py: Python<'py>, set: &Actions) -> PyResult<Bound<'py, PyTuple>> {
+    ints_tuple(py, set.iter())
 }
 
 /// The `kind` of a decision at each stage.
@@ -486,257 +420,4 @@ fn kind_name(py: Python<'_>, stage: u8) -> &Bound<'_, PyString> {
         5 => intern!(py, "relinquish"),
         _ => intern!(py, "done"),
     }
-}
-
-/// A decision: (encoding, state, player, prefix, legal actions, kind, move, cursor).
-fn make_decision<'py>(
-    py: Python<'py>,
-    items: [&Bound<'py, PyAny>; 8],
-) -> PyResult<Bound<'py, PyAny>> {
-    let class = registered(py, &DECISION_CLASS)?.bind(py).cast::<PyType>()?;
-    tuple_of(py, Some(class), items.len(), items.into_iter().map(Some))
-}
-
-/// The next decision after `action` in `decision`, when `action` is one of its legal
-/// actions given as an `int` and the move is not complete; else None.
-fn take<'py>(
-    decision: &Bound<'py, PyAny>,
-    action: &Bound<'py, PyAny>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let py = decision.py();
-    if !action.is_exact_instance_of::<PyInt>() {
-        return Ok(None);
-    }
-    let Ok(tuple) = decision.cast::<PyTuple>() else {
-        return Ok(None);
-    };
-    let Some(items) = decision_items(tuple)? else {
-        return Ok(None);
-    };
-    if !items[6].is_none() {
-        return Ok(None);
-    }
-    match action.extract::<i64>() {
-        Ok(number) => decide_items(py, &items, number),
-        Err(_) => Ok(None),
-    }
-}
-
-/// `METH_FASTCALL | METH_KEYWORDS` entry of `choose`.
-unsafe extern "C" fn c_choose(
-    slf: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    // SAFETY: these are the arguments CPython passes to this method, during the call.
-    unsafe { fast_or_checked(slf, args, nargs, kwnames, take, &CHECKED_CHOOSE) }
-}
-
-/// The first decision of `state` for `encoding`, when `state` is a `ChevronState` (not a
-/// subclass) of the encoding's own rules object whose player to move has a decision; else
-/// None (the Python `ChevronEncoding.start` checks it).
-fn start<'py>(
-    encoding: &Bound<'py, PyAny>,
-    state: &Bound<'py, PyAny>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let py = encoding.py();
-    let Some(rules) = state_rules(state)? else {
-        return Ok(None);
-    };
-    let Some(layout) = layout_of(encoding)? else {
-        return Ok(None);
-    };
-    if !rules.is(layout.get().rules.bind(py)) {
-        return Ok(None);
-    }
-    layout.get().start(encoding, state)
-}
-
-/// The encoding that started a decision last, and its layout: a bot starts every decision
-/// with one encoding, whose attribute is then not looked up again.
-static LAST_LAYOUT: Mutex<Option<(Py<PyAny>, Py<DecisionLayout>)>> = Mutex::new(None);
-
-/// The `DecisionLayout` of `encoding` (its `_native`), None if it has none.
-fn layout_of<'py>(encoding: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, DecisionLayout>>> {
-    let py = encoding.py();
-    if let Ok(last) = LAST_LAYOUT.lock() {
-        if let Some((enc, layout)) = last.as_ref() {
-            if enc.is(encoding) {
-                return Ok(Some(layout.bind(py).clone()));
-            }
-        }
-    }
-    let layout = encoding.getattr(intern!(py, "_native"))?;
-    let Ok(layout) = layout.cast_into::<DecisionLayout>() else {
-        return Ok(None);
-    };
-    let before = match LAST_LAYOUT.lock() {
-        Ok(mut last) => last.replace((encoding.clone().unbind(), layout.clone().unbind())),
-        Err(_) => None,
-    };
-    // Released as `Bound`s: a `Py` dropped in a C method would wait in PyO3's pool.
-    drop(before.map(|(e, l)| (e.into_bound(py), l.into_bound(py))));
-    Ok(Some(layout))
-}
-
-/// `METH_FASTCALL | METH_KEYWORDS` entry of `start`.
-unsafe extern "C" fn c_start(
-    slf: *mut ffi::PyObject,
-    args: *const *mut ffi::PyObject,
-    nargs: ffi::Py_ssize_t,
-    kwnames: *mut ffi::PyObject,
-) -> *mut ffi::PyObject {
-    // SAFETY: these are the arguments CPython passes to this method, during the call.
-    unsafe { fast_or_checked(slf, args, nargs, kwnames, start, &CHECKED_START) }
-}
-
-/// The fields of a decision in its tuple, in order (item 7, the cursor, is private).
-const FIELDS: [&str; 7] = [
-    "encoding",
-    "state",
-    "player",
-    "prefix",
-    "legal_actions",
-    "kind",
-    "move",
-];
-
-/// `tp_alloc` of the decision class: room for the 8 items of a decision in every object,
-/// even one made with fewer (`tuple.__new__(cls, ())`): its fields are then read as
-/// absent (NULL: `AttributeError`), never past its end. The tuple's size stays the items
-/// given, so the tuple itself is unchanged.
-unsafe extern "C" fn decision_alloc(
-    class: *mut ffi::PyTypeObject,
-    items: ffi::Py_ssize_t,
-) -> *mut ffi::PyObject {
-    // SAFETY: CPython calls `tp_alloc` with the GIL held and a live type; the result is a
-    // new object of `max(items, 8)` zeroed items, or NULL with the exception set.
-    let obj = unsafe { ffi::PyType_GenericAlloc(class, items.max(8)) };
-    if !obj.is_null() && items < 8 {
-        // SAFETY: a tuple object starts with a `PyVarObject` header; nothing else holds
-        // the new object yet. Its size only shrinks: the items past it stay NULL.
-        unsafe { (*obj.cast::<ffi::PyVarObject>()).ob_size = items.max(0) };
-    }
-    obj
-}
-
-/// A C string that lives as long as the process (type and member names and docs: the
-/// class keeps pointers to them).
-fn leaked(text: &str) -> PyResult<*const std::ffi::c_char> {
-    Ok(CString::new(text)?.into_raw())
-}
-
-/// The decision class of the native engine, `_NativeDecision`, a subclass of `base`
-/// (`pacru.encoding.Decision`, a tuple subclass adding no field), and the C method
-/// `start` of the encoding class `encoding_class` (`ChevronEncoding`).
-///
-/// The class is made in C: its fields are member descriptors on the tuple's items, which
-/// the interpreter reads as it reads a slot, and its objects always have room for a
-/// decision's 8 items (`decision_alloc`). `choose` is its C method; `checked_choose` and
-/// `checked_start` are the Python methods the C ones fall back on; `docs` are the fields'
-/// docstrings, in `FIELDS` order.
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn decision_class(
-    base: &Bound<'_, PyType>,
-    doc: &str,
-    docs: Vec<String>,
-    checked_choose: Py<PyAny>,
-    choose_doc: &str,
-    encoding_class: &Bound<'_, PyType>,
-    checked_start: Py<PyAny>,
-    start_doc: &str,
-) -> PyResult<(Py<PyAny>, Py<PyAny>)> {
-    let py = base.py();
-    // The members read the tuple's items in place: only where its layout is the one
-    // `tuple_items_direct` checks, for a subclass adding no field or `__new__`.
-    let tuple = py.get_type::<PyTuple>();
-    let new = intern!(py, "__new__");
-    let size = intern!(py, "__basicsize__");
-    let plain = base.is_subclass_of::<PyTuple>()?
-        && base.getattr(new)?.is(tuple.getattr(new)?)
-        && base.getattr(size)?.eq(tuple.getattr(size)?)?;
-    if !plain || !tuple_items_direct(py) || docs.len() != FIELDS.len() {
-        return Err(PyValueError::new_err(
-            "a decision class is made from a subclass of tuple with no __new__ and no fields",
-        ));
-    }
-    let word = std::mem::size_of::<*mut ffi::PyObject>();
-    let mut members = Vec::with_capacity(FIELDS.len() + 1);
-    for (i, (name, doc)) in FIELDS.iter().zip(&docs).enumerate() {
-        members.push(ffi::PyMemberDef {
-            name: leaked(name)?,
-            type_code: ffi::Py_T_OBJECT_EX,
-            offset: ffi::Py_ssize_t::try_from(TUPLE_ITEMS + i * word)?,
-            flags: ffi::Py_READONLY,
-            doc: leaked(doc)?,
-        });
-    }
-    members.push(ffi::PyMemberDef::default());
-    let methods = vec![
-        ffi::PyMethodDef {
-            ml_name: leaked("choose")?,
-            ml_meth: ffi::PyMethodDefPointer {
-                PyCFunctionFastWithKeywords: c_choose,
-            },
-            ml_flags: ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-            ml_doc: leaked(&format!("choose($self, action)\n--\n\n{choose_doc}"))?,
-        },
-        ffi::PyMethodDef::zeroed(),
-    ];
-    // The class keeps pointers into these (its name, methods and members): they live as
-    // long as the process, leaked once, a few hundred bytes.
-    let members: &'static mut [ffi::PyMemberDef] = members.leak();
-    let methods: &'static mut [ffi::PyMethodDef] = methods.leak();
-    let slots: &'static mut [ffi::PyType_Slot] = vec![
-        ffi::PyType_Slot {
-            slot: ffi::Py_tp_alloc,
-            pfunc: decision_alloc as *mut c_void,
-        },
-        ffi::PyType_Slot {
-            slot: ffi::Py_tp_members,
-            pfunc: members.as_mut_ptr().cast(),
-        },
-        ffi::PyType_Slot {
-            slot: ffi::Py_tp_methods,
-            pfunc: methods.as_mut_ptr().cast(),
-        },
-        ffi::PyType_Slot {
-            slot: ffi::Py_tp_doc,
-            pfunc: leaked(doc)?.cast_mut().cast(),
-        },
-        ffi::PyType_Slot {
-            slot: 0,
-            pfunc: std::ptr::null_mut(),
-        },
-    ]
-    .leak();
-    let spec: &'static mut ffi::PyType_Spec = Box::leak(Box::new(ffi::PyType_Spec {
-        name: leaked("pacru.encoding.chevron._NativeDecision")?,
-        basicsize: 0,
-        itemsize: 0,
-        flags: ffi::Py_TPFLAGS_DEFAULT as std::ffi::c_uint,
-        slots: slots.as_mut_ptr(),
-    }));
-    let bases = PyTuple::new(py, [base])?;
-    // SAFETY: `spec` and everything it points to live as long as the process; `bases` is
-    // a live tuple of one type. The result is a new reference or NULL with the exception
-    // set.
-    let class = unsafe { ffi::PyType_FromSpecWithBases(spec, bases.as_ptr()) };
-    // SAFETY: as above.
-    let class = unsafe { Bound::from_owned_ptr_or_err(py, class) }?;
-    let _ = DECISION_CLASS.set(py, class.clone().unbind());
-    let _ = CHECKED_CHOOSE.set(py, checked_choose);
-    let _ = CHECKED_START.set(py, checked_start);
-    let start = descriptor(
-        encoding_class,
-        "start",
-        &format!("start($self, state)\n--\n\n{start_doc}"),
-        ffi::PyMethodDefPointer {
-            PyCFunctionFastWithKeywords: c_start,
-        },
-        ffi::METH_FASTCALL | ffi::METH_KEYWORDS,
-    )?;
-    Ok((class.unbind(), start))
 }

@@ -18,6 +18,7 @@
 
 #![forbid(unsafe_code)]
 
+mod decisions;
 mod errors;
 mod moves;
 mod rollouts;
@@ -476,6 +477,8 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;
+    m.add_class::<decisions::DecisionLayout>()?;
+    m.add_class::<decisions::NativeDecision>()?;
     m.add_class::<MovesIter>()?;
     Ok(())
 }

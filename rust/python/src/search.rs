@@ -13,15 +13,15 @@ use std::time::Duration;
 type Fields = (
     String,
     String,
-    Option<u32>,
-    u32,
+    Option<u64>,
+    u64,
     Vec<u128>,
     Vec<Vec<u16>>,
     u8,
     u8,
     i8,
-    u32,
-    u32,
+    u64,
+    u64,
 );
 
 /// A move as plain values: origin, target, capture, twist, turn, connection, marker,
@@ -41,8 +41,9 @@ type MoveFields = (
 /// Self-play samples: features per sample, results, plies, termination.
 type Samples = (Vec<Vec<f32>>, Vec<f32>, u32, &'static str);
 
+/// The engine's error as pacru's exception (mapped in one place, `crate::errors`).
 fn invalid(err: engine::EngineError) -> PyErr {
-    PyValueError::new_err(err.message().to_owned())
+    Python::attach(|py| crate::errors::to_py(py, err))
 }
 
 /// The rules and position of `fields`; `ValueError` for a bad game, option or shape.

@@ -2,7 +2,7 @@
 //! with the chevron encoding of `pacru_batch::decision` (the native seam of
 //! `pacru._vector_native`).
 
-use pacru_batch::decision::{Game, Layout, NUM_ACTIONS};
+use pacru_batch::decision::{DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_batch::returns_of;
 use pacru_engine::Position;
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -183,30 +183,32 @@ impl Batch {
                 )));
             }
         }
-        let (batch, frame) = py.detach(|| {
-            // Which entry of `rows` steps each game, if any.
-            let mut slot = vec![usize::MAX; self.games.len()];
-            for (j, &row) in rows.iter().enumerate() {
-                slot[row] = j;
-            }
-            let games = (0..self.games.len())
-                .map(|row| match slot[row] {
-                    usize::MAX => self.games[row].clone(),
-                    j if restart[j] => match positions[j].take() {
-                        Some(pos) => Game::start(&self.layout, pos),
-                        None => self.start.clone(),
-                    },
-                    j => self.games[row].choose(&self.layout, actions[j]),
-                })
-                .collect::<Vec<Game>>();
-            let frame = Frame::of(&self.layout, &games, &rows);
-            let batch = Batch {
-                layout: self.layout,
-                start: self.start.clone(),
-                games,
-            };
-            (batch, frame)
-        });
+        let (batch, frame) = py
+            .detach(|| {
+                // Which entry of `rows` steps each game, if any.
+                let mut slot = vec![usize::MAX; self.games.len()];
+                for (j, &row) in rows.iter().enumerate() {
+                    slot[row] = j;
+                }
+                let games = (0..self.games.len())
+                    .map(|row| match slot[row] {
+                        usize::MAX => Ok(self.games[row].clone()),
+                        j if restart[j] => Ok(match positions[j].take() {
+                            Some(pos) => Game::start(&self.layout, pos),
+                            None => self.start.clone(),
+                        }),
+                        j => self.games[row].choose(&self.layout, actions[j]),
+                    })
+                    .collect::<Result<Vec<Game>, DecisionError>>()?;
+                let frame = Frame::of(&self.layout, &games, &rows);
+                let batch = Batch {
+                    layout: self.layout,
+                    start: self.start.clone(),
+                    games,
+                };
+                Ok((batch, frame))
+            })
+            .map_err(crate::decisions::decision_error)?;
         let frame = frame.into_py(py);
         Ok((Py::new(py, batch)?, frame))
     }

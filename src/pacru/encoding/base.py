@@ -32,18 +32,24 @@ __all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision", "registe
 ENCODING_VERSION: Final = 1
 
 
-class Decision(tuple[Any, ...]):
+class Decision(tuple[Any, ...], metaclass=abc.ABCMeta):
     """One decision of the player to move: which action to take next.
 
     Get the first decision of a move with :meth:`Encoding.start`, and the next
     ones with :meth:`choose`; once :attr:`done`, :attr:`move` is the complete
     legal move (apply it with ``decision.state.apply_move(decision.move)``).
-    Decisions are immutable (a tuple underneath, for speed: a decision is
-    built several times per ply) and compare by identity; ``choose`` returns
-    a new one. A decision that is not :attr:`done` always has at least one
-    legal action: :meth:`Encoding.start` refuses a position whose player to
-    move has no legal move (only a diagram loaded with ``adjudicate=False``
-    can be one; play skips or eliminates such a player, or ends the game).
+    Decisions are immutable and compare by identity; ``choose`` returns a new
+    one. A decision that is not :attr:`done` always has at least one legal
+    action: :meth:`Encoding.start` refuses a position whose player to move
+    has no legal move (only a diagram loaded with ``adjudicate=False`` can be
+    one; play skips or eliminates such a player, or ends the game).
+
+    This class is the decisions of the Python encodings (a tuple underneath,
+    for speed: a decision is built several times per ply). On the native
+    engine a chevron game's decisions are the extension's
+    ``pacru._native.NativeDecision`` objects, with the same fields, methods,
+    results and errors; that class is registered as a virtual subclass, so
+    ``isinstance(decision, Decision)`` holds on both engines.
     """
 
     __slots__ = ()
@@ -107,12 +113,7 @@ class Decision(tuple[Any, ...]):
 
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """A new numpy bool array of length ``encoding.num_actions``, True at the legal actions."""
-        import numpy as np
-
-        mask = np.zeros(self[0].num_actions, dtype=np.bool_)
-        for action in self[4]:  # faster than fancy indexing for a few actions
-            mask[action] = True
-        return mask
+        return self[0]._action_mask(self[4])  # type: ignore[no-any-return]
 
     def choose(self, action: SupportsIndex) -> Decision:
         """The decision after taking ``action``; ``self`` is unchanged.
@@ -126,28 +127,8 @@ class Decision(tuple[Any, ...]):
                 float or other non-integer is never one), or the move is
                 already complete (reason ``"move-complete"``).
         """
-        if self[6] is not None:
-            raise IllegalMoveError(
-                f"the move {self[6]} is complete; apply it and start the next decision",
-                rule="encoding",
-                reason="move-complete",
-            )
-        if type(action) is not int:
-            number = integer(action)
-            if number is None:
-                raise IllegalMoveError(
-                    f"an action is an integer, not {action!r}; legal: {list(self.legal_actions)}",
-                    rule="encoding",
-                    reason="illegal-action",
-                )
-            action = number
-        if action not in self[4]:
-            raise IllegalMoveError(
-                f"action {action!r} ({self.encoding.action_name(action)}) is not legal in this "
-                f"{self.kind} decision; legal: {list(self.legal_actions)}",
-                rule="encoding",
-                reason="illegal-action",
-            )
+        if self[6] is not None or type(action) is not int or action not in self[4]:
+            action = self[0]._checked_action(self, action)
         return self[0]._choose(self, action)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
@@ -270,6 +251,48 @@ class Encoding(abc.ABC):
     @abc.abstractmethod
     def _choose(self, decision: Decision, action: int) -> Decision:
         """The next decision after a legal ``action`` (checked by the caller)."""
+
+    def _checked_action(self, decision: Decision, action: object) -> int:
+        """The ``int`` value of ``action`` where ``decision.choose`` takes it, else its error.
+
+        The one check of :meth:`Decision.choose` for every call its fast path
+        (a legal ``int`` before the move is complete) does not take, on both
+        engines: so their errors are the same.
+
+        Raises:
+            IllegalMoveError: as :meth:`Decision.choose` documents.
+        """
+        move = decision.move
+        if move is not None:
+            raise IllegalMoveError(
+                f"the move {move} is complete; apply it and start the next decision",
+                rule="encoding",
+                reason="move-complete",
+            )
+        number = action if type(action) is int else integer(action)
+        if number is None:
+            raise IllegalMoveError(
+                f"an action is an integer, not {action!r}; legal: {list(decision.legal_actions)}",
+                rule="encoding",
+                reason="illegal-action",
+            )
+        if number not in decision.legal_actions:
+            raise IllegalMoveError(
+                f"action {number!r} ({self.action_name(number)}) is not legal in this "
+                f"{decision.kind} decision; legal: {list(decision.legal_actions)}",
+                rule="encoding",
+                reason="illegal-action",
+            )
+        return number
+
+    def _action_mask(self, legal_actions: Sequence[int]) -> npt.NDArray[np.bool_]:
+        """:meth:`Decision.legal_action_mask` of a decision with these ``legal_actions``."""
+        import numpy as np
+
+        mask = np.zeros(self.num_actions, dtype=np.bool_)
+        for action in legal_actions:  # faster than fancy indexing for a few actions
+            mask[action] = True
+        return mask
 
     @abc.abstractmethod
     def action_to_choice(self, decision: Decision, move: Any) -> int:

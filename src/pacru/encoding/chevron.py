@@ -60,8 +60,7 @@ from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding._native import NATIVE as _NATIVE
-from pacru.encoding._native import NATIVE_MOVES as _NATIVE_MOVES
-from pacru.encoding._native import install as _install_native
+from pacru.encoding._native import NATIVE_DECISION as _NATIVE_DECISION
 from pacru.encoding.base import Decision, Encoding, register, seat_index
 from pacru.games import CHEVRON_GAMES
 from pacru.geometry import FIELD_NAMES, Direction, bits
@@ -175,7 +174,7 @@ class ChevronEncoding(Encoding):
         if _NATIVE is not None:
             supply = SUPPLY[players] if rules.pacru else 0
             self._native = _NATIVE.DecisionLayout(
-                rules, players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
+                players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
             )
         self._frozen = True
 
@@ -185,10 +184,12 @@ class ChevronEncoding(Encoding):
         rules = self.rules
         native = self._native
         if native is not None and state.__class__ is ChevronState and state.rules is rules:
-            # None: a finished game, another player count or no legal move (checked below).
+            # A NativeDecision, a Decision by registration; None: a finished game, another
+            # player count, no legal move, a list of the Python engine (found below).
             decision: Decision | None = native.start(self, state)
             if decision is not None:
                 return decision
+            native = None
         if (
             state.__class__ is not ChevronState
             or state.outcome is not None
@@ -198,9 +199,8 @@ class ChevronEncoding(Encoding):
             self._check_state(state)
         if native is not None:
             decision = native.start(self, state)
-            if decision is None:
-                self._refuse_no_legal_move(state)
-            return decision
+            if decision is not None:
+                return decision
         chevron: ChevronState = state  # type: ignore[assignment]
         moves = chevron.legal_moves()
         if moves.is_pass:
@@ -218,8 +218,6 @@ class ChevronEncoding(Encoding):
     def _choose(self, decision: Decision, action: int) -> Decision:
         c: _Cursor = decision[7]
         prefix = decision[3] + (action,)
-        if c.__class__ is _NATIVE_MOVES:
-            return _NATIVE.decision_choose(decision, action)  # type: ignore[no-any-return,union-attr]
         stage = c[0]
         if stage == _ORIGIN:
             if action == PASS:
@@ -378,11 +376,11 @@ class ChevronEncoding(Encoding):
         return _new_tuple(Decision, (self, decision[1], decision[2], prefix, (), "done", move, c))
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
-        cursor: _Cursor = decision[7]
-        if cursor.__class__ is _NATIVE_MOVES:
-            native: tuple[int, int] = _NATIVE.decision_stage(decision)  # type: ignore[union-attr]
+        if decision.__class__ is _NATIVE_DECISION:
+            native: tuple[int, int] = decision._stage()  # type: ignore[attr-defined]
             stage, chosen = native
         else:
+            cursor: _Cursor = decision[7]
             stage, chosen = cursor[0], len(cursor[8])
         m: Move = move
         if stage == _ORIGIN:
@@ -452,11 +450,11 @@ class ChevronEncoding(Encoding):
 
         p = self.players
         player = seat_index(player, p)
+        if decision.__class__ is _NATIVE_DECISION:
+            raw: bytearray = decision._observation(player)  # type: ignore[attr-defined]
+            return np.frombuffer(raw, dtype=np.float32).reshape(self.observation_shape)
         state: ChevronState = decision.state  # type: ignore[assignment]
         cursor: _Cursor = decision[7]
-        if cursor.__class__ is _NATIVE_MOVES:
-            planes = _NATIVE.decision_observation(decision, player)  # type: ignore[union-attr]
-            return np.frombuffer(planes, dtype=np.float32).reshape(self.observation_shape)
         packed = 0
         full = _FULL
         for seat in range(p):
@@ -595,6 +593,3 @@ def _action_name(action: int) -> str:
 
 for _game in CHEVRON_GAMES:
     register(_game, partial(ChevronEncoding, _game))
-
-#: The decision class of the native engine (None without it); see pacru.encoding._native.
-_NativeDecision: Final = _install_native(ChevronEncoding)
