@@ -235,21 +235,28 @@ def check_render_mode(render_mode: str | None) -> None:
         )
 
 
-def observation_space(encoding: Encoding) -> spaces.Dict:
+def observation_space(encoding: Encoding, dtype: Any = np.float32) -> spaces.Dict:
     """The Gymnasium ``Dict`` space of an observation with its mask (PettingZoo, Gymnasium).
 
     ``"observation"``: a float32 ``Box`` of ``encoding.observation_shape`` in
     [0, 1] (every plane of :mod:`pacru.encoding` is 0/1 or a share: supply,
-    captures, counters); ``"action_mask"``: an int8 ``Box`` of shape
+    captures, counters), a uint8 one in [0, 255] (each value times 255) or a
+    bool one, as ``dtype`` says; ``"action_mask"``: an int8 ``Box`` of shape
     ``(num_actions,)`` in {0, 1}. A new space at every call, so that each
     agent's space is seeded on its own.
     """
     from gymnasium import spaces  # only PettingZoo and Gymnasium need it
 
     shape = tuple(encoding.observation_shape)
+    kind = np.dtype(dtype)
+    if kind == np.bool_:
+        observation: spaces.Space[Any] = spaces.MultiBinary(shape)
+    else:
+        high = 255 if kind == np.uint8 else 1.0
+        observation = spaces.Box(0, high, shape=shape, dtype=kind.type)
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
+            "observation": observation,
             "action_mask": spaces.Box(0, 1, shape=(encoding.num_actions,), dtype=np.int8),
         }
     )

@@ -53,6 +53,7 @@ def random_rollouts(
     max_plies: int | None,
     families: bool,
     record: bool,
+    threads: int = 1,
 ) -> tuple[bytes, bytes, bytes | None]: ...
 
 class Position:
@@ -124,6 +125,7 @@ class Batch:
         ply_scale: float,
         idle_scale: float,
         supply: int,
+        threads: int = 1,
     ) -> tuple[Batch, FrameBytes]: ...
     def step(
         self,
@@ -131,8 +133,17 @@ class Batch:
         actions: list[int],
         restart: list[bool],
         starts: list[Position | None],
+        threads: int = 1,
     ) -> tuple[Batch, FrameBytes]: ...
-    def observation(self) -> bytearray: ...
+    def play_bots(
+        self,
+        seats: list[int],
+        bot: str,
+        seeds: list[int],
+        budgets: list[int],
+        threads: int = 1,
+    ) -> tuple[Batch, FrameBytes, bytearray]: ...
+    def observation(self, threads: int = 1) -> bytearray: ...
     def position(
         self, row: int
     ) -> tuple[

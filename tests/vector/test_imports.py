@@ -11,10 +11,7 @@ FRAMEWORKS = ("numpy", "gymnasium", "pacru.vector")
 
 
 def _imported(modules: str) -> set[str]:
-    code = (
-        f"import sys, {modules}; "
-        f"print(' '.join(m for m in {FRAMEWORKS!r} if m in sys.modules))"
-    )
+    code = f"import sys, {modules}; print(' '.join(m for m in {FRAMEWORKS!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(out.stdout.split())
 
