@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from gymnasium import spaces
 
 __all__ = [
+    "DEFAULT_MOVE_CAP",
+    "capped",
     "LIMITS",
     "RENDER_MODES",
     "Cursor",
@@ -49,6 +51,18 @@ __all__ = [
 #: Game ends that are a non-official limit rather than a rule (the move cap of ruling
 #: D32, the idle rounds of ruling D33): truncations to PettingZoo and Gymnasium.
 LIMITS: Final = frozenset({Termination.MOVE_CAP, Termination.IDLE_LIMIT})
+
+#: The move cap (plies, ruling D32) every learning adapter (OpenSpiel, Gymnasium,
+#: PettingZoo, :mod:`pacru.vector`) gives Azacru and Pacru when ``move_cap`` is not
+#: passed: without it a game may never end. ``move_cap=None`` removes it.
+DEFAULT_MOVE_CAP: Final = 1000
+
+
+def capped(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with ``move_cap=DEFAULT_MOVE_CAP`` for Azacru and Pacru when not given."""
+    if isinstance(game, str) and game.lower() in ("azacru", "pacru") and "move_cap" not in options:
+        return {**options, "move_cap": DEFAULT_MOVE_CAP}
+    return options
 
 #: The render modes of the PettingZoo and Gymnasium environments.
 RENDER_MODES: Final = ("human", "ansi", "rgb_array")
@@ -80,11 +94,13 @@ class Cursor:
     def new(cls, game: str, players: int, options: dict[str, Any]) -> Cursor:
         """The cursor at the start of a new game.
 
+        Azacru and Pacru get :data:`DEFAULT_MOVE_CAP` unless ``options`` has a ``move_cap``.
+
         Raises:
             ValueError: an unknown game, a player count outside 2-4, or a
                 bad option (as :func:`pacru.new_game`).
         """
-        state = new_game(game, players, **options)
+        state = new_game(game, players, **capped(game, options))
         return cls.start(Encoding.of(state), state)
 
     @property

@@ -50,7 +50,9 @@ masks              :meth:`PacruEnv.action_masks`: the legal actions as a
 =================  ==========================================================
 
 Other keywords (``move_cap``, ``meeting_rule``, ...) are options of
-:func:`pacru.new_game`.
+:func:`pacru.new_game`; Azacru and Pacru get the move cap every adapter
+shares, :data:`pacru.vector.DEFAULT_MOVE_CAP` (1,000 plies, ruling D32),
+unless ``move_cap`` is given (``move_cap=None``: none).
 
 >>> import gymnasium
 >>> import pacru.gymnasium
@@ -229,11 +231,19 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
 
 def register() -> None:
-    """Register the five environments with Gymnasium (done on import; again: no effect)."""
+    """Register the five environments with Gymnasium (done on import; again: no effect).
+
+    Each has a vector entry point too: ``gymnasium.make_vec(id, num_envs=n,
+    vectorization_mode="vector_entry_point", ...)`` (Gymnasium's default for
+    these ids) makes a :class:`pacru.gymnasium_vector.PacruVectorEnv`.
+    """
     for game, env_id in IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
-                id=env_id, entry_point="pacru.gymnasium:PacruEnv", kwargs={"game": game}
+                id=env_id,
+                entry_point="pacru.gymnasium:PacruEnv",
+                vector_entry_point="pacru.gymnasium_vector:PacruVectorEnv",
+                kwargs={"game": game},
             )
 
 

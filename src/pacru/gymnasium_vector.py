@@ -75,9 +75,9 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
+from pacru._vector_play import BUILT_IN, draw_seats
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
-from pacru._vector_play import BUILT_IN, draw_seats
 from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
 
 __all__ = ["Opponent", "PacruVectorEnv", "is_batched_policy"]

@@ -61,7 +61,6 @@ This module needs numpy (the ``ai`` extra); ``import pacru`` does not import it.
 from __future__ import annotations
 
 import operator
-import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -69,6 +68,8 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from pacru._cursor import DEFAULT_MOVE_CAP, capped
+from pacru._parallel import check_memory, default_threads
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
@@ -83,6 +84,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AUTORESET_MODES",
+    "DEFAULT_MOVE_CAP",
     "OBSERVATION_DTYPES",
     "AutoresetMode",
     "BatchedPolicy",
@@ -108,14 +110,6 @@ OBSERVATION_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(
 #: of the games it decides in (observation of :attr:`VectorEnv.observation_dtype`, shape
 #: ``(k, *observation_shape)``; mask bool ``(k, num_actions)``; actions integers ``(k,)``).
 BatchedPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
-
-
-def default_threads() -> int:
-    """One thread per core this process may run on (``os.sched_getaffinity``, else ``os.cpu_count``)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover (no affinity on macOS and Windows)
-        return max(1, os.cpu_count() or 1)
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -257,7 +251,7 @@ class VectorEnv:
         observation_dtype: Any = np.float32,
         **options: Any,
     ) -> None:
-        start = new_game(game, players, **options)
+        start = new_game(game, players, **capped(game, options))
         num_envs = operator.index(num_envs)
         opening_plies = operator.index(opening_plies)
         if num_envs < 1:
@@ -280,7 +274,7 @@ class VectorEnv:
         if dtype not in OBSERVATION_DTYPES:
             raise ValueError(f"observation_dtype must be float32, uint8 or bool, not {dtype}")
         self.encoding = Encoding.of(start)
-        _check_memory(num_envs, self.encoding.num_actions)
+        check_memory(num_envs * self.encoding.num_actions, f"{num_envs} games' action masks")
         self._args: tuple[Any, ...] = (
             game,
             players,
@@ -558,20 +552,6 @@ def _restore_state(
         env._loop.restore(games),
         env,
     )
-
-
-def _check_memory(num_envs: int, num_actions: int) -> None:
-    """MemoryError when the masks of ``num_envs`` games alone exceed the machine's memory."""
-    try:
-        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # pragma: no cover (no sysconf)
-        return
-    need = num_envs * num_actions
-    if need > memory:
-        raise MemoryError(
-            f"{num_envs} games need {need} bytes for their legal-action masks alone; "
-            f"this machine has {memory}"
-        )
 
 
 def _as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:

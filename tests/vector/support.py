@@ -53,7 +53,8 @@ class Reference:
             self.check_row(state, i)
             return
         final = self.final
-        assert final is not None and final.outcome is not None
+        assert final is not None
+        assert final.outcome is not None
         truncated = final.outcome.termination in LIMITS
         assert (bool(state.terminated[i]), bool(state.truncated[i])) == (not truncated, truncated)
         assert state.rewards[i].tolist() == list(final.returns())

@@ -29,7 +29,7 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
     ("shacru", 4, {"idle_rounds": 2, "colours": ("red", "blue", "white", "pink")}),
     ("azacru", 2, {"start_layout": "ap-legacy-2p", "move_cap": 16}),
     ("azacru", 3, {"move_cap": 20}),
-    ("azacru", 4, {}),
+    ("azacru", 4, {"move_cap": None}),
     ("pacru", 2, {"move_cap": 20}),
     ("pacru", 3, {"meeting_rule": "original", "move_cap": 20}),
     ("pacru", 4, {"move_cap": 24}),
@@ -71,7 +71,7 @@ def test_every_row_equals_the_encoding(
 
 
 def test_positions_and_prefixes_follow_the_games() -> None:
-    env = VectorEnv("pacru", players=2, num_envs=3)
+    env = VectorEnv("pacru", players=2, num_envs=3, move_cap=None)
     refs = [Reference("pacru", 2, {}) for _ in range(3)]
     rng = np.random.default_rng(7)
     state = env.init()
