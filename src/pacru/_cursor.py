@@ -39,11 +39,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_MOVE_CAP",
-    "capped",
     "LIMITS",
     "RENDER_MODES",
     "Cursor",
     "action_index",
+    "capped",
     "check_render_mode",
     "observation_space",
 ]
@@ -63,6 +63,7 @@ def capped(game: str, options: dict[str, Any]) -> dict[str, Any]:
     if isinstance(game, str) and game.lower() in ("azacru", "pacru") and "move_cap" not in options:
         return {**options, "move_cap": DEFAULT_MOVE_CAP}
     return options
+
 
 #: The render modes of the PettingZoo and Gymnasium environments.
 RENDER_MODES: Final = ("human", "ansi", "rgb_array")

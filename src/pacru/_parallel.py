@@ -49,6 +49,7 @@ def default_threads() -> int:
     except AttributeError:  # pragma: no cover (no affinity on macOS and Windows)
         return max(1, os.cpu_count() or 1)
 
+
 T = TypeVar("T")
 R = TypeVar("R")
 

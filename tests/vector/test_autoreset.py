@@ -24,7 +24,7 @@ def _until_an_end(env: VectorEnv, seed: int) -> tuple[VectorState, VectorState]:
 def test_same_step_is_the_default_and_restarts_a_game_in_the_step_that_ends_it() -> None:
     env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6)
     assert env.autoreset_mode == "same-step"
-    before, end = _until_an_end(env, seed=1)
+    _, end = _until_an_end(env, seed=1)
     done = np.flatnonzero(end.ended)
     start = env.init(0)
     # The end's flags and rewards, the new game's first decision everywhere else.
@@ -50,7 +50,8 @@ def test_same_step_rewards_of_a_game_ended_by_the_rules() -> None:
     assert end.terminated.any()
     for i in np.flatnonzero(end.terminated).tolist():
         assert sorted(end.rewards[i].tolist()) in ([-1.0, 1.0], [0.0, 0.0])
-        assert end.current_player[i] == 0 and end.episode[i] == 1
+        assert end.current_player[i] == 0
+        assert end.episode[i] == 1
 
 
 def test_same_step_max_steps_cut_restarts_at_once() -> None:
@@ -59,7 +60,8 @@ def test_same_step_max_steps_cut_restarts_at_once() -> None:
     state = env.init()
     for _ in range(5):
         state = env.step(state, random_actions(state, rng))
-    assert state.truncated.all() and not state.rewards.any()
+    assert state.truncated.all()
+    assert not state.rewards.any()
     assert state.episode.tolist() == [1, 1, 1]
     assert state.step_count.tolist() == [0, 0, 0]
     assert state.current_player.tolist() == [0, 0, 0]

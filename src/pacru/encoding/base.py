@@ -162,9 +162,7 @@ class Decision(tuple[Any, ...]):
 for _index, _name in enumerate(
     ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
 ):
-    setattr(
-        Decision, _name, property(itemgetter(_index), doc=getattr(Decision, _name).__doc__)
-    )
+    setattr(Decision, _name, property(itemgetter(_index), doc=getattr(Decision, _name).__doc__))
 
 _new_tuple = tuple.__new__
 

@@ -163,7 +163,10 @@ class Symmetry:
         return np.asarray(self.action_permutation, dtype=np.intp)[np.asarray(actions)]
 
     def action_mask(self, mask: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """The image of masks or per-action values ``(..., 415)``: ``out[..., perm[a]] = mask[..., a]``."""
+        """The image of masks or per-action values ``(..., 415)``.
+
+        ``out[..., action_permutation[a]]`` is ``mask[..., a]``.
+        """
         out = np.empty_like(mask)
         out[..., np.asarray(self.action_permutation)] = mask
         return out
