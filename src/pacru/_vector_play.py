@@ -22,6 +22,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from pacru._vector_checks import merge
 from pacru.errors import IllegalMoveError
 
 if TYPE_CHECKING:
@@ -133,9 +134,7 @@ def _native_bots(
     rows = np.flatnonzero(live)
     # Rows without a decision (an end shown) keep their arrays.
     if len(rows) != env.num_envs:
-        from pacru.vector import _merge
-
-        frame = _merge(state, rows, _take(frame, rows))
+        frame = merge(state, rows, _take(frame, rows))
     return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
 
 

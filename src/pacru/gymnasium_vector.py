@@ -153,7 +153,8 @@ class PacruVectorEnv(
         num_threads: int | None = None,
         **options: Any,
     ) -> None:
-        mode = AUTORESET_MODES.get(getattr(autoreset_mode, "value", autoreset_mode))
+        name = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+        mode = AUTORESET_MODES.get(name)
         if mode is None:
             raise ValueError(
                 f"autoreset_mode must be NEXT_STEP or SAME_STEP, not {autoreset_mode!r}"

@@ -70,13 +70,13 @@ import numpy.typing as npt
 
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
 from pacru._parallel import check_memory, default_threads
+from pacru._vector_checks import as_dtype, check_actions, merge, refuse
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
 from pacru.chevron.state import ChevronState
 from pacru.encoding import Encoding
 from pacru.encoding.chevron import ChevronEncoding
-from pacru.errors import IllegalMoveError
 from pacru.games import new_game
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class VectorState:
         if not self._observed:
             observation = self._env._loop.observe(self._games)
             observation[self.current_player < 0] = 0.0
-            self._observed.append(_read_only(_as_dtype(observation, self._env.observation_dtype)))
+            self._observed.append(_read_only(as_dtype(observation, self._env.observation_dtype)))
         return self._observed[0]
 
     @property
@@ -402,13 +402,13 @@ class VectorEnv:
         if state._env is not self and state._env._args != self._args:
             raise ValueError("this state belongs to another VectorEnv")
         n = self.num_envs
-        acts = _actions(actions, n, self.num_actions)
+        acts = check_actions(actions, n, self.num_actions)
         legal = state.legal_action_mask[np.arange(n), acts]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             legal_here = np.flatnonzero(state.legal_action_mask[i]).tolist()
             names = [self.encoding.action_name(a) for a in legal_here]
-            raise _refuse(
+            raise refuse(
                 f"game {i}: action {int(acts[i])} ({self.encoding.action_name(int(acts[i]))}) "
                 f"is not legal in its decision; legal: {names}",
                 "illegal-action",
@@ -429,7 +429,7 @@ class VectorEnv:
         steps[rows] = np.where(restart, 0, steps[rows] + 1)
         games, frame = self._loop.step(state._games, rows, acts, restart, state.seed, episode[rows])
         if len(rows) != self.num_envs:
-            frame = _merge(state, rows, frame)
+            frame = merge(state, rows, frame)
         return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
     def _state(
@@ -554,14 +554,6 @@ def _restore_state(
     )
 
 
-def _as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
-    if dtype == np.uint8:
-        return np.rint(observation * 255.0).astype(np.uint8)
-    if dtype == np.bool_:
-        return observation != 0
-    return observation
-
-
 def _loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> PythonLoop | NativeLoop:
     """The stepping seam: the native loop for a chevron game on the native engine."""
     if ENGINE == "native" and isinstance(start, ChevronState):
@@ -570,78 +562,3 @@ def _loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> Pyth
         assert isinstance(encoding, ChevronEncoding)
         return NativeLoop(encoding, start, opening_plies)
     return PythonLoop(encoding, start, opening_plies)
-
-
-def _refuse(message: str, reason: str) -> IllegalMoveError:
-    return IllegalMoveError(message, rule="encoding", reason=reason)
-
-
-def _actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp]:
-    """``actions`` as an intp array of shape ``(n,)``, each in ``0 .. num_actions - 1``.
-
-    Raises:
-        IllegalMoveError: the wrong shape (``"action-shape"``), an action that is
-            not an integer (``"action-type"``) or out of range (``"out-of-range"``).
-    """
-    try:
-        array = np.asarray(actions)
-    except ValueError:  # numpy refuses ragged nestings
-        message = f"actions must have shape ({n},), not a ragged nesting"
-        raise _refuse(message, "action-shape") from None
-    if array.shape != (n,):
-        raise _refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
-    if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
-        bad = (array >= num_actions) if array.dtype.kind == "u" else (array < 0)
-        if array.dtype.kind == "i":
-            bad |= array >= num_actions
-        outside = np.flatnonzero(bad).tolist()
-        values: Any = array
-    else:  # a sequence, or not an integer array: each action must be an integer itself
-        values = _integers(array if isinstance(actions, np.ndarray) else actions)
-        outside = [i for i, a in enumerate(values) if not 0 <= a < num_actions]
-    if outside:
-        i = outside[0]
-        raise _refuse(
-            f"game {i}: action {int(values[i])} is outside 0..{num_actions - 1}", "out-of-range"
-        )
-    return np.asarray(values).astype(np.intp)
-
-
-def _integers(actions: Any) -> list[int]:
-    """The actions of a sequence of integers of any type (``int``, numpy ints, mixed).
-
-    Raises:
-        IllegalMoveError: an action is not an integer (reason ``"action-type"``);
-            ``bool`` is not taken for one.
-    """
-    values = []
-    for i, action in enumerate(actions):
-        try:
-            if isinstance(action, bool | np.bool_):
-                raise TypeError("a bool is not an action")
-            values.append(operator.index(action))
-        except TypeError:
-            kind = type(action).__name__
-            raise _refuse(
-                f"actions must be integers, not {kind} (game {i}: {action!r})", "action-type"
-            ) from None
-    return values
-
-
-def _merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame:
-    """The whole batch's frame: ``frame`` at ``rows``, ``state``'s arrays elsewhere.
-
-    A row left out keeps its arrays, except that an end shown there stays shown
-    (its observation, made from its game, is unchanged too).
-    """
-    parts = []
-    for name in ("legal_action_mask", "current_player", "rewards"):
-        whole = getattr(state, name).copy()
-        whole[rows] = getattr(frame, name)
-        parts.append(whole)
-    terminated = state.terminated.copy()
-    terminated[rows] = frame.terminated
-    truncated = state.truncated.copy()
-    truncated[rows] = frame.truncated
-    mask, player, rewards = parts
-    return Frame(mask, player, rewards, terminated, truncated)

@@ -70,6 +70,7 @@ def test_the_native_greedy_plays_a_move_the_python_greedy_rates_best(
         before = env.position(state, i)
         played = env.position(after, i)
         player = before.current_player
+        assert player is not None
         score = before.scores[player]
         steps = [m for m in before.legal_moves() if m.turn == 0]
         best_step = max(judge.value(before.apply_move(m), player, score) for m in steps)

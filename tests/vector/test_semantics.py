@@ -275,7 +275,7 @@ def test_arrays_are_read_only_and_step_leaves_the_old_state_unchanged() -> None:
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 0
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        state.observation = np.zeros(1)  # type: ignore[misc, assignment]
+        state.observation = np.zeros(1)  # type: ignore[misc]
     assert copy.copy(state) is state
     assert copy.deepcopy(state) is state
 

@@ -160,7 +160,10 @@ class Symmetry:
 
     def actions(self, actions: Any) -> npt.NDArray[np.intp]:
         """The images of an array of actions (any shape)."""
-        return np.asarray(self.action_permutation, dtype=np.intp)[np.asarray(actions)]
+        images: npt.NDArray[np.intp] = np.asarray(self.action_permutation, dtype=np.intp)[
+            np.asarray(actions)
+        ]
+        return images
 
     def action_mask(self, mask: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """The image of masks or per-action values ``(..., 415)``.
