@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from pacru import ChevronState, new_game
+from pacru._cursor import capped
 from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
-from pacru._cursor import capped
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.vector import VectorEnv, VectorState
 
