@@ -54,7 +54,8 @@ def rate(
             counts = mask.sum(axis=1)
             picks = (rng.random(num_envs) * counts).astype(np.intp)
             cells = np.flatnonzero(mask)
-            actions = cells[np.cumsum(counts) - counts + picks] - np.arange(num_envs) * mask.shape[1]
+            firsts = np.cumsum(counts) - counts
+            actions = cells[firsts + picks] - np.arange(num_envs) * mask.shape[1]
             envs.step(actions)
             steps += 1
         best = max(best, steps * num_envs / (time.perf_counter() - start))

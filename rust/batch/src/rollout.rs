@@ -225,7 +225,7 @@ pub fn random_rollouts(
 ) -> Result<Rollouts, TryReserveError> {
     let players = usize::from(pos.players);
     let mut out = Rollouts {
-        returns: try_with_capacity(n.checked_mul(players).unwrap_or(usize::MAX))?,
+        returns: try_with_capacity(n.saturating_mul(players))?,
         plies: try_with_capacity(n)?,
         moves: record.then(Vec::new),
     };

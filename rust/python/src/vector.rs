@@ -46,7 +46,7 @@ impl Frame {
         let p = usize::from(layout.players);
         let k = rows.len();
         let mut frame = Frame {
-            mask: try_filled(k.checked_mul(NUM_ACTIONS).unwrap_or(usize::MAX), 0)?,
+            mask: try_filled(k.saturating_mul(NUM_ACTIONS), 0)?,
             player: try_with_capacity(4 * k)?,
             rewards: try_with_capacity(4 * p * k)?,
             terminated: try_with_capacity(k)?,
