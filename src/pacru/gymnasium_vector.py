@@ -8,10 +8,10 @@ again (or the game ends). Extra ``gymnasium``: ``pip install "pacru[gymnasium]"`
 =================  ==========================================================
 action             ``MultiDiscrete([num_actions] * num_envs)``: one decision
                    per game (any integer dtype)
-observation        ``Dict``, batched: ``"observation"``, float32
-                   ``(num_envs, *observation_shape)``, the learner's view
-                   (:meth:`pacru.encoding.Encoding.observation`), and
-                   ``"action_mask"``, int8 ``(num_envs, num_actions)``
+observation        ``Dict``, batched: ``"observation"``, float32 (or
+                   ``observation_dtype``) ``(num_envs, *observation_shape)``,
+                   the learner's view (:meth:`pacru.encoding.Encoding.observation`),
+                   read-only, and ``"action_mask"``, int8 ``(num_envs, num_actions)``
 reward             float32 ``(num_envs,)``: 0 until a game ends, then the
                    learner's :meth:`pacru.GameState.returns`
 terminated         the game ended by the rules at this step
@@ -338,7 +338,8 @@ class PacruVectorEnv(
     def _observe(self) -> dict[str, Any]:
         state = self.state
         return {
-            "observation": state.observation.copy(),
+            # The state's own read-only array: a learner copies it into its buffer anyway.
+            "observation": state.observation,
             "action_mask": state.legal_action_mask.astype(np.int8),
         }
 
