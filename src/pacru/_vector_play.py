@@ -28,7 +28,7 @@ from pacru.errors import IllegalMoveError
 if TYPE_CHECKING:
     from pacru.vector import BatchedPolicy, VectorEnv, VectorState
 
-__all__ = ["BUILT_IN", "draw_seats", "game_seeds", "play_opponents"]
+__all__ = ["BUILT_IN", "Ends", "draw_seats", "game_seeds", "play_opponents"]
 
 #: The bots played natively and batched.
 BUILT_IN: Final = ("random", "greedy")
@@ -84,35 +84,60 @@ def play_opponents(
         )
     if not isinstance(opponent, str) and not callable(opponent):
         raise TypeError(f"opponent must be 'random', 'greedy' or a callable, not {opponent!r}")
-    same_step = env.autoreset_mode == "same-step"
-    rewards = state.rewards.copy()
-    terminated = state.terminated.copy()
-    truncated = state.truncated.copy()
+    ends = Ends(state)
     pending: dict[int, list[int]] = {}
     while True:
         rows = np.flatnonzero((state.current_player >= 0) & (state.current_player != seat))
         if not rows.size:
             break
-        before = state.episode
+        before = state
         if isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
             state = _native_bots(env, state, opponent, seat, seed)
         elif isinstance(opponent, str):
             state = _python_bots(env, state, rows, opponent, seed, pending)
         else:
             state = _policy(env, state, rows, opponent)
-        if same_step:
-            ended = state.episode != before
-            rewards[ended] = state.rewards[ended]
-            terminated[ended] = state.terminated[ended]
-            truncated[ended] = state.truncated[ended]
-    if not same_step:
-        return state
-    return attrs.evolve(
-        state,
-        rewards=_frozen(rewards),
-        terminated=_frozen(terminated),
-        truncated=_frozen(truncated),
-    )
+        for row in ends.add(before, state).tolist():
+            pending.pop(row, None)
+    return ends.shown(state)
+
+
+class Ends:
+    """The ends of games met while opponents play, kept for the state returned.
+
+    In ``"same-step"`` mode a game that ends restarts at once, so the state after
+    further decisions no longer shows that end: :meth:`add` records the rewards
+    and flags of every game whose episode changed, and :meth:`shown` puts them
+    (with those of the first state) into the last state. In ``"next-step"`` mode
+    an end stays shown by itself and :meth:`shown` returns the state as it is.
+    """
+
+    def __init__(self, first: VectorState) -> None:
+        self.same_step = first.env.autoreset_mode == "same-step"
+        self.rewards = first.rewards.copy()
+        self.terminated = first.terminated.copy()
+        self.truncated = first.truncated.copy()
+
+    def add(self, before: VectorState, after: VectorState) -> npt.NDArray[np.intp]:
+        """Record the ends between two states; the rows that restarted (same-step)."""
+        if not self.same_step:
+            return np.flatnonzero(np.zeros(0, dtype=np.bool_))
+        ended = after.episode != before.episode
+        self.rewards[ended] = after.rewards[ended]
+        self.terminated[ended] = after.terminated[ended]
+        self.truncated[ended] = after.truncated[ended]
+        return np.flatnonzero(ended)
+
+    def shown(self, state: VectorState) -> VectorState:
+        """``state`` with the recorded ends (same-step), or ``state`` itself."""
+        if not self.same_step:
+            return state
+        return attrs.evolve(
+            state,
+            rewards=_frozen(self.rewards),
+            terminated=_frozen(self.terminated),
+            truncated=_frozen(self.truncated),
+        )
 
 
 def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:

@@ -75,7 +75,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
-from pacru._vector_play import BUILT_IN, draw_seats
+from pacru._vector_play import BUILT_IN, Ends, draw_seats
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
@@ -314,6 +314,7 @@ class PacruVectorEnv(
         if self._batched is not None:
             return self.env.play_opponents(state, self._batched, self.seats, seed=self._seeds[0])
         env = self.env
+        ends = Ends(state)
         while True:
             for row in np.flatnonzero(state.current_player < 0).tolist():
                 self._pending.pop(row, None)  # a move cut by max_steps is not resumed
@@ -321,7 +322,7 @@ class PacruVectorEnv(
             seats = self.seats
             rows = np.flatnonzero((state.current_player >= 0) & (state.current_player != seats))
             if not rows.size:
-                return state
+                return ends.shown(state)
             actions = []
             for row in rows.tolist():
                 queue = self._pending.get(row)
@@ -333,7 +334,10 @@ class PacruVectorEnv(
                     move = bot.choose_move(position)
                     queue = self._pending[row] = list(env.encoding.actions(position, move))
                 actions.append(queue.pop(0))
+            before = state
             state = env._advance(state, rows, np.array(actions, dtype=np.intp))
+            for row in ends.add(before, state).tolist():
+                self._pending.pop(row, None)  # same-step: a cut move is not resumed either
 
     def _observe(self) -> dict[str, Any]:
         state = self.state
