@@ -357,19 +357,28 @@ impl Batch {
         PyByteArray::new_with(py, total, |buf| {
             // The bytearray is new and zeroed, and no other thread can reach it yet.
             py.detach(|| {
-                let per = games
-                    .len()
-                    .div_ceil(threads_for(games.len(), threads).max(1))
-                    .max(1);
+                let write = |part: &[Game], out: &mut [u8]| {
+                    for (g, o) in part.iter().zip(out.chunks_exact_mut(plane_bytes)) {
+                        if !g.is_over() {
+                            g.observation(layout, o);
+                        }
+                    }
+                };
+                let t = threads_for(games.len(), threads);
+                if t <= 1 {
+                    write(games, buf);
+                    return;
+                }
+                let per = games.len().div_ceil(t);
+                let mut parts = games.chunks(per).zip(buf.chunks_mut(per * plane_bytes));
                 std::thread::scope(|s| {
-                    for (part, out) in games.chunks(per).zip(buf.chunks_mut(per * plane_bytes)) {
-                        s.spawn(move || {
-                            for (g, o) in part.iter().zip(out.chunks_exact_mut(plane_bytes)) {
-                                if !g.is_over() {
-                                    g.observation(layout, o);
-                                }
-                            }
-                        });
+                    // The first part is written on the calling thread.
+                    let first = parts.next();
+                    for (part, out) in parts {
+                        s.spawn(move || write(part, out));
+                    }
+                    if let Some((part, out)) = first {
+                        write(part, out);
                     }
                 });
             });
