@@ -179,10 +179,12 @@ def main(argv: list[str] | None = None) -> None:
         base = None
         for threads in (int(t) for t in args.threads.split(",")):
             rate = pacru_rate(*sizes, time.perf_counter, args.observe, threads)
+            cpu_rate = pacru_rate(*sizes, time.process_time, args.observe, threads)
             base = base or rate
             print(
                 f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs} "
-                f"num_threads={threads}: {rate:,.0f} decisions/s ({rate / base:.2f}x)"
+                f"num_threads={threads}: {rate:,.0f} decisions/s ({rate / base:.2f}x; "
+                f"{cpu_rate:,.0f} per CPU second of this process)"
             )
         return
     rate = pacru_rate(*sizes, time.perf_counter, args.observe)

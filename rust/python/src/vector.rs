@@ -431,7 +431,7 @@ fn too_big(e: TryReserveError) -> PyErr {
 /// The games of contiguous chunks, in order, in one vector of `n`.
 fn concat(parts: Vec<Vec<Game>>, n: usize) -> Result<Vec<Game>, TryReserveError> {
     if parts.len() == 1 {
-        return Ok(parts.into_iter().flatten().collect());
+        return Ok(parts.into_iter().next().unwrap_or_default());
     }
     let mut games = try_with_capacity(n)?;
     for part in parts {
