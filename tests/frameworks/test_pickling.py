@@ -41,3 +41,18 @@ def test_a_pettingzoo_env_pickles_mid_game_and_plays_on_alike() -> None:
         b = env.observe(env.agent_selection)
         assert np.array_equal(a["observation"], b["observation"])
         assert np.array_equal(a["action_mask"], b["action_mask"])
+
+
+@pytest.mark.parametrize(("dtype", "high"), [("uint8", 255), ("bool", True)])
+def test_the_single_env_takes_an_observation_dtype(dtype: str, high: Any) -> None:
+    plain = gymnasium.make("pacru/Pacru-v0", players=2)
+    other = gymnasium.make("pacru/Pacru-v0", players=2, observation_dtype=dtype)
+    a, _ = plain.reset(seed=1)
+    b, _ = other.reset(seed=1)
+    assert b["observation"].dtype == np.dtype(dtype)
+    assert other.observation_space.contains(b)
+    assert b["observation"].max() == high
+    expected = a["observation"] != 0 if dtype == "bool" else np.rint(a["observation"] * 255)
+    assert np.array_equal(b["observation"], expected)
+    with pytest.raises(ValueError, match="observation_dtype must be float32, uint8 or bool"):
+        gymnasium.make("pacru/Pacru-v0", observation_dtype="float64")
