@@ -77,6 +77,8 @@ def play_opponents(
     seat = np.asarray(seats)
     if seat.shape != (env.num_envs,):
         raise ValueError(f"seats must have shape ({env.num_envs},), not {seat.shape}")
+    if seat.dtype.kind not in "iu" or not ((seat >= 0) & (seat < env.players)).all():
+        raise ValueError(f"seats must be integers 0 to {env.players - 1}, not {seats!r}")
     seat = seat.astype(np.int32)
     if isinstance(opponent, str) and opponent not in BUILT_IN:
         raise ValueError(

@@ -375,7 +375,8 @@ class VectorEnv:
 
         Raises:
             IllegalMoveError: the policy returned an illegal action (no game changes).
-            ValueError: an unknown bot name, or ``seats`` of the wrong shape.
+            ValueError: an unknown bot name, or ``seats`` of the wrong shape or
+                outside ``0 .. players - 1``.
         """
         from pacru._vector_play import play_opponents
 

@@ -105,6 +105,8 @@ def test_a_batched_policy_decides_for_the_opponents() -> None:
         env.play_opponents(state, "mcts", seats)
     with pytest.raises(ValueError, match=r"seats must have shape \(4,\)"):
         env.play_opponents(state, "random", [0, 1])
+    with pytest.raises(ValueError, match="seats must be integers 0 to 2"):
+        env.play_opponents(state, "random", [0, 1, 3, -1])
 
 
 def test_same_step_keeps_an_end_the_bots_make() -> None:
