@@ -119,12 +119,21 @@ class Ends:
         self.rewards = first.rewards.copy()
         self.terminated = first.terminated.copy()
         self.truncated = first.truncated.copy()
+        self.restarts = np.zeros(len(first.rewards), dtype=np.int64)
 
     def add(self, before: VectorState, after: VectorState) -> npt.NDArray[np.intp]:
         """Record the ends between two states; the rows that restarted (same-step)."""
         if not self.same_step:
             return np.flatnonzero(np.zeros(0, dtype=np.bool_))
         ended = after.episode != before.episode
+        self.restarts += ended
+        if (self.restarts > 1).any():
+            # Only a max_steps cut inside the opponents' moves restarts a game twice: with
+            # such a limit the learner might never decide again.
+            raise ValueError(
+                f"max_steps={after.env.max_steps} cuts the games before the learner decides: "
+                "the opponents' moves take more decisions than that"
+            )
         self.rewards[ended] = after.rewards[ended]
         self.terminated[ended] = after.terminated[ended]
         self.truncated[ended] = after.truncated[ended]

@@ -126,3 +126,14 @@ def test_same_step_keeps_an_end_the_bots_make() -> None:
 def test_the_native_bots_run_on_the_native_engine() -> None:
     env = VectorEnv("pacru", num_envs=2)
     assert hasattr(env._loop, "play_bots") == (ENGINE == "native")
+
+
+def test_a_max_steps_no_learner_decision_survives_is_refused() -> None:
+    # Same-step: every game would be cut and restarted by the bots' own moves, forever.
+    env = VectorEnv("pacru", players=2, num_envs=2, max_steps=1)
+    with pytest.raises(ValueError, match="max_steps=1 cuts the games before the learner decides"):
+        env.play_opponents(env.init(), "random", [1, 1])
+    # Next-step: the cut shows, and the opponents stop there.
+    env = VectorEnv("pacru", players=2, num_envs=2, max_steps=1, autoreset_mode="next-step")
+    state = env.play_opponents(env.init(), "random", [1, 1])
+    assert state.truncated.tolist() == [True, True]
