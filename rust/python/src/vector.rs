@@ -52,26 +52,45 @@ impl Frame {
             terminated: try_with_capacity(k)?,
             truncated: try_with_capacity(k)?,
         };
-        if threads_for(k, threads) == 1 {
-            frame.fill(p, games, rows);
+        let t = threads_for(k, threads);
+        if t <= 1 {
+            let mut mask = std::mem::take(&mut frame.mask);
+            frame.fill(p, games, rows, &mut mask);
+            frame.mask = mask;
             return Ok(frame);
         }
-        let parts = chunks(k, threads, |a, b| {
-            let mut part = Frame {
-                mask: vec![0; (b - a) * NUM_ACTIONS],
-                player: Vec::with_capacity(4 * (b - a)),
-                rewards: Vec::with_capacity(4 * p * (b - a)),
-                terminated: Vec::with_capacity(b - a),
-                truncated: Vec::with_capacity(b - a),
-            };
-            part.fill(p, games, &rows[a..b]);
-            part
+        // The mask, the large array, is written in place by each thread; the others
+        // (a few bytes a game) are gathered after.
+        let per = k.div_ceil(t);
+        let parts: Vec<Frame> = std::thread::scope(|s| {
+            let mut pieces = rows
+                .chunks(per)
+                .zip(frame.mask.chunks_mut(per * NUM_ACTIONS));
+            let first = pieces.next();
+            let handles: Vec<_> = pieces
+                .map(|(part, out)| {
+                    s.spawn(move || {
+                        let mut small = Frame::small(p, part.len());
+                        small.fill(p, games, part, out);
+                        small
+                    })
+                })
+                .collect();
+            let mut out = Vec::with_capacity(t);
+            if let Some((part, mask)) = first {
+                let mut small = Frame::small(p, part.len());
+                small.fill(p, games, part, mask);
+                out.push(small);
+            }
+            for h in handles {
+                match h.join() {
+                    Ok(v) => out.push(v),
+                    Err(e) => std::panic::resume_unwind(e),
+                }
+            }
+            out
         });
-        let mut at = 0;
         for part in parts {
-            let len = part.mask.len();
-            frame.mask[at..at + len].copy_from_slice(&part.mask);
-            at += len;
             frame.player.extend_from_slice(&part.player);
             frame.rewards.extend_from_slice(&part.rewards);
             frame.terminated.extend_from_slice(&part.terminated);
@@ -80,8 +99,20 @@ impl Frame {
         Ok(frame)
     }
 
-    fn fill(&mut self, p: usize, games: &[Game], rows: &[usize]) {
-        for (&row, out) in rows.iter().zip(self.mask.chunks_exact_mut(NUM_ACTIONS)) {
+    /// A frame of `k` rows without its mask (written elsewhere).
+    fn small(p: usize, k: usize) -> Frame {
+        Frame {
+            mask: Vec::new(),
+            player: Vec::with_capacity(4 * k),
+            rewards: Vec::with_capacity(4 * p * k),
+            terminated: Vec::with_capacity(k),
+            truncated: Vec::with_capacity(k),
+        }
+    }
+
+    /// Appends the rows `rows` of `games`, their masks written into `mask` (zeroed).
+    fn fill(&mut self, p: usize, games: &[Game], rows: &[usize], mask: &mut [u8]) {
+        for (&row, out) in rows.iter().zip(mask.chunks_exact_mut(NUM_ACTIONS)) {
             let g = &games[row];
             let over = g.is_over();
             if over {
