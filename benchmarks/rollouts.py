@@ -54,7 +54,10 @@ def rollout_round(
     cpu_start = time.process_time()
     deadline = time.perf_counter() + seconds
     while True:
-        _, lengths = random_rollouts(state, batch, seed=seed, max_plies=max_plies, uniform=uniform)
+        # One thread: the rate per CPU second compares with python-chess's single thread.
+        _, lengths = random_rollouts(
+            state, batch, seed=seed, max_plies=max_plies, uniform=uniform, num_threads=1
+        )
         plies += int(lengths.sum())
         seed += 1
         if time.perf_counter() >= deadline:

@@ -4,6 +4,12 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 
     python benchmarks/vector.py [--game pacru] [--players 2] [--num-envs 256]
                                 [--seconds 3] [--windows 3] [--observe] [--no-pgx]
+                                [--threads 1,2,4,...]
+
+``--threads`` runs pacru.vector once per thread count (``num_threads``) and
+prints each rate with its ratio to the first (the scaling); without it the
+environment's default (one thread per core) runs, or one thread for a pacru
+that predates ``num_threads``. ``--threads`` skips pgx.
 
 pacru.vector
     ``VectorEnv(game, players=players, num_envs=num_envs)`` (no move cap:
@@ -73,9 +79,19 @@ def pacru_rate(
     windows: int,
     clock: Callable[[], float],
     observe: bool = False,
+    threads: int | None = None,
 ) -> float:
-    """Decisions per second (of ``clock``) of :class:`pacru.vector.VectorEnv`, random actions."""
-    env = VectorEnv(game, players=players, num_envs=num_envs)
+    """Decisions per second (of ``clock``) of :class:`pacru.vector.VectorEnv`, random actions.
+
+    Unbounded games (``move_cap=None`` for Azacru and Pacru: they run to their end).
+    """
+    kwargs: dict[str, Any] = {"move_cap": None} if game in ("azacru", "pacru") else {}
+    if threads is not None:
+        kwargs["num_threads"] = threads
+    try:
+        env = VectorEnv(game, players=players, num_envs=num_envs, **kwargs)
+    except (TypeError, ValueError):  # a pacru before num_threads and the default move cap
+        env = VectorEnv(game, players=players, num_envs=num_envs)
     rng = np.random.default_rng(0)
     box = [env.init(seed=0)]
 
@@ -156,8 +172,21 @@ def main(argv: list[str] | None = None) -> None:
         "--observe", action="store_true", help="read every state's observation (as a learner)"
     )
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's othello")
+    parser.add_argument("--threads", default=None, help="thread counts, e.g. 1,2,4,8,16")
     args = parser.parse_args(argv)
     sizes = (args.game, args.players, args.num_envs, args.seconds, args.windows)
+    if args.threads:
+        base = None
+        for threads in (int(t) for t in args.threads.split(",")):
+            rate = pacru_rate(*sizes, time.perf_counter, args.observe, threads)
+            cpu_rate = pacru_rate(*sizes, time.process_time, args.observe, threads)
+            base = base or rate
+            print(
+                f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs} "
+                f"num_threads={threads}: {rate:,.0f} decisions/s ({rate / base:.2f}x; "
+                f"{cpu_rate:,.0f} per CPU second of this process)"
+            )
+        return
     rate = pacru_rate(*sizes, time.perf_counter, args.observe)
     cpu_rate = pacru_rate(*sizes, time.process_time, args.observe)
     read = ", observation read at every step" if args.observe else ""

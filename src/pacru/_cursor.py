@@ -38,10 +38,12 @@ if TYPE_CHECKING:
     from gymnasium import spaces
 
 __all__ = [
+    "DEFAULT_MOVE_CAP",
     "LIMITS",
     "RENDER_MODES",
     "Cursor",
     "action_index",
+    "capped",
     "check_render_mode",
     "observation_space",
 ]
@@ -49,6 +51,19 @@ __all__ = [
 #: Game ends that are a non-official limit rather than a rule (the move cap of ruling
 #: D32, the idle rounds of ruling D33): truncations to PettingZoo and Gymnasium.
 LIMITS: Final = frozenset({Termination.MOVE_CAP, Termination.IDLE_LIMIT})
+
+#: The move cap (plies, ruling D32) every learning adapter (OpenSpiel, Gymnasium,
+#: PettingZoo, :mod:`pacru.vector`) gives Azacru and Pacru when ``move_cap`` is not
+#: passed: without it a game may never end. ``move_cap=None`` removes it.
+DEFAULT_MOVE_CAP: Final = 1000
+
+
+def capped(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` with ``move_cap=DEFAULT_MOVE_CAP`` for Azacru and Pacru when not given."""
+    if isinstance(game, str) and game.lower() in ("azacru", "pacru") and "move_cap" not in options:
+        return {**options, "move_cap": DEFAULT_MOVE_CAP}
+    return options
+
 
 #: The render modes of the PettingZoo and Gymnasium environments.
 RENDER_MODES: Final = ("human", "ansi", "rgb_array")
@@ -80,11 +95,13 @@ class Cursor:
     def new(cls, game: str, players: int, options: dict[str, Any]) -> Cursor:
         """The cursor at the start of a new game.
 
+        Azacru and Pacru get :data:`DEFAULT_MOVE_CAP` unless ``options`` has a ``move_cap``.
+
         Raises:
             ValueError: an unknown game, a player count outside 2-4, or a
                 bad option (as :func:`pacru.new_game`).
         """
-        state = new_game(game, players, **options)
+        state = new_game(game, players, **capped(game, options))
         return cls.start(Encoding.of(state), state)
 
     @property
@@ -235,21 +252,28 @@ def check_render_mode(render_mode: str | None) -> None:
         )
 
 
-def observation_space(encoding: Encoding) -> spaces.Dict:
+def observation_space(encoding: Encoding, dtype: Any = np.float32) -> spaces.Dict:
     """The Gymnasium ``Dict`` space of an observation with its mask (PettingZoo, Gymnasium).
 
     ``"observation"``: a float32 ``Box`` of ``encoding.observation_shape`` in
     [0, 1] (every plane of :mod:`pacru.encoding` is 0/1 or a share: supply,
-    captures, counters); ``"action_mask"``: an int8 ``Box`` of shape
+    captures, counters), a uint8 one in [0, 255] (each value times 255) or a
+    bool one, as ``dtype`` says; ``"action_mask"``: an int8 ``Box`` of shape
     ``(num_actions,)`` in {0, 1}. A new space at every call, so that each
     agent's space is seeded on its own.
     """
     from gymnasium import spaces  # only PettingZoo and Gymnasium need it
 
     shape = tuple(encoding.observation_shape)
+    kind = np.dtype(dtype)
+    if kind == np.bool_:
+        observation: spaces.Space[Any] = spaces.MultiBinary(shape)
+    else:
+        high = 255 if kind == np.uint8 else 1.0
+        observation = spaces.Box(0, high, shape=shape, dtype=kind.type)
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, 1.0, shape=shape, dtype=np.float32),
+            "observation": observation,
             "action_mask": spaces.Box(0, 1, shape=(encoding.num_actions,), dtype=np.int8),
         }
     )

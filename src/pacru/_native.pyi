@@ -14,6 +14,8 @@ from pacru.encoding.base import Encoding
 __all__ = [
     "COMPLETE",
     "GAMES",
+    "SEARCH_DEFAULT_WEIGHTS",
+    "SEARCH_FEATURES",
     "Batch",
     "DecisionLayout",
     "MovesIter",
@@ -21,6 +23,9 @@ __all__ = [
     "NativeLegalMoves",
     "Position",
     "random_rollouts",
+    "search_features",
+    "search_move",
+    "search_selfplay",
 ]
 
 #: True when the engine implements every chevron game (then pacru.ENGINE is "native").
@@ -35,6 +40,7 @@ def random_rollouts(
     max_plies: int | None,
     families: bool,
     record: bool,
+    threads: int = 1,
 ) -> tuple[bytes, bytes, bytes | None]: ...
 
 #: The names of the search's evaluation features, in order (``pacru_search``).
@@ -196,6 +202,7 @@ class Batch:
         ply_scale: float,
         idle_scale: float,
         supply: int,
+        threads: int = 1,
     ) -> tuple[Batch, _FrameBytes]: ...
     def step(
         self,
@@ -203,8 +210,17 @@ class Batch:
         actions: list[int],
         restart: list[bool],
         starts: list[Position | None],
+        threads: int = 1,
     ) -> tuple[Batch, _FrameBytes]: ...
-    def observation(self) -> bytearray: ...
+    def play_bots(
+        self,
+        seats: list[int],
+        bot: str,
+        seeds: list[int],
+        budgets: list[int],
+        threads: int = 1,
+    ) -> tuple[Batch, _FrameBytes, bytearray]: ...
+    def observation(self, threads: int = 1) -> bytearray: ...
     def position(
         self, row: int
     ) -> tuple[

@@ -8,12 +8,47 @@ same whatever runs them; this module only decides *where* they run.
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
-__all__ = ["run_tasks"]
+__all__ = ["check_memory", "default_threads", "run_tasks"]
+
+
+def physical_memory() -> int | None:
+    """The machine's physical memory in bytes, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover (no sysconf)
+        return None
+
+
+def check_memory(need: int, what: str) -> None:
+    """Refuse, before allocating anything, a batch whose arrays exceed the machine's memory.
+
+    Raises:
+        MemoryError: ``need`` bytes (what ``what`` needs) exceed the physical memory;
+            a system that overcommits would otherwise promise the memory and kill
+            the process once it is touched.
+    """
+    memory = physical_memory()
+    if memory is not None and need > memory:
+        raise MemoryError(f"{what} need {need} bytes; this machine has {memory}")
+
+
+def default_threads() -> int:
+    """One thread per core this process may run on (``sched_getaffinity``, else ``cpu_count``).
+
+    The default ``num_threads`` of :class:`pacru.vector.VectorEnv` and
+    :func:`pacru.bots.random_rollouts`.
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover (no affinity on macOS and Windows)
+        return max(1, os.cpu_count() or 1)
+
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -70,10 +70,23 @@ class PythonLoop:
         opening_plies: random moves played from ``start`` at every (re)start.
     """
 
+    #: Threads stepping the batch: the Python loop steps on the calling thread only.
+    threads = 1
+
     def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
         self.encoding = encoding
         self.opening_plies = opening_plies
         self._start = Cursor.start(encoding, start)
+
+    def restore(self, games: Sequence[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
+        """The games of a pickled state: each position, then its move's chosen actions."""
+        cursors = []
+        for state, prefix in games:
+            cursor = Cursor.start(self.encoding, state)
+            for action in prefix:
+                cursor = cursor.step(action)
+            cursors.append(cursor)
+        return tuple(cursors)
 
     def new_game(self, seed: int, env: int, episode: int) -> Cursor:
         """Game ``episode`` of env ``env``: the start, then ``opening_plies`` random moves.

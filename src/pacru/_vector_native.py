@@ -21,12 +21,19 @@ import numpy.typing as npt
 from pacru import _native
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState, Outcome, Termination
-from pacru.chevron.native import position
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding.chevron import ChevronEncoding
 
 __all__ = ["NativeLoop"]
+
+
+def native_position(state: ChevronState) -> _native.Position:
+    """The native position of ``state``: the one place this module reaches into the engine."""
+    from pacru.chevron.native import position
+
+    return position(state)
+
 
 _GAME_INDEX = {"lilacru": 0, "shacru": 1, "azacru": 2, "pacru": 3}
 _TERMINATIONS = {t.value: t for t in Termination}
@@ -41,6 +48,9 @@ class NativeLoop:
         opening_plies: random moves played from ``start`` at every (re)start.
     """
 
+    #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
+    threads = 1
+
     def __init__(self, encoding: ChevronEncoding, start: ChevronState, opening_plies: int) -> None:
         self.encoding = encoding
         self.opening_plies = opening_plies
@@ -53,19 +63,20 @@ class NativeLoop:
             return None
         state = self._openings.new_game(seed, env, episode).state
         assert isinstance(state, ChevronState)
-        return position(state)
+        return native_position(state)
 
     def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
         """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
         enc = self.encoding
         supply = SUPPLY[enc.players] if enc.rules.pacru else 0
         games, raw = _native.Batch.create(
-            position(self._start),
+            native_position(self._start),
             len(episodes),
             _GAME_INDEX[enc.game],
             enc._ply_scale,
             enc._idle_scale,
             supply,
+            self.threads,
         )
         if self.opening_plies:
             rows = np.arange(len(episodes))
@@ -92,7 +103,7 @@ class NativeLoop:
         else:  # every game restarts from the batch's start
             starts = [None] * len(row_list)
         batch: _native.Batch = games
-        new, raw = batch.step(row_list, actions.tolist(), restart_list, starts)
+        new, raw = batch.step(row_list, actions.tolist(), restart_list, starts, self.threads)
         return new, self._frame(raw)
 
     def position(self, games: Any, row: int) -> GameState[Any]:
@@ -130,9 +141,46 @@ class NativeLoop:
     def observe(self, games: Any) -> npt.NDArray[np.float32]:
         """The observation of every game (zeros for a game that is over), a new array."""
         batch: _native.Batch = games
-        raw = batch.observation()
+        raw = batch.observation(self.threads)
         shape = self.encoding.observation_shape
         return np.frombuffer(raw, dtype=np.float32).reshape(-1, *shape)
+
+    def restore(self, games: list[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
+        """The games of a pickled state: each position, then its move's chosen actions."""
+        n = len(games)
+        batch, _ = self.start(0, np.zeros(n, dtype=np.int64))
+        rows = list(range(n))
+        starts = []
+        for state, _prefix in games:
+            assert isinstance(state, ChevronState)
+            starts.append(native_position(state))
+        batch, _ = batch.step(rows, [0] * n, [True] * n, starts, self.threads)
+        depth = max((len(p) for _, p in games), default=0)
+        for d in range(depth):
+            at = [i for i, (_, p) in enumerate(games) if len(p) > d]
+            batch, _ = batch.step(
+                at, [games[i][1][d] for i in at], [False] * len(at), [None] * len(at), self.threads
+            )
+        return batch
+
+    def play_bots(
+        self,
+        games: Any,
+        seats: npt.NDArray[np.int32],
+        bot: str,
+        seeds: npt.NDArray[np.uint64],
+        budgets: npt.NDArray[np.uint32],
+    ) -> tuple[Any, Frame, npt.NDArray[np.uint32]]:
+        """The built-in ``bot`` plays every game's moves until seat ``seats[i]`` decides.
+
+        See ``pacru._native.Batch.play_bots``: returns the new games, the frame of every
+        row and the decisions taken in each game.
+        """
+        batch: _native.Batch = games
+        new, raw, taken = batch.play_bots(
+            seats.tolist(), bot, seeds.tolist(), budgets.tolist(), self.threads
+        )
+        return new, self._frame(raw), np.frombuffer(taken, dtype=np.uint32)
 
     def _frame(self, raw: tuple[bytearray, ...]) -> Frame:
         enc = self.encoding

@@ -26,7 +26,8 @@ action             ``Discrete(num_actions)``: one decision of
                    :mod:`pacru.encoding`; a move may take several decisions,
                    each its own step (the opponents move once the learner's
                    move is complete)
-observation        ``Dict``: ``"observation"``, the float32 tensor of
+observation        ``Dict``: ``"observation"``, the float32 (or
+                   ``observation_dtype``: uint8, bool) tensor of
                    :meth:`pacru.encoding.Encoding.observation` from the
                    learner's point of view, and ``"action_mask"``, int8, 1
                    for each legal action
@@ -50,7 +51,9 @@ masks              :meth:`PacruEnv.action_masks`: the legal actions as a
 =================  ==========================================================
 
 Other keywords (``move_cap``, ``meeting_rule``, ...) are options of
-:func:`pacru.new_game`.
+:func:`pacru.new_game`; Azacru and Pacru get the move cap every adapter
+shares, :data:`pacru.vector.DEFAULT_MOVE_CAP` (1,000 plies, ruling D32),
+unless ``move_cap`` is given (``move_cap=None``: none).
 
 >>> import gymnasium
 >>> import pacru.gymnasium
@@ -77,6 +80,7 @@ from pacru._cursor import (
     check_render_mode,
     observation_space,
 )
+from pacru._vector_checks import as_dtype
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 
@@ -103,13 +107,16 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         seat: the learner's seat (0-based turn order), or ``None`` for a
             random seat at each reset.
         render_mode: ``None``, ``"human"``, ``"ansi"`` or ``"rgb_array"``.
+        observation_dtype: ``float32`` (default), ``uint8`` (each value times 255,
+            rounded) or ``bool`` (value != 0), as :class:`pacru.vector.VectorEnv`.
         illegal_reward: the learner's reward for an illegal action (the
             episode then terminates).
         options: options of :func:`pacru.new_game`.
 
     Raises:
         ValueError: an unknown game, player count, option, render mode, bot
-            spec, a seat out of range or the wrong number of opponents.
+            spec or observation dtype, a seat out of range or the wrong number
+            of opponents.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
@@ -122,6 +129,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         seat: int | None = 0,
         render_mode: str | None = None,
         illegal_reward: float = -1.0,
+        observation_dtype: Any = np.float32,
         **options: Any,
     ) -> None:
         check_render_mode(render_mode)
@@ -142,7 +150,12 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.seat = 0 if seat is None else seat
         self._bots: list[Bot] = []
         self.action_space = spaces.Discrete(self.encoding.num_actions)
-        self.observation_space = observation_space(self.encoding)
+        self.observation_dtype = np.dtype(observation_dtype)
+        if self.observation_dtype not in (np.float32, np.uint8, np.bool_):
+            raise ValueError(
+                f"observation_dtype must be float32, uint8 or bool, not {self.observation_dtype}"
+            )
+        self.observation_space = observation_space(self.encoding, self.observation_dtype)
 
     @property
     def pacru_state(self) -> Any:
@@ -210,7 +223,7 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _observe(self) -> dict[str, Any]:
         return {
-            "observation": self._cursor.observation(self.seat),
+            "observation": as_dtype(self._cursor.observation(self.seat), self.observation_dtype),
             "action_mask": self._cursor.action_mask(self.seat),
         }
 
@@ -229,11 +242,19 @@ class PacruEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
 
 def register() -> None:
-    """Register the five environments with Gymnasium (done on import; again: no effect)."""
+    """Register the five environments with Gymnasium (done on import; again: no effect).
+
+    Each has a vector entry point too: ``gymnasium.make_vec(id, num_envs=n,
+    vectorization_mode="vector_entry_point", ...)`` (Gymnasium's default for
+    these ids) makes a :class:`pacru.gymnasium_vector.PacruVectorEnv`.
+    """
     for game, env_id in IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(
-                id=env_id, entry_point="pacru.gymnasium:PacruEnv", kwargs={"game": game}
+                id=env_id,
+                entry_point="pacru.gymnasium:PacruEnv",
+                vector_entry_point="pacru.gymnasium_vector:PacruVectorEnv",
+                kwargs={"game": game},
             )
 
 

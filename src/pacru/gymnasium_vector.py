@@ -8,28 +8,45 @@ again (or the game ends). Extra ``gymnasium``: ``pip install "pacru[gymnasium]"`
 =================  ==========================================================
 action             ``MultiDiscrete([num_actions] * num_envs)``: one decision
                    per game (any integer dtype)
-observation        ``Dict``, batched: ``"observation"``, float32
-                   ``(num_envs, *observation_shape)``, the learner's view
-                   (:meth:`pacru.encoding.Encoding.observation`), and
-                   ``"action_mask"``, int8 ``(num_envs, num_actions)``
+observation        ``Dict``, batched: ``"observation"``, float32 (or
+                   ``observation_dtype``) ``(num_envs, *observation_shape)``,
+                   the learner's view (:meth:`pacru.encoding.Encoding.observation`),
+                   read-only, and ``"action_mask"``, int8 ``(num_envs, num_actions)``
 reward             float32 ``(num_envs,)``: 0 until a game ends, then the
                    learner's :meth:`pacru.GameState.returns`
 terminated         the game ended by the rules at this step
 truncated          the game was stopped by a limit: the D32 move cap
                    (``move_cap=``), the D33 idle rounds, or ``max_steps``
-autoreset          next step (``AutoresetMode.NEXT_STEP``): at the step
-                   after an end, that game restarts and its action is
-                   ignored; at an end the mask is all ones and the
-                   observation zeros
+autoreset          ``autoreset_mode``: ``AutoresetMode.NEXT_STEP`` (default):
+                   at the step after an end, that game restarts and its
+                   action is ignored; at an end the mask is all ones and the
+                   observation zeros. ``AutoresetMode.SAME_STEP`` (pgx's): a
+                   game that ends restarts in the same step; the observation
+                   is the new game's, ``infos["final_obs"]`` holds the end's
+                   (zeros, mask all ones) where ``infos["_final_obs"]``
 illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
                    no game changes (check with :meth:`action_masks`)
 =================  ==========================================================
 
-``opponent`` is a bot spec (``"random"``, ``"mcts:iterations=200"``), a bot
-class or factory, or a list with one of these per other seat (in turn order),
-as for :class:`pacru.gymnasium.PacruEnv`. Every game gets its own bots, seeded
-from the seed of :meth:`PacruVectorEnv.reset`, so the same seed replays the
-same games.
+``opponent`` is one of:
+
+- ``"random"`` or ``"greedy"``: :class:`pacru.bots.RandomBot`'s and
+  :class:`pacru.bots.GreedyBot`'s rules, played natively and batched (one call
+  for every game's moves) for a chevron game on the native engine;
+- a *batched policy*: a callable taking two positional arguments,
+  ``(observation, legal_action_mask) -> actions``, on the whole arrays of the
+  games where an opponent decides (observation of ``observation_dtype``,
+  ``(k, *observation_shape)``, from the deciding player's point of view; mask
+  bool ``(k, num_actions)``; actions integers ``(k,)``), called once per
+  decision: the learner's own current policy for self-play, or a frozen past
+  one (:meth:`PacruVectorEnv.set_opponent` swaps it);
+- any other bot spec (``"mcts:iterations=200"``), a bot class or factory, or a
+  list with one of these per other seat (in turn order), as for
+  :class:`pacru.gymnasium.PacruEnv`: every game gets its own Python bots.
+
+Every bot is seeded from the seed of :meth:`PacruVectorEnv.reset`, so the same
+seed replays the same games. ``seat=None`` draws the learner's seat per game
+and per episode from that seed too (``infos["seat"]``).
 
 >>> import numpy as np
 >>> from pacru.gymnasium_vector import PacruVectorEnv
@@ -45,6 +62,8 @@ same games.
 
 from __future__ import annotations
 
+import copy
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,33 +75,66 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
+from pacru._vector_play import BUILT_IN, Ends, draw_seats
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
-from pacru.vector import VectorEnv, VectorState
+from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
 
-__all__ = ["PacruVectorEnv"]
+__all__ = ["Opponent", "PacruVectorEnv", "is_batched_policy"]
 
 Floats = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.bool_]
 
 
+#: A bot in every game, or a batched policy for all of them.
+Opponent = BotEntry | Sequence[BotEntry] | BatchedPolicy
+
+
+def is_batched_policy(opponent: Any) -> bool:
+    """Whether ``opponent`` is a batched policy: a callable, not a bot, class or spec,
+    whose signature takes two positional arguments (a bot factory takes one)."""
+    if isinstance(opponent, str | type | Bot) or not callable(opponent):
+        return False
+    try:
+        signature = inspect.signature(opponent)
+        signature.bind(None, None)
+    except (TypeError, ValueError):
+        return False
+    try:
+        signature.bind(None)
+    except TypeError:
+        return True
+    return False
+
+
 class PacruVectorEnv(
     gymnasium.vector.VectorEnv[dict[str, Any], npt.NDArray[np.int64], npt.NDArray[Any]]
 ):
-    """``num_envs`` games of one learner against pacru bots (see the module docstring).
+    """``num_envs`` games of one learner against opponents (see the module docstring).
 
     Args:
         game: a name of :data:`pacru.GAMES`.
         players: 2, 3 or 4.
         num_envs: the number of games.
-        opponent: the bots of the other seats: one entry for all, or one per other seat.
-        seat: the learner's seat (0-based turn order), the same in every game.
+        opponent: ``"random"``, ``"greedy"``, a batched policy, or the bots of the
+            other seats: one entry for all, or one per other seat.
+        seat: the learner's seat (0-based turn order), the same in every game, or
+            ``None`` to draw it per game and episode.
         max_steps: truncate a game after this many decisions (of all players).
+        autoreset_mode: ``AutoresetMode.NEXT_STEP`` (default) or ``SAME_STEP``
+            (or their values, or ``"next-step"``, ``"same-step"``).
+        observation_dtype: ``float32`` (default), ``uint8`` or ``bool``, as
+            :class:`pacru.vector.VectorEnv`.
+        num_threads: threads stepping the games (``None``: one per core).
         options: options of :func:`pacru.new_game`.
 
     Raises:
-        ValueError: an unknown game, player count, option or bot spec, a seat
-            out of range or the wrong number of opponents.
+        ValueError: an unknown game, player count, option, bot spec, reset rule
+            or dtype, a seat out of range or the wrong number of opponents.
+
+    A ``PacruVectorEnv`` pickles and deep-copies (a new one with the same
+    arguments and opponent, before its first :meth:`reset`); a batched policy
+    is pickled with it, so it must pickle too.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
@@ -92,29 +144,107 @@ class PacruVectorEnv(
         game: str = "pacru",
         players: int = 2,
         num_envs: int = 1,
-        opponent: BotEntry | Sequence[BotEntry] = "random",
-        seat: int = 0,
+        opponent: Opponent = "random",
+        seat: int | None = 0,
         max_steps: int | None = None,
+        *,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        observation_dtype: Any = np.float32,
+        num_threads: int | None = None,
         **options: Any,
     ) -> None:
-        self.env = VectorEnv(game, players, num_envs, max_steps=max_steps, **options)
-        if not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
-        entries = opponent_entries(opponent, players)
+        name = autoreset_mode.value if isinstance(autoreset_mode, AutoresetMode) else autoreset_mode
+        mode = AUTORESET_MODES.get(name)
+        if mode is None:
+            raise ValueError(
+                f"autoreset_mode must be NEXT_STEP or SAME_STEP, not {autoreset_mode!r}"
+            )
+        self.env = VectorEnv(
+            game,
+            players,
+            num_envs,
+            max_steps=max_steps,
+            autoreset_mode=mode,
+            observation_dtype=observation_dtype,
+            num_threads=num_threads,
+            **options,
+        )
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat!r}")
+        self._args = (
+            game,
+            players,
+            num_envs,
+            opponent,
+            seat,
+            max_steps,
+            mode,
+            self.env.observation_dtype.name,
+            num_threads,
+            options,
+        )
+        self.metadata = {
+            **type(self).metadata,
+            "autoreset_mode": AutoresetMode.SAME_STEP
+            if mode == "same-step"
+            else AutoresetMode.NEXT_STEP,
+        }
         self.num_envs = num_envs
-        self.seat = seat
-        self._entries = entries
+        self.players = players
+        self._fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self._entries: list[BotEntry] = []
+        self._batched: str | BatchedPolicy | None = None
+        self.set_opponent(opponent)
         self._bots: list[list[Bot]] = []
         self._pending: dict[int, list[int]] = {}
         self._state: VectorState | None = None
-        self.single_observation_space = observation_space(self.env.encoding)
+        self._seeds = (0, 0)
+        self.single_observation_space = observation_space(
+            self.env.encoding, self.env.observation_dtype
+        )
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.single_action_space = spaces.Discrete(self.env.num_actions)
         self.action_space = spaces.MultiDiscrete([self.env.num_actions] * num_envs)
 
+    def set_opponent(self, opponent: Opponent) -> None:
+        """Play against ``opponent`` from now on (as the constructor's ``opponent``).
+
+        A batched policy or ``"random"``/``"greedy"`` takes over at once; other
+        bots are built at the next :meth:`reset`.
+
+        Raises:
+            ValueError: a bad bot spec or the wrong number of opponents.
+        """
+        if is_batched_policy(opponent) or opponent in BUILT_IN:
+            self._batched = opponent  # type: ignore[assignment]
+            self._entries = []
+        else:
+            self._entries = opponent_entries(opponent, self.players)  # type: ignore[arg-type]
+            self._batched = None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        game, players, num_envs, opponent, seat, max_steps, mode, dtype, threads, options = (
+            self._args
+        )
+        if self._batched is not None:
+            opponent = self._batched
+        kwargs = {
+            "autoreset_mode": mode,
+            "observation_dtype": dtype,
+            "num_threads": threads,
+            **options,
+        }
+        return (_rebuild, ((game, players, num_envs, opponent, seat, max_steps), kwargs))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PacruVectorEnv:
+        function, args = self.__reduce__()
+        rebuilt: PacruVectorEnv = function(*copy.deepcopy(args, memo))
+        return rebuilt
+
     @property
     def state(self) -> VectorState:
-        """The :class:`pacru.vector.VectorState` of the games (after the bots' moves).
+        """The :class:`pacru.vector.VectorState` of the games (after the opponents' moves).
 
         Raises:
             RuntimeError: before the first :meth:`reset`.
@@ -122,6 +252,13 @@ class PacruVectorEnv(
         if self._state is None:
             raise RuntimeError("call reset() first")
         return self._state
+
+    @property
+    def seats(self) -> npt.NDArray[np.int32]:
+        """The learner's seat in each game's current episode, int32 ``(num_envs,)``."""
+        if self._fixed_seat is not None:
+            return np.full(self.num_envs, self._fixed_seat, dtype=np.int32)
+        return draw_seats(self._seeds[1], self.state.episode, self.players)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -134,61 +271,89 @@ class PacruVectorEnv(
             for _ in range(self.num_envs)
         ]
         self._pending = {}
-        self._state = self._opponents_play(self.env.init(int(rng.integers(2**63))))
+        start = int(rng.integers(2**63))
+        self._seeds = (int(rng.integers(2**63)), int(rng.integers(2**63)))
+        self._state = self.env.init(start)
+        self._state = self._opponents_play(self._state)
         return self._observe(), self._infos()
 
     def step(self, actions: Any) -> tuple[dict[str, Any], Floats, Flags, Flags, dict[str, Any]]:
-        """The learner's decision in every game, then the bots' moves until it decides again.
+        """The learner's decision in every game, then the opponents' until it decides again.
 
         Raises:
-            IllegalMoveError: an action is not in its game's mask (no game changes).
+            IllegalMoveError: an action is not in its game's mask (no game changes),
+                or a batched opponent returned an illegal action.
             RuntimeError: before the first :meth:`reset`.
         """
+        seats = self.seats
         state = self._opponents_play(self.env.step(self.state, actions))
         self._state = state
-        rewards = np.array(state.rewards[:, self.seat], dtype=np.float32)
-        return (
-            self._observe(),
-            rewards,
-            state.terminated.copy(),
-            state.truncated.copy(),
-            self._infos(),
-        )
+        rows = np.arange(self.num_envs)
+        rewards = np.array(state.rewards[rows, seats], dtype=np.float32)
+        infos = self._infos()
+        ended = state.terminated | state.truncated
+        if self.env.autoreset_mode == "same-step" and ended.any():
+            final = np.empty(self.num_envs, dtype=object)
+            for i in np.flatnonzero(ended).tolist():
+                final[i] = {
+                    "observation": np.zeros(self.env.observation_shape, self.env.observation_dtype),
+                    "action_mask": np.ones(self.env.num_actions, dtype=np.int8),
+                }
+            infos["final_obs"] = final
+            infos["_final_obs"] = ended
+        return self._observe(), rewards, state.terminated.copy(), state.truncated.copy(), infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The learner's legal actions: bool ``(num_envs, num_actions)`` (all True at an end)."""
+        """The learner's legal actions: bool ``(num_envs, num_actions)`` (all True at an end
+        in next-step mode)."""
         return self.state.legal_action_mask.copy()
 
     def _opponents_play(self, state: VectorState) -> VectorState:
-        """Let the bots decide until the learner decides (or the game ends) in every game."""
+        """Let the opponents decide until the learner decides (or the game ends) in every game."""
+        self._state = state
+        if self._batched is not None:
+            return self.env.play_opponents(state, self._batched, self.seats, seed=self._seeds[0])
         env = self.env
+        ends = Ends(state)
         while True:
-            for row in np.flatnonzero(state.ended).tolist():
+            for row in np.flatnonzero(state.current_player < 0).tolist():
                 self._pending.pop(row, None)  # a move cut by max_steps is not resumed
-            rows = np.flatnonzero(~state.ended & (state.current_player != self.seat))
+            self._state = state
+            seats = self.seats
+            rows = np.flatnonzero((state.current_player >= 0) & (state.current_player != seats))
             if not rows.size:
-                return state
+                return ends.shown(state)
             actions = []
             for row in rows.tolist():
                 queue = self._pending.get(row)
                 if not queue:
                     position = env.position(state, row)
                     player = int(state.current_player[row])
-                    bot = self._bots[row][player if player < self.seat else player - 1]
+                    seat = int(seats[row])
+                    bot = self._bots[row][player if player < seat else player - 1]
                     move = bot.choose_move(position)
                     queue = self._pending[row] = list(env.encoding.actions(position, move))
                 actions.append(queue.pop(0))
+            before = state
             state = env._advance(state, rows, np.array(actions, dtype=np.intp))
+            for row in ends.add(before, state).tolist():
+                self._pending.pop(row, None)  # same-step: a cut move is not resumed either
 
     def _observe(self) -> dict[str, Any]:
         state = self.state
         return {
-            "observation": state.observation.copy(),
+            # The state's own read-only array: a learner copies it into its buffer anyway.
+            "observation": state.observation,
             "action_mask": state.legal_action_mask.astype(np.int8),
         }
 
     def _infos(self) -> dict[str, Any]:
         return {
-            "seat": np.full(self.num_envs, self.seat, dtype=np.int64),
+            "seat": self.seats.astype(np.int64),
             "_seat": np.ones(self.num_envs, dtype=np.bool_),
         }
+
+
+def _rebuild(args: tuple[Any, ...], kwargs: dict[str, Any]) -> PacruVectorEnv:
+    """A pickled :class:`PacruVectorEnv`: a new one with the same arguments."""
+    return PacruVectorEnv(*args, **kwargs)

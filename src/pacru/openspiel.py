@@ -78,7 +78,7 @@ from open_spiel.python.observation import (  # type: ignore[import-not-found,imp
     IIGObserverForPublicInfoGame,
 )
 
-from pacru._cursor import Cursor
+from pacru._cursor import DEFAULT_MOVE_CAP, Cursor
 from pacru._integers import integer
 from pacru.encoding import Encoding
 from pacru.games import GAMES
@@ -104,8 +104,9 @@ __all__ = [
 #: pacru game -> OpenSpiel short name.
 NAMES: Final[dict[str, str]] = {game: f"pacru_{game}" for game in GAMES}
 
-#: Default ``move_cap`` (plies) of the Azacru and Pacru games under OpenSpiel (ruling D32).
-MOVE_CAP: Final = 1000
+#: Default ``move_cap`` (plies) of the Azacru and Pacru games under OpenSpiel (ruling D32):
+#: the one of every learning adapter, :data:`pacru._cursor.DEFAULT_MOVE_CAP`.
+MOVE_CAP: Final = DEFAULT_MOVE_CAP
 
 _LONG: Final = {
     "lilacru": "Lilacru",

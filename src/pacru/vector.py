@@ -61,25 +61,55 @@ This module needs numpy (the ``ai`` extra); ``import pacru`` does not import it.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from pacru._cursor import DEFAULT_MOVE_CAP, capped
+from pacru._parallel import check_memory, default_threads
+from pacru._vector_checks import as_dtype, check_actions, merge, refuse
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
 from pacru.chevron.state import ChevronState
 from pacru.encoding import Encoding
 from pacru.encoding.chevron import ChevronEncoding
-from pacru.errors import IllegalMoveError
 from pacru.games import new_game
 
 if TYPE_CHECKING:
     from pacru._vector_native import NativeLoop
 
-__all__ = ["VectorEnv", "VectorState"]
+__all__ = [
+    "AUTORESET_MODES",
+    "DEFAULT_MOVE_CAP",
+    "OBSERVATION_DTYPES",
+    "AutoresetMode",
+    "BatchedPolicy",
+    "VectorEnv",
+    "VectorState",
+    "default_threads",
+]
+
+#: How a game that ends restarts: ``"same-step"`` (pgx's, and Gymnasium's
+#: ``AutoresetMode.SAME_STEP``) or ``"next-step"`` (Gymnasium's ``NEXT_STEP``).
+AutoresetMode = Literal["same-step", "next-step"]
+#: The two reset rules, by their name here and by Gymnasium's ``AutoresetMode`` value.
+AUTORESET_MODES: Final[dict[str, AutoresetMode]] = {
+    "same-step": "same-step",
+    "next-step": "next-step",
+    "SameStep": "same-step",
+    "NextStep": "next-step",
+}
+#: The observation dtypes: float32 (the encoding's values), uint8 (each value times 255,
+#: rounded) and bool (value != 0).
+OBSERVATION_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.bool_))
+#: A batched policy: ``(observation, legal_action_mask) -> actions`` on whole arrays, rows
+#: of the games it decides in (observation of :attr:`VectorEnv.observation_dtype`, shape
+#: ``(k, *observation_shape)``; mask bool ``(k, num_actions)``; actions integers ``(k,)``).
+BatchedPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -93,6 +123,8 @@ class VectorState:
 
     See the module docstring for each attribute's dtype, shape and meaning.
     Make one with :meth:`VectorEnv.init`; :meth:`VectorEnv.step` returns the next.
+    A state pickles and deep-copies (its games are stored as their positions and
+    the actions chosen in the move under way); :meth:`equals` compares two.
     """
 
     legal_action_mask: npt.NDArray[np.bool_]
@@ -108,22 +140,23 @@ class VectorState:
     _games: Any = attrs.field(repr=False)
     _env: VectorEnv = attrs.field(repr=False)
     #: The observation once read (empty before): a box, as the state itself is frozen.
-    _observed: list[npt.NDArray[np.float32]] = attrs.field(init=False, factory=list, repr=False)
+    _observed: list[npt.NDArray[Any]] = attrs.field(init=False, factory=list, repr=False)
 
     @property
-    def observation(self) -> npt.NDArray[np.float32]:
-        """float32, ``(num_envs, *observation_shape)``: each game's observation, read-only.
+    def observation(self) -> npt.NDArray[Any]:
+        """``(num_envs, *observation_shape)`` of the env's ``observation_dtype``: read-only.
 
         Row ``i`` is :meth:`pacru.encoding.Encoding.observation` of game ``i``'s
         decision, seen by the player deciding, and zeros where
-        ``current_player`` is -1 (an end shown, a ``max_steps`` cut). Made from
-        the state's games at the first read, then kept (the same array at
-        every read): a loop that never reads it does not pay for it.
+        ``current_player`` is -1 (an end shown, a ``max_steps`` cut); as uint8
+        each value times 255, rounded, as bool each value != 0. Made from the
+        state's games at the first read, then kept (the same array at every
+        read): a loop that never reads it does not pay for it.
         """
         if not self._observed:
             observation = self._env._loop.observe(self._games)
             observation[self.current_player < 0] = 0.0
-            self._observed.append(_read_only(observation))
+            self._observed.append(_read_only(as_dtype(observation, self._env.observation_dtype)))
         return self._observed[0]
 
     @property
@@ -133,14 +166,46 @@ class VectorState:
 
     @property
     def ended(self) -> npt.NDArray[np.bool_]:
-        """``terminated | truncated``: the games that restart at the next step (a new array)."""
+        """``terminated | truncated``: the games that ended at this step (a new array)."""
         return self.terminated | self.truncated
+
+    @property
+    def env(self) -> VectorEnv:
+        """The environment this state belongs to."""
+        return self._env
+
+    def equals(self, other: object) -> bool:
+        """Whether ``other`` is a state of an equal environment with the same arrays and games."""
+        if not isinstance(other, VectorState) or self._env._args != other._env._args:
+            return False
+        names = ("legal_action_mask", "current_player", "rewards", "terminated", "truncated")
+        if self.seed != other.seed or not all(
+            np.array_equal(getattr(self, n), getattr(other, n))
+            for n in (*names, "step_count", "episode")
+        ):
+            return False
+        return _games_of(self) == _games_of(other)
 
     def __copy__(self) -> VectorState:
         return self
 
     def __deepcopy__(self, memo: dict[int, Any]) -> VectorState:
         return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        arrays = tuple(
+            np.array(getattr(self, n))
+            for n in (
+                "legal_action_mask",
+                "current_player",
+                "rewards",
+                "terminated",
+                "truncated",
+                "step_count",
+                "episode",
+            )
+        )
+        return (_restore_state, (self._env, arrays, self.seed, _games_of(self)))
 
 
 class VectorEnv:
@@ -152,12 +217,25 @@ class VectorEnv:
         num_envs: the number of games in the batch (at least 1).
         max_steps: truncate a game after this many decisions (``None``: no limit).
         opening_plies: random moves played at the start of every game (see Seeding).
+        autoreset_mode: ``"same-step"`` (default, pgx's: a game that ends is restarted
+            in the step that ends it) or ``"next-step"`` (its end is shown, and it
+            restarts at the next step); Gymnasium's ``AutoresetMode`` values
+            ``"SameStep"`` and ``"NextStep"`` are taken too.
+        num_threads: the threads stepping the batch natively, without the GIL
+            (``None``: :func:`default_threads`, one per core); the games are the same
+            for every count. The Python loop (LSD, the pure-Python engine) uses one.
+        observation_dtype: ``float32`` (default), ``uint8`` or ``bool`` (see
+            :attr:`VectorState.observation`).
         options: options of :func:`pacru.new_game` (``move_cap``, ``meeting_rule``, ...).
 
     Raises:
-        ValueError: an unknown game, player count or option (as
-            :func:`pacru.new_game`), or ``num_envs``, ``max_steps`` or
-            ``opening_plies`` out of range.
+        ValueError: an unknown game, player count, option, reset rule or dtype (as
+            :func:`pacru.new_game` for the game), or ``num_envs``, ``max_steps``,
+            ``opening_plies`` or ``num_threads`` out of range.
+        MemoryError: ``num_envs`` games' legal-action masks alone exceed the
+            machine's memory.
+
+    A ``VectorEnv`` pickles and deep-copies (as the arguments it was made with).
     """
 
     def __init__(
@@ -168,9 +246,12 @@ class VectorEnv:
         *,
         max_steps: int | None = None,
         opening_plies: int = 0,
+        autoreset_mode: str = "same-step",
+        num_threads: int | None = None,
+        observation_dtype: Any = np.float32,
         **options: Any,
     ) -> None:
-        start = new_game(game, players, **options)
+        start = new_game(game, players, **capped(game, options))
         num_envs = operator.index(num_envs)
         opening_plies = operator.index(opening_plies)
         if num_envs < 1:
@@ -181,21 +262,56 @@ class VectorEnv:
                 raise ValueError(f"max_steps must be at least 1 or None, not {max_steps}")
         if opening_plies < 0:
             raise ValueError(f"opening_plies must be at least 0, not {opening_plies}")
+        mode = AUTORESET_MODES.get(getattr(autoreset_mode, "value", autoreset_mode))
+        if mode is None:
+            raise ValueError(
+                f"autoreset_mode must be 'same-step' or 'next-step', not {autoreset_mode!r}"
+            )
+        threads = default_threads() if num_threads is None else operator.index(num_threads)
+        if threads < 1:
+            raise ValueError(f"num_threads must be at least 1 or None, not {num_threads}")
+        dtype = np.dtype(observation_dtype)
+        if dtype not in OBSERVATION_DTYPES:
+            raise ValueError(f"observation_dtype must be float32, uint8 or bool, not {dtype}")
         self.encoding = Encoding.of(start)
+        check_memory(num_envs * self.encoding.num_actions, f"{num_envs} games' action masks")
+        self._args: tuple[Any, ...] = (
+            game,
+            players,
+            num_envs,
+            max_steps,
+            opening_plies,
+            mode,
+            num_threads,
+            dtype.name,
+            tuple(sorted(options.items())),
+        )
         self.game = start.game
         self.players = len(start.players)
         self.num_envs = num_envs
         self.max_steps = max_steps
         self.opening_plies = opening_plies
+        #: ``"same-step"`` or ``"next-step"``.
+        self.autoreset_mode: AutoresetMode = mode
+        self.num_threads = threads
+        self.observation_dtype = dtype
         self.num_actions = self.encoding.num_actions
         self.observation_shape = tuple(self.encoding.observation_shape)
         self._loop = _loop(self.encoding, start, opening_plies)
+        self._loop.threads = threads
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_env, self._args)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> VectorEnv:
+        return _restore_env(*self._args)
 
     def init(self, seed: int = 0) -> VectorState:
         """A new game in every env: episode 0 of each, drawn from ``seed``.
 
         Raises:
             TypeError: ``seed`` is not an integer.
+            MemoryError: the batch cannot be held.
         """
         seed = operator.index(seed)
         episode = np.zeros(self.num_envs, dtype=np.int64)
@@ -206,11 +322,14 @@ class VectorEnv:
     def step(self, state: VectorState, actions: Any) -> VectorState:
         """The state after one decision in every game: ``actions[i]`` in game ``i``.
 
-        A game that ended at the previous step restarts instead, ignoring its
-        action (auto-reset). ``state`` is unchanged.
+        A game that ends restarts as :attr:`autoreset_mode` says: in this step
+        (``"same-step"``: the state shows its end in ``terminated``,
+        ``truncated`` and ``rewards`` and the new game's first decision
+        everywhere else), or at the next step (``"next-step"``: the state shows
+        its end, and the action given to it then is ignored). ``state`` is unchanged.
 
         Args:
-            state: a state of this environment.
+            state: a state of this environment (or of one made with the same arguments).
             actions: integers, shape ``(num_envs,)``: a numpy array of any
                 integer dtype, or a sequence of ints.
 
@@ -224,6 +343,44 @@ class VectorEnv:
         """
         acts = self._check(state, actions)
         return self._advance(state, np.arange(self.num_envs), acts)
+
+    def play_opponents(
+        self,
+        state: VectorState,
+        opponent: str | BatchedPolicy,
+        seats: Any,
+        *,
+        seed: int = 0,
+    ) -> VectorState:
+        """Let ``opponent`` decide in every game until seat ``seats[i]`` decides (or it ends).
+
+        Args:
+            state: a state of this environment.
+            opponent: ``"random"`` or ``"greedy"`` (the rules of
+                :class:`pacru.bots.RandomBot` and :class:`pacru.bots.GreedyBot`,
+                played natively and batched for a chevron game on the native
+                engine), or a :data:`BatchedPolicy` called with the rows where
+                an opponent decides (for self-play: the learner's own policy or a
+                frozen copy), once per decision.
+            seats: the learner's seat in each game, int ``(num_envs,)``.
+            seed: the bots' seed: the move at ply ``p`` of episode ``e`` of env
+                ``i`` is drawn from a stream of ``(seed, i, e, p)`` only.
+
+        Returns:
+            The state where every game is at a decision of its learner's seat or
+            has ended; in ``"same-step"`` mode a game that ends in the
+            opponents' moves restarts (the opponents play on in the new game)
+            and the returned state shows that end in ``rewards``,
+            ``terminated`` and ``truncated``, added to ``state``'s own.
+
+        Raises:
+            IllegalMoveError: the policy returned an illegal action (no game changes).
+            ValueError: an unknown bot name, or ``seats`` of the wrong shape or
+                outside ``0 .. players - 1``.
+        """
+        from pacru._vector_play import play_opponents
+
+        return play_opponents(self, state, opponent, seats, seed)
 
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
@@ -243,16 +400,16 @@ class VectorEnv:
 
     def _check(self, state: VectorState, actions: Any) -> npt.NDArray[np.intp]:
         """``actions`` as an intp array, once every action is legal in its game."""
-        if state._env is not self:
+        if state._env is not self and state._env._args != self._args:
             raise ValueError("this state belongs to another VectorEnv")
         n = self.num_envs
-        acts = _actions(actions, n, self.num_actions)
+        acts = check_actions(actions, n, self.num_actions)
         legal = state.legal_action_mask[np.arange(n), acts]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             legal_here = np.flatnonzero(state.legal_action_mask[i]).tolist()
             names = [self.encoding.action_name(a) for a in legal_here]
-            raise _refuse(
+            raise refuse(
                 f"game {i}: action {int(acts[i])} ({self.encoding.action_name(int(acts[i]))}) "
                 f"is not legal in its decision; legal: {names}",
                 "illegal-action",
@@ -263,15 +420,18 @@ class VectorEnv:
         self, state: VectorState, rows: npt.NDArray[np.intp], acts: npt.NDArray[np.intp]
     ) -> VectorState:
         """Step the games of ``rows`` with checked ``acts``; the other rows stay as they are."""
-        restart = state.terminated[rows] | state.truncated[rows]
+        if self.autoreset_mode == "same-step":
+            restart = np.zeros(len(rows), dtype=np.bool_)
+        else:
+            restart = state.terminated[rows] | state.truncated[rows]
         episode = state.episode.copy()
         episode[rows] += restart
         steps = state.step_count.copy()
         steps[rows] = np.where(restart, 0, steps[rows] + 1)
         games, frame = self._loop.step(state._games, rows, acts, restart, state.seed, episode[rows])
         if len(rows) != self.num_envs:
-            frame = _merge(state, rows, frame)
-        return self._state(frame, steps, episode, state.seed, games)
+            frame = merge(state, rows, frame)
+        return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
     def _state(
         self,
@@ -280,13 +440,23 @@ class VectorEnv:
         episode: npt.NDArray[np.int64],
         seed: int,
         games: Any,
+        stepped: npt.NDArray[np.intp] | None = None,
     ) -> VectorState:
+        """The state of ``frame``: ``max_steps`` cuts applied, then, in ``"same-step"``
+        mode, the games of ``stepped`` (default every row) that ended restarted."""
         if self.max_steps is not None:
             cut = (steps >= self.max_steps) & ~frame.terminated & ~frame.truncated
             if cut.any():
                 frame.legal_action_mask[cut] = True
                 frame.current_player[cut] = -1
                 frame.truncated[cut] = True
+        if self.autoreset_mode == "same-step":
+            ended = frame.terminated | frame.truncated
+            if stepped is not None and len(stepped) != self.num_envs:
+                ended &= np.isin(np.arange(self.num_envs), stepped)
+            if ended.any():
+                games, frame = self._restart(games, frame, np.flatnonzero(ended), seed, episode)
+                steps[ended] = 0
         return VectorState(
             _read_only(frame.legal_action_mask),
             _read_only(frame.current_player),
@@ -300,13 +470,89 @@ class VectorEnv:
             self,
         )
 
+    def _restart(
+        self,
+        games: Any,
+        frame: Frame,
+        rows: npt.NDArray[np.intp],
+        seed: int,
+        episode: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame]:
+        """Same-step auto-reset: the games of ``rows`` start their next episode; the frame
+        keeps their end's rewards and flags, with the new games' masks and players."""
+        episode[rows] += 1
+        restart = np.ones(len(rows), dtype=np.bool_)
+        games, fresh = self._loop.step(games, rows, rows, restart, seed, episode[rows])
+        frame.legal_action_mask[rows] = fresh.legal_action_mask
+        frame.current_player[rows] = fresh.current_player
+        return games, frame
+
     def __repr__(self) -> str:
+        dtype = self.observation_dtype.name
         return (
             f"VectorEnv({self.game!r}, players={self.players}, num_envs={self.num_envs}, "
             f"max_steps={self.max_steps}, opening_plies={self.opening_plies}"
+            + ("" if self.autoreset_mode == "same-step" else ", autoreset_mode='next-step'")
+            + ("" if self.observation_dtype == np.float32 else f", observation_dtype='{dtype}'")
             + "".join(f", {k}={v!r}" for k, v in self.encoding.options.items())
             + ")"
         )
+
+
+def _restore_env(
+    game: str,
+    players: int,
+    num_envs: int,
+    max_steps: int | None,
+    opening_plies: int,
+    mode: str,
+    num_threads: int | None,
+    dtype: str,
+    options: tuple[tuple[str, Any], ...],
+) -> VectorEnv:
+    """The environment of these arguments (how a pickled ``VectorEnv`` is rebuilt)."""
+    return VectorEnv(
+        game,
+        players,
+        num_envs,
+        max_steps=max_steps,
+        opening_plies=opening_plies,
+        autoreset_mode=mode,
+        num_threads=num_threads,
+        observation_dtype=dtype,
+        **dict(options),
+    )
+
+
+def _games_of(state: VectorState) -> list[tuple[GameState[Any], tuple[int, ...]]]:
+    """Each game of ``state`` as its position and the actions chosen in its move under way."""
+    env = state._env
+    return [
+        (env._loop.position(state._games, i), env._loop.prefix(state._games, i))
+        for i in range(env.num_envs)
+    ]
+
+
+def _restore_state(
+    env: VectorEnv,
+    arrays: tuple[npt.NDArray[Any], ...],
+    seed: int,
+    games: list[tuple[GameState[Any], tuple[int, ...]]],
+) -> VectorState:
+    """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions."""
+    mask, player, rewards, terminated, truncated, steps, episode = (a.copy() for a in arrays)
+    return VectorState(
+        _read_only(mask),
+        _read_only(player),
+        _read_only(rewards),
+        _read_only(terminated),
+        _read_only(truncated),
+        _read_only(steps),
+        _read_only(episode),
+        seed,
+        env._loop.restore(games),
+        env,
+    )
 
 
 def _loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> PythonLoop | NativeLoop:
@@ -317,78 +563,3 @@ def _loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> Pyth
         assert isinstance(encoding, ChevronEncoding)
         return NativeLoop(encoding, start, opening_plies)
     return PythonLoop(encoding, start, opening_plies)
-
-
-def _refuse(message: str, reason: str) -> IllegalMoveError:
-    return IllegalMoveError(message, rule="encoding", reason=reason)
-
-
-def _actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp]:
-    """``actions`` as an intp array of shape ``(n,)``, each in ``0 .. num_actions - 1``.
-
-    Raises:
-        IllegalMoveError: the wrong shape (``"action-shape"``), an action that is
-            not an integer (``"action-type"``) or out of range (``"out-of-range"``).
-    """
-    try:
-        array = np.asarray(actions)
-    except ValueError:  # numpy refuses ragged nestings
-        message = f"actions must have shape ({n},), not a ragged nesting"
-        raise _refuse(message, "action-shape") from None
-    if array.shape != (n,):
-        raise _refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
-    if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
-        bad = (array >= num_actions) if array.dtype.kind == "u" else (array < 0)
-        if array.dtype.kind == "i":
-            bad |= array >= num_actions
-        outside = np.flatnonzero(bad).tolist()
-        values: Any = array
-    else:  # a sequence, or not an integer array: each action must be an integer itself
-        values = _integers(array if isinstance(actions, np.ndarray) else actions)
-        outside = [i for i, a in enumerate(values) if not 0 <= a < num_actions]
-    if outside:
-        i = outside[0]
-        raise _refuse(
-            f"game {i}: action {int(values[i])} is outside 0..{num_actions - 1}", "out-of-range"
-        )
-    return np.asarray(values).astype(np.intp)
-
-
-def _integers(actions: Any) -> list[int]:
-    """The actions of a sequence of integers of any type (``int``, numpy ints, mixed).
-
-    Raises:
-        IllegalMoveError: an action is not an integer (reason ``"action-type"``);
-            ``bool`` is not taken for one.
-    """
-    values = []
-    for i, action in enumerate(actions):
-        try:
-            if isinstance(action, bool | np.bool_):
-                raise TypeError("a bool is not an action")
-            values.append(operator.index(action))
-        except TypeError:
-            kind = type(action).__name__
-            raise _refuse(
-                f"actions must be integers, not {kind} (game {i}: {action!r})", "action-type"
-            ) from None
-    return values
-
-
-def _merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame:
-    """The whole batch's frame: ``frame`` at ``rows``, ``state``'s arrays elsewhere.
-
-    A row left out keeps its arrays, except that an end shown there stays shown
-    (its observation, made from its game, is unchanged too).
-    """
-    parts = []
-    for name in ("legal_action_mask", "current_player", "rewards"):
-        whole = getattr(state, name).copy()
-        whole[rows] = getattr(frame, name)
-        parts.append(whole)
-    terminated = state.terminated.copy()
-    terminated[rows] = frame.terminated
-    truncated = state.truncated.copy()
-    truncated[rows] = frame.truncated
-    mask, player, rewards = parts
-    return Frame(mask, player, rewards, terminated, truncated)

@@ -119,3 +119,26 @@ def test_python_rollouts_are_deterministic_by_seed() -> None:
         random_rollouts(state, 1, uniform="tiles")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="negative"):
         random_rollouts(state, -1)
+
+
+def test_every_thread_count_plays_the_same_games() -> None:
+    state = new_game("pacru", 2)
+    one = random_rollouts(state, 150, seed=11, max_plies=60, num_threads=1)
+    for threads in (2, 3):
+        many = random_rollouts(state, 150, seed=11, max_plies=60, num_threads=threads)
+        assert np.array_equal(many[0], one[0])
+        assert np.array_equal(many[1], one[1])
+
+
+def test_sizes_the_machine_cannot_hold_are_memory_errors_not_aborts() -> None:
+    # Both checked before anything is allocated: the native engine refuses on its own too.
+    from pacru import _native
+    from pacru._vector_native import native_position
+
+    state = new_game("pacru", 2)
+    assert isinstance(state, ChevronState)
+    position = native_position(state)
+    with pytest.raises(MemoryError, match="too many to hold"):
+        _native.random_rollouts(position, 2**62, 1, 10, True, False, 2)
+    with pytest.raises(MemoryError, match="too large to hold"):
+        _native.Batch.create(position, 2**62, 3, 1000.0, 162.0, 0, 2)

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from pacru import ChevronState, new_game
+from pacru._cursor import capped
 from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
@@ -41,7 +42,7 @@ def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]
     native = VectorEnv(game, players=players, num_envs=8, **options)
     python = VectorEnv(game, players=players, num_envs=8, **options)
     rules = {k: v for k, v in options.items() if k not in ("max_steps", "opening_plies")}
-    start = new_game(game, players, **rules)
+    start = new_game(game, players, **capped(game, rules))
     assert isinstance(start, ChevronState)
     assert isinstance(native.encoding, ChevronEncoding)
     python._loop = PythonLoop(python.encoding, start, python.opening_plies)

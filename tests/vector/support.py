@@ -46,6 +46,25 @@ class Reference:
         else:
             self.decision = self.encoding.start(after)
 
+    def check_row_same_step(self, state: VectorState, i: int) -> None:
+        """Row ``i`` of a same-step ``state``: an end's flags and rewards, and the decision
+        of the game then restarted (this reference restarts too); else as :meth:`check_row`."""
+        if self.decision is not None:
+            self.check_row(state, i)
+            return
+        final = self.final
+        assert final is not None
+        assert final.outcome is not None
+        truncated = final.outcome.termination in LIMITS
+        assert (bool(state.terminated[i]), bool(state.truncated[i])) == (not truncated, truncated)
+        assert state.rewards[i].tolist() == list(final.returns())
+        self.restart()
+        d = self.decision
+        assert d is not None
+        assert state.current_player[i] == d.player
+        assert np.array_equal(state.observation[i], self.encoding.observation(d, d.player))
+        assert np.array_equal(state.legal_action_mask[i], d.legal_action_mask())
+
     def check_row(self, state: VectorState, i: int) -> None:
         """Row ``i`` of ``state`` is exactly this game's decision (or its end)."""
         n = self.encoding.num_actions

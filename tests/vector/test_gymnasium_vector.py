@@ -92,7 +92,7 @@ def test_an_illegal_action_raises_and_changes_no_game() -> None:
 
 
 def test_bad_arguments_and_a_step_before_reset() -> None:
-    with pytest.raises(ValueError, match="seat must be 0 to 1, not 2"):
+    with pytest.raises(ValueError, match="seat must be 0 to 1 or None, not 2"):
         PacruVectorEnv("pacru", players=2, seat=2)
     with pytest.raises(ValueError, match="3 players need 2 opponents, not 1"):
         PacruVectorEnv("pacru", players=3, opponent=["random"])
@@ -125,3 +125,90 @@ def test_gymnasiums_vector_wrappers_see_each_episode() -> None:
             returns += rewards[ended].tolist()
     assert episodes >= 6
     assert {-1.0, 1.0} <= set(returns), "Lilacru games are won and lost"
+
+
+def test_seat_none_draws_the_learners_seat_per_game_and_episode() -> None:
+    envs = PacruVectorEnv("pacru", players=2, num_envs=16, opponent="greedy", seat=None, move_cap=8)
+    trace = []
+    _, infos = envs.reset(seed=3)
+    seats = infos["seat"]
+    assert set(seats.tolist()) == {0, 1}
+    assert envs.state.current_player.tolist() == seats.tolist()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        before = envs.seats
+        result = envs.step(_random_masked(envs, rng))
+        _, rewards, terminated, truncated, infos = result
+        for i in np.flatnonzero(terminated | truncated).tolist():
+            final = envs.env.position(envs.state, i)
+            if final.outcome is not None:
+                assert rewards[i] == final.returns()[before[i]]
+        live = ~envs.state.ended
+        assert (envs.state.current_player[live] == infos["seat"][live]).all()
+        trace.append(infos["seat"].copy())
+    assert any(not np.array_equal(trace[0], t) for t in trace), "seats redrawn per episode"
+    envs.reset(seed=3)
+    assert np.array_equal(envs.seats, seats)
+
+
+def test_a_batched_policy_is_the_opponent_and_can_be_swapped() -> None:
+    seen: list[int] = []
+
+    def policy(observation: Any, mask: Any) -> Any:
+        seen.append(len(mask))
+        return mask.argmax(axis=1)
+
+    envs = PacruVectorEnv("shacru", players=2, num_envs=4, opponent=policy, seat=1)
+    envs.reset(seed=0)
+    assert set(seen) == {4}  # the opponent opened every game, decision by decision
+    opened = len(seen)
+    rng = np.random.default_rng(1)
+    for _ in range(4):  # a learner's move may take more than one step
+        envs.step(_random_masked(envs, rng))
+    assert len(seen) > opened
+    envs.set_opponent("random")
+    envs.step(_random_masked(envs, np.random.default_rng(1)))
+    assert envs.state.current_player.tolist() == [1, 1, 1, 1]
+
+
+def test_same_step_autoreset_reports_the_end_and_returns_the_new_game() -> None:
+    envs = PacruVectorEnv(
+        "pacru",
+        players=2,
+        num_envs=8,
+        opponent="random",
+        move_cap=4,
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        observations, _, terminated, truncated, infos = envs.step(_random_masked(envs, rng))
+        assert (envs.state.current_player == 0).all()  # always a live game
+        if (terminated | truncated).any():
+            ended = terminated | truncated
+            assert infos["_final_obs"].tolist() == ended.tolist()
+            assert observations["action_mask"][ended].any(axis=1).all()
+            return
+    raise AssertionError("a game should have ended at the move cap")
+
+
+def test_make_vec_pickling_and_deep_copies() -> None:
+    import copy
+    import pickle
+
+    import pacru.gymnasium  # noqa: F401  (registers the ids)
+
+    envs = gymnasium.make_vec(
+        "pacru/Pacru-v0", num_envs=3, vectorization_mode="vector_entry_point", opponent="greedy"
+    )
+    assert isinstance(envs, PacruVectorEnv)
+    assert envs.num_envs == 3
+    assert envs.env.encoding.options["move_cap"] == 1000
+    first = envs.reset(seed=2)
+    for clone in (pickle.loads(pickle.dumps(envs)), copy.deepcopy(envs)):
+        assert data_equivalence(clone.reset(seed=2), first)
+    single = gymnasium.make("pacru/Shacru-v0", players=2)
+    single.reset(seed=1)
+    assert data_equivalence(pickle.loads(pickle.dumps(single)).reset(seed=1), single.reset(seed=1))

@@ -71,7 +71,7 @@ def test_init_gives_the_start_of_every_game() -> None:
 
 
 def test_an_end_shows_once_then_the_game_restarts_ignoring_its_action() -> None:
-    env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6)
+    env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6, autoreset_mode="next-step")
     before, end = _play_until_an_end(env, seed=1)
     done = np.flatnonzero(end.ended)
     i = int(done[0])
@@ -103,7 +103,7 @@ def test_an_end_shows_once_then_the_game_restarts_ignoring_its_action() -> None:
 
 def test_a_game_ended_by_the_rules_is_terminated_with_its_returns() -> None:
     # Lilacru: a random game ends by the rules (ruling D33's idle rounds truncate instead).
-    env = VectorEnv("lilacru", players=2, num_envs=8)
+    env = VectorEnv("lilacru", players=2, num_envs=8, autoreset_mode="next-step")
     _, end = _play_until_an_end(env, seed=0)
     for i in np.flatnonzero(end.ended):
         final = env.position(end, int(i))
@@ -121,7 +121,7 @@ def test_a_game_ended_by_the_rules_is_terminated_with_its_returns() -> None:
 
 
 def test_max_steps_truncates_after_that_many_decisions() -> None:
-    env = VectorEnv("pacru", players=2, num_envs=3, max_steps=5)
+    env = VectorEnv("pacru", players=2, num_envs=3, max_steps=5, autoreset_mode="next-step")
     rng = np.random.default_rng(0)
     state = env.init()
     for expected in range(1, 5):
@@ -251,9 +251,12 @@ def test_an_illegal_action_in_one_game_changes_no_game() -> None:
 
 def test_a_state_of_another_environment_is_refused() -> None:
     env = VectorEnv("pacru", players=2, num_envs=2)
-    other = VectorEnv("pacru", players=2, num_envs=2)
+    other = VectorEnv("pacru", players=2, num_envs=2, move_cap=30)
     with pytest.raises(ValueError, match="this state belongs to another VectorEnv"):
         env.step(other.init(), [1, 1])
+    # An environment made with the same arguments (an unpickled copy) steps it.
+    twin = VectorEnv("pacru", players=2, num_envs=2)
+    assert env.step(twin.init(), [19, 19]).step_count.tolist() == [1, 1]
 
 
 def test_arrays_are_read_only_and_step_leaves_the_old_state_unchanged() -> None:
@@ -272,7 +275,7 @@ def test_arrays_are_read_only_and_step_leaves_the_old_state_unchanged() -> None:
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 0
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        state.observation = np.zeros(1)  # type: ignore[misc, assignment]
+        state.observation = np.zeros(1)  # type: ignore[misc]
     assert copy.copy(state) is state
     assert copy.deepcopy(state) is state
 
@@ -307,6 +310,9 @@ def test_the_observation_is_made_at_its_first_read_from_that_states_games(game: 
         ({"opening_plies": -1}, "opening_plies must be at least 0, not -1"),
         ({"players": 5}, "pacru is played by 2, 3 or 4 players, not 5"),
         ({"move_kap": 3}, "unknown option"),
+        ({"autoreset_mode": "never"}, "autoreset_mode must be 'same-step' or 'next-step'"),
+        ({"num_threads": 0}, "num_threads must be at least 1 or None, not 0"),
+        ({"observation_dtype": "float64"}, "observation_dtype must be float32, uint8 or bool"),
     ],
 )
 def test_bad_arguments_raise_value_error(kwargs: dict[str, Any], message: str) -> None:

@@ -23,7 +23,8 @@ fn main() {
         rules.move_cap = Some(1000);
     }
     let start = Position::start(players).expect("2, 3 or 4 players");
-    let out = random_rollouts(&rules, &start, games, seed, None, sampling, true);
+    let out =
+        random_rollouts(&rules, &start, games, seed, None, sampling, true, 1).expect("memory");
     let plies: i64 = out.plies.iter().map(|&p| i64::from(p)).sum();
     let mut checksum = 0u64;
     for (i, m) in out.moves.iter().flatten().enumerate() {

@@ -10,6 +10,8 @@
 #![forbid(unsafe_code)]
 
 pub mod decision;
+pub mod opponent;
+pub mod par;
 mod rng;
 mod rollout;
 

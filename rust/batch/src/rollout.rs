@@ -2,6 +2,9 @@
 
 use pacru_engine::{legal_moves, MoveList, Position, Rules};
 
+use std::collections::TryReserveError;
+
+use crate::par::{chunks, try_with_capacity};
 use crate::rng::SplitMix64;
 
 /// How a random move is drawn from a move list.
@@ -204,7 +207,12 @@ pub fn playout(
 
 /// `n` random games from `pos` (see the crate docs for the seeding): their returns
 /// (`returns_of` of each last position, `pos.players` values per game), their plies, and
-/// the move indices when `record`.
+/// the move indices when `record`. Played on up to `threads` threads; each game draws
+/// from its own stream, so the result does not depend on `threads`.
+///
+/// # Errors
+/// The arrays of `n` games could not be allocated (instead of aborting the process).
+#[allow(clippy::too_many_arguments)]
 pub fn random_rollouts(
     rules: &Rules,
     pos: &Position,
@@ -213,18 +221,36 @@ pub fn random_rollouts(
     cap: Option<u32>,
     sampling: Sampling,
     record: bool,
-) -> Rollouts {
+    threads: usize,
+) -> Result<Rollouts, TryReserveError> {
     let players = usize::from(pos.players);
     let mut out = Rollouts {
-        returns: Vec::with_capacity(n * players),
-        plies: Vec::with_capacity(n),
+        returns: try_with_capacity(n.saturating_mul(players))?,
+        plies: try_with_capacity(n)?,
         moves: record.then(Vec::new),
     };
-    for game in 0..n {
-        let mut rng = SplitMix64::for_game(seed, game as u64);
-        let (last, plies) = playout(rules, pos, cap, sampling, &mut rng, out.moves.as_mut());
-        out.returns.extend_from_slice(&returns_of(&last)[..players]);
-        out.plies.push(i32::try_from(plies).unwrap_or(i32::MAX));
+    let parts = chunks(n, threads, |start, end| {
+        let mut part = Rollouts {
+            returns: Vec::new(),
+            plies: Vec::new(),
+            moves: record.then(Vec::new),
+        };
+        for game in start..end {
+            let mut rng = SplitMix64::for_game(seed, game as u64);
+            let (last, plies) = playout(rules, pos, cap, sampling, &mut rng, part.moves.as_mut());
+            part.returns
+                .extend_from_slice(&returns_of(&last)[..players]);
+            part.plies.push(i32::try_from(plies).unwrap_or(i32::MAX));
+        }
+        part
+    });
+    for part in parts {
+        out.returns.extend_from_slice(&part.returns);
+        out.plies.extend_from_slice(&part.plies);
+        if let (Some(all), Some(some)) = (out.moves.as_mut(), part.moves) {
+            all.try_reserve(some.len())?;
+            all.extend_from_slice(&some);
+        }
     }
-    out
+    Ok(out)
 }

@@ -17,9 +17,9 @@ fn the_same_seed_gives_the_same_games() {
     for game in GAMES {
         let r = rules(game);
         let start = Position::start(2).unwrap();
-        let a = random_rollouts(&r, &start, 6, 42, Some(300), Sampling::Families, true);
-        let b = random_rollouts(&r, &start, 6, 42, Some(300), Sampling::Families, true);
-        let c = random_rollouts(&r, &start, 6, 43, Some(300), Sampling::Families, true);
+        let a = random_rollouts(&r, &start, 6, 42, Some(300), Sampling::Families, true, 1).unwrap();
+        let b = random_rollouts(&r, &start, 6, 42, Some(300), Sampling::Families, true, 1).unwrap();
+        let c = random_rollouts(&r, &start, 6, 43, Some(300), Sampling::Families, true, 1).unwrap();
         assert_eq!(a, b);
         assert_ne!(a.moves, c.moves);
         assert_eq!(a.returns.len(), 12);
@@ -31,7 +31,7 @@ fn the_same_seed_gives_the_same_games() {
 fn a_game_does_not_depend_on_the_games_before_it() {
     let r = rules(Game::Shacru);
     let start = Position::start(3).unwrap();
-    let all = random_rollouts(&r, &start, 4, 5, None, Sampling::Moves, false);
+    let all = random_rollouts(&r, &start, 4, 5, None, Sampling::Moves, false, 1).unwrap();
     let mut rng = SplitMix64::for_game(5, 3);
     let (last, plies) = playout(&r, &start, None, Sampling::Moves, &mut rng, None);
     assert_eq!(all.plies[3], plies as i32);
@@ -48,7 +48,7 @@ fn recorded_games_replay_to_their_returns() {
                 let r = rules(game);
                 let start = Position::start(players).unwrap();
                 let cap = 120;
-                let out = random_rollouts(&r, &start, 5, 7, Some(cap), sampling, true);
+                let out = random_rollouts(&r, &start, 5, 7, Some(cap), sampling, true, 1).unwrap();
                 let moves = out.moves.as_ref().unwrap();
                 let mut at = 0usize;
                 for g in 0..5 {
@@ -82,7 +82,9 @@ fn two_player_returns_sum_to_zero_and_are_signs() {
         None,
         Sampling::Families,
         false,
-    );
+        1,
+    )
+    .unwrap();
     for row in out.returns.chunks(2) {
         assert_eq!(row[0] + row[1], 0.0);
         assert!(row.iter().all(|x| [-1.0, 0.0, 1.0].contains(x)));
@@ -146,10 +148,39 @@ fn a_finished_position_gives_its_returns_and_no_ply() {
     let mut rng = SplitMix64::new(3);
     let (last, plies) = playout(&r, &start, None, Sampling::Families, &mut rng, None);
     assert!(last.outcome.is_some() && plies > 0);
-    let out = random_rollouts(&r, &last, 3, 9, None, Sampling::Families, false);
+    let out = random_rollouts(&r, &last, 3, 9, None, Sampling::Families, false, 1).unwrap();
     assert_eq!(out.plies, [0, 0, 0]);
     assert_eq!(out.returns, [&returns_of(&last)[..2]; 3].concat());
-    let capped = random_rollouts(&r, &start, 2, 9, Some(0), Sampling::Families, false);
+    let capped = random_rollouts(&r, &start, 2, 9, Some(0), Sampling::Families, false, 1).unwrap();
     assert_eq!(capped.plies, [0, 0]);
     assert_eq!(capped.returns, [0.0; 4]);
+}
+
+#[test]
+fn threads_give_the_games_of_one_thread() {
+    let r = rules(Game::Pacru);
+    let start = Position::start(2).unwrap();
+    let one = random_rollouts(&r, &start, 100, 3, Some(40), Sampling::Families, true, 1).unwrap();
+    for threads in [2, 3, 7] {
+        let many = random_rollouts(
+            &r,
+            &start,
+            100,
+            3,
+            Some(40),
+            Sampling::Families,
+            true,
+            threads,
+        )
+        .unwrap();
+        assert_eq!(many, one);
+    }
+}
+
+#[test]
+fn too_many_games_are_an_allocation_error() {
+    let r = rules(Game::Pacru);
+    let start = Position::start(2).unwrap();
+    let out = random_rollouts(&r, &start, 1 << 60, 1, Some(1), Sampling::Moves, false, 2);
+    assert!(out.is_err());
 }

@@ -1,6 +1,9 @@
 //! `random_rollouts`: a batch of seeded uniform random games played in `pacru_batch`.
 
 use pacru_batch::{random_rollouts as play, Sampling};
+use std::collections::TryReserveError;
+
+use pacru_batch::par::try_with_capacity;
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -17,9 +20,11 @@ type RolloutBytes<'py> = (
 /// The bytes of the returns (float32, `players` per game), of the plies (int32) and, when
 /// `record`, of the index in its move list of every move played (uint64, game after
 /// game), all native-endian; numpy reads them with `frombuffer`. The games run without
-/// the GIL. Raises `MemoryError` when the returns of `n` games could not be held at all.
+/// the GIL on up to `threads` threads, each game from its own stream (the same games for
+/// every thread count). Raises `MemoryError` when the games' arrays cannot be held.
 #[pyfunction]
-#[pyo3(signature = (position, n, seed, max_plies, families, record))]
+#[pyo3(signature = (position, n, seed, max_plies, families, record, threads=1))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn random_rollouts<'py>(
     py: Python<'py>,
     position: &Bound<'py, PyPosition>,
@@ -28,26 +33,39 @@ pub(crate) fn random_rollouts<'py>(
     max_plies: Option<u32>,
     families: bool,
     record: bool,
+    threads: usize,
 ) -> PyResult<RolloutBytes<'py>> {
     let me = position.get();
-    // Up to four float32 returns a game: beyond this the engine's `Vec::with_capacity`
-    // would panic on its capacity overflow.
-    if n > isize::MAX as usize / 16 {
-        return Err(PyMemoryError::new_err(format!(
-            "{n} games are too many to hold"
-        )));
-    }
     let sampling = if families {
         Sampling::Families
     } else {
         Sampling::Moves
     };
-    let out = py.detach(|| play(&me.rules, &me.pos, n, seed, max_plies, sampling, record));
-    let returns: Vec<u8> = out.returns.iter().flat_map(|x| x.to_ne_bytes()).collect();
-    let plies: Vec<u8> = out.plies.iter().flat_map(|x| x.to_ne_bytes()).collect();
-    let moves = out.moves.map(|m| {
-        let bytes: Vec<u8> = m.iter().flat_map(|x| x.to_ne_bytes()).collect();
-        PyBytes::new(py, &bytes)
-    });
+    let out = py
+        .detach(|| {
+            play(
+                &me.rules, &me.pos, n, seed, max_plies, sampling, record, threads,
+            )
+        })
+        .map_err(too_big)?;
+    let returns = bytes_of(&out.returns, |x| x.to_ne_bytes())?;
+    let plies = bytes_of(&out.plies, |x| x.to_ne_bytes())?;
+    let moves = match &out.moves {
+        Some(m) => Some(PyBytes::new(py, &bytes_of(m, |x| x.to_ne_bytes())?)),
+        None => None,
+    };
     Ok((PyBytes::new(py, &returns), PyBytes::new(py, &plies), moves))
+}
+
+fn too_big(e: TryReserveError) -> PyErr {
+    PyMemoryError::new_err(format!("the games are too many to hold ({e})"))
+}
+
+/// The native-endian bytes of `items`, or `MemoryError`.
+fn bytes_of<T: Copy, const N: usize>(items: &[T], f: impl Fn(T) -> [u8; N]) -> PyResult<Vec<u8>> {
+    let mut out = try_with_capacity(items.len().saturating_mul(N)).map_err(too_big)?;
+    for &x in items {
+        out.extend_from_slice(&f(x));
+    }
+    Ok(out)
 }

@@ -2,10 +2,14 @@
 //! with the chevron encoding of `pacru_batch::decision` (the native seam of
 //! `pacru._vector_native`).
 
+use std::collections::TryReserveError;
+
 use pacru_batch::decision::{DecisionError, Game, Layout, NUM_ACTIONS};
+use pacru_batch::opponent::{play_bots, Bot};
+use pacru_batch::par::{chunks, threads_for, try_filled, try_with_capacity};
 use pacru_batch::returns_of;
 use pacru_engine::Position;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 
@@ -32,17 +36,83 @@ struct Frame {
 }
 
 impl Frame {
-    fn of(layout: &Layout, games: &[Game], rows: &[usize]) -> Frame {
+    /// The frame of `rows` of `games`, built on up to `threads` threads.
+    fn of(
+        layout: &Layout,
+        games: &[Game],
+        rows: &[usize],
+        threads: usize,
+    ) -> Result<Frame, TryReserveError> {
         let p = usize::from(layout.players);
         let k = rows.len();
         let mut frame = Frame {
-            mask: vec![0; k * NUM_ACTIONS],
+            mask: try_filled(k.saturating_mul(NUM_ACTIONS), 0)?,
+            player: try_with_capacity(4 * k)?,
+            rewards: try_with_capacity(4 * p * k)?,
+            terminated: try_with_capacity(k)?,
+            truncated: try_with_capacity(k)?,
+        };
+        let t = threads_for(k, threads);
+        if t <= 1 {
+            let mut mask = std::mem::take(&mut frame.mask);
+            frame.fill(p, games, rows, &mut mask);
+            frame.mask = mask;
+            return Ok(frame);
+        }
+        // The mask, the large array, is written in place by each thread; the others
+        // (a few bytes a game) are gathered after.
+        let per = k.div_ceil(t);
+        let parts: Vec<Frame> = std::thread::scope(|s| {
+            let mut pieces = rows
+                .chunks(per)
+                .zip(frame.mask.chunks_mut(per * NUM_ACTIONS));
+            let first = pieces.next();
+            let handles: Vec<_> = pieces
+                .map(|(part, out)| {
+                    s.spawn(move || {
+                        let mut small = Frame::small(p, part.len());
+                        small.fill(p, games, part, out);
+                        small
+                    })
+                })
+                .collect();
+            let mut out = Vec::with_capacity(t);
+            if let Some((part, mask)) = first {
+                let mut small = Frame::small(p, part.len());
+                small.fill(p, games, part, mask);
+                out.push(small);
+            }
+            for h in handles {
+                match h.join() {
+                    Ok(v) => out.push(v),
+                    Err(e) => std::panic::resume_unwind(e),
+                }
+            }
+            out
+        });
+        for part in parts {
+            frame.player.extend_from_slice(&part.player);
+            frame.rewards.extend_from_slice(&part.rewards);
+            frame.terminated.extend_from_slice(&part.terminated);
+            frame.truncated.extend_from_slice(&part.truncated);
+        }
+        Ok(frame)
+    }
+
+    /// A frame of `k` rows without its mask (written elsewhere).
+    fn small(p: usize, k: usize) -> Frame {
+        Frame {
+            mask: Vec::new(),
             player: Vec::with_capacity(4 * k),
             rewards: Vec::with_capacity(4 * p * k),
             terminated: Vec::with_capacity(k),
             truncated: Vec::with_capacity(k),
-        };
-        for (&row, out) in rows.iter().zip(frame.mask.chunks_exact_mut(NUM_ACTIONS)) {
+        }
+    }
+
+    /// Appends the rows `rows` of `games`, their masks written into `mask` (zeroed).
+    fn fill(&mut self, p: usize, games: &[Game], rows: &[usize], mask: &mut [u8]) {
+        for (&row, out) in rows.iter().zip(mask.chunks_exact_mut(NUM_ACTIONS)) {
             let g = &games[row];
             let over = g.is_over();
             if over {
@@ -53,16 +123,15 @@ impl Frame {
                 }
             }
             let seat = if over { -1 } else { i32::from(g.pos().to_move) };
-            frame.player.extend_from_slice(&seat.to_ne_bytes());
+            self.player.extend_from_slice(&seat.to_ne_bytes());
             let returns = if over { returns_of(g.pos()) } else { [0.0; 4] };
             for r in &returns[..p] {
-                frame.rewards.extend_from_slice(&r.to_ne_bytes());
+                self.rewards.extend_from_slice(&r.to_ne_bytes());
             }
             let cut = over && g.truncated();
-            frame.terminated.push(u8::from(over && !cut));
-            frame.truncated.push(u8::from(cut));
+            self.terminated.push(u8::from(over && !cut));
+            self.truncated.push(u8::from(cut));
         }
-        frame
     }
 
     fn into_py(self, py: Python<'_>) -> FrameBytes<'_> {
@@ -96,10 +165,11 @@ impl Batch {
 
 #[pymethods]
 impl Batch {
-    /// `n` games at the first decision of `start`, and the frame of every row.
+    /// `n` games at the first decision of `start`, and the frame of every row, built on up
+    /// to `threads` threads. `MemoryError` when the batch cannot be held.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (start, n, game_index, ply_scale, idle_scale, supply))]
+    #[pyo3(signature = (start, n, game_index, ply_scale, idle_scale, supply, threads=1))]
     fn create<'py>(
         py: Python<'py>,
         start: &Bound<'py, PyPosition>,
@@ -108,6 +178,7 @@ impl Batch {
         ply_scale: f64,
         idle_scale: f64,
         supply: u32,
+        threads: usize,
     ) -> PyResult<(Py<Batch>, FrameBytes<'py>)> {
         let s = start.get();
         // The observation has one plane per chevron game: a larger index would write past it.
@@ -125,13 +196,22 @@ impl Batch {
             supply,
         };
         let first = Game::start(&layout, s.pos.clone());
-        let batch = Batch {
-            layout,
-            games: vec![first.clone(); n],
-            start: first,
-        };
-        let rows: Vec<usize> = (0..n).collect();
-        let frame = Frame::of(&batch.layout, &batch.games, &rows).into_py(py);
+        let (batch, frame) = py
+            .detach(|| {
+                let games = try_filled(n, first.clone())?;
+                let rows: Vec<usize> = try_with_capacity(n)?;
+                let mut rows = rows;
+                rows.extend(0..n);
+                let frame = Frame::of(&layout, &games, &rows, threads)?;
+                let batch = Batch {
+                    layout,
+                    games,
+                    start: first,
+                };
+                Ok((batch, frame))
+            })
+            .map_err(too_big)?;
+        let frame = frame.into_py(py);
         Ok((Py::new(py, batch)?, frame))
     }
 
@@ -139,8 +219,9 @@ impl Batch {
     /// set (from `starts[j]`, of the batch's rules and seats, or the batch's start when
     /// None), else `actions[j]`, which must be legal (both checked: `ValueError`; a row
     /// out of the batch: `IndexError`). Returns the new batch and the frame of `rows`.
-    /// The games are played without the GIL.
-    #[pyo3(signature = (rows, actions, restart, starts))]
+    /// The games are played without the GIL, on up to `threads` threads (the same games
+    /// for every count).
+    #[pyo3(signature = (rows, actions, restart, starts, threads=1))]
     fn step<'py>(
         &self,
         py: Python<'py>,
@@ -148,6 +229,7 @@ impl Batch {
         actions: Vec<u16>,
         restart: Vec<bool>,
         starts: Vec<Option<Bound<'py, PyPosition>>>,
+        threads: usize,
     ) -> PyResult<(Py<Batch>, FrameBytes<'py>)> {
         let k = rows.len();
         if actions.len() != k || restart.len() != k || starts.len() != k {
@@ -186,21 +268,31 @@ impl Batch {
         let (batch, frame) = py
             .detach(|| {
                 // Which entry of `rows` steps each game, if any.
-                let mut slot = vec![usize::MAX; self.games.len()];
+                let mut slot =
+                    try_filled(self.games.len(), usize::MAX).map_err(StepError::Memory)?;
                 for (j, &row) in rows.iter().enumerate() {
                     slot[row] = j;
                 }
-                let games = (0..self.games.len())
-                    .map(|row| match slot[row] {
-                        usize::MAX => Ok(self.games[row].clone()),
-                        j if restart[j] => Ok(match positions[j].take() {
-                            Some(pos) => Game::start(&self.layout, pos),
-                            None => self.start.clone(),
-                        }),
-                        j => self.games[row].choose(&self.layout, actions[j]),
-                    })
-                    .collect::<Result<Vec<Game>, DecisionError>>()?;
-                let frame = Frame::of(&self.layout, &games, &rows);
+                let n = self.games.len();
+                let parts = chunks(n, threads, |a, b| {
+                    (a..b)
+                        .map(|row| match slot[row] {
+                            usize::MAX => Ok(self.games[row].clone()),
+                            j if restart[j] => Ok(match &positions[j] {
+                                Some(pos) => Game::start(&self.layout, pos.clone()),
+                                None => self.start.clone(),
+                            }),
+                            j => self.games[row].choose(&self.layout, actions[j]),
+                        })
+                        .collect::<Result<Vec<Game>, DecisionError>>()
+                });
+                let parts = parts
+                    .into_iter()
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(StepError::Decision)?;
+                let games = concat(parts, n).map_err(StepError::Memory)?;
+                let frame =
+                    Frame::of(&self.layout, &games, &rows, threads).map_err(StepError::Memory)?;
                 let batch = Batch {
                     layout: self.layout,
                     start: self.start.clone(),
@@ -208,25 +300,124 @@ impl Batch {
                 };
                 Ok((batch, frame))
             })
-            .map_err(crate::decisions::decision_error)?;
+            .map_err(StepError::into_py)?;
         let frame = frame.into_py(py);
         Ok((Py::new(py, batch)?, frame))
     }
 
+    /// The built-in bot `bot` ("random" or "greedy") plays in every game whose decision
+    /// starts a move of a seat other than `seats[i]` (-1: every seat is a bot's), until
+    /// that seat decides, the game ends or `budgets[i]` decisions are taken; the move at
+    /// ply `p` of game `i` draws from `SplitMix64::for_game(seeds[i], p)`. Returns the new
+    /// batch, the frame of every row and the decisions taken in each game (uint32 bytes).
+    /// Played without the GIL on up to `threads` threads (the same games for every count).
+    #[pyo3(signature = (seats, bot, seeds, budgets, threads=1))]
+    fn play_bots<'py>(
+        &self,
+        py: Python<'py>,
+        seats: Vec<i32>,
+        bot: &str,
+        seeds: Vec<u64>,
+        budgets: Vec<u32>,
+        threads: usize,
+    ) -> PyResult<(Py<Batch>, FrameBytes<'py>, Bound<'py, PyByteArray>)> {
+        let n = self.games.len();
+        if seats.len() != n || seeds.len() != n || budgets.len() != n {
+            return Err(PyValueError::new_err(
+                "seats, seeds and budgets must have one entry per game",
+            ));
+        }
+        let bot = match bot {
+            "random" => Bot::Random,
+            "greedy" => Bot::Greedy,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "no native bot {bot:?}: 'random' or 'greedy'"
+                )))
+            }
+        };
+        let layout = self.layout;
+        let played = py.detach(|| {
+            let parts = chunks(n, threads, |a, b| {
+                (a..b)
+                    .map(|i| {
+                        play_bots(&layout, &self.games[i], seats[i], bot, seeds[i], budgets[i])
+                    })
+                    .collect::<Option<Vec<(Game, u32)>>>()
+            });
+            let mut games = try_with_capacity(n)?;
+            let mut taken: Vec<u8> = try_with_capacity(4 * n)?;
+            for part in parts {
+                let Some(part) = part else {
+                    return Ok(None);
+                };
+                for (g, t) in part {
+                    games.push(g);
+                    taken.extend_from_slice(&t.to_ne_bytes());
+                }
+            }
+            let rows: Vec<usize> = (0..n).collect();
+            let frame = Frame::of(&layout, &games, &rows, threads)?;
+            Ok(Some((games, frame, taken)))
+        });
+        let Some((games, frame, taken)) = played.map_err(too_big)? else {
+            return Err(PyRuntimeError::new_err(
+                "a bot's move could not be played through the encoding",
+            ));
+        };
+        let batch = Batch {
+            layout,
+            start: self.start.clone(),
+            games,
+        };
+        let frame = frame.into_py(py);
+        Ok((Py::new(py, batch)?, frame, PyByteArray::new(py, &taken)))
+    }
+
     /// The observation planes of every game, row after row: `planes * 81` float32 values
-    /// (native-endian) each, zeros for a game that is over. Written without the GIL.
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
+    /// (native-endian) each, zeros for a game that is over. Written without the GIL, on up
+    /// to `threads` threads.
+    #[pyo3(signature = (threads=1))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
         let layout = &self.layout;
         let plane_bytes = layout.planes() * 81 * 4;
         let games = &self.games;
-        PyByteArray::new_with(py, games.len() * plane_bytes, |buf| {
+        let total = games
+            .len()
+            .checked_mul(plane_bytes)
+            .filter(|&t| t <= isize::MAX as usize)
+            .ok_or_else(|| PyMemoryError::new_err("the observation is too large to hold"))?;
+        PyByteArray::new_with(py, total, |buf| {
             // The bytearray is new and zeroed, and no other thread can reach it yet.
             py.detach(|| {
-                for (g, out) in games.iter().zip(buf.chunks_exact_mut(plane_bytes)) {
-                    if !g.is_over() {
-                        g.observation(layout, out);
+                let write = |part: &[Game], out: &mut [u8]| {
+                    for (g, o) in part.iter().zip(out.chunks_exact_mut(plane_bytes)) {
+                        if !g.is_over() {
+                            g.observation(layout, o);
+                        }
                     }
+                };
+                let t = threads_for(games.len(), threads);
+                if t <= 1 {
+                    write(games, buf);
+                    return;
                 }
+                let per = games.len().div_ceil(t);
+                let mut parts = games.chunks(per).zip(buf.chunks_mut(per * plane_bytes));
+                std::thread::scope(|s| {
+                    // The first part is written on the calling thread.
+                    let first = parts.next();
+                    for (part, out) in parts {
+                        s.spawn(move || write(part, out));
+                    }
+                    if let Some((part, out)) = first {
+                        write(part, out);
+                    }
+                });
             });
             Ok(())
         })
@@ -267,4 +458,37 @@ impl Batch {
     fn prefix<'py>(&self, py: Python<'py>, row: usize) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.row(row)?.prefix())
     }
+}
+
+/// `MemoryError` for an allocation that failed.
+/// Why a step of the batch failed: memory the machine cannot give, or a decision the
+/// engine refused (a bug: the actions were checked before).
+enum StepError {
+    Memory(TryReserveError),
+    Decision(DecisionError),
+}
+
+impl StepError {
+    fn into_py(self) -> PyErr {
+        match self {
+            StepError::Memory(e) => too_big(e),
+            StepError::Decision(e) => crate::decisions::decision_error(e),
+        }
+    }
+}
+
+fn too_big(e: TryReserveError) -> PyErr {
+    PyMemoryError::new_err(format!("the batch is too large to hold ({e})"))
+}
+
+/// The games of contiguous chunks, in order, in one vector of `n`.
+fn concat(parts: Vec<Vec<Game>>, n: usize) -> Result<Vec<Game>, TryReserveError> {
+    if parts.len() == 1 {
+        return Ok(parts.into_iter().next().unwrap_or_default());
+    }
+    let mut games = try_with_capacity(n)?;
+    for part in parts {
+        games.extend(part);
+    }
+    Ok(games)
 }

@@ -13,6 +13,7 @@ import operator
 import random
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
+from pacru._parallel import check_memory, default_threads
 from pacru.base import GameState
 from pacru.bots.base import Uniform, sample_move
 from pacru.chevron.engine import ENGINE
@@ -35,6 +36,7 @@ def random_rollouts(
     seed: SupportsIndex = 0,
     max_plies: SupportsIndex | None = None,
     uniform: Uniform = "families",
+    num_threads: SupportsIndex | None = None,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32]]:
     """Play ``n`` uniform random games from ``state``: their returns and lengths.
 
@@ -61,6 +63,9 @@ def random_rollouts(
             :meth:`pacru.GameState.returns` says of a game going on).
             ``None`` plays every game to its end.
         uniform: ``"families"`` or ``"moves"``, as :func:`pacru.bots.sample_move`.
+        num_threads: threads playing the native engine's games, without the GIL
+            (``None``: one per core); each game draws from its own stream, so the
+            games are the same for every count. The Python engine uses one.
 
     Returns:
         ``(returns, plies)``: ``returns`` float32 of shape ``(n, players)``,
@@ -70,8 +75,10 @@ def random_rollouts(
         game played from ``state``. Both arrays are read-only.
 
     Raises:
-        ValueError: ``n`` or ``max_plies`` negative, or ``uniform`` neither
-            ``"families"`` nor ``"moves"``.
+        ValueError: ``n`` or ``max_plies`` negative, ``num_threads`` below 1, or
+            ``uniform`` neither ``"families"`` nor ``"moves"``.
+        MemoryError: the native engine cannot hold the arrays of ``n`` games (it
+            checks before playing any).
     """
     import numpy as np
 
@@ -81,9 +88,13 @@ def random_rollouts(
         raise ValueError(f"n and max_plies must not be negative, not {games} and {cap}")
     if uniform not in ("families", "moves"):
         raise ValueError(f"uniform must be 'families' or 'moves', not {uniform!r}")
+    threads = default_threads() if num_threads is None else operator.index(num_threads)
+    if threads < 1:
+        raise ValueError(f"num_threads must be at least 1 or None, not {threads}")
+    check_memory(games * (4 * len(state.players) + 4), f"the returns and plies of {games} games")
     if ENGINE == "native" and isinstance(state, ChevronState):
         returns, plies, _ = _native_rollouts(
-            state, games, operator.index(seed), cap, uniform, record=False
+            state, games, operator.index(seed), cap, uniform, record=False, threads=threads
         )
         return returns, plies
     rng = random.Random(operator.index(seed))
@@ -110,7 +121,14 @@ def _playout(
 
 
 def _native_rollouts(
-    state: ChevronState, n: int, seed: int, cap: int | None, uniform: Uniform, *, record: bool
+    state: ChevronState,
+    n: int,
+    seed: int,
+    cap: int | None,
+    uniform: Uniform,
+    *,
+    record: bool,
+    threads: int = 1,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.uint64] | None]:
     """The games of :func:`random_rollouts` played by the native engine.
 
@@ -123,7 +141,13 @@ def _native_rollouts(
     from pacru.chevron.native import position
 
     raw_returns, raw_plies, raw_moves = _native.random_rollouts(
-        position(state), n, operator.index(seed) & _SEED_MASK, cap, uniform == "families", record
+        position(state),
+        n,
+        operator.index(seed) & _SEED_MASK,
+        cap,
+        uniform == "families",
+        record,
+        threads,
     )
     returns = np.frombuffer(raw_returns, dtype=np.float32).reshape(n, len(state.players))
     plies = np.frombuffer(raw_plies, dtype=np.int32)

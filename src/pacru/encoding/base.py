@@ -211,6 +211,13 @@ class Encoding(abc.ABC):
             raise AttributeError(f"an Encoding is immutable; cannot set {name!r}")
         object.__setattr__(self, name, value)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A value of its game, players and options: pickled as them, rebuilt by for_game.
+        return (_encoding_for, (self.game, self.players, dict(self.options)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self  # immutable
+
     @staticmethod
     def for_game(game: str, players: int = 2, **options: Any) -> Encoding:
         """The encoding of ``game`` for ``players`` players with these game options.
@@ -408,3 +415,8 @@ def register(game: str, factory: Callable[..., Encoding]) -> None:
     Called by the layout modules when they are imported.
     """
     _FACTORIES[game] = factory
+
+
+def _encoding_for(game: str, players: int, options: dict[str, Any]) -> Encoding:
+    """The encoding of a pickled :class:`Encoding` (its game, players and options)."""
+    return Encoding.for_game(game, players, **options)

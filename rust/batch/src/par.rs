@@ -1,0 +1,86 @@
+//! Rows of a batch shared out over threads: each game is independent and draws from its
+//! own random stream, so the results are the same for every thread count.
+//!
+//! `std::thread::scope` rather than rayon: one fork and join per call over contiguous
+//! chunks is all a batch step needs, and it keeps the crate free of dependencies.
+
+use std::collections::TryReserveError;
+
+/// Below this many rows a thread is not worth its start (about 20 microseconds).
+const MIN_ROWS_PER_THREAD: usize = 32;
+
+/// The number of threads worth using for `rows` rows when `threads` are allowed.
+pub fn threads_for(rows: usize, threads: usize) -> usize {
+    threads.clamp(1, (rows / MIN_ROWS_PER_THREAD).max(1))
+}
+
+/// `f(start, end)` on contiguous chunks of `0..rows`, at most `threads` of them at once,
+/// in order: the chunks' results, first chunk first.
+pub fn chunks<T, F>(rows: usize, threads: usize, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize, usize) -> T + Sync,
+{
+    let t = threads_for(rows, threads);
+    if t <= 1 {
+        return vec![f(0, rows)];
+    }
+    let bounds: Vec<(usize, usize)> = (0..t).map(|i| (rows * i / t, rows * (i + 1) / t)).collect();
+    std::thread::scope(|s| {
+        let f = &f;
+        let handles: Vec<_> = bounds[1..]
+            .iter()
+            .map(|&(a, b)| s.spawn(move || f(a, b)))
+            .collect();
+        // The first chunk runs on the calling thread.
+        let mut out = Vec::with_capacity(t);
+        out.push(f(bounds[0].0, bounds[0].1));
+        for h in handles {
+            match h.join() {
+                Ok(v) => out.push(v),
+                Err(e) => std::panic::resume_unwind(e),
+            }
+        }
+        out
+    })
+}
+
+/// A vector of `n` copies of `value`, or the error of an allocation that failed (instead
+/// of the abort of `vec![value; n]`).
+pub fn try_filled<T: Clone>(n: usize, value: T) -> Result<Vec<T>, TryReserveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)?;
+    v.resize(n, value);
+    Ok(v)
+}
+
+/// An empty vector with room for `n` items, or the error of the failed allocation.
+pub fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, TryReserveError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)?;
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_cover_the_rows_in_order() {
+        for threads in 1..5 {
+            let parts = chunks(1000, threads, |a, b| (a..b).collect::<Vec<_>>());
+            assert_eq!(parts.len(), threads);
+            let all: Vec<usize> = parts.into_iter().flatten().collect();
+            assert_eq!(all, (0..1000).collect::<Vec<_>>());
+        }
+        assert_eq!(chunks(10, 8, |a, b| (a, b)), vec![(0, 10)]);
+        assert_eq!(chunks(0, 8, |a, b| (a, b)), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn huge_allocations_fail_without_aborting() {
+        assert!(try_filled(usize::MAX / 2, 0u64).is_err());
+        assert!(try_with_capacity::<u64>(1 << 60).is_err());
+        assert_eq!(try_filled(3, 7u8).unwrap(), vec![7, 7, 7]);
+    }
+}

@@ -1,0 +1,108 @@
+"""Checking the actions given to :mod:`pacru.vector` and assembling its frames.
+
+Private helpers of :class:`pacru.vector.VectorEnv`: actions of any integer type
+are checked against the shape and range before any game changes; a frame of
+some rows is merged into the whole batch's; an observation is cast to the
+environment's dtype.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pacru._vector_loop import Frame
+from pacru.errors import IllegalMoveError
+
+if TYPE_CHECKING:
+    from pacru.vector import VectorState
+
+__all__ = ["as_dtype", "check_actions", "merge", "refuse"]
+
+
+def refuse(message: str, reason: str) -> IllegalMoveError:
+    return IllegalMoveError(message, rule="encoding", reason=reason)
+
+
+def check_actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp]:
+    """``actions`` as an intp array of shape ``(n,)``, each in ``0 .. num_actions - 1``.
+
+    Raises:
+        IllegalMoveError: the wrong shape (``"action-shape"``), an action that is
+            not an integer (``"action-type"``) or out of range (``"out-of-range"``).
+    """
+    try:
+        array = np.asarray(actions)
+    except ValueError:  # numpy refuses ragged nestings
+        message = f"actions must have shape ({n},), not a ragged nesting"
+        raise refuse(message, "action-shape") from None
+    if array.shape != (n,):
+        raise refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
+    if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
+        bad = (array >= num_actions) if array.dtype.kind == "u" else (array < 0)
+        if array.dtype.kind == "i":
+            bad |= array >= num_actions
+        outside = np.flatnonzero(bad).tolist()
+        values: Any = array
+    else:  # a sequence, or not an integer array: each action must be an integer itself
+        values = _integers(array if isinstance(actions, np.ndarray) else actions)
+        outside = [i for i, a in enumerate(values) if not 0 <= a < num_actions]
+    if outside:
+        i = outside[0]
+        raise refuse(
+            f"game {i}: action {int(values[i])} is outside 0..{num_actions - 1}", "out-of-range"
+        )
+    return np.asarray(values).astype(np.intp)
+
+
+def _integers(actions: Any) -> list[int]:
+    """The actions of a sequence of integers of any type (``int``, numpy ints, mixed).
+
+    Raises:
+        IllegalMoveError: an action is not an integer (reason ``"action-type"``);
+            ``bool`` is not taken for one.
+    """
+    values = []
+    for i, action in enumerate(actions):
+        try:
+            if isinstance(action, bool | np.bool_):
+                raise TypeError("a bool is not an action")
+            values.append(operator.index(action))
+        except TypeError:
+            kind = type(action).__name__
+            raise refuse(
+                f"actions must be integers, not {kind} (game {i}: {action!r})", "action-type"
+            ) from None
+    return values
+
+
+def merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame:
+    """The whole batch's frame: ``frame`` at ``rows``, ``state``'s arrays elsewhere.
+
+    A row left out keeps its arrays, except that an end shown there stays shown
+    (its observation, made from its game, is unchanged too).
+    """
+    parts = []
+    for name in ("legal_action_mask", "current_player", "rewards"):
+        whole = getattr(state, name).copy()
+        whole[rows] = getattr(frame, name)
+        parts.append(whole)
+    terminated = state.terminated.copy()
+    terminated[rows] = frame.terminated
+    truncated = state.truncated.copy()
+    truncated[rows] = frame.truncated
+    mask, player, rewards = parts
+    return Frame(mask, player, rewards, terminated, truncated)
+
+
+def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+    """``observation`` as ``dtype``: uint8 each value times 255, rounded; bool value != 0."""
+    out: npt.NDArray[Any] = observation
+    if dtype == np.uint8:
+        out = np.rint(observation * 255.0).astype(np.uint8)
+    elif dtype == np.bool_:
+        out = observation != 0
+    return out

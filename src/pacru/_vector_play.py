@@ -1,0 +1,234 @@
+"""Opponents in a :class:`pacru.vector.VectorEnv`: built-in bots, batched policies, seats.
+
+:func:`play_opponents` lets the opponents of a learner decide in every game of a
+batch until the learner's seat decides; :meth:`pacru.vector.VectorEnv.play_opponents`
+and :class:`pacru.gymnasium_vector.PacruVectorEnv` call it. The built-in
+``"random"`` and ``"greedy"`` bots play natively and batched (one call for every
+game's moves) for a chevron game on the native engine, and as
+:class:`pacru.bots.RandomBot` and :class:`pacru.bots.GreedyBot` otherwise; a batched
+policy is called with the rows where an opponent decides, once per decision.
+
+Every draw of a bot comes from a stream of the seed, the env's row, its episode and
+the ply only (:func:`game_seeds`), so the same seed gives the same games whatever
+the thread count or the order the games restart in; :func:`draw_seats` draws a
+learner's seat per game the same way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from pacru._vector_checks import merge
+from pacru.errors import IllegalMoveError
+
+if TYPE_CHECKING:
+    from pacru.vector import BatchedPolicy, VectorEnv, VectorState
+
+__all__ = ["BUILT_IN", "Ends", "draw_seats", "game_seeds", "play_opponents"]
+
+#: The bots played natively and batched.
+BUILT_IN: Final = ("random", "greedy")
+
+_GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
+_MASK: Final = (1 << 64) - 1
+
+
+def _mix(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """SplitMix64's output function, element-wise (wrapping uint64 arithmetic)."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: npt.NDArray[np.uint64] = z ^ (z >> np.uint64(31))
+    return out
+
+
+def game_seeds(seed: int, episodes: npt.NDArray[np.int64], salt: int = 0) -> npt.NDArray[np.uint64]:
+    """A 64-bit seed per game of a batch: a hash of ``seed``, the row, its episode and ``salt``."""
+    rows = np.arange(len(episodes), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = _mix(np.full(len(episodes), (seed * 0x2545F4914F6CDD1D + salt) & _MASK, np.uint64))
+        z = _mix(z ^ (rows * _GAMMA))
+        return _mix(z ^ (episodes.astype(np.uint64) * _GAMMA + _GAMMA))
+
+
+def draw_seats(seed: int, episodes: npt.NDArray[np.int64], players: int) -> npt.NDArray[np.int32]:
+    """A learner's seat (``0 .. players - 1``) per game, drawn from ``seed``, row and episode."""
+    seats: npt.NDArray[np.int32] = (game_seeds(seed, episodes, salt=1) % np.uint64(players)).astype(
+        np.int32
+    )
+    return seats
+
+
+def _refuse(message: str) -> IllegalMoveError:
+    return IllegalMoveError(message, rule="encoding", reason="illegal-action")
+
+
+def play_opponents(
+    env: VectorEnv,
+    state: VectorState,
+    opponent: str | BatchedPolicy,
+    seats: Any,
+    seed: int,
+) -> VectorState:
+    """:meth:`pacru.vector.VectorEnv.play_opponents` (see there)."""
+    seat = np.asarray(seats)
+    if seat.shape != (env.num_envs,):
+        raise ValueError(f"seats must have shape ({env.num_envs},), not {seat.shape}")
+    if seat.dtype.kind not in "iu" or not ((seat >= 0) & (seat < env.players)).all():
+        raise ValueError(f"seats must be integers 0 to {env.players - 1}, not {seats!r}")
+    seat = seat.astype(np.int32)
+    if isinstance(opponent, str) and opponent not in BUILT_IN:
+        raise ValueError(
+            f"opponent must be 'random', 'greedy' or a batched policy, not {opponent!r}"
+        )
+    if not isinstance(opponent, str) and not callable(opponent):
+        raise TypeError(f"opponent must be 'random', 'greedy' or a callable, not {opponent!r}")
+    ends = Ends(state)
+    pending: dict[int, list[int]] = {}
+    while True:
+        rows = np.flatnonzero((state.current_player >= 0) & (state.current_player != seat))
+        if not rows.size:
+            break
+        before = state
+        if isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
+            state = _native_bots(env, state, opponent, seat, seed)
+        elif isinstance(opponent, str):
+            state = _python_bots(env, state, rows, opponent, seed, pending)
+        else:
+            state = _policy(env, state, rows, opponent)
+        for row in ends.add(before, state).tolist():
+            pending.pop(row, None)
+    return ends.shown(state)
+
+
+class Ends:
+    """The ends of games met while opponents play, kept for the state returned.
+
+    In ``"same-step"`` mode a game that ends restarts at once, so the state after
+    further decisions no longer shows that end: :meth:`add` records the rewards
+    and flags of every game whose episode changed, and :meth:`shown` puts them
+    (with those of the first state) into the last state. In ``"next-step"`` mode
+    an end stays shown by itself and :meth:`shown` returns the state as it is.
+    """
+
+    def __init__(self, first: VectorState) -> None:
+        self.same_step = first.env.autoreset_mode == "same-step"
+        self.rewards = first.rewards.copy()
+        self.terminated = first.terminated.copy()
+        self.truncated = first.truncated.copy()
+        self.restarts = np.zeros(len(first.rewards), dtype=np.int64)
+
+    def add(self, before: VectorState, after: VectorState) -> npt.NDArray[np.intp]:
+        """Record the ends between two states; the rows that restarted (same-step)."""
+        if not self.same_step:
+            return np.flatnonzero(np.zeros(0, dtype=np.bool_))
+        ended = after.episode != before.episode
+        self.restarts += ended
+        if (self.restarts > 1).any():
+            # Only a max_steps cut inside the opponents' moves restarts a game twice: with
+            # such a limit the learner might never decide again.
+            raise ValueError(
+                f"max_steps={after.env.max_steps} cuts the games before the learner decides: "
+                "the opponents' moves take more decisions than that"
+            )
+        self.rewards[ended] = after.rewards[ended]
+        self.terminated[ended] = after.terminated[ended]
+        self.truncated[ended] = after.truncated[ended]
+        return np.flatnonzero(ended)
+
+    def shown(self, state: VectorState) -> VectorState:
+        """``state`` with the recorded ends (same-step), or ``state`` itself."""
+        if not self.same_step:
+            return state
+        return attrs.evolve(
+            state,
+            rewards=_frozen(self.rewards),
+            terminated=_frozen(self.terminated),
+            truncated=_frozen(self.truncated),
+        )
+
+
+def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    array.flags.writeable = False
+    return array
+
+
+def _native_bots(
+    env: VectorEnv, state: VectorState, bot: str, seat: npt.NDArray[np.int32], seed: int
+) -> VectorState:
+    """Every game's bot moves in one native call (the native loop only)."""
+    live = state.current_player >= 0
+    limit = np.iinfo(np.uint32).max if env.max_steps is None else env.max_steps
+    budgets = np.where(live, np.maximum(limit - state.step_count.astype(np.int64), 0), 0)
+    seeds = game_seeds(seed, state.episode)
+    loop: Any = env._loop
+    games, frame, taken = loop.play_bots(state._games, seat, bot, seeds, budgets.astype(np.uint32))
+    steps = state.step_count + taken.astype(np.int32)
+    rows = np.flatnonzero(live)
+    # Rows without a decision (an end shown) keep their arrays.
+    if len(rows) != env.num_envs:
+        frame = merge(state, rows, _take(frame, rows))
+    return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
+
+
+def _take(frame: Any, rows: npt.NDArray[np.intp]) -> Any:
+    from pacru._vector_loop import Frame
+
+    return Frame(
+        frame.legal_action_mask[rows],
+        frame.current_player[rows],
+        frame.rewards[rows],
+        frame.terminated[rows],
+        frame.truncated[rows],
+    )
+
+
+def _python_bots(
+    env: VectorEnv,
+    state: VectorState,
+    rows: npt.NDArray[np.intp],
+    bot: str,
+    seed: int,
+    pending: dict[int, list[int]],
+) -> VectorState:
+    """One decision of a Python :class:`pacru.bots.RandomBot` or ``GreedyBot`` in each row."""
+    from pacru.bots.spec import make_bot
+
+    seeds = game_seeds(seed, state.episode)
+    actions = []
+    for row in rows.tolist():
+        queue = pending.get(row)
+        if not queue:
+            position = env.position(state, row)
+            player = make_bot(bot, seed=int(seeds[row]) ^ position.ply)
+            move = player.choose_move(position)
+            queue = pending[row] = list(env.encoding.actions(position, move))
+        actions.append(queue.pop(0))
+        if not queue:
+            del pending[row]
+    return env._advance(state, rows, np.array(actions, dtype=np.intp))
+
+
+def _policy(
+    env: VectorEnv, state: VectorState, rows: npt.NDArray[np.intp], policy: BatchedPolicy
+) -> VectorState:
+    """One decision of the batched ``policy`` in each row, checked against the masks."""
+    mask = state.legal_action_mask[rows]
+    actions = np.asarray(policy(state.observation[rows], mask))
+    if actions.shape != (len(rows),) or actions.dtype.kind not in "iu":
+        raise _refuse(
+            f"the opponent policy must return {len(rows)} integer actions, "
+            f"not {actions.dtype} of shape {actions.shape}"
+        )
+    inside = (actions >= 0) & (actions < env.num_actions)
+    legal = inside & mask[np.arange(len(rows)), np.where(inside, actions, 0)]
+    if not legal.all():
+        j = int(np.flatnonzero(~legal)[0])
+        raise _refuse(
+            f"game {int(rows[j])}: the opponent policy's action {int(actions[j])} "
+            "is not legal in its decision"
+        )
+    return env._advance(state, rows, actions.astype(np.intp))

@@ -1,0 +1,125 @@
+"""pacru.vector in the ecosystem: threads, dtypes, pickling, Gymnasium's registry, move caps."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+
+import pacru
+from pacru._cursor import DEFAULT_MOVE_CAP
+from pacru.encoding import Encoding
+from pacru.vector import VectorEnv, VectorState
+
+from .support import random_actions
+
+
+def _trace(env: VectorEnv, steps: int) -> list[VectorState]:
+    rng = np.random.default_rng(8)
+    state = env.init(seed=4)
+    out = [state]
+    for _ in range(steps):
+        state = env.step(state, random_actions(state, rng))
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("game", "options"), [("pacru", {"move_cap": 6}), ("azacru", {"move_cap": 6}), ("lilacru", {})]
+)
+def test_every_thread_count_gives_the_same_games(game: str, options: dict[str, Any]) -> None:
+    # 100 games: enough rows for 2 and 3 threads to split the batch.
+    traces = [
+        _trace(VectorEnv(game, players=2, num_envs=100, num_threads=t, **options), 30)
+        for t in (1, 2, 3)
+    ]
+    for states in zip(*traces, strict=True):
+        one = states[0]
+        for other in states[1:]:
+            assert np.array_equal(one.observation, other.observation)
+            assert np.array_equal(one.legal_action_mask, other.legal_action_mask)
+            assert np.array_equal(one.rewards, other.rewards)
+            assert np.array_equal(one.episode, other.episode)
+    if options:
+        assert traces[0][-1].episode.max() >= 1, "games ended and restarted"
+    # Native loops only: LSD and the pure-Python engine step on one thread.
+
+
+def test_num_threads_defaults_to_one_per_core() -> None:
+    import os
+
+    assert VectorEnv("pacru").num_threads == len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "bool"])
+def test_observation_dtypes(dtype: str) -> None:
+    plain = VectorEnv("pacru", players=2, num_envs=2, opening_plies=3)
+    other = VectorEnv("pacru", players=2, num_envs=2, opening_plies=3, observation_dtype=dtype)
+    a, b = plain.init(1), other.init(1)
+    assert b.observation.dtype == np.dtype(dtype)
+    if dtype == "uint8":
+        assert np.array_equal(b.observation, np.rint(a.observation * 255).astype(np.uint8))
+        assert set(np.unique(b.observation).tolist()) <= set(range(256))
+        assert b.observation.max() == 255
+    else:
+        assert np.array_equal(b.observation, a.observation != 0)
+
+
+def test_a_vector_env_and_its_states_pickle_and_deep_copy() -> None:
+    env = VectorEnv("pacru", players=3, num_envs=4, move_cap=40, autoreset_mode="next-step")
+    states = _trace(env, 30)
+    assert any(env.prefix(s, i) for s in states for i in range(4)), "a move under way"
+    for state in states[::5]:
+        again = pickle.loads(pickle.dumps(state))
+        assert again.equals(state)
+        assert np.array_equal(again.observation, state.observation)
+        assert [again.env.position(again, i) for i in range(4)] == [
+            env.position(state, i) for i in range(4)
+        ]
+        assert [again.env.prefix(again, i) for i in range(4)] == [
+            env.prefix(state, i) for i in range(4)
+        ]
+        # The unpickled state steps on, in its own environment or in this one.
+        actions = random_actions(state, np.random.default_rng(0))
+        assert env.step(again, actions).equals(env.step(state, actions))
+    clone = pickle.loads(pickle.dumps(env))
+    assert repr(clone) == repr(env)
+    assert clone.init(3).equals(env.init(3))
+    assert repr(copy.deepcopy(env)) == repr(env)
+    assert copy.deepcopy(states[-1]) is states[-1]  # immutable
+    assert not states[0].equals(states[1])
+
+
+@pytest.mark.parametrize(("game", "players"), [("pacru", 2), ("shacru", 4), ("lsd", 2)])
+def test_encodings_pickle_and_deep_copy(game: str, players: int) -> None:
+    encoding = Encoding.for_game(game, players)
+    again = pickle.loads(pickle.dumps(encoding))
+    assert type(again) is type(encoding)
+    assert (again.game, again.players, dict(again.options)) == (
+        encoding.game,
+        encoding.players,
+        dict(encoding.options),
+    )
+    assert again.action_table() == encoding.action_table()
+    assert copy.deepcopy(encoding) is encoding
+
+
+def test_the_default_move_cap_is_shared() -> None:
+    assert DEFAULT_MOVE_CAP == 1000
+    assert VectorEnv("pacru").encoding.options["move_cap"] == DEFAULT_MOVE_CAP
+    assert VectorEnv("azacru").encoding.options["move_cap"] == DEFAULT_MOVE_CAP
+    assert "move_cap" not in VectorEnv("pacru", move_cap=None).encoding.options
+    assert VectorEnv("pacru", move_cap=20).encoding.options["move_cap"] == 20
+    assert "move_cap" not in VectorEnv("shacru").encoding.options
+
+
+def test_sizes_the_machine_cannot_hold_raise_memory_error() -> None:
+    with pytest.raises(MemoryError, match="1073741824 games' action masks need"):
+        VectorEnv("pacru", players=2, num_envs=2**30).init(0)
+    from pacru.bots import random_rollouts
+
+    with pytest.raises(MemoryError, match="the returns and plies of 1099511627776 games"):
+        random_rollouts(pacru.new_game("pacru", 2), n=2**40, seed=1, max_plies=10)
