@@ -14,9 +14,9 @@ the change of the learner's lead in chevrons and markers. Beside the board
 the learner sees the ``greedy`` bot's suggestion, which its policy adds to
 its logits: it starts from the bot's play and learns where to depart from it.
 
-Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (10
-minutes on the shared 2-core development machine, 3 of them CPU; it plays as
-well as ``greedy``, not better: see :doc:`/training`) is::
+Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (15
+minutes on the shared 2-core development machine, 5 of them CPU; it plays
+about as well as ``greedy``, not clearly better: see :doc:`/training`) is::
 
     python examples/train_maskable_ppo.py OUTPUT_FOLDER
 
@@ -52,7 +52,7 @@ from pacru.sb3 import Opponent, PacruVecEnv, policy_opponent
 QUICK = os.environ.get("PACRU_EXAMPLE_QUICK") == "1"
 SEED = int(os.environ.get("PACRU_EXAMPLE_SEED", "1"))
 #: Decisions of the learner to train on; the games are capped at MOVE_CAP moves (D32).
-TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "60000"))
+TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "120000"))
 NUM_ENVS = 8 if QUICK else 16
 MOVE_CAP = 200
 EVAL_GAMES = 10 if QUICK else 200
@@ -61,7 +61,7 @@ MIX = {"self": 0.2, "greedy": 0.7, "random": 0.1}
 SHAPING = 0.2
 HINT = os.environ.get("PACRU_EXAMPLE_HINT", "1") == "1"
 #: The weight of the hint in the policy's logits.
-PRIOR = float(os.environ.get("PACRU_EXAMPLE_PRIOR", "6.0"))
+PRIOR = float(os.environ.get("PACRU_EXAMPLE_PRIOR", "4.5"))
 
 
 # %%
