@@ -13,6 +13,7 @@ the package index. References to ``str``, ``attrs`` etc. render as plain text.
 from __future__ import annotations
 
 import doctest
+import os
 import sys
 from pathlib import Path
 
@@ -47,6 +48,9 @@ root_doc = "index"
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "auto_examples/*.ipynb"]
 
 # -- the gallery of examples/ (sphinx-gallery runs every example at each build) -----------
+# The training example trains for a few seconds only in the gallery (its full run is
+# documented in docs/training.rst).
+os.environ.setdefault("PACRU_EXAMPLE_QUICK", "1")
 sphinx_gallery_conf = {
     "examples_dirs": str(ROOT / "examples"),
     "gallery_dirs": "auto_examples",
@@ -56,7 +60,8 @@ sphinx_gallery_conf = {
     # Qualified names (docs/_ext/pacru_gallery.py) keep the configuration picklable.
     "reset_argv": "pacru_gallery.reset_argv",
     "image_scrapers": ("pacru_gallery.svg_scraper",),
-    # No matplotlib here: nothing to reset between examples.
+    # The one example with matplotlib (the training example) closes its figure and writes
+    # SVG, which the scraper shows: nothing to reset between examples.
     "reset_modules": (),
     # A failing example fails the build.
     "abort_on_example_error": True,

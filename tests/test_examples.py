@@ -64,10 +64,19 @@ KEY_OUTPUT = {
         "lsd.svg (",
         "after the pincer: red marker on e7, red marker on f8, chevron red SW",
     ],
+    "train_maskable_ppo.py": [
+        "training on 1024 decisions, 8 games at once, seed 1",
+        "model saved: maskable_ppo_pacru.zip",
+        " lost of 10\nagainst greedy: ",
+        "learning curve: learning_curve.svg",
+    ],
 }
 
 #: Examples that write files get a temporary folder as their argument.
-WRITES_FILES = {"export_svg.py"}
+WRITES_FILES = {"export_svg.py", "train_maskable_ppo.py"}
+
+#: Files the examples that write must leave in their folder (beyond their printed names).
+FILES_WRITTEN = {"train_maskable_ppo.py": ["maskable_ppo_pacru.zip", "learning_curve.svg"]}
 
 
 def test_every_example_has_expected_output() -> None:
@@ -78,19 +87,28 @@ def test_every_example_has_expected_output() -> None:
 def test_example_runs(path: Path, tmp_path: Path) -> None:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    env["PACRU_EXAMPLE_QUICK"] = "1"  # the training example's few-second run
     proc = subprocess.run(
         [sys.executable, str(path), *([str(tmp_path)] if path.name in WRITES_FILES else [])],
         capture_output=True,
         text=True,
         env=env,
         cwd=ROOT,
-        timeout=120,
+        # A safety net against a hang, not a timing check: torch's import and training are slow
+        # on a loaded machine.
+        timeout=600 if path.name == "train_maskable_ppo.py" else 120,
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     for expected in KEY_OUTPUT[path.name]:
         assert expected in proc.stdout
+    for name in FILES_WRITTEN.get(path.name, []):
+        assert (tmp_path / name).stat().st_size > 0
+    if path.name == "train_maskable_ppo.py":
+        curve = (tmp_path / "learning_curve.svg").read_text()
+        assert "<svg" in curve
+        assert "training games won" in curve
     # The whole output, as the docs gallery shows it: no line of it goes unchecked.
     shown = proc.stdout.replace(str(tmp_path), "OUTPUT_DIR")
     assert shown == (EXPECTED / f"{path.name}.txt").read_text(encoding="utf-8")

@@ -21,7 +21,7 @@ from typing import Any
 from sphinx_gallery.scrapers import figure_rst
 
 #: Examples that take an output folder as their one argument.
-WRITES_FILES = frozenset({"export_svg.py"})
+WRITES_FILES = frozenset({"export_svg.py", "train_maskable_ppo.py"})
 
 _OUT = Path(tempfile.mkdtemp(prefix="pacru-gallery-"))
 

@@ -7,7 +7,16 @@ import sys
 
 import pytest
 
-FRAMEWORKS = ("numpy", "pyspiel", "open_spiel", "pettingzoo", "gymnasium", "cairosvg")
+FRAMEWORKS = (
+    "numpy",
+    "pyspiel",
+    "open_spiel",
+    "pettingzoo",
+    "gymnasium",
+    "cairosvg",
+    "torch",
+    "stable_baselines3",
+)
 
 
 def _imported(modules: str) -> set[str]:
@@ -26,6 +35,7 @@ def test_pacru_and_its_bots_import_no_framework() -> None:
         ("pacru.openspiel", {"numpy", "pyspiel", "open_spiel"}),
         ("pacru.pettingzoo", {"numpy", "pettingzoo", "gymnasium"}),
         ("pacru.gymnasium", {"numpy", "gymnasium"}),
+        ("pacru.sb3", {"numpy", "gymnasium", "torch", "stable_baselines3"}),
     ],
 )
 def test_each_adapter_imports_its_own_framework(module: str, expected: set[str]) -> None:
