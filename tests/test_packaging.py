@@ -5,9 +5,15 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib.metadata
+import importlib.util
 import re
+import subprocess
+import sys
+import tarfile
 import tomllib
+import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,22 +31,32 @@ def _setup_commands() -> list[str]:
     return [block.strip() for block in re.findall(r"```sh\n(.*?)```", section, re.S)]
 
 
-def test_version_is_semver_and_matches_installed_metadata() -> None:
-    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", pacru.__version__)
-    # maturin takes the version from the extension's crate: it must be pacru's.
-    assert PYPROJECT["project"]["dynamic"] == ["version"]
+def test_version_is_set_once_in_pyproject() -> None:
+    """pyproject.toml's ``[project] version`` is the one place: pacru reads the metadata."""
+    version = PYPROJECT["project"]["version"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+((a|b|rc)\d+)?(\.dev\d+)?", version)
+    assert "dynamic" not in PYPROJECT["project"]
+    assert pacru.__version__ == importlib.metadata.version("pacru") == version
+    # No second copy: not in the package's source, not in the extension's crate (maturin takes
+    # pyproject's; the crate's own is a placeholder).
+    source = (ROOT / "src" / "pacru" / "_version.py").read_text(encoding="utf-8")
+    assert not re.search(r"\d+\.\d+\.\d+", source)
     crate = tomllib.loads((ROOT / "rust" / "python" / "Cargo.toml").read_text(encoding="utf-8"))
-    assert crate["package"]["version"] == pacru.__version__
-    try:
-        installed = importlib.metadata.version("pacru")
-    except importlib.metadata.PackageNotFoundError:
-        pytest.skip("pacru is not installed (running from the source tree)")
-    assert installed == pacru.__version__
+    assert crate["package"]["version"] == "0.0.0"
+
+
+def test_version_is_read_lazily() -> None:
+    """``import pacru`` does not import importlib.metadata for ``__version__``."""
+    code = "import sys, pacru; print('importlib.metadata' in sys.modules); pacru.__version__"
+    code += "; print('importlib.metadata' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
 
 
 def test_package_ships_py_typed() -> None:
     assert (ROOT / "src" / "pacru" / "py.typed").is_file()
     maturin = PYPROJECT["tool"]["maturin"]
+    assert PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["src/pacru"]
     assert maturin["python-source"] == "src"
     assert maturin["module-name"] == "pacru._native"
     assert (ROOT / maturin["manifest-path"]).is_file()
@@ -76,15 +92,15 @@ def test_runtime_dependencies_are_attrs_only() -> None:
 
 
 def test_sdist_includes_exist() -> None:
-    for item in PYPROJECT["tool"]["maturin"]["include"]:
-        assert item["format"] == "sdist"
-        assert list(ROOT.glob(item["path"])), item
+    for path in PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["only-include"]:
+        assert (ROOT / path).exists(), path
 
 
 def test_readme_set_up_has_two_commands_and_ci_runs_the_test_command() -> None:
     main_job, tests = _setup_commands()
     assert main_job == 'pip install ".[cli]" && pacru play shacru --players 2 --seed 1'
-    assert tests == 'pip install ".[test]" && python -m pytest'
+    # Editable: the tests run the working tree, not a copy installed from it.
+    assert tests == 'pip install -e ".[test]" && python -m pytest'
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert any(line.startswith(tests) for line in ci.splitlines())
 
@@ -130,3 +146,163 @@ def test_errors_page_lists_every_reason_code() -> None:
     page = (ROOT / "docs" / "errors.rst").read_text(encoding="utf-8")
     missing = sorted(c for c in codes | {"game-over"} if f"``{c}``" not in page)
     assert missing == []
+
+
+# The build: build_backend/pacru_backend.py chooses maturin or hatchling (docs/development.rst).
+
+
+def _backend() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "pacru_backend", ROOT / "build_backend" / "pacru_backend.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fake_cargo(directory: Path, status: int) -> str:
+    """A directory holding a ``cargo`` that exits with ``status``, as a PATH."""
+    cargo = directory / "cargo"
+    cargo.write_text(f"#!/bin/sh\nexit {status}\n", encoding="utf-8")
+    cargo.chmod(0o755)
+    return str(directory)
+
+
+def test_build_system_needs_no_rust_to_start() -> None:
+    """pip installs only hatchling first; maturin is asked for only where cargo runs."""
+    system = PYPROJECT["build-system"]
+    assert system["build-backend"] == "pacru_backend"
+    assert system["backend-path"] == ["build_backend"]
+    assert [re.split(r"[<>=!~ ]", r)[0] for r in system["requires"]] == ["hatchling"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the fake cargo is a shell script")
+@pytest.mark.parametrize(
+    ("cargo_status", "choice", "engine", "requires"),
+    [
+        (None, "", "python", []),
+        (1, "", "python", []),
+        (0, "", "native", ["maturin>=1.5,<2"]),
+        (0, "auto", "native", ["maturin>=1.5,<2"]),
+        (0, "python", "python", []),
+        (0, "native", "native", ["maturin>=1.5,<2"]),
+    ],
+)
+def test_backend_chooses_native_only_where_cargo_runs(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    cargo_status: int | None,
+    choice: str,
+    engine: str,
+    requires: list[str],
+) -> None:
+    backend = _backend()
+    path = str(tmp_path) if cargo_status is None else _fake_cargo(tmp_path, cargo_status)
+    monkeypatch.setenv("PATH", path)
+    monkeypatch.setenv("PACRU_BUILD_ENGINE", choice)
+    assert backend.engine() == engine
+    assert backend.get_requires_for_build_wheel() == requires
+    assert backend.get_requires_for_build_editable() == requires
+    assert backend.get_requires_for_build_sdist() == []
+
+
+@pytest.mark.parametrize(
+    ("cargo_status", "why"),
+    [
+        (None, "no Rust toolchain (cargo is not on the PATH)"),
+        (1, "no working Rust toolchain (`cargo --version` failed: "),
+    ],
+)
+def test_backend_says_why_in_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    cargo_status: int | None,
+    why: str,
+) -> None:
+    backend = _backend()
+    path = str(tmp_path) if cargo_status is None else _fake_cargo(tmp_path, cargo_status)
+    monkeypatch.setenv("PATH", path)
+    monkeypatch.delenv("PACRU_BUILD_ENGINE", raising=False)
+    assert backend.missing_cargo().startswith(why)
+    backend._say_why()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"pacru: {why}")
+    assert "building the pure-Python engine (pacru.ENGINE == 'python')" in err
+    # Required native engine, or a misspelt choice: a one-line error, not a fallback.
+    monkeypatch.setenv("PACRU_BUILD_ENGINE", "native")
+    with pytest.raises(SystemExit, match=r"^pacru: PACRU_BUILD_ENGINE=native but no "):
+        backend.engine()
+    monkeypatch.setenv("PACRU_BUILD_ENGINE", "rust")
+    with pytest.raises(SystemExit, match="'rust' is not one of native, python, auto"):
+        backend.engine()
+
+
+def test_pure_wheel_and_sdist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure wheel is ``py3-none-any`` with every module but the extension; the sdist holds
+    what either wheel builds from, and no build output."""
+    backend = _backend()
+    monkeypatch.setenv("PACRU_BUILD_ENGINE", "python")
+    monkeypatch.chdir(ROOT)
+    version = PYPROJECT["project"]["version"]
+    wheel = tmp_path / backend.build_wheel(str(tmp_path))
+    assert wheel.name == f"pacru-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        metadata = archive.read(f"pacru-{version}.dist-info/METADATA").decode()
+    modules = {
+        p.relative_to(ROOT / "src").as_posix()
+        for p in (ROOT / "src" / "pacru").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith("_native.")
+    }
+    assert modules | {"pacru/_native.pyi"} <= names
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
+    assert f"\nVersion: {version}\n" in metadata
+    assert "\nRequires-Dist: attrs>=23.2\n" in metadata
+    sdist = tmp_path / backend.build_sdist(str(tmp_path))
+    assert sdist.name == f"pacru-{version}.tar.gz"
+    with tarfile.open(sdist) as archive:
+        listed = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
+    expected = {
+        "pyproject.toml",
+        "build_backend/pacru_backend.py",
+        ".cargo/config.toml",
+        "rust/Cargo.lock",
+        "rust/python/Cargo.toml",
+        "rust/engine/src/lib.rs",
+        "src/pacru/__init__.py",
+        "tests/conftest.py",
+        "LICENSE",
+        "CHANGELOG.md",
+    }
+    assert expected <= listed
+    assert not [n for n in listed if n.startswith("rust/target") or n.endswith((".so", ".pyc"))]
+
+
+def test_ci_and_release_workflow_check_every_distribution() -> None:
+    """.ci/run and the release workflow run the same core tests and the same checks."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    workflow = (ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    core = re.search(r"^core_tests=\((.*)\)$", ci, re.M)
+    assert core is not None
+    assert f"CORE_TESTS: {core[1]}\n" in workflow
+    for check in ("abi3audit --strict", "PACRU_BUILD_ENGINE=python", "pacru: no Rust toolchain"):
+        assert check in ci
+        assert check in workflow
+    assert "--zig --compatibility manylinux2014" in ci
+    assert "auditwheel show" in ci
+    builds = re.findall(r"name: ([\w-]+), os: [\w.-]+, target: (\w+)", workflow)
+    assert sorted(builds) == [
+        ("macos-arm64", "aarch64"),
+        ("macos-x86_64", "x86_64"),
+        ("manylinux-aarch64", "aarch64"),
+        ("manylinux-x86_64", "x86_64"),
+        ("musllinux-aarch64", "aarch64"),
+        ("musllinux-x86_64", "x86_64"),
+        ("windows-x64", "x64"),
+    ]
+    assert workflow.count('manylinux: "2014" }') == 2
+    assert workflow.count("manylinux: musllinux_1_2 }") == 2

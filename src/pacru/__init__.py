@@ -20,7 +20,6 @@ from rank 1; constants :data:`pacru.geometry.E5` etc.).
 from typing import TYPE_CHECKING, Any
 
 from pacru._status import Status
-from pacru._version import __version__
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron import engine as _engine
 from pacru.chevron.move import Move, MoveKind
@@ -39,12 +38,15 @@ from pacru.games import CHEVRON_GAMES, GAMES, AnyState, from_position, new_game
 from pacru.geometry import Direction, field_name, parse_field
 
 if TYPE_CHECKING:
+    from pacru._version import __version__
     from pacru.lsd import LsdMove, LsdState, Tile
     from pacru.lsd.movelist import LsdLegalMoves
 
 # LSD's types are exported here too, but imported on first use: ``import pacru``
-# stays as light as the chevron engine.
+# stays as light as the chevron engine. So is ``__version__``, read from the installed
+# metadata (importlib.metadata costs about as much to import as the chevron engine).
 _LAZY = {
+    "__version__": "pacru._version",
     "LsdLegalMoves": "pacru.lsd.movelist",
     "LsdMove": "pacru.lsd",
     "LsdState": "pacru.lsd",
