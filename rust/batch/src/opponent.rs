@@ -391,7 +391,7 @@ pub fn play_bots(
         && i32::from(g.pos().to_move) != seat
         && taken < budget
     {
-        let mut rng = SplitMix64::for_game(seed, u64::from(g.pos().ply));
+        let mut rng = SplitMix64::for_game(seed, g.pos().ply);
         let index = choose(bot, &layout.rules, g.list(), &mut rng);
         let (next, n) = play_move(layout, &g, index, budget - taken)?;
         g = next;
