@@ -122,7 +122,7 @@ def throughput(
 def observation_median(game: str, players: int, seed: int, samples: int = 300) -> float:
     """Median microseconds of ``observation`` over states of seeded random games."""
     rng = random.Random(seed)
-    state = pacru.new_game(game, players)
+    state: GameState[Any] = pacru.new_game(game, players)
     enc = Encoding.of(state)
     times: list[float] = []
     ply = 0

@@ -190,11 +190,11 @@ def call_medians(
         app.append(t3 - t2)
         if isinstance(state, ChevronState) and state.outcome is None:
             if pacru.ENGINE == "native":  # the extension's generator on its own position
-                from pacru.chevron.native import position
+                from pacru.chevron.native import MOVES, position
 
                 pos = position(state)
                 t4 = clock()
-                pos.legal_moves()
+                pos.legal_moves(MOVES)
                 raw.append(clock() - t4)
                 continue
             args = (state.rules, state.markers, state.chevrons, state.to_move, state.occupied)

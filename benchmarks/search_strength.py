@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
+from typing import Any
 
 import pacru
 from pacru.bots import SearchBot
@@ -103,7 +104,7 @@ def _many(args: argparse.Namespace) -> None:
 
 def _nps(args: argparse.Namespace) -> None:
     for game, players in (("pacru", 2), ("shacru", 2), ("pacru", 3), ("pacru", 4)):
-        state = pacru.new_game(game, players=players)
+        state: pacru.GameState[Any] = pacru.new_game(game, players=players)
         best = 0.0
         for _ in range(3):
             bot = SearchBot(seed=1, time_limit=1.0)

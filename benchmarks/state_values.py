@@ -83,7 +83,7 @@ def states_at_1000() -> dict[str, pacru.GameState[Any]]:
             states[game] = state
             continue
         rng = random.Random(1)
-        line = [pacru.new_game(game, 2)]
+        line: list[pacru.GameState[Any]] = [pacru.new_game(game, 2)]
         while not line[-1].is_terminal:
             line.append(line[-1].apply_move(rng.choice(line[-1].legal_moves())))
         states[game] = line[-1] if game == "lsd" else at_ply(line[len(line) // 3], 1000)

@@ -16,13 +16,14 @@ chevron's reorientation by one turn) first and a move within it second.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import pacru
 from pacru.bots import RandomBot
 
 
 def main(game: str = "shacru", players: int = 2, seed: int = 1) -> None:
-    line = pacru.Game.new(game, players)  # the line of play: start state and moves
+    line: pacru.Game[Any] = pacru.Game.new(game, players)  # the line of play: start state and moves
     state = line.state
     bot = RandomBot(seed=seed)
     print(f"{game} for {players}: {', '.join(state.players)}")
