@@ -224,7 +224,8 @@ def test_changelog_does_not_add_and_remove_the_same_build() -> None:
 #: ``$ pacru ...`` sessions that the docs show as measurements, run by hand (each takes minutes:
 #: MCTS ladders); every other session shown in the docs is run by the test below.
 MEASURED = re.compile(
-    r"^pacru ladder \w+ --bot random --bot greedy --bot mcts --games 4 --seed 2026$"
+    r"^pacru ladder \w+ --bot random --bot greedy --bot mcts --games 10 --seed 2026"
+    r" --out ladder-\w+$"
 )
 #: What varies from run to run in a shown output: wall-clock time.
 _TIMING = re.compile(r"\d+(\.\d+)? s of play in total")
@@ -281,7 +282,7 @@ def test_the_docs_show_pacru_sessions() -> None:
         "pacru replay bad.pgn",
     ]
     measured = [command.split()[2] for _, _, command, _ in SESSIONS if MEASURED.match(command)]
-    assert measured == ["lilacru", "shacru", "azacru", "pacru"]
+    assert measured == ["lilacru", "shacru", "azacru", "pacru", "lsd"]
 
 
 @pytest.mark.parametrize(
