@@ -311,8 +311,13 @@ class PacruVectorEnv(
     def _opponents_play(self, state: VectorState) -> VectorState:
         """Let the opponents decide until the learner decides (or the game ends) in every game."""
         self._state = state
-        if self._batched is not None:
-            return self.env.play_opponents(state, self._batched, self.seats, seed=self._seeds[0])
+        while self._batched is not None:
+            state = self.env.play_opponents(state, self._batched, self.seats, seed=self._seeds[0])
+            self._state = state
+            # Same-step: a game that ended during the opponents' moves restarted with a new
+            # episode, whose learner's seat (seat=None) may differ from the one played to.
+            if not ((state.current_player >= 0) & (state.current_player != self.seats)).any():
+                return state
         env = self.env
         ends = Ends(state)
         while True:

@@ -1,17 +1,19 @@
 """Stable-Baselines3: many games of one learner as an SB3 ``VecEnv``, for (Maskable)PPO.
 
 :class:`PacruVecEnv` is a ``stable_baselines3.common.vec_env.VecEnv`` on
-:mod:`pacru.vector`: the learner takes one decision of :mod:`pacru.encoding`
-in every game per step; the opponent, in every other seat, then decides until
-the learner decides again or the game ends. ``MaskablePPO("MultiInputPolicy",
-env)`` of sb3-contrib takes it as it is (:meth:`PacruVecEnv.action_masks`).
-Extra ``sb3``: ``pip install "pacru[sb3]"``.
+:class:`pacru.gymnasium_vector.PacruVectorEnv` in its same-step reset mode: the
+learner takes one decision of :mod:`pacru.encoding` in every game per step; the
+opponent, in every other seat, then decides until the learner decides again or
+the game ends. ``MaskablePPO("MultiInputPolicy", env)`` of sb3-contrib takes it
+as it is (:meth:`PacruVecEnv.action_masks`). Extra ``sb3``:
+``pip install "pacru[sb3]"``.
 
 =================  ==========================================================
 action             ``Discrete(num_actions)`` per game: one decision (any
                    integer dtype)
-observation        ``Dict``, batched: ``"observation"``, float32
-                   ``(num_envs, *observation_shape)``, the learner's view
+observation        ``Dict``, batched: ``"observation"``, float32 (or
+                   ``observation_dtype``) ``(num_envs, *observation_shape)``,
+                   the learner's view
                    (:meth:`pacru.encoding.Encoding.observation`), and
                    ``"action_mask"``, int8 ``(num_envs, num_actions)``
 reward             float32 ``(num_envs,)``: 0 until a game ends, then the
@@ -22,20 +24,22 @@ done               the game ended, by the rules or by a limit: the move
                    ``infos[i]["TimeLimit.truncated"]`` is True for a limit
 reset              in the same step, as SB3 expects: the observation after
                    an end is the new game's first, and the end's is in
-                   ``infos[i]["terminal_observation"]`` (zeros: a finished
-                   game has no decision)
-seat               ``seat=None`` draws the learner's seat per game;
+                   ``infos[i]["terminal_observation"]`` (zeros, mask all
+                   ones: a finished game has no decision)
+seat               ``seat=None`` (default) draws the learner's seat per game;
                    ``infos[i]["seat"]`` is the seat of the game now played
 illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
                    no game changes
 =================  ==========================================================
 
-``opponent`` is a bot spec (``"random"``, ``"greedy"``), a
-:class:`pacru.bots.Bot` or a subclass (one bot per other seat and game, seeded
-from the reset's seed), or a batched policy: any other callable
-``(observation, legal_action_mask) -> actions`` called on the rows where an
-opponent decides, with each row seen by the seat deciding. A frozen copy of
-the learner's own policy makes self-play (see the training example);
+``opponent`` is any opponent of :class:`pacru.gymnasium_vector.PacruVectorEnv`:
+``"random"`` or ``"greedy"`` (played natively and batched), a *batched policy*
+(a callable taking two positional arguments, ``(observation,
+legal_action_mask) -> actions``, called on the rows where an opponent decides,
+each row seen by the seat deciding; :func:`pacru.gymnasium_vector.is_batched_policy`
+is the rule), or another bot spec, bot class or factory (Python bots, one per
+game and other seat, built at :meth:`PacruVecEnv.reset`). A frozen copy of the
+learner's own policy (:func:`policy_opponent`) makes self-play;
 :meth:`PacruVecEnv.set_opponent` (or ``env_method("set_opponent", ...)``)
 changes it between rollouts. :meth:`PacruVecEnv.seed` then
 :meth:`PacruVecEnv.reset` replays the same games for the same actions.
@@ -47,12 +51,11 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
-from pacru._cursor import observation_space
-from pacru._learner_games import BatchedPolicy, LearnerGames, Opponent
+from pacru.gymnasium_vector import Opponent, PacruVectorEnv
+from pacru.vector import BatchedPolicy, VectorState
 
 __all__ = ["BatchedPolicy", "Opponent", "PacruVecEnv", "policy_opponent"]
 
@@ -68,14 +71,18 @@ class PacruVecEnv(VecEnv):
         game: a name of :data:`pacru.GAMES`.
         players: 2, 3 or 4.
         num_envs: the number of games.
-        opponent: a bot spec, bot or bot class, or a batched policy.
+        opponent: ``"random"``, ``"greedy"``, a batched policy, or the bots of
+            the other seats (as :class:`pacru.gymnasium_vector.PacruVectorEnv`).
         seat: the learner's seat (0-based turn order) in every game, or
             ``None`` (default) to draw it per game.
         max_steps: end a game (truncated) after this many decisions of all players.
+        observation_dtype: ``float32`` (default), ``uint8`` or ``bool``.
+        num_threads: threads stepping the games (``None``: one per core).
         options: options of :func:`pacru.new_game` (``move_cap=`` ...).
 
     Raises:
-        ValueError: an unknown game, player count or option, or a seat out of range.
+        ValueError: an unknown game, player count, option, bot spec or dtype,
+            or a seat out of range.
     """
 
     def __init__(
@@ -86,14 +93,45 @@ class PacruVecEnv(VecEnv):
         opponent: Opponent = "random",
         seat: int | None = None,
         max_steps: int | None = None,
+        *,
+        observation_dtype: Any = np.float32,
+        num_threads: int | None = None,
         **options: Any,
     ) -> None:
-        self.games = LearnerGames(game, players, num_envs, opponent, seat, max_steps, **options)
+        #: The batched games: a :class:`pacru.gymnasium_vector.PacruVectorEnv`, same-step.
+        self.vector_env = PacruVectorEnv(
+            game,
+            players,
+            num_envs,
+            opponent,
+            seat,
+            max_steps,
+            autoreset_mode="same-step",
+            observation_dtype=observation_dtype,
+            num_threads=num_threads,
+            **options,
+        )
         self.render_mode = None
-        encoding = self.games.env.encoding
-        single = observation_space(encoding)
-        super().__init__(num_envs, single, spaces.Discrete(encoding.num_actions))
-        self._actions: npt.NDArray[np.intp] | None = None
+        super().__init__(
+            num_envs,
+            self.vector_env.single_observation_space,
+            self.vector_env.single_action_space,
+        )
+        self._actions: npt.NDArray[Any] | None = None
+
+    @property
+    def state(self) -> VectorState:
+        """The games now (:class:`pacru.vector.VectorState`), each at a decision of the learner.
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+        """
+        return self.vector_env.state
+
+    @property
+    def seats(self) -> npt.NDArray[np.int32]:
+        """The learner's seat in each game now, int32 ``(num_envs,)``."""
+        return self.vector_env.seats
 
     # -- the VecEnv contract --------------------------------------------------------------
 
@@ -102,10 +140,10 @@ class PacruVecEnv(VecEnv):
 
         The seed is the first of :meth:`seed`'s (once; fresh entropy otherwise).
         """
-        self.games.reset(self._seeds[0])
+        observation, _ = self.vector_env.reset(seed=self._seeds[0])
         self._reset_seeds()
         self.reset_infos = self._seat_infos()
-        return self._observe()
+        return _copied(observation)
 
     def step_async(self, actions: npt.NDArray[Any]) -> None:
         """Keep the learner's ``actions``, shape ``(num_envs,)``, for :meth:`step_wait`."""
@@ -121,24 +159,26 @@ class PacruVecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("call step_async() first")
         actions, self._actions = self._actions, None
-        rewards, terminated, truncated = self.games.step(actions)
+        observation, rewards, terminated, truncated, vector_infos = self.vector_env.step(actions)
         dones = terminated | truncated
         infos = self._seat_infos()
-        if dones.any():
-            terminal = np.zeros(self.games.env.observation_shape, dtype=np.float32)
-            mask = np.ones(self.action_space.n, dtype=np.int8)  # type: ignore[attr-defined]
-            for row in np.flatnonzero(dones).tolist():
-                infos[row]["terminal_observation"] = {"observation": terminal, "action_mask": mask}
-                infos[row]["TimeLimit.truncated"] = bool(truncated[row] and not terminated[row])
-        return self._observe(), rewards, dones, infos
+        for row in np.flatnonzero(dones).tolist():
+            infos[row]["terminal_observation"] = vector_infos["final_obs"][row]
+            infos[row]["TimeLimit.truncated"] = bool(truncated[row] and not terminated[row])
+        return _copied(observation), rewards, dones, infos
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions now: bool ``(num_envs, num_actions)``."""
-        return self.games.state.legal_action_mask.copy()
+        return self.vector_env.action_masks()
 
     def set_opponent(self, opponent: Opponent) -> None:
-        """Play ``opponent`` in the other seats from the next decision on."""
-        self.games.set_opponent(opponent)
+        """Play ``opponent`` in the other seats: a batched policy, ``"random"`` or
+        ``"greedy"`` from the next decision on, other bots from the next :meth:`reset`.
+
+        Raises:
+            ValueError: a bad bot spec or the wrong number of opponents.
+        """
+        self.vector_env.set_opponent(opponent)
 
     def close(self) -> None:
         """Nothing to release: the games live in this process."""
@@ -198,15 +238,13 @@ class PacruVecEnv(VecEnv):
         if sorted(self._indices(indices)) != list(range(self.num_envs)):
             raise ValueError(f"{what}: the games share one opponent and settings; give every index")
 
-    def _observe(self) -> Observation:
-        state = self.games.state
-        return {
-            "observation": np.array(state.observation),
-            "action_mask": state.legal_action_mask.astype(np.int8),
-        }
-
     def _seat_infos(self) -> list[dict[str, Any]]:
-        return [{"seat": int(seat)} for seat in self.games.seat]
+        return [{"seat": seat} for seat in self.seats.tolist()]
+
+
+def _copied(observation: dict[str, Any]) -> Observation:
+    """Writable arrays (the vector env's observation is the state's read-only one)."""
+    return {key: np.array(value) for key, value in observation.items()}
 
 
 def policy_opponent(policy: Any, *, deterministic: bool = False) -> BatchedPolicy:
@@ -220,9 +258,7 @@ def policy_opponent(policy: Any, *, deterministic: bool = False) -> BatchedPolic
     likely ones, among the legal actions only.
     """
 
-    def play(
-        observation: npt.NDArray[np.float32], legal_action_mask: npt.NDArray[np.bool_]
-    ) -> npt.NDArray[np.intp]:
+    def play(observation: npt.NDArray[Any], legal_action_mask: npt.NDArray[np.bool_]) -> Any:
         batch = {"observation": observation, "action_mask": legal_action_mask.astype(np.int8)}
         actions, _ = policy.predict(
             batch, deterministic=deterministic, action_masks=legal_action_mask

@@ -50,16 +50,16 @@ def test_spaces_and_first_observations() -> None:
     for i in range(4):
         row = {key: value[i] for key, value in observation.items()}
         assert env.observation_space.contains(row)
-    state = env.games.state
+    state = env.state
     assert state.current_player.tolist() == [2, 2, 2, 2]  # both bots moved first
-    assert [env.games.env.position(state, i).ply for i in range(4)] == [2, 2, 2, 2]
+    assert [env.vector_env.env.position(state, i).ply for i in range(4)] == [2, 2, 2, 2]
     assert env.reset_infos == [{"seat": 2}] * 4
     assert np.array_equal(observation["action_mask"], env.action_masks().astype(np.int8))
 
 
 def test_a_game_played_through_the_adapter_is_the_game_played_directly() -> None:
     """Learner and opponent both play the lowest legal action: one known game, reset at its end."""
-    direct = VectorEnv("lilacru", 2, 1)
+    direct = VectorEnv("lilacru", 2, 1, autoreset_mode="next-step")
     state = direct.init(0)
     learner_steps = 0
     while not state.ended[0]:
@@ -98,23 +98,23 @@ def test_the_move_cap_truncates() -> None:
             assert infos[row]["TimeLimit.truncated"] is True
             assert rewards[row] == 0.0
         dones |= done
-    assert env.games.state.step_count.max() < 12  # every game restarted
+    assert env.state.step_count.max() < 12  # every game restarted
 
 
 def test_seat_none_draws_the_seat_per_game() -> None:
     env = PacruVecEnv("pacru", 2, 32, opponent="random", seat=None, move_cap=6)
     env.seed(7)
     env.reset()
-    seats = env.games.seat.copy()
+    seats = env.seats.copy()
     assert set(seats.tolist()) == {0, 1}
-    assert np.array_equal(env.games.state.current_player, seats)
+    assert np.array_equal(env.state.current_player, seats)
     assert [info["seat"] for info in env.reset_infos] == seats.tolist()
     rng = np.random.default_rng(0)
     drawn: set[tuple[int, int]] = set()
     for _ in range(40):
         _, _, dones, infos = env.step(random_masked(env, rng))
-        assert np.array_equal(env.games.state.current_player, env.games.seat)
-        assert [info["seat"] for info in infos] == env.games.seat.tolist()
+        assert np.array_equal(env.state.current_player, env.seats)
+        assert [info["seat"] for info in infos] == env.seats.tolist()
         drawn |= {(row, infos[row]["seat"]) for row in np.flatnonzero(dones).tolist()}
     assert {seat for _, seat in drawn} == {0, 1}
 
@@ -143,12 +143,12 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(pacru.IllegalMoveError, match="game 1: action 0"):
         env.step(np.array([19, 0]))
     assert np.array_equal(env.action_masks().astype(np.int8), observation["action_mask"])
-    assert env.games.state.step_count.tolist() == [0, 0]
+    assert env.state.step_count.tolist() == [0, 0]
 
 
 def test_an_illegal_opponent_action_raises() -> None:
     env = PacruVecEnv("pacru", 2, 2, opponent=lambda o, m: np.zeros(len(m), int), seat=1)
-    with pytest.raises(pacru.IllegalMoveError, match="action 0 \\(pass\\) is not legal"):
+    with pytest.raises(pacru.IllegalMoveError, match="game 0: the opponent policy's action 0 is"):
         env.reset()
 
 
@@ -170,7 +170,17 @@ def test_sb3_and_sb3_contrib_helpers_take_it() -> None:
     with pytest.raises(ValueError, match="give every index"):
         env.env_method("set_opponent", "greedy", indices=[0])
     env.env_method("set_opponent", "greedy")
-    assert env.get_attr("games")[0].opponent == "greedy"
+    # From now on the games are those of an env made with the greedy opponent.
+    greedy = PacruVecEnv("azacru", 2, 4, opponent="greedy", move_cap=6)
+    inner: Any = env.unwrapped
+    for games in (inner, greedy):
+        games.seed(5)
+    observations = [inner.reset(), greedy.reset()]
+    for _ in range(6):
+        actions = random_masked(greedy, rng)
+        observations += [inner.step(actions)[0], greedy.step(actions)[0]]
+    for a, b in zip(observations[::2], observations[1::2], strict=True):
+        assert np.array_equal(a["observation"], b["observation"])
 
 
 class LegalityWatch(VecEnvWrapper):
@@ -204,5 +214,6 @@ def test_maskable_ppo_learns_on_it_with_legal_actions_only() -> None:
     assert env.actions >= 128
     assert env.illegal == 0
     assert model.num_timesteps >= 128
-    actions, _ = model.predict(games._observe(), action_masks=games.action_masks())
+    observation = games.reset()
+    actions, _ = model.predict(observation, action_masks=games.action_masks())
     assert games.action_masks()[np.arange(4), actions].all()

@@ -151,6 +151,28 @@ def test_seat_none_draws_the_learners_seat_per_game_and_episode() -> None:
     assert np.array_equal(envs.seats, seats)
 
 
+def _lowest_legal(observation: Any, mask: Any) -> Any:
+    return mask.argmax(axis=1)
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "random", _lowest_legal])
+def test_seat_none_same_step_the_learner_decides_in_the_new_games_seat(opponent: Any) -> None:
+    """A game cut by the move cap during the opponents' moves restarts with its new seat."""
+    envs = PacruVectorEnv(
+        "pacru", 2, 16, opponent=opponent, seat=None, move_cap=8, autoreset_mode="same-step"
+    )
+    _, infos = envs.reset(seed=3)
+    assert envs.state.current_player.tolist() == infos["seat"].tolist()
+    rng = np.random.default_rng(0)
+    changed = 0
+    for _ in range(30):
+        before = envs.seats
+        _, _, terminated, truncated, infos = envs.step(_random_masked(envs, rng))
+        assert envs.state.current_player.tolist() == infos["seat"].tolist()
+        changed += int(((terminated | truncated) & (infos["seat"] != before)).sum())
+    assert changed > 0, "some games restarted in the other seat"
+
+
 def test_a_batched_policy_is_the_opponent_and_can_be_swapped() -> None:
     seen: list[int] = []
 
