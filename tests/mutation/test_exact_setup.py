@@ -15,7 +15,9 @@ import pytest
 
 import pacru
 
-OPTIONS = "start_layout, turn_order, first_player, colours, meeting_rule, move_cap, idle_rounds"
+#: The options an unknown one's error lists for Pacru: the set-up options and Pacru's own rule
+#: options (not Lilacru's and Shacru's idle_rounds).
+OPTIONS = "start_layout, turn_order, first_player, colours, meeting_rule, move_cap"
 
 
 @pytest.mark.parametrize(
