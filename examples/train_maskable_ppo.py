@@ -248,7 +248,9 @@ class OpponentMix(BaseCallback):
 
     def _on_rollout_end(self) -> None:
         if self.rollouts % 10 == 0:  # progress: the last 10 rollouts' games per opponent
-            rollout = self.model.n_steps * self.model.n_envs
+            model = self.model
+            assert isinstance(model, MaskablePPO)
+            rollout = model.n_steps * model.n_envs
             recent = [(k, r) for s, k, r in self.results if s > self.num_timesteps - 10 * rollout]
             rates = ", ".join(
                 f"{k} {np.mean([r > 0 for kk, r in recent if kk == k]):.0%}"
