@@ -28,6 +28,19 @@ pub struct Rollouts {
     pub moves: Option<Vec<u64>>,
 }
 
+impl Rollouts {
+    /// Empty arrays with room for the returns and plies of `games` games of `players`
+    /// seats (the moves, when `record`, grow as they are played), or the error of the
+    /// allocation that failed.
+    fn with_room(games: usize, players: usize, record: bool) -> Result<Rollouts, TryReserveError> {
+        Ok(Rollouts {
+            returns: try_with_capacity(games.saturating_mul(players))?,
+            plies: try_with_capacity(games)?,
+            moves: record.then(Vec::new),
+        })
+    }
+}
+
 /// `GameState.returns()` of `pos`, one value per seat: 0 for everybody while the game
 /// goes on, when nobody won (the move cap, D32) and when every player shares the win;
 /// else +1 for each winner, -1 for every other seat (eliminated seats lose).
@@ -176,6 +189,9 @@ pub fn family_ranges(pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
 
 /// One random game from `pos`: its last position and its plies (at most `cap`). The
 /// index of every move played is pushed on `record` when given.
+///
+/// # Errors
+/// `record` could not grow (the game is left where it was).
 pub fn playout(
     rules: &Rules,
     pos: &Position,
@@ -183,7 +199,7 @@ pub fn playout(
     sampling: Sampling,
     rng: &mut SplitMix64,
     mut record: Option<&mut Vec<u64>>,
-) -> (Position, u32) {
+) -> Result<(Position, u32), TryReserveError> {
     let mut pos = pos.clone();
     let mut plies = 0u32;
     while pos.outcome.is_none() && cap.is_none_or(|c| plies < c) {
@@ -197,12 +213,15 @@ pub fn playout(
             break;
         };
         if let Some(r) = record.as_deref_mut() {
+            // The games' lengths are the caller's: a record that outgrows memory is an
+            // error, not an abort.
+            r.try_reserve(1)?;
             r.push(index);
         }
         pos = next;
         plies += 1;
     }
-    (pos, plies)
+    Ok((pos, plies))
 }
 
 /// `n` random games from `pos` (see the crate docs for the seeding): their returns
@@ -224,27 +243,25 @@ pub fn random_rollouts(
     threads: usize,
 ) -> Result<Rollouts, TryReserveError> {
     let players = usize::from(pos.players);
-    let mut out = Rollouts {
-        returns: try_with_capacity(n.saturating_mul(players))?,
-        plies: try_with_capacity(n)?,
-        moves: record.then(Vec::new),
-    };
-    let parts = chunks(n, threads, |start, end| {
-        let mut part = Rollouts {
-            returns: Vec::new(),
-            plies: Vec::new(),
-            moves: record.then(Vec::new),
-        };
-        for game in start..end {
-            let mut rng = SplitMix64::for_game(seed, game as u64);
-            let (last, plies) = playout(rules, pos, cap, sampling, &mut rng, part.moves.as_mut());
-            part.returns
-                .extend_from_slice(&returns_of(&last)[..players]);
-            part.plies.push(i32::try_from(plies).unwrap_or(i32::MAX));
-        }
-        part
-    });
+    let mut out = Rollouts::with_room(n, players, record)?;
+    let parts = chunks(
+        n,
+        threads,
+        |start, end| -> Result<Rollouts, TryReserveError> {
+            let mut part = Rollouts::with_room(end - start, players, record)?;
+            for game in start..end {
+                let mut rng = SplitMix64::for_game(seed, game as u64);
+                let (last, plies) =
+                    playout(rules, pos, cap, sampling, &mut rng, part.moves.as_mut())?;
+                part.returns
+                    .extend_from_slice(&returns_of(&last)[..players]);
+                part.plies.push(i32::try_from(plies).unwrap_or(i32::MAX));
+            }
+            Ok(part)
+        },
+    );
     for part in parts {
+        let part = part?;
         out.returns.extend_from_slice(&part.returns);
         out.plies.extend_from_slice(&part.plies);
         if let (Some(all), Some(some)) = (out.moves.as_mut(), part.moves) {
@@ -253,4 +270,36 @@ pub fn random_rollouts(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrays_past_the_address_space_are_an_error_not_an_abort() {
+        assert!(Rollouts::with_room(usize::MAX / 2, 2, false).is_err());
+        assert!(Rollouts::with_room(1 << 61, 1, true).is_err());
+        let room = Rollouts::with_room(5, 3, true).unwrap();
+        assert!(room.returns.capacity() >= 15 && room.plies.capacity() >= 5);
+        assert_eq!(room.moves, Some(Vec::new()));
+    }
+
+    #[test]
+    fn a_recorded_playout_records_each_ply() {
+        let rules = Rules::new(pacru_engine::Game::Pacru);
+        let start = Position::start(2).unwrap();
+        let mut record = Vec::new();
+        let mut rng = SplitMix64::for_game(3, 0);
+        let played = playout(
+            &rules,
+            &start,
+            Some(12),
+            Sampling::Families,
+            &mut rng,
+            Some(&mut record),
+        );
+        let (_, plies) = played.unwrap();
+        assert_eq!((plies, record.len()), (12, 12));
+    }
 }

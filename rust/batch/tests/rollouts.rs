@@ -33,7 +33,7 @@ fn a_game_does_not_depend_on_the_games_before_it() {
     let start = Position::start(3).unwrap();
     let all = random_rollouts(&r, &start, 4, 5, None, Sampling::Moves, false, 1).unwrap();
     let mut rng = SplitMix64::for_game(5, 3);
-    let (last, plies) = playout(&r, &start, None, Sampling::Moves, &mut rng, None);
+    let (last, plies) = playout(&r, &start, None, Sampling::Moves, &mut rng, None).unwrap();
     assert_eq!(all.plies[3], plies as i32);
     assert_eq!(&all.returns[9..12], &returns_of(&last)[..3]);
 }
@@ -146,7 +146,7 @@ fn a_finished_position_gives_its_returns_and_no_ply() {
     let r = rules(Game::Pacru);
     let start = Position::start(2).unwrap();
     let mut rng = SplitMix64::new(3);
-    let (last, plies) = playout(&r, &start, None, Sampling::Families, &mut rng, None);
+    let (last, plies) = playout(&r, &start, None, Sampling::Families, &mut rng, None).unwrap();
     assert!(last.outcome.is_some() && plies > 0);
     let out = random_rollouts(&r, &last, 3, 9, None, Sampling::Families, false, 1).unwrap();
     assert_eq!(out.plies, [0, 0, 0]);

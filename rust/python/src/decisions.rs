@@ -27,6 +27,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple};
 
+use crate::errors::Heap;
 use crate::moves::Moves;
 
 /// The error of a decision the engine could not take: `ValueError` for an action that is
@@ -141,7 +142,7 @@ impl DecisionLayout {
             idle_scale: self.idle_scale,
             supply: self.supply,
         };
-        let game = no_panic(|| Ok(Box::new(Game::of_list(Arc::clone(list)))))?;
+        let game = no_panic(|| Heap::new(Game::of_list(Arc::clone(list))))?;
         if game.legal.is_empty() {
             return Ok(None);
         }
@@ -173,11 +174,12 @@ struct Parts {
 /// identity.
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct NativeDecision {
-    /// The decision state, boxed so that a decision moves as a few words. It shares the
+    /// The decision state, on the heap (allocated fallibly: `MemoryError`, not an abort)
+    /// so that a decision moves as a few words. It shares the
     /// list of `moves`; declared before `moves`, so that it lets go of the list first:
     /// the list's box is reused only when the `Moves` object freeing it holds the last
     /// reference.
-    game: Box<Game>,
+    game: Heap<Game>,
     layout: Layout,
     moves: Py<Moves>,
     /// The fields read most, as Python objects: served by the interpreter as slots.
@@ -207,7 +209,7 @@ impl NativeDecision {
     /// complete.
     fn make<'py>(
         py: Python<'py>,
-        game: Box<Game>,
+        game: Heap<Game>,
         parts: Parts,
         move_: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, NativeDecision>> {
@@ -242,7 +244,7 @@ impl NativeDecision {
 
     /// The decision after the legal `action`.
     fn after<'py>(&self, py: Python<'py>, action: u16) -> PyResult<Bound<'py, NativeDecision>> {
-        let mut game = Box::new((*self.game).clone());
+        let mut game = Heap::new((*self.game).clone())?;
         let played = no_panic(|| game.step(action).map_err(decision_error))?;
         let move_ = match played {
             None => None,

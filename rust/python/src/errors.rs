@@ -1,9 +1,14 @@
 //! The one place where the engine's typed errors become `pacru`'s exceptions, with the
-//! classes and messages of the Python engine.
+//! classes and messages of the Python engine, and where a failed allocation becomes
+//! `MemoryError`.
+
+use std::collections::TryReserveError;
+use std::ops::{Deref, DerefMut};
 
 use pacru_engine::EngineError;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
 
 /// The `pacru.errors` exception of an engine error: `ValueError` for a game or option the
 /// engine refuses, `InvalidPositionError` for values that make no position or a counter
@@ -33,4 +38,59 @@ pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
         Ok(PyErr::from_value(value))
     })();
     made.unwrap_or_else(|e| e)
+}
+
+/// `MemoryError` for an allocation of `what` that the machine could not give: every
+/// buffer whose size comes from the caller is reserved fallibly (`try_reserve_exact`)
+/// and its failure becomes this error, instead of the abort of a failed `Vec` or `Box`
+/// allocation. `what` says what did not fit ("the batch is too large to hold").
+pub(crate) fn no_memory(what: &str, err: TryReserveError) -> PyErr {
+    PyMemoryError::new_err(format!("{what} ({err})"))
+}
+
+/// A value on the heap, allocated fallibly: `Box::new` aborts when the allocation fails
+/// and `Box::try_new` is not stable, so the value is held as a boxed array of one (a
+/// `Vec` reserved with `try_reserve_exact`, then boxed without reallocating); it reads
+/// as the value itself.
+pub(crate) struct Heap<T>(Box<[T; 1]>);
+
+impl<T> Heap<T> {
+    /// `value` moved onto the heap, or `MemoryError`.
+    pub(crate) fn new(value: T) -> PyResult<Self> {
+        let mut one = Vec::new();
+        one.try_reserve_exact(1)
+            .map_err(|e| no_memory("no memory for a native value", e))?;
+        one.push(value);
+        match Box::<[T; 1]>::try_from(one) {
+            Ok(boxed) => Ok(Heap(boxed)),
+            Err(_) => Err(PyRuntimeError::new_err(
+                "pacru engine: a vector of one value is not one",
+            )),
+        }
+    }
+}
+
+impl<T> Deref for Heap<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        let [value] = &*self.0;
+        value
+    }
+}
+
+impl<T> DerefMut for Heap<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        let [value] = &mut *self.0;
+        value
+    }
+}
+
+/// A new `bytearray` holding `data`, or `MemoryError` (PyO3's `PyByteArray::new` panics
+/// when Python cannot allocate it).
+pub(crate) fn bytearray<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyByteArray>> {
+    PyByteArray::new_with(py, data.len(), |buf| {
+        buf.copy_from_slice(data);
+        Ok(())
+    })
 }

@@ -3,7 +3,6 @@
 use pacru_batch::{random_rollouts as play, Sampling};
 use std::collections::TryReserveError;
 
-use pacru_batch::par::try_with_capacity;
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -48,24 +47,35 @@ pub(crate) fn random_rollouts<'py>(
             )
         })
         .map_err(too_big)?;
-    let returns = bytes_of(&out.returns, |x| x.to_ne_bytes())?;
-    let plies = bytes_of(&out.plies, |x| x.to_ne_bytes())?;
+    let returns = bytes_of(py, &out.returns, |x| x.to_ne_bytes())?;
+    let plies = bytes_of(py, &out.plies, |x| x.to_ne_bytes())?;
     let moves = match &out.moves {
-        Some(m) => Some(PyBytes::new(py, &bytes_of(m, |x| x.to_ne_bytes())?)),
+        Some(m) => Some(bytes_of(py, m, |x| x.to_ne_bytes())?),
         None => None,
     };
-    Ok((PyBytes::new(py, &returns), PyBytes::new(py, &plies), moves))
+    Ok((returns, plies, moves))
 }
 
 fn too_big(e: TryReserveError) -> PyErr {
-    PyMemoryError::new_err(format!("the games are too many to hold ({e})"))
+    crate::errors::no_memory("the games are too many to hold", e)
 }
 
-/// The native-endian bytes of `items`, or `MemoryError`.
-fn bytes_of<T: Copy, const N: usize>(items: &[T], f: impl Fn(T) -> [u8; N]) -> PyResult<Vec<u8>> {
-    let mut out = try_with_capacity(items.len().saturating_mul(N)).map_err(too_big)?;
-    for &x in items {
-        out.extend_from_slice(&f(x));
-    }
-    Ok(out)
+/// The native-endian bytes of `items` in a new `bytes`, written in place, or
+/// `MemoryError`.
+fn bytes_of<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    items: &[T],
+    f: impl Fn(T) -> [u8; N],
+) -> PyResult<Bound<'py, PyBytes>> {
+    let size = items
+        .len()
+        .checked_mul(N)
+        .filter(|&size| isize::try_from(size).is_ok())
+        .ok_or_else(|| PyMemoryError::new_err("the games are too many to hold"))?;
+    PyBytes::new_with(py, size, |buf| {
+        for (out, &x) in buf.chunks_exact_mut(N).zip(items) {
+            out.copy_from_slice(&f(x));
+        }
+        Ok(())
+    })
 }

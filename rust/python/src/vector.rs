@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyTuple};
 
+use crate::errors::{bytearray, no_memory};
 use crate::PyPosition;
 
 /// The arrays of the rows just stepped, as writable bytearrays numpy reads in place: mask
@@ -62,7 +63,7 @@ impl Frame {
         // The mask, the large array, is written in place by each thread; the others
         // (a few bytes a game) are gathered after.
         let per = k.div_ceil(t);
-        let parts: Vec<Frame> = std::thread::scope(|s| {
+        let parts: Vec<Result<Frame, TryReserveError>> = std::thread::scope(|s| {
             let mut pieces = rows
                 .chunks(per)
                 .zip(frame.mask.chunks_mut(per * NUM_ACTIONS));
@@ -70,17 +71,18 @@ impl Frame {
             let handles: Vec<_> = pieces
                 .map(|(part, out)| {
                     s.spawn(move || {
-                        let mut small = Frame::small(p, part.len());
+                        let mut small = Frame::small(p, part.len())?;
                         small.fill(p, games, part, out);
-                        small
+                        Ok(small)
                     })
                 })
                 .collect();
             let mut out = Vec::with_capacity(t);
             if let Some((part, mask)) = first {
-                let mut small = Frame::small(p, part.len());
-                small.fill(p, games, part, mask);
-                out.push(small);
+                out.push(Frame::small(p, part.len()).map(|mut small| {
+                    small.fill(p, games, part, mask);
+                    small
+                }));
             }
             for h in handles {
                 match h.join() {
@@ -91,6 +93,7 @@ impl Frame {
             out
         });
         for part in parts {
+            let part = part?;
             frame.player.extend_from_slice(&part.player);
             frame.rewards.extend_from_slice(&part.rewards);
             frame.terminated.extend_from_slice(&part.terminated);
@@ -100,14 +103,14 @@ impl Frame {
     }
 
     /// A frame of `k` rows without its mask (written elsewhere).
-    fn small(p: usize, k: usize) -> Frame {
-        Frame {
+    fn small(p: usize, k: usize) -> Result<Frame, TryReserveError> {
+        Ok(Frame {
             mask: Vec::new(),
-            player: Vec::with_capacity(4 * k),
-            rewards: Vec::with_capacity(4 * p * k),
-            terminated: Vec::with_capacity(k),
-            truncated: Vec::with_capacity(k),
-        }
+            player: try_with_capacity(4 * k)?,
+            rewards: try_with_capacity(4 * p * k)?,
+            terminated: try_with_capacity(k)?,
+            truncated: try_with_capacity(k)?,
+        })
     }
 
     /// Appends the rows `rows` of `games`, their masks written into `mask` (zeroed).
@@ -134,14 +137,14 @@ impl Frame {
         }
     }
 
-    fn into_py(self, py: Python<'_>) -> FrameBytes<'_> {
-        (
-            PyByteArray::new(py, &self.mask),
-            PyByteArray::new(py, &self.player),
-            PyByteArray::new(py, &self.rewards),
-            PyByteArray::new(py, &self.terminated),
-            PyByteArray::new(py, &self.truncated),
-        )
+    fn into_py(self, py: Python<'_>) -> PyResult<FrameBytes<'_>> {
+        Ok((
+            bytearray(py, &self.mask)?,
+            bytearray(py, &self.player)?,
+            bytearray(py, &self.rewards)?,
+            bytearray(py, &self.terminated)?,
+            bytearray(py, &self.truncated)?,
+        ))
     }
 }
 
@@ -211,7 +214,7 @@ impl Batch {
                 Ok((batch, frame))
             })
             .map_err(too_big)?;
-        let frame = frame.into_py(py);
+        let frame = frame.into_py(py)?;
         Ok((Py::new(py, batch)?, frame))
     }
 
@@ -237,7 +240,7 @@ impl Batch {
                 "rows, actions, restart and starts differ in length",
             ));
         }
-        let mut positions: Vec<Option<Position>> = Vec::with_capacity(k);
+        let mut positions: Vec<Option<Position>> = try_with_capacity(k).map_err(too_big)?;
         for (j, start) in starts.iter().enumerate() {
             let row = rows[j];
             self.row(row)?;
@@ -275,21 +278,22 @@ impl Batch {
                 }
                 let n = self.games.len();
                 let parts = chunks(n, threads, |a, b| {
-                    (a..b)
-                        .map(|row| match slot[row] {
-                            usize::MAX => Ok(self.games[row].clone()),
-                            j if restart[j] => Ok(match &positions[j] {
+                    let mut part = try_with_capacity(b - a).map_err(StepError::Memory)?;
+                    for (game, &j) in self.games[a..b].iter().zip(&slot[a..b]) {
+                        part.push(match j {
+                            usize::MAX => game.clone(),
+                            j if restart[j] => match &positions[j] {
                                 Some(pos) => Game::start(&self.layout, pos.clone()),
                                 None => self.start.clone(),
-                            }),
-                            j => self.games[row].choose(&self.layout, actions[j]),
-                        })
-                        .collect::<Result<Vec<Game>, DecisionError>>()
+                            },
+                            j => game
+                                .choose(&self.layout, actions[j])
+                                .map_err(StepError::Decision)?,
+                        });
+                    }
+                    Ok(part)
                 });
-                let parts = parts
-                    .into_iter()
-                    .collect::<Result<Vec<_>, _>>()
-                    .map_err(StepError::Decision)?;
+                let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
                 let games = concat(parts, n).map_err(StepError::Memory)?;
                 let frame =
                     Frame::of(&self.layout, &games, &rows, threads).map_err(StepError::Memory)?;
@@ -301,7 +305,7 @@ impl Batch {
                 Ok((batch, frame))
             })
             .map_err(StepError::into_py)?;
-        let frame = frame.into_py(py);
+        let frame = frame.into_py(py)?;
         Ok((Py::new(py, batch)?, frame))
     }
 
@@ -338,17 +342,21 @@ impl Batch {
         };
         let layout = self.layout;
         let played = py.detach(|| {
-            let parts = chunks(n, threads, |a, b| {
-                (a..b)
-                    .map(|i| {
-                        play_bots(&layout, &self.games[i], seats[i], bot, seeds[i], budgets[i])
-                    })
-                    .collect::<Option<Vec<(Game, u32)>>>()
+            let parts = chunks(n, threads, |a, b| -> Result<_, TryReserveError> {
+                let mut part = try_with_capacity(b - a)?;
+                for i in a..b {
+                    let game = &self.games[i];
+                    match play_bots(&layout, game, seats[i], bot, seeds[i], budgets[i]) {
+                        Some(played) => part.push(played),
+                        None => return Ok(None),
+                    }
+                }
+                Ok(Some(part))
             });
             let mut games = try_with_capacity(n)?;
             let mut taken: Vec<u8> = try_with_capacity(4 * n)?;
             for part in parts {
-                let Some(part) = part else {
+                let Some(part) = part? else {
                     return Ok(None);
                 };
                 for (g, t) in part {
@@ -356,7 +364,8 @@ impl Batch {
                     taken.extend_from_slice(&t.to_ne_bytes());
                 }
             }
-            let rows: Vec<usize> = (0..n).collect();
+            let mut rows: Vec<usize> = try_with_capacity(n)?;
+            rows.extend(0..n);
             let frame = Frame::of(&layout, &games, &rows, threads)?;
             Ok(Some((games, frame, taken)))
         });
@@ -370,8 +379,8 @@ impl Batch {
             start: self.start.clone(),
             games,
         };
-        let frame = frame.into_py(py);
-        Ok((Py::new(py, batch)?, frame, PyByteArray::new(py, &taken)))
+        let frame = frame.into_py(py)?;
+        Ok((Py::new(py, batch)?, frame, bytearray(py, &taken)?))
     }
 
     /// The observation planes of every game, row after row: `planes * 81` float32 values
@@ -460,7 +469,6 @@ impl Batch {
     }
 }
 
-/// `MemoryError` for an allocation that failed.
 /// Why a step of the batch failed: memory the machine cannot give, or a decision the
 /// engine refused (a bug: the actions were checked before).
 enum StepError {
@@ -477,8 +485,9 @@ impl StepError {
     }
 }
 
+/// `MemoryError` for an allocation that failed.
 fn too_big(e: TryReserveError) -> PyErr {
-    PyMemoryError::new_err(format!("the batch is too large to hold ({e})"))
+    no_memory("the batch is too large to hold", e)
 }
 
 /// The games of contiguous chunks, in order, in one vector of `n`.
