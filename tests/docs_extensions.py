@@ -37,4 +37,7 @@ def load_extension(name: str) -> Any:
     Typed ``Any``: the tests use the extension's functions, which mypy does not see.
     """
     pytest.importorskip("sphinx", reason="the docs extension needs Sphinx (test and dev extras)")
+    folder = str(ROOT / "docs" / "_ext")
+    if folder not in sys.path:  # as docs/conf.py: the extensions import their shared module
+        sys.path.insert(0, folder)
     return load_module(name, ROOT / "docs" / "_ext" / f"{name}.py")

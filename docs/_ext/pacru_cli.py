@@ -17,11 +17,8 @@ import argparse
 import re
 from typing import Any
 
-from docutils import nodes
-from docutils.statemachine import StringList
+from pacru_generated import GeneratedRst, add_directive
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
 
 _SPECIAL = re.compile(r"([\\*`|_])")
 _OPTION = re.compile(r"(?<![\w`-])(--?[a-zA-Z][\w-]*)")
@@ -154,25 +151,18 @@ def render(parser: argparse.ArgumentParser, heading: str = "-") -> list[str]:
     return lines
 
 
-class PacruCli(SphinxDirective):
+class PacruCli(GeneratedRst):
     """``.. pacru-cli::`` (see the module docstring)."""
 
-    has_content = False
+    source = "<pacru-cli>"
 
-    def run(self) -> list[nodes.Node]:
+    def generate(self) -> tuple[list[str], list[str]]:
         from pacru import cli, commands
 
-        parser = cli.build_parser()
-        for name in commands.COMMANDS:
-            module = __import__(f"pacru.commands.{name}", fromlist=["register"])
-            if module.__file__:
-                self.env.note_dependency(module.__file__)
-        container = nodes.section()
-        container.document = self.state.document
-        nested_parse_with_titles(self.state, StringList(render(parser), "<pacru-cli>"), container)
-        return list(container.children)
+        names = [f"pacru.commands.{name}" for name in commands.COMMANDS]
+        modules = [__import__(name, fromlist=["register"]) for name in names]
+        return render(cli.build_parser()), [m.__file__ for m in modules if m.__file__]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_directive("pacru-cli", PacruCli)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+    return add_directive(app, "pacru-cli", PacruCli)

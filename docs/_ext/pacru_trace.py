@@ -23,11 +23,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from docutils import nodes
-from docutils.statemachine import StringList
+from pacru_generated import GeneratedRst, add_directive
 from sphinx.application import Sphinx
-from sphinx.util.docutils import SphinxDirective
-from sphinx.util.nodes import nested_parse_with_titles
 
 
 class Family(NamedTuple):
@@ -211,22 +208,15 @@ def render(found: Trace) -> list[str]:
     return lines
 
 
-class Traceability(SphinxDirective):
+class Traceability(GeneratedRst):
     """``.. pacru-traceability::``: the generated tables (see the module docstring)."""
 
-    has_content = False
+    source = "<traceability>"
 
-    def run(self) -> list[nodes.Node]:
-        root = Path(self.env.srcdir).parent
-        found = trace(root)
-        for path in found.files:
-            self.env.note_dependency(str(path))
-        container = nodes.section()
-        container.document = self.state.document
-        nested_parse_with_titles(self.state, StringList(render(found), "<traceability>"), container)
-        return list(container.children)
+    def generate(self) -> tuple[list[str], list[str]]:
+        found = trace(Path(self.env.srcdir).parent)
+        return render(found), [str(path) for path in found.files]
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
-    app.add_directive("pacru-traceability", Traceability)
-    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+    return add_directive(app, "pacru-traceability", Traceability)

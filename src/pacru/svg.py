@@ -33,8 +33,8 @@ As in python-chess's ``chess.svg``, ``arrows=`` draws arrows between fields
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar, cast
 from xml.sax.saxutils import escape, quoteattr
 
 import attrs
@@ -51,6 +51,7 @@ __all__ = ["DEFAULT_COLOURS", "Arrow", "Square", "board", "css_colour"]
 #: A place on a drawing: a field name (``"e4"``) or index (0..80) of the chevron
 #: board, or an ``(x, y)`` cell of the LSD field.
 Square: TypeAlias = str | int | tuple[int, int]
+_K = TypeVar("_K")
 
 #: CSS colours for the usual colour names (the booklet's four, LSD's and a few more).
 DEFAULT_COLOURS: Final = {
@@ -292,34 +293,50 @@ def board(
     pixels = integer(size)
     if pixels is None or pixels < 50:
         raise ValueError(f"size is a whole number of pixels >= 50, not {size!r}")
-    size = pixels
-    marks = (tuple(arrows), dict(fill or {}))
+    drawing = _Drawing(
+        pixels, last_move, highlight, coordinates, colours, tuple(arrows), dict(fill or {})
+    )
     # The drawing reads the state only through the interfaces of pacru.drawable.
     if state.game == "lsd":
-        field = cast("LsdField", state)
-        return _lsd_board(field, size, last_move, highlight, coordinates, colours, marks)
-    chevrons = cast("ChevronBoard", state)
-    return _chevron_board(chevrons, size, last_move, highlight, coordinates, colours, marks)
+        return _lsd_board(cast("LsdField", state), drawing)
+    return _chevron_board(cast("ChevronBoard", state), drawing)
+
+
+@attrs.frozen
+class _Drawing:
+    """The arguments of :func:`board`, checked: what either game's drawing is asked for."""
+
+    size: int
+    last_move: object
+    highlight: Iterable[Any]
+    coordinates: bool
+    colours: Mapping[str, str] | None
+    arrows: tuple[Any, ...]
+    fills: dict[Any, str]
+
+    def margin(self) -> float:
+        """The frame around the board: room for the coordinates when they are written."""
+        return self.size * (0.06 if self.coordinates else 0.02)
+
+    def painted(self, key: Callable[[Any], _K]) -> dict[_K, str]:
+        """The ``fill`` argument: CSS colour by field or cell, each named by ``key``."""
+        return {
+            key(place): css_colour(colour, self.colours) for place, colour in self.fills.items()
+        }
 
 
 # -- chevron games -------------------------------------------------------------------------------
 
 
-def _chevron_board(
-    state: ChevronBoard,
-    size: int,
-    last_move: object,
-    highlight: Iterable[Any],
-    coordinates: bool,
-    colours: Mapping[str, str] | None,
-    marks: tuple[tuple[Any, ...], dict[Any, str]] = ((), {}),
-) -> str:
+def _chevron_board(state: ChevronBoard, drawing: _Drawing) -> str:
     from pacru.chevron.move import Move
 
-    arrows, fills = marks
-    painted = {field_index(f): css_colour(colour, colours) for f, colour in fills.items()}
+    size, last_move, highlight, coordinates, colours, arrows, _ = attrs.astuple(
+        drawing, recurse=False
+    )
+    painted = drawing.painted(field_index)
 
-    margin = size * (0.06 if coordinates else 0.02)
+    margin = drawing.margin()
     c = (size - 2 * margin) / 9
     svg = _Svg(size, size)
 
@@ -447,17 +464,11 @@ _DOT: Final = "#1d1d1d"
 _SIDE_XY: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))  # N E S W in screen coordinates
 
 
-def _lsd_board(
-    state: LsdField,
-    size: int,
-    last_move: object,
-    highlight: Iterable[Any],
-    coordinates: bool,
-    colours: Mapping[str, str] | None,
-    marks: tuple[tuple[Any, ...], dict[Any, str]] = ((), {}),
-) -> str:
-    arrows, fills = marks
-    painted = {_cell(cell): css_colour(colour, colours) for cell, colour in fills.items()}
+def _lsd_board(state: LsdField, drawing: _Drawing) -> str:
+    size, last_move, highlight, coordinates, colours, arrows, _ = attrs.astuple(
+        drawing, recurse=False
+    )
+    painted = drawing.painted(_cell)
     field = state.field
     open_cells = tuple(state.open_cells) if field else ((0, 0),)
     cells = [*field, *open_cells]
@@ -465,7 +476,7 @@ def _lsd_board(
     ys = [y for _, y in cells]
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
     cols, rows = max_x - min_x + 1, max_y - min_y + 1
-    margin = size * (0.06 if coordinates else 0.02)
+    margin = drawing.margin()
     c = (size - 2 * margin) / max(cols, rows, 3)
     width = 2 * margin + cols * c
     height = 2 * margin + rows * c

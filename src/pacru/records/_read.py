@@ -317,29 +317,14 @@ def _record_error(
     """The RecordError for move ``text`` at ``ply``, refused by ``state`` with ``err``."""
     mover = state.current_player
     who = f" ({mover})" if mover else ""
-    if isinstance(err, GameOverError):
-        return RecordError(
-            f"{text}: the game is already over ({err.detail})",
-            rule=err.rule,
-            reason=err.reason,
-            ply=ply,
-            move=text,
-        )
     if isinstance(err, IllegalMoveError):
-        return RecordError(
-            f"{text}{who} is illegal: {err.rule}: {err.detail}",
-            rule=err.rule,
-            reason=err.reason,
-            ply=ply,
-            move=text,
-        )
-    return RecordError(
-        f"{text[:40]!r}{who} is not a move: {err}",
-        rule="notation",
-        reason="not-a-move",
-        ply=ply,
-        move=text,
-    )
+        if isinstance(err, GameOverError):
+            message = f"{text}: the game is already over ({err.detail})"
+        else:
+            message = f"{text}{who} is illegal: {err.rule}: {err.detail}"
+        return RecordError(message, rule=err.rule, reason=err.reason, ply=ply, move=text)
+    message = f"{text[:40]!r}{who} is not a move: {err}"
+    return RecordError(message, rule="notation", reason="not-a-move", ply=ply, move=text)
 
 
 def _result_of(state: GameState[Any]) -> str:
