@@ -52,18 +52,17 @@ script, not a test: it asserts nothing and its figures depend on the machine.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
 import attrs
-from playouts import _csv, _rst_table, machine  # the shared helpers of this folder
+from playouts import _csv, print_heading, print_table  # the shared helpers of this folder
 
 import pacru
 from pacru.bots import MCTSBot, sample_move
@@ -276,37 +275,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-chess", action="store_true", help="skip the python-chess yardstick")
     args = parser.parse_args(argv)
 
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    print(f"# {machine()}")
-    print(
-        f"# {time.strftime('%Y-%m-%d')}, pacru {pacru.__version__}, --seconds {args.seconds}, "
-        f"load average {load}"
-    )
-    if args.format == "text":
-        print(_row(HEADER), flush=True)
-    rows = []
-    for game in args.games:
-        for players in args.players:
-            rng = random.Random(args.seed)
-            rate = best_of(partial(playout_window, game, players, args.seconds / WINDOWS, rng))
-            states = sample_states(game, players, 400, random.Random(args.seed + 1))
-            lazy, full, apply = call_medians(states, random.Random(args.seed + 2))
-            row = (
-                game,
-                str(players),
-                f"{rate:,.0f}",
-                f"{lazy:.1f}",
-                f"{full:.1f}",
-                f"{apply:.1f}",
-                f"{perft_rate(game, players, args.seed):,.0f}",
-                f"{mcts_rate(game, players, args.seed):,.0f}",
-                f"{memory_per_state(game, players, args.seed):.1f}",
-            )
-            rows.append(row)
-            if args.format == "text":
-                print(_row(row), flush=True)
-    if args.format == "rst":
-        print(_rst_table(HEADER, rows))
+    print_heading(f"--seconds {args.seconds}")
+
+    def measured() -> Iterator[tuple[str, ...]]:
+        for game in args.games:
+            for players in args.players:
+                rng = random.Random(args.seed)
+                rate = best_of(partial(playout_window, game, players, args.seconds / WINDOWS, rng))
+                states = sample_states(game, players, 400, random.Random(args.seed + 1))
+                lazy, full, apply = call_medians(states, random.Random(args.seed + 2))
+                yield (
+                    game,
+                    str(players),
+                    f"{rate:,.0f}",
+                    f"{lazy:.1f}",
+                    f"{full:.1f}",
+                    f"{apply:.1f}",
+                    f"{perft_rate(game, players, args.seed):,.0f}",
+                    f"{mcts_rate(game, players, args.seed):,.0f}",
+                    f"{memory_per_state(game, players, args.seed):.1f}",
+                )
+
+    print_table(args.format, HEADER, measured(), _row)
     if not args.no_chess:
         if not have_chess():
             print("# python-chess not installed (pip install chess): no comparison")

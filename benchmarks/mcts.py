@@ -29,7 +29,6 @@ the machine.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -37,7 +36,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from playouts import chess_round, machine
+from playouts import chess_round, print_heading
 
 import pacru
 from pacru.bots import MCTSBot, sample_move
@@ -121,13 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--format", choices=("text", "rst"), default="text")
     args = parser.parse_args(argv)
-    print(f"# {machine()}")
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    engine = getattr(pacru, "ENGINE", "python")
-    print(
-        f"# {time.strftime('%Y-%m-%d %H:%M %Z')}, pacru {pacru.__version__}, engine {engine}, "
-        f"Pacru {args.players} players, --seconds {args.seconds}, --rounds {args.rounds}, "
-        f"load average {load}"
+    print_heading(
+        f"engine {getattr(pacru, 'ENGINE', 'python')}",
+        f"Pacru {args.players} players",
+        f"--seconds {args.seconds}",
+        f"--rounds {args.rounds}",
+        when="%Y-%m-%d %H:%M %Z",
     )
     states = positions(args.players, args.plies, args.seed)
     mine, theirs, ratio, each = versus_chess(states, args)

@@ -61,7 +61,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any
 
 import pacru
@@ -222,6 +223,36 @@ def machine() -> str:
     )
 
 
+def print_heading(*settings: str, when: str = "%Y-%m-%d") -> None:
+    """The two comment lines above a table: the machine, then the date (``when``), pacru's
+    version, ``settings`` and the load average."""
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    print(f"# {machine()}")
+    print(
+        f"# {time.strftime(when)}, pacru {pacru.__version__}, "
+        + ", ".join([*settings, f"load average {load}"])
+    )
+
+
+def print_table(
+    fmt: str,
+    header: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    row_text: Callable[[Sequence[str]], str],
+) -> None:
+    """``rows``, measured one after the other: ``fmt`` ``"text"`` prints each as it comes
+    (``row_text``), ``"rst"`` prints a reST table of them all at the end."""
+    if fmt == "text":
+        print(row_text(header), flush=True)
+    done = []
+    for row in rows:
+        done.append(row)
+        if fmt == "text":
+            print(row_text(row), flush=True)
+    if fmt == "rst":
+        print(_rst_table(header, done))
+
+
 def _csv(value: str, allowed: Sequence[str]) -> list[str]:
     items = [v.strip().lower() for v in value.split(",") if v.strip()]
     bad = [v for v in items if v not in allowed]
@@ -285,22 +316,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "apply_move µs",
         "generate µs",
     )
-    print(f"# {machine()}")
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    print(
-        f"# {time.strftime('%Y-%m-%d')}, pacru {pacru.__version__}, engine {pacru.ENGINE}, "
-        f"--seconds {args.seconds}, load average {load}"
-    )
-    if args.format == "text":
-        print(_row(header), flush=True)
-    rows = []
-    for game in args.games:
-        for players in args.players:
-            rng = random.Random(args.seed)
-            rate, games = throughput(game, players, args.seconds / 2, rng)
-            gen, app, direct = call_medians(game, players, args.seconds / 2, rng)
-            rows.append(
-                (
+    print_heading(f"engine {pacru.ENGINE}", f"--seconds {args.seconds}")
+
+    def measured() -> Iterator[tuple[str, ...]]:
+        for game in args.games:
+            for players in args.players:
+                rng = random.Random(args.seed)
+                rate, games = throughput(game, players, args.seconds / 2, rng)
+                gen, app, direct = call_medians(game, players, args.seconds / 2, rng)
+                yield (
                     game,
                     str(players),
                     f"{rate:,.0f}",
@@ -309,43 +333,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{app:.1f}",
                     "-" if direct is None else f"{direct:.1f}",
                 )
-            )
-            if args.format == "text":
-                print(_row(rows[-1]), flush=True)
-    if args.format == "rst":
-        print(_rst_table(header, rows))
+
+    print_table(args.format, header, measured(), _row)
     return 0
 
 
-def _header(args: argparse.Namespace) -> None:
-    print(f"# {machine()}")
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
-    print(
-        f"# {time.strftime('%Y-%m-%d %H:%M %Z')}, pacru {pacru.__version__}, "
-        f"engine {pacru.ENGINE}, --draw {args.draw}, "
-        f"--seconds {args.seconds}, "
-        f"load average {load}"
-    )
-
-
 def _main_uniform(args: argparse.Namespace) -> int:
-    _header(args)
+    print_heading(
+        f"engine {pacru.ENGINE}",
+        f"--draw {args.draw}",
+        f"--seconds {args.seconds}",
+        when="%Y-%m-%d %H:%M %Z",
+    )
     header = ("game", "players", "pacru plies/s", "chess plies/s", "ratio")
-    widths = (8, 8, 14, 14, 6)
-    if args.format == "text":
-        print(_row(header, widths), flush=True)
-    rows = []
-    for game in args.games:
-        for players in args.players:
-            rng = random.Random(args.seed)
-            mine, theirs, ratio = uniform_versus_chess(
-                game, players, args.seconds, args.rounds, rng
-            )
-            rows.append((game, str(players), f"{mine:,.0f}", f"{theirs:,.0f}", f"{ratio:.2f}x"))
-            if args.format == "text":
-                print(_row(rows[-1], widths), flush=True)
-    if args.format == "rst":
-        print(_rst_table(header, rows))
+
+    def measured() -> Iterator[tuple[str, ...]]:
+        for game in args.games:
+            for players in args.players:
+                rng = random.Random(args.seed)
+                mine, theirs, ratio = uniform_versus_chess(
+                    game, players, args.seconds, args.rounds, rng
+                )
+                yield (game, str(players), f"{mine:,.0f}", f"{theirs:,.0f}", f"{ratio:.2f}x")
+
+    print_table(args.format, header, measured(), partial(_row, widths=(8, 8, 14, 14, 6)))
     return 0
 
 
