@@ -62,12 +62,24 @@ pub(crate) fn resolve_into(
             "a position needs 2..=4 players and a seat to move among them",
         )));
     }
+    let resolution = Resolution(
+        rules,
+        pos,
+        m,
+        pos.to_move as usize % 4,
+        pos.players as usize,
+    );
     if rules.pacru() {
-        resolve_pacru(rules, pos, m, next)
+        resolve_pacru(resolution, next)
     } else {
-        resolve_plain(rules, pos, m, next)
+        resolve_plain(resolution, next)
     }
 }
+
+/// What both families of resolution read: the rules, the position, the legal move
+/// being resolved, the seat to move and the player count (the last two as indices).
+#[derive(Clone, Copy)]
+struct Resolution<'a>(&'a Rules, &'a Position, &'a Move, usize, usize);
 
 /// The ply after `pos`'s: an error, never a wrap or a saturation, past
 /// [`crate::COUNTER_MAX`].
@@ -84,14 +96,8 @@ fn bad(m: &Move) -> EngineError {
 /// Lilacru, Shacru, Azacru: mark {L5, S-R3, A-R3, D6, D7}, connect and remove
 /// {A-R7, A-R8, D9-D12}, twist {S-R4, A-R6, D3, D4}, then the end test
 /// {L7, S-R6, A-R10, D32, D33, D36}.
-fn resolve_plain(
-    rules: &Rules,
-    pos: &Position,
-    m: &Move,
-    next: &mut Position,
-) -> Result<(), EngineError> {
-    let seat = pos.to_move as usize % 4;
-    let n = pos.players as usize;
+fn resolve_plain(resolution: Resolution<'_>, next: &mut Position) -> Result<(), EngineError> {
+    let Resolution(rules, pos, m, seat, n) = resolution;
     let mut acquired = false;
     match m.origin {
         None => {
@@ -308,14 +314,8 @@ fn place(markers: &mut [u128; 4], seat: usize, field: u8) {
 /// Pacru: the resolution order of ruling D30 (see the module documentation), a
 /// reorientation giving up its fields {R14, D25}, the supply win {R16b, D29, D31}, then
 /// the next player's start of turn {R15, R16a, D27, D28} and the move cap (D32).
-fn resolve_pacru(
-    rules: &Rules,
-    pos: &Position,
-    m: &Move,
-    next: &mut Position,
-) -> Result<(), EngineError> {
-    let seat = pos.to_move as usize % 4;
-    let n = pos.players as usize;
+fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), EngineError> {
+    let Resolution(rules, pos, m, seat, n) = resolution;
     let mut supply = SUPPLY[n.min(4)] - pos.markers[seat].count_ones() as i32;
     let f = m.origin.ok_or_else(|| bad(m))?;
     match m.target {
