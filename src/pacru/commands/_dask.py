@@ -1,6 +1,8 @@
-"""``--workers W | --scheduler ADDRESS``: where ``pacru match`` and ``selfplay`` run their work.
+"""``--workers W | --scheduler ADDRESS``: where ``pacru match``, ``ladder`` and ``selfplay`` run
+their work.
 
-``--scheduler`` gives an Executor on a Dask cluster.
+``--scheduler`` gives an Executor on a Dask cluster; :func:`run_games` runs a
+command's games on it and turns what stops them into the command's exit status.
 
 ``distributed`` is imported only when a scheduler is given, so the commands
 work without it.
@@ -9,10 +11,12 @@ work without it.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
+
+from pacru.commands._ui import CommandExit, Output, Progress
 
 __all__ = [
     "CONNECT_TIMEOUT",
@@ -20,7 +24,10 @@ __all__ = [
     "add_executor_options",
     "dask_executor",
     "executor_problem",
+    "run_games",
 ]
+
+T = TypeVar("T")
 
 #: Seconds to wait for the scheduler before giving up.
 CONNECT_TIMEOUT = 30.0
@@ -88,3 +95,41 @@ def dask_executor(address: str | None) -> Iterator[Executor | None]:
         yield executor
     finally:
         client.close()
+
+
+def run_games(
+    play: Callable[[Executor | None], T],
+    scheduler: str | None,
+    progress: Progress,
+    out: Output,
+    *,
+    interrupted: Callable[[], str],
+    passing: tuple[type[BaseException], ...] = (),
+) -> T:
+    r"""``play(executor)`` with ``progress`` shown, on the Dask cluster at ``scheduler``
+    (:func:`dask_executor`) or, without one, on what ``play`` chooses.
+
+    Args:
+        interrupted: the error line after Ctrl-C, made when it comes.
+        passing: exceptions raised on to the caller, which handles them itself
+            (a ``ValueError`` among them still ends the run with status 2).
+
+    Raises:
+        CommandExit: after its error line: status 2 for an unusable scheduler or a
+            ``ValueError`` of the run (bad usage), 130 on Ctrl-C, 1 when a game failed
+            (any other exception, named in one line).
+    """
+    try:
+        with progress, dask_executor(scheduler) as executor:
+            return play(executor)
+    except (SchedulerError, ValueError) as err:
+        out.error(str(err))
+        raise CommandExit(2) from None
+    except passing:
+        raise
+    except KeyboardInterrupt:
+        out.error(interrupted())
+        raise CommandExit(130) from None
+    except Exception as err:  # a game failed in a worker: report it in one line
+        out.error(f"a game failed: {type(err).__name__}: {err}")
+        raise CommandExit(1) from None

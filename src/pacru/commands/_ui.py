@@ -22,7 +22,26 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pacru.base import GameState
 
-__all__ = ["Output", "Progress", "add_colour_option", "colour_choice", "have_rich"]
+__all__ = [
+    "CommandExit",
+    "Output",
+    "Progress",
+    "add_colour_option",
+    "colour_choice",
+    "have_rich",
+]
+
+
+class CommandExit(Exception):
+    """Ends a subcommand with exit status :attr:`status`, its error line already written.
+
+    Raised by the helpers a subcommand's ``run`` shares with others; ``run``
+    returns the status.
+    """
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
 
 
 def have_rich() -> bool:
@@ -82,19 +101,18 @@ class Output:
             forced: dict[str, Any] = (
                 {"force_terminal": True, "color_system": "standard"} if colour else {}
             )
+            # Verbatim text (no markup, highlighting or re-wrapping) on both consoles.
+            verbatim: dict[str, Any] = {
+                "highlight": False,
+                "markup": False,
+                "emoji": False,
+                "soft_wrap": True,
+                "no_color": off,
+            }
             # No file= argument: the consoles look up sys.stdout/sys.stderr at
             # each write, so redirection (and pytest's capsys) keeps working.
-            self._out = Console(
-                highlight=False, markup=False, emoji=False, soft_wrap=True, no_color=off, **forced
-            )
-            self._err = Console(
-                stderr=True,
-                highlight=False,
-                markup=False,
-                emoji=False,
-                soft_wrap=True,
-                no_color=off,
-            )
+            self._out = Console(**verbatim, **forced)
+            self._err = Console(stderr=True, **verbatim)
             self.colour = not off and bool(self._out.is_terminal)
 
     def line(self, text: str = "", style: str | None = None) -> None:

@@ -39,17 +39,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from pacru.commands._dask import (
-    SchedulerError,
-    add_executor_options,
-    dask_executor,
-    executor_problem,
-)
+from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
     add_game_options,
     add_max_plies_option,
@@ -58,7 +54,7 @@ from pacru.commands._options import (
     json_path_problem,
     run_seed,
 )
-from pacru.commands._ui import Output, Progress
+from pacru.commands._ui import CommandExit, Output, Progress
 from pacru.games import GAMES
 
 __all__ = ["format_head_to_head", "format_standings", "register", "run"]
@@ -147,32 +143,29 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         done[0] += 1
         progress.step(f"game {done[0]}/{total}: {result.termination} ({result.plies} plies)")
 
+    def play(executor: Executor | None) -> Any:
+        return run_ladder(
+            args.game,
+            specs,
+            args.games,
+            players=args.players,
+            seed=seed,
+            workers=args.workers,
+            executor=executor,
+            options=game_options(args),
+            max_plies=args.max_plies,
+            labels=labels,
+            progress=advance,
+            games_file=None if out_dir is None else out_dir / "games.jsonl",
+        )
+
+    kept = " (the finished games are kept: run it again to continue)" if out_dir else ""
     try:
-        with progress, dask_executor(args.scheduler) as executor:
-            ladder = run_ladder(
-                args.game,
-                specs,
-                args.games,
-                players=args.players,
-                seed=seed,
-                workers=args.workers,
-                executor=executor,
-                options=game_options(args),
-                max_plies=args.max_plies,
-                labels=labels,
-                progress=advance,
-                games_file=None if out_dir is None else out_dir / "games.jsonl",
-            )
-    except (SchedulerError, ValueError) as err:
-        out.error(str(err))
-        return 2
-    except KeyboardInterrupt:
-        more = " (the finished games are kept: run it again to continue)" if out_dir else ""
-        out.error(f"interrupted{more}")
-        return 130
-    except Exception as err:  # a game failed in a worker: report it in one line
-        out.error(f"a game failed: {type(err).__name__}: {err}")
-        return 1
+        ladder = run_games(
+            play, args.scheduler, progress, out, interrupted=lambda: f"interrupted{kept}"
+        )
+    except CommandExit as stop:
+        return stop.status
     standings = ladder.standings()
     _print_standings(standings, out)
     out.line()

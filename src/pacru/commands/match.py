@@ -51,17 +51,13 @@ import argparse
 import json
 import math
 import os
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from pacru.commands._dask import (
-    SchedulerError,
-    add_executor_options,
-    dask_executor,
-    executor_problem,
-)
+from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
     add_game_options,
     add_max_plies_option,
@@ -70,7 +66,7 @@ from pacru.commands._options import (
     json_path_problem,
     run_seed,
 )
-from pacru.commands._ui import Output, Progress
+from pacru.commands._ui import CommandExit, Output, Progress
 from pacru.games import GAMES
 
 __all__ = ["format_tables", "register", "run"]
@@ -148,36 +144,39 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         f"{args.game}, {args.players} players, {args.games} games, seed {seed}: "
         + " vs ".join(labels)
     )
+
+    def play(executor: Executor | None) -> Any:
+        return run_match(
+            args.game,
+            specs,
+            args.games,
+            workers=args.workers,
+            executor=executor,
+            seed=seed,
+            options=game_options(args),
+            max_plies=args.max_plies,
+            record=args.record is not None,
+            labels=labels,
+            progress=progress.advance,
+        )
+
     status = 0
     try:
-        with progress, dask_executor(args.scheduler) as executor:
-            result = run_match(
-                args.game,
-                specs,
-                args.games,
-                workers=args.workers,
-                executor=executor,
-                seed=seed,
-                options=game_options(args),
-                max_plies=args.max_plies,
-                record=args.record is not None,
-                labels=labels,
-                progress=progress.advance,
-            )
-    except (SchedulerError, ValueError) as err:
-        out.error(str(err))
-        return 2
+        result = run_games(
+            play,
+            args.scheduler,
+            progress,
+            out,
+            interrupted=lambda: "interrupted",
+            passing=(MatchInterrupted,),
+        )
+    except CommandExit as stop:
+        return stop.status
     except MatchInterrupted as interrupt:
         out.error(f"interrupted: {len(interrupt.result.games)} of {args.games} games finished")
         if not interrupt.result.games:
             return 130
         result, status = interrupt.result, 130
-    except KeyboardInterrupt:
-        out.error("interrupted")
-        return 130
-    except Exception as err:  # a game failed in a worker: report it in one line
-        out.error(f"a game failed: {type(err).__name__}: {err}")
-        return 1
     for line in format_tables(result).splitlines():
         out.line(line)
     if args.record is not None:

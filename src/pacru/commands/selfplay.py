@@ -32,22 +32,18 @@ from __future__ import annotations
 
 import argparse
 import random
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
-from pacru.commands._dask import (
-    SchedulerError,
-    add_executor_options,
-    dask_executor,
-    executor_problem,
-)
+from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
     add_game_options,
     add_max_plies_option,
     add_no_progress_option,
     game_options,
 )
-from pacru.commands._ui import Output, Progress
+from pacru.commands._ui import CommandExit, Output, Progress
 from pacru.games import GAMES
 
 __all__ = ["register", "run"]
@@ -133,26 +129,27 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         len(spec.shard_range(k)) for k in range(spec.shards) if shard_path(folder, k).exists()
     )
     progress = _Progress(spec.games, there, enabled=not args.no_progress)
-    try:
-        with progress, dask_executor(args.scheduler) as executor:
-            written = run_selfplay(
-                spec, folder, executor=executor, workers=args.workers, progress=progress.advance
-            )
-    except (SchedulerError, ValueError) as err:
-        out.error(str(err))
-        return 2
-    except OSError as err:
-        out.error(f"--out {folder}: {err.strerror or err}")
-        return 2
-    except KeyboardInterrupt:
-        out.error(
+
+    def play(executor: Executor | None) -> Any:
+        return run_selfplay(
+            spec, folder, executor=executor, workers=args.workers, progress=progress.advance
+        )
+
+    def interrupted() -> str:
+        return (
             f"interrupted: {progress.done} shards written by this run; "
             "run the same command again to resume"
         )
-        return 130
-    except Exception as err:  # a game failed in a worker: report it in one line
-        out.error(f"a game failed: {type(err).__name__}: {err}")
-        return 1
+
+    try:
+        written = run_games(
+            play, args.scheduler, progress, out, interrupted=interrupted, passing=(OSError,)
+        )
+    except CommandExit as stop:
+        return stop.status
+    except OSError as err:
+        out.error(f"--out {folder}: {err.strerror or err}")
+        return 2
     skipped = spec.shards - len(written)
     out.line(
         f"{len(written)} shards written ({progress.games} games, {progress.decisions} "
