@@ -11,13 +11,18 @@ from __future__ import annotations
 import argparse
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pacru.games import GAMES
+
 __all__ = [
+    "add_game_and_players",
     "add_game_options",
     "add_max_plies_option",
     "add_no_progress_option",
+    "finish_batch_parser",
     "game_options",
     "run_seed",
 ]
@@ -48,6 +53,23 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="Pacru, Azacru: end without a winner after this many plies (ruling D32)",
     )
+
+
+def add_game_and_players(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    """Add the positional ``GAME`` (one of :data:`pacru.games.GAMES`; left out as None when
+    ``optional``) and ``--players N`` (``-n``, default 2)."""
+    more: dict[str, Any] = {"nargs": "?"} if optional else {}
+    games = ", ".join(GAMES)
+    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {games}", **more)
+    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
+
+
+def finish_batch_parser(parser: argparse.ArgumentParser, run: Callable[..., int]) -> None:
+    """The last options of a command that plays many games (``--no-progress``, the game
+    options), and ``run`` as the function the command line calls."""
+    add_no_progress_option(parser)
+    add_game_options(parser)
+    parser.set_defaults(func=run)
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:

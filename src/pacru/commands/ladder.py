@@ -47,15 +47,14 @@ import attrs
 
 from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
-    add_game_options,
+    add_game_and_players,
     add_max_plies_option,
-    add_no_progress_option,
+    finish_batch_parser,
     game_options,
     json_path_problem,
     run_seed,
 )
 from pacru.commands._ui import CommandExit, Output, Progress
-from pacru.games import GAMES
 
 __all__ = ["format_head_to_head", "format_standings", "register", "run"]
 
@@ -73,8 +72,7 @@ def register(subparsers: Any) -> None:
             "head-to-head results; --out keeps every game and makes the ladder resumable."
         ),
     )
-    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
-    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
+    add_game_and_players(parser)
     parser.add_argument(
         "--bot",
         action="append",
@@ -95,9 +93,7 @@ def register(subparsers: Any) -> None:
         help="write DIR/games.jsonl, ladder.json, ratings.svg; rerun to continue the ladder",
     )
     parser.add_argument("--json", metavar="FILE", default=None, help="write the table as JSON")
-    add_no_progress_option(parser)
-    add_game_options(parser)
-    parser.set_defaults(func=run)
+    finish_batch_parser(parser, run)
 
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:

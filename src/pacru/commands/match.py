@@ -59,9 +59,9 @@ import attrs
 
 from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
-    add_game_options,
+    add_game_and_players,
     add_max_plies_option,
-    add_no_progress_option,
+    finish_batch_parser,
     game_options,
     json_path_problem,
     run_seed,
@@ -85,14 +85,11 @@ def register(subparsers: Any) -> None:
             "worker processes, and print wins, draws and scores with 95% confidence intervals."
         ),
     )
-    parser.add_argument(
-        "game", nargs="?", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}"
-    )
+    add_game_and_players(parser, optional=True)
     # The option of earlier releases, kept so old scripts run; GAME is the documented form.
     parser.add_argument(
         "--game", "-g", dest="game_option", choices=GAMES, default=None, help=argparse.SUPPRESS
     )
-    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
     parser.add_argument(
         "--bot",
         action="append",
@@ -111,9 +108,7 @@ def register(subparsers: Any) -> None:
     )
     add_max_plies_option(parser)
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
-    add_no_progress_option(parser)
-    add_game_options(parser)
-    parser.set_defaults(func=run)
+    finish_batch_parser(parser, run)
 
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pacru.commands._ui import Output, add_colour_option, colour_choice
+from pacru.commands._ui import CommandExit, Output, add_colour_option, colour_choice
 from pacru.errors import GameOverError, IllegalMoveError, PacruError
 from pacru.records import MAX_PLIES, MAX_RECORD_TEXT, RecordError, read_records
 
@@ -319,6 +319,30 @@ def select(games: list[LoadedGame], index: int | None) -> list[LoadedGame]:
 # -- the command --------------------------------------------------------------------------------
 
 
+def chosen_games(
+    args: argparse.Namespace, out: Output, index: int | None, *, one: bool = False
+) -> list[LoadedGame]:
+    """The games of ``args.file`` (:func:`load`) that ``index`` chooses (:func:`select`).
+
+    Raises:
+        CommandExit: after the error line: status 2 for bad usage
+            (:class:`UsageError`), 1 for a record that does not read or, with
+            ``one``, a file without a game.
+    """
+    try:
+        games = load(read_input(args.file), args)
+        if one and not games:
+            out.error(f"{args.file}: no game in the file")
+            raise CommandExit(1)
+        return select(games, index)
+    except UsageError as err:
+        out.error(str(err))
+        raise CommandExit(2) from None
+    except RecordError as err:
+        out.error(f"{args.file}: {err}")
+        raise CommandExit(1) from None
+
+
 def summary(state: GameState[Any], label: str = "Scores") -> list[str]:
     """The scores line and the result line of a state.
 
@@ -343,13 +367,9 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Replay the games of ``args.file``; returns the exit status."""
     out = out or Output(colour=colour_choice(args))
     try:
-        games = select(load(read_input(args.file), args), args.index)
-    except UsageError as err:
-        out.error(str(err))
-        return 2
-    except RecordError as err:
-        out.error(f"{args.file}: {err}")
-        return 1
+        games = chosen_games(args, out, args.index)
+    except CommandExit as stop:
+        return stop.status
     for number, loaded in enumerate(games):
         final = loaded.final
         if number:

@@ -38,13 +38,12 @@ from typing import Any
 
 from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
-    add_game_options,
+    add_game_and_players,
     add_max_plies_option,
-    add_no_progress_option,
+    finish_batch_parser,
     game_options,
 )
 from pacru.commands._ui import CommandExit, Output, Progress
-from pacru.games import GAMES
 
 __all__ = ["register", "run"]
 
@@ -60,8 +59,7 @@ def register(subparsers: Any) -> None:
             "records under DIR. Resumes an interrupted run in the same DIR."
         ),
     )
-    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
-    parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
+    add_game_and_players(parser)
     parser.add_argument(
         "--bot",
         required=True,
@@ -76,9 +74,7 @@ def register(subparsers: Any) -> None:
         "--shard-games", type=int, default=16, metavar="K", help="games per shard (default 16)"
     )
     add_max_plies_option(parser, "stop a game after P plies (default 2000)")
-    add_no_progress_option(parser)
-    add_game_options(parser)
-    parser.set_defaults(func=run)
+    finish_batch_parser(parser, run)
 
 
 def _seed(args: argparse.Namespace, folder: Path) -> int:

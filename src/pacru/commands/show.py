@@ -27,9 +27,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from pacru.commands._ui import Output, add_colour_option, colour_choice
-from pacru.commands.replay import UsageError, add_input_options, load, read_input, select, summary
-from pacru.records import RecordError
+from pacru.commands._ui import CommandExit, Output, add_colour_option, colour_choice
+from pacru.commands.replay import add_input_options, chosen_games, summary
 
 __all__ = ["register", "run"]
 
@@ -60,17 +59,9 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Show the position chosen by ``args``; returns the exit status."""
     out = out or Output(colour=colour_choice(args))
     try:
-        games = load(read_input(args.file), args)
-        if not games:
-            out.error(f"{args.file}: no game in the file")
-            return 1
-        loaded = select(games, args.index or 1)[0]
-    except UsageError as err:
-        out.error(str(err))
-        return 2
-    except RecordError as err:
-        out.error(f"{args.file}: {err}")
-        return 1
+        loaded = chosen_games(args, out, args.index or 1, one=True)[0]
+    except CommandExit as stop:
+        return stop.status
     total = len(loaded.moves)
     ply = total if args.ply is None else args.ply
     if not 0 <= ply <= total:
