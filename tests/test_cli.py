@@ -17,6 +17,7 @@ import pacru
 from pacru.cli import main
 from pacru.commands import _ui, play
 from pacru.commands.play import random_move
+from scripted_random import ScriptedRandom
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -173,20 +174,6 @@ def play_args(*argv: str) -> Any:
 
 
 # -- the random player ----------------------------------------------------------------------
-
-
-class ScriptedRandom(random.Random):
-    """A Random whose randrange returns scripted values and records each bound."""
-
-    def __init__(self, values: list[int]) -> None:
-        super().__init__(0)
-        self.values = values
-        self.bounds: list[int] = []
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        assert stop is None
-        self.bounds.append(start)
-        return self.values.pop(0)
 
 
 def _chevron_state(text: str) -> pacru.ChevronState:

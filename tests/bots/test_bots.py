@@ -24,6 +24,7 @@ from pacru.bots import (
 )
 from pacru.chevron.movelist import LegalMoves
 from pacru.errors import GameOverError
+from scripted_random import ScriptedRandom
 
 GAMES = [*pacru.CHEVRON_GAMES, "lsd"]
 
@@ -41,23 +42,6 @@ class Checked:
         assert move in state.legal_moves(), (state.to_position(), str(move))
         self.moves += 1
         return move
-
-
-class Scripted(random.Random):
-    """A Random whose randrange returns scripted values, recording each bound."""
-
-    def __init__(self, values: list[int]) -> None:
-        super().__init__(0)
-        self.values = values
-        self.bounds: list[int] = []
-
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
-        assert stop is None
-        assert step == 1
-        self.bounds.append(start)
-        value = self.values.pop(0)
-        assert 0 <= value < start
-        return value
 
 
 def _bots(players: int) -> list[Bot]:
@@ -134,19 +118,19 @@ def test_sample_move_draws_a_family_then_a_move_within_it() -> None:
     moves = state.legal_moves()
     assert isinstance(moves, LegalMoves)
     assert (len(moves.steps), len(moves.reorientations), len(moves)) == (3, 4, 327)
-    rng = Scripted([3, 30])
+    rng = ScriptedRandom([3, 30])
     move = sample_move(state, rng)
     assert rng.bounds == [7, 126]  # families, then C(9, 4) sets of the 90-degree turn
     assert move == moves.families[3].get(30) == moves[3 + 30]
     assert str(move) == "e5<<(a1,c1,f1,g1)"
-    rng = Scripted([1, 0])
+    rng = ScriptedRandom([1, 0])
     assert str(sample_move(state, rng)) == "e5-e6"
     assert rng.bounds == [7, 1]
 
 
 def test_sample_move_uniform_over_moves() -> None:
     state = _reorienting_position()
-    rng = Scripted([2, 100])
+    rng = ScriptedRandom([2, 100])
     assert sample_move(state, rng, "moves") == state.legal_moves()[2]
     assert sample_move(state, rng, "moves") == state.legal_moves()[100]
     assert rng.bounds == [327, 327]
