@@ -99,12 +99,18 @@ def test_specs_name_classes_by_import_path() -> None:
         build_bot(3, 0)  # type: ignore[arg-type]
 
 
+def _work_beside(folder: Path, module: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Work in ``folder``, which holds the user's bots as ``module``; the folder is not yet on
+    ``sys.path`` (the command line puts it there)."""
+    (folder / f"{module}.py").write_text(USER_MODULE, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(folder))])
+
+
 def test_cli_match_with_a_user_bot_class(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "my_pacru_bots.py").write_text(USER_MODULE, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    _work_beside(tmp_path, "my_pacru_bots", monkeypatch)
     out_json = tmp_path / "match.json"
     status = main(
         [
@@ -126,9 +132,7 @@ def test_cli_selfplay_with_a_user_bot_class(
 ) -> None:
     """``pacru selfplay`` finds the bot's module in the current directory, as ``match`` does."""
     pytest.importorskip("pyarrow", reason="pacru selfplay needs the selfplay extra")
-    (tmp_path / "my_pacru_selfplay_bots.py").write_text(USER_MODULE, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    _work_beside(tmp_path, "my_pacru_selfplay_bots", monkeypatch)
     argv = ["selfplay", "lilacru", "--bot", "my_pacru_selfplay_bots:FirstMove:offset=1"]
     argv += ["--games", "1", "--out", str(tmp_path / "data"), "--seed", "3", "--no-progress"]
     assert main(argv) == 0, capsys.readouterr().err
@@ -140,9 +144,7 @@ def test_cli_play_with_a_user_bot_class(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``pacru play --bot COLOUR=module:Class`` finds the module in the current directory."""
-    (tmp_path / "my_pacru_play_bots.py").write_text(USER_MODULE, encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    _work_beside(tmp_path, "my_pacru_play_bots", monkeypatch)
     argv = ["play", "lilacru", "--players", "2", "--seed", "1", "--verbose"]
     argv += ["--bot", "yellow=my_pacru_play_bots:FirstMove:offset=1"]
     assert main(argv) == 0, capsys.readouterr().err

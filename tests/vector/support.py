@@ -11,7 +11,7 @@ import pacru
 from pacru._cursor import LIMITS
 from pacru.base import GameState
 from pacru.encoding import Decision, Encoding
-from pacru.vector import VectorState
+from pacru.vector import VectorEnv, VectorState
 
 
 def random_actions(state: VectorState, rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -19,6 +19,18 @@ def random_actions(state: VectorState, rng: np.random.Generator) -> npt.NDArray[
     weights = rng.random(state.legal_action_mask.shape) * state.legal_action_mask
     actions: npt.NDArray[np.int64] = weights.argmax(axis=1)
     return actions
+
+
+def play_until_an_end(env: VectorEnv, seed: int) -> tuple[VectorState, VectorState]:
+    """The state before and the state at the first step where a game ends (random actions
+    drawn from ``seed``)."""
+    rng = np.random.default_rng(seed)
+    state = env.init(seed)
+    while True:
+        after = env.step(state, random_actions(state, rng))
+        if after.ended.any():
+            return state, after
+        state = after
 
 
 class Reference:
@@ -52,38 +64,37 @@ class Reference:
         if self.decision is not None:
             self.check_row(state, i)
             return
+        self._check_end(state, i)
+        self.restart()
+        assert self.decision is not None
+        self._check_decision(state, i, self.decision)
+
+    def _check_decision(self, state: VectorState, i: int, d: Decision) -> None:
+        """Row ``i`` of ``state`` shows decision ``d``: its player, observation and mask."""
+        assert state.current_player[i] == d.player
+        assert np.array_equal(state.observation[i], self.encoding.observation(d, d.player))
+        assert np.array_equal(state.legal_action_mask[i], d.legal_action_mask())
+
+    def _check_end(self, state: VectorState, i: int) -> None:
+        """Row ``i`` of ``state`` ends this game: its end flags and rewards."""
         final = self.final
         assert final is not None
         assert final.outcome is not None
         truncated = final.outcome.termination in LIMITS
         assert (bool(state.terminated[i]), bool(state.truncated[i])) == (not truncated, truncated)
         assert state.rewards[i].tolist() == list(final.returns())
-        self.restart()
-        d = self.decision
-        assert d is not None
-        assert state.current_player[i] == d.player
-        assert np.array_equal(state.observation[i], self.encoding.observation(d, d.player))
-        assert np.array_equal(state.legal_action_mask[i], d.legal_action_mask())
 
     def check_row(self, state: VectorState, i: int) -> None:
         """Row ``i`` of ``state`` is exactly this game's decision (or its end)."""
         n = self.encoding.num_actions
         players = len(self.start.players)
         if self.decision is not None:
-            d = self.decision
-            assert state.current_player[i] == d.player
-            assert np.array_equal(state.observation[i], self.encoding.observation(d, d.player))
-            assert np.array_equal(state.legal_action_mask[i], d.legal_action_mask())
+            self._check_decision(state, i, self.decision)
             assert not state.terminated[i]
             assert not state.truncated[i]
             assert np.array_equal(state.rewards[i], np.zeros(players, dtype=np.float32))
             return
-        final = self.final
-        assert final is not None
-        assert final.outcome is not None
-        truncated = final.outcome.termination in LIMITS
-        assert (bool(state.terminated[i]), bool(state.truncated[i])) == (not truncated, truncated)
-        assert state.rewards[i].tolist() == list(final.returns())
+        self._check_end(state, i)
         assert state.current_player[i] == -1
         assert np.array_equal(state.legal_action_mask[i], np.ones(n, dtype=np.bool_))
         assert not state.observation[i].any()
