@@ -2,8 +2,7 @@
 
 Private helpers of :class:`pacru.vector.VectorEnv`: actions of any integer type
 are checked against the shape and range before any game changes; a frame of
-some rows is merged into the whole batch's; an observation is cast to the
-environment's dtype.
+some rows is merged into the whole batch's.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_loop import Frame
+from pacru._vector_loop import Frame, as_dtype
 from pacru.errors import IllegalMoveError
 
 if TYPE_CHECKING:
@@ -96,13 +95,3 @@ def merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame
     truncated[rows] = frame.truncated
     mask, player, rewards = parts
     return Frame(mask, player, rewards, terminated, truncated)
-
-
-def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
-    """``observation`` as ``dtype``: uint8 each value times 255, rounded; bool value != 0."""
-    out: npt.NDArray[Any] = observation
-    if dtype == np.uint8:
-        out = np.rint(observation * 255.0).astype(np.uint8)
-    elif dtype == np.bool_:
-        out = observation != 0
-    return out

@@ -31,7 +31,7 @@ from pacru.base import GameState
 from pacru.bots import sample_move
 from pacru.encoding import Encoding
 
-__all__ = ["Frame", "PythonLoop", "opening_rng"]
+__all__ = ["Frame", "PythonLoop", "as_dtype", "opening_rng"]
 
 
 @attrs.frozen(eq=False)
@@ -137,12 +137,27 @@ class PythonLoop:
             stepped.append(cursor)
         return tuple(cursors), self._frame(stepped)
 
-    def observe(self, games: Any) -> npt.NDArray[np.float32]:
+    def advance(
+        self,
+        games: Any,
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_] | None,
+        renew: bool,
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame, bool]:
+        """:meth:`step` on every row (``restart`` None: none restarts). A game that ends
+        is not restarted here (the third value, False, says so; ``renew`` is a hint)."""
+        n = len(actions)
+        flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
+        return (*self.step(games, np.arange(n), actions, flags, seed, episodes), False)
+
+    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game, shape ``(len(games), *observation_shape)``.
 
         Each row is :meth:`pacru.encoding.Encoding.observation` of the game's
         decision, seen by the player deciding; zeros for a game that is over.
-        A new array.
+        A new array of ``dtype`` (:func:`as_dtype` of the values).
         """
         cursors: Sequence[Cursor] = games
         enc = self.encoding
@@ -151,7 +166,7 @@ class PythonLoop:
             decision = cursor.decision
             if decision is not None:
                 observation[j] = enc.observation(decision, decision.player)
-        return observation
+        return as_dtype(observation, dtype)
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
@@ -189,3 +204,13 @@ class PythonLoop:
             player[j] = decision.player
         mask[rows, cols] = True
         return Frame(mask, player, rewards, terminated, truncated)
+
+
+def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+    """``observation`` as ``dtype``: uint8 each value times 255, rounded; bool value != 0."""
+    out: npt.NDArray[Any] = observation
+    if dtype == np.uint8:
+        out = np.rint(observation * 255.0).astype(np.uint8)
+    elif dtype == np.bool_:
+        out = observation != 0
+    return out

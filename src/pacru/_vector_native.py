@@ -81,7 +81,32 @@ class NativeLoop:
         if self.opening_plies:
             rows = np.arange(len(episodes))
             return self.step(games, rows, rows, np.ones(len(rows), dtype=np.bool_), seed, episodes)
-        return games, self._frame(raw)
+        return games, self._frame(raw, len(episodes))
+
+    def advance(
+        self,
+        games: Any,
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_] | None,
+        renew: bool,
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame, bool]:
+        """Step every game: :meth:`step` on all rows in one native call.
+
+        With ``renew`` (and no openings to draw) a game that ends restarts in the
+        same call (its row shows the new game's decision with the old game's end);
+        the third value says whether that was done.
+        """
+        if self.opening_plies:  # the openings are drawn in Python: the general path
+            n = len(actions)
+            rows = np.arange(n)
+            flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
+            return (*self.step(games, rows, actions, flags, seed, episodes), False)
+        batch: _native.Batch = games
+        flags = b"" if restart is None else restart.tobytes()
+        new, raw = batch.advance(actions.astype(np.int64).tobytes(), flags, renew, self.threads)
+        return new, self._frame(raw, len(actions)), renew
 
     def step(
         self,
@@ -104,7 +129,7 @@ class NativeLoop:
             starts = [None] * len(row_list)
         batch: _native.Batch = games
         new, raw = batch.step(row_list, actions.tolist(), restart_list, starts, self.threads)
-        return new, self._frame(raw)
+        return new, self._frame(raw, len(row_list))
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
@@ -138,12 +163,13 @@ class NativeLoop:
         batch: _native.Batch = games
         return batch.prefix(row)
 
-    def observe(self, games: Any) -> npt.NDArray[np.float32]:
-        """The observation of every game (zeros for a game that is over), a new array."""
+    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+        """The observation of every game (zeros for a game that is over), a new array of
+        ``dtype`` (float32, uint8 or bool), written natively in that type."""
         batch: _native.Batch = games
-        raw = batch.observation(self.threads)
+        raw = batch.observation(self.threads, dtype.name)
         shape = self.encoding.observation_shape
-        return np.frombuffer(raw, dtype=np.float32).reshape(-1, *shape)
+        return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
 
     def restore(self, games: list[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
         """The games of a pickled state: each position, then its move's chosen actions."""
@@ -180,16 +206,23 @@ class NativeLoop:
         new, raw, taken = batch.play_bots(
             seats.tolist(), bot, seeds.tolist(), budgets.tolist(), self.threads
         )
-        return new, self._frame(raw), np.frombuffer(taken, dtype=np.uint32)
+        return new, self._frame(raw, len(seats)), np.frombuffer(taken, dtype=np.uint32)
 
-    def _frame(self, raw: tuple[bytearray, ...]) -> Frame:
+    def _frame(self, raw: bytearray, k: int) -> Frame:
+        """The arrays of a native frame of ``k`` rows: views of its one bytearray, at the
+        offsets ``pacru._native.Batch.advance`` documents (each a multiple of 8)."""
         enc = self.encoding
-        mask, player, rewards, terminated, truncated = raw
-        k = len(player) // 4
+        a = _ceil8(k * enc.num_actions)
+        b = _ceil8(a + 4 * k)
+        c = _ceil8(b + 4 * k * enc.players)
         return Frame(
-            np.frombuffer(mask, dtype=np.bool_).reshape(k, enc.num_actions),
-            np.frombuffer(player, dtype=np.int32),
-            np.frombuffer(rewards, dtype=np.float32).reshape(k, enc.players),
-            np.frombuffer(terminated, dtype=np.bool_),
-            np.frombuffer(truncated, dtype=np.bool_),
+            np.frombuffer(raw, np.bool_, k * enc.num_actions).reshape(k, enc.num_actions),
+            np.frombuffer(raw, np.int32, k, a),
+            np.frombuffer(raw, np.float32, k * enc.players, b).reshape(k, enc.players),
+            np.frombuffer(raw, np.bool_, k, c),
+            np.frombuffer(raw, np.bool_, k, c + k),
         )
+
+
+def _ceil8(n: int) -> int:
+    return -(-n // 8) * 8

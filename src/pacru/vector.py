@@ -70,7 +70,7 @@ import numpy.typing as npt
 
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
 from pacru._parallel import check_memory, default_threads
-from pacru._vector_checks import as_dtype, check_actions, merge, refuse
+from pacru._vector_checks import check_actions, merge, refuse
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
@@ -154,9 +154,11 @@ class VectorState:
         read): a loop that never reads it does not pay for it.
         """
         if not self._observed:
-            observation = self._env._loop.observe(self._games)
-            observation[self.current_player < 0] = 0.0
-            self._observed.append(_read_only(as_dtype(observation, self._env.observation_dtype)))
+            observation = self._env._loop.observe(self._games, self._env.observation_dtype)
+            shown = self.current_player < 0
+            if shown.any():  # a max_steps cut: its game goes on, its row shows an end
+                observation[shown] = 0
+            self._observed.append(_read_only(observation))
         return self._observed[0]
 
     @property
@@ -420,6 +422,8 @@ class VectorEnv:
         self, state: VectorState, rows: npt.NDArray[np.intp], acts: npt.NDArray[np.intp]
     ) -> VectorState:
         """Step the games of ``rows`` with checked ``acts``; the other rows stay as they are."""
+        if len(rows) == self.num_envs:
+            return self._advance_all(state, acts)
         if self.autoreset_mode == "same-step":
             restart = np.zeros(len(rows), dtype=np.bool_)
         else:
@@ -433,6 +437,30 @@ class VectorEnv:
             frame = merge(state, rows, frame)
         return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
+    def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
+        """Step every game with checked ``acts``: one call of the loop, whole-array work only."""
+        same_step = self.autoreset_mode == "same-step"
+        if same_step:
+            restart = None
+            episode = state.episode.copy()
+            steps = state.step_count + 1
+        else:
+            restart = state.terminated | state.truncated
+            episode = state.episode + restart
+            steps = np.where(restart, 0, state.step_count + 1).astype(np.int32)
+        # The loop restarts the games that end itself when nothing else may end a game here
+        # (a max_steps cut, handled in _state).
+        renew = same_step and self.max_steps is None
+        games, frame, renewed = self._loop.advance(
+            state._games, acts, restart, renew, state.seed, episode
+        )
+        if renewed:
+            ended = frame.terminated | frame.truncated
+            episode += ended
+            steps[ended] = 0
+            return self._state(frame, steps, episode, state.seed, games, renewed=True)
+        return self._state(frame, steps, episode, state.seed, games)
+
     def _state(
         self,
         frame: Frame,
@@ -441,16 +469,18 @@ class VectorEnv:
         seed: int,
         games: Any,
         stepped: npt.NDArray[np.intp] | None = None,
+        renewed: bool = False,
     ) -> VectorState:
         """The state of ``frame``: ``max_steps`` cuts applied, then, in ``"same-step"``
-        mode, the games of ``stepped`` (default every row) that ended restarted."""
+        mode, the games of ``stepped`` (default every row) that ended restarted (unless
+        the loop ``renewed`` them already)."""
         if self.max_steps is not None:
             cut = (steps >= self.max_steps) & ~frame.terminated & ~frame.truncated
             if cut.any():
                 frame.legal_action_mask[cut] = True
                 frame.current_player[cut] = -1
                 frame.truncated[cut] = True
-        if self.autoreset_mode == "same-step":
+        if self.autoreset_mode == "same-step" and not renewed:
             ended = frame.terminated | frame.truncated
             if stepped is not None and len(stepped) != self.num_envs:
                 ended &= np.isin(np.arange(self.num_envs), stepped)
