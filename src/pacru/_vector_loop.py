@@ -152,6 +152,20 @@ class PythonLoop:
         flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
         return (*self.step(games, np.arange(n), actions, flags, seed, episodes), False)
 
+    def random_actions(
+        self,
+        games: Any,
+        mask: npt.NDArray[np.bool_],
+        player: npt.NDArray[np.int32],
+        seed: int,
+    ) -> npt.NDArray[np.int64]:
+        """Row ``i``'s ``floor(u[i] * count)``-th action of its mask, ``u`` the
+        :func:`pacru._vector_play.uniforms` of ``seed`` (see
+        :meth:`pacru.vector.VectorEnv.random_actions`)."""
+        from pacru._vector_play import masked_choice, uniforms
+
+        return masked_choice(mask, uniforms(seed, len(mask)))
+
     def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game, shape ``(len(games), *observation_shape)``.
 

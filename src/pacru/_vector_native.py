@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from pacru import _native
 from pacru._vector_loop import Frame, PythonLoop
+from pacru._vector_play import UNIFORM_SALT, hash_base
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
@@ -50,6 +51,8 @@ class NativeLoop:
 
     #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
     threads = 1
+    #: :meth:`advance` refuses an illegal action (``ValueError``, nothing changed).
+    checks_actions = True
 
     def __init__(self, encoding: ChevronEncoding, start: ChevronState, opening_plies: int) -> None:
         self.encoding = encoding
@@ -162,6 +165,20 @@ class NativeLoop:
         """The actions already chosen in the move under way in game ``row``."""
         batch: _native.Batch = games
         return batch.prefix(row)
+
+    def random_actions(
+        self,
+        games: Any,
+        mask: npt.NDArray[np.bool_],
+        player: npt.NDArray[np.int32],
+        seed: int,
+    ) -> npt.NDArray[np.int64]:
+        """As :meth:`pacru._vector_loop.PythonLoop.random_actions`, drawn natively from each
+        game's legal actions (a row whose ``player`` is -1 has an all-True mask)."""
+        batch: _native.Batch = games
+        base = hash_base(seed, UNIFORM_SALT)
+        raw = batch.random_actions(base, (player < 0).tobytes(), self.threads)
+        return np.frombuffer(raw, dtype=np.int64)
 
     def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game (zeros for a game that is over), a new array of

@@ -343,6 +343,15 @@ class VectorEnv:
                 the first such game. Nothing changes.
             ValueError: ``state`` belongs to another environment.
         """
+        if getattr(self._loop, "checks_actions", False):
+            # The native step refuses an illegal action itself, changing nothing: the
+            # mask is looked up only to name the action refused.
+            acts = self._check(state, actions, look_up=False)
+            try:
+                return self._advance_all(state, acts)
+            except ValueError:
+                self._check(state, actions)
+                raise
         acts = self._check(state, actions)
         return self._advance(state, np.arange(self.num_envs), acts)
 
@@ -384,6 +393,25 @@ class VectorEnv:
 
         return play_opponents(self, state, opponent, seats, seed)
 
+    def random_actions(self, state: VectorState, seed: int) -> npt.NDArray[np.int64]:
+        """A uniformly random action of every game's mask: int64 ``(num_envs,)``.
+
+        Game ``i`` takes the ``floor(u * count)``-th (ascending) of the ``count``
+        True actions of its mask, ``u`` in [0, 1) a hash of ``seed`` and ``i`` only:
+        the same actions on both engines and for every thread count. Pass a new seed
+        at each step (for instance from a ``numpy.random.Generator``). On the native
+        engine the draws are made without the GIL on the env's threads, from each
+        game's legal actions (a random player or rollout in whole-array calls).
+
+        Raises:
+            TypeError: ``seed`` is not an integer.
+            ValueError: ``state`` belongs to another environment.
+        """
+        if state._env is not self and state._env._args != self._args:
+            raise ValueError("this state belongs to another VectorEnv")
+        mask, player = state.legal_action_mask, state.current_player
+        return self._loop.random_actions(state._games, mask, player, operator.index(seed))
+
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
         return self._loop.position(state._games, self._row(env))
@@ -400,12 +428,17 @@ class VectorEnv:
             raise IndexError(f"env must be 0..{self.num_envs - 1}, not {env!r}")
         return row
 
-    def _check(self, state: VectorState, actions: Any) -> npt.NDArray[np.intp]:
-        """``actions`` as an intp array, once every action is legal in its game."""
+    def _check(
+        self, state: VectorState, actions: Any, look_up: bool = True
+    ) -> npt.NDArray[np.intp]:
+        """``actions`` as an intp array, once every action is legal in its game (its shape,
+        type and range only, without ``look_up``)."""
         if state._env is not self and state._env._args != self._args:
             raise ValueError("this state belongs to another VectorEnv")
         n = self.num_envs
         acts = check_actions(actions, n, self.num_actions)
+        if not look_up:
+            return acts
         legal = state.legal_action_mask[np.arange(n), acts]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])

@@ -498,6 +498,63 @@ impl Batch {
         Ok((Py::new(py, batch)?, frame, PyByteArray::new(py, &taken)))
     }
 
+    /// A uniformly random action of every game, as the native-endian int64 bytes of one
+    /// action a game: game `i` takes the `floor(u * count)`-th (ascending) of its legal
+    /// actions, or of all 415 where `shown[i]` is set (a row showing an end, whose mask
+    /// is all True) or its game is over; `u = (z >> 11) * 2**-53` for the SplitMix64 hash
+    /// `z = mix(mix(mix(base) ^ i * GAMMA) ^ GAMMA)` (`pacru._vector_play.uniforms`
+    /// computes the same with numpy). `shown` holds a byte per game. Drawn without the
+    /// GIL on up to `threads` threads. `ValueError` when `shown` has another length.
+    #[pyo3(signature = (base, shown, threads=1))]
+    fn random_actions<'py>(
+        &self,
+        py: Python<'py>,
+        base: u64,
+        shown: &[u8],
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let n = self.games.len();
+        if shown.len() != n {
+            return Err(PyValueError::new_err("shown must hold one byte a game"));
+        }
+        let games = &self.games;
+        let first = mix(base);
+        PyByteArray::new_with(py, 8 * n, |buf| {
+            py.detach(|| {
+                let draw = |a: usize, out: &mut [u8]| {
+                    for (j, cell) in out.chunks_exact_mut(8).enumerate() {
+                        let row = a + j;
+                        let z = mix(mix(first ^ (row as u64).wrapping_mul(GAMMA)) ^ GAMMA);
+                        let x = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                        let legal = &games[row].legal;
+                        let all = shown[row] != 0 || legal.is_empty();
+                        let count = if all { NUM_ACTIONS } else { legal.len() };
+                        let pick = ((x * count as f64) as usize).min(count - 1);
+                        let action = if all {
+                            pick
+                        } else {
+                            legal.iter().nth(pick).map_or(0, usize::from)
+                        };
+                        cell.copy_from_slice(&(action as i64).to_ne_bytes());
+                    }
+                };
+                let t = threads_for(n, threads);
+                let per = n.div_ceil(t.max(1)).max(1);
+                std::thread::scope(|s| {
+                    let mut parts = buf.chunks_mut(8 * per).enumerate();
+                    let first = parts.next();
+                    for (i, out) in parts {
+                        s.spawn(move || draw(i * per, out));
+                    }
+                    if let Some((_, out)) = first {
+                        draw(0, out);
+                    }
+                });
+            });
+            Ok(())
+        })
+    }
+
     /// The observation planes of every game, row after row: `planes * 81` values each,
     /// zeros for a game that is over, as `dtype` says: "float32" (native-endian),
     /// "uint8" (each value times 255, rounded half to even) or "bool" (1 where the value
@@ -622,6 +679,16 @@ impl StepError {
             StepError::Decision(e) => crate::decisions::decision_error(e),
         }
     }
+}
+
+/// SplitMix64's increment (the golden ratio).
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's output function.
+fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// `MemoryError` for an allocation that failed.
