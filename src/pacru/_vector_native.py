@@ -107,8 +107,9 @@ class NativeLoop:
             flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
             return (*self.step(games, rows, actions, flags, seed, episodes), False)
         batch: _native.Batch = games
-        flags = b"" if restart is None else restart.tobytes()
-        new, raw = batch.advance(actions.astype(np.int64).tobytes(), flags, renew, self.threads)
+        restarts = b"" if restart is None else restart.tobytes()
+        acts = actions.astype(np.int64).tobytes()
+        new, raw = batch.advance(acts, restarts, renew, self.threads)
         return new, self._frame(raw, len(actions)), renew
 
     def step(
