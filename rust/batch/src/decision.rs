@@ -848,6 +848,18 @@ impl Game {
     }
 }
 
+/// A float32 plane of ones (81 native-endian values): the planes set everywhere.
+const ONES: [u8; 4 * 81] = {
+    let one = 1.0f32.to_ne_bytes();
+    let mut plane = [0u8; 4 * 81];
+    let mut i = 0;
+    while i < plane.len() {
+        plane[i] = one[i % 4];
+        i += 1;
+    }
+    plane
+};
+
 /// How an observation value is written: float32 (native-endian), uint8 (the value times
 /// 255, rounded half to even, as numpy's `rint`) or bool (1 where the value is not 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -881,9 +893,16 @@ impl Cell {
         let (bytes, len) = self.encode(value);
         if len == 1 {
             out.fill(bytes[0]);
-        } else {
-            for c in out.chunks_exact_mut(4) {
-                c.copy_from_slice(&bytes);
+        } else if value == 1.0 && out.len() == ONES.len() {
+            out.copy_from_slice(&ONES);
+        } else if let Some(first) = out.get_mut(..4) {
+            // The value once, then the filled part copied after itself, doubling.
+            first.copy_from_slice(&bytes);
+            let mut done = 4;
+            while done < out.len() {
+                let more = done.min(out.len() - done);
+                out.copy_within(..more, done);
+                done += more;
             }
         }
     }

@@ -6,8 +6,9 @@
 
 use std::collections::TryReserveError;
 
-/// Below this many rows a thread is not worth its start (about 20 microseconds).
-const MIN_ROWS_PER_THREAD: usize = 32;
+/// Below this many rows a thread is not worth its start (tens of microseconds: a chevron
+/// decision takes one or two).
+const MIN_ROWS_PER_THREAD: usize = 64;
 
 /// The number of threads worth using for `rows` rows when `threads` are allowed.
 pub fn threads_for(rows: usize, threads: usize) -> usize {
