@@ -17,9 +17,10 @@ from pacru._vector_loop import Frame, as_dtype
 from pacru.errors import IllegalMoveError
 
 if TYPE_CHECKING:
+    from pacru.encoding import Encoding
     from pacru.vector import VectorState
 
-__all__ = ["as_dtype", "check_actions", "merge", "refuse"]
+__all__ = ["as_dtype", "check_actions", "check_legal", "merge", "refuse"]
 
 
 def refuse(message: str, reason: str) -> IllegalMoveError:
@@ -55,6 +56,26 @@ def check_actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp
             f"game {i}: action {int(values[i])} is outside 0..{num_actions - 1}", "out-of-range"
         )
     return np.asarray(values).astype(np.intp)
+
+
+def check_legal(
+    mask: npt.NDArray[np.bool_], acts: npt.NDArray[np.intp], encoding: Encoding
+) -> None:
+    """Refuse ``acts`` unless each is True in its row of ``mask``.
+
+    Raises:
+        IllegalMoveError: the first game whose action is not in its mask (reason
+            ``"illegal-action"``), naming the action and the legal ones.
+    """
+    legal = mask[np.arange(len(acts)), acts]
+    if not legal.all():
+        i = int(np.flatnonzero(~legal)[0])
+        names = [encoding.action_name(a) for a in np.flatnonzero(mask[i]).tolist()]
+        raise refuse(
+            f"game {i}: action {int(acts[i])} ({encoding.action_name(int(acts[i]))}) "
+            f"is not legal in its decision; legal: {names}",
+            "illegal-action",
+        )
 
 
 def _integers(actions: Any) -> list[int]:

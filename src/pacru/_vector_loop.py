@@ -18,6 +18,7 @@ loop never sees an illegal one.
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -27,11 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru._cursor import Cursor
+from pacru._vector_random import masked_choice, uniforms
 from pacru.base import GameState
 from pacru.bots import sample_move
 from pacru.encoding import Encoding
 
-__all__ = ["Frame", "PythonLoop", "as_dtype", "opening_rng"]
+__all__ = ["Frame", "Loop", "PythonLoop", "as_dtype", "opening_rng"]
 
 
 @attrs.frozen(eq=False)
@@ -61,7 +63,45 @@ def opening_rng(seed: int, env: int, episode: int) -> random.Random:
     return random.Random(f"pacru.vector/{seed}/{env}/{episode}")
 
 
-class PythonLoop:
+class Loop(abc.ABC):
+    """What the two stepping seams share: the thread count and the whole-batch step."""
+
+    #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
+    threads = 1
+
+    @abc.abstractmethod
+    def step(
+        self,
+        games: Any,
+        rows: npt.NDArray[np.intp],
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_],
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame]:
+        """Step the games of ``rows`` (see :meth:`PythonLoop.step`)."""
+
+    def advance(
+        self,
+        games: Any,
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_] | None,
+        renew: bool,
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame, bool]:
+        """:meth:`PythonLoop.step` on every row (``restart`` None: none restarts).
+
+        With ``renew`` a loop may restart a game that ends in the same call (its row
+        showing the new game's decision with the old game's end); the third value says
+        whether it did. This general path does not.
+        """
+        n = len(actions)
+        flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
+        return (*self.step(games, np.arange(n), actions, flags, seed, episodes), False)
+
+
+class PythonLoop(Loop):
     """The games of a batch, stepped one by one with :mod:`pacru.encoding` (the Python engine).
 
     Args:
@@ -69,9 +109,6 @@ class PythonLoop:
         start: the starting position of every game.
         opening_plies: random moves played from ``start`` at every (re)start.
     """
-
-    #: Threads stepping the batch: the Python loop steps on the calling thread only.
-    threads = 1
 
     def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
         self.encoding = encoding
@@ -137,21 +174,6 @@ class PythonLoop:
             stepped.append(cursor)
         return tuple(cursors), self._frame(stepped)
 
-    def advance(
-        self,
-        games: Any,
-        actions: npt.NDArray[np.intp],
-        restart: npt.NDArray[np.bool_] | None,
-        renew: bool,
-        seed: int,
-        episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame, bool]:
-        """:meth:`step` on every row (``restart`` None: none restarts). A game that ends
-        is not restarted here (the third value, False, says so; ``renew`` is a hint)."""
-        n = len(actions)
-        flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
-        return (*self.step(games, np.arange(n), actions, flags, seed, episodes), False)
-
     def random_actions(
         self,
         games: Any,
@@ -162,8 +184,6 @@ class PythonLoop:
         """Row ``i``'s ``floor(u[i] * count)``-th action of its mask, ``u`` the
         :func:`pacru._vector_play.uniforms` of ``seed`` (see
         :meth:`pacru.vector.VectorEnv.random_actions`)."""
-        from pacru._vector_play import masked_choice, uniforms
-
         return masked_choice(mask, uniforms(seed, len(mask)))
 
     def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:

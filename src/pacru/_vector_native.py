@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru import _native
-from pacru._vector_loop import Frame, PythonLoop
-from pacru._vector_play import UNIFORM_SALT, hash_base
+from pacru._vector_loop import Frame, Loop, PythonLoop
+from pacru._vector_random import UNIFORM_SALT, hash_base
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
@@ -40,7 +40,7 @@ _GAME_INDEX = {"lilacru": 0, "shacru": 1, "azacru": 2, "pacru": 3}
 _TERMINATIONS = {t.value: t for t in Termination}
 
 
-class NativeLoop:
+class NativeLoop(Loop):
     """The games of a chevron batch, stepped by the native engine (see the module docstring).
 
     Args:
@@ -49,8 +49,6 @@ class NativeLoop:
         opening_plies: random moves played from ``start`` at every (re)start.
     """
 
-    #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
-    threads = 1
     #: :meth:`advance` refuses an illegal action (``ValueError``, nothing changed).
     checks_actions = True
 
@@ -95,17 +93,10 @@ class NativeLoop:
         seed: int,
         episodes: npt.NDArray[np.int64],
     ) -> tuple[Any, Frame, bool]:
-        """Step every game: :meth:`step` on all rows in one native call.
-
-        With ``renew`` (and no openings to draw) a game that ends restarts in the
-        same call (its row shows the new game's decision with the old game's end);
-        the third value says whether that was done.
-        """
+        """:meth:`pacru._vector_loop.Loop.advance` in one native call: with ``renew`` (and
+        no openings to draw) a game that ends restarts in the same call."""
         if self.opening_plies:  # the openings are drawn in Python: the general path
-            n = len(actions)
-            rows = np.arange(n)
-            flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
-            return (*self.step(games, rows, actions, flags, seed, episodes), False)
+            return super().advance(games, actions, restart, renew, seed, episodes)
         batch: _native.Batch = games
         restarts = b"" if restart is None else restart.tobytes()
         acts = actions.astype(np.int64).tobytes()

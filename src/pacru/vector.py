@@ -70,7 +70,7 @@ import numpy.typing as npt
 
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
 from pacru._parallel import check_memory, default_threads
-from pacru._vector_checks import check_actions, merge, refuse
+from pacru._vector_checks import check_actions, check_legal, merge
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
@@ -86,6 +86,7 @@ __all__ = [
     "AUTORESET_MODES",
     "DEFAULT_MOVE_CAP",
     "OBSERVATION_DTYPES",
+    "STATE_ARRAYS",
     "AutoresetMode",
     "BatchedPolicy",
     "VectorEnv",
@@ -106,6 +107,16 @@ AUTORESET_MODES: Final[dict[str, AutoresetMode]] = {
 #: The observation dtypes: float32 (the encoding's values), uint8 (each value times 255,
 #: rounded) and bool (value != 0).
 OBSERVATION_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.bool_))
+#: The names of a :class:`VectorState`'s per-game arrays but its observation (made when read).
+STATE_ARRAYS: Final = (
+    "legal_action_mask",
+    "current_player",
+    "rewards",
+    "terminated",
+    "truncated",
+    "step_count",
+    "episode",
+)
 #: A batched policy: ``(observation, legal_action_mask) -> actions`` on whole arrays, rows
 #: of the games it decides in (observation of :attr:`VectorEnv.observation_dtype`, shape
 #: ``(k, *observation_shape)``; mask bool ``(k, num_actions)``; actions integers ``(k,)``).
@@ -180,10 +191,8 @@ class VectorState:
         """Whether ``other`` is a state of an equal environment with the same arrays and games."""
         if not isinstance(other, VectorState) or self._env._args != other._env._args:
             return False
-        names = ("legal_action_mask", "current_player", "rewards", "terminated", "truncated")
         if self.seed != other.seed or not all(
-            np.array_equal(getattr(self, n), getattr(other, n))
-            for n in (*names, "step_count", "episode")
+            np.array_equal(getattr(self, n), getattr(other, n)) for n in STATE_ARRAYS
         ):
             return False
         return _games_of(self) == _games_of(other)
@@ -195,18 +204,7 @@ class VectorState:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        arrays = tuple(
-            np.array(getattr(self, n))
-            for n in (
-                "legal_action_mask",
-                "current_player",
-                "rewards",
-                "terminated",
-                "truncated",
-                "step_count",
-                "episode",
-            )
-        )
+        arrays = tuple(np.array(getattr(self, n)) for n in STATE_ARRAYS)
         return (_restore_state, (self._env, arrays, self.seed, _games_of(self)))
 
 
@@ -435,20 +433,9 @@ class VectorEnv:
         type and range only, without ``look_up``)."""
         if state._env is not self and state._env._args != self._args:
             raise ValueError("this state belongs to another VectorEnv")
-        n = self.num_envs
-        acts = check_actions(actions, n, self.num_actions)
-        if not look_up:
-            return acts
-        legal = state.legal_action_mask[np.arange(n), acts]
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            legal_here = np.flatnonzero(state.legal_action_mask[i]).tolist()
-            names = [self.encoding.action_name(a) for a in legal_here]
-            raise refuse(
-                f"game {i}: action {int(acts[i])} ({self.encoding.action_name(int(acts[i]))}) "
-                f"is not legal in its decision; legal: {names}",
-                "illegal-action",
-            )
+        acts = check_actions(actions, self.num_envs, self.num_actions)
+        if look_up:
+            check_legal(state.legal_action_mask, acts, self.encoding)
         return acts
 
     def _advance(
@@ -562,29 +549,12 @@ class VectorEnv:
         )
 
 
-def _restore_env(
-    game: str,
-    players: int,
-    num_envs: int,
-    max_steps: int | None,
-    opening_plies: int,
-    mode: str,
-    num_threads: int | None,
-    dtype: str,
-    options: tuple[tuple[str, Any], ...],
-) -> VectorEnv:
-    """The environment of these arguments (how a pickled ``VectorEnv`` is rebuilt)."""
-    return VectorEnv(
-        game,
-        players,
-        num_envs,
-        max_steps=max_steps,
-        opening_plies=opening_plies,
-        autoreset_mode=mode,
-        num_threads=num_threads,
-        observation_dtype=dtype,
-        **dict(options),
-    )
+def _restore_env(*args: Any) -> VectorEnv:
+    """The environment of ``VectorEnv._args`` (how a pickled ``VectorEnv`` is rebuilt)."""
+    names = ("max_steps", "opening_plies", "autoreset_mode", "num_threads", "observation_dtype")
+    kwargs: dict[str, Any] = dict(zip(names, args[3:8], strict=True)) | dict(args[8])
+    game, players, num_envs = args[:3]
+    return VectorEnv(game, players, num_envs, **kwargs)
 
 
 def _games_of(state: VectorState) -> list[tuple[GameState[Any], tuple[int, ...]]]:

@@ -19,20 +19,11 @@ from pacru._cursor import capped
 from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
-from pacru.vector import VectorEnv, VectorState
+from pacru.vector import STATE_ARRAYS, VectorEnv, VectorState
 
 from .support import CONFIGS
 
-ARRAYS = (
-    "observation",
-    "legal_action_mask",
-    "current_player",
-    "rewards",
-    "terminated",
-    "truncated",
-    "step_count",
-    "episode",
-)
+ARRAYS = ("observation", *STATE_ARRAYS)
 
 
 def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:

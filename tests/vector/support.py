@@ -11,7 +11,18 @@ import pacru
 from pacru._cursor import LIMITS
 from pacru.base import GameState
 from pacru.encoding import Decision, Encoding
-from pacru.vector import VectorState
+from pacru.vector import VectorEnv, VectorState
+
+
+def play_until_an_end(env: VectorEnv, seed: int) -> tuple[VectorState, VectorState]:
+    """The state before and the state at the first step where a game ends (random actions)."""
+    rng = np.random.default_rng(seed)
+    state = env.init(seed)
+    while True:
+        after = env.step(state, random_actions(state, rng))
+        if after.ended.any():
+            return state, after
+        state = after
 
 
 def random_actions(state: VectorState, rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -46,18 +57,22 @@ class Reference:
         else:
             self.decision = self.encoding.start(after)
 
-    def check_row_same_step(self, state: VectorState, i: int) -> None:
-        """Row ``i`` of a same-step ``state``: an end's flags and rewards, and the decision
-        of the game then restarted (this reference restarts too); else as :meth:`check_row`."""
-        if self.decision is not None:
-            self.check_row(state, i)
-            return
+    def _check_end(self, state: VectorState, i: int) -> None:
+        """Row ``i`` shows this game's end: its flags and rewards."""
         final = self.final
         assert final is not None
         assert final.outcome is not None
         truncated = final.outcome.termination in LIMITS
         assert (bool(state.terminated[i]), bool(state.truncated[i])) == (not truncated, truncated)
         assert state.rewards[i].tolist() == list(final.returns())
+
+    def check_row_same_step(self, state: VectorState, i: int) -> None:
+        """Row ``i`` of a same-step ``state``: an end's flags and rewards, and the decision
+        of the game then restarted (this reference restarts too); else as :meth:`check_row`."""
+        if self.decision is not None:
+            self.check_row(state, i)
+            return
+        self._check_end(state, i)
         self.restart()
         d = self.decision
         assert d is not None
@@ -78,12 +93,7 @@ class Reference:
             assert not state.truncated[i]
             assert np.array_equal(state.rewards[i], np.zeros(players, dtype=np.float32))
             return
-        final = self.final
-        assert final is not None
-        assert final.outcome is not None
-        truncated = final.outcome.termination in LIMITS
-        assert (bool(state.terminated[i]), bool(state.truncated[i])) == (not truncated, truncated)
-        assert state.rewards[i].tolist() == list(final.returns())
+        self._check_end(state, i)
         assert state.current_player[i] == -1
         assert np.array_equal(state.legal_action_mask[i], np.ones(n, dtype=np.bool_))
         assert not state.observation[i].any()

@@ -6,25 +6,15 @@ import numpy as np
 import pytest
 
 import pacru
-from pacru.vector import VectorEnv, VectorState
+from pacru.vector import VectorEnv
 
-from .support import random_actions
-
-
-def _until_an_end(env: VectorEnv, seed: int) -> tuple[VectorState, VectorState]:
-    rng = np.random.default_rng(seed)
-    state = env.init(seed)
-    while True:
-        after = env.step(state, random_actions(state, rng))
-        if after.ended.any():
-            return state, after
-        state = after
+from .support import play_until_an_end, random_actions
 
 
 def test_same_step_is_the_default_and_restarts_a_game_in_the_step_that_ends_it() -> None:
     env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6)
     assert env.autoreset_mode == "same-step"
-    _, end = _until_an_end(env, seed=1)
+    _, end = play_until_an_end(env, seed=1)
     done = np.flatnonzero(end.ended)
     start = env.init(0)
     # The end's flags and rewards, the new game's first decision everywhere else.
@@ -46,7 +36,7 @@ def test_same_step_is_the_default_and_restarts_a_game_in_the_step_that_ends_it()
 
 def test_same_step_rewards_of_a_game_ended_by_the_rules() -> None:
     env = VectorEnv("lilacru", players=2, num_envs=8)
-    _, end = _until_an_end(env, seed=0)
+    _, end = play_until_an_end(env, seed=0)
     assert end.terminated.any()
     for i in np.flatnonzero(end.terminated).tolist():
         assert sorted(end.rewards[i].tolist()) in ([-1.0, 1.0], [0.0, 0.0])

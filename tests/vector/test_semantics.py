@@ -13,20 +13,11 @@ import pytest
 import pacru
 from pacru.bots import sample_move
 from pacru.encoding import Encoding
-from pacru.vector import VectorEnv, VectorState
+from pacru.vector import STATE_ARRAYS, VectorEnv, VectorState
 
-from .support import random_actions
+from .support import play_until_an_end, random_actions
 
-ARRAYS = (
-    "observation",
-    "legal_action_mask",
-    "current_player",
-    "rewards",
-    "terminated",
-    "truncated",
-    "step_count",
-    "episode",
-)
+ARRAYS = ("observation", *STATE_ARRAYS)
 
 
 def _snapshot(state: VectorState) -> dict[str, Any]:
@@ -35,17 +26,6 @@ def _snapshot(state: VectorState) -> dict[str, Any]:
 
 def _same(state: VectorState, snapshot: dict[str, Any]) -> bool:
     return all(np.array_equal(getattr(state, name), snapshot[name]) for name in ARRAYS)
-
-
-def _play_until_an_end(env: VectorEnv, seed: int) -> tuple[VectorState, VectorState]:
-    """The state before and the state at the first step where a game ends."""
-    rng = np.random.default_rng(seed)
-    state = env.init(seed)
-    while True:
-        after = env.step(state, random_actions(state, rng))
-        if after.ended.any():
-            return state, after
-        state = after
 
 
 def test_init_gives_the_start_of_every_game() -> None:
@@ -72,7 +52,7 @@ def test_init_gives_the_start_of_every_game() -> None:
 
 def test_an_end_shows_once_then_the_game_restarts_ignoring_its_action() -> None:
     env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6, autoreset_mode="next-step")
-    before, end = _play_until_an_end(env, seed=1)
+    before, end = play_until_an_end(env, seed=1)
     done = np.flatnonzero(end.ended)
     i = int(done[0])
     final = env.position(end, i)
@@ -104,7 +84,7 @@ def test_an_end_shows_once_then_the_game_restarts_ignoring_its_action() -> None:
 def test_a_game_ended_by_the_rules_is_terminated_with_its_returns() -> None:
     # Lilacru: a random game ends by the rules (ruling D33's idle rounds truncate instead).
     env = VectorEnv("lilacru", players=2, num_envs=8, autoreset_mode="next-step")
-    _, end = _play_until_an_end(env, seed=0)
+    _, end = play_until_an_end(env, seed=0)
     for i in np.flatnonzero(end.ended):
         final = env.position(end, int(i))
         assert final.outcome is not None
@@ -234,7 +214,7 @@ def test_bad_actions_raise_and_change_no_game(actions: Any, reason: str, message
 def test_an_illegal_action_in_one_game_changes_no_game() -> None:
     env = VectorEnv("pacru", players=2, num_envs=4, move_cap=6)
     rng = np.random.default_rng(0)
-    _, state = _play_until_an_end(env, seed=3)
+    _, state = play_until_an_end(env, seed=3)
     state = env.step(state, random_actions(state, rng))  # the ended games restart
     positions = [env.position(state, i) for i in range(4)]
     snapshot = _snapshot(state)
