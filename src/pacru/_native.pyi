@@ -217,10 +217,11 @@ class Batch:
     ) -> tuple[Batch, bytearray]: ...
     def play_bots(
         self,
-        seats: list[int],
+        seats: bytes,
         bot: str,
-        seeds: list[int],
-        budgets: list[int],
+        base: int,
+        episodes: bytes,
+        budgets: bytes,
         threads: int = 1,
     ) -> tuple[Batch, bytearray, bytearray]: ...
     def random_actions(self, base: int, shown: bytes, threads: int = 1) -> bytearray: ...

@@ -203,17 +203,24 @@ class NativeLoop(Loop):
         games: Any,
         seats: npt.NDArray[np.int32],
         bot: str,
-        seeds: npt.NDArray[np.uint64],
+        seed: int,
+        episodes: npt.NDArray[np.int64],
         budgets: npt.NDArray[np.uint32],
     ) -> tuple[Any, Frame, npt.NDArray[np.uint32]]:
         """The built-in ``bot`` plays every game's moves until seat ``seats[i]`` decides.
 
-        See ``pacru._native.Batch.play_bots``: returns the new games, the frame of every
-        row and the decisions taken in each game.
+        Game ``i``'s moves draw from :func:`pacru._vector_random.game_seeds` of ``seed``
+        and ``episodes`` (hashed natively). See ``pacru._native.Batch.play_bots``: returns
+        the new games, the frame of every row and the decisions taken in each game.
         """
         batch: _native.Batch = games
         new, raw, taken = batch.play_bots(
-            seats.tolist(), bot, seeds.tolist(), budgets.tolist(), self.threads
+            seats.astype(np.int32).tobytes(),
+            bot,
+            hash_base(seed, 0),
+            episodes.astype(np.int64).tobytes(),
+            budgets.astype(np.uint32).tobytes(),
+            self.threads,
         )
         return new, self._frame(raw, len(seats)), np.frombuffer(taken, dtype=np.uint32)
 

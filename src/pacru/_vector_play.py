@@ -22,7 +22,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_checks import merge
+from pacru._vector_loop import Frame
 from pacru._vector_random import game_seeds
 from pacru.errors import IllegalMoveError
 
@@ -144,27 +144,19 @@ def _native_bots(
     live = state.current_player >= 0
     limit = np.iinfo(np.uint32).max if env.max_steps is None else env.max_steps
     budgets = np.where(live, np.maximum(limit - state.step_count.astype(np.int64), 0), 0)
-    seeds = game_seeds(seed, state.episode)
     loop: Any = env._loop
-    games, frame, taken = loop.play_bots(state._games, seat, bot, seeds, budgets.astype(np.uint32))
-    steps = state.step_count + taken.astype(np.int32)
-    rows = np.flatnonzero(live)
-    # Rows without a decision (an end shown) keep their arrays.
-    if len(rows) != env.num_envs:
-        frame = merge(state, rows, _take(frame, rows))
-    return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
-
-
-def _take(frame: Any, rows: npt.NDArray[np.intp]) -> Any:
-    from pacru._vector_loop import Frame
-
-    return Frame(
-        frame.legal_action_mask[rows],
-        frame.current_player[rows],
-        frame.rewards[rows],
-        frame.terminated[rows],
-        frame.truncated[rows],
+    games, frame, taken = loop.play_bots(
+        state._games, seat, bot, seed, state.episode, budgets.astype(np.uint32)
     )
+    steps = state.step_count + taken.astype(np.int32)
+    if live.all():
+        return env._state(frame, steps, state.episode.copy(), state.seed, games)
+    # Rows without a decision (an end shown, a max_steps cut) keep their arrays.
+    idle = ~live
+    for field in attrs.fields(Frame):
+        getattr(frame, field.name)[idle] = getattr(state, field.name)[idle]
+    rows = np.flatnonzero(live)
+    return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
 
 
 def _python_bots(

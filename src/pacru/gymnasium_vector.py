@@ -192,6 +192,9 @@ class PacruVectorEnv(
         self.num_envs = num_envs
         self.players = players
         self._fixed_seat = seat
+        #: The learner's seat in every game when it is fixed: read-only, made once.
+        self._seat_array = np.full(num_envs, 0 if seat is None else seat, dtype=np.int32)
+        self._seat_array.flags.writeable = False
         self.seat = 0 if seat is None else seat
         self._entries: list[BotEntry] = []
         self._batched: str | BatchedPolicy | None = None
@@ -257,7 +260,7 @@ class PacruVectorEnv(
     def seats(self) -> npt.NDArray[np.int32]:
         """The learner's seat in each game's current episode, int32 ``(num_envs,)``."""
         if self._fixed_seat is not None:
-            return np.full(self.num_envs, self._fixed_seat, dtype=np.int32)
+            return self._seat_array
         return draw_seats(self._seeds[1], self.state.episode, self.players)
 
     def reset(

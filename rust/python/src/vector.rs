@@ -422,25 +422,28 @@ impl Batch {
     /// The built-in bot `bot` ("random" or "greedy") plays in every game whose decision
     /// starts a move of a seat other than `seats[i]` (-1: every seat is a bot's), until
     /// that seat decides, the game ends or `budgets[i]` decisions are taken; the move at
-    /// ply `p` of game `i` draws from `SplitMix64::for_game(seeds[i], p)`. Returns the new
-    /// batch, the frame of every row (as `Batch.advance`'s) and the decisions taken in
-    /// each game (uint32 bytes). Played without the GIL on up to `threads` threads (the
-    /// same games for every count).
-    #[allow(clippy::type_complexity)]
-    #[pyo3(signature = (seats, bot, seeds, budgets, threads=1))]
+    /// ply `p` of game `i` draws from `SplitMix64::for_game(seed_i, p)`, `seed_i =
+    /// mix(mix(mix(base) ^ i * GAMMA) ^ (episodes[i] + 1) * GAMMA)` (`pacru._vector_random.
+    /// game_seeds`). `seats` holds int32, `episodes` int64 and `budgets` uint32 values, one
+    /// a game, as native-endian bytes. Returns the new batch, the frame of every row (as
+    /// `Batch.advance`'s) and the decisions taken in each game (uint32 bytes). Played
+    /// without the GIL on up to `threads` threads (the same games for every count).
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    #[pyo3(signature = (seats, bot, base, episodes, budgets, threads=1))]
     fn play_bots<'py>(
         &self,
         py: Python<'py>,
-        seats: Vec<i32>,
+        seats: &[u8],
         bot: &str,
-        seeds: Vec<u64>,
-        budgets: Vec<u32>,
+        base: u64,
+        episodes: &[u8],
+        budgets: &[u8],
         threads: usize,
     ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
         let n = self.games.len();
-        if seats.len() != n || seeds.len() != n || budgets.len() != n {
+        if seats.len() != 4 * n || episodes.len() != 8 * n || budgets.len() != 4 * n {
             return Err(PyValueError::new_err(
-                "seats, seeds and budgets must have one entry per game",
+                "seats, episodes and budgets must have one entry per game",
             ));
         }
         let bot = match bot {
@@ -454,13 +457,25 @@ impl Batch {
         };
         let layout = self.layout;
         let p = usize::from(layout.players);
+        let first = mix(base);
+        let word = |bytes: &[u8], i: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[4 * i..4 * i + 4]);
+            w
+        };
         let (frame, parts) = new_frame(py, n, p, |out| {
             par_rows(n, threads, p, out, |a, b, mut out| {
                 let mut games = try_with_capacity(b - a)?;
                 let mut taken: Vec<u32> = try_with_capacity(b - a)?;
                 for (j, i) in (a..b).enumerate() {
-                    let Some((g, t)) =
-                        play_bots(&layout, &self.games[i], seats[i], bot, seeds[i], budgets[i])
+                    let mut e = [0u8; 8];
+                    e.copy_from_slice(&episodes[8 * i..8 * i + 8]);
+                    let episode = u64::from_ne_bytes(e);
+                    let z = mix(first ^ (i as u64).wrapping_mul(GAMMA));
+                    let seed = mix(z ^ episode.wrapping_mul(GAMMA).wrapping_add(GAMMA));
+                    let seat = i32::from_ne_bytes(word(seats, i));
+                    let budget = u32::from_ne_bytes(word(budgets, i));
+                    let Some((g, t)) = play_bots(&layout, &self.games[i], seat, bot, seed, budget)
                     else {
                         return Ok::<_, TryReserveError>(None);
                     };
