@@ -17,8 +17,9 @@ pacru.vector
     action of every game's mask: ``VectorEnv.random_actions`` (drawn natively,
     on the env's threads, with a new seed each step), or, for a pacru that
     predates it, :func:`random_actions` (the same draw with numpy, in a few
-    whole-batch operations on the calling thread). Decisions/s counts ``num_envs`` decisions per step (a
-    restart step included, as pgx's auto-reset counts it). The observation
+    whole-batch operations on the calling thread). Decisions/s counts
+    ``num_envs`` decisions per step (a restart step included, as pgx's
+    auto-reset counts it). The observation
     is made only when read: ``--observe`` reads it at every step, as a
     learner does.
 pgx othello
