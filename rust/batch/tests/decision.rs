@@ -4,18 +4,10 @@ use std::collections::HashMap;
 
 use pacru_batch::decision::{DecisionError, Game, Layout, Next, NUM_ACTIONS};
 use pacru_batch::SplitMix64;
-use pacru_engine::{legal_moves, Game as Kind, Position, Rules};
+use pacru_engine::{legal_moves, Game as Kind, Position};
 
-fn layout(kind: Kind, players: u8) -> Layout {
-    Layout {
-        rules: Rules::new(kind),
-        players,
-        game_index: kind as u8,
-        ply_scale: 1000.0,
-        idle_scale: 81.0 * f64::from(players),
-        supply: 0,
-    }
-}
+mod common;
+use common::layout;
 
 /// The positions after every action sequence of the move under way, with their counts.
 fn leaves(layout: &Layout, game: &Game, out: &mut HashMap<Position, u32>) {

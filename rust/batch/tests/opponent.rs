@@ -1,20 +1,12 @@
 //! The batched bots play whole moves through the encoding's decisions.
 
-use pacru_batch::decision::{Game, Layout};
+use pacru_batch::decision::Game;
 use pacru_batch::opponent::{play_bots, play_move, Bot};
 use pacru_batch::SplitMix64;
-use pacru_engine::{legal_moves, Game as Kind, Position, Rules};
+use pacru_engine::{legal_moves, Game as Kind, Position};
 
-fn layout(kind: Kind, players: u8) -> Layout {
-    Layout {
-        rules: Rules::new(kind),
-        players,
-        game_index: kind as u8,
-        ply_scale: 1000.0,
-        idle_scale: 81.0 * f64::from(players),
-        supply: 0,
-    }
-}
+mod common;
+use common::layout;
 
 #[test]
 fn every_move_is_played_by_its_actions() {
