@@ -41,6 +41,10 @@ def check_actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp
         raise refuse(message, "action-shape") from None
     if array.shape != (n,):
         raise refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
+    # The common case, an intp array in range: two reductions, no copy.
+    common = isinstance(actions, np.ndarray) and array.dtype == np.intp and n > 0
+    if common and array.min() >= 0 and array.max() < num_actions:
+        return array
     if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
         bad = (array >= num_actions) if array.dtype.kind == "u" else (array < 0)
         if array.dtype.kind == "i":

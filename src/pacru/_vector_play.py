@@ -97,10 +97,12 @@ class Ends:
 
     def __init__(self, first: VectorState) -> None:
         self.same_step = first.env.autoreset_mode == "same-step"
-        self.rewards = first.rewards.copy()
-        self.terminated = first.terminated.copy()
-        self.truncated = first.truncated.copy()
-        self.restarts = np.zeros(len(first.rewards), dtype=np.int64)
+        # Next-step mode records nothing: the first state's arrays serve as they are.
+        copy = np.copy if self.same_step else np.asarray
+        self.rewards = copy(first.rewards)
+        self.terminated = copy(first.terminated)
+        self.truncated = copy(first.truncated)
+        self.restarts = np.zeros(len(first.rewards) if self.same_step else 0, dtype=np.int64)
 
     def add(self, before: VectorState, after: VectorState) -> npt.NDArray[np.intp]:
         """Record the ends between two states; the rows that restarted (same-step)."""
