@@ -6,7 +6,7 @@ use std::collections::TryReserveError;
 
 use pacru_batch::decision::{Cell, DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_batch::opponent::{play_bots, Bot};
-use pacru_batch::par::{chunks, threads_for, try_filled, try_with_capacity};
+use pacru_batch::par::{chunks, each, threads_for, try_filled, try_with_capacity};
 use pacru_batch::returns_of;
 use pacru_engine::Position;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
@@ -137,25 +137,7 @@ where
         rest = tail;
         start = end;
     }
-    std::thread::scope(|s| {
-        let f = &f;
-        let mut parts = parts.into_iter();
-        let first = parts.next();
-        let handles: Vec<_> = parts
-            .map(|(a, b, part)| s.spawn(move || f(a, b, part)))
-            .collect();
-        let mut results = Vec::with_capacity(t);
-        if let Some((a, b, part)) = first {
-            results.push(f(a, b, part));
-        }
-        for h in handles {
-            match h.join() {
-                Ok(v) => results.push(v),
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        results
-    })
+    each(parts, |(a, b, part)| f(a, b, part))
 }
 
 /// A new bytearray holding a frame of `k` rows, written by `write` without the GIL (the
@@ -553,18 +535,9 @@ impl Batch {
                         cell.copy_from_slice(&(action as i64).to_ne_bytes());
                     }
                 };
-                let t = threads_for(n, threads);
-                let per = n.div_ceil(t.max(1)).max(1);
-                std::thread::scope(|s| {
-                    let mut parts = buf.chunks_mut(8 * per).enumerate();
-                    let first = parts.next();
-                    for (i, out) in parts {
-                        s.spawn(move || draw(i * per, out));
-                    }
-                    if let Some((_, out)) = first {
-                        draw(0, out);
-                    }
-                });
+                let per = n.div_ceil(threads_for(n, threads)).max(1);
+                let parts = buf.chunks_mut(8 * per).enumerate();
+                each(parts.collect(), |(i, out)| draw(i * per, out));
             });
             Ok(())
         })
@@ -611,22 +584,9 @@ impl Batch {
                     }
                 };
                 let t = threads_for(games.len(), threads);
-                if t <= 1 {
-                    write(games, buf);
-                    return;
-                }
-                let per = games.len().div_ceil(t);
-                let mut parts = games.chunks(per).zip(buf.chunks_mut(per * row_bytes));
-                std::thread::scope(|s| {
-                    // The first part is written on the calling thread.
-                    let first = parts.next();
-                    for (part, out) in parts {
-                        s.spawn(move || write(part, out));
-                    }
-                    if let Some((part, out)) = first {
-                        write(part, out);
-                    }
-                });
+                let per = games.len().div_ceil(t).max(1);
+                let parts = games.chunks(per).zip(buf.chunks_mut(per * row_bytes));
+                each(parts.collect(), |(part, out)| write(part, out));
             });
             Ok(())
         })
