@@ -15,10 +15,13 @@ use pyo3::types::{PyByteArray, PyTuple};
 
 use crate::PyPosition;
 
-/// The arrays of the rows of a step, in one writable bytearray numpy reads in place, each
-/// at an offset of [`offsets`]: mask (bool, rows x actions), player (int32), rewards
-/// (float32, rows x players), terminated and truncated (bool). The observation is not
-/// among them: `Batch.observation` writes it when it is read.
+// A frame, the arrays of the rows of a step, is one writable bytearray numpy reads in
+// place (no copy, no Python object a row), each array at an offset of [`offsets`]: mask
+// (bool, rows x actions), player (int32), rewards (float32, rows x players), terminated
+// and truncated (bool). The observation is not among them: `Batch.observation` writes it
+// when it is read.
+
+/// Where each array of a frame starts: a multiple of this many bytes.
 const ALIGN: usize = 8;
 
 /// The byte offsets of a frame of `k` rows of `p` players: mask, player, rewards,
