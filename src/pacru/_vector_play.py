@@ -29,7 +29,7 @@ from pacru.errors import IllegalMoveError
 if TYPE_CHECKING:
     from pacru.vector import BatchedPolicy, VectorEnv, VectorState
 
-__all__ = ["BUILT_IN", "Ends", "draw_seats", "game_seeds", "play_opponents"]
+__all__ = ["BUILT_IN", "Ends", "draw_seats", "game_seeds", "native_bots", "play_opponents"]
 
 #: The bots played natively and batched.
 BUILT_IN: Final = ("random", "greedy")
@@ -75,7 +75,7 @@ def play_opponents(
             break
         before = state
         if isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
-            state = _native_bots(env, state, opponent, seat, seed)
+            state = native_bots(env, state, opponent, seat, seed)
         elif isinstance(opponent, str):
             state = _python_bots(env, state, rows, opponent, seed, pending)
         else:
@@ -139,7 +139,7 @@ def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return array
 
 
-def _native_bots(
+def native_bots(
     env: VectorEnv, state: VectorState, bot: str, seat: npt.NDArray[np.int32], seed: int
 ) -> VectorState:
     """Every game's bot moves in one native call (the native loop only)."""
