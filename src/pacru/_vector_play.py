@@ -143,21 +143,21 @@ def native_bots(
     env: VectorEnv, state: VectorState, bot: str, seat: npt.NDArray[np.int32], seed: int
 ) -> VectorState:
     """Every game's bot moves in one native call (the native loop only)."""
-    live = state.current_player >= 0
-    limit = np.iinfo(np.uint32).max if env.max_steps is None else env.max_steps
-    budgets = np.where(live, np.maximum(limit - state.step_count.astype(np.int64), 0), 0)
+    idle = np.flatnonzero(state.current_player < 0)  # an end shown, a max_steps cut
+    if env.max_steps is None:
+        budgets = np.full(env.num_envs, np.iinfo(np.uint32).max, dtype=np.uint32)
+    else:
+        budgets = np.maximum(env.max_steps - state.step_count, 0).astype(np.uint32)
+    budgets[idle] = 0
     loop: Any = env._loop
-    games, frame, taken = loop.play_bots(
-        state._games, seat, bot, seed, state.episode, budgets.astype(np.uint32)
-    )
-    steps = state.step_count + taken.astype(np.int32)
-    if live.all():
+    games, frame, taken = loop.play_bots(state._games, seat, bot, seed, state.episode, budgets)
+    steps = state.step_count + taken.view(np.int32)  # decisions, int32 as step_count
+    if not idle.size:
         return env._state(frame, steps, state.episode.copy(), state.seed, games)
-    # Rows without a decision (an end shown, a max_steps cut) keep their arrays.
-    idle = ~live
+    # Rows without a decision keep their arrays.
     for field in attrs.fields(Frame):
         getattr(frame, field.name)[idle] = getattr(state, field.name)[idle]
-    rows = np.flatnonzero(live)
+    rows = np.flatnonzero(state.current_player >= 0)
     return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
 
 
