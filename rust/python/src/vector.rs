@@ -173,6 +173,37 @@ pub(crate) struct Batch {
     layout: Layout,
     start: Game,
     games: Vec<Game>,
+    /// The threads of the call that made it: those that free its games (see `Drop`).
+    threads: usize,
+}
+
+impl Drop for Batch {
+    /// Frees the games on the threads of the call that made the batch: a game's last
+    /// reference to a move list frees it, and on the calling thread alone that is a
+    /// good share of what a step cannot split (the old batch goes when its state does).
+    fn drop(&mut self) {
+        let mut games = std::mem::take(&mut self.games);
+        let t = threads_for(games.len(), self.threads);
+        if t <= 1 {
+            return;
+        }
+        let per = games.len().div_ceil(t);
+        let Ok(mut parts) = try_with_capacity(t) else {
+            return;
+        };
+        while games.len() > per {
+            // From the end, so that each game moves once at most; without the memory to
+            // split, the rest is freed on this thread.
+            let Ok(mut tail) = try_with_capacity(per) else {
+                break;
+            };
+            let at = games.len() - per;
+            tail.extend(games.drain(at..));
+            parts.push(tail);
+        }
+        parts.push(games);
+        each(parts, drop);
+    }
 }
 
 impl Batch {
@@ -232,6 +263,7 @@ impl Batch {
             layout,
             games,
             start: first,
+            threads,
         };
         Ok((Py::new(py, batch)?, frame))
     }
@@ -306,6 +338,7 @@ impl Batch {
             layout: self.layout,
             start: self.start.clone(),
             games,
+            threads,
         };
         Ok((Py::new(py, batch)?, frame))
     }
@@ -400,6 +433,7 @@ impl Batch {
             layout: self.layout,
             start: self.start.clone(),
             games,
+            threads,
         };
         Ok((Py::new(py, batch)?, frame))
     }
@@ -494,6 +528,7 @@ impl Batch {
             layout,
             start: self.start.clone(),
             games,
+            threads,
         };
         Ok((Py::new(py, batch)?, frame, PyByteArray::new(py, &taken)))
     }
