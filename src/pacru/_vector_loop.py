@@ -68,6 +68,9 @@ class Loop(abc.ABC):
 
     #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
     threads = 1
+    #: Whether :meth:`advance` refuses an illegal action itself (``ValueError``, nothing
+    #: changed), so that the caller need not look the actions up in the mask first.
+    checks_actions = False
 
     @abc.abstractmethod
     def step(

@@ -49,7 +49,6 @@ class NativeLoop(Loop):
         opening_plies: random moves played from ``start`` at every (re)start.
     """
 
-    #: :meth:`advance` refuses an illegal action (``ValueError``, nothing changed).
     checks_actions = True
 
     def __init__(self, encoding: ChevronEncoding, start: ChevronState, opening_plies: int) -> None:

@@ -341,7 +341,7 @@ class VectorEnv:
                 the first such game. Nothing changes.
             ValueError: ``state`` belongs to another environment.
         """
-        if getattr(self._loop, "checks_actions", False):
+        if self._loop.checks_actions:
             # The native step refuses an illegal action itself, changing nothing: the
             # mask is looked up only to name the action refused.
             acts = self._check(state, actions, look_up=False)
