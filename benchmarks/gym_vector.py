@@ -7,7 +7,10 @@ Usage (from the repository root, with pacru installed)::
                                     [--seconds 3] [--windows 3]
 
 Each step the learner (seat 0) plays a uniformly random legal action of every
-game's mask (drawn with numpy from :meth:`PacruVectorEnv.action_masks`); the
+game's mask: ``VectorEnv.random_actions`` of the env's state (drawn natively on
+the env's threads, a new seed each step), or, for a pacru that predates it, drawn
+with numpy from :meth:`PacruVectorEnv.action_masks` (as figures before 2026-11-28
+were measured); the
 opponents then play their moves until the learner decides again. A learner step
 is one decision of one game: a call of ``step`` counts ``num_envs``, as SB3 and
 Gymnasium count vector steps. The observation is returned at every step (a
@@ -45,17 +48,21 @@ def rate(
     envs = PacruVectorEnv(game, players, num_envs, opponent=opponent, seat=0, **kwargs)
     envs.reset(seed=0)
     rng = np.random.default_rng(0)
+    native_draw = hasattr(envs.env, "random_actions")
     best = 0.0
     for _ in range(windows):
         steps = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            mask = envs.action_masks()
-            counts = mask.sum(axis=1)
-            picks = (rng.random(num_envs) * counts).astype(np.intp)
-            cells = np.flatnonzero(mask)
-            firsts = np.cumsum(counts) - counts
-            actions = cells[firsts + picks] - np.arange(num_envs) * mask.shape[1]
+            if native_draw:
+                actions = envs.env.random_actions(envs.state, steps)
+            else:
+                mask = envs.action_masks()
+                counts = mask.sum(axis=1)
+                picks = (rng.random(num_envs) * counts).astype(np.intp)
+                cells = np.flatnonzero(mask)
+                firsts = np.cumsum(counts) - counts
+                actions = cells[firsts + picks] - np.arange(num_envs) * mask.shape[1]
             envs.step(actions)
             steps += 1
         best = max(best, steps * num_envs / (time.perf_counter() - start))

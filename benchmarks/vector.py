@@ -14,10 +14,12 @@ that predates ``num_threads``. ``--threads`` skips pgx.
 pacru.vector
     ``VectorEnv(game, players=players, num_envs=num_envs)`` (no move cap:
     games run to their end and restart), each step a uniformly random legal
-    action of every game's mask drawn with numpy (:func:`random_actions`: a
-    uniform index among each row's legal actions, in a few whole-batch
-    operations). Decisions/s counts ``num_envs`` decisions per step (a
-    restart step included, as pgx's auto-reset counts it). The observation
+    action of every game's mask: ``VectorEnv.random_actions`` (drawn natively,
+    on the env's threads, with a new seed each step), or, for a pacru that
+    predates it, :func:`random_actions` (the same draw with numpy, in a few
+    whole-batch operations on the calling thread). Decisions/s counts
+    ``num_envs`` decisions per step (a restart step included, as pgx's
+    auto-reset counts it). The observation
     is made only when read: ``--observe`` reads it at every step, as a
     learner does.
 pgx othello
@@ -94,6 +96,7 @@ def pacru_rate(
         env = VectorEnv(game, players=players, num_envs=num_envs)
     rng = np.random.default_rng(0)
     box = [env.init(seed=0)]
+    native_draw = hasattr(env, "random_actions")
 
     def window(length: float) -> float:
         state = box[0]
@@ -102,7 +105,11 @@ def pacru_rate(
         while time.perf_counter() - start < length:
             if observe:
                 state.observation  # noqa: B018 (made at its first read)
-            state = env.step(state, random_actions(state.legal_action_mask, rng))
+            if native_draw:
+                actions = env.random_actions(state, steps)
+            else:
+                actions = random_actions(state.legal_action_mask, rng)
+            state = env.step(state, actions)
             steps += 1
         box[0] = state
         return steps * num_envs / (clock() - begin)

@@ -188,9 +188,9 @@ class NativeDecision:
     def __copy__(self) -> NativeDecision: ...
     def __deepcopy__(self, memo: object) -> NativeDecision: ...
 
-#: The arrays of a frame as bytearrays: mask (bool), player (int32), rewards (float32),
-#: terminated and truncated (bool). The observation is ``Batch.observation``'s.
-_FrameBytes = tuple[bytearray, bytearray, bytearray, bytearray, bytearray]
+#: A frame's arrays are one bytearray (``Batch.advance`` gives the offsets): mask (bool),
+#: player (int32), rewards (float32), terminated and truncated (bool). The observation is
+#: ``Batch.observation``'s.
 
 @final
 class Batch:
@@ -203,7 +203,10 @@ class Batch:
         idle_scale: float,
         supply: int,
         threads: int = 1,
-    ) -> tuple[Batch, _FrameBytes]: ...
+    ) -> tuple[Batch, bytearray]: ...
+    def advance(
+        self, actions: bytes, restart: bytes, renew: bool, threads: int = 1
+    ) -> tuple[Batch, bytearray]: ...
     def step(
         self,
         rows: list[int],
@@ -211,16 +214,18 @@ class Batch:
         restart: list[bool],
         starts: list[Position | None],
         threads: int = 1,
-    ) -> tuple[Batch, _FrameBytes]: ...
+    ) -> tuple[Batch, bytearray]: ...
     def play_bots(
         self,
-        seats: list[int],
+        seats: bytes,
         bot: str,
-        seeds: list[int],
-        budgets: list[int],
+        base: int,
+        episodes: bytes,
+        budgets: bytes,
         threads: int = 1,
-    ) -> tuple[Batch, _FrameBytes, bytearray]: ...
-    def observation(self, threads: int = 1) -> bytearray: ...
+    ) -> tuple[Batch, bytearray, bytearray]: ...
+    def random_actions(self, base: int, shown: bytes, threads: int = 1) -> bytearray: ...
+    def observation(self, threads: int = 1, dtype: str = "float32") -> bytearray: ...
     def position(
         self, row: int
     ) -> tuple[

@@ -2,8 +2,7 @@
 
 Private helpers of :class:`pacru.vector.VectorEnv`: actions of any integer type
 are checked against the shape and range before any game changes; a frame of
-some rows is merged into the whole batch's; an observation is cast to the
-environment's dtype.
+some rows is merged into the whole batch's.
 """
 
 from __future__ import annotations
@@ -14,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_loop import Frame
+from pacru._vector_loop import Frame, as_dtype
 from pacru.errors import IllegalMoveError
 
 if TYPE_CHECKING:
+    from pacru.encoding import Encoding
     from pacru.vector import VectorState
 
-__all__ = ["as_dtype", "check_actions", "merge", "refuse"]
+__all__ = ["as_dtype", "check_actions", "check_legal", "merge", "refuse"]
 
 
 def refuse(message: str, reason: str) -> IllegalMoveError:
@@ -41,6 +41,10 @@ def check_actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp
         raise refuse(message, "action-shape") from None
     if array.shape != (n,):
         raise refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
+    # The common case, an intp array in range: two reductions, no copy.
+    common = isinstance(actions, np.ndarray) and array.dtype == np.intp and n > 0
+    if common and array.min() >= 0 and array.max() < num_actions:
+        return array
     if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
         bad = (array >= num_actions) if array.dtype.kind == "u" else (array < 0)
         if array.dtype.kind == "i":
@@ -56,6 +60,26 @@ def check_actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp
             f"game {i}: action {int(values[i])} is outside 0..{num_actions - 1}", "out-of-range"
         )
     return np.asarray(values).astype(np.intp)
+
+
+def check_legal(
+    mask: npt.NDArray[np.bool_], acts: npt.NDArray[np.intp], encoding: Encoding
+) -> None:
+    """Refuse ``acts`` unless each is True in its row of ``mask``.
+
+    Raises:
+        IllegalMoveError: the first game whose action is not in its mask (reason
+            ``"illegal-action"``), naming the action and the legal ones.
+    """
+    legal = mask[np.arange(len(acts)), acts]
+    if not legal.all():
+        i = int(np.flatnonzero(~legal)[0])
+        names = [encoding.action_name(a) for a in np.flatnonzero(mask[i]).tolist()]
+        raise refuse(
+            f"game {i}: action {int(acts[i])} ({encoding.action_name(int(acts[i]))}) "
+            f"is not legal in its decision; legal: {names}",
+            "illegal-action",
+        )
 
 
 def _integers(actions: Any) -> list[int]:
@@ -96,13 +120,3 @@ def merge(state: VectorState, rows: npt.NDArray[np.intp], frame: Frame) -> Frame
     truncated[rows] = frame.truncated
     mask, player, rewards = parts
     return Frame(mask, player, rewards, terminated, truncated)
-
-
-def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
-    """``observation`` as ``dtype``: uint8 each value times 255, rounded; bool value != 0."""
-    out: npt.NDArray[Any] = observation
-    if dtype == np.uint8:
-        out = np.rint(observation * 255.0).astype(np.uint8)
-    elif dtype == np.bool_:
-        out = observation != 0
-    return out

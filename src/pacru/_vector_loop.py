@@ -18,6 +18,7 @@ loop never sees an illegal one.
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -27,11 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru._cursor import Cursor
+from pacru._vector_random import masked_choice, uniforms
 from pacru.base import GameState
 from pacru.bots import sample_move
 from pacru.encoding import Encoding
 
-__all__ = ["Frame", "PythonLoop", "opening_rng"]
+__all__ = ["Frame", "Loop", "PythonLoop", "as_dtype", "opening_rng"]
 
 
 @attrs.frozen(eq=False)
@@ -61,7 +63,48 @@ def opening_rng(seed: int, env: int, episode: int) -> random.Random:
     return random.Random(f"pacru.vector/{seed}/{env}/{episode}")
 
 
-class PythonLoop:
+class Loop(abc.ABC):
+    """What the two stepping seams share: the thread count and the whole-batch step."""
+
+    #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
+    threads = 1
+    #: Whether :meth:`advance` refuses an illegal action itself (``ValueError``, nothing
+    #: changed), so that the caller need not look the actions up in the mask first.
+    checks_actions = False
+
+    @abc.abstractmethod
+    def step(
+        self,
+        games: Any,
+        rows: npt.NDArray[np.intp],
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_],
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame]:
+        """Step the games of ``rows`` (see :meth:`PythonLoop.step`)."""
+
+    def advance(
+        self,
+        games: Any,
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_] | None,
+        renew: bool,
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame, bool]:
+        """:meth:`PythonLoop.step` on every row (``restart`` None: none restarts).
+
+        With ``renew`` a loop may restart a game that ends in the same call (its row
+        showing the new game's decision with the old game's end); the third value says
+        whether it did. This general path does not.
+        """
+        n = len(actions)
+        flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
+        return (*self.step(games, np.arange(n), actions, flags, seed, episodes), False)
+
+
+class PythonLoop(Loop):
     """The games of a batch, stepped one by one with :mod:`pacru.encoding` (the Python engine).
 
     Args:
@@ -69,9 +112,6 @@ class PythonLoop:
         start: the starting position of every game.
         opening_plies: random moves played from ``start`` at every (re)start.
     """
-
-    #: Threads stepping the batch: the Python loop steps on the calling thread only.
-    threads = 1
 
     def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
         self.encoding = encoding
@@ -137,12 +177,24 @@ class PythonLoop:
             stepped.append(cursor)
         return tuple(cursors), self._frame(stepped)
 
-    def observe(self, games: Any) -> npt.NDArray[np.float32]:
+    def random_actions(
+        self,
+        games: Any,
+        mask: npt.NDArray[np.bool_],
+        player: npt.NDArray[np.int32],
+        seed: int,
+    ) -> npt.NDArray[np.int64]:
+        """Row ``i``'s ``floor(u[i] * count)``-th action of its mask, ``u`` the
+        :func:`pacru._vector_play.uniforms` of ``seed`` (see
+        :meth:`pacru.vector.VectorEnv.random_actions`)."""
+        return masked_choice(mask, uniforms(seed, len(mask)))
+
+    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game, shape ``(len(games), *observation_shape)``.
 
         Each row is :meth:`pacru.encoding.Encoding.observation` of the game's
         decision, seen by the player deciding; zeros for a game that is over.
-        A new array.
+        A new array of ``dtype`` (:func:`as_dtype` of the values).
         """
         cursors: Sequence[Cursor] = games
         enc = self.encoding
@@ -151,7 +203,7 @@ class PythonLoop:
             decision = cursor.decision
             if decision is not None:
                 observation[j] = enc.observation(decision, decision.player)
-        return observation
+        return as_dtype(observation, dtype)
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
@@ -189,3 +241,13 @@ class PythonLoop:
             player[j] = decision.player
         mask[rows, cols] = True
         return Frame(mask, player, rewards, terminated, truncated)
+
+
+def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+    """``observation`` as ``dtype``: uint8 each value times 255, rounded; bool value != 0."""
+    out: npt.NDArray[Any] = observation
+    if dtype == np.uint8:
+        out = np.rint(observation * 255.0).astype(np.uint8)
+    elif dtype == np.bool_:
+        out = observation != 0
+    return out

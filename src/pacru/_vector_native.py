@@ -19,7 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru import _native
-from pacru._vector_loop import Frame, PythonLoop
+from pacru._vector_loop import Frame, Loop, PythonLoop
+from pacru._vector_random import UNIFORM_SALT, hash_base
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
@@ -39,7 +40,7 @@ _GAME_INDEX = {"lilacru": 0, "shacru": 1, "azacru": 2, "pacru": 3}
 _TERMINATIONS = {t.value: t for t in Termination}
 
 
-class NativeLoop:
+class NativeLoop(Loop):
     """The games of a chevron batch, stepped by the native engine (see the module docstring).
 
     Args:
@@ -48,8 +49,7 @@ class NativeLoop:
         opening_plies: random moves played from ``start`` at every (re)start.
     """
 
-    #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
-    threads = 1
+    checks_actions = True
 
     def __init__(self, encoding: ChevronEncoding, start: ChevronState, opening_plies: int) -> None:
         self.encoding = encoding
@@ -81,7 +81,26 @@ class NativeLoop:
         if self.opening_plies:
             rows = np.arange(len(episodes))
             return self.step(games, rows, rows, np.ones(len(rows), dtype=np.bool_), seed, episodes)
-        return games, self._frame(raw)
+        return games, self._frame(raw, len(episodes))
+
+    def advance(
+        self,
+        games: Any,
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_] | None,
+        renew: bool,
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame, bool]:
+        """:meth:`pacru._vector_loop.Loop.advance` in one native call: with ``renew`` (and
+        no openings to draw) a game that ends restarts in the same call."""
+        if self.opening_plies:  # the openings are drawn in Python: the general path
+            return super().advance(games, actions, restart, renew, seed, episodes)
+        batch: _native.Batch = games
+        restarts = b"" if restart is None else restart.tobytes()
+        acts = actions.astype(np.int64).tobytes()
+        new, raw = batch.advance(acts, restarts, renew, self.threads)
+        return new, self._frame(raw, len(actions)), renew
 
     def step(
         self,
@@ -104,7 +123,7 @@ class NativeLoop:
             starts = [None] * len(row_list)
         batch: _native.Batch = games
         new, raw = batch.step(row_list, actions.tolist(), restart_list, starts, self.threads)
-        return new, self._frame(raw)
+        return new, self._frame(raw, len(row_list))
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
@@ -138,12 +157,27 @@ class NativeLoop:
         batch: _native.Batch = games
         return batch.prefix(row)
 
-    def observe(self, games: Any) -> npt.NDArray[np.float32]:
-        """The observation of every game (zeros for a game that is over), a new array."""
+    def random_actions(
+        self,
+        games: Any,
+        mask: npt.NDArray[np.bool_],
+        player: npt.NDArray[np.int32],
+        seed: int,
+    ) -> npt.NDArray[np.int64]:
+        """As :meth:`pacru._vector_loop.PythonLoop.random_actions`, drawn natively from each
+        game's legal actions (a row whose ``player`` is -1 has an all-True mask)."""
         batch: _native.Batch = games
-        raw = batch.observation(self.threads)
+        base = hash_base(seed, UNIFORM_SALT)
+        raw = batch.random_actions(base, (player < 0).tobytes(), self.threads)
+        return np.frombuffer(raw, dtype=np.int64)
+
+    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+        """The observation of every game (zeros for a game that is over), a new array of
+        ``dtype`` (float32, uint8 or bool), written natively in that type."""
+        batch: _native.Batch = games
+        raw = batch.observation(self.threads, dtype.name)
         shape = self.encoding.observation_shape
-        return np.frombuffer(raw, dtype=np.float32).reshape(-1, *shape)
+        return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
 
     def restore(self, games: list[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
         """The games of a pickled state: each position, then its move's chosen actions."""
@@ -168,28 +202,42 @@ class NativeLoop:
         games: Any,
         seats: npt.NDArray[np.int32],
         bot: str,
-        seeds: npt.NDArray[np.uint64],
+        seed: int,
+        episodes: npt.NDArray[np.int64],
         budgets: npt.NDArray[np.uint32],
     ) -> tuple[Any, Frame, npt.NDArray[np.uint32]]:
         """The built-in ``bot`` plays every game's moves until seat ``seats[i]`` decides.
 
-        See ``pacru._native.Batch.play_bots``: returns the new games, the frame of every
-        row and the decisions taken in each game.
+        Game ``i``'s moves draw from :func:`pacru._vector_random.game_seeds` of ``seed``
+        and ``episodes`` (hashed natively). See ``pacru._native.Batch.play_bots``: returns
+        the new games, the frame of every row and the decisions taken in each game.
         """
         batch: _native.Batch = games
         new, raw, taken = batch.play_bots(
-            seats.tolist(), bot, seeds.tolist(), budgets.tolist(), self.threads
+            seats.astype(np.int32).tobytes(),
+            bot,
+            hash_base(seed, 0),
+            episodes.astype(np.int64).tobytes(),
+            budgets.astype(np.uint32).tobytes(),
+            self.threads,
         )
-        return new, self._frame(raw), np.frombuffer(taken, dtype=np.uint32)
+        return new, self._frame(raw, len(seats)), np.frombuffer(taken, dtype=np.uint32)
 
-    def _frame(self, raw: tuple[bytearray, ...]) -> Frame:
+    def _frame(self, raw: bytearray, k: int) -> Frame:
+        """The arrays of a native frame of ``k`` rows: views of its one bytearray, at the
+        offsets ``pacru._native.Batch.advance`` documents (each a multiple of 8)."""
         enc = self.encoding
-        mask, player, rewards, terminated, truncated = raw
-        k = len(player) // 4
+        a = _ceil8(k * enc.num_actions)
+        b = _ceil8(a + 4 * k)
+        c = _ceil8(b + 4 * k * enc.players)
         return Frame(
-            np.frombuffer(mask, dtype=np.bool_).reshape(k, enc.num_actions),
-            np.frombuffer(player, dtype=np.int32),
-            np.frombuffer(rewards, dtype=np.float32).reshape(k, enc.players),
-            np.frombuffer(terminated, dtype=np.bool_),
-            np.frombuffer(truncated, dtype=np.bool_),
+            np.frombuffer(raw, np.bool_, k * enc.num_actions).reshape(k, enc.num_actions),
+            np.frombuffer(raw, np.int32, k, a),
+            np.frombuffer(raw, np.float32, k * enc.players, b).reshape(k, enc.players),
+            np.frombuffer(raw, np.bool_, k, c),
+            np.frombuffer(raw, np.bool_, k, c + k),
         )
+
+
+def _ceil8(n: int) -> int:
+    return -(-n // 8) * 8

@@ -22,36 +22,17 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_checks import merge
+from pacru._vector_loop import Frame
+from pacru._vector_random import game_seeds
 from pacru.errors import IllegalMoveError
 
 if TYPE_CHECKING:
     from pacru.vector import BatchedPolicy, VectorEnv, VectorState
 
-__all__ = ["BUILT_IN", "Ends", "draw_seats", "game_seeds", "play_opponents"]
+__all__ = ["BUILT_IN", "Ends", "draw_seats", "game_seeds", "native_bots", "play_opponents"]
 
 #: The bots played natively and batched.
 BUILT_IN: Final = ("random", "greedy")
-
-_GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
-_MASK: Final = (1 << 64) - 1
-
-
-def _mix(z: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """SplitMix64's output function, element-wise (wrapping uint64 arithmetic)."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    out: npt.NDArray[np.uint64] = z ^ (z >> np.uint64(31))
-    return out
-
-
-def game_seeds(seed: int, episodes: npt.NDArray[np.int64], salt: int = 0) -> npt.NDArray[np.uint64]:
-    """A 64-bit seed per game of a batch: a hash of ``seed``, the row, its episode and ``salt``."""
-    rows = np.arange(len(episodes), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        z = _mix(np.full(len(episodes), (seed * 0x2545F4914F6CDD1D + salt) & _MASK, np.uint64))
-        z = _mix(z ^ (rows * _GAMMA))
-        return _mix(z ^ (episodes.astype(np.uint64) * _GAMMA + _GAMMA))
 
 
 def draw_seats(seed: int, episodes: npt.NDArray[np.int64], players: int) -> npt.NDArray[np.int32]:
@@ -94,7 +75,7 @@ def play_opponents(
             break
         before = state
         if isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
-            state = _native_bots(env, state, opponent, seat, seed)
+            state = native_bots(env, state, opponent, seat, seed)
         elif isinstance(opponent, str):
             state = _python_bots(env, state, rows, opponent, seed, pending)
         else:
@@ -116,10 +97,12 @@ class Ends:
 
     def __init__(self, first: VectorState) -> None:
         self.same_step = first.env.autoreset_mode == "same-step"
-        self.rewards = first.rewards.copy()
-        self.terminated = first.terminated.copy()
-        self.truncated = first.truncated.copy()
-        self.restarts = np.zeros(len(first.rewards), dtype=np.int64)
+        # Next-step mode records nothing: the first state's arrays serve as they are.
+        copy = np.copy if self.same_step else np.asarray
+        self.rewards = copy(first.rewards)
+        self.terminated = copy(first.terminated)
+        self.truncated = copy(first.truncated)
+        self.restarts = np.zeros(len(first.rewards) if self.same_step else 0, dtype=np.int64)
 
     def add(self, before: VectorState, after: VectorState) -> npt.NDArray[np.intp]:
         """Record the ends between two states; the rows that restarted (same-step)."""
@@ -156,34 +139,26 @@ def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return array
 
 
-def _native_bots(
+def native_bots(
     env: VectorEnv, state: VectorState, bot: str, seat: npt.NDArray[np.int32], seed: int
 ) -> VectorState:
     """Every game's bot moves in one native call (the native loop only)."""
-    live = state.current_player >= 0
-    limit = np.iinfo(np.uint32).max if env.max_steps is None else env.max_steps
-    budgets = np.where(live, np.maximum(limit - state.step_count.astype(np.int64), 0), 0)
-    seeds = game_seeds(seed, state.episode)
+    idle = np.flatnonzero(state.current_player < 0)  # an end shown, a max_steps cut
+    if env.max_steps is None:
+        budgets = np.full(env.num_envs, np.iinfo(np.uint32).max, dtype=np.uint32)
+    else:
+        budgets = np.maximum(env.max_steps - state.step_count, 0).astype(np.uint32)
+    budgets[idle] = 0
     loop: Any = env._loop
-    games, frame, taken = loop.play_bots(state._games, seat, bot, seeds, budgets.astype(np.uint32))
-    steps = state.step_count + taken.astype(np.int32)
-    rows = np.flatnonzero(live)
-    # Rows without a decision (an end shown) keep their arrays.
-    if len(rows) != env.num_envs:
-        frame = merge(state, rows, _take(frame, rows))
+    games, frame, taken = loop.play_bots(state._games, seat, bot, seed, state.episode, budgets)
+    steps = state.step_count + taken.view(np.int32)  # decisions, int32 as step_count
+    if not idle.size:
+        return env._state(frame, steps, state.episode.copy(), state.seed, games)
+    # Rows without a decision keep their arrays.
+    for field in attrs.fields(Frame):
+        getattr(frame, field.name)[idle] = getattr(state, field.name)[idle]
+    rows = np.flatnonzero(state.current_player >= 0)
     return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
-
-
-def _take(frame: Any, rows: npt.NDArray[np.intp]) -> Any:
-    from pacru._vector_loop import Frame
-
-    return Frame(
-        frame.legal_action_mask[rows],
-        frame.current_player[rows],
-        frame.rewards[rows],
-        frame.terminated[rows],
-        frame.truncated[rows],
-    )
 
 
 def _python_bots(

@@ -75,7 +75,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
-from pacru._vector_play import BUILT_IN, Ends, draw_seats
+from pacru._vector_play import BUILT_IN, Ends, draw_seats, native_bots
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
@@ -192,6 +192,9 @@ class PacruVectorEnv(
         self.num_envs = num_envs
         self.players = players
         self._fixed_seat = seat
+        #: The learner's seat in every game when it is fixed: read-only, made once.
+        self._seat_array = np.full(num_envs, 0 if seat is None else seat, dtype=np.int32)
+        self._seat_array.flags.writeable = False
         self.seat = 0 if seat is None else seat
         self._entries: list[BotEntry] = []
         self._batched: str | BatchedPolicy | None = None
@@ -257,7 +260,7 @@ class PacruVectorEnv(
     def seats(self) -> npt.NDArray[np.int32]:
         """The learner's seat in each game's current episode, int32 ``(num_envs,)``."""
         if self._fixed_seat is not None:
-            return np.full(self.num_envs, self._fixed_seat, dtype=np.int32)
+            return self._seat_array
         return draw_seats(self._seeds[1], self.state.episode, self.players)
 
     def reset(
@@ -311,6 +314,15 @@ class PacruVectorEnv(
     def _opponents_play(self, state: VectorState) -> VectorState:
         """Let the opponents decide until the learner decides (or the game ends) in every game."""
         self._state = state
+        if self._native_next_step():
+            # One native call plays every game's bots until its learner decides (a move
+            # cut by max_steps or an end stays shown: nothing restarts in next-step mode).
+            seats = self.seats
+            if ((state.current_player >= 0) & (state.current_player != seats)).any():
+                bot: Any = self._batched
+                state = native_bots(self.env, state, bot, seats, self._seeds[0])
+                self._state = state
+            return state
         while self._batched is not None:
             state = self.env.play_opponents(state, self._batched, self.seats, seed=self._seeds[0])
             self._state = state
@@ -343,6 +355,14 @@ class PacruVectorEnv(
             state = env._advance(state, rows, np.array(actions, dtype=np.intp))
             for row in ends.add(before, state).tolist():
                 self._pending.pop(row, None)  # same-step: a cut move is not resumed either
+
+    def _native_next_step(self) -> bool:
+        """Whether a built-in bot plays natively, in next-step mode (one call per step)."""
+        return (
+            self._batched in BUILT_IN
+            and self.env.autoreset_mode == "next-step"
+            and hasattr(self.env._loop, "play_bots")
+        )
 
     def _observe(self) -> dict[str, Any]:
         state = self.state

@@ -70,7 +70,7 @@ import numpy.typing as npt
 
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
 from pacru._parallel import check_memory, default_threads
-from pacru._vector_checks import as_dtype, check_actions, merge, refuse
+from pacru._vector_checks import check_actions, check_legal, merge
 from pacru._vector_loop import Frame, PythonLoop
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
@@ -86,6 +86,7 @@ __all__ = [
     "AUTORESET_MODES",
     "DEFAULT_MOVE_CAP",
     "OBSERVATION_DTYPES",
+    "STATE_ARRAYS",
     "AutoresetMode",
     "BatchedPolicy",
     "VectorEnv",
@@ -106,6 +107,16 @@ AUTORESET_MODES: Final[dict[str, AutoresetMode]] = {
 #: The observation dtypes: float32 (the encoding's values), uint8 (each value times 255,
 #: rounded) and bool (value != 0).
 OBSERVATION_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.bool_))
+#: The names of a :class:`VectorState`'s per-game arrays but its observation (made when read).
+STATE_ARRAYS: Final = (
+    "legal_action_mask",
+    "current_player",
+    "rewards",
+    "terminated",
+    "truncated",
+    "step_count",
+    "episode",
+)
 #: A batched policy: ``(observation, legal_action_mask) -> actions`` on whole arrays, rows
 #: of the games it decides in (observation of :attr:`VectorEnv.observation_dtype`, shape
 #: ``(k, *observation_shape)``; mask bool ``(k, num_actions)``; actions integers ``(k,)``).
@@ -154,9 +165,11 @@ class VectorState:
         read): a loop that never reads it does not pay for it.
         """
         if not self._observed:
-            observation = self._env._loop.observe(self._games)
-            observation[self.current_player < 0] = 0.0
-            self._observed.append(_read_only(as_dtype(observation, self._env.observation_dtype)))
+            observation = self._env._loop.observe(self._games, self._env.observation_dtype)
+            shown = self.current_player < 0
+            if shown.any():  # a max_steps cut: its game goes on, its row shows an end
+                observation[shown] = 0
+            self._observed.append(_read_only(observation))
         return self._observed[0]
 
     @property
@@ -178,10 +191,8 @@ class VectorState:
         """Whether ``other`` is a state of an equal environment with the same arrays and games."""
         if not isinstance(other, VectorState) or self._env._args != other._env._args:
             return False
-        names = ("legal_action_mask", "current_player", "rewards", "terminated", "truncated")
         if self.seed != other.seed or not all(
-            np.array_equal(getattr(self, n), getattr(other, n))
-            for n in (*names, "step_count", "episode")
+            np.array_equal(getattr(self, n), getattr(other, n)) for n in STATE_ARRAYS
         ):
             return False
         return _games_of(self) == _games_of(other)
@@ -193,18 +204,7 @@ class VectorState:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        arrays = tuple(
-            np.array(getattr(self, n))
-            for n in (
-                "legal_action_mask",
-                "current_player",
-                "rewards",
-                "terminated",
-                "truncated",
-                "step_count",
-                "episode",
-            )
-        )
+        arrays = tuple(np.array(getattr(self, n)) for n in STATE_ARRAYS)
         return (_restore_state, (self._env, arrays, self.seed, _games_of(self)))
 
 
@@ -341,6 +341,15 @@ class VectorEnv:
                 the first such game. Nothing changes.
             ValueError: ``state`` belongs to another environment.
         """
+        if self._loop.checks_actions:
+            # The native step refuses an illegal action itself, changing nothing: the
+            # mask is looked up only to name the action refused.
+            acts = self._check(state, actions, look_up=False)
+            try:
+                return self._advance_all(state, acts)
+            except ValueError:
+                self._check(state, actions)
+                raise
         acts = self._check(state, actions)
         return self._advance(state, np.arange(self.num_envs), acts)
 
@@ -382,6 +391,25 @@ class VectorEnv:
 
         return play_opponents(self, state, opponent, seats, seed)
 
+    def random_actions(self, state: VectorState, seed: int) -> npt.NDArray[np.int64]:
+        """A uniformly random action of every game's mask: int64 ``(num_envs,)``.
+
+        Game ``i`` takes the ``floor(u * count)``-th (ascending) of the ``count``
+        True actions of its mask, ``u`` in [0, 1) a hash of ``seed`` and ``i`` only:
+        the same actions on both engines and for every thread count. Pass a new seed
+        at each step (for instance from a ``numpy.random.Generator``). On the native
+        engine the draws are made without the GIL on the env's threads, from each
+        game's legal actions (a random player or rollout in whole-array calls).
+
+        Raises:
+            TypeError: ``seed`` is not an integer.
+            ValueError: ``state`` belongs to another environment.
+        """
+        if state._env is not self and state._env._args != self._args:
+            raise ValueError("this state belongs to another VectorEnv")
+        mask, player = state.legal_action_mask, state.current_player
+        return self._loop.random_actions(state._games, mask, player, operator.index(seed))
+
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
         return self._loop.position(state._games, self._row(env))
@@ -398,28 +426,24 @@ class VectorEnv:
             raise IndexError(f"env must be 0..{self.num_envs - 1}, not {env!r}")
         return row
 
-    def _check(self, state: VectorState, actions: Any) -> npt.NDArray[np.intp]:
-        """``actions`` as an intp array, once every action is legal in its game."""
+    def _check(
+        self, state: VectorState, actions: Any, look_up: bool = True
+    ) -> npt.NDArray[np.intp]:
+        """``actions`` as an intp array, once every action is legal in its game (its shape,
+        type and range only, without ``look_up``)."""
         if state._env is not self and state._env._args != self._args:
             raise ValueError("this state belongs to another VectorEnv")
-        n = self.num_envs
-        acts = check_actions(actions, n, self.num_actions)
-        legal = state.legal_action_mask[np.arange(n), acts]
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            legal_here = np.flatnonzero(state.legal_action_mask[i]).tolist()
-            names = [self.encoding.action_name(a) for a in legal_here]
-            raise refuse(
-                f"game {i}: action {int(acts[i])} ({self.encoding.action_name(int(acts[i]))}) "
-                f"is not legal in its decision; legal: {names}",
-                "illegal-action",
-            )
+        acts = check_actions(actions, self.num_envs, self.num_actions)
+        if look_up:
+            check_legal(state.legal_action_mask, acts, self.encoding)
         return acts
 
     def _advance(
         self, state: VectorState, rows: npt.NDArray[np.intp], acts: npt.NDArray[np.intp]
     ) -> VectorState:
         """Step the games of ``rows`` with checked ``acts``; the other rows stay as they are."""
+        if len(rows) == self.num_envs:
+            return self._advance_all(state, acts)
         if self.autoreset_mode == "same-step":
             restart = np.zeros(len(rows), dtype=np.bool_)
         else:
@@ -433,6 +457,30 @@ class VectorEnv:
             frame = merge(state, rows, frame)
         return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
+    def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
+        """Step every game with checked ``acts``: one call of the loop, whole-array work only."""
+        same_step = self.autoreset_mode == "same-step"
+        if same_step:
+            restart = None
+            episode = state.episode.copy()
+            steps = state.step_count + 1
+        else:
+            restart = state.terminated | state.truncated
+            episode = state.episode + restart
+            steps = np.where(restart, 0, state.step_count + 1).astype(np.int32)
+        # The loop restarts the games that end itself when nothing else may end a game here
+        # (a max_steps cut, handled in _state).
+        renew = same_step and self.max_steps is None
+        games, frame, renewed = self._loop.advance(
+            state._games, acts, restart, renew, state.seed, episode
+        )
+        if renewed:
+            ended = frame.terminated | frame.truncated
+            episode += ended
+            steps[ended] = 0
+            return self._state(frame, steps, episode, state.seed, games, renewed=True)
+        return self._state(frame, steps, episode, state.seed, games)
+
     def _state(
         self,
         frame: Frame,
@@ -441,16 +489,18 @@ class VectorEnv:
         seed: int,
         games: Any,
         stepped: npt.NDArray[np.intp] | None = None,
+        renewed: bool = False,
     ) -> VectorState:
         """The state of ``frame``: ``max_steps`` cuts applied, then, in ``"same-step"``
-        mode, the games of ``stepped`` (default every row) that ended restarted."""
+        mode, the games of ``stepped`` (default every row) that ended restarted (unless
+        the loop ``renewed`` them already)."""
         if self.max_steps is not None:
             cut = (steps >= self.max_steps) & ~frame.terminated & ~frame.truncated
             if cut.any():
                 frame.legal_action_mask[cut] = True
                 frame.current_player[cut] = -1
                 frame.truncated[cut] = True
-        if self.autoreset_mode == "same-step":
+        if self.autoreset_mode == "same-step" and not renewed:
             ended = frame.terminated | frame.truncated
             if stepped is not None and len(stepped) != self.num_envs:
                 ended &= np.isin(np.arange(self.num_envs), stepped)
@@ -499,29 +549,12 @@ class VectorEnv:
         )
 
 
-def _restore_env(
-    game: str,
-    players: int,
-    num_envs: int,
-    max_steps: int | None,
-    opening_plies: int,
-    mode: str,
-    num_threads: int | None,
-    dtype: str,
-    options: tuple[tuple[str, Any], ...],
-) -> VectorEnv:
-    """The environment of these arguments (how a pickled ``VectorEnv`` is rebuilt)."""
-    return VectorEnv(
-        game,
-        players,
-        num_envs,
-        max_steps=max_steps,
-        opening_plies=opening_plies,
-        autoreset_mode=mode,
-        num_threads=num_threads,
-        observation_dtype=dtype,
-        **dict(options),
-    )
+def _restore_env(*args: Any) -> VectorEnv:
+    """The environment of ``VectorEnv._args`` (how a pickled ``VectorEnv`` is rebuilt)."""
+    names = ("max_steps", "opening_plies", "autoreset_mode", "num_threads", "observation_dtype")
+    kwargs: dict[str, Any] = dict(zip(names, args[3:8], strict=True)) | dict(args[8])
+    game, players, num_envs = args[:3]
+    return VectorEnv(game, players, num_envs, **kwargs)
 
 
 def _games_of(state: VectorState) -> list[tuple[GameState[Any], tuple[int, ...]]]:

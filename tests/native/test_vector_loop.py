@@ -19,20 +19,11 @@ from pacru._cursor import capped
 from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
-from pacru.vector import VectorEnv, VectorState
+from pacru.vector import STATE_ARRAYS, VectorEnv, VectorState
 
 from .support import CONFIGS
 
-ARRAYS = (
-    "observation",
-    "legal_action_mask",
-    "current_player",
-    "rewards",
-    "terminated",
-    "truncated",
-    "step_count",
-    "episode",
-)
+ARRAYS = ("observation", *STATE_ARRAYS)
 
 
 def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:
@@ -41,7 +32,8 @@ def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]
 
     native = VectorEnv(game, players=players, num_envs=8, **options)
     python = VectorEnv(game, players=players, num_envs=8, **options)
-    rules = {k: v for k, v in options.items() if k not in ("max_steps", "opening_plies")}
+    env_only = ("max_steps", "opening_plies", "autoreset_mode", "observation_dtype")
+    rules = {k: v for k, v in options.items() if k not in env_only}
     start = new_game(game, players, **capped(game, rules))
     assert isinstance(start, ChevronState)
     assert isinstance(native.encoding, ChevronEncoding)
@@ -95,6 +87,26 @@ def test_native_loop_equals_the_python_loop(game: str, players: int) -> None:
 def test_openings_rules_and_step_limits(options: dict[str, Any]) -> None:
     native, python = pair("pacru", 3, **options)
     play(native, python, 80, 5)
+
+
+@pytest.mark.parametrize("mode", ["same-step", "next-step"])
+@pytest.mark.parametrize("dtype", ["float32", "uint8", "bool"])
+def test_random_actions_and_observation_dtypes_equal_the_python_loop(mode: str, dtype: str) -> None:
+    """Both loops draw the same random actions (legal ones) and write the same observation in
+    each dtype, through ends, restarts and max_steps cuts in both reset rules."""
+    native, python = pair(
+        "pacru", 2, move_cap=30, max_steps=25, autoreset_mode=mode, observation_dtype=dtype
+    )
+    a, b = native.init(3), python.init(3)
+    ends = 0
+    for step in range(90):
+        assert_same(a, b, native, python)
+        actions = native.random_actions(a, step)
+        assert np.array_equal(actions, python.random_actions(b, step))
+        assert a.legal_action_mask[np.arange(a.num_envs), actions].all()
+        ends += int(a.ended.sum())
+        a, b = native.step(a, actions), python.step(b, actions)
+    assert ends > 0
 
 
 @pytest.mark.skipif(ENGINE != "native", reason="the Python engine steps every game in Python")

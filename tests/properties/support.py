@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-import attrs
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -20,7 +19,7 @@ from hypothesis import strategies as st
 import pacru
 import pacru.chevron.legality
 from pacru import ChevronState, GameState, Move
-from pacru.geometry import BORDERLAND, BORDERLAND_FIELDS, E5, FIELD_NAMES, NEIGHBOUR, Direction
+from pacru.encoding.symmetry import SYMMETRIES, Symmetry
 from pacru.strategies import Playout, boards, games, playouts
 
 #: The profile counts of the ``ci`` and ``dev`` profiles; a larger loaded count
@@ -99,104 +98,13 @@ def lsd_reasons() -> frozenset[str]:
 # -- board symmetries -------------------------------------------------------------------------
 
 
-@attrs.frozen
-class Symmetry:
-    """A symmetry of the board: a field map, a direction map and whether it mirrors."""
-
-    name: str
-    fields: tuple[int, ...]
-    directions: tuple[int, ...]
-    mirror: bool
-
-    def field(self, f: int) -> int:
-        return self.fields[f]
-
-    def move(self, move: Move) -> Move:
-        """The image of a chevron move: fields mapped, twist and turn flipped by a mirror."""
-        sign = -1 if self.mirror else 1
-
-        def f(x: int | None) -> int | None:
-            return None if x is None else self.fields[x]
-
-        return Move(
-            f(move.origin),
-            f(move.target),
-            capture=move.capture,
-            twist=sign * move.twist,
-            turn=sign * move.turn,
-            connection=move.connection,
-            marker=f(move.marker),
-            meeting=f(move.meeting),
-            relinquished=tuple(self.fields[x] for x in move.relinquished),
-        )
-
-    def position(self, text: str, colours: dict[str, str] | None = None) -> str:
-        """A chevron position string with every field, facing and (optionally) colour mapped."""
-        rename = colours or {}
-
-        def colour(name: str) -> str:
-            return rename.get(name, name)
-
-        def item(m: re.Match[str]) -> str:
-            field = FIELD_NAMES[self.fields[FIELD_NAMES.index(m.group(1))]]
-            facing = m.group(2) or ""
-            if facing:
-                facing = Direction(self.directions[Direction[facing]]).name
-            return field + facing
-
-        words = []
-        for word in text.split():
-            key, sep, value = word.partition("=")
-            if key in ("players", "turn", "out", "trigger"):
-                value = ",".join(colour(c) for c in value.split(","))
-            elif key in ("markers", "chevrons") and value != "-":
-                groups = []
-                for group in value.split(";"):
-                    owner, _, items = group.partition(":")
-                    mapped = re.sub(r"([a-i][1-9])(NE|NW|SE|SW|N|E|S|W)?", item, items)
-                    groups.append(f"{colour(owner)}:{mapped}")
-                value = ";".join(groups)
-            words.append(key + sep + value)
-        return " ".join(words)
-
-
-def _symmetry(name: str, xy: Callable[[int, int], tuple[int, int]], mirror: bool) -> Symmetry:
-    fields = []
-    for f in range(81):
-        x, y = xy(f % 9, f // 9)
-        fields.append(y * 9 + x)
-    directions = []
-    for d in Direction:
-        # The image of a direction is the step between the images of e5 and its neighbour.
-        a, b = fields[E5], fields[NEIGHBOUR[E5][d]]
-        step = (b % 9 - a % 9, b // 9 - a // 9)
-        directions.append(next(e for e in Direction if e.delta == step))
-    sym = Symmetry(name, tuple(fields), tuple(directions), mirror)
-    for f in range(81):
-        for k in range(8):
-            n = NEIGHBOUR[f][k]
-            image = NEIGHBOUR[sym.fields[f]][sym.directions[k]]
-            assert image == (-1 if n < 0 else sym.fields[n]), (name, f, k)
-    for land in BORDERLAND_FIELDS:  # borderlands map onto borderlands {G2}
-        assert len({BORDERLAND[sym.fields[f]] for f in land}) == 1, name
-    return sym
-
-
+#: The symmetries of the square board, the public ones of :mod:`pacru.encoding.symmetry`.
 #: Quarter turn clockwise seen from above: seat S -> W -> N -> E -> S (B.2).
-ROTATE_90: Final = _symmetry("rotate-90", lambda x, y: (y, 8 - x), mirror=False)
+ROTATE_90: Final = SYMMETRIES[1]
 #: Half turn: swaps the two standard 2-player seats, S (+i9 SW) and N (+a1 NE) (B.3).
-ROTATE_180: Final = _symmetry("rotate-180", lambda x, y: (8 - x, 8 - y), mirror=False)
+ROTATE_180: Final = SYMMETRIES[2]
 #: The eight symmetries of the square board: rotations and mirrors.
-DIHEDRAL: Final = (
-    _symmetry("identity", lambda x, y: (x, y), mirror=False),
-    ROTATE_90,
-    ROTATE_180,
-    _symmetry("rotate-270", lambda x, y: (8 - y, x), mirror=False),
-    _symmetry("mirror-files", lambda x, y: (8 - x, y), mirror=True),
-    _symmetry("mirror-ranks", lambda x, y: (x, 8 - y), mirror=True),
-    _symmetry("mirror-diagonal", lambda x, y: (y, x), mirror=True),
-    _symmetry("mirror-antidiagonal", lambda x, y: (8 - y, 8 - x), mirror=True),
-)
+DIHEDRAL: Final = SYMMETRIES
 
 
 def move_signature(state: ChevronState) -> tuple[frozenset[Move], frozenset[tuple[int, int, int]]]:

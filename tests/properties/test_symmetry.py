@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pacru import ChevronState, GameState, from_position, new_game
+from pacru.encoding.symmetry import Symmetry
+from pacru.geometry import BORDERLAND, BORDERLAND_FIELDS, NEIGHBOUR
 from pacru.strategies import Playout, games, legal_moves, playouts
 
 from .support import (
@@ -29,7 +32,6 @@ from .support import (
     DIHEDRAL,
     ROTATE_90,
     ROTATE_180,
-    Symmetry,
     budget,
     cases,
     game_states,
@@ -39,6 +41,20 @@ from .support import (
 
 QUARTER_TURN_COLOURS = {"green": "black", "black": "yellow", "yellow": "red", "red": "green"}
 HALF_TURN_COLOURS = {"green": "yellow", "yellow": "green"}
+
+
+@pytest.mark.parametrize("sym", DIHEDRAL, ids=lambda s: s.name)
+def test_symmetries_keep_neighbours_and_borderlands(sym: Symmetry) -> None:
+    """Each symmetry maps every field's neighbour in each direction onto the image field's
+    neighbour in the image direction (off the board onto off the board), and every
+    borderland onto one borderland {G2}."""
+    for f in range(81):
+        for k in range(8):
+            n = NEIGHBOUR[f][k]
+            image = NEIGHBOUR[sym.fields[f]][sym.directions[k]]
+            assert image == (-1 if n < 0 else sym.fields[n]), (sym.name, f, k)
+    for land in BORDERLAND_FIELDS:
+        assert len({BORDERLAND[sym.fields[f]] for f in land}) == 1, sym.name
 
 
 def _image(state: GameState[Any], sym: Symmetry, colours: dict[str, str] | None = None) -> Any:

@@ -13,20 +13,11 @@ import pytest
 import pacru
 from pacru.bots import sample_move
 from pacru.encoding import Encoding
-from pacru.vector import VectorEnv, VectorState
+from pacru.vector import STATE_ARRAYS, VectorEnv, VectorState
 
 from .support import play_until_an_end, random_actions
 
-ARRAYS = (
-    "observation",
-    "legal_action_mask",
-    "current_player",
-    "rewards",
-    "terminated",
-    "truncated",
-    "step_count",
-    "episode",
-)
+ARRAYS = ("observation", *STATE_ARRAYS)
 
 
 def _snapshot(state: VectorState) -> dict[str, Any]:
@@ -314,3 +305,28 @@ def test_repr_names_the_arguments() -> None:
     assert repr(env) == (
         "VectorEnv('pacru', players=3, num_envs=2, max_steps=9, opening_plies=0, move_cap=50)"
     )
+
+
+def test_random_actions_are_legal_seeded_and_the_same_for_every_thread_count() -> None:
+    """A uniformly random action of each game's mask: the same for the same seed and state
+    whatever the thread count, another for another seed, always legal (also at the ends
+    shown in next-step mode, whose mask is all True)."""
+    one, three = (
+        VectorEnv("pacru", num_envs=200, num_threads=n, move_cap=12, autoreset_mode="next-step")
+        for n in (1, 3)
+    )
+    a, b = one.init(5), three.init(5)
+    shown = 0
+    for step in range(30):
+        actions = one.random_actions(a, step)
+        assert actions.dtype == np.int64
+        assert np.array_equal(actions, three.random_actions(b, step))
+        assert a.legal_action_mask[np.arange(200), actions].all()
+        shown += int((a.current_player < 0).sum())
+        a, b = one.step(a, actions), three.step(b, actions)
+    assert shown > 0
+    assert not np.array_equal(one.random_actions(a, 1), one.random_actions(a, 2))
+    with pytest.raises(ValueError, match="another VectorEnv"):
+        one.random_actions(VectorEnv("shacru", num_envs=200).init(), 0)
+    with pytest.raises(TypeError):
+        one.random_actions(a, 1.5)  # type: ignore[arg-type]

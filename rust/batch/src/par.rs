@@ -6,8 +6,9 @@
 
 use std::collections::TryReserveError;
 
-/// Below this many rows a thread is not worth its start (about 20 microseconds).
-const MIN_ROWS_PER_THREAD: usize = 32;
+/// Below this many rows a thread is not worth its start (tens of microseconds: a chevron
+/// decision takes one or two).
+const MIN_ROWS_PER_THREAD: usize = 64;
 
 /// The number of threads worth using for `rows` rows when `threads` are allowed.
 pub fn threads_for(rows: usize, threads: usize) -> usize {
@@ -22,27 +23,48 @@ where
     F: Fn(usize, usize) -> T + Sync,
 {
     let t = threads_for(rows, threads);
-    if t <= 1 {
-        return vec![f(0, rows)];
-    }
     let bounds: Vec<(usize, usize)> = (0..t).map(|i| (rows * i / t, rows * (i + 1) / t)).collect();
-    std::thread::scope(|s| {
-        let f = &f;
-        let handles: Vec<_> = bounds[1..]
-            .iter()
-            .map(|&(a, b)| s.spawn(move || f(a, b)))
-            .collect();
-        // The first chunk runs on the calling thread.
-        let mut out = Vec::with_capacity(t);
-        out.push(f(bounds[0].0, bounds[0].1));
-        for h in handles {
-            match h.join() {
-                Ok(v) => out.push(v),
-                Err(e) => std::panic::resume_unwind(e),
-            }
-        }
-        out
-    })
+    each(bounds, |(a, b)| f(a, b))
+}
+
+/// `f` on every part, each on a thread of its own (the first on the calling thread), in
+/// order: the parts' results, first part first. The threads are started as a binary tree
+/// (each started thread starts half of the parts left to it), so the last one starts
+/// after about log2(parts) thread starts, not after all of them.
+pub fn each<P, T, F>(parts: Vec<P>, f: F) -> Vec<T>
+where
+    P: Send,
+    T: Send,
+    F: Fn(P) -> T + Sync,
+{
+    if parts.len() <= 1 {
+        return parts.into_iter().map(f).collect();
+    }
+    let f = &f;
+    std::thread::scope(|s| tree(s, parts, f))
+}
+
+fn tree<'scope, 'env, P, T, F>(
+    s: &'scope std::thread::Scope<'scope, 'env>,
+    mut parts: Vec<P>,
+    f: &'env F,
+) -> Vec<T>
+where
+    P: Send + 'scope,
+    T: Send + 'scope,
+    F: Fn(P) -> T + Sync,
+{
+    if parts.len() <= 1 {
+        return parts.into_iter().map(f).collect();
+    }
+    let right = parts.split_off(parts.len().div_ceil(2));
+    let handle = s.spawn(move || tree(s, right, f));
+    let mut out = tree(s, parts, f);
+    match handle.join() {
+        Ok(rest) => out.extend(rest),
+        Err(e) => std::panic::resume_unwind(e),
+    }
+    out
 }
 
 /// A vector of `n` copies of `value`, or the error of an allocation that failed (instead
@@ -74,6 +96,11 @@ mod tests {
             assert_eq!(all, (0..1000).collect::<Vec<_>>());
         }
         assert_eq!(chunks(10, 8, |a, b| (a, b)), vec![(0, 10)]);
+        let parts: Vec<usize> = (0..13).collect();
+        assert_eq!(
+            each(parts, |i| i * i),
+            (0..13).map(|i| i * i).collect::<Vec<_>>()
+        );
         assert_eq!(chunks(0, 8, |a, b| (a, b)), vec![(0, 0)]);
     }
 

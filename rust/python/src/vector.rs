@@ -4,9 +4,9 @@
 
 use std::collections::TryReserveError;
 
-use pacru_batch::decision::{DecisionError, Game, Layout, NUM_ACTIONS};
+use pacru_batch::decision::{Cell, DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_batch::opponent::{play_bots, Bot};
-use pacru_batch::par::{chunks, threads_for, try_filled, try_with_capacity};
+use pacru_batch::par::{chunks, each, threads_for, try_filled, try_with_capacity};
 use pacru_batch::returns_of;
 use pacru_engine::Position;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
@@ -16,135 +16,153 @@ use pyo3::types::{PyByteArray, PyTuple};
 use crate::errors::{bytearray, no_memory};
 use crate::PyPosition;
 
-/// The arrays of the rows just stepped, as writable bytearrays numpy reads in place: mask
-/// (bool), player (int32), rewards (float32), terminated and truncated (bool). The
-/// observation is not among them: `Batch.observation` writes it when it is read.
-type FrameBytes<'py> = (
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-    Bound<'py, PyByteArray>,
-);
+// A frame, the arrays of the rows of a step, is one writable bytearray numpy reads in
+// place (no copy, no Python object a row), each array at an offset of [`offsets`]: mask
+// (bool, rows x actions), player (int32), rewards (float32, rows x players), terminated
+// and truncated (bool). The observation is not among them: `Batch.observation` writes it
+// when it is read.
 
-/// The arrays of [`FrameBytes`], built without the GIL.
-struct Frame {
-    mask: Vec<u8>,
-    player: Vec<u8>,
-    rewards: Vec<u8>,
-    terminated: Vec<u8>,
-    truncated: Vec<u8>,
+/// Where each array of a frame starts: a multiple of this many bytes.
+const ALIGN: usize = 8;
+
+/// The byte offsets of a frame of `k` rows of `p` players: mask, player, rewards,
+/// terminated, truncated and the end (each array starts at a multiple of 8 bytes).
+fn offsets(k: usize, p: usize) -> Option<[usize; 6]> {
+    let up = |x: usize| x.checked_next_multiple_of(ALIGN);
+    let player = up(k.checked_mul(NUM_ACTIONS)?)?;
+    let rewards = up(player.checked_add(k.checked_mul(4)?)?)?;
+    let terminated = up(rewards.checked_add(k.checked_mul(4 * p)?)?)?;
+    let truncated = terminated.checked_add(k)?;
+    let end = truncated.checked_add(k)?;
+    (end <= isize::MAX as usize).then_some([0, player, rewards, terminated, truncated, end])
 }
 
-impl Frame {
-    /// The frame of `rows` of `games`, built on up to `threads` threads.
-    fn of(
-        layout: &Layout,
-        games: &[Game],
-        rows: &[usize],
-        threads: usize,
-    ) -> Result<Frame, TryReserveError> {
-        let p = usize::from(layout.players);
-        let k = rows.len();
-        let mut frame = Frame {
-            mask: try_filled(k.saturating_mul(NUM_ACTIONS), 0)?,
-            player: try_with_capacity(4 * k)?,
-            rewards: try_with_capacity(4 * p * k)?,
-            terminated: try_with_capacity(k)?,
-            truncated: try_with_capacity(k)?,
+/// The arrays of a frame (or of some of its rows), borrowed from its bytearray.
+struct Out<'a> {
+    mask: &'a mut [u8],
+    player: &'a mut [u8],
+    rewards: &'a mut [u8],
+    terminated: &'a mut [u8],
+    truncated: &'a mut [u8],
+}
+
+impl<'a> Out<'a> {
+    /// The arrays of a frame of `k` rows of `p` players in `buf` (zeroed, of the length
+    /// [`offsets`] gives).
+    fn of(buf: &'a mut [u8], k: usize, p: usize) -> Out<'a> {
+        let at = offsets(k, p).unwrap_or_default();
+        let (mask, rest) = buf.split_at_mut(at[1]);
+        let (player, rest) = rest.split_at_mut(at[2] - at[1]);
+        let (rewards, rest) = rest.split_at_mut(at[3] - at[2]);
+        let (terminated, rest) = rest.split_at_mut(at[4] - at[3]);
+        let (truncated, _) = rest.split_at_mut(at[5] - at[4]);
+        Out {
+            mask,
+            player,
+            rewards,
+            terminated,
+            truncated,
+        }
+    }
+
+    /// The first `rows` rows, and the others.
+    fn split(self, rows: usize, p: usize) -> (Out<'a>, Out<'a>) {
+        let (m0, m1) = self.mask.split_at_mut(rows * NUM_ACTIONS);
+        let (s0, s1) = self.player.split_at_mut(rows * 4);
+        let (r0, r1) = self.rewards.split_at_mut(rows * 4 * p);
+        let (t0, t1) = self.terminated.split_at_mut(rows);
+        let (c0, c1) = self.truncated.split_at_mut(rows);
+        (
+            Out {
+                mask: m0,
+                player: s0,
+                rewards: r0,
+                terminated: t0,
+                truncated: c0,
+            },
+            Out {
+                mask: m1,
+                player: s1,
+                rewards: r1,
+                terminated: t1,
+                truncated: c1,
+            },
+        )
+    }
+
+    /// Row `j`: the decision of `shown` (an all-True mask and player -1 once it is over),
+    /// and the end of `ended` (a game that ended and was restarted as `shown`) or of
+    /// `shown` itself: its returns and flags.
+    fn write(&mut self, j: usize, p: usize, shown: &Game, ended: Option<&Game>) {
+        let mask = &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS];
+        let seat = if shown.is_over() {
+            mask.fill(1);
+            -1
+        } else {
+            for a in shown.legal.iter() {
+                mask[usize::from(a)] = 1;
+            }
+            i32::from(shown.pos().to_move)
         };
-        let t = threads_for(k, threads);
-        if t <= 1 {
-            let mut mask = std::mem::take(&mut frame.mask);
-            frame.fill(p, games, rows, &mut mask);
-            frame.mask = mask;
-            return Ok(frame);
-        }
-        // The mask, the large array, is written in place by each thread; the others
-        // (a few bytes a game) are gathered after.
-        let per = k.div_ceil(t);
-        let parts: Vec<Result<Frame, TryReserveError>> = std::thread::scope(|s| {
-            let mut pieces = rows
-                .chunks(per)
-                .zip(frame.mask.chunks_mut(per * NUM_ACTIONS));
-            let first = pieces.next();
-            let handles: Vec<_> = pieces
-                .map(|(part, out)| {
-                    s.spawn(move || {
-                        let mut small = Frame::small(p, part.len())?;
-                        small.fill(p, games, part, out);
-                        Ok(small)
-                    })
-                })
-                .collect();
-            let mut out = Vec::with_capacity(t);
-            if let Some((part, mask)) = first {
-                out.push(Frame::small(p, part.len()).map(|mut small| {
-                    small.fill(p, games, part, mask);
-                    small
-                }));
+        self.player[4 * j..4 * j + 4].copy_from_slice(&seat.to_ne_bytes());
+        let end = ended.unwrap_or(shown);
+        if end.is_over() {
+            let returns = returns_of(end.pos());
+            let rewards = &mut self.rewards[4 * p * j..4 * p * (j + 1)];
+            for (r, cell) in returns[..p].iter().zip(rewards.chunks_exact_mut(4)) {
+                cell.copy_from_slice(&r.to_ne_bytes());
             }
-            for h in handles {
-                match h.join() {
-                    Ok(v) => out.push(v),
-                    Err(e) => std::panic::resume_unwind(e),
-                }
-            }
-            out
-        });
-        for part in parts {
-            let part = part?;
-            frame.player.extend_from_slice(&part.player);
-            frame.rewards.extend_from_slice(&part.rewards);
-            frame.terminated.extend_from_slice(&part.terminated);
-            frame.truncated.extend_from_slice(&part.truncated);
-        }
-        Ok(frame)
-    }
-
-    /// A frame of `k` rows without its mask (written elsewhere).
-    fn small(p: usize, k: usize) -> Result<Frame, TryReserveError> {
-        Ok(Frame {
-            mask: Vec::new(),
-            player: try_with_capacity(4 * k)?,
-            rewards: try_with_capacity(4 * p * k)?,
-            terminated: try_with_capacity(k)?,
-            truncated: try_with_capacity(k)?,
-        })
-    }
-
-    /// Appends the rows `rows` of `games`, their masks written into `mask` (zeroed).
-    fn fill(&mut self, p: usize, games: &[Game], rows: &[usize], mask: &mut [u8]) {
-        for (&row, out) in rows.iter().zip(mask.chunks_exact_mut(NUM_ACTIONS)) {
-            let g = &games[row];
-            let over = g.is_over();
-            if over {
-                out.fill(1);
-            } else {
-                for a in g.legal.iter() {
-                    out[usize::from(a)] = 1;
-                }
-            }
-            let seat = if over { -1 } else { i32::from(g.pos().to_move) };
-            self.player.extend_from_slice(&seat.to_ne_bytes());
-            let returns = if over { returns_of(g.pos()) } else { [0.0; 4] };
-            for r in &returns[..p] {
-                self.rewards.extend_from_slice(&r.to_ne_bytes());
-            }
-            let cut = over && g.truncated();
-            self.terminated.push(u8::from(over && !cut));
-            self.truncated.push(u8::from(cut));
+            let cut = end.truncated();
+            self.terminated[j] = u8::from(!cut);
+            self.truncated[j] = u8::from(cut);
         }
     }
+}
 
-    fn into_py(self, py: Python<'_>) -> PyResult<FrameBytes<'_>> {
-        Ok((
-            bytearray(py, &self.mask)?,
-            bytearray(py, &self.player)?,
-            bytearray(py, &self.rewards)?,
-            bytearray(py, &self.terminated)?,
-            bytearray(py, &self.truncated)?,
-        ))
+/// `f(start, end, out)` on contiguous chunks of `0..rows` and their rows of `out`, on up
+/// to `threads` threads (the first chunk on the calling thread): the chunks' results,
+/// first chunk first.
+fn par_rows<'a, T, F>(rows: usize, threads: usize, p: usize, out: Out<'a>, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize, usize, Out<'_>) -> T + Sync,
+{
+    let t = threads_for(rows, threads);
+    if t <= 1 {
+        return vec![f(0, rows, out)];
+    }
+    let mut parts = Vec::with_capacity(t);
+    let mut rest = out;
+    let mut start = 0;
+    for i in 0..t {
+        let end = rows * (i + 1) / t;
+        let (part, tail) = rest.split(end - start, p);
+        parts.push((start, end, part));
+        rest = tail;
+        start = end;
+    }
+    each(parts, |(a, b, part)| f(a, b, part))
+}
+
+/// A new bytearray holding a frame of `k` rows, written by `write` without the GIL (the
+/// bytearray is new and zeroed, and no other thread can reach it yet); `write`'s result
+/// comes back with it.
+fn new_frame<'py, T: Send>(
+    py: Python<'py>,
+    k: usize,
+    p: usize,
+    write: impl FnOnce(Out<'_>) -> T + Send,
+) -> PyResult<(Bound<'py, PyByteArray>, T)> {
+    let total = offsets(k, p)
+        .ok_or_else(|| PyMemoryError::new_err("the batch's arrays are too large to hold"))?[5];
+    let mut result = None;
+    let bytes = PyByteArray::new_with(py, total, |buf| {
+        result = Some(py.detach(|| write(Out::of(buf, k, p))));
+        Ok(())
+    })?;
+    match result {
+        Some(r) => Ok((bytes, r)),
+        None => Err(PyRuntimeError::new_err("the frame was not written")),
     }
 }
 
@@ -156,6 +174,37 @@ pub(crate) struct Batch {
     layout: Layout,
     start: Game,
     games: Vec<Game>,
+    /// The threads of the call that made it: those that free its games (see `Drop`).
+    threads: usize,
+}
+
+impl Drop for Batch {
+    /// Frees the games on the threads of the call that made the batch: a game's last
+    /// reference to a move list frees it, and on the calling thread alone that is a
+    /// good share of what a step cannot split (the old batch goes when its state does).
+    fn drop(&mut self) {
+        let mut games = std::mem::take(&mut self.games);
+        let t = threads_for(games.len(), self.threads);
+        if t <= 1 {
+            return;
+        }
+        let per = games.len().div_ceil(t);
+        let Ok(mut parts) = try_with_capacity(t) else {
+            return;
+        };
+        while games.len() > per {
+            // From the end, so that each game moves once at most; without the memory to
+            // split, the rest is freed on this thread.
+            let Ok(mut tail) = try_with_capacity(per) else {
+                break;
+            };
+            let at = games.len() - per;
+            tail.extend(games.drain(at..));
+            parts.push(tail);
+        }
+        parts.push(games);
+        each(parts, drop);
+    }
 }
 
 impl Batch {
@@ -168,8 +217,9 @@ impl Batch {
 
 #[pymethods]
 impl Batch {
-    /// `n` games at the first decision of `start`, and the frame of every row, built on up
-    /// to `threads` threads. `MemoryError` when the batch cannot be held.
+    /// `n` games at the first decision of `start`, and the frame of every row (one
+    /// bytearray, see `Batch.advance`), built on up to `threads` threads. `MemoryError`
+    /// when the batch cannot be held.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (start, n, game_index, ply_scale, idle_scale, supply, threads=1))]
@@ -182,7 +232,7 @@ impl Batch {
         idle_scale: f64,
         supply: u32,
         threads: usize,
-    ) -> PyResult<(Py<Batch>, FrameBytes<'py>)> {
+    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
         let s = start.get();
         // The observation has one plane per chevron game: a larger index would write past it.
         if usize::from(game_index) >= crate::GAMES.len() {
@@ -199,31 +249,107 @@ impl Batch {
             supply,
         };
         let first = Game::start(&layout, s.pos.clone());
-        let (batch, frame) = py
-            .detach(|| {
-                let games = try_filled(n, first.clone())?;
-                let rows: Vec<usize> = try_with_capacity(n)?;
-                let mut rows = rows;
-                rows.extend(0..n);
-                let frame = Frame::of(&layout, &games, &rows, threads)?;
-                let batch = Batch {
-                    layout,
-                    games,
-                    start: first,
-                };
-                Ok((batch, frame))
-            })
+        let p = usize::from(layout.players);
+        let games = py
+            .detach(|| try_filled(n, first.clone()))
             .map_err(too_big)?;
-        let frame = frame.into_py(py)?;
+        let (frame, ()) = new_frame(py, n, p, |out| {
+            par_rows(n, threads, p, out, |a, b, mut out| {
+                for (j, g) in games[a..b].iter().enumerate() {
+                    out.write(j, p, g, None);
+                }
+            });
+        })?;
+        let batch = Batch {
+            layout,
+            games,
+            start: first,
+            threads,
+        };
+        Ok((Py::new(py, batch)?, frame))
+    }
+
+    /// The batch after one decision in every game: a restart where `restart[i]` is set
+    /// (`restart`: one byte a game, or empty for none), else the action `actions[i]`
+    /// (`actions`: the native-endian int64 bytes of one action a game), which must be
+    /// legal (`ValueError` naming the game otherwise). With `renew`, a game that ends
+    /// restarts from the batch's start in the same call: its row shows the new game's
+    /// decision with the old game's end (returns and flags). Returns the new batch and the
+    /// frame of every row, one bytearray: at the byte offsets 0, `a`, `b`, `c` and `c + n`
+    /// (`a = ceil8(n * 415)`, `b = ceil8(a + 4n)`, `c = ceil8(b + 4n * players)`) the mask
+    /// (bool, n x 415), the player deciding (int32, -1 at an end), the rewards (float32,
+    /// n x players), terminated and truncated (bool). Everything a game needs (its
+    /// decision, the engine's move, the restart, its frame row) is done without the GIL
+    /// on up to `threads` threads, each on a contiguous chunk of rows; the same games for
+    /// every count.
+    #[pyo3(signature = (actions, restart, renew, threads=1))]
+    fn advance<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &[u8],
+        restart: &[u8],
+        renew: bool,
+        threads: usize,
+    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
+        let n = self.games.len();
+        if actions.len() != 8 * n || !(restart.is_empty() || restart.len() == n) {
+            return Err(PyValueError::new_err(
+                "actions must hold one int64 a game, restart one byte a game or none",
+            ));
+        }
+        let p = usize::from(self.layout.players);
+        let layout = &self.layout;
+        let (frame, parts) = new_frame(py, n, p, |out| {
+            par_rows(n, threads, p, out, |a, b, mut out| {
+                let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
+                for (j, row) in (a..b).enumerate() {
+                    let game = if restart.get(row).is_some_and(|&r| r != 0) {
+                        self.start.clone()
+                    } else {
+                        let mut bytes = [0u8; 8];
+                        bytes.copy_from_slice(&actions[8 * row..8 * row + 8]);
+                        let action = i64::from_ne_bytes(bytes);
+                        let action = u16::try_from(action).unwrap_or(u16::MAX);
+                        match self.games[row].choose(layout, action) {
+                            Ok(g) => g,
+                            Err(DecisionError::IllegalAction(_)) => {
+                                return Err(StepError::Illegal(row, i64::from_ne_bytes(bytes)))
+                            }
+                            Err(e) => return Err(StepError::Decision(e)),
+                        }
+                    };
+                    if renew && game.is_over() {
+                        out.write(j, p, &self.start, Some(&game));
+                        games.push(self.start.clone());
+                    } else {
+                        out.write(j, p, &game, None);
+                        games.push(game);
+                    }
+                }
+                Ok(games)
+            })
+        })?;
+        let games = py
+            .detach(|| -> Result<Vec<Game>, StepError> {
+                let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+                Ok(concat(parts, n)?)
+            })
+            .map_err(StepError::into_py)?;
+        let batch = Batch {
+            layout: self.layout,
+            start: self.start.clone(),
+            games,
+            threads,
+        };
         Ok((Py::new(py, batch)?, frame))
     }
 
     /// The batch after one decision in each game of `rows`: a restart where `restart` is
     /// set (from `starts[j]`, of the batch's rules and seats, or the batch's start when
     /// None), else `actions[j]`, which must be legal (both checked: `ValueError`; a row
-    /// out of the batch: `IndexError`). Returns the new batch and the frame of `rows`.
-    /// The games are played without the GIL, on up to `threads` threads (the same games
-    /// for every count).
+    /// out of the batch: `IndexError`). Returns the new batch and the frame of `rows`
+    /// (laid out as `Batch.advance`'s, one row per entry of `rows`). The games are played
+    /// without the GIL, on up to `threads` threads (the same games for every count).
     #[pyo3(signature = (rows, actions, restart, starts, threads=1))]
     fn step<'py>(
         &self,
@@ -233,7 +359,7 @@ impl Batch {
         restart: Vec<bool>,
         starts: Vec<Option<Bound<'py, PyPosition>>>,
         threads: usize,
-    ) -> PyResult<(Py<Batch>, FrameBytes<'py>)> {
+    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
         let k = rows.len();
         if actions.len() != k || restart.len() != k || starts.len() != k {
             return Err(PyValueError::new_err(
@@ -268,7 +394,7 @@ impl Batch {
                 )));
             }
         }
-        let (batch, frame) = py
+        let games = py
             .detach(|| {
                 // Which entry of `rows` steps each game, if any.
                 let mut slot =
@@ -278,57 +404,66 @@ impl Batch {
                 }
                 let n = self.games.len();
                 let parts = chunks(n, threads, |a, b| {
-                    let mut part = try_with_capacity(b - a).map_err(StepError::Memory)?;
-                    for (game, &j) in self.games[a..b].iter().zip(&slot[a..b]) {
-                        part.push(match j {
-                            usize::MAX => game.clone(),
-                            j if restart[j] => match &positions[j] {
+                    (a..b)
+                        .map(|row| match slot[row] {
+                            usize::MAX => Ok(self.games[row].clone()),
+                            j if restart[j] => Ok(match &positions[j] {
                                 Some(pos) => Game::start(&self.layout, pos.clone()),
                                 None => self.start.clone(),
-                            },
-                            j => game
-                                .choose(&self.layout, actions[j])
-                                .map_err(StepError::Decision)?,
-                        });
-                    }
-                    Ok(part)
+                            }),
+                            j => self.games[row].choose(&self.layout, actions[j]),
+                        })
+                        .collect::<Result<Vec<Game>, DecisionError>>()
                 });
-                let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
-                let games = concat(parts, n).map_err(StepError::Memory)?;
-                let frame =
-                    Frame::of(&self.layout, &games, &rows, threads).map_err(StepError::Memory)?;
-                let batch = Batch {
-                    layout: self.layout,
-                    start: self.start.clone(),
-                    games,
-                };
-                Ok((batch, frame))
+                let parts = parts
+                    .into_iter()
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(StepError::Decision)?;
+                concat(parts, n).map_err(StepError::Memory)
             })
             .map_err(StepError::into_py)?;
-        let frame = frame.into_py(py)?;
+        let p = usize::from(self.layout.players);
+        let (frame, ()) = new_frame(py, k, p, |out| {
+            par_rows(k, threads, p, out, |a, b, mut out| {
+                for (j, &row) in rows[a..b].iter().enumerate() {
+                    out.write(j, p, &games[row], None);
+                }
+            });
+        })?;
+        let batch = Batch {
+            layout: self.layout,
+            start: self.start.clone(),
+            games,
+            threads,
+        };
         Ok((Py::new(py, batch)?, frame))
     }
 
     /// The built-in bot `bot` ("random" or "greedy") plays in every game whose decision
     /// starts a move of a seat other than `seats[i]` (-1: every seat is a bot's), until
     /// that seat decides, the game ends or `budgets[i]` decisions are taken; the move at
-    /// ply `p` of game `i` draws from `SplitMix64::for_game(seeds[i], p)`. Returns the new
-    /// batch, the frame of every row and the decisions taken in each game (uint32 bytes).
-    /// Played without the GIL on up to `threads` threads (the same games for every count).
-    #[pyo3(signature = (seats, bot, seeds, budgets, threads=1))]
+    /// ply `p` of game `i` draws from `SplitMix64::for_game(seed_i, p)`, `seed_i =
+    /// mix(mix(mix(base) ^ i * GAMMA) ^ (episodes[i] + 1) * GAMMA)` (`pacru._vector_random.
+    /// game_seeds`). `seats` holds int32, `episodes` int64 and `budgets` uint32 values, one
+    /// a game, as native-endian bytes. Returns the new batch, the frame of every row (as
+    /// `Batch.advance`'s) and the decisions taken in each game (uint32 bytes). Played
+    /// without the GIL on up to `threads` threads (the same games for every count).
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
+    #[pyo3(signature = (seats, bot, base, episodes, budgets, threads=1))]
     fn play_bots<'py>(
         &self,
         py: Python<'py>,
-        seats: Vec<i32>,
+        seats: &[u8],
         bot: &str,
-        seeds: Vec<u64>,
-        budgets: Vec<u32>,
+        base: u64,
+        episodes: &[u8],
+        budgets: &[u8],
         threads: usize,
-    ) -> PyResult<(Py<Batch>, FrameBytes<'py>, Bound<'py, PyByteArray>)> {
+    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
         let n = self.games.len();
-        if seats.len() != n || seeds.len() != n || budgets.len() != n {
+        if seats.len() != 4 * n || episodes.len() != 8 * n || budgets.len() != 4 * n {
             return Err(PyValueError::new_err(
-                "seats, seeds and budgets must have one entry per game",
+                "seats, episodes and budgets must have one entry per game",
             ));
         }
         let bot = match bot {
@@ -341,35 +476,51 @@ impl Batch {
             }
         };
         let layout = self.layout;
-        let played = py.detach(|| {
-            let parts = chunks(n, threads, |a, b| -> Result<_, TryReserveError> {
-                let mut part = try_with_capacity(b - a)?;
-                for i in a..b {
-                    let game = &self.games[i];
-                    match play_bots(&layout, game, seats[i], bot, seeds[i], budgets[i]) {
-                        Some(played) => part.push(played),
-                        None => return Ok(None),
-                    }
+        let p = usize::from(layout.players);
+        let first = mix(base);
+        let word = |bytes: &[u8], i: usize| {
+            let mut w = [0u8; 4];
+            w.copy_from_slice(&bytes[4 * i..4 * i + 4]);
+            w
+        };
+        let (frame, parts) = new_frame(py, n, p, |out| {
+            par_rows(n, threads, p, out, |a, b, mut out| {
+                let mut games = try_with_capacity(b - a)?;
+                let mut taken: Vec<u32> = try_with_capacity(b - a)?;
+                for (j, i) in (a..b).enumerate() {
+                    let mut e = [0u8; 8];
+                    e.copy_from_slice(&episodes[8 * i..8 * i + 8]);
+                    let episode = u64::from_ne_bytes(e);
+                    let z = mix(first ^ (i as u64).wrapping_mul(GAMMA));
+                    let seed = mix(z ^ episode.wrapping_mul(GAMMA).wrapping_add(GAMMA));
+                    let seat = i32::from_ne_bytes(word(seats, i));
+                    let budget = u32::from_ne_bytes(word(budgets, i));
+                    let Some((g, t)) = play_bots(&layout, &self.games[i], seat, bot, seed, budget)
+                    else {
+                        return Ok::<_, TryReserveError>(None);
+                    };
+                    out.write(j, p, &g, None);
+                    games.push(g);
+                    taken.push(t);
                 }
-                Ok(Some(part))
-            });
+                Ok(Some((games, taken)))
+            })
+        })?;
+        let played = py.detach(|| {
             let mut games = try_with_capacity(n)?;
             let mut taken: Vec<u8> = try_with_capacity(4 * n)?;
             for part in parts {
-                let Some(part) = part? else {
+                let Some((g, t)) = part? else {
                     return Ok(None);
                 };
-                for (g, t) in part {
-                    games.push(g);
-                    taken.extend_from_slice(&t.to_ne_bytes());
+                games.extend(g);
+                for x in t {
+                    taken.extend_from_slice(&x.to_ne_bytes());
                 }
             }
-            let mut rows: Vec<usize> = try_with_capacity(n)?;
-            rows.extend(0..n);
-            let frame = Frame::of(&layout, &games, &rows, threads)?;
-            Ok(Some((games, frame, taken)))
+            Ok(Some((games, taken)))
         });
-        let Some((games, frame, taken)) = played.map_err(too_big)? else {
+        let Some((games, taken)) = played.map_err(too_big)? else {
             return Err(PyRuntimeError::new_err(
                 "a bot's move could not be played through the encoding",
             ));
@@ -378,55 +529,103 @@ impl Batch {
             layout,
             start: self.start.clone(),
             games,
+            threads,
         };
-        let frame = frame.into_py(py)?;
         Ok((Py::new(py, batch)?, frame, bytearray(py, &taken)?))
     }
 
-    /// The observation planes of every game, row after row: `planes * 81` float32 values
-    /// (native-endian) each, zeros for a game that is over. Written without the GIL, on up
-    /// to `threads` threads.
-    #[pyo3(signature = (threads=1))]
+    /// A uniformly random action of every game, as the native-endian int64 bytes of one
+    /// action a game: game `i` takes the `floor(u * count)`-th (ascending) of its legal
+    /// actions, or of all 415 where `shown[i]` is set (a row showing an end, whose mask
+    /// is all True) or its game is over; `u = (z >> 11) * 2**-53` for the SplitMix64 hash
+    /// `z = mix(mix(mix(base) ^ i * GAMMA) ^ GAMMA)` (`pacru._vector_play.uniforms`
+    /// computes the same with numpy). `shown` holds a byte per game. Drawn without the
+    /// GIL on up to `threads` threads. `ValueError` when `shown` has another length.
+    #[pyo3(signature = (base, shown, threads=1))]
+    fn random_actions<'py>(
+        &self,
+        py: Python<'py>,
+        base: u64,
+        shown: &[u8],
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let n = self.games.len();
+        if shown.len() != n {
+            return Err(PyValueError::new_err("shown must hold one byte a game"));
+        }
+        let games = &self.games;
+        let first = mix(base);
+        PyByteArray::new_with(py, 8 * n, |buf| {
+            py.detach(|| {
+                let draw = |a: usize, out: &mut [u8]| {
+                    for (j, cell) in out.chunks_exact_mut(8).enumerate() {
+                        let row = a + j;
+                        let z = mix(mix(first ^ (row as u64).wrapping_mul(GAMMA)) ^ GAMMA);
+                        let x = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                        let legal = &games[row].legal;
+                        let all = shown[row] != 0 || legal.is_empty();
+                        let count = if all { NUM_ACTIONS } else { legal.len() };
+                        let pick = ((x * count as f64) as usize).min(count - 1);
+                        let action = if all {
+                            pick
+                        } else {
+                            legal.iter().nth(pick).map_or(0, usize::from)
+                        };
+                        cell.copy_from_slice(&(action as i64).to_ne_bytes());
+                    }
+                };
+                let per = n.div_ceil(threads_for(n, threads)).max(1);
+                let parts = buf.chunks_mut(8 * per).enumerate();
+                each(parts.collect(), |(i, out)| draw(i * per, out));
+            });
+            Ok(())
+        })
+    }
+
+    /// The observation planes of every game, row after row: `planes * 81` values each,
+    /// zeros for a game that is over, as `dtype` says: "float32" (native-endian),
+    /// "uint8" (each value times 255, rounded half to even) or "bool" (1 where the value
+    /// is not 0), written directly in that type. Written without the GIL, on up to
+    /// `threads` threads. `ValueError` for another dtype.
+    #[pyo3(signature = (threads=1, dtype="float32"))]
     fn observation<'py>(
         &self,
         py: Python<'py>,
         threads: usize,
+        dtype: &str,
     ) -> PyResult<Bound<'py, PyByteArray>> {
+        let cell = match dtype {
+            "float32" => Cell::F32,
+            "uint8" => Cell::U8,
+            "bool" => Cell::Bool,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "no observation dtype {dtype:?}: 'float32', 'uint8' or 'bool'"
+                )))
+            }
+        };
         let layout = &self.layout;
-        let plane_bytes = layout.planes() * 81 * 4;
+        let row_bytes = layout.planes() * 81 * cell.size();
         let games = &self.games;
         let total = games
             .len()
-            .checked_mul(plane_bytes)
+            .checked_mul(row_bytes)
             .filter(|&t| t <= isize::MAX as usize)
             .ok_or_else(|| PyMemoryError::new_err("the observation is too large to hold"))?;
         PyByteArray::new_with(py, total, |buf| {
             // The bytearray is new and zeroed, and no other thread can reach it yet.
             py.detach(|| {
                 let write = |part: &[Game], out: &mut [u8]| {
-                    for (g, o) in part.iter().zip(out.chunks_exact_mut(plane_bytes)) {
+                    for (g, o) in part.iter().zip(out.chunks_exact_mut(row_bytes)) {
                         if !g.is_over() {
-                            g.observation(layout, o);
+                            g.observation_as(layout, cell, o);
                         }
                     }
                 };
                 let t = threads_for(games.len(), threads);
-                if t <= 1 {
-                    write(games, buf);
-                    return;
-                }
-                let per = games.len().div_ceil(t);
-                let mut parts = games.chunks(per).zip(buf.chunks_mut(per * plane_bytes));
-                std::thread::scope(|s| {
-                    // The first part is written on the calling thread.
-                    let first = parts.next();
-                    for (part, out) in parts {
-                        s.spawn(move || write(part, out));
-                    }
-                    if let Some((part, out)) = first {
-                        write(part, out);
-                    }
-                });
+                let per = games.len().div_ceil(t).max(1);
+                let parts = games.chunks(per).zip(buf.chunks_mut(per * row_bytes));
+                each(parts.collect(), |(part, out)| write(part, out));
             });
             Ok(())
         })
@@ -474,15 +673,36 @@ impl Batch {
 enum StepError {
     Memory(TryReserveError),
     Decision(DecisionError),
+    /// The action given to a game (its row, the action) is not legal there.
+    Illegal(usize, i64),
+}
+
+impl From<TryReserveError> for StepError {
+    fn from(e: TryReserveError) -> StepError {
+        StepError::Memory(e)
+    }
 }
 
 impl StepError {
     fn into_py(self) -> PyErr {
         match self {
             StepError::Memory(e) => too_big(e),
+            StepError::Illegal(row, action) => PyValueError::new_err(format!(
+                "game {row}: action {action} is not legal in its decision"
+            )),
             StepError::Decision(e) => crate::decisions::decision_error(e),
         }
     }
+}
+
+/// SplitMix64's increment (the golden ratio).
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's output function.
+fn mix(z: u64) -> u64 {
+    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// `MemoryError` for an allocation that failed.

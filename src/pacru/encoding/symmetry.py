@@ -44,7 +44,7 @@ unbounded and its encoding a window).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -135,8 +135,17 @@ class Symmetry:
             relinquished=tuple(sorted(self.fields[x] for x in move.relinquished)),
         )
 
-    def position(self, text: str) -> str:
-        """The image of a chevron position string (:meth:`pacru.GameState.to_position`)."""
+    def position(self, text: str, colours: Mapping[str, str] | None = None) -> str:
+        """The image of a chevron position string (:meth:`pacru.GameState.to_position`).
+
+        Every field and facing is mapped; ``colours`` (optional) renames the seats'
+        colours too, for a rotation that carries one seat's start onto another's
+        (a half turn swaps the two standard 2-player seats).
+        """
+        rename = colours or {}
+
+        def colour(name: str) -> str:
+            return rename.get(name, name)
 
         def item(m: re.Match[str]) -> str:
             field = FIELD_NAMES[self.fields[FIELD_NAMES.index(m.group(1))]]
@@ -148,12 +157,14 @@ class Symmetry:
         words = []
         for word in text.split():
             key, sep, value = word.partition("=")
-            if key in ("markers", "chevrons") and value != "-":
+            if key in ("players", "turn", "out", "trigger") and rename:
+                value = ",".join(colour(c) for c in value.split(","))
+            elif key in ("markers", "chevrons") and value != "-":
                 groups = []
                 for group in value.split(";"):
                     owner, _, items = group.partition(":")
                     mapped = re.sub(r"([a-i][1-9])(NE|NW|SE|SW|N|E|S|W)?", item, items)
-                    groups.append(f"{owner}:{mapped}")
+                    groups.append(f"{colour(owner)}:{mapped}")
                 value = ";".join(groups)
             words.append(key + sep + value)
         return " ".join(words)
