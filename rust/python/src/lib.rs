@@ -23,9 +23,9 @@ mod errors;
 mod moves;
 mod rollouts;
 mod search;
+mod state;
 mod vector;
 
-use std::sync::OnceLock;
 
 use pacru_engine as engine;
 use pyo3::exceptions::PyValueError;
@@ -36,13 +36,14 @@ use pyo3::types::PyTuple;
 
 use moves::{Moves, MovesIter};
 
+
 /// The chevron games, by their Python names.
 const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
 /// The games whose native engine agrees with the Python engine over the differential
 /// suite (tests/native): `pacru.ENGINE` is "native" only when that is every game.
 const VERIFIED: &[&str] = &GAMES;
 
-fn game_of(name: &str) -> PyResult<engine::Game> {
+pub(crate) fn game_of(name: &str) -> PyResult<engine::Game> {
     Ok(match name {
         "lilacru" => engine::Game::Lilacru,
         "shacru" => engine::Game::Shacru,
@@ -65,7 +66,7 @@ fn game_name(game: engine::Game) -> &'static str {
     }
 }
 
-fn meeting_rule_of(name: &str) -> PyResult<engine::MeetingRule> {
+pub(crate) fn meeting_rule_of(name: &str) -> PyResult<engine::MeetingRule> {
     Ok(match name {
         "2011" => engine::MeetingRule::Y2011,
         "original" => engine::MeetingRule::Original,
@@ -84,7 +85,7 @@ fn meeting_rule_name(rule: engine::MeetingRule) -> &'static str {
     }
 }
 
-fn termination_of(value: &str) -> PyResult<engine::Termination> {
+pub(crate) fn termination_of(value: &str) -> PyResult<engine::Termination> {
     engine::Termination::parse(value)
         .ok_or_else(|| PyValueError::new_err(format!("no chevron termination {value:?}")))
 }
@@ -116,39 +117,9 @@ pub(crate) fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     })
 }
 
-/// The Python int of the board `new`, from `old_int`, the int of the board `old`: a change of
-/// one or two fields is one XOR with a cached int of those fields, cheaper than making
-/// an int above 2^64 afresh (three calls under the stable ABI) when a chevron or a marker on
-/// ranks 8 and 9 keeps the board that large.
-fn board_after<'py>(
-    old_int: &Bound<'py, PyAny>,
-    old: u128,
-    new: u128,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = old_int.py();
-    let delta = old ^ new;
-    if delta == 0 {
-        return Ok(old_int.clone());
-    }
-    if new >> 64 == 0 || delta.count_ones() > 2 {
-        return Ok(board(py, new));
-    }
-    // The ints of every board of one or two fields, made when first needed: a step changes
-    // two fields of the occupied board, so one XOR instead of two.
-    static DELTAS: PyOnceLock<Vec<OnceLock<Py<PyAny>>>> = PyOnceLock::new();
-    let deltas = DELTAS.get_or_init(py, || (0..81 * 81).map(|_| OnceLock::new()).collect());
-    let low = delta.trailing_zeros() as usize;
-    let high = 127 - delta.leading_zeros() as usize;
-    let Some(cell) = deltas.get(low * 81 + high) else {
-        return Ok(board(py, new));
-    };
-    let bits = cell.get_or_init(|| board(py, delta).unbind());
-    old_int.bitxor(bits.bind(py))
-}
-
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
 /// `u128` under the stable ABI always takes three).
-fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
+pub(crate) fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
     match u64::try_from(value) {
         Ok(small) => small.into_pyobject(py).map(Bound::into_any),
         Err(_) => value.into_pyobject(py).map(Bound::into_any),
@@ -213,116 +184,18 @@ pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
     })
 }
 
-/// A chevron position with its rules, as the engine holds it.
+/// A chevron position with its rules, as the engine holds it: what the batch layer
+/// (`random_rollouts`, `Batch`) starts from (`pacru.chevron.native.position`).
 #[pyclass(frozen, module = "pacru._native", name = "Position")]
 pub(crate) struct PyPosition {
     pub(crate) rules: engine::Rules,
     pub(crate) pos: engine::Position,
-    /// The Python tuples of the state's markers and chevrons: the next state reuses the
-    /// entries of the seats a move leaves alone (a 128-bit int is slow to make).
-    markers: Py<PyTuple>,
-    chevrons: Py<PyTuple>,
-    /// The occupied fields as a Python int, reused while no chevron moves.
-    occupied: Py<PyAny>,
 }
 
-/// The parts of the state after a move, as `Position.apply` returns them: the position,
-/// markers, chevrons, seat to move, occupied fields, out, trigger, idle, termination
-/// value (None while the game goes on) and winners bitmask.
-type Parts<'py> = (
-    Bound<'py, PyPosition>,
-    Bound<'py, PyTuple>,
-    Bound<'py, PyTuple>,
-    u8,
-    Bound<'py, PyAny>,
-    u8,
-    i8,
-    u64,
-    Option<&'static str>,
-    u8,
-);
-
 impl PyPosition {
-    /// The parts of the state whose position is `next`, a successor of this one.
-    pub(crate) fn parts<'py>(
-        &self,
-        py: Python<'py>,
-        next: engine::Position,
-    ) -> PyResult<Parts<'py>> {
-        let (markers, chevrons) = self.tuples(py, &next)?;
-        let occupied = board_after(self.occupied.bind(py), self.pos.occupied(), next.occupied())?;
-        let (to_move, out, trigger, idle) = (next.to_move, next.out, next.trigger, next.idle);
-        let (termination, winners) = match next.outcome {
-            Some(o) => (Some(o.termination.value()), o.winners),
-            None => (None, 0),
-        };
-        let pos = Bound::new(
-            py,
-            PyPosition {
-                rules: self.rules,
-                pos: next,
-                markers: markers.clone().unbind(),
-                chevrons: chevrons.clone().unbind(),
-                occupied: occupied.clone().unbind(),
-            },
-        )?;
-        Ok((
-            pos,
-            markers,
-            chevrons,
-            to_move,
-            occupied,
-            out,
-            trigger,
-            idle,
-            termination,
-            winners,
-        ))
-    }
-
-    /// The Python tuples of `next`'s markers and chevrons, sharing this position's entries
-    /// where they are unchanged.
-    fn tuples<'py>(
-        &self,
-        py: Python<'py>,
-        next: &engine::Position,
-    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
-        let players = usize::from(next.players);
-        let markers = if next.markers.get(..players) == self.pos.markers.get(..players) {
-            self.markers.bind(py).clone()
-        } else {
-            let old = self.markers.bind(py);
-            let items = (0..players)
-                .map(|i| {
-                    let before = old.get_item(i)?;
-                    if next.markers[i] == self.pos.markers[i] {
-                        Ok(before)
-                    } else {
-                        board_after(&before, self.pos.markers[i], next.markers[i])
-                    }
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            PyTuple::new(py, items)?
-        };
-        let chevrons = if next.chevrons.get(..players) == self.pos.chevrons.get(..players) {
-            self.chevrons.bind(py).clone()
-        } else {
-            let old = self.chevrons.bind(py);
-            let ints = code_ints(py);
-            let items = (0..players)
-                .map(|i| {
-                    let seat = &next.chevrons[i];
-                    if *seat == self.pos.chevrons[i] {
-                        return old.get_item(i);
-                    }
-                    let codes: Vec<_> =
-                        seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
-                    PyTuple::new(py, codes).map(Bound::into_any)
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            PyTuple::new(py, items)?
-        };
-        Ok((markers, chevrons))
+    /// The position `pos` under `rules`.
+    pub(crate) fn of(rules: engine::Rules, pos: engine::Position) -> PyPosition {
+        PyPosition { rules, pos }
     }
 }
 
@@ -370,49 +243,7 @@ impl PyPosition {
             count, &boards, &codes, to_move, out, trigger, idle, ply, outcome,
         )
         .map_err(|e| errors::to_py(py, e))?;
-        Ok(PyPosition {
-            rules,
-            occupied: board(py, pos.occupied()).unbind(),
-            pos,
-            markers: markers.unbind(),
-            chevrons: chevrons.unbind(),
-        })
-    }
-
-    /// The legal moves of the player to move, a `NativeLegalMoves` whose moves come from
-    /// `table` (`table[key]`, see `pacru.chevron.native.MoveTable`).
-    fn legal_moves<'py>(
-        slf: &Bound<'py, Self>,
-        table: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, Moves>> {
-        Bound::new(slf.py(), Moves::of(slf, table))
-    }
-
-    /// The parts of the state after `move` (see `Parts`): the move `moves` (this
-    /// position's list, or None) handed out last is applied as decoded, any other is
-    /// checked by the engine. Engine errors become `pacru` exceptions (`errors`).
-    fn apply<'py>(
-        slf: &Bound<'py, Self>,
-        r#move: &Bound<'py, PyAny>,
-        moves: Option<&Bound<'py, Moves>>,
-    ) -> PyResult<Parts<'py>> {
-        let move_ = r#move;
-        let py = slf.py();
-        let me = slf.get();
-        let issued = moves.and_then(|list| list.get().issued_move(move_));
-        let next = match (moves, issued) {
-            (Some(list), Some((_, m))) => {
-                let mut next = me.pos.clone();
-                list.get()
-                    .list()
-                    .resolve_listed_into(&m, &mut next)
-                    .map_err(|e| errors::to_py(py, e))?;
-                next
-            }
-            _ => engine::apply(&me.rules, &me.pos, &from_python(move_)?)
-                .map_err(|e| errors::to_py(py, e))?,
-        };
-        me.parts(py, next)
+        Ok(PyPosition { rules, pos })
     }
 
     /// The number of move sequences of `depth` plies.
@@ -420,16 +251,25 @@ impl PyPosition {
         py.detach(|| engine::perft(&self.rules, &self.pos, depth))
     }
 
-    /// The markers per seat: the state's tuple.
+    /// The markers per seat.
     #[getter]
-    fn markers(&self, py: Python<'_>) -> Py<PyTuple> {
-        self.markers.clone_ref(py)
+    fn markers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let n = usize::from(self.pos.players);
+        PyTuple::new(py, self.pos.markers.iter().take(n).map(|&m| board(py, m)))
     }
 
-    /// The chevron codes per seat: the state's tuple.
+    /// The chevron codes per seat.
     #[getter]
-    fn chevrons(&self, py: Python<'_>) -> Py<PyTuple> {
-        self.chevrons.clone_ref(py)
+    fn chevrons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let n = usize::from(self.pos.players);
+        let seats = self
+            .pos
+            .chevrons
+            .iter()
+            .take(n)
+            .map(|seat| PyTuple::new(py, seat.iter().collect::<Vec<_>>()))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, seats)
     }
 
     /// The rule options (game, meeting rule, move cap, idle rounds), as `ChevronState`
@@ -448,8 +288,8 @@ impl PyPosition {
     /// (markers, chevrons, seat to move, occupied fields, end triggered).
     fn generator_args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         (
-            self.markers.clone_ref(py),
-            self.chevrons.clone_ref(py),
+            self.markers(py)?,
+            self.chevrons(py)?,
             self.pos.to_move,
             self.pos.occupied(),
             self.pos.trigger >= 0,
@@ -475,6 +315,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     search::register(m)?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<state::State>()?;
     m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;
     m.add_class::<decisions::DecisionLayout>()?;
