@@ -78,6 +78,7 @@ def python_copy(state: ChevronState) -> ChevronState:
         state.ply,
         state.outcome,
         state.occupied,
+        state._last,
     )
 
 

@@ -484,18 +484,6 @@ impl State {
         PyPosition::of(self.rules, self.pos.clone())
     }
 
-    /// Whether ``other`` is a native state of the same position, rules and players (a
-    /// fast ``==`` for two native states; the base class compares any two).
-    fn _same(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let Ok(other) = other.cast::<State>() else {
-            return Ok(false);
-        };
-        let o = other.get();
-        Ok(self.pos == o.pos
-            && self.rules == o.rules
-            && self.players.bind(py).eq(o.players.bind(py))?)
-    }
-
     fn __setattr__(
         &self,
         py: Python<'_>,

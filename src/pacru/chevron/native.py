@@ -122,7 +122,7 @@ MOVES: Final = MoveTable()
 
 
 class NativeChevronState(_native.State, ChevronState):  # type: ignore[misc]
-    # No docstring of its own: the shared class's (inspect.getdoc, the API docs).
+    __doc__ = ChevronState.__doc__  # the shared class's, not the extension class's
     __slots__ = ()
 
     _concrete: ClassVar[bool] = True

@@ -21,7 +21,7 @@ from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.resolve import STATE_CLASSES, resolve
 from pacru.chevron.rules import Rules
-from pacru.chevron.state import ChevronState
+from pacru.chevron.state import ChevronState, occupancy
 
 __all__ = ["PythonChevronState", "python_legal_moves"]
 
@@ -54,11 +54,15 @@ class PythonChevronState(ChevronState):
     idle: int = 0
     ply: int = 0
     outcome: Outcome | None = None
-    occupied: int = 0
+    occupied: int = -1  # -1: derived from the chevrons
     _last: Move | None = None
     _moves: LegalMoves | None = None
 
     _concrete: ClassVar[bool] = True
+
+    def __attrs_post_init__(self) -> None:
+        if self.occupied < 0:
+            object.__setattr__(self, "occupied", occupancy(self.chevrons))
 
     def legal_moves(self) -> LegalMoves:
         moves = self._moves

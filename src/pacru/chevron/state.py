@@ -61,7 +61,8 @@ class Chevron:
 ENGINE_STATE: Final[list[type[ChevronState]]] = []
 
 
-def _occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
+def occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
+    """The bitboard of the fields a chevron stands on (``chevrons``: codes per seat)."""
     occ = 0
     for codes in chevrons:
         for code in codes:
@@ -116,20 +117,50 @@ class ChevronState(GameState[Move]):
     _last: Move | None
     _moves: LegalMoves | None
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> ChevronState:
-        """``ChevronState(rules, players, markers, chevrons, to_move, out=0, trigger=-1,
-        idle=0, ply=0, outcome=None, occupied=0, last=None)``: a state of the engine in
-        use (its class, :data:`ENGINE_STATE`), from its values."""
+    def __new__(
+        cls,
+        rules: Rules,
+        players: tuple[str, ...],
+        markers: tuple[int, ...],
+        chevrons: tuple[tuple[int, ...], ...],
+        to_move: int,
+        out: int = 0,
+        trigger: int = -1,
+        idle: int = 0,
+        ply: int = 0,
+        outcome: Outcome | None = None,
+        occupied: int = -1,
+        last: Move | None = None,
+    ) -> ChevronState:
+        # ChevronState(...) makes a state of the engine in use; an engine's class (or a
+        # user's subclass of it) makes its own object. ``occupied`` (derived from the
+        # chevrons when -1) and ``last`` are the engines' own.
         if cls is ChevronState:
-            made: ChevronState = ENGINE_STATE[0](*args, **kwargs)
+            made: ChevronState = ENGINE_STATE[0](
+                rules,
+                players,
+                markers,
+                chevrons,
+                to_move,
+                out,
+                trigger,
+                idle,
+                ply,
+                outcome,
+                occupied,
+                last,
+            )
             return made
-        if not getattr(cls, "_concrete", False):
+        if not cls._concrete:
             raise TypeError(
                 f"{cls.__name__} subclasses pacru.ChevronState, the base of the engines' "
                 "state classes, which holds no values: subclass the engine's class "
                 "(pacru.chevron.engine.STATE_CLASS)"
             )
         return super().__new__(cls)
+
+    #: The parameters of the constructor that users leave out (the API docs hide them).
+    _internal_parameters: ClassVar[tuple[str, ...]] = ("occupied", "last")
 
     #: True on an engine's concrete class, which holds the values.
     _concrete: ClassVar[bool] = False
@@ -478,6 +509,6 @@ def _restore(
         idle,
         ply,
         None if outcome is None else Outcome(Termination(outcome[0]), outcome[1]),
-        _occupancy(chevrons),
+        occupancy(chevrons),
         None if last is None else Move(*last),
     )
