@@ -383,8 +383,8 @@ PYTHON_ENGINE = frozenset(
 #: The only other modules that reach into it, each for a reason the boundary does not cover:
 #: the boundary itself and the native engine's Python side (which builds the same family
 #: objects), the Python engine's state class (its moves and successors), the shared state
-#: (the power of movement query), the diagnosis of a refused move (the readable rules explain a refusal
-#: for both engines) and the judging of a typed-in position.
+#: (the power of movement query), the diagnosis of a refused move (the readable rules
+#: explain a refusal for both engines) and the judging of a typed-in position.
 ENGINE_CLIENTS = frozenset(
     {
         "pacru.chevron.engine",

@@ -1,12 +1,11 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any, Final, Self, SupportsIndex, final, overload
-
-from typing_extensions import disjoint_base
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 from pacru.base import Outcome
 from pacru.chevron.move import Move

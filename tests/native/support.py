@@ -108,7 +108,7 @@ def play_both(game: str, players: int, seed: int, max_plies: int = 10_000) -> in
     """One random game played by both engines in step, compared at every ply; its plies."""
     rng = random.Random(seed)
     py_state = python_copy(start(game, players))
-    nat_state = native.native_state(start(game, players))
+    nat_state: ChevronState = native.native_state(start(game, players))
     plies = 0
     while plies < max_plies:
         where = f"{game} {players}p seed {seed} ply {plies}: {py_state.to_position()}"

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from pacru import ChevronState, Move
-from pacru.chevron.engine import ENGINE, python_legal_moves
+from pacru.chevron.engine import ENGINE
 from pacru.encoding import Decision, Encoding
 from pacru.encoding._native import NATIVE_DECISION
 from pacru.encoding.chevron import ChevronEncoding

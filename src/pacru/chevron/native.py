@@ -121,7 +121,7 @@ class MoveTable(dict[MoveKey, Move]):
 MOVES: Final = MoveTable()
 
 
-class NativeChevronState(_native.State, ChevronState):  # type: ignore[misc]
+class NativeChevronState(_native.State, ChevronState):  # type: ignore[misc, override]
     __doc__ = ChevronState.__doc__  # the shared class's, not the extension class's
     __slots__ = ()
 

@@ -184,7 +184,8 @@ class ChevronEncoding(Encoding):
     def start(self, state: GameState[Any]) -> Decision:
         rules = self.rules
         native = self._native
-        if native is not None and state.__class__ in _STATE_CLASSES and state.rules is rules:
+        engines = state.__class__ in _STATE_CLASSES  # an engine's own class: a ChevronState
+        if native is not None and engines and state.rules is rules:  # type: ignore[attr-defined]
             # A NativeDecision, a Decision by registration; None: a finished game, another
             # player count, no legal move, a list of the Python engine (found below).
             decision: Decision | None = native.start(self, state)
@@ -192,10 +193,10 @@ class ChevronEncoding(Encoding):
                 return decision
             native = None
         if (
-            state.__class__ not in _STATE_CLASSES
+            not engines
             or state.outcome is not None
             or len(state.players) != self.players
-            or not (state.rules is rules or state.rules == rules)
+            or not (state.rules is rules or state.rules == rules)  # type: ignore[attr-defined]
         ):
             self._check_state(state)
         if native is not None:
