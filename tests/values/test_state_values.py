@@ -13,8 +13,8 @@ import attrs
 import pytest
 
 import pacru
-from pacru.chevron.engine import STATE_CLASS
 from pacru import ChevronState, GameState, Move
+from pacru.chevron.engine import STATE_CLASS
 from pacru.lsd import LsdState
 
 from .longline import CYCLE, CYCLE_START, play_cycle
