@@ -5,13 +5,18 @@
 //! Python side is `pacru.chevron.native`, reached through the engine boundary
 //! `pacru.chevron.engine`:
 //!
-//! * `Position`: a chevron position with its rules, as the engine holds it (a
-//!   `ChevronState` keeps one in its `_pos` slot); `Position.apply` gives the parts of the
-//!   next state, from which `pacru.chevron.resolve.successor` builds it;
+//! * `State` (`state`): the native engine's game state, the base of
+//!   `pacru.chevron.native.NativeChevronState` (which adds the shared methods of
+//!   `pacru.ChevronState`). It owns the engine's rules and position, serves the state's
+//!   fields from them, lists its legal moves and applies a move itself, making the next
+//!   state by calling its class; it carries the rule object, the players, the move table
+//!   and that class on to its successors;
 //! * `NativeLegalMoves` (`moves`): the move list, a `pacru.LegalMoves` by registration;
-//!   its moves are `pacru.Move` values taken from the move table the caller hands to
-//!   `Position.legal_moves` (a dict that builds a missing move);
-//! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine.
+//!   its moves are `pacru.Move` values taken from the state's move table (a dict that
+//!   builds a missing move);
+//! * `Position`: a position with its rules, what the batch layer starts from;
+//! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine;
+//!   `DecisionLayout` and `NativeDecision` (`decisions`): the encodings' decisions.
 //!
 //! Engine errors are typed (`pacru_engine::EngineError`) and become `pacru`'s exceptions
 //! in one place (`errors`). No code path panics on any input.
@@ -26,7 +31,6 @@ mod search;
 mod state;
 mod vector;
 
-
 use pacru_engine as engine;
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
@@ -35,7 +39,6 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 
 use moves::{Moves, MovesIter};
-
 
 /// The chevron games, by their Python names.
 const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];

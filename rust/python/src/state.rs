@@ -23,8 +23,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
 
 use crate::moves::Moves;
-use crate::{board, code_ints, errors, from_python, game_of, meeting_rule_of, termination_of};
 use crate::PyPosition;
+use crate::{board, code_ints, errors, from_python, game_of, meeting_rule_of, termination_of};
 
 thread_local! {
     /// The successor being made: set by `State::successor` just before it calls the
@@ -326,7 +326,8 @@ impl State {
                     .iter()
                     .take(n)
                     .map(|seat| {
-                        let codes: Vec<_> = seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
+                        let codes: Vec<_> =
+                            seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
                         PyTuple::new(py, codes)
                     })
                     .collect::<PyResult<Vec<_>>>()?;
@@ -439,9 +440,9 @@ impl State {
             if let Some((_, m)) = list.issued_move(r#move) {
                 // The move this state's own list handed out last: legal as decoded (the
                 // bot's hot path, rng.choice(state.legal_moves())).
-                let mut next = me.pos.clone();
-                list.list()
-                    .resolve_listed_into(&m, &mut next)
+                let next = list
+                    .list()
+                    .resolve_listed(&m)
                     .map_err(|e| errors::to_py(py, e))?;
                 return me.successor(py, next, r#move);
             }
@@ -471,10 +472,9 @@ impl State {
                 engine::EngineError::IllegalMove(format!("{move_} is not legal here")),
             ));
         };
-        let mut next = me.pos.clone();
-        moves
+        let next = moves
             .list()
-            .resolve_listed_into(&m, &mut next)
+            .resolve_listed(&m)
             .map_err(|e| errors::to_py(py, e))?;
         me.successor(py, next, &move_)
     }
