@@ -16,7 +16,7 @@
 use std::cell::Cell;
 
 use pacru_engine as engine;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -113,17 +113,22 @@ fn out_of_range(py: Python<'_>) -> PyErr {
     )
 }
 
-/// An int argument as `operator.index` reads it; an int outside `T` is out of range.
+/// An int argument, as `operator.index` reads it (PyO3's extraction takes any integer type
+/// through `__index__`); an int outside `T` is out of range.
 fn index_arg<'py, T>(value: &Bound<'py, PyAny>) -> PyResult<T>
 where
     T: for<'a> FromPyObject<'a, 'py>,
+    for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
 {
     let py = value.py();
-    let index = py
-        .import(intern!(py, "operator"))?
-        .getattr(intern!(py, "index"))?
-        .call1((value,))?;
-    index.extract::<T>().map_err(|_| out_of_range(py))
+    value.extract::<T>().map_err(|e| {
+        let e: PyErr = e.into();
+        if e.is_instance_of::<PyOverflowError>(py) {
+            out_of_range(py)
+        } else {
+            e
+        }
+    })
 }
 
 impl State {

@@ -71,7 +71,10 @@ class _Draft(Move):
     the constructor's checks, a few microseconds a move, are left out."""
 
     __slots__ = ()
+    # Both, so that the class's setattro is object's own (CPython takes object's C slot
+    # only when neither is overridden): plain slot stores, which the interpreter specializes.
     __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
 
 _new: Final = object.__new__
