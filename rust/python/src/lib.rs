@@ -36,7 +36,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 use moves::{Moves, MovesIter};
 
@@ -130,26 +130,66 @@ pub(crate) fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
     .unwrap_or_else(|never| match never {})
 }
 
-/// The `pacru.Move` of an engine move: `table[key]`, the table building a missing one.
-/// The key is the int `move_key(m)`, or for a reorientation the tuple of that int and
-/// the relinquished fields (what `pacru.chevron.native.MoveTable` decodes).
+/// The `pacru.Move` of an engine move, from `table` (a `pacru.chevron.native.MoveTable`):
+/// the one kept under its key `move_key(m)` (below 2^40), else made and, without
+/// relinquished fields, kept. A reorientation that gives up fields is made each time (there
+/// are millions; they seldom repeat).
 pub(crate) fn to_python<'py>(
     table: &Bound<'py, PyAny>,
     m: &engine::Move,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let key = move_key(m);
-    if m.relinquished == 0 {
-        return table.get_item(key);
-    }
     let py = table.py();
     let ints = code_ints(py);
+    if m.relinquished == 0 {
+        let key = move_key(m);
+        // The dict's own lookup: a missing key is made here, not by `__missing__`.
+        let kept = table.cast::<PyDict>()?;
+        if let Some(found) = kept.get_item(key)? {
+            return Ok(found);
+        }
+        let made = make_move(table, m, PyTuple::empty(py))?;
+        kept.set_item(key, &made)?;
+        return Ok(made);
+    }
     let mut fields = Vec::with_capacity(m.relinquished.count_ones() as usize);
     let mut rest = m.relinquished;
     while rest != 0 {
         fields.push(ints[rest.trailing_zeros() as usize].bind(py));
         rest &= rest - 1;
     }
-    table.get_item((key, PyTuple::new(py, fields)?))
+    make_move(table, m, PyTuple::new(py, fields)?)
+}
+
+/// A new `pacru.Move` of `m`: an object of the table's `draft` class (a `Move` subclass of
+/// the same slots that takes plain assignment), its slots set, then made a `Move` by
+/// `__class__` assignment. The engine's moves are valid: the constructor's checks are
+/// left out, as `MoveTable.__missing__` leaves them out.
+fn make_move<'py>(
+    table: &Bound<'py, PyAny>,
+    m: &engine::Move,
+    relinquished: Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = table.py();
+    let ints = code_ints(py);
+    let none = py.None().into_bound(py);
+    let field = |f: Option<u8>| match f {
+        Some(x) => ints[usize::from(x)].bind(py).clone(),
+        None => none.clone(),
+    };
+    let draft = table.getattr(intern!(py, "draft"))?;
+    let made = draft.call_method1(intern!(py, "__new__"), (&draft,))?;
+    made.setattr(intern!(py, "origin"), field(m.origin))?;
+    made.setattr(intern!(py, "target"), field(m.target))?;
+    made.setattr(intern!(py, "capture"), m.capture)?;
+    made.setattr(intern!(py, "twist"), m.twist)?;
+    made.setattr(intern!(py, "turn"), m.turn)?;
+    made.setattr(intern!(py, "connection"), m.connection)?;
+    made.setattr(intern!(py, "marker"), field(m.marker))?;
+    made.setattr(intern!(py, "meeting"), field(m.meeting))?;
+    made.setattr(intern!(py, "relinquished"), relinquished)?;
+    made.setattr(intern!(py, "_attrs_cached_hash"), &none)?;
+    made.setattr(intern!(py, "__class__"), table.getattr(intern!(py, "move"))?)?;
+    Ok(made)
 }
 
 fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {

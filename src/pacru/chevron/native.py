@@ -92,8 +92,14 @@ class MoveTable(dict[MoveKey, Move]):
     (30-31) and turn + 2 (32-34); a reorientation's key is the tuple of that int and its
     relinquished fields, ascending. Moves without relinquished fields are kept (a few
     thousand in a game); reorientations, of which there are millions, are built each
-    time.
+    time. The extension builds a missing move itself, from the engine's move, with the
+    same two classes (:attr:`draft`, then :attr:`move`).
     """
+
+    #: The class a move is built as (the slots of :class:`~pacru.Move`, plain assignment).
+    draft: ClassVar[type[Move]] = _Draft
+    #: The class a built move becomes.
+    move: ClassVar[type[Move]] = Move
 
     def __missing__(self, key: MoveKey) -> Move:
         relinquished: tuple[int, ...] = ()
