@@ -420,7 +420,7 @@ impl State {
     /// cannot move {S-R2, A-R10, D34}. Computed once per state, then cached.
     #[pyo3(text_signature = "($self)")]
     fn legal_moves<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Moves>> {
-        State::moves_of(slf).map(Bound::clone)
+        State::moves_of(slf).cloned()
     }
 
     /// The state after ``move``; this state is not changed.
