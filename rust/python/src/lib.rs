@@ -188,7 +188,10 @@ fn make_move<'py>(
     made.setattr(intern!(py, "meeting"), field(m.meeting))?;
     made.setattr(intern!(py, "relinquished"), relinquished)?;
     made.setattr(intern!(py, "_attrs_cached_hash"), &none)?;
-    made.setattr(intern!(py, "__class__"), table.getattr(intern!(py, "move"))?)?;
+    made.setattr(
+        intern!(py, "__class__"),
+        table.getattr(intern!(py, "move"))?,
+    )?;
     Ok(made)
 }
 

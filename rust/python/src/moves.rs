@@ -137,7 +137,8 @@ impl Moves {
         } else {
             move_
         };
-        let class = pacru_attr(py, "pacru.chevron.move", "Move")?;
+        // `pacru.Move`, as the move table has it (no import on this path).
+        let class = self.table.bind(py).getattr(intern!(py, "move"))?;
         if !move_.is_instance(&class)? {
             return Ok(None);
         }

@@ -456,9 +456,8 @@ impl State {
             // Parsed and checked by the shared Python method (its errors are the engine's).
             slf.call_method1(intern!(py, "parse_move"), (r#move,))?
         } else {
-            let class = py
-                .import(intern!(py, "pacru.chevron.move"))?
-                .getattr(intern!(py, "Move"))?;
+            // `pacru.Move`, as the move table has it (no import on this path).
+            let class = me.table.bind(py).getattr(intern!(py, "move"))?;
             if !r#move.is_instance(&class)? {
                 return Err(PyTypeError::new_err(format!(
                     "apply_move takes a Move or a string, not {}",
