@@ -21,7 +21,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use pacru_batch::decision::{Actions, DecisionError, Game, Layout, NUM_ACTIONS};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -39,6 +39,20 @@ pub(crate) fn decision_error(err: DecisionError) -> PyErr {
             PyRuntimeError::new_err(format!("pacru engine: {err}"))
         }
     }
+}
+
+/// A decision state on the heap (a one-element array: see [`boxed`]).
+type Boxed = Box<[Game; 1]>;
+
+/// `game` on the heap, or `MemoryError` where `Box::new` would abort the interpreter: a
+/// one-element `Vec` reserved fallibly, then boxed.
+fn boxed(game: Game) -> PyResult<Boxed> {
+    let mut cell = Vec::new();
+    cell.try_reserve_exact(1)
+        .map_err(|_| PyMemoryError::new_err("no memory for a decision"))?;
+    cell.push(game);
+    Boxed::try_from(cell.into_boxed_slice())
+        .map_err(|_| PyRuntimeError::new_err("pacru engine: a decision box of the wrong size"))
 }
 
 /// `f()`, with a panic (a bug) as a `RuntimeError` instead of PyO3's `PanicException`.
@@ -141,8 +155,8 @@ impl DecisionLayout {
             idle_scale: self.idle_scale,
             supply: self.supply,
         };
-        let game = no_panic(|| Ok(Box::new(Game::of_list(Arc::clone(list)))))?;
-        if game.legal.is_empty() {
+        let game = no_panic(|| boxed(Game::of_list(Arc::clone(list))))?;
+        if game[0].legal.is_empty() {
             return Ok(None);
         }
         let player = pos.to_move.into_pyobject(py)?.into_any().unbind();
@@ -177,7 +191,7 @@ pub(crate) struct NativeDecision {
     /// list of `moves`; declared before `moves`, so that it lets go of the list first:
     /// the list's box is reused only when the `Moves` object freeing it holds the last
     /// reference.
-    game: Box<Game>,
+    game: Boxed,
     layout: Layout,
     moves: Py<Moves>,
     /// The fields read most, as Python objects: served by the interpreter as slots.
@@ -207,16 +221,16 @@ impl NativeDecision {
     /// complete.
     fn make<'py>(
         py: Python<'py>,
-        game: Box<Game>,
+        game: Boxed,
         parts: Parts,
         move_: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, NativeDecision>> {
-        let legal_actions = if game.legal.is_empty() {
+        let legal_actions = if game[0].legal.is_empty() {
             PyTuple::empty(py)
         } else {
-            actions_tuple(py, &game.legal)?
+            actions_tuple(py, &game[0].legal)?
         };
-        let kind = kind_name(py, game.stage()).clone().unbind();
+        let kind = kind_name(py, game[0].stage()).clone().unbind();
         let Parts {
             layout,
             moves,
@@ -242,12 +256,12 @@ impl NativeDecision {
 
     /// The decision after the legal `action`.
     fn after<'py>(&self, py: Python<'py>, action: u16) -> PyResult<Bound<'py, NativeDecision>> {
-        let mut game = Box::new((*self.game).clone());
-        let played = no_panic(|| game.step(action).map_err(decision_error))?;
+        let mut game = boxed(self.game[0].clone())?;
+        let played = no_panic(|| game[0].step(action).map_err(decision_error))?;
         let move_ = match played {
             None => None,
             Some(at) => {
-                let chosen = game.chosen_move().ok_or_else(|| {
+                let chosen = game[0].chosen_move().ok_or_else(|| {
                     PyRuntimeError::new_err("pacru engine: a finished decision has no move")
                 })?;
                 Some(self.moves.get().issue_move(py, at, chosen)?)
@@ -271,7 +285,7 @@ impl NativeDecision {
     /// `encoding.actions(state, move)`.
     #[getter]
     fn prefix<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        ints_tuple(py, self.game.prefix().iter().copied())
+        ints_tuple(py, self.game[0].prefix().iter().copied())
     }
 
     /// True once the move is complete (`move` is set, no action is left).
@@ -304,7 +318,7 @@ impl NativeDecision {
             action
                 .extract::<u16>()
                 .ok()
-                .filter(|&a| me.game.legal.contains(a))
+                .filter(|&a| me.game[0].legal.contains(a))
         } else {
             None
         };
@@ -325,7 +339,7 @@ impl NativeDecision {
     /// relinquish, done) and how many fields given up by the reorientation are chosen so
     /// far {R14}; for `ChevronEncoding.action_to_choice`.
     fn _stage(&self) -> (u8, usize) {
-        (self.game.stage(), self.game.relinquished_count())
+        (self.game[0].stage(), self.game[0].relinquished_count())
     }
 
     /// The observation planes seen by seat `player`: `planes * 81` float32 values
@@ -347,7 +361,7 @@ impl NativeDecision {
         let size = layout.planes() * 81 * 4;
         no_panic(|| {
             PyByteArray::new_with(py, size, |buf| {
-                self.game.observation_of(layout, player, buf);
+                self.game[0].observation_of(layout, player, buf);
                 Ok(())
             })
         })
@@ -364,13 +378,13 @@ impl NativeDecision {
 
     /// As `Decision.__repr__`: `<Decision origin player=0 prefix=[] legal=4 move=None>`.
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let prefix: Vec<String> = self.game.prefix().iter().map(u16::to_string).collect();
+        let prefix: Vec<String> = self.game[0].prefix().iter().map(u16::to_string).collect();
         Ok(format!(
             "<Decision {} player={} prefix=[{}] legal={} move={}>",
             self.kind.bind(py),
-            self.game.pos().to_move,
+            self.game[0].pos().to_move,
             prefix.join(", "),
-            self.game.legal.len(),
+            self.game[0].legal.len(),
             self.move_.bind(py).str()?,
         ))
     }
