@@ -17,6 +17,7 @@ import pickle
 import random
 import subprocess
 import sys
+import weakref
 from typing import Any
 
 import attrs
@@ -98,6 +99,14 @@ def test_equal_values_across_engines(game: str, players: int) -> None:
         nat, py = nat.apply_move(move), py.apply_move(str(move))
         assert type(nat) is NATIVE
         assert type(py) is PythonChevronState
+
+
+def test_a_state_is_weakly_referenced_and_made_only_from_values() -> None:
+    nat = native.native_state(start("pacru", 2))
+    for state in (nat, python_copy(nat)):
+        assert weakref.ref(state)() is state
+    with pytest.raises(TypeError, match="a state is made by pacru.new_game"):
+        NATIVE()
 
 
 def test_a_state_refuses_assignment() -> None:

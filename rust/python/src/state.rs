@@ -34,7 +34,7 @@ thread_local! {
 }
 
 /// The native engine's game state (see the module docs).
-#[pyclass(frozen, subclass, module = "pacru._native", name = "State")]
+#[pyclass(frozen, subclass, weakref, module = "pacru._native", name = "State")]
 pub(crate) struct State {
     rules: engine::Rules,
     pos: engine::Position,
