@@ -105,7 +105,7 @@ def test_a_state_is_weakly_referenced_and_made_only_from_values() -> None:
     nat = native.native_state(start("pacru", 2))
     for state in (nat, python_copy(nat)):
         assert weakref.ref(state)() is state
-    with pytest.raises(TypeError, match="a state is made by pacru.new_game"):
+    with pytest.raises(TypeError, match=r"a state is made by pacru\.new_game"):
         NATIVE()
 
 
