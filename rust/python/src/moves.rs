@@ -43,8 +43,9 @@ fn sequence_method<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAn
         .getattr(name)
 }
 
-/// `attrs.exceptions.FrozenInstanceError()`, as the Python list raises it on assignment.
-fn frozen(py: Python<'_>) -> PyErr {
+/// `attrs.exceptions.FrozenInstanceError()`, as the Python engine's list and state raise
+/// it on assignment.
+pub(crate) fn frozen(py: Python<'_>) -> PyErr {
     match py
         .import("attrs.exceptions")
         .and_then(|m| m.getattr("FrozenInstanceError"))

@@ -22,14 +22,14 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
 
-use crate::moves::Moves;
+use crate::moves::{frozen, Moves};
 use crate::PyPosition;
 use crate::{board, code_ints, errors, from_python, game_of, meeting_rule_of, termination_of};
 
 thread_local! {
     /// The successor being made: set by `State::successor` just before it calls the
-    /// successor's class, taken by that class's `__new__` in the same thread (no Python
-    /// code runs between the two).
+    /// successor's class, taken by that class's `__new__` in the same thread before it
+    /// allocates anything (so no Python code, not even a collection, runs between the two).
     static HANDOVER: Cell<Option<State>> = const { Cell::new(None) };
 }
 
@@ -52,18 +52,6 @@ pub(crate) struct State {
     chevrons: PyOnceLock<Py<PyTuple>>,
     occupied: PyOnceLock<Py<PyAny>>,
     outcome: PyOnceLock<Py<PyAny>>,
-}
-
-/// `attrs.exceptions.FrozenInstanceError()`, as the Python engine's state raises it.
-fn frozen(py: Python<'_>) -> PyErr {
-    match py
-        .import("attrs.exceptions")
-        .and_then(|m| m.getattr("FrozenInstanceError"))
-        .and_then(|c| c.call0())
-    {
-        Ok(value) => PyErr::from_value(value),
-        Err(e) => e,
-    }
 }
 
 /// The class whose successors a state of class `cls` makes: the class just below `State`
