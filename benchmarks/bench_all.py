@@ -61,7 +61,6 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
-import attrs
 from playouts import _csv, print_heading, print_table  # the shared helpers of this folder
 
 import pacru
@@ -137,8 +136,21 @@ def sample_states(game: str, players: int, count: int, rng: random.Random) -> li
 
 def fresh(state: GameState) -> GameState:
     """An equal state with nothing cached (no legal move list yet)."""
-    if isinstance(state, ChevronState):
-        return attrs.evolve(state, moves=None)
+    if isinstance(state, ChevronState):  # a state of the engine's class, built afresh
+        return ChevronState(
+            state.rules,
+            state.players,
+            state.markers,
+            state.chevrons,
+            state.to_move,
+            state.out,
+            state.trigger,
+            state.idle,
+            state.ply,
+            state.outcome,
+            state.occupied,
+            state.last_move,
+        )
     copy = pacru.from_position(state.to_position())
     if getattr(copy, "_legal", None) is not None:  # LSD's cache, should parsing fill it
         object.__setattr__(copy, "_legal", None)

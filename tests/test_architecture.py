@@ -253,14 +253,18 @@ def test_each_family_stands_on_the_vocabulary_alone() -> None:
 
 
 #: The family states, and the only modules that import them at run time: those that build
-#: states (position readers, starting layouts) and the package's entry points. Every other
+#: states (position readers, starting layouts), the package's entry points, and the
+#: engines' concrete state classes with the boundary that picks one of them. Every other
 #: family module is a helper below its state, which reads the state it is given as a value.
-STATES = frozenset({"pacru.chevron.state", "pacru.lsd.state"})
+STATES = frozenset({"pacru.chevron.state", "pacru.chevron.pystate", "pacru.lsd.state"})
 STATE_BUILDERS = frozenset(
     {
         "pacru.chevron",
         "pacru.chevron.notation",
         "pacru.chevron.setup",
+        "pacru.chevron.pystate",
+        "pacru.chevron.native",
+        "pacru.chevron.engine",
         "pacru.lsd",
         "pacru.lsd.position",
     }
@@ -378,13 +382,14 @@ PYTHON_ENGINE = frozenset(
 )
 #: The only other modules that reach into it, each for a reason the boundary does not cover:
 #: the boundary itself and the native engine's Python side (which builds the same family
-#: objects), the state (the classes the Python engine builds successors with, and the power
-#: of movement query), the diagnosis of a refused move (the readable rules explain a refusal
-#: for both engines) and the judging of a typed-in position.
+#: objects), the Python engine's state class (its moves and successors), the shared state
+#: (the power of movement query), the diagnosis of a refused move (the readable rules
+#: explain a refusal for both engines) and the judging of a typed-in position.
 ENGINE_CLIENTS = frozenset(
     {
         "pacru.chevron.engine",
         "pacru.chevron.native",
+        "pacru.chevron.pystate",
         "pacru.chevron.state",
         "pacru.chevron.legality",
         "pacru.chevron.position",

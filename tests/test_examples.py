@@ -28,6 +28,7 @@ def expected_output(name: str) -> str:
         return engine_file.read_text(encoding="utf-8")
     return (EXPECTED / f"{name}.txt").read_text(encoding="utf-8")
 
+
 #: Lines (or parts of lines) each example must print.
 KEY_OUTPUT = {
     "play_random_game.py": [

@@ -1,13 +1,15 @@
 """Clean class signatures in the API reference: no engine internals.
 
-The states are frozen attrs classes; autodoc shows their attrs ``__init__``,
-which lists every field, caches and the last move included
-(``ChevronState(..., occupied=0, last=None, moves=None)``).
+The states are frozen values; autodoc shows their constructor, which lists
+every field, caches and the last move included
+(``ChevronState(..., occupied=-1, last=None)``).
 Those are not for users: states come from :func:`pacru.new_game`,
 :func:`pacru.from_position` and ``apply_move``. This extension drops, from the
 signature of an attrs class, each parameter of a private field (``_last``,
 given as ``last``) and of a field left out of equality (``eq=False``: a
-cache). A class with no public parameter left is shown without a signature.
+cache), and from any other class the parameters it names in
+``_internal_parameters``. A class with no public parameter left is shown
+without a signature.
 
 It also keeps napoleon from reading the first words of an attribute's or a
 property's docstring as its type: napoleon takes the docstring "Pacru: the
@@ -25,9 +27,10 @@ from sphinx.application import Sphinx
 
 
 def internal_parameters(cls: type) -> frozenset[str]:
-    """The ``__init__`` parameters of attrs class ``cls`` that users never pass."""
+    """The constructor parameters of ``cls`` that users never pass: an attrs class's
+    private and cache fields, another class's ``_internal_parameters``."""
     if not attrs.has(cls):
-        return frozenset()
+        return frozenset(getattr(cls, "_internal_parameters", ()))
     return frozenset(
         f.alias or f.name.lstrip("_")
         for f in attrs.fields(cls)

@@ -71,6 +71,7 @@ def __getattr__(name: str) -> Any:
 #: positions and outcomes (:mod:`pacru.chevron.engine`).
 ENGINE: str = _engine.ENGINE
 
+
 def status(state: GameState[Any]) -> Status:
     """The named problems of ``state``'s position: ``state.status()`` (:class:`Status`).
 

@@ -1,13 +1,16 @@
 """Types of the extension module ``pacru._native`` (the Rust crate ``rust/python``)."""
 
-from collections.abc import Iterator, Mapping
-from typing import Any, Final, SupportsIndex, final, overload
+from collections.abc import Iterator
+from typing import Any, Final, Self, SupportsIndex, final, overload
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
+from pacru.base import Outcome
 from pacru.chevron.move import Move
 from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.rules import Rules
 from pacru.chevron.state import ChevronState
 from pacru.encoding.base import Encoding
 
@@ -22,6 +25,7 @@ __all__ = [
     "NativeDecision",
     "NativeLegalMoves",
     "Position",
+    "State",
     "random_rollouts",
     "search_features",
     "search_move",
@@ -94,21 +98,6 @@ class Position:
         termination: str | None,
         winners: int,
     ) -> Position: ...
-    def legal_moves(self, table: Mapping[Any, Move]) -> NativeLegalMoves: ...
-    def apply(
-        self, move: Move, moves: NativeLegalMoves | None
-    ) -> tuple[
-        Position,
-        tuple[int, ...],
-        tuple[tuple[int, ...], ...],
-        int,
-        int,
-        int,
-        int,
-        int,
-        str | None,
-        int,
-    ]: ...
     def perft(self, depth: int) -> int: ...
     @property
     def markers(self) -> tuple[int, ...]: ...
@@ -119,6 +108,56 @@ class Position:
     def generator_args(
         self,
     ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], int, int, bool]: ...
+
+@disjoint_base
+class State:
+    """The native engine's state (``pacru.chevron.native.NativeChevronState`` adds the
+    shared methods of ``pacru.ChevronState``)."""
+
+    def __new__(
+        cls,
+        rules: Rules | None = None,
+        players: tuple[str, ...] | None = None,
+        markers: tuple[SupportsIndex, ...] | None = None,
+        chevrons: tuple[tuple[SupportsIndex, ...], ...] | None = None,
+        to_move: SupportsIndex | None = None,
+        out: SupportsIndex | None = None,
+        trigger: SupportsIndex | None = None,
+        idle: SupportsIndex | None = None,
+        ply: SupportsIndex | None = None,
+        outcome: Outcome | None = None,
+        occupied: SupportsIndex | None = None,
+        last: Move | None = None,
+    ) -> Self: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def markers(self) -> tuple[int, ...]: ...
+    @property
+    def chevrons(self) -> tuple[tuple[int, ...], ...]: ...
+    @property
+    def occupied(self) -> int: ...
+    @property
+    def to_move(self) -> int: ...
+    @property
+    def out(self) -> int: ...
+    @property
+    def trigger(self) -> int: ...
+    @property
+    def idle(self) -> int: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    @property
+    def _last(self) -> Move | None: ...
+    @property
+    def _moves(self) -> NativeLegalMoves | None: ...
+    def legal_moves(self) -> NativeLegalMoves: ...
+    def apply_move(self, move: Move | str) -> ChevronState: ...
+    def _position(self) -> Position: ...
 
 @final
 class NativeLegalMoves(LegalMoves):
@@ -138,8 +177,6 @@ class NativeLegalMoves(LegalMoves):
     def family_range(self, family: int) -> tuple[int, int]: ...
     @property
     def issued(self) -> Move | None: ...
-    @property
-    def position(self) -> Position: ...
 
 @final
 class MovesIter(Iterator[Move]):

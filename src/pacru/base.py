@@ -150,7 +150,8 @@ def _removed(name: str) -> Any:
 class GameState(abc.ABC, Generic[MoveT]):
     """An immutable position of one game, with everything needed to continue play.
 
-    Concrete states are frozen, hashable attrs classes: values. Equal states
+    Concrete states are frozen, hashable values (attrs classes, or the native
+    engine's objects that refuse assignment alike). Equal states
     continue identically. A state holds no earlier state, so ``copy.copy`` and
     ``copy.deepcopy`` return it unchanged and it pickles in a size and time
     independent of the plies played; the line of play (the moves, undo) is a

@@ -223,6 +223,7 @@ def test_full_random_games(game: str, players: int, seed: int) -> None:
     first = start(game, players)
     line = random_line(first, seed, max_plies=2000)
     end = line.state
+    assert isinstance(end, ChevronState)
     assert end == play_random(first, seed, max_plies=2000)
     assert end.is_terminal
     assert end.outcome is not None

@@ -10,6 +10,7 @@ import pytest
 
 from pacru import ChevronState, Move, new_game
 from pacru.chevron.engine import python_apply, python_legal_moves
+from pacru.chevron.pystate import PythonChevronState
 from pacru.chevron.rules import Rules
 
 if not TYPE_CHECKING:
@@ -17,7 +18,17 @@ if not TYPE_CHECKING:
     pytest.importorskip("pacru._native", reason="pacru was installed without its native engine")
 from pacru.chevron import native
 
-__all__ = ["CONFIGS", "FULL", "compare_lists", "fresh", "native", "play_both", "sample", "start"]
+__all__ = [
+    "CONFIGS",
+    "FULL",
+    "compare_lists",
+    "fresh",
+    "native",
+    "play_both",
+    "python_copy",
+    "sample",
+    "start",
+]
 
 #: Every chevron game and player count.
 CONFIGS: tuple[tuple[str, int], ...] = tuple(
@@ -53,6 +64,24 @@ def fresh(state: ChevronState, rules: Rules | None = None) -> ChevronState:
     return copy
 
 
+def python_copy(state: ChevronState) -> ChevronState:
+    """``state`` as the Python engine's class (whatever the engine in use)."""
+    return PythonChevronState(
+        state.rules,
+        state.players,
+        state.markers,
+        state.chevrons,
+        state.to_move,
+        state.out,
+        state.trigger,
+        state.idle,
+        state.ply,
+        state.outcome,
+        state.occupied,
+        state._last,
+    )
+
+
 def sample(n: int, rng: random.Random) -> list[int]:
     """Every index below ``n`` up to :data:`FULL`, else the ends and random ones between."""
     if n <= FULL:
@@ -78,14 +107,13 @@ def compare_lists(py: Sequence[Move], nat: Sequence[Move], rng: random.Random, w
 def play_both(game: str, players: int, seed: int, max_plies: int = 10_000) -> int:
     """One random game played by both engines in step, compared at every ply; its plies."""
     rng = random.Random(seed)
-    py_state = start(game, players)
-    nat_state = start(game, players)
+    py_state = python_copy(start(game, players))
+    nat_state: ChevronState = native.native_state(start(game, players))
     plies = 0
     while plies < max_plies:
         where = f"{game} {players}p seed {seed} ply {plies}: {py_state.to_position()}"
         py_moves = python_legal_moves(py_state)
         nat_moves = native.legal_moves(nat_state)
-        object.__setattr__(nat_state, "_moves", nat_moves)  # as ChevronState caches it
         compare_lists(py_moves, nat_moves, rng, where)
         if not py_moves:
             break

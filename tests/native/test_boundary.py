@@ -19,7 +19,7 @@ import pacru
 from pacru import ChevronState, IllegalMoveError, Move
 from pacru.chevron.engine import native_module, python_apply, python_legal_moves
 
-from .support import CONFIGS, fresh, native, start
+from .support import CONFIGS, fresh, native, python_copy, start
 
 
 def _line(game: str, players: int, seed: int, plies: int) -> list[ChevronState]:
@@ -52,10 +52,10 @@ def _variants(move: Move) -> list[Move]:
 
 
 def _with_moves(state: ChevronState, native_list: bool) -> ChevronState:
-    state = fresh(state)
-    moves = native.legal_moves(state) if native_list else python_legal_moves(state)
-    object.__setattr__(state, "_moves", moves)
-    return state
+    """A copy of ``state`` of the engine's class, with its move list cached."""
+    copy = native.native_state(fresh(state)) if native_list else python_copy(state)
+    copy.legal_moves()
+    return copy
 
 
 def _refusal(state: ChevronState, move: Move) -> tuple[type, str, str | None, str | None]:
@@ -145,9 +145,14 @@ def test_bad_input_is_an_exception_not_a_crash() -> None:
     assert moves[-16] == moves[0]
     assert moves[numpy.int64(3)] == moves[3]  # type: ignore[call-overload]
     state = start("shacru", 2)
-    # Typed engine errors, mapped to pacru's exceptions (rust/python/src/errors.rs).
-    with pytest.raises(IllegalMoveError, match="a1-i9 is not a legal move here"):
+    # A refused move is diagnosed by the Python rules: the Python engine's error, word for
+    # word (the engine's own typed error is mapped in rust/python/src/errors.rs).
+    with pytest.raises(IllegalMoveError) as refused:
         native.apply(state, Move(origin=0, target=80))
+    with pytest.raises(IllegalMoveError) as reference:
+        python_copy(state).apply_move(Move(origin=0, target=80))
+    assert str(refused.value) == str(reference.value)
+    assert (refused.value.rule, refused.value.reason) == ("S-R3", reference.value.reason)
     with pytest.raises(pacru.InvalidPositionError, match="two chevrons on a1"):
         ext.Position(*good[:5], ((0,), (1,)), *good[6:])
 
@@ -229,6 +234,9 @@ def test_a_hand_built_state_beyond_the_counters_is_an_invalid_position() -> None
     """A state built directly (not read) with a count no engine holds: InvalidPositionError
     when the native engine first needs it, never an OverflowError."""
     s = start("shacru", 2)
-    built = ChevronState(s.rules, s.players, s.markers, s.chevrons, s.to_move, ply=2**64)
+    built = python_copy(s)
+    object.__setattr__(built, "ply", 2**64)  # the Python class holds any int
     with pytest.raises(pacru.InvalidPositionError, match="out of range"):
         native.position(built)
+    with pytest.raises(pacru.InvalidPositionError, match="out of range"):
+        native.NativeChevronState(s.rules, s.players, s.markers, s.chevrons, 0, ply=2**64)

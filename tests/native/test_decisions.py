@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 
 from pacru import ChevronState, Move
-from pacru.chevron.engine import ENGINE, python_legal_moves
+from pacru.chevron.engine import ENGINE
 from pacru.encoding import Decision, Encoding
 from pacru.encoding._native import NATIVE_DECISION
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.errors import IllegalMoveError
 
-from .support import CONFIGS, fresh, start
+from .support import CONFIGS, fresh, python_copy, start
 
 #: Random games per game and player count (each compared at every decision).
 GAMES = max(1, int(os.environ.get("PACRU_NATIVE_GAMES", "100")) // 5)
@@ -45,8 +45,8 @@ def python_twin(enc: ChevronEncoding) -> ChevronEncoding:
 
 def python_state(state: ChevronState) -> ChevronState:
     """``state`` with the Python engine's move list cached: the Python path reads it."""
-    copy = fresh(state)
-    object.__setattr__(copy, "_moves", python_legal_moves(copy))
+    copy = python_copy(state)
+    copy.legal_moves()
     return copy
 
 

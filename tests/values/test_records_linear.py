@@ -18,6 +18,7 @@ import pytest
 
 import pacru
 from pacru import ChevronState, Game
+from pacru.chevron.engine import STATE_CLASS
 from pacru.records import read_record, read_records, record_from_game, write_record
 
 from .longline import CYCLE_START, cycle_moves
@@ -32,13 +33,14 @@ def _record_text(plies: int) -> str:
 def _counting(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     calls: Counter[str] = Counter()
     for name in ("parse_move", "apply_move"):
-        original = getattr(ChevronState, name)
+        # The engine's own class: its apply_move is the engine's, not the shared base's.
+        original = getattr(STATE_CLASS, name)
 
         def counted(self: ChevronState, *args: Any, _f: Any = original, _n: str = name) -> Any:
             calls[_n] += 1
             return _f(self, *args)
 
-        monkeypatch.setattr(ChevronState, name, counted)
+        monkeypatch.setattr(STATE_CLASS, name, counted)
     return calls
 
 

@@ -48,6 +48,18 @@ impl MoveList {
         self.resolve_listed_into(m, next).is_ok()
     }
 
+    /// [`MoveList::apply_listed`] with the reason of a refusal: an impossible move
+    /// ([`EngineError::IllegalMove`]) or a counter at its end
+    /// ([`EngineError::CounterLimit`]).
+    ///
+    /// # Errors
+    /// As said.
+    pub fn resolve_listed(&self, m: &Move) -> Result<Position, EngineError> {
+        let mut next = self.position.clone();
+        resolve::resolve_into(&self.rules, &self.position, m, &mut next)?;
+        Ok(next)
+    }
+
     /// [`MoveList::apply_listed_into`] with the reason of a refusal: an impossible move
     /// ([`EngineError::IllegalMove`]) or a counter at its end
     /// ([`EngineError::CounterLimit`]).

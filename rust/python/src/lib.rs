@@ -5,13 +5,18 @@
 //! Python side is `pacru.chevron.native`, reached through the engine boundary
 //! `pacru.chevron.engine`:
 //!
-//! * `Position`: a chevron position with its rules, as the engine holds it (a
-//!   `ChevronState` keeps one in its `_pos` slot); `Position.apply` gives the parts of the
-//!   next state, from which `pacru.chevron.resolve.successor` builds it;
+//! * `State` (`state`): the native engine's game state, the base of
+//!   `pacru.chevron.native.NativeChevronState` (which adds the shared methods of
+//!   `pacru.ChevronState`). It owns the engine's rules and position, serves the state's
+//!   fields from them, lists its legal moves and applies a move itself, making the next
+//!   state by calling its class; it carries the rule object, the players, the move table
+//!   and that class on to its successors;
 //! * `NativeLegalMoves` (`moves`): the move list, a `pacru.LegalMoves` by registration;
-//!   its moves are `pacru.Move` values taken from the move table the caller hands to
-//!   `Position.legal_moves` (a dict that builds a missing move);
-//! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine.
+//!   its moves are `pacru.Move` values taken from the state's move table (a dict that
+//!   builds a missing move);
+//! * `Position`: a position with its rules, what the batch layer starts from;
+//! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine;
+//!   `DecisionLayout` and `NativeDecision` (`decisions`): the encodings' decisions.
 //!
 //! Engine errors are typed (`pacru_engine::EngineError`) and become `pacru`'s exceptions
 //! in one place (`errors`). No code path panics on any input.
@@ -23,16 +28,15 @@ mod errors;
 mod moves;
 mod rollouts;
 mod search;
+mod state;
 mod vector;
-
-use std::sync::OnceLock;
 
 use pacru_engine as engine;
 use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 use moves::{Moves, MovesIter};
 
@@ -42,7 +46,7 @@ const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
 /// suite (tests/native): `pacru.ENGINE` is "native" only when that is every game.
 const VERIFIED: &[&str] = &GAMES;
 
-fn game_of(name: &str) -> PyResult<engine::Game> {
+pub(crate) fn game_of(name: &str) -> PyResult<engine::Game> {
     Ok(match name {
         "lilacru" => engine::Game::Lilacru,
         "shacru" => engine::Game::Shacru,
@@ -65,7 +69,7 @@ fn game_name(game: engine::Game) -> &'static str {
     }
 }
 
-fn meeting_rule_of(name: &str) -> PyResult<engine::MeetingRule> {
+pub(crate) fn meeting_rule_of(name: &str) -> PyResult<engine::MeetingRule> {
     Ok(match name {
         "2011" => engine::MeetingRule::Y2011,
         "original" => engine::MeetingRule::Original,
@@ -84,7 +88,7 @@ fn meeting_rule_name(rule: engine::MeetingRule) -> &'static str {
     }
 }
 
-fn termination_of(value: &str) -> PyResult<engine::Termination> {
+pub(crate) fn termination_of(value: &str) -> PyResult<engine::Termination> {
     engine::Termination::parse(value)
         .ok_or_else(|| PyValueError::new_err(format!("no chevron termination {value:?}")))
 }
@@ -116,39 +120,9 @@ pub(crate) fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     })
 }
 
-/// The Python int of the board `new`, from `old_int`, the int of the board `old`: a change of
-/// one or two fields is one XOR with a cached int of those fields, cheaper than making
-/// an int above 2^64 afresh (three calls under the stable ABI) when a chevron or a marker on
-/// ranks 8 and 9 keeps the board that large.
-fn board_after<'py>(
-    old_int: &Bound<'py, PyAny>,
-    old: u128,
-    new: u128,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = old_int.py();
-    let delta = old ^ new;
-    if delta == 0 {
-        return Ok(old_int.clone());
-    }
-    if new >> 64 == 0 || delta.count_ones() > 2 {
-        return Ok(board(py, new));
-    }
-    // The ints of every board of one or two fields, made when first needed: a step changes
-    // two fields of the occupied board, so one XOR instead of two.
-    static DELTAS: PyOnceLock<Vec<OnceLock<Py<PyAny>>>> = PyOnceLock::new();
-    let deltas = DELTAS.get_or_init(py, || (0..81 * 81).map(|_| OnceLock::new()).collect());
-    let low = delta.trailing_zeros() as usize;
-    let high = 127 - delta.leading_zeros() as usize;
-    let Some(cell) = deltas.get(low * 81 + high) else {
-        return Ok(board(py, new));
-    };
-    let bits = cell.get_or_init(|| board(py, delta).unbind());
-    old_int.bitxor(bits.bind(py))
-}
-
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
 /// `u128` under the stable ABI always takes three).
-fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
+pub(crate) fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
     match u64::try_from(value) {
         Ok(small) => small.into_pyobject(py).map(Bound::into_any),
         Err(_) => value.into_pyobject(py).map(Bound::into_any),
@@ -156,26 +130,69 @@ fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
     .unwrap_or_else(|never| match never {})
 }
 
-/// The `pacru.Move` of an engine move: `table[key]`, the table building a missing one.
-/// The key is the int `move_key(m)`, or for a reorientation the tuple of that int and
-/// the relinquished fields (what `pacru.chevron.native.MoveTable` decodes).
+/// The `pacru.Move` of an engine move, from `table` (a `pacru.chevron.native.MoveTable`):
+/// the one kept under its key `move_key(m)` (below 2^40), else made and, without
+/// relinquished fields, kept. A reorientation that gives up fields is made each time (there
+/// are millions; they seldom repeat).
 pub(crate) fn to_python<'py>(
     table: &Bound<'py, PyAny>,
     m: &engine::Move,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let key = move_key(m);
-    if m.relinquished == 0 {
-        return table.get_item(key);
-    }
     let py = table.py();
     let ints = code_ints(py);
+    if m.relinquished == 0 {
+        let key = move_key(m);
+        // The dict's own lookup: a missing key is made here, not by `__missing__`.
+        let kept = table.cast::<PyDict>()?;
+        if let Some(found) = kept.get_item(key)? {
+            return Ok(found);
+        }
+        let made = make_move(table, m, PyTuple::empty(py))?;
+        kept.set_item(key, &made)?;
+        return Ok(made);
+    }
     let mut fields = Vec::with_capacity(m.relinquished.count_ones() as usize);
     let mut rest = m.relinquished;
     while rest != 0 {
         fields.push(ints[rest.trailing_zeros() as usize].bind(py));
         rest &= rest - 1;
     }
-    table.get_item((key, PyTuple::new(py, fields)?))
+    make_move(table, m, PyTuple::new(py, fields)?)
+}
+
+/// A new `pacru.Move` of `m`: an object of the table's `draft` class (a `Move` subclass of
+/// the same slots that takes plain assignment), its slots set, then made a `Move` by
+/// `__class__` assignment. The engine's moves are valid: the constructor's checks are
+/// left out, as `MoveTable.__missing__` leaves them out.
+fn make_move<'py>(
+    table: &Bound<'py, PyAny>,
+    m: &engine::Move,
+    relinquished: Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = table.py();
+    let ints = code_ints(py);
+    let none = py.None().into_bound(py);
+    let field = |f: Option<u8>| match f {
+        Some(x) => ints[usize::from(x)].bind(py).clone(),
+        None => none.clone(),
+    };
+    let draft = table.getattr(intern!(py, "draft"))?;
+    let made = draft.call_method1(intern!(py, "__new__"), (&draft,))?;
+    made.setattr(intern!(py, "origin"), field(m.origin))?;
+    made.setattr(intern!(py, "target"), field(m.target))?;
+    made.setattr(intern!(py, "capture"), m.capture)?;
+    made.setattr(intern!(py, "twist"), m.twist)?;
+    made.setattr(intern!(py, "turn"), m.turn)?;
+    made.setattr(intern!(py, "connection"), m.connection)?;
+    made.setattr(intern!(py, "marker"), field(m.marker))?;
+    made.setattr(intern!(py, "meeting"), field(m.meeting))?;
+    made.setattr(intern!(py, "relinquished"), relinquished)?;
+    made.setattr(intern!(py, "_attrs_cached_hash"), &none)?;
+    made.setattr(
+        intern!(py, "__class__"),
+        table.getattr(intern!(py, "move"))?,
+    )?;
+    Ok(made)
 }
 
 fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
@@ -213,116 +230,18 @@ pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
     })
 }
 
-/// A chevron position with its rules, as the engine holds it.
+/// A chevron position with its rules, as the engine holds it: what the batch layer
+/// (`random_rollouts`, `Batch`) starts from (`pacru.chevron.native.position`).
 #[pyclass(frozen, module = "pacru._native", name = "Position")]
 pub(crate) struct PyPosition {
     pub(crate) rules: engine::Rules,
     pub(crate) pos: engine::Position,
-    /// The Python tuples of the state's markers and chevrons: the next state reuses the
-    /// entries of the seats a move leaves alone (a 128-bit int is slow to make).
-    markers: Py<PyTuple>,
-    chevrons: Py<PyTuple>,
-    /// The occupied fields as a Python int, reused while no chevron moves.
-    occupied: Py<PyAny>,
 }
 
-/// The parts of the state after a move, as `Position.apply` returns them: the position,
-/// markers, chevrons, seat to move, occupied fields, out, trigger, idle, termination
-/// value (None while the game goes on) and winners bitmask.
-type Parts<'py> = (
-    Bound<'py, PyPosition>,
-    Bound<'py, PyTuple>,
-    Bound<'py, PyTuple>,
-    u8,
-    Bound<'py, PyAny>,
-    u8,
-    i8,
-    u64,
-    Option<&'static str>,
-    u8,
-);
-
 impl PyPosition {
-    /// The parts of the state whose position is `next`, a successor of this one.
-    pub(crate) fn parts<'py>(
-        &self,
-        py: Python<'py>,
-        next: engine::Position,
-    ) -> PyResult<Parts<'py>> {
-        let (markers, chevrons) = self.tuples(py, &next)?;
-        let occupied = board_after(self.occupied.bind(py), self.pos.occupied(), next.occupied())?;
-        let (to_move, out, trigger, idle) = (next.to_move, next.out, next.trigger, next.idle);
-        let (termination, winners) = match next.outcome {
-            Some(o) => (Some(o.termination.value()), o.winners),
-            None => (None, 0),
-        };
-        let pos = Bound::new(
-            py,
-            PyPosition {
-                rules: self.rules,
-                pos: next,
-                markers: markers.clone().unbind(),
-                chevrons: chevrons.clone().unbind(),
-                occupied: occupied.clone().unbind(),
-            },
-        )?;
-        Ok((
-            pos,
-            markers,
-            chevrons,
-            to_move,
-            occupied,
-            out,
-            trigger,
-            idle,
-            termination,
-            winners,
-        ))
-    }
-
-    /// The Python tuples of `next`'s markers and chevrons, sharing this position's entries
-    /// where they are unchanged.
-    fn tuples<'py>(
-        &self,
-        py: Python<'py>,
-        next: &engine::Position,
-    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
-        let players = usize::from(next.players);
-        let markers = if next.markers.get(..players) == self.pos.markers.get(..players) {
-            self.markers.bind(py).clone()
-        } else {
-            let old = self.markers.bind(py);
-            let items = (0..players)
-                .map(|i| {
-                    let before = old.get_item(i)?;
-                    if next.markers[i] == self.pos.markers[i] {
-                        Ok(before)
-                    } else {
-                        board_after(&before, self.pos.markers[i], next.markers[i])
-                    }
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            PyTuple::new(py, items)?
-        };
-        let chevrons = if next.chevrons.get(..players) == self.pos.chevrons.get(..players) {
-            self.chevrons.bind(py).clone()
-        } else {
-            let old = self.chevrons.bind(py);
-            let ints = code_ints(py);
-            let items = (0..players)
-                .map(|i| {
-                    let seat = &next.chevrons[i];
-                    if *seat == self.pos.chevrons[i] {
-                        return old.get_item(i);
-                    }
-                    let codes: Vec<_> =
-                        seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
-                    PyTuple::new(py, codes).map(Bound::into_any)
-                })
-                .collect::<PyResult<Vec<_>>>()?;
-            PyTuple::new(py, items)?
-        };
-        Ok((markers, chevrons))
+    /// The position `pos` under `rules`.
+    pub(crate) fn of(rules: engine::Rules, pos: engine::Position) -> PyPosition {
+        PyPosition { rules, pos }
     }
 }
 
@@ -370,49 +289,7 @@ impl PyPosition {
             count, &boards, &codes, to_move, out, trigger, idle, ply, outcome,
         )
         .map_err(|e| errors::to_py(py, e))?;
-        Ok(PyPosition {
-            rules,
-            occupied: board(py, pos.occupied()).unbind(),
-            pos,
-            markers: markers.unbind(),
-            chevrons: chevrons.unbind(),
-        })
-    }
-
-    /// The legal moves of the player to move, a `NativeLegalMoves` whose moves come from
-    /// `table` (`table[key]`, see `pacru.chevron.native.MoveTable`).
-    fn legal_moves<'py>(
-        slf: &Bound<'py, Self>,
-        table: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, Moves>> {
-        Bound::new(slf.py(), Moves::of(slf, table))
-    }
-
-    /// The parts of the state after `move` (see `Parts`): the move `moves` (this
-    /// position's list, or None) handed out last is applied as decoded, any other is
-    /// checked by the engine. Engine errors become `pacru` exceptions (`errors`).
-    fn apply<'py>(
-        slf: &Bound<'py, Self>,
-        r#move: &Bound<'py, PyAny>,
-        moves: Option<&Bound<'py, Moves>>,
-    ) -> PyResult<Parts<'py>> {
-        let move_ = r#move;
-        let py = slf.py();
-        let me = slf.get();
-        let issued = moves.and_then(|list| list.get().issued_move(move_));
-        let next = match (moves, issued) {
-            (Some(list), Some((_, m))) => {
-                let mut next = me.pos.clone();
-                list.get()
-                    .list()
-                    .resolve_listed_into(&m, &mut next)
-                    .map_err(|e| errors::to_py(py, e))?;
-                next
-            }
-            _ => engine::apply(&me.rules, &me.pos, &from_python(move_)?)
-                .map_err(|e| errors::to_py(py, e))?,
-        };
-        me.parts(py, next)
+        Ok(PyPosition { rules, pos })
     }
 
     /// The number of move sequences of `depth` plies.
@@ -420,16 +297,25 @@ impl PyPosition {
         py.detach(|| engine::perft(&self.rules, &self.pos, depth))
     }
 
-    /// The markers per seat: the state's tuple.
+    /// The markers per seat.
     #[getter]
-    fn markers(&self, py: Python<'_>) -> Py<PyTuple> {
-        self.markers.clone_ref(py)
+    fn markers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let n = usize::from(self.pos.players);
+        PyTuple::new(py, self.pos.markers.iter().take(n).map(|&m| board(py, m)))
     }
 
-    /// The chevron codes per seat: the state's tuple.
+    /// The chevron codes per seat.
     #[getter]
-    fn chevrons(&self, py: Python<'_>) -> Py<PyTuple> {
-        self.chevrons.clone_ref(py)
+    fn chevrons<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let n = usize::from(self.pos.players);
+        let seats = self
+            .pos
+            .chevrons
+            .iter()
+            .take(n)
+            .map(|seat| PyTuple::new(py, seat.iter().collect::<Vec<_>>()))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyTuple::new(py, seats)
     }
 
     /// The rule options (game, meeting rule, move cap, idle rounds), as `ChevronState`
@@ -448,8 +334,8 @@ impl PyPosition {
     /// (markers, chevrons, seat to move, occupied fields, end triggered).
     fn generator_args<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         (
-            self.markers.clone_ref(py),
-            self.chevrons.clone_ref(py),
+            self.markers(py)?,
+            self.chevrons(py)?,
             self.pos.to_move,
             self.pos.occupied(),
             self.pos.trigger >= 0,
@@ -475,6 +361,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rollouts::random_rollouts, m)?)?;
     search::register(m)?;
     m.add_class::<PyPosition>()?;
+    m.add_class::<state::State>()?;
     m.add_class::<vector::Batch>()?;
     m.add_class::<Moves>()?;
     m.add_class::<decisions::DecisionLayout>()?;

@@ -21,12 +21,11 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
-use crate::{from_python, to_python, PyPosition};
+use crate::{from_python, to_python};
 
 /// The legal moves of one position, in the order of the Python engine.
 #[pyclass(frozen, module = "pacru._native", name = "NativeLegalMoves", sequence)]
 pub(crate) struct Moves {
-    position: Py<PyPosition>,
     /// The move table: `table[key]` is the `pacru.Move` of a move key (`crate::table_key`).
     table: Py<PyAny>,
     /// Behind an `Arc`, so that the decisions of `pacru.encoding` may share the list.
@@ -44,8 +43,9 @@ fn sequence_method<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAn
         .getattr(name)
 }
 
-/// `attrs.exceptions.FrozenInstanceError()`, as the Python list raises it on assignment.
-fn frozen(py: Python<'_>) -> PyErr {
+/// `attrs.exceptions.FrozenInstanceError()`, as the Python engine's list and state raise
+/// it on assignment.
+pub(crate) fn frozen(py: Python<'_>) -> PyErr {
     match py
         .import("attrs.exceptions")
         .and_then(|m| m.getattr("FrozenInstanceError"))
@@ -63,13 +63,15 @@ fn pacru_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<
 }
 
 impl Moves {
-    /// The legal moves of `position`, whose moves come from `table`.
-    pub(crate) fn of(position: &Bound<'_, PyPosition>, table: &Bound<'_, PyAny>) -> Moves {
-        let me = position.get();
+    /// The legal moves of `pos` under `rules`, whose moves come from `table`.
+    pub(crate) fn of(
+        rules: &engine::Rules,
+        pos: &engine::Position,
+        table: &Bound<'_, PyAny>,
+    ) -> Moves {
         Moves {
-            position: position.clone().unbind(),
             table: table.clone().unbind(),
-            list: Arc::new(engine::legal_moves(&me.rules, &me.pos)),
+            list: Arc::new(engine::legal_moves(rules, pos)),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
         }
@@ -78,14 +80,6 @@ impl Moves {
     /// The engine's list.
     pub(crate) fn list(&self) -> &Arc<engine::MoveList> {
         &self.list
-    }
-
-    /// The native position this list belongs to (for the native decisions).
-    #[allow(dead_code)] // used by decisions.rs, which the native decisions branch brings
-    /// (rules and position: `.get().rules`, `.get().pos`). (its rules and position: `.get().rules`,
-    /// `.get().pos`).
-    pub(crate) fn native_position(&self) -> &Py<PyPosition> {
-        &self.position
     }
 
     /// The move table of this list's moves (for the native decisions).
@@ -144,7 +138,8 @@ impl Moves {
         } else {
             move_
         };
-        let class = pacru_attr(py, "pacru.chevron.move", "Move")?;
+        // `pacru.Move`, as the move table has it (no import on this path).
+        let class = self.table.bind(py).getattr(intern!(py, "move"))?;
         if !move_.is_instance(&class)? {
             return Ok(None);
         }
@@ -209,8 +204,8 @@ impl Moves {
     /// The number of move families: the step families, then the reorientation families,
     /// one per chevron and turn {R14}.
     fn families_len(&self) -> usize {
-        let p = self.position.get();
-        pacru_batch::family_count(&p.rules, &p.pos, &self.list)
+        let list = &self.list;
+        pacru_batch::family_count(&list.rules(), list.position(), list)
     }
 
     /// `(start, size)` of the `family`-th of `count` families; `IndexError` outside.
@@ -444,11 +439,10 @@ impl Moves {
     /// reorientation family {R14}, in list order, as `LegalMoves._family_bounds` gives
     /// them (both empty for a pass): from the engine, without the families.
     fn _family_bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let p = self.position.get();
         let ranges = if self.list.is_pass() {
             Vec::new()
         } else {
-            pacru_batch::family_ranges(&p.pos, &self.list)
+            pacru_batch::family_ranges(self.list.position(), &self.list)
         };
         let steps = self.list.step_count().min(ranges.len());
         let (step_ranges, turn_ranges) = ranges.split_at(steps);
@@ -507,12 +501,6 @@ impl Moves {
             .ok()?
             .as_ref()
             .map(|(obj, _, _)| obj.clone_ref(py))
-    }
-
-    /// The position this list belongs to.
-    #[getter]
-    fn position(&self, py: Python<'_>) -> Py<PyPosition> {
-        self.position.clone_ref(py)
     }
 }
 

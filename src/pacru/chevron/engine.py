@@ -1,24 +1,21 @@
-"""The engine boundary of the chevron games: every move list and every move applied.
+"""The engine boundary of the chevron games: which class a state is, and so which engine
+lists and applies its moves.
 
-:class:`~pacru.ChevronState` reaches its rules engine through this module
-only, by two functions on its compact position (the marker bitboards, the
-chevron codes ``field * 8 + facing`` and the counters):
+Every :class:`~pacru.ChevronState` is an object of one engine's concrete
+subclass, whose ``legal_moves()`` and ``apply_move()`` are that engine's:
 
-* :func:`legal_moves` generates, counts and indexes the legal moves of the
-  player to move (a :class:`~pacru.LegalMoves`, in the documented order of
-  :mod:`pacru.chevron.movelist`), empty once the game is over;
-* :func:`apply` applies a legal move with every side effect and judges the
-  end of the game (:mod:`pacru.chevron.resolve`, :mod:`pacru.chevron.ending`).
-
-Two engines implement them, with the same moves in the same order, the same
-positions and the same outcomes:
-
-* ``"python"``: the pure-Python engine (:mod:`pacru.chevron.movegen`,
+* ``"python"``: :class:`pacru.chevron.pystate.PythonChevronState`, the
+  pure-Python engine (:mod:`pacru.chevron.movegen`,
   :mod:`~pacru.chevron.movelist`, :mod:`~pacru.chevron.resolve`,
   :mod:`~pacru.chevron.ending`), the readable reference;
-* ``"native"``: the compiled Rust engine in the extension module
-  ``pacru._native`` (:mod:`pacru.chevron.native`), used when the package was
+* ``"native"``: ``pacru.chevron.native.NativeChevronState``, the compiled Rust
+  engine in the extension module ``pacru._native``, used when the package was
   built with it and it supports every chevron game.
+
+Both give the same moves in the same order, the same positions and the same
+outcomes. :data:`STATE_CLASS` is the class of the engine in use: what
+:func:`pacru.new_game`, :func:`pacru.from_position`, ``ChevronState(...)`` and
+unpickling build (a pickle loads on either engine).
 
 :data:`ENGINE` names the engine in use (also ``pacru.ENGINE``). The
 environment variable ``PACRU_ENGINE``, read once at import, picks it:
@@ -30,9 +27,9 @@ value is a ``ValueError`` at import.
 This module is the engine boundary: it is the only module that reads
 ``PACRU_ENGINE`` and the only one of the state's modules that imports
 ``pacru._native`` (``tests/test_architecture.py``); everyone else asks it
-(:data:`ENGINE`, :func:`native_module`, :func:`legal_moves`, :func:`apply`).
-No method of a class is replaced: ``ChevronState.legal_moves`` and
-``apply_move`` call :func:`legal_moves` and :func:`apply`.
+(:data:`ENGINE`, :data:`STATE_CLASS`, :func:`native_module`). No method of a
+class is replaced: each engine's class has its own ``legal_moves`` and
+``apply_move``.
 """
 
 from __future__ import annotations
@@ -42,21 +39,21 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
-from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
+from pacru.chevron.pystate import PythonChevronState, python_legal_moves
 from pacru.chevron.resolve import resolve
+from pacru.chevron.state import ENGINE_STATE, ChevronState
 
 if TYPE_CHECKING:
     from pacru.chevron.move import Move
-    from pacru.chevron.state import ChevronState
 
 __all__ = [
     "ENGINE",
     "ENGINES",
-    "apply",
-    "legal_moves",
+    "STATE_CLASS",
     "native_module",
     "perft",
+    "python_apply",
     "python_legal_moves",
 ]
 
@@ -97,33 +94,18 @@ def _choose() -> str:
 ENGINE: Final[str] = _choose()
 
 
-def python_legal_moves(state: ChevronState) -> LegalMoves:
-    """The legal moves of ``state`` from the pure-Python engine (not cached)."""
-    if state.outcome is not None:
-        return LegalMoves.empty()
-    return generate(
-        state.rules,
-        state.markers,
-        state.chevrons,
-        state.to_move,
-        state.occupied,
-        state.trigger >= 0,
-    )
-
-
 #: The state after a legal move, from the pure-Python engine (the resolver itself, not a
 #: wrapper: one Python frame less per ply).
 python_apply: Final[Callable[[ChevronState, Move], ChevronState]] = resolve
 
 
-def _engine_functions() -> tuple[
-    Callable[[ChevronState], LegalMoves], Callable[[ChevronState, Move], ChevronState]
-]:
+def _state_class() -> type[ChevronState]:
     if ENGINE == "native":
-        from pacru.chevron.native import apply, legal_moves
+        from pacru.chevron.native import NativeChevronState
 
-        return legal_moves, apply
-    return python_legal_moves, python_apply
+        native: type[ChevronState] = NativeChevronState
+        return native
+    return PythonChevronState
 
 
 _EXTENSION: Final = native_module()
@@ -131,11 +113,9 @@ if _EXTENSION is not None:
     # The extension's list is a LegalMoves by registration (isinstance, type hints): no
     # method of either class is replaced.
     LegalMoves.register(_EXTENSION.NativeLegalMoves)
-_FUNCTIONS: Final = _engine_functions()
-#: The legal moves of a state (not cached: ChevronState.legal_moves caches them).
-legal_moves: Final = _FUNCTIONS[0]
-#: The state after a legal move (checked by ChevronState.apply_move).
-apply: Final = _FUNCTIONS[1]
+#: The state class of the engine in use (a subclass of :class:`~pacru.ChevronState`).
+STATE_CLASS: Final = _state_class()
+ENGINE_STATE.append(STATE_CLASS)
 
 
 def perft(state: ChevronState, depth: int) -> int:

@@ -1,27 +1,34 @@
 """The native engine behind :mod:`pacru.chevron.engine`: the Rust extension ``pacru._native``.
 
-A :class:`~pacru.ChevronState` keeps the extension's copy of its position in
-a private slot, made from its bitboards and chevron codes on first use (a
-state made by the native engine gets it at once), so a ply crosses into the
-extension once to list the moves and once to apply one. The move list is the
-extension's class ``NativeLegalMoves``, registered (by
+:class:`NativeChevronState` is the native engine's :class:`~pacru.ChevronState`:
+the extension's class ``State``, which owns the engine's rules and position and
+serves the state's values from them, under the shared class's methods and
+documentation (``class NativeChevronState(_native.State, ChevronState)``). Its
+``legal_moves()`` and ``apply_move()`` are the extension's: a ply crosses into
+the extension once to list the moves and once to apply one, and the next state
+is made there (by calling this class). A refused move is diagnosed by the Python
+rules (``ChevronState._check``), on the error path only.
+
+The move list is the extension's class ``NativeLegalMoves``, registered (by
 :mod:`pacru.chevron.engine`) as a virtual subclass of :class:`~pacru.LegalMoves`:
 its length, indexing, iteration and membership run in the extension. Its moves
 are :class:`~pacru.Move` values taken from :data:`MOVES`, a table that builds
 each move the first time it is asked for and keeps every move without
-relinquished fields. Its families (:attr:`~pacru.LegalMoves.steps`,
-``reorientations``, ``families``, ``family_of``, ``from_field``) are made
-from the engine's steps and choices when first read (:func:`family_list`).
+relinquished fields; a state hands the table on to its successors. Its families
+(:attr:`~pacru.LegalMoves.steps`, ``reorientations``, ``families``,
+``family_of``, ``from_field``) are made from the engine's steps and choices when
+first read (:func:`family_list`).
 
-The extension keeps no object of pacru's: this module hands it what it needs
-with each call (the move table), and builds the states from the parts it
-returns (:func:`pacru.chevron.resolve.successor`). Only the engine boundary
-imports this module, and only when the native engine is in use.
+The extension keeps no object of pacru's in a static: a state carries what its
+successors need (the rule object, the players, the move table, its class), and
+the class builds what the extension cannot (an :class:`~pacru.Outcome`,
+:meth:`NativeChevronState._outcome`). Only the engine boundary imports this
+module, and only when the native engine is in use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, ClassVar, Final
 
 from pacru import _native
 from pacru.base import Outcome, Termination
@@ -29,17 +36,15 @@ from pacru.chevron.families import FixedChoices, Option
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.resolve import successor
 from pacru.chevron.rules import COUNTER_MAX, rules_of_key
+from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError
-
-if TYPE_CHECKING:
-    from pacru.chevron.state import ChevronState
 
 __all__ = [
     "MOVES",
     "MoveKey",
     "MoveTable",
+    "NativeChevronState",
     "NativeLegalMoves",
     "apply",
     "family_list",
@@ -66,7 +71,10 @@ class _Draft(Move):
     the constructor's checks, a few microseconds a move, are left out."""
 
     __slots__ = ()
+    # Both, so that the class's setattro is object's own (CPython takes object's C slot
+    # only when neither is overridden): plain slot stores, which the interpreter specializes.
     __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
 
 
 _new: Final = object.__new__
@@ -84,8 +92,14 @@ class MoveTable(dict[MoveKey, Move]):
     (30-31) and turn + 2 (32-34); a reorientation's key is the tuple of that int and its
     relinquished fields, ascending. Moves without relinquished fields are kept (a few
     thousand in a game); reorientations, of which there are millions, are built each
-    time.
+    time. The extension builds a missing move itself, from the engine's move, with the
+    same two classes (:attr:`draft`, then :attr:`move`).
     """
+
+    #: The class a move is built as (the slots of :class:`~pacru.Move`, plain assignment).
+    draft: ClassVar[type[Move]] = _Draft
+    #: The class a built move becomes.
+    move: ClassVar[type[Move]] = Move
 
     def __missing__(self, key: MoveKey) -> Move:
         relinquished: tuple[int, ...] = ()
@@ -116,45 +130,58 @@ class MoveTable(dict[MoveKey, Move]):
 MOVES: Final = MoveTable()
 
 
-def position(state: ChevronState) -> _native.Position:
-    """The extension's copy of ``state``'s position, made on first use and kept in the state.
+class NativeChevronState(_native.State, ChevronState):  # type: ignore[misc, override]
+    __doc__ = ChevronState.__doc__  # the shared class's, not the extension class's
+    __slots__ = ()
+
+    _concrete: ClassVar[bool] = True
+
+    @staticmethod
+    def _outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome:
+        """The :class:`~pacru.Outcome` of a termination value and a bitmask of winning
+        seats (the extension builds a finished state's outcome with it, when first read)."""
+        return outcome(termination, winners, players)
+
+
+def native_state(state: ChevronState) -> NativeChevronState:
+    """``state`` as a :class:`NativeChevronState` (itself when it is one).
 
     Raises:
         InvalidPositionError: values the engine refuses (a counter above
             :data:`pacru.chevron.rules.COUNTER_MAX`, a malformed position).
     """
-    pos: Any = state._pos
-    if pos is None:
-        rules, result = state.rules, state.outcome
-        winners = 0
-        if result is not None:
-            for i, p in enumerate(state.players):
-                if p in result.winners:
-                    winners |= 1 << i
-        try:
-            pos = _native.Position(
-                rules.game,
-                rules.meeting_rule,
-                rules.move_cap,
-                rules.idle_rounds,
-                state.markers,
-                state.chevrons,
-                state.to_move,
-                state.out,
-                state.trigger,
-                state.idle,
-                state.ply,
-                None if result is None else result.termination.value,
-                winners,
-            )
-        except OverflowError:
-            # A state built by hand with a number no engine holds (the readers refuse it).
-            raise InvalidPositionError(
-                f"a count or seat of this position is out of range (counters: 0..{COUNTER_MAX})"
-            ) from None
-        object.__setattr__(state, "_pos", pos)
-    native: _native.Position = pos
-    return native
+    if isinstance(state, NativeChevronState):
+        return state
+    try:
+        return NativeChevronState(
+            state.rules,
+            state.players,
+            state.markers,
+            state.chevrons,
+            state.to_move,
+            state.out,
+            state.trigger,
+            state.idle,
+            state.ply,
+            state.outcome,
+            state.occupied,
+            state._last,
+        )
+    except OverflowError:
+        # A state built by hand with a number no engine holds (the readers refuse it).
+        raise InvalidPositionError(
+            f"a count or seat of this position is out of range (counters: 0..{COUNTER_MAX})"
+        ) from None
+
+
+def position(state: ChevronState) -> _native.Position:
+    """The extension's ``Position`` of ``state`` (for the batch layer: rollouts, vectors).
+
+    Raises:
+        InvalidPositionError: values the engine refuses (a counter above
+            :data:`pacru.chevron.rules.COUNTER_MAX`, a malformed position).
+    """
+    return native_state(state)._position()
 
 
 #: The move list class of the native engine (a ``LegalMoves`` by registration).
@@ -188,21 +215,11 @@ def family_list(
 
 
 def legal_moves(state: ChevronState) -> LegalMoves:
-    """The legal moves of ``state`` from the native engine (not cached: the state caches them)."""
-    pos = state._pos or position(state)  # the state's own copy: no call when it has one
-    moves: LegalMoves = pos.legal_moves(MOVES)  # type: ignore[attr-defined]
-    return moves
+    """The legal moves of ``state`` (of either engine) from the native engine."""
+    return native_state(state).legal_moves()
 
 
-def apply(state: ChevronState, move: Move) -> ChevronState:
-    """The state after the legal ``move``, from the native engine.
-
-    ``ChevronState.apply_move`` checks the move first; the move its list handed out
-    last is applied as the list decoded it.
-    """
-    parts = (state._pos or position(state)).apply(move, state._moves)  # type: ignore[attr-defined]
-    pos, markers, chevrons, to_move, occupied, out, trigger, idle, ended, winners = parts
-    result = None if ended is None else outcome(ended, winners, state.players)
-    return successor(
-        state, move, markers, chevrons, to_move, occupied, out, trigger, idle, result, None, pos
-    )
+def apply(state: ChevronState, move: Move | str) -> ChevronState:
+    """The state after ``move`` (checked) in ``state`` (of either engine), from the native
+    engine."""
+    return native_state(state).apply_move(move)

@@ -39,10 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = ["STATE_CLASSES", "resolve", "successor"]
 
-#: ``[draft, ChevronState]``: the classes :func:`successor` builds a state with, filled
-#: in by :mod:`pacru.chevron.state` once they exist (that module imports this one, so this
-#: one cannot import it). The draft class has the slots of
-#: :class:`~pacru.chevron.state.ChevronState` and takes plain attribute assignment.
+#: ``[draft, PythonChevronState]``: the classes :func:`successor` builds a state with,
+#: filled in by :mod:`pacru.chevron.pystate` once they exist (that module imports this
+#: one, so this one cannot import it). The draft class has the slots of
+#: :class:`~pacru.chevron.pystate.PythonChevronState` and takes plain attribute assignment.
 STATE_CLASSES: Final[list[type[Any]]] = []
 _new: Final = object.__new__
 
@@ -66,16 +66,13 @@ def successor(
     idle: int,
     outcome: Outcome | None,
     moves: LegalMoves | None,
-    pos: object = None,
 ) -> ChevronState:
     """The state one ply after ``state``, from the parts that ``move`` changed.
 
     The successor of a valid state from a generated move needs no attrs
     ``__init__`` (keywords, validators): its slots are filled directly, with
     the rules, players and ply carried on; ``moves`` is the next player's legal
-    move list when already generated (None: on first use), and ``pos`` the native
-    engine's copy of the new position (:mod:`pacru.chevron.native`; None: made on
-    first use).
+    move list when already generated (None: on first use).
 
     Raises:
         InvalidPositionError: ``ply`` or ``idle`` would pass
@@ -105,8 +102,6 @@ def successor(
     new.occupied = occupied
     new._last = move
     new._moves = moves
-    new._pos = pos
-    new._attrs_cached_hash = None
     new.__class__ = state_class
     built: ChevronState = new
     return built

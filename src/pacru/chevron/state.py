@@ -11,23 +11,29 @@ position string    :mod:`pacru.chevron.notation`
 Internally a state is a handful of integers: one marker bitboard per player,
 a sorted tuple of chevron codes (``field * 8 + facing``) per player, and small
 counters. Legal moves are computed once per state, on first use, and cached.
+
+:class:`ChevronState` is the class users see: the shared methods, the value
+semantics (``==``, ``hash``, pickling) and the documentation. Each engine has
+its concrete subclass, picked by :mod:`pacru.chevron.engine`:
+:class:`pacru.chevron.pystate.PythonChevronState` (the readable reference, an
+attrs class) and ``pacru.chevron.native.NativeChevronState`` (the Rust
+engine's ``pacru._native.State``, which owns the engine's position).
+``ChevronState(...)`` and unpickling build the engine's class.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
 from pacru._status import Status
 from pacru.base import GameState, Outcome, Termination
-from pacru.chevron.engine import apply, legal_moves  # imports no state: no cycle
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import power_of_movement
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.resolve import STATE_CLASSES  # imports no state: no cycle
 from pacru.chevron.rules import SUPPLY, Rules, rules_of_key
 from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
@@ -35,7 +41,7 @@ from pacru.geometry import Direction, field_index
 if TYPE_CHECKING:
     from pacru.explanation import Explanation
 
-__all__ = ["Chevron", "ChevronState"]
+__all__ = ["ENGINE_STATE", "Chevron", "ChevronState"]
 
 
 @attrs.frozen
@@ -49,7 +55,14 @@ class Chevron:
         return f"{self.owner} {self.facing.name}"
 
 
-def _occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
+#: ``[the concrete state class of the engine in use]``: what ``ChevronState(...)`` and
+#: unpickling build. Filled in by :mod:`pacru.chevron.engine` when it picks the engine
+#: (it imports this module, so this one cannot import it).
+ENGINE_STATE: Final[list[type[ChevronState]]] = []
+
+
+def occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
+    """The bitboard of the fields a chevron stands on (``chevrons``: codes per seat)."""
     occ = 0
     for codes in chevrons:
         for code in codes:
@@ -57,7 +70,6 @@ def _occupancy(chevrons: tuple[tuple[int, ...], ...]) -> int:
     return occ
 
 
-@attrs.frozen(cache_hash=True, repr=False, eq=True)
 class ChevronState(GameState[Move]):
     """A position of Lilacru, Shacru, Azacru or Pacru, with everything needed to play on.
 
@@ -87,29 +99,100 @@ class ChevronState(GameState[Move]):
         outcome: how the game ended, or None.
     """
 
+    __slots__ = ()
+
+    # The values every engine's class serves (as attributes, slots or getters).
     rules: Rules
     players: tuple[str, ...]
     markers: tuple[int, ...]
     chevrons: tuple[tuple[int, ...], ...]
     to_move: int
-    out: int = 0
-    trigger: int = -1
-    idle: int = 0
-    ply: int = 0
-    outcome: Outcome | None = None
-    occupied: int = attrs.field(default=0, eq=False)
-    _last: Move | None = attrs.field(default=None, eq=False)
-    _moves: LegalMoves | None = attrs.field(default=None, eq=False)
-    # The native engine's copy of the position (pacru.chevron.native), made on first use.
-    _pos: object = attrs.field(default=None, eq=False)
+    out: int
+    trigger: int
+    idle: int
+    ply: int
+    outcome: Outcome | None
+    #: The bitboard of the fields a chevron stands on.
+    occupied: int
+    _last: Move | None
+    _moves: LegalMoves | None
 
-    # -- construction -----------------------------------------------------------------------
+    def __new__(
+        cls,
+        rules: Rules,
+        players: tuple[str, ...],
+        markers: tuple[int, ...],
+        chevrons: tuple[tuple[int, ...], ...],
+        to_move: int,
+        out: int = 0,
+        trigger: int = -1,
+        idle: int = 0,
+        ply: int = 0,
+        outcome: Outcome | None = None,
+        occupied: int = -1,
+        last: Move | None = None,
+    ) -> ChevronState:
+        # ChevronState(...) makes a state of the engine in use; an engine's class (or a
+        # user's subclass of it) makes its own object. ``occupied`` (derived from the
+        # chevrons when -1) and ``last`` are the engines' own.
+        if cls is ChevronState:
+            made: ChevronState = ENGINE_STATE[0](
+                rules,
+                players,
+                markers,
+                chevrons,
+                to_move,
+                out,
+                trigger,
+                idle,
+                ply,
+                outcome,
+                occupied,
+                last,
+            )
+            return made
+        if not cls._concrete:
+            raise TypeError(
+                f"{cls.__name__} subclasses pacru.ChevronState, the base of the engines' "
+                "state classes, which holds no values: subclass the engine's class "
+                "(pacru.chevron.engine.STATE_CLASS)"
+            )
+        return super().__new__(cls)
 
-    # -- value semantics: no copies, a compact pickle -----------------------------------------
+    #: The parameters of the constructor that users leave out (the API docs hide them).
+    _internal_parameters: ClassVar[tuple[str, ...]] = ("occupied", "last")
+
+    #: True on an engine's concrete class, which holds the values.
+    _concrete: ClassVar[bool] = False
+
+    # -- value semantics: equal across engines, no copies, a compact pickle -------------------
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.rules,
+            self.players,
+            self.markers,
+            self.chevrons,
+            self.to_move,
+            self.out,
+            self.trigger,
+            self.idle,
+            self.ply,
+            self.outcome,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChevronState):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The position, the counters and the last move; not the rule object (rebuilt
-        # from its options), the occupancy (derived) or the cached move list.
+        # from its options), the occupancy (derived) or the cached move list. The same
+        # pickle for both engines: it loads as the state of the engine in use.
         rules = self.rules
         return (
             _restore,
@@ -148,11 +231,7 @@ class ChevronState(GameState[Move]):
         game is over; only ``pass`` for a Lilacru/Shacru/Azacru player who
         cannot move {S-R2, A-R10, D34}. Computed once per state, then cached.
         """
-        moves = self._moves
-        if moves is None:
-            moves = legal_moves(self)  # the engine boundary, pacru.chevron.engine
-            object.__setattr__(self, "_moves", moves)
-        return moves
+        raise NotImplementedError  # each engine's class has its own (module docstring)
 
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` (a Move or its text) is legal here. Never raises for bad text."""
@@ -188,18 +267,7 @@ class ChevronState(GameState[Move]):
                 rule that forbids it.
             GameOverError: the game is over.
         """
-        moves = self._moves
-        if move is not None and moves is not None and moves._impl.issued is move:
-            # The move this state's own list last handed out by index is legal as it
-            # stands (the bot's hot path: rng.choice(state.legal_moves())).
-            return apply(self, move)
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        elif not isinstance(move, Move):
-            raise TypeError(f"apply_move takes a Move or a string, not {type(move).__name__}")
-        else:
-            self._check(move, None)
-        return apply(self, move)
+        raise NotImplementedError  # each engine's class has its own (module docstring)
 
     def _check(self, move: Move, text: str | None) -> None:
         # The move's text is only needed for an error, so it is not built otherwise.
@@ -428,8 +496,9 @@ def _restore(
     outcome: tuple[str, tuple[str, ...]] | None,
     last: _MoveKey | None,
 ) -> ChevronState:
-    """Unpickle a state (the inverse of ``ChevronState.__reduce__``)."""
-    return ChevronState(
+    """Unpickle a state (the inverse of ``ChevronState.__reduce__``), as a state of the
+    engine in use."""
+    return ENGINE_STATE[0](
         rules_of_key(options),
         players,
         markers,
@@ -440,39 +509,6 @@ def _restore(
         idle,
         ply,
         None if outcome is None else Outcome(Termination(outcome[0]), outcome[1]),
-        _occupancy(chevrons),
+        occupancy(chevrons),
         None if last is None else Move(*last),
     )
-
-
-# resolve.successor sets every slot of a new state by name: a field added to ChevronState
-# must be added there too.
-assert tuple(attrs.fields_dict(ChevronState)) == (
-    "rules",
-    "players",
-    "markers",
-    "chevrons",
-    "to_move",
-    "out",
-    "trigger",
-    "idle",
-    "ply",
-    "outcome",
-    "occupied",
-    "_last",
-    "_moves",
-    "_pos",
-)
-
-
-class _Draft(ChevronState):
-    """A :class:`ChevronState` being built by ``resolve.successor``, which then turns it
-    into one by ``__class__`` assignment: the same slots (none added), but the plain
-    attribute assignment of ``object`` instead of the frozen class's refusal."""
-
-    __slots__ = ()
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
-
-
-STATE_CLASSES.extend((_Draft, ChevronState))

@@ -18,10 +18,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from pacru.chevron.engine import ENGINE, native_module
+from pacru.chevron.engine import ENGINE, STATE_CLASS, native_module
+from pacru.chevron.pystate import PythonChevronState
 from pacru.encoding.base import Decision
 
-__all__ = ["NATIVE", "NATIVE_DECISION"]
+__all__ = ["NATIVE", "NATIVE_DECISION", "STATE_CLASSES"]
+
+#: The engines' own state classes (not a user's subclass): states read without a check.
+STATE_CLASSES: Final = frozenset({STATE_CLASS, PythonChevronState})
 
 #: The extension module when the native engine is in use, else None.
 NATIVE: Final = native_module() if ENGINE == "native" else None

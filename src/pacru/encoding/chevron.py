@@ -61,6 +61,7 @@ from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding._native import NATIVE as _NATIVE
 from pacru.encoding._native import NATIVE_DECISION as _NATIVE_DECISION
+from pacru.encoding._native import STATE_CLASSES as _STATE_CLASSES
 from pacru.encoding.base import Decision, Encoding, register, seat_index
 from pacru.games import CHEVRON_GAMES
 from pacru.geometry import FIELD_NAMES, Direction, bits
@@ -183,7 +184,8 @@ class ChevronEncoding(Encoding):
     def start(self, state: GameState[Any]) -> Decision:
         rules = self.rules
         native = self._native
-        if native is not None and state.__class__ is ChevronState and state.rules is rules:
+        engines = state.__class__ in _STATE_CLASSES  # an engine's own class: a ChevronState
+        if native is not None and engines and state.rules is rules:  # type: ignore[attr-defined]
             # A NativeDecision, a Decision by registration; None: a finished game, another
             # player count, no legal move, a list of the Python engine (found below).
             decision: Decision | None = native.start(self, state)
@@ -191,10 +193,10 @@ class ChevronEncoding(Encoding):
                 return decision
             native = None
         if (
-            state.__class__ is not ChevronState
+            not engines
             or state.outcome is not None
             or len(state.players) != self.players
-            or not (state.rules is rules or state.rules == rules)
+            or not (state.rules is rules or state.rules == rules)  # type: ignore[attr-defined]
         ):
             self._check_state(state)
         if native is not None:

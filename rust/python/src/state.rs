@@ -1,0 +1,491 @@
+//! `State`: the native engine's game state, the base of `pacru.chevron.native.NativeChevronState`.
+//!
+//! A frozen object that owns the engine's rules and position and serves the state's fields
+//! from them: the counters as plain getters, the markers, chevrons, occupied fields and
+//! outcome built when first read and kept (`PyOnceLock`). It carries the Python objects
+//! it was made with (the rule object, the players, the move table and the class of its
+//! successors) on to its successors by reference, so Rust keeps no object of pacru's in a
+//! static. `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
+//! language boundary once for the list and once for the move.
+//!
+//! A successor is made by calling its class (`pacru.chevron.native.NativeChevronState`, a
+//! Python subclass adding the shared methods of `pacru.ChevronState`): the class's
+//! `__new__` is this class's, and takes the position the caller left in this thread's
+//! hand-over cell (`HANDOVER`), so that no argument is built or parsed per ply.
+
+use std::cell::Cell;
+
+use pacru_engine as engine;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyString, PyTuple, PyType};
+
+use crate::moves::{frozen, Moves};
+use crate::PyPosition;
+use crate::{board, code_ints, errors, from_python, game_of, meeting_rule_of, termination_of};
+
+thread_local! {
+    /// The successor being made: set by `State::successor` just before it calls the
+    /// successor's class, taken by that class's `__new__` in the same thread before it
+    /// allocates anything (so no Python code, not even a collection, runs between the two).
+    static HANDOVER: Cell<Option<State>> = const { Cell::new(None) };
+}
+
+/// The native engine's game state (see the module docs).
+#[pyclass(frozen, subclass, weakref, module = "pacru._native", name = "State")]
+pub(crate) struct State {
+    rules: engine::Rules,
+    pos: engine::Position,
+    /// The `pacru.chevron.rules.Rules` object and the tuple of colours, carried on.
+    py_rules: Py<PyAny>,
+    players: Py<PyTuple>,
+    /// The move table of the moves (`pacru.chevron.native.MoveTable`).
+    table: Py<PyAny>,
+    /// The class of the successors: the engine's concrete class.
+    class: Py<PyType>,
+    /// The move that produced this state, or None.
+    last: Option<Py<PyAny>>,
+    moves: PyOnceLock<Py<Moves>>,
+    markers: PyOnceLock<Py<PyTuple>>,
+    chevrons: PyOnceLock<Py<PyTuple>>,
+    occupied: PyOnceLock<Py<PyAny>>,
+    outcome: PyOnceLock<Py<PyAny>>,
+}
+
+/// The class whose successors a state of class `cls` makes: the class just below `State`
+/// in `cls.__mro__` (a user's subclass of the engine's class gets the engine's class).
+fn successor_class<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyType>> {
+    let py = cls.py();
+    let base = py.get_type::<State>();
+    let mro = cls.getattr(intern!(py, "__mro__"))?;
+    let mut below = cls.clone();
+    for entry in mro.try_iter()? {
+        let entry = entry?.cast_into::<PyType>()?;
+        if entry.is(&base) {
+            return Ok(below);
+        }
+        below = entry;
+    }
+    Ok(cls.clone())
+}
+
+/// The seats' bitmask of the winners in `outcome` (a `pacru.Outcome`) among `players`.
+fn winners_of(players: &Bound<'_, PyTuple>, outcome: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let py = players.py();
+    let winners = outcome.getattr(intern!(py, "winners"))?;
+    let mut mask = 0u8;
+    for (i, p) in players.iter().enumerate().take(8) {
+        if winners.contains(p)? {
+            mask |= 1 << i;
+        }
+    }
+    Ok(mask)
+}
+
+/// `value` unless it is None.
+fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    value.filter(|x| !x.is_none())
+}
+
+/// `InvalidPositionError` for a count or seat no engine holds, as the Python engine's
+/// readers word it.
+fn out_of_range(py: Python<'_>) -> PyErr {
+    errors::to_py(
+        py,
+        engine::EngineError::InvalidPosition(format!(
+            "a count or seat of this position is out of range (counters: 0..{})",
+            u64::MAX
+        )),
+    )
+}
+
+/// An int argument, as `operator.index` reads it (PyO3's extraction takes any integer type
+/// through `__index__`); an int outside `T` is out of range.
+fn index_arg<'py, T>(value: &Bound<'py, PyAny>) -> PyResult<T>
+where
+    T: for<'a> FromPyObject<'a, 'py>,
+    for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
+{
+    let py = value.py();
+    value.extract::<T>().map_err(|e| {
+        let e: PyErr = e.into();
+        if e.is_instance_of::<PyOverflowError>(py) {
+            out_of_range(py)
+        } else {
+            e
+        }
+    })
+}
+
+impl State {
+    /// The state of position `next`, reached by `last`: an object of this state's
+    /// successor class.
+    fn successor<'py>(
+        &self,
+        py: Python<'py>,
+        next: engine::Position,
+        last: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let state = State {
+            rules: self.rules,
+            pos: next,
+            py_rules: self.py_rules.clone_ref(py),
+            players: self.players.clone_ref(py),
+            table: self.table.clone_ref(py),
+            class: self.class.clone_ref(py),
+            last: Some(last.clone().unbind()),
+            moves: PyOnceLock::new(),
+            markers: PyOnceLock::new(),
+            chevrons: PyOnceLock::new(),
+            occupied: PyOnceLock::new(),
+            outcome: PyOnceLock::new(),
+        };
+        HANDOVER.with(|cell| cell.set(Some(state)));
+        let made = self.class.bind(py).call0();
+        // Left over only when the class's `__new__` is not this one's (a broken subclass).
+        drop(HANDOVER.with(Cell::take));
+        made
+    }
+
+    /// The list of this state, made on first use.
+    fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
+        let py = slf.py();
+        let me = slf.get();
+        let moves = me.moves.get_or_try_init(py, || {
+            Py::new(py, Moves::of(&me.rules, &me.pos, me.table.bind(py)))
+        })?;
+        // The cell lives as long as the state.
+        Ok(moves.bind(py))
+    }
+}
+
+#[pymethods]
+impl State {
+    /// A state from its values (see `pacru.ChevronState`); with no argument, the successor
+    /// that `apply_move` handed over.
+    #[new]
+    #[classmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (rules=None, players=None, markers=None, chevrons=None, to_move=None,
+                        out=None, trigger=None, idle=None, ply=None, outcome=None,
+                        occupied=None, last=None))]
+    fn new(
+        cls: &Bound<'_, PyType>,
+        rules: Option<&Bound<'_, PyAny>>,
+        players: Option<&Bound<'_, PyAny>>,
+        markers: Option<&Bound<'_, PyAny>>,
+        chevrons: Option<&Bound<'_, PyAny>>,
+        to_move: Option<&Bound<'_, PyAny>>,
+        out: Option<&Bound<'_, PyAny>>,
+        trigger: Option<&Bound<'_, PyAny>>,
+        idle: Option<&Bound<'_, PyAny>>,
+        ply: Option<&Bound<'_, PyAny>>,
+        outcome: Option<&Bound<'_, PyAny>>,
+        occupied: Option<&Bound<'_, PyAny>>,
+        last: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<State> {
+        let py = cls.py();
+        let _ = occupied; // derived from the chevrons
+        let Some(rules) = rules else {
+            return HANDOVER.with(Cell::take).ok_or_else(|| {
+                PyTypeError::new_err(
+                    "a state is made by pacru.new_game or pacru.from_position, or from its values",
+                )
+            });
+        };
+        let (Some(players), Some(markers), Some(chevrons), Some(to_move)) =
+            (players, markers, chevrons, to_move)
+        else {
+            return Err(PyTypeError::new_err(
+                "a state needs rules, players, markers, chevrons and to_move",
+            ));
+        };
+        let players = players.cast::<PyTuple>()?.clone();
+        let game: String = rules.getattr(intern!(py, "game"))?.extract()?;
+        let meeting: String = rules.getattr(intern!(py, "meeting_rule"))?.extract()?;
+        let move_cap = rules.getattr(intern!(py, "move_cap"))?;
+        let engine_rules = engine::Rules {
+            game: game_of(&game)?,
+            meeting_rule: meeting_rule_of(&meeting)?,
+            move_cap: if move_cap.is_none() {
+                None
+            } else {
+                Some(index_arg(&move_cap)?)
+            },
+            idle_rounds: index_arg(&rules.getattr(intern!(py, "idle_rounds"))?)?,
+        };
+        let (termination, winners) = match outcome {
+            Some(o) if !o.is_none() => {
+                let value: String = o
+                    .getattr(intern!(py, "termination"))?
+                    .getattr(intern!(py, "value"))?
+                    .extract()?;
+                (Some(termination_of(&value)?), winners_of(&players, o)?)
+            }
+            _ => (None, 0),
+        };
+        let mut boards = Vec::new();
+        for m in markers.try_iter()? {
+            boards.push(index_arg::<u128>(&m?)?);
+        }
+        let mut seats: Vec<Vec<u16>> = Vec::new();
+        for codes in chevrons.try_iter()? {
+            let mut seat = Vec::new();
+            for c in codes?.try_iter()? {
+                seat.push(index_arg::<u16>(&c?)?);
+            }
+            seats.push(seat);
+        }
+        let count = u8::try_from(boards.len()).map_err(|_| out_of_range(py))?;
+        let codes: Vec<&[u16]> = seats.iter().map(Vec::as_slice).collect();
+        let pos = engine::Position::new(
+            count,
+            &boards,
+            &codes,
+            index_arg(to_move)?,
+            given(out).map_or(Ok(0), index_arg)?,
+            given(trigger).map_or(Ok(-1), index_arg)?,
+            given(idle).map_or(Ok(0), index_arg)?,
+            given(ply).map_or(Ok(0), index_arg)?,
+            termination.map(|termination| engine::Outcome {
+                termination,
+                winners,
+            }),
+        )
+        .map_err(|e| errors::to_py(py, e))?;
+        if usize::from(pos.players) != players.len() {
+            return Err(errors::to_py(
+                py,
+                engine::EngineError::InvalidPosition(
+                    "the players and the markers differ in number".to_owned(),
+                ),
+            ));
+        }
+        let table = py
+            .import(intern!(py, "pacru.chevron.native"))?
+            .getattr(intern!(py, "MOVES"))?;
+        Ok(State {
+            rules: engine_rules,
+            pos,
+            py_rules: rules.clone().unbind(),
+            players: players.unbind(),
+            table: table.unbind(),
+            class: successor_class(cls)?.unbind(),
+            last: given(last).map(|m| m.clone().unbind()),
+            moves: PyOnceLock::new(),
+            markers: PyOnceLock::new(),
+            chevrons: PyOnceLock::new(),
+            occupied: PyOnceLock::new(),
+            outcome: PyOnceLock::new(),
+        })
+    }
+
+    /// The game and its options (:class:`pacru.chevron.rules.Rules`).
+    #[getter]
+    fn rules(&self, py: Python<'_>) -> Py<PyAny> {
+        self.py_rules.clone_ref(py)
+    }
+
+    /// Colour names in turn order.
+    #[getter]
+    fn players(&self, py: Python<'_>) -> Py<PyTuple> {
+        self.players.clone_ref(py)
+    }
+
+    /// Per player (turn order), a bitboard of the fields with their marker.
+    #[getter]
+    fn markers(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        let n = usize::from(self.pos.players);
+        self.markers
+            .get_or_try_init(py, || {
+                let boards = self.pos.markers.iter().take(n).map(|&m| board(py, m));
+                PyTuple::new(py, boards).map(Bound::unbind)
+            })
+            .map(|t| t.clone_ref(py))
+    }
+
+    /// Per player, the sorted codes ``field * 8 + facing`` of their chevrons.
+    #[getter]
+    fn chevrons(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
+        let n = usize::from(self.pos.players);
+        self.chevrons
+            .get_or_try_init(py, || {
+                let ints = code_ints(py);
+                let seats = self
+                    .pos
+                    .chevrons
+                    .iter()
+                    .take(n)
+                    .map(|seat| {
+                        let codes: Vec<_> =
+                            seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
+                        PyTuple::new(py, codes)
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                PyTuple::new(py, seats).map(Bound::unbind)
+            })
+            .map(|t| t.clone_ref(py))
+    }
+
+    /// The bitboard of the fields a chevron stands on.
+    #[getter]
+    fn occupied(&self, py: Python<'_>) -> Py<PyAny> {
+        self.occupied
+            .get_or_init(py, || board(py, self.pos.occupied()).unbind())
+            .clone_ref(py)
+    }
+
+    /// The index in ``players`` of the player to move (of the winner or last mover once the
+    /// game is over).
+    #[getter]
+    fn to_move(&self) -> u8 {
+        self.pos.to_move
+    }
+
+    /// Pacru: bit ``i`` set when ``players[i]`` is eliminated {R15}.
+    #[getter]
+    fn out(&self) -> u8 {
+        self.pos.out
+    }
+
+    /// Azacru: index of the player whose pass triggered the end, -1 before {A-R10}.
+    #[getter]
+    fn trigger(&self) -> i8 {
+        self.pos.trigger
+    }
+
+    /// Lilacru/Shacru: plies since a field was last acquired (D33).
+    #[getter]
+    fn idle(&self) -> u64 {
+        self.pos.idle
+    }
+
+    /// Plies played since the start of the game.
+    #[getter]
+    fn ply(&self) -> u64 {
+        self.pos.ply
+    }
+
+    /// How the game ended (a :class:`pacru.Outcome`), or None.
+    #[getter]
+    fn outcome(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
+        let me = slf.get();
+        let Some(o) = me.pos.outcome else {
+            return Ok(None);
+        };
+        let py = slf.py();
+        me.outcome
+            .get_or_try_init(py, || {
+                // The class builds it: `NativeChevronState._outcome(termination, winners, players)`.
+                slf.call_method1(
+                    intern!(py, "_outcome"),
+                    (o.termination.value(), o.winners, me.players.bind(py)),
+                )
+                .map(Bound::unbind)
+            })
+            .map(|o| Some(o.clone_ref(py)))
+    }
+
+    /// The move that produced this state; None at the start or for a loaded position.
+    #[getter]
+    fn _last(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.last.as_ref().map(|m| m.clone_ref(py))
+    }
+
+    /// The cached list, or None before ``legal_moves()`` was first called.
+    #[getter]
+    fn _moves(&self, py: Python<'_>) -> Option<Py<Moves>> {
+        self.moves.get(py).map(|m| m.clone_ref(py))
+    }
+
+    /// Every complete legal move, in the documented order (:mod:`pacru.chevron.movelist`).
+    ///
+    /// Each twist choice, connection-or-crossing choice, marker field, meeting
+    /// field and set of relinquished fields is its own move. Empty once the
+    /// game is over; only ``pass`` for a Lilacru/Shacru/Azacru player who
+    /// cannot move {S-R2, A-R10, D34}. Computed once per state, then cached.
+    #[pyo3(text_signature = "($self)")]
+    fn legal_moves<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, Moves>> {
+        State::moves_of(slf).cloned()
+    }
+
+    /// The state after ``move``; this state is not changed.
+    ///
+    /// Args:
+    ///     move: a :class:`Move` or its text, e.g. ``"e4-e6"``, ``"g9-e7+d9"``.
+    ///
+    /// Raises:
+    ///     NotationError: unparseable move text.
+    ///     IllegalMoveError: the move is not legal here; the message names the
+    ///         rule that forbids it.
+    ///     GameOverError: the game is over.
+    #[pyo3(text_signature = "($self, move)")]
+    fn apply_move<'py>(
+        slf: &Bound<'py, Self>,
+        r#move: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let me = slf.get();
+        if let Some(list) = me.moves.get(py) {
+            let list = list.get();
+            if let Some((_, m)) = list.issued_move(r#move) {
+                // The move this state's own list handed out last: legal as decoded (the
+                // bot's hot path, rng.choice(state.legal_moves())).
+                let next = list
+                    .list()
+                    .resolve_listed(&m)
+                    .map_err(|e| errors::to_py(py, e))?;
+                return me.successor(py, next, r#move);
+            }
+        }
+        let move_ = if r#move.is_instance_of::<PyString>() {
+            // Parsed and checked by the shared Python method (its errors are the engine's).
+            slf.call_method1(intern!(py, "parse_move"), (r#move,))?
+        } else {
+            // `pacru.Move`, as the move table has it (no import on this path).
+            let class = me.table.bind(py).getattr(intern!(py, "move"))?;
+            if !r#move.is_instance(&class)? {
+                return Err(PyTypeError::new_err(format!(
+                    "apply_move takes a Move or a string, not {}",
+                    r#move.get_type().name()?
+                )));
+            }
+            r#move.clone()
+        };
+        let moves = State::moves_of(slf)?.get();
+        let found = moves.list().index_of(&from_python(&move_)?);
+        let Some(m) = found.and_then(|i| moves.list().get(i)) else {
+            // Refused: the Python rules name the rule (the error path only).
+            slf.call_method1(intern!(py, "_check"), (&move_, py.None()))?;
+            return Err(errors::to_py(
+                py,
+                engine::EngineError::IllegalMove(format!("{move_} is not legal here")),
+            ));
+        };
+        let next = moves
+            .list()
+            .resolve_listed(&m)
+            .map_err(|e| errors::to_py(py, e))?;
+        me.successor(py, next, &move_)
+    }
+
+    /// This state's position as the engine's ``Position`` (for the batch layer).
+    fn _position(&self) -> PyPosition {
+        PyPosition::of(self.rules, self.pos.clone())
+    }
+
+    fn __setattr__(
+        &self,
+        py: Python<'_>,
+        _name: &Bound<'_, PyAny>,
+        _value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        Err(frozen(py))
+    }
+
+    fn __delattr__(&self, py: Python<'_>, _name: &Bound<'_, PyAny>) -> PyResult<()> {
+        Err(frozen(py))
+    }
+}
