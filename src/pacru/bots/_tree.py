@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from pacru.base import GameState
 
-__all__ = ["Node", "backup"]
+__all__ = ["Node", "backup", "puct_pick"]
 
 
 class Node:
@@ -56,3 +57,27 @@ def backup(path: list[Node], rewards: Sequence[float]) -> None:
         totals = visited.totals
         for i, r in enumerate(rewards):
             totals[i] += r
+
+
+def puct_pick(node: Node, c: float) -> int:
+    """PUCT selection: the index in ``node.slots`` of the child to descend to.
+
+    The score is ``mean + c * prior * sqrt(N + 1) / (1 + n)`` for the node's mover
+    (``N`` the node's visits, ``n`` the child's); an unexpanded child counts the
+    node's own mean (first-play urgency). Ties go to the lower index. One function for
+    :class:`pacru.bots.MCTSBot`'s per-position PUCT and its batched leaves, so a batch
+    of one grows the same tree.
+    """
+    p = node.mover
+    fpu = node.totals[p] / node.visits if node.visits else 0.0
+    scale = c * math.sqrt(node.visits + 1)
+    best = -math.inf
+    pick = 0
+    for i, (prior, child) in enumerate(zip(node.priors, node.slots, strict=True)):
+        if child is None:
+            v = fpu + scale * prior
+        else:
+            v = child.totals[p] / child.visits + scale * prior / (1 + child.visits)
+        if v > best:
+            best, pick = v, i
+    return pick

@@ -43,7 +43,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pacru.base import GameState
-from pacru.bots._tree import Node, backup
+from pacru.bots._tree import Node, backup, puct_pick
 
 if TYPE_CHECKING:
     import numpy as np
@@ -116,25 +116,11 @@ def puct_batched(
 
 def _descend(root: Node, c: float, n: int) -> tuple[list[Node], Sequence[float] | None]:
     """One PUCT selection from the root: the path, and the returns if it ends a game."""
-    sqrt = math.sqrt
     node = root
     path = [root]
     while True:
-        # Selection: mean + c * prior * sqrt(N) / (1 + n) for the node's mover; an
-        # unvisited move counts the node's own mean (first-play urgency). The same
-        # arithmetic as MCTSBot's per-position PUCT, so batch_size=1 grows its tree.
-        p = node.mover
-        fpu = node.totals[p] / node.visits if node.visits else 0.0
-        scale = c * sqrt(node.visits + 1)
-        best = -math.inf
-        pick = 0
-        for i, (prior, child) in enumerate(zip(node.priors, node.slots, strict=True)):
-            if child is None:
-                v = fpu + scale * prior
-            else:
-                v = child.totals[p] / child.visits + scale * prior / (1 + child.visits)
-            if v > best:
-                best, pick = v, i
+        # The same selection as MCTSBot's per-position PUCT: batch_size=1 grows its tree.
+        pick = puct_pick(node, c)
         child = node.slots[pick]
         if child is None:
             after = node.state.apply_move(node.untried[pick])

@@ -201,16 +201,6 @@ class SearchBot(Bot):
             raise GameOverError("no legal move: the player to move is blocked")
         fields, value, depth, nodes = found
         self.last_search = (value, depth, nodes)
-        origin, target, capture, twist, turn, connection, marker, meeting, relinquished = fields
-        move = Move(
-            origin=origin,
-            target=target,
-            capture=capture,
-            twist=twist,
-            turn=turn,
-            connection=connection,
-            marker=marker,
-            meeting=meeting,
-            relinquished=tuple(relinquished),
-        )
-        return cast(MoveT, move)
+        # The native tuple lists Move's fields in its order; relinquished (last) is bytes.
+        *head, relinquished = fields
+        return cast(MoveT, Move(*head, relinquished=tuple(relinquished)))
