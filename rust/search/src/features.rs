@@ -6,8 +6,8 @@
 //! logistic regression of the game's result on these differences
 //! (`scripts/train_eval.py`), so `sigmoid(value)` estimates the seat's chance to win.
 
-use pacru_engine::geometry::{bits, FULL, LAND_OF};
 use crate::territory::territory;
+use pacru_engine::geometry::{bits, FULL, LAND_OF};
 use pacru_engine::{legal_moves, power_of_movement, Game, MoveList, Position, Rules, SUPPLY};
 
 /// The number of features of one seat.

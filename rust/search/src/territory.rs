@@ -65,17 +65,17 @@ fn shift(board: u128, direction: usize) -> u128 {
 fn expand(frontier: &[u128; 8], open: u128, twist: bool, seen: &mut [u128; 8]) -> [u128; 8] {
     let (src, cross) = &MASKS;
     let mut next = [0u128; 8];
-    for (facing, &from) in frontier.iter().enumerate() {
+    for d in 0..8 {
+        // The chevrons facing d or 45 degrees either side may step in direction d {G4}.
+        let from = frontier[(d + 7) & 7] | frontier[d] | frontier[(d + 1) & 7];
         if from == 0 {
             continue;
         }
-        for d in [(facing + 7) & 7, facing, (facing + 1) & 7] {
-            next[d] |= shift(from & src[d], d) & open;
-            if twist {
-                let turned = shift(from & cross[d], d) & open;
-                next[(d + 1) & 7] |= turned;
-                next[(d + 7) & 7] |= turned;
-            }
+        next[d] |= shift(from & src[d], d) & open;
+        if twist {
+            let turned = shift(from & cross[d], d) & open;
+            next[(d + 1) & 7] |= turned;
+            next[(d + 7) & 7] |= turned;
         }
     }
     for (n, s) in next.iter_mut().zip(seen.iter_mut()) {
@@ -134,6 +134,9 @@ pub fn territory(rules: &Rules, pos: &Position) -> [(u32, Option<u32>); 4] {
                 }
             }
             neutral &= !gained[seat];
+        }
+        if neutral == 0 {
+            break;
         }
     }
     out

@@ -156,3 +156,46 @@ fn the_approach_counts_the_distance_to_neutral_fields() {
     // Pacru: no arrival marking, no approach.
     assert_eq!(seat_features(&Rules::new(Game::Pacru), &pos)[0][10], 0.0);
 }
+
+#[test]
+fn territory_is_what_a_player_reaches_first() {
+    use pacru_engine::geometry::FULL;
+    use pacru_search::territory::territory;
+    // File a neutral, every other field seat 1's colour. Seat 0's chevron on a1 faces N
+    // (facing 0) and reaches a2..a8 in 1..7 steps; seat 1's on i9 faces S (facing 4) and
+    // needs 8 steps to file a (h8, g8, ..., b8, then a9): a9 is reached by both in the
+    // same layer, contested, nobody's.
+    let file_a = (0..9).fold(0u128, |m, r| m | 1u128 << (9 * r));
+    let markers = [0u128, FULL & !file_a];
+    let p = Position::new(2, &markers, &[&[0], &[80 * 8 + 4]], 0, 0, -1, 0, 0, None).unwrap();
+    for game in [Game::Shacru, Game::Lilacru] {
+        let t = territory(&Rules::new(game), &p);
+        assert_eq!(t[0], (7, Some(1)), "{game:?}");
+        assert_eq!(t[1], (0, Some(8)), "{game:?}");
+    }
+    // Facing matters: facing S on a9 the chevron walks down file a (a8..a2; a1 is
+    // contested, seat 1 reaching it from b2 in 8 steps too); facing E on a1 its forward
+    // fields are b2 and b1, seat 1's colour, or off the board: it reaches nothing.
+    let p = Position::new(
+        2,
+        &markers,
+        &[&[72 * 8 + 4], &[80 * 8 + 4]],
+        0,
+        0,
+        -1,
+        0,
+        0,
+        None,
+    );
+    let t = territory(&Rules::new(Game::Shacru), &p.unwrap());
+    assert_eq!(t[0], (7, Some(1)));
+    let p = Position::new(2, &markers, &[&[2], &[80 * 8 + 4]], 0, 0, -1, 0, 0, None);
+    let t = territory(&Rules::new(Game::Shacru), &p.unwrap());
+    assert_eq!(t[0], (0, None));
+    assert_eq!(t[1], (8, Some(8))); // a2..a9 (a1 holds a chevron)
+                                    // Pacru and Azacru: no territory.
+    assert_eq!(
+        territory(&Rules::new(Game::Pacru), &Position::start(2).unwrap()),
+        [(0, None); 4]
+    );
+}
