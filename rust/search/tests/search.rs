@@ -199,3 +199,27 @@ fn territory_is_what_a_player_reaches_first() {
         [(0, None); 4]
     );
 }
+
+#[test]
+fn the_idle_limit_is_won_by_the_player_ahead() {
+    // Shacru, one ply before the idle limit (81 rounds, 162 plies, D33): seat 0, ahead
+    // in markers, wins at once by not acquiring (a1-a2 onto its own field) and would
+    // reset the counter by acquiring b2; the search takes the win.
+    let rules = Rules::new(Game::Shacru);
+    let own = (1u128 << 9) | (1 << 18) | (0b1111_1100); // a2, a3, c1..h1
+    let markers = [own, (1u128 << 80) | (1 << 79)]; // seat 1: i9, h9
+    let pos = Position::new(
+        2,
+        &markers,
+        &[&[0], &[80 * 8 + 4]],
+        0,
+        0,
+        -1,
+        161,
+        200,
+        None,
+    );
+    let r = search(&rules, &pos.unwrap(), &nodes(20_000, 1)).unwrap();
+    assert_eq!(r.best.target, Some(9));
+    assert_eq!(r.value, WIN - 1);
+}
