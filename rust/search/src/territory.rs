@@ -24,9 +24,9 @@ const fn build_masks() -> ([u128; 8], [u128; 8]) {
     let mut cross = [0u128; 8];
     let mut d = 0;
     while d < 8 {
-        let mut f = 0;
+        let mut f: i32 = 0;
         while f < 81 {
-            let (x, y) = ((f % 9) as i32, (f / 9) as i32);
+            let (x, y) = (f % 9, f / 9);
             let (nx, ny) = (x + DX[d], y + DY[d]);
             if nx >= 0 && nx < 9 && ny >= 0 && ny < 9 {
                 src[d] |= 1 << f;
