@@ -216,8 +216,13 @@ impl Searcher<'_> {
             let plies = ply as i32;
             return if o.winners == me {
                 WIN - plies
+            } else if o.winners & me != 0 && pos.players == 2 {
+                // A shared win of two players is a draw (D35): worth less than a
+                // position the evaluation calls won, more than one it calls lost.
+                0
             } else if o.winners & me != 0 {
-                // A shared win (D35): better than nothing, worse than a sole win.
+                // A shared win of three or four (D35): better than nothing, worse
+                // than a sole win.
                 WIN / 2 - plies
             } else if o.winners == 0 {
                 0
