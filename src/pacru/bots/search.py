@@ -206,5 +206,6 @@ class SearchBot(Bot):
         fields, value, depth, nodes = found
         self.last_search = (value, depth, nodes)
         # The native tuple lists Move's fields in its order; relinquished (last) is bytes.
-        *head, relinquished = fields
-        return cast(MoveT, Move(*head, relinquished=tuple(relinquished)))
+        origin, target, capture, twist, turn, connection, marker, meeting, relinquished = fields
+        parts = (origin, target, capture, twist, turn, connection, marker, meeting)
+        return cast(MoveT, Move(*parts, tuple(relinquished)))
