@@ -8,7 +8,7 @@ from typing import Any
 
 from pacru.base import GameState
 
-__all__ = ["Node", "backup", "puct_pick"]
+__all__ = ["Node", "backup", "descend", "puct_pick"]
 
 
 class Node:
@@ -81,3 +81,30 @@ def puct_pick(node: Node, c: float) -> int:
         if v > best:
             best, pick = v, i
     return pick
+
+
+def descend(root: Node, c: float, players: int) -> tuple[list[Node], Sequence[float] | None]:
+    """One PUCT descent from ``root`` (:func:`puct_pick` at each node).
+
+    Returns the path and, if it ends in a finished game, that game's returns; else
+    None, and the last node of the path is new (or, in a batch, created by an earlier
+    descent and not expanded yet): its caller expands and evaluates it. One function
+    for :class:`pacru.bots.MCTSBot`'s per-position PUCT and its batched leaves, so a
+    batch of one grows the same tree.
+    """
+    node = root
+    path = [root]
+    while True:
+        pick = puct_pick(node, c)
+        child = node.slots[pick]
+        if child is None:
+            after = node.state.apply_move(node.untried[pick])
+            child = node.slots[pick] = Node(after, [], players)
+            path.append(child)
+            return path, after.returns() if after.outcome is not None else None
+        path.append(child)
+        if child.state.outcome is not None:
+            return path, child.state.returns()
+        if not child.slots:
+            return path, None
+        node = child

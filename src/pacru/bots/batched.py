@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pacru.base import GameState
-from pacru.bots._tree import Node, backup, puct_pick
+from pacru.bots._tree import Node, backup, descend
 
 if TYPE_CHECKING:
     import numpy as np
@@ -92,7 +92,7 @@ def puct_batched(
         batch: list[list[Node]] = []
         saved: list[list[float]] = []
         while len(batch) < batch_size and go(done + len(batch)):
-            path, rewards = _descend(root, c, n)
+            path, rewards = descend(root, c, n)
             if rewards is not None:
                 backup(path, rewards)
                 done += 1
@@ -112,27 +112,6 @@ def puct_batched(
         done += len(batch)
     bot.last_iterations = done
     return root
-
-
-def _descend(root: Node, c: float, n: int) -> tuple[list[Node], Sequence[float] | None]:
-    """One PUCT selection from the root: the path, and the returns if it ends a game."""
-    node = root
-    path = [root]
-    while True:
-        # The same selection as MCTSBot's per-position PUCT: batch_size=1 grows its tree.
-        pick = puct_pick(node, c)
-        child = node.slots[pick]
-        if child is None:
-            after = node.state.apply_move(node.untried[pick])
-            child = node.slots[pick] = Node(after, [], n)
-            path.append(child)
-            return path, after.returns() if after.outcome is not None else None
-        path.append(child)
-        if child.state.outcome is not None:
-            return path, child.state.returns()
-        if not child.slots:  # created by an earlier descent of this batch, not expanded yet
-            return path, None
-        node = child
 
 
 def _add_virtual_loss(path: list[Node]) -> list[float]:

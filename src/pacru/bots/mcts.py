@@ -55,7 +55,7 @@ import attrs
 from pacru.base import GameState
 from pacru.bots._tree import Node as _Node
 from pacru.bots._tree import backup as _backup
-from pacru.bots._tree import puct_pick as _puct_pick
+from pacru.bots._tree import descend as _descend
 from pacru.bots.base import (
     Bot,
     outcome_rewards,
@@ -417,26 +417,9 @@ class MCTSBot(Bot):
         go = self._budget()
         done = 0
         while go(done):
-            node = root
-            path = [root]
-            rewards: Sequence[float] | None = None
-            while rewards is None:
-                pick = _puct_pick(node, c)
-                child = node.slots[pick]
-                if child is None:
-                    after = node.state.apply_move(node.untried[pick])
-                    child = node.slots[pick] = _Node(after, [], n)
-                    path.append(child)
-                    if after.outcome is not None:
-                        rewards = after.returns()
-                    else:
-                        rewards = self._expand(child, evaluator)
-                elif child.state.outcome is not None:
-                    path.append(child)
-                    rewards = child.state.returns()
-                else:
-                    path.append(child)
-                    node = child
+            path, rewards = _descend(root, c, n)
+            if rewards is None:
+                rewards = self._expand(path[-1], evaluator)
             _backup(path, rewards)
             done += 1
         self.last_iterations = done
