@@ -223,3 +223,43 @@ fn the_idle_limit_is_won_by_the_player_ahead() {
     assert_eq!(r.best.target, Some(9));
     assert_eq!(r.value, WIN - 1);
 }
+
+#[test]
+fn a_two_player_tie_is_a_draw_not_half_a_win() {
+    // Shacru; seat 0's chevron on a1 faces N. a1-a2 takes the last field it can ever
+    // reach and ends the game tied 40-40 (D35: a draw with two players); a1-b2 onto its
+    // own field keeps a2 for later, its territory. Valued by territory alone at depth 1,
+    // the search must prefer the position it calls won to the draw.
+    let rules = Rules::new(Game::Shacru);
+    let (a2, e5) = (9u8, 40u8);
+    let mut seat1: u128 = [1u8, 30, 31, 32, 39, 41, 48, 49, 50]
+        .iter()
+        .fold(0, |m, &f| m | 1u128 << f);
+    let mut f = 80u8;
+    while seat1.count_ones() < 40 {
+        if f != e5 {
+            seat1 |= 1u128 << f;
+        }
+        f -= 1;
+    }
+    let seat0 = pacru_engine::geometry::FULL & !seat1 & !(1u128 << a2) & !(1u128 << e5);
+    assert_eq!((seat0.count_ones(), seat0 & 1, seat0 >> 10 & 1), (39, 1, 1));
+    let pos = Position::new(2, &[seat0, seat1], &[&[0], &[80 * 8]], 0, 0, -1, 0, 0, None);
+    let pos = pos.unwrap();
+    let list = legal_moves(&rules, &pos);
+    let tie = list.iter().find(|m| m.target == Some(a2)).unwrap();
+    let end = list.apply_listed(&tie).unwrap().outcome.unwrap();
+    assert_eq!(end.winners, 0b11);
+    let mut weights = [0.0; pacru_search::FEATURES];
+    weights[13] = 1.0; // territory
+    let mut s = nodes(u64::MAX, 1);
+    s.budget = Budget {
+        nodes: None,
+        time: None,
+        depth: Some(1),
+    };
+    s.weights = weights;
+    let r = search(&rules, &pos, &s).unwrap();
+    assert_eq!(r.best.target, Some(10));
+    assert!(r.value > 900, "{}", r.value);
+}
