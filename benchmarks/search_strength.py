@@ -16,10 +16,12 @@ each bot's games, sole wins, shared wins, and win share (a shared win counts
 1/k). ``nps``: nodes per second of the search from each start position.
 
 Each match prints one line: the first bot's wins, shared wins, draws and
-losses, the games ended by a rule before 1,000 plies, the end reasons and the
-mean plies. Games run in ``--jobs`` worker processes
-(:func:`pacru.bots.arena.run_match`). The outcomes are exact for a seed only
-with node budgets: with ``--time`` they depend on the machine and its load.
+losses, the games ended by a rule before 1,000 plies (the Lilacru/Shacru idle
+limit, D33, counts as a rule, its games also given apart; the optional move cap
+and the match's ply limit do not), the end reasons and the mean plies. Games
+run in ``--jobs`` worker processes (:func:`pacru.bots.arena.run_match`). The
+outcomes are exact for a seed only with node budgets: with ``--time`` they
+depend on the machine and its load.
 """
 
 from __future__ import annotations
@@ -33,7 +35,10 @@ import pacru
 from pacru.bots import SearchBot
 from pacru.bots.arena import MatchResult, run_match
 
-_LIMITS = ("move-cap", "idle-limit", "max-plies")
+#: Ends that are no rule of the game: the optional move cap (D32) and the match's ply
+#: limit. The Lilacru/Shacru idle limit (D33, on by default) is a rule: its most
+#: markers win; its games are also counted apart.
+_LIMITS = ("move-cap", "max-plies")
 
 
 def _ends(result: MatchResult) -> str:
@@ -43,8 +48,10 @@ def _ends(result: MatchResult) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
 
 
-def _by_rule(result: MatchResult) -> int:
-    return sum(g.termination not in _LIMITS and g.plies < 1000 for g in result.games)
+def _by_rule(result: MatchResult) -> str:
+    ruled = sum(g.termination not in _LIMITS and g.plies < 1000 for g in result.games)
+    idle = sum(g.termination == "idle-limit" for g in result.games)
+    return f"{ruled}/{len(result.games)}" + (f" ({idle} at the idle limit)" if idle else "")
 
 
 def _two(args: argparse.Namespace) -> None:
@@ -64,7 +71,7 @@ def _two(args: argparse.Namespace) -> None:
             print(
                 f"{game}-2p search vs {other}: {s.wins}W {s.shared}S {s.draws}D {s.losses}L "
                 f"of {s.games} ({100 * s.wins / s.games:.1f}%); by rule <1000 plies "
-                f"{_by_rule(result)}/{s.games}; ends: {_ends(result)}; {plies:.0f} plies; "
+                f"{_by_rule(result)}; ends: {_ends(result)}; {plies:.0f} plies; "
                 f"{time.perf_counter() - start:.0f} s",
                 flush=True,
             )
@@ -89,7 +96,7 @@ def _many(args: argparse.Namespace) -> None:
                     rec[3] += 1 / len(g.winners)
             lines.append(
                 f"  {' / '.join(table)}: ends {_ends(result)}; by rule <1000 plies "
-                f"{_by_rule(result)}/{len(result.games)}"
+                f"{_by_rule(result)}"
             )
         print(f"pacru-{players}p ladder ({time.perf_counter() - start:.0f} s)")
         print("\n".join(lines))

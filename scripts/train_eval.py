@@ -12,16 +12,17 @@ self-play games in the native search (``pacru._native.search_selfplay``): every
 move is the search's with ``--nodes`` nodes and the current weights, or with
 probability ``--epsilon`` a random candidate (so that the positions vary). Every
 ``--every``-th position gives one sample per player still in play: its relative
-features and its share of the win (1 alone, 1/k shared, 0 otherwise). The
-weights are then refitted by L2-regularised logistic regression (Newton's
-method, numpy) on the samples of that round; the first round starts from the
-crate's hand-set bootstrap weights. The games of the last tenth of seeds are
-held out to report the fit's log-loss and accuracy. The weights and these
-figures are written to ``--out`` (package data). The result is exact for a seed
-and ``--jobs`` count does not change it (games are seeded by their number).
-``--merge`` refits only ``--configs`` and keeps the others of ``--out``; each
-configuration's figures record the command that fitted it.
-"""
+features and its share of the win (1 alone, 1/k shared, 0 otherwise). With
+``--every 2`` and two players every sample has the first player to move and the
+``to_move`` feature stands for the seat, so two-player Shacru and Lilacru are
+fitted with ``--every 1``. The weights are then refitted by L2-regularised
+logistic regression (Newton's method, numpy) on the samples of that round; the
+first round starts from the crate's hand-set bootstrap weights. The games of the
+last tenth of seeds are held out to report the fit's log-loss and accuracy. The
+weights and these figures are written to ``--out`` (package data). The result is
+exact for a seed and ``--jobs`` count does not change it (games are seeded by
+their number). ``--merge`` refits only ``--configs`` and keeps the others of
+``--out``; each configuration's figures record the command that fitted it."""
 
 from __future__ import annotations
 

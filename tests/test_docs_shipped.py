@@ -224,7 +224,7 @@ def test_changelog_does_not_add_and_remove_the_same_build() -> None:
 #: ``$ pacru ...`` sessions that the docs show as measurements, run by hand (each takes minutes:
 #: MCTS ladders); every other session shown in the docs is run by the test below.
 MEASURED = re.compile(
-    r"^pacru ladder \w+ --bot random --bot greedy --bot mcts --games 10 --seed 2026"
+    r"^pacru ladder \w+ --bot random --bot greedy --bot mcts( --bot search)? --games 10 --seed 2026"
     r" --out ladder-\w+$"
 )
 #: What varies from run to run in a shown output: wall-clock time.

@@ -6,11 +6,15 @@
 //! logistic regression of the game's result on these differences
 //! (`scripts/train_eval.py`), so `sigmoid(value)` estimates the seat's chance to win.
 
+use crate::territory::territory;
 use pacru_engine::geometry::{bits, FULL, LAND_OF};
 use pacru_engine::{legal_moves, power_of_movement, Game, MoveList, Position, Rules, SUPPLY};
 
 /// The number of features of one seat.
-pub const FEATURES: usize = 13;
+pub const FEATURES: usize = 15;
+
+/// The steps beyond which a neutral field counts as out of reach in `nearest`.
+const NEAR: u32 = 16;
 
 /// The names of the features, in order (the keys of the shipped weights file).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -27,12 +31,14 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "approach",
     "pincers_on_move",
     "attacked_off_move",
+    "territory",
+    "nearest",
 ];
 
 /// Hand-set weights (logit units) used before any training and by the Rust tests: the
 /// bootstrap policy of the self-play that fits the shipped weights.
 pub const DEFAULT_WEIGHTS: [f32; FEATURES] = [
-    0.15, 1.0, 0.3, 0.01, 0.2, -0.2, 0.02, 0.05, 0.1, 0.5, 0.1, 0.5, -0.6,
+    0.15, 1.0, 0.3, 0.01, 0.2, -0.2, 0.02, 0.05, 0.1, 0.5, 0.1, 0.5, -0.6, 0.15, 0.1,
 ];
 
 /// The counts of every seat of `pos` (rows of unused seats are zero).
@@ -47,8 +53,13 @@ pub const DEFAULT_WEIGHTS: [f32; FEATURES] = [
 /// and the approach to the fields still to acquire: per chevron, `(8 - d) / 8` where `d`
 /// is the king-move distance (at most 8) to the nearest field nobody has marked and no
 /// chevron stands on {L5, S-R3, A-R3}; 0 in Pacru, where arrival marks nothing (D40);
-/// last, the pincers again when the seat is to move (it can make one now), and its
-/// attacked chevrons again when it is not (the attacker moves first).
+/// the pincers again when the seat is to move (it can make one now), and its
+/// attacked chevrons again when it is not (the attacker moves first); last, in Lilacru
+/// and Shacru only ([`territory`]): the neutral fields the seat reaches before every
+/// other seat (its territory, the markers it can still expect {S-R6, L7}), and
+/// `(16 - d) / 16` for the `d` steps (at most 16) its nearest chevron needs to a
+/// neutral field it can reach, 0 when none: what it can still acquire before the idle
+/// limit (D33).
 pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
     let n = usize::from(pos.players.clamp(2, 4));
     let mut out = [[0f32; FEATURES]; 4];
@@ -91,7 +102,12 @@ pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
             }
         }
     }
+    let land = territory(rules, pos);
     for (seat, row) in out.iter_mut().enumerate().take(n) {
+        row[13] = land[seat].0 as f32;
+        row[14] = land[seat]
+            .1
+            .map_or(0.0, |d| (NEAR - d.min(NEAR)) as f32 / NEAR as f32);
         row[5] = captured[seat].count_ones() as f32;
         if usize::from(pos.to_move) == seat {
             row[11] = row[4];

@@ -12,9 +12,10 @@
 //! Leaves are valued by [`features::evaluate`], a logistic model of the chance to win
 //! fitted by self-play (`scripts/train_eval.py`), plus a tiny seeded noise (at most
 //! [`NOISE`] thousandths of a logit) so that seeded bots vary their play between games.
-//! In Lilacru and Shacru a leaf also loses [`IDLE_PENALTY`] per ply since a field was
-//! last acquired, and the idle limit (D33) is valued as a draw: the safety valve is not
-//! a way to win, so the search keeps acquiring fields and the game ends by a rule.
+//! In Lilacru and Shacru the idle limit (D33) ends the game like any other rule, the
+//! most markers winning, and a leaf moves [`IDLE_PRESSURE`] per ply since a field was
+//! last acquired toward the seat ahead in markers: the seat ahead may let the counter
+//! run, the seat behind must acquire before the limit.
 //! The budget is a node count, a time, or both; with a node count only, the same seed
 //! gives the same move.
 
@@ -24,13 +25,14 @@ mod candidates;
 pub mod features;
 mod selfplay;
 mod table;
+pub mod territory;
 
 pub use candidates::candidates;
 pub use features::{DEFAULT_WEIGHTS, FEATURES, FEATURE_NAMES};
 pub use selfplay::{selfplay, SelfPlay};
 
 use features::evaluate;
-use pacru_engine::{legal_moves, Move, MoveList, Position, Rules, Termination};
+use pacru_engine::{legal_moves, Move, MoveList, Position, Rules};
 use std::time::{Duration, Instant};
 use table::{zobrist, Bound, Table};
 
@@ -40,10 +42,10 @@ pub const WIN: i32 = 1_000_000;
 const EVAL_CAP: i32 = 100_000;
 /// The amplitude of the seeded evaluation noise, in thousandths of a logit.
 pub const NOISE: i32 = 4;
-/// Lilacru and Shacru: the value lost per ply without a field acquired (D33), in
-/// thousandths of a logit, so that a leader keeps acquiring instead of running the game
-/// into the idle limit.
-pub const IDLE_PENALTY: i32 = 3;
+/// Lilacru and Shacru: per ply without a field acquired (D33), in thousandths of a
+/// logit, the value gained by the seat ahead in markers (lost by one behind): at the
+/// idle limit the most markers win.
+pub const IDLE_PRESSURE: i32 = 4;
 const MAX_DEPTH: u32 = 64;
 const INF: i32 = i32::MAX / 2;
 
@@ -212,13 +214,15 @@ impl Searcher<'_> {
         if let Some(o) = pos.outcome {
             let me = 1u8 << self.root;
             let plies = ply as i32;
-            return if o.termination == Termination::IdleLimit {
-                // The safety valve is no goal: reaching it is worth no more than a draw.
-                0
-            } else if o.winners == me {
+            return if o.winners == me {
                 WIN - plies
+            } else if o.winners & me != 0 && pos.players == 2 {
+                // A shared win of two players is a draw (D35): worth less than a
+                // position the evaluation calls won, more than one it calls lost.
+                0
             } else if o.winners & me != 0 {
-                // A shared win (D35): better than nothing, worse than a sole win.
+                // A shared win of three or four (D35): better than nothing, worse
+                // than a sole win.
                 WIN / 2 - plies
             } else if o.winners == 0 {
                 0
@@ -305,12 +309,28 @@ impl Searcher<'_> {
         let value = evaluate(self.rules, pos, self.root, &self.settings.weights);
         let scaled = (value * 1000.0).clamp(-(EVAL_CAP as f32), EVAL_CAP as f32) as i32;
         let noise = (table::mix(zobrist(pos) ^ self.settings.seed) % (2 * NOISE as u64 + 1)) as i32;
-        let idle = if self.rules.lookahead_end() {
-            IDLE_PENALTY * pos.idle.min(10_000) as i32
-        } else {
-            0
+        scaled + noise - NOISE + self.idle_pressure(pos)
+    }
+
+    /// Lilacru and Shacru: [`IDLE_PRESSURE`] per idle ply for the root seat when it
+    /// has more markers than every other seat, against it when some seat has more.
+    fn idle_pressure(&self, pos: &Position) -> i32 {
+        if !self.rules.lookahead_end() || pos.idle == 0 {
+            return 0;
+        }
+        let count = |seat: usize| pos.markers[seat].count_ones();
+        let mine = count(self.root);
+        let best_other = (0..usize::from(pos.players.clamp(2, 4)))
+            .filter(|&s| s != self.root)
+            .map(count)
+            .max()
+            .unwrap_or(0);
+        let sign = match mine.cmp(&best_other) {
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Less => -1,
         };
-        scaled + noise - NOISE - idle
+        sign * IDLE_PRESSURE * pos.idle.min(10_000) as i32
     }
 
     fn order(&self, pos: &Position, moves: &mut [Move], tt_move: Option<Move>, ply: u32) {

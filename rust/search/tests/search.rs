@@ -156,3 +156,110 @@ fn the_approach_counts_the_distance_to_neutral_fields() {
     // Pacru: no arrival marking, no approach.
     assert_eq!(seat_features(&Rules::new(Game::Pacru), &pos)[0][10], 0.0);
 }
+
+#[test]
+fn territory_is_what_a_player_reaches_first() {
+    use pacru_engine::geometry::FULL;
+    use pacru_search::territory::territory;
+    // File a neutral, every other field seat 1's colour. Seat 0's chevron on a1 faces N
+    // (facing 0) and reaches a2..a8 in 1..7 steps; seat 1's on i9 faces S (facing 4) and
+    // needs 8 steps to file a (h8, g8, ..., b8, then a9): a9 is reached by both in the
+    // same layer, contested, nobody's.
+    let file_a = (0..9).fold(0u128, |m, r| m | 1u128 << (9 * r));
+    let markers = [0u128, FULL & !file_a];
+    let p = Position::new(2, &markers, &[&[0], &[80 * 8 + 4]], 0, 0, -1, 0, 0, None).unwrap();
+    for game in [Game::Shacru, Game::Lilacru] {
+        let t = territory(&Rules::new(game), &p);
+        assert_eq!(t[0], (7, Some(1)), "{game:?}");
+        assert_eq!(t[1], (0, Some(8)), "{game:?}");
+    }
+    // Facing matters: facing S on a9 the chevron walks down file a (a8..a2; a1 is
+    // contested, seat 1 reaching it from b2 in 8 steps too); facing E on a1 its forward
+    // fields are b2 and b1, seat 1's colour, or off the board: it reaches nothing.
+    let p = Position::new(
+        2,
+        &markers,
+        &[&[72 * 8 + 4], &[80 * 8 + 4]],
+        0,
+        0,
+        -1,
+        0,
+        0,
+        None,
+    );
+    let t = territory(&Rules::new(Game::Shacru), &p.unwrap());
+    assert_eq!(t[0], (7, Some(1)));
+    let p = Position::new(2, &markers, &[&[2], &[80 * 8 + 4]], 0, 0, -1, 0, 0, None);
+    let t = territory(&Rules::new(Game::Shacru), &p.unwrap());
+    assert_eq!(t[0], (0, None));
+    assert_eq!(t[1], (8, Some(8))); // a2..a9 (a1 holds a chevron)
+                                    // Pacru and Azacru: no territory.
+    assert_eq!(
+        territory(&Rules::new(Game::Pacru), &Position::start(2).unwrap()),
+        [(0, None); 4]
+    );
+}
+
+#[test]
+fn the_idle_limit_is_won_by_the_player_ahead() {
+    // Shacru, one ply before the idle limit (81 rounds, 162 plies, D33): seat 0, ahead
+    // in markers, wins at once by not acquiring (a1-a2 onto its own field) and would
+    // reset the counter by acquiring b2; the search takes the win.
+    let rules = Rules::new(Game::Shacru);
+    let own = (1u128 << 9) | (1 << 18) | (0b1111_1100); // a2, a3, c1..h1
+    let markers = [own, (1u128 << 80) | (1 << 79)]; // seat 1: i9, h9
+    let pos = Position::new(
+        2,
+        &markers,
+        &[&[0], &[80 * 8 + 4]],
+        0,
+        0,
+        -1,
+        161,
+        200,
+        None,
+    );
+    let r = search(&rules, &pos.unwrap(), &nodes(20_000, 1)).unwrap();
+    assert_eq!(r.best.target, Some(9));
+    assert_eq!(r.value, WIN - 1);
+}
+
+#[test]
+fn a_two_player_tie_is_a_draw_not_half_a_win() {
+    // Shacru; seat 0's chevron on a1 faces N. a1-a2 takes the last field it can ever
+    // reach and ends the game tied 40-40 (D35: a draw with two players); a1-b2 onto its
+    // own field keeps a2 for later, its territory. Valued by territory alone at depth 1,
+    // the search must prefer the position it calls won to the draw.
+    let rules = Rules::new(Game::Shacru);
+    let (a2, e5) = (9u8, 40u8);
+    let mut seat1: u128 = [1u8, 30, 31, 32, 39, 41, 48, 49, 50]
+        .iter()
+        .fold(0, |m, &f| m | 1u128 << f);
+    let mut f = 80u8;
+    while seat1.count_ones() < 40 {
+        if f != e5 {
+            seat1 |= 1u128 << f;
+        }
+        f -= 1;
+    }
+    let seat0 = pacru_engine::geometry::FULL & !seat1 & !(1u128 << a2) & !(1u128 << e5);
+    assert_eq!((seat0.count_ones(), seat0 & 1, seat0 >> 10 & 1), (39, 1, 1));
+    let pos = Position::new(2, &[seat0, seat1], &[&[0], &[80 * 8]], 0, 0, -1, 0, 0, None);
+    let pos = pos.unwrap();
+    let list = legal_moves(&rules, &pos);
+    let tie = list.iter().find(|m| m.target == Some(a2)).unwrap();
+    let end = list.apply_listed(&tie).unwrap().outcome.unwrap();
+    assert_eq!(end.winners, 0b11);
+    let mut weights = [0.0; pacru_search::FEATURES];
+    weights[13] = 1.0; // territory
+    let mut s = nodes(u64::MAX, 1);
+    s.budget = Budget {
+        nodes: None,
+        time: None,
+        depth: Some(1),
+    };
+    s.weights = weights;
+    let r = search(&rules, &pos, &s).unwrap();
+    assert_eq!(r.best.target, Some(10));
+    assert!(r.value > 900, "{}", r.value);
+}

@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from pacru.base import GameState
-from pacru.bots._tree import Node, backup
+from pacru.bots._tree import Node, backup, descend
 
 if TYPE_CHECKING:
     import numpy as np
@@ -92,7 +92,7 @@ def puct_batched(
         batch: list[list[Node]] = []
         saved: list[list[float]] = []
         while len(batch) < batch_size and go(done + len(batch)):
-            path, rewards = _descend(root, c, n)
+            path, rewards = descend(root, c, n)
             if rewards is not None:
                 backup(path, rewards)
                 done += 1
@@ -112,41 +112,6 @@ def puct_batched(
         done += len(batch)
     bot.last_iterations = done
     return root
-
-
-def _descend(root: Node, c: float, n: int) -> tuple[list[Node], Sequence[float] | None]:
-    """One PUCT selection from the root: the path, and the returns if it ends a game."""
-    sqrt = math.sqrt
-    node = root
-    path = [root]
-    while True:
-        # Selection: mean + c * prior * sqrt(N) / (1 + n) for the node's mover; an
-        # unvisited move counts the node's own mean (first-play urgency). The same
-        # arithmetic as MCTSBot's per-position PUCT, so batch_size=1 grows its tree.
-        p = node.mover
-        fpu = node.totals[p] / node.visits if node.visits else 0.0
-        scale = c * sqrt(node.visits + 1)
-        best = -math.inf
-        pick = 0
-        for i, (prior, child) in enumerate(zip(node.priors, node.slots, strict=True)):
-            if child is None:
-                v = fpu + scale * prior
-            else:
-                v = child.totals[p] / child.visits + scale * prior / (1 + child.visits)
-            if v > best:
-                best, pick = v, i
-        child = node.slots[pick]
-        if child is None:
-            after = node.state.apply_move(node.untried[pick])
-            child = node.slots[pick] = Node(after, [], n)
-            path.append(child)
-            return path, after.returns() if after.outcome is not None else None
-        path.append(child)
-        if child.state.outcome is not None:
-            return path, child.state.returns()
-        if not child.slots:  # created by an earlier descent of this batch, not expanded yet
-            return path, None
-        node = child
 
 
 def _add_virtual_loss(path: list[Node]) -> list[float]:

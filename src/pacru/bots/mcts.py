@@ -55,6 +55,7 @@ import attrs
 from pacru.base import GameState
 from pacru.bots._tree import Node as _Node
 from pacru.bots._tree import backup as _backup
+from pacru.bots._tree import descend as _descend
 from pacru.bots.base import (
     Bot,
     outcome_rewards,
@@ -413,43 +414,12 @@ class MCTSBot(Bot):
         root = _Node(state, [], n)
         self._expand(root, evaluator)  # the root's value is not an iteration's
         c = self.exploration
-        sqrt = math.sqrt
         go = self._budget()
         done = 0
         while go(done):
-            node = root
-            path = [root]
-            rewards: Sequence[float] | None = None
-            while rewards is None:
-                # Selection: mean + c * prior * sqrt(N) / (1 + n) for the node's mover;
-                # an unvisited move counts the node's own mean (first-play urgency).
-                p = node.mover
-                fpu = node.totals[p] / node.visits if node.visits else 0.0
-                scale = c * sqrt(node.visits + 1)
-                best = -math.inf
-                pick = 0
-                for i, (prior, child) in enumerate(zip(node.priors, node.slots, strict=True)):
-                    if child is None:
-                        v = fpu + scale * prior
-                    else:
-                        v = child.totals[p] / child.visits + scale * prior / (1 + child.visits)
-                    if v > best:
-                        best, pick = v, i
-                child = node.slots[pick]
-                if child is None:
-                    after = node.state.apply_move(node.untried[pick])
-                    child = node.slots[pick] = _Node(after, [], n)
-                    path.append(child)
-                    if after.outcome is not None:
-                        rewards = after.returns()
-                    else:
-                        rewards = self._expand(child, evaluator)
-                elif child.state.outcome is not None:
-                    path.append(child)
-                    rewards = child.state.returns()
-                else:
-                    path.append(child)
-                    node = child
+            path, rewards = _descend(root, c, n)
+            if rewards is None:
+                rewards = self._expand(path[-1], evaluator)
             _backup(path, rewards)
             done += 1
         self.last_iterations = done

@@ -14,12 +14,16 @@ reorientations     searched by family: one member per chevron and turn, the
                    one giving up the own fields in the borderland of the
                    fewest own chevrons {R5, R14}, instead of every set of
                    relinquished fields (tens of thousands of moves)
-evaluation         a logistic model of the chance to win on ten features per
+evaluation         a logistic model of the chance to win on 15 features per
                    player (markers, chevrons, chevrons that can move, step
                    families, pincers it can make, its chevrons under a pincer
                    threat, power of movement, field-gaining steps, the move,
-                   the race to the marker target), each as the player's count
-                   minus the other players' mean; the weights were fitted by
+                   the race to the marker target, the approach to unmarked
+                   fields; in Lilacru and Shacru the territory, the neutral
+                   fields it reaches first, and the steps to the nearest
+                   one), each as the player's count minus the other players'
+                   mean; the idle limit (D33) is won by the most markers, so
+                   the player behind acquires; the weights were fitted by
                    self-play (``scripts/train_eval.py``) and ship as package
                    data (``pacru/bots/data/search_weights.json``)
 budget             ``nodes`` (positions visited) and/or ``time_limit``
@@ -201,16 +205,7 @@ class SearchBot(Bot):
             raise GameOverError("no legal move: the player to move is blocked")
         fields, value, depth, nodes = found
         self.last_search = (value, depth, nodes)
+        # The native tuple lists Move's fields in its order; relinquished (last) is bytes.
         origin, target, capture, twist, turn, connection, marker, meeting, relinquished = fields
-        move = Move(
-            origin=origin,
-            target=target,
-            capture=capture,
-            twist=twist,
-            turn=turn,
-            connection=connection,
-            marker=marker,
-            meeting=meeting,
-            relinquished=tuple(relinquished),
-        )
-        return cast(MoveT, move)
+        parts = (origin, target, capture, twist, turn, connection, marker, meeting)
+        return cast(MoveT, Move(*parts, tuple(relinquished)))
