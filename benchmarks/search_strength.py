@@ -4,10 +4,12 @@ Usage (from the repository root, after ``pip install -e .``; no network)::
 
     python benchmarks/search_strength.py [--jobs 16] [--games 200] [--ladder-games 100]
                                          [--time 0.1] [--seed 1] [--only two|many|nps]
+                                         [--two-games pacru,shacru]
 
 ``two``: at Pacru-2p and Shacru-2p, ``search`` against the default ``mcts``
 with the same ``time_limit`` per move (``--time`` seconds) and against
-``greedy``, ``--games`` games each, seats alternating. ``many``: at Pacru with
+``greedy``, ``--games`` games each, seats alternating (``--two-games``: which
+games, in order). ``many``: at Pacru with
 3 and 4 players, a ladder of ``random``, ``greedy``, ``mcts`` and ``search``
 (the last two with ``--time``): every set of ``players`` of the four bots
 (four tables of three, one of four), ``--ladder-games`` games each, seats
@@ -56,7 +58,7 @@ def _by_rule(result: MatchResult) -> str:
 
 def _two(args: argparse.Namespace) -> None:
     t = args.time
-    for game in ("pacru", "shacru"):
+    for game in args.two_games.split(","):
         for other in (f"mcts:time_limit={t}", "greedy"):
             start = time.perf_counter()
             result = run_match(
@@ -130,6 +132,7 @@ def main() -> None:
     parser.add_argument("--ladder-games", type=int, default=100)
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--two-games", default="pacru,shacru", help="the games of `two`, in order")
     parser.add_argument("--only", choices=("two", "many", "nps"), default=None)
     args = parser.parse_args()
     if args.only in (None, "nps"):
