@@ -5,6 +5,7 @@
 //! chunks is all a batch step needs, and it keeps the crate free of dependencies.
 
 use std::collections::TryReserveError;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Below this many rows a thread is not worth its start (tens of microseconds: a chevron
 /// decision takes one or two).
@@ -57,14 +58,26 @@ where
     if parts.len() <= 1 {
         return parts.into_iter().map(f).collect();
     }
-    let right = parts.split_off(parts.len().div_ceil(2));
-    let handle = s.spawn(move || tree(s, right, f));
+    // The right half goes to a new thread through a shared cell, so that it comes back
+    // when the system refuses the thread (`Scope::spawn` would panic): it then runs here.
+    let right = Arc::new(Mutex::new(parts.split_off(parts.len().div_ceil(2))));
+    let theirs = Arc::clone(&right);
+    let spawned = std::thread::Builder::new().spawn_scoped(s, move || tree(s, take(&theirs), f));
     let mut out = tree(s, parts, f);
-    match handle.join() {
-        Ok(rest) => out.extend(rest),
-        Err(e) => std::panic::resume_unwind(e),
+    match spawned {
+        Ok(handle) => match handle.join() {
+            Ok(rest) => out.extend(rest),
+            Err(e) => std::panic::resume_unwind(e),
+        },
+        Err(_) => out.extend(tree(s, take(&right), f)),
     }
     out
+}
+
+/// The parts in `cell`, leaving it empty (a poisoned lock still holds them: only `take`
+/// ever locks it, and it cannot panic).
+fn take<P>(cell: &Mutex<Vec<P>>) -> Vec<P> {
+    std::mem::take(&mut *cell.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// A vector of `n` copies of `value`, or the error of an allocation that failed (instead
