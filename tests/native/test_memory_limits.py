@@ -10,6 +10,7 @@ error.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -42,8 +43,16 @@ def run_capped(body: str) -> str:
     """The output of ``body`` run after :data:`PRELUDE` in a child interpreter."""
     assert native is not None
     code = PRELUDE + textwrap.dedent(body)
+    # The native engine in the child too (a PACRU_ENGINE=python run of the suite would give the
+    # child the Python engine's batch, which these cases are not about).
+    env = {**os.environ, "PACRU_ENGINE": "native"}
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=env,
     )
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
     return done.stdout.strip()
