@@ -66,20 +66,7 @@ def fresh(state: ChevronState, rules: Rules | None = None) -> ChevronState:
 
 def python_copy(state: ChevronState) -> ChevronState:
     """``state`` as the Python engine's class (whatever the engine in use)."""
-    return PythonChevronState(
-        state.rules,
-        state.players,
-        state.markers,
-        state.chevrons,
-        state.to_move,
-        state.out,
-        state.trigger,
-        state.idle,
-        state.ply,
-        state.outcome,
-        state.occupied,
-        state._last,
-    )
+    return PythonChevronState(*state._values())
 
 
 def sample(n: int, rng: random.Random) -> list[int]:

@@ -153,20 +153,7 @@ def native_state(state: ChevronState) -> NativeChevronState:
     if isinstance(state, NativeChevronState):
         return state
     try:
-        return NativeChevronState(
-            state.rules,
-            state.players,
-            state.markers,
-            state.chevrons,
-            state.to_move,
-            state.out,
-            state.trigger,
-            state.idle,
-            state.ply,
-            state.outcome,
-            state.occupied,
-            state._last,
-        )
+        return NativeChevronState(*state._values())
     except OverflowError:
         # A state built by hand with a number no engine holds (the readers refuse it).
         raise InvalidPositionError(

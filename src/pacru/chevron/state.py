@@ -181,6 +181,10 @@ class ChevronState(GameState[Move]):
             self.outcome,
         )
 
+    def _values(self) -> tuple[Any, ...]:
+        """The constructor's arguments that make this state again (in any engine's class)."""
+        return (*self._key(), self.occupied, self._last)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ChevronState):
             return NotImplemented
