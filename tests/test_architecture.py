@@ -488,3 +488,18 @@ def test_the_boundary_checks_see_what_they_look_for() -> None:
     )
     assert len(list(_environment_reads(tree))) == 3
     assert len(list(_engine_attribute_reads(tree))) == 2
+
+
+def test_every_crate_forbids_unsafe_code() -> None:
+    """Every Rust crate's root forbids ``unsafe`` (the stable ABI promises no object
+    layout: the extension never touches CPython's memory), and no code line says it."""
+    rust = SRC.parent / "rust"
+    crates = sorted(path.parent for path in rust.glob("*/Cargo.toml"))
+    assert {c.name for c in crates} >= {"batch", "engine", "python", "search"}
+    for crate in crates:
+        root = (crate / "src" / "lib.rs").read_text(encoding="utf-8").splitlines()
+        assert "#![forbid(unsafe_code)]" in root, crate.name
+        for source in sorted((crate / "src").rglob("*.rs")):
+            for number, line in enumerate(source.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("//", 1)[0]
+                assert "unsafe" not in code.replace("unsafe_code", ""), f"{source}:{number}"

@@ -15,8 +15,6 @@
 //! `Moves::issue_move` (the finished decision's move, handed out as the list hands out
 //! its moves, so that `apply_move` takes it without a check).
 
-#![forbid(unsafe_code)]
-
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
