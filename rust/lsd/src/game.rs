@@ -224,15 +224,16 @@ impl Game {
         ((y - self.y0) * layout.width + (x - self.x0)) as usize
     }
 
-    /// Set the legal actions of the decision in `mask` (`num_actions` long, all False
-    /// before); all True at the end, as pgx (any action is accepted and ignored there).
-    pub fn write_mask(&self, layout: &Layout, mask: &mut [bool]) {
+    /// Set the legal actions of the decision to 1 in `mask` (`num_actions` bytes, zeros
+    /// before: numpy's bool); all 1 at the end, as pgx (any action is accepted and ignored
+    /// there).
+    pub fn write_mask(&self, layout: &Layout, mask: &mut [u8]) {
         match self.stage {
-            Stage::Over => mask.fill(true),
+            Stage::Over => mask.fill(1),
             Stage::Cell => {
                 for mv in &self.moves {
                     if let Some(slot) = mask.get_mut(self.cell_action(layout, mv.cell)) {
-                        *slot = true;
+                        *slot = 1;
                     }
                 }
             }
@@ -240,7 +241,7 @@ impl Game {
                 let cells = layout.cells();
                 for mv in &self.moves[self.run.0..self.run.1] {
                     if let Some(slot) = mask.get_mut(cells + usize::from(mv.face)) {
-                        *slot = true;
+                        *slot = 1;
                     }
                 }
             }

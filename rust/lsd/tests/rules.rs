@@ -165,9 +165,9 @@ fn random_games_keep_every_tile_and_play_only_checked_moves() {
                 for m in game.moves() {
                     assert_eq!(pos.check(&rules, *m), Ok(()));
                 }
-                let mut mask = vec![false; layout.num_actions()];
+                let mut mask = vec![0u8; layout.num_actions()];
                 game.write_mask(&layout, &mut mask);
-                let legal: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+                let legal: Vec<usize> = (0..mask.len()).filter(|&a| mask[a] == 1).collect();
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
