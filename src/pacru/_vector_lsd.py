@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru import _native
-from pacru._vector_loop import Frame, Loop, PythonLoop, as_dtype
+from pacru._vector_loop import Frame, Loop, PythonLoop
 from pacru._vector_random import masked_choice, uniforms
 from pacru.base import GameState, Outcome, Termination
 from pacru.encoding.lsd import LsdEncoding
@@ -143,11 +143,12 @@ class LsdLoop(Loop):
 
     def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game (zeros for a game that is over), a new array of
-        ``dtype`` (:func:`pacru._vector_loop.as_dtype` of the float32 planes)."""
+        ``dtype`` (float32, uint8 or bool, the values of
+        :func:`pacru._vector_loop.as_dtype`), written natively in that type."""
         batch: _native.LsdBatch = games
-        raw = batch.observation(self.threads)
-        planes = np.frombuffer(raw, dtype=np.float32).reshape(-1, *self.encoding.observation_shape)
-        return as_dtype(planes, dtype)
+        raw = batch.observation(self.threads, dtype.name)
+        shape = self.encoding.observation_shape
+        return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""

@@ -302,12 +302,12 @@ impl Game {
     }
 
     /// The observation planes of the decision seen by the seat deciding, `(planes, W, W)`
-    /// row-major into `out` (zeros before, [`Layout::observation_len`] long); left zero at
-    /// the end. The planes of `LsdEncoding.plane_names`: tile owners (seats rotated so the
-    /// viewer is 0), half dots N E S W, `x` icon, white icon, open cells, the chosen cell,
-    /// the decision (cell, tile), the seat to move, each seat's supply of each kind and its
-    /// captured tiles as shares of its tile set {LSD 1.5, 2.2, 2.3}.
-    pub fn observe(&self, layout: &Layout, out: &mut [f32]) {
+    /// row-major into `out` (zeros before, [`Layout::observation_len`] values long); left
+    /// zero at the end. The planes of `LsdEncoding.plane_names`: tile owners (seats rotated
+    /// so the viewer is 0), half dots N E S W, `x` icon, white icon, open cells, the chosen
+    /// cell, the decision (cell, tile), the seat to move, each seat's supply of each kind
+    /// and its captured tiles as shares of its tile set {LSD 1.5, 2.2, 2.3}.
+    pub fn observe<P: Planes + ?Sized>(&self, layout: &Layout, out: &mut P) {
         if self.is_over() || out.len() < layout.observation_len() {
             return;
         }
@@ -316,39 +316,37 @@ impl Game {
         let w = layout.width;
         let area = layout.cells();
         let viewer = usize::try_from(self.position.turn()).unwrap_or(0);
-        let mut mark = |plane: usize, x: i32, y: i32| {
-            let (i, j) = (y - self.y0, x - self.x0);
+        let (x0, y0) = (self.x0, self.y0);
+        let mark = |out: &mut P, plane: usize, x: i32, y: i32| {
+            let (i, j) = (y - y0, x - x0);
             if (0..w).contains(&i) && (0..w).contains(&j) {
-                out[plane * area + (i * w + j) as usize] = 1.0;
+                out.set(plane * area + (i * w + j) as usize, 1.0);
             }
         };
         for &(cell, tile) in self.position.field() {
             let (x, y) = decode_cell(cell);
             let seat = usize::from(tile >> OWNER_SHIFT);
-            mark((seat + p - viewer) % p, x, y);
+            mark(out, (seat + p - viewer) % p, x, y);
             for side in 0..4 {
                 if (tile & DOT_BITS) >> side & 1 == 1 {
-                    mark(p + side, x, y);
+                    mark(out, p + side, x, y);
                 }
             }
             if tile & SHAPE_BIT != 0 {
-                mark(p + 4, x, y);
+                mark(out, p + 4, x, y);
             }
             if tile & SHADE_BIT != 0 {
-                mark(p + 5, x, y);
+                mark(out, p + 5, x, y);
             }
         }
         for &(cell, _) in self.position.frontier() {
             let (x, y) = decode_cell(cell);
-            mark(p + 6, x, y);
+            mark(out, p + 6, x, y);
         }
         if self.chosen >= 0 {
-            let a = self.chosen as usize;
-            out[(p + 7) * area + a] = 1.0;
+            out.set((p + 7) * area + self.chosen as usize, 1.0);
         }
-        let fill = |out: &mut [f32], plane: usize, value: f32| {
-            out[plane * area..(plane + 1) * area].fill(value);
-        };
+        let fill = |out: &mut P, plane: usize, value: f32| out.fill(plane * area, area, value);
         fill(out, p + 8 + usize::from(self.stage == Stage::Tile), 1.0);
         fill(out, p + 10, 1.0); // the viewer is the seat to move
         let k = layout.kinds;
@@ -372,6 +370,36 @@ impl Game {
             if share != 0.0 {
                 fill(out, base + p * k + r, share);
             }
+        }
+    }
+}
+
+/// Where [`Game::observe`] writes: a flat array of values, zeros before.
+pub trait Planes {
+    /// The number of values.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Set value `index` (below `len`).
+    fn set(&mut self, index: usize, value: f32);
+    /// Set the `count` values from `start` (within `len`) to `value`.
+    fn fill(&mut self, start: usize, count: usize, value: f32);
+}
+
+impl Planes for [f32] {
+    fn len(&self) -> usize {
+        <[f32]>::len(self)
+    }
+    fn set(&mut self, index: usize, value: f32) {
+        if let Some(slot) = self.get_mut(index) {
+            *slot = value;
+        }
+    }
+    fn fill(&mut self, start: usize, count: usize, value: f32) {
+        if let Some(run) = self.get_mut(start..start + count) {
+            run.fill(value);
         }
     }
 }

@@ -233,19 +233,31 @@ impl LsdBatch {
         Ok((Py::new(py, batch)?, frame))
     }
 
-    /// The observation of every game, float32 `(n, planes, W, W)` as native-endian bytes
-    /// (zeros for a game that is over), written without the GIL on up to `threads` threads.
-    #[pyo3(signature = (threads=1))]
+    /// The observation of every game, `(n, planes, W, W)` of `dtype` ("float32": native
+    /// endian; "uint8": each value times 255, rounded half to even; "bool": value != 0),
+    /// zeros for a game that is over, written without the GIL on up to `threads` threads.
+    #[pyo3(signature = (threads=1, dtype="float32"))]
     fn observation<'py>(
         &self,
         py: Python<'py>,
         threads: usize,
+        dtype: &str,
     ) -> PyResult<Bound<'py, PyByteArray>> {
+        let dtype = match dtype {
+            "float32" => Dtype::Float32,
+            "uint8" => Dtype::Uint8,
+            "bool" => Dtype::Bool,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "no observation dtype {dtype:?}"
+                )))
+            }
+        };
         let layout = &*self.layout;
         let len = layout.observation_len();
-        let bytes = len
-            .checked_mul(4)
-            .and_then(|b| b.checked_mul(self.games.len()))
+        let row = len * dtype.size();
+        let bytes = row
+            .checked_mul(self.games.len())
             .filter(|&b| b <= isize::MAX as usize)
             .ok_or_else(|| PyMemoryError::new_err("the observation is too large to hold"))?;
         PyByteArray::new_with(py, bytes, |buf| {
@@ -257,19 +269,15 @@ impl LsdBatch {
                 let mut start = 0;
                 for i in 0..t {
                     let end = n * (i + 1) / t;
-                    let (part, tail) = rest.split_at_mut((end - start) * len * 4);
+                    let (part, tail) = rest.split_at_mut((end - start) * row);
                     parts.push((start, part));
                     rest = tail;
                     start = end;
                 }
                 each(parts, |(first, part): (usize, &mut [u8])| {
-                    let mut row = vec![0f32; len];
-                    for (j, chunk) in part.chunks_mut(len * 4).enumerate() {
-                        row.fill(0.0);
-                        self.games[first + j].observe(layout, &mut row);
-                        for (dst, v) in chunk.chunks_exact_mut(4).zip(&row) {
-                            dst.copy_from_slice(&v.to_ne_bytes());
-                        }
+                    for (j, chunk) in part.chunks_mut(row).enumerate() {
+                        let mut out = Bytes { buf: chunk, dtype };
+                        self.games[first + j].observe(layout, &mut out);
                     }
                 });
             });
@@ -360,5 +368,66 @@ impl LsdBatch {
             self.layout.width(),
             self.layout.width(),
         )
+    }
+}
+
+/// An observation dtype, as numpy names it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dtype {
+    Float32,
+    Uint8,
+    Bool,
+}
+
+impl Dtype {
+    fn size(self) -> usize {
+        if self == Dtype::Float32 {
+            4
+        } else {
+            1
+        }
+    }
+}
+
+/// An observation row in the bytes of its dtype, zeros before: float32 native endian,
+/// uint8 as numpy's `rint(x * 255).astype(uint8)` of the float32 value, bool 0 or 1.
+struct Bytes<'a> {
+    buf: &'a mut [u8],
+    dtype: Dtype,
+}
+
+impl Bytes<'_> {
+    fn encode(&self, value: f32) -> [u8; 4] {
+        match self.dtype {
+            Dtype::Float32 => value.to_ne_bytes(),
+            Dtype::Uint8 => [(value * 255.0).round_ties_even() as u8, 0, 0, 0],
+            Dtype::Bool => [u8::from(value != 0.0), 0, 0, 0],
+        }
+    }
+}
+
+impl pacru_lsd::game::Planes for Bytes<'_> {
+    fn len(&self) -> usize {
+        self.buf.len() / self.dtype.size()
+    }
+    fn set(&mut self, index: usize, value: f32) {
+        let code = self.encode(value);
+        let size = self.dtype.size();
+        if let Some(slot) = self.buf.get_mut(index * size..(index + 1) * size) {
+            slot.copy_from_slice(&code[..size]);
+        }
+    }
+    fn fill(&mut self, start: usize, count: usize, value: f32) {
+        let code = self.encode(value);
+        let size = self.dtype.size();
+        if let Some(run) = self.buf.get_mut(start * size..(start + count) * size) {
+            if size == 1 {
+                run.fill(code[0]);
+            } else {
+                for slot in run.chunks_exact_mut(size) {
+                    slot.copy_from_slice(&code[..size]);
+                }
+            }
+        }
     }
 }
