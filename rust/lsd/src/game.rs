@@ -282,7 +282,7 @@ impl Game {
                 }
             }
             Stage::Tile => {
-                let face = action - cells;
+                let face = action.wrapping_sub(cells);
                 let run = &self.moves[self.run.0..self.run.1];
                 match run.iter().find(|m| i64::from(m.face) == face) {
                     Some(&mv) => mv,

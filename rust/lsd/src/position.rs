@@ -155,7 +155,8 @@ fn constraint(field: &[(i32, u8)], cell: i32) -> u8 {
     let mut need = 0u8;
     let mut forbid = 0u8;
     for (side, step) in STEP.iter().enumerate() {
-        if let Some(tile) = get(field, cell + step) {
+        // Wrapping: a cell given from outside may lie anywhere; no tile lies beyond the range.
+        if let Some(tile) = get(field, cell.wrapping_add(*step)) {
             // The neighbour's side facing back is the opposite one.
             if tile >> ((side + 2) % 4) & 1 == 1 {
                 need |= 1 << side;
@@ -363,8 +364,10 @@ impl Position {
     pub fn returns(&self, out: &mut [f32]) {
         out.fill(0.0);
         if let Some(outcome) = self.outcome {
-            let all = (1u16 << out.len()) - 1;
-            if outcome.winners != 0 && u16::from(outcome.winners) != all {
+            let all = 1u32
+                .checked_shl(out.len() as u32)
+                .map_or(u32::MAX, |b| b - 1);
+            if outcome.winners != 0 && u32::from(outcome.winners) != all {
                 for (seat, value) in out.iter_mut().enumerate() {
                     *value = if outcome.winners >> seat & 1 == 1 {
                         1.0
@@ -562,7 +565,8 @@ impl Position {
             if let Some(code) = remove(&mut self.field, victim) {
                 let owner = usize::from(code >> OWNER_SHIFT);
                 if let Some(k) = rules.kind_of(owner, code & FACE_BITS) {
-                    self.captured[rules.offset(owner) + k] += 1;
+                    let slot = &mut self.captured[rules.offset(owner) + k];
+                    *slot = slot.saturating_add(1);
                 }
             }
         }

@@ -203,3 +203,33 @@ fn random_games_keep_every_tile_and_play_only_checked_moves() {
         }
     }
 }
+
+#[test]
+fn inputs_far_outside_the_field_are_refused_without_a_panic() {
+    let rules = default_rules(2, true);
+    let layout = Layout::new(rules.clone());
+    let pos = Position::new(&rules).play(&rules, mv(2, 0, 0)).unwrap();
+    for cell in [i32::MAX, i32::MIN, -1, 0] {
+        assert_eq!(
+            pos.check(&rules, Move { face: 40, cell }),
+            Err(Illegal::NoWholeDot)
+        );
+    }
+    assert_eq!(
+        pos.check(
+            &rules,
+            Move {
+                face: 200,
+                cell: encode_cell(1, 0)
+            }
+        ),
+        Err(Illegal::NotInSupply)
+    );
+    let mut game = Game::start(&layout, pos).unwrap();
+    for action in [i64::MIN, i64::MAX, -1, layout.num_actions() as i64] {
+        assert!(game.choose(&layout, action).is_err());
+    }
+    let mut returns = [0.0f32; 40];
+    game.position().returns(&mut returns);
+    assert!(returns.iter().all(|&r| r == 0.0));
+}
