@@ -417,6 +417,7 @@ NATIVE_IMPORTERS = frozenset(
         "pacru.chevron.engine",
         "pacru.chevron.native",
         "pacru._vector_native",
+        "pacru._vector_lsd",
         "pacru.bots.rollouts",
     }
 )

@@ -269,3 +269,56 @@ class Batch:
         tuple[int, ...], tuple[tuple[int, ...], ...], int, int, int, int, int, int, str | None, int
     ]: ...
     def prefix(self, row: int) -> tuple[int, ...]: ...
+
+# An LSD position as the native engine takes it: field (cell code, face | seat << 6) pairs,
+# supplies and captured tiles by kind per seat, the seat to move (-1 once over), the end
+# (0 none, 1 a row, 2 blocked), the winners as a bit set of seats, the last (face, cell).
+_LsdParts = tuple[
+    list[tuple[int, int]],
+    list[list[int]],
+    list[list[int]],
+    int,
+    int,
+    int,
+    tuple[int, int] | None,
+]
+
+class LsdBatch:
+    @staticmethod
+    def create(
+        kinds: list[list[int]],
+        initial: list[list[int]],
+        allow_rotation: bool,
+        strict: bool,
+        row_length: int,
+        start: _LsdParts,
+        n: int,
+    ) -> tuple[LsdBatch, bytearray]: ...
+    def step(
+        self,
+        rows: list[int],
+        actions: list[int],
+        restart: list[bool],
+        starts: list[_LsdParts | None],
+        threads: int = 1,
+    ) -> tuple[LsdBatch, bytearray]: ...
+    def observation(self, threads: int = 1, dtype: str = "float32") -> bytearray: ...
+    def position(
+        self, row: int
+    ) -> tuple[
+        list[tuple[int, int]],
+        list[tuple[int, int]],
+        list[list[int]],
+        list[list[int]],
+        int,
+        int,
+        int,
+        tuple[int, int] | None,
+    ]: ...
+    def prefix(self, row: int) -> list[int]: ...
+    def moves(self, row: int) -> list[tuple[int, int]]: ...
+    def illegal(self, row: int, face: int, cell: int) -> tuple[str, str, int] | None: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_shape(self) -> tuple[int, int, int]: ...

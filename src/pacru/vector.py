@@ -53,8 +53,8 @@ game index, and no game changes.
 
 The stepping of each game lives in one private seam
 (``pacru._vector_loop.PythonLoop``); on the native engine a chevron game is
-stepped by ``pacru._vector_native.NativeLoop`` instead, the whole batch in one
-call into the extension, with the same values.
+stepped by ``pacru._vector_native.NativeLoop`` and LSD by ``pacru._vector_lsd.LsdLoop``
+instead, the whole batch in one call into the extension, with the same values.
 This module needs numpy (the ``ai`` extra); ``import pacru`` does not import it.
 """
 
@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import Any, Final, Literal
 
 import attrs
 import numpy as np
@@ -71,16 +71,11 @@ import numpy.typing as npt
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
 from pacru._parallel import check_memory, default_threads
 from pacru._vector_checks import check_actions, check_legal, merge
-from pacru._vector_loop import Frame, PythonLoop
+from pacru._vector_loop import Frame
+from pacru._vector_seam import choose_loop
 from pacru.base import GameState
-from pacru.chevron.engine import ENGINE
-from pacru.chevron.state import ChevronState
 from pacru.encoding import Encoding
-from pacru.encoding.chevron import ChevronEncoding
 from pacru.games import new_game
-
-if TYPE_CHECKING:
-    from pacru._vector_native import NativeLoop
 
 __all__ = [
     "AUTORESET_MODES",
@@ -223,7 +218,7 @@ class VectorEnv:
             ``"SameStep"`` and ``"NextStep"`` are taken too.
         num_threads: the threads stepping the batch natively, without the GIL
             (``None``: :func:`default_threads`, one per core); the games are the same
-            for every count. The Python loop (LSD, the pure-Python engine) uses one.
+            for every count. The Python loop (the pure-Python engine) uses one.
         observation_dtype: ``float32`` (default), ``uint8`` or ``bool`` (see
             :attr:`VectorState.observation`).
         options: options of :func:`pacru.new_game` (``move_cap``, ``meeting_rule``, ...).
@@ -297,7 +292,7 @@ class VectorEnv:
         self.observation_dtype = dtype
         self.num_actions = self.encoding.num_actions
         self.observation_shape = tuple(self.encoding.observation_shape)
-        self._loop = _loop(self.encoding, start, opening_plies)
+        self._loop = choose_loop(self.encoding, start, opening_plies)
         self._loop.threads = threads
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -586,13 +581,3 @@ def _restore_state(
         env._loop.restore(games),
         env,
     )
-
-
-def _loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> PythonLoop | NativeLoop:
-    """The stepping seam: the native loop for a chevron game on the native engine."""
-    if ENGINE == "native" and isinstance(start, ChevronState):
-        from pacru._vector_native import NativeLoop
-
-        assert isinstance(encoding, ChevronEncoding)
-        return NativeLoop(encoding, start, opening_plies)
-    return PythonLoop(encoding, start, opening_plies)

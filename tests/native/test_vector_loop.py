@@ -114,7 +114,7 @@ def test_the_native_loop_is_used_for_chevron_games() -> None:
     from pacru._vector_native import NativeLoop
 
     assert isinstance(VectorEnv("shacru", num_envs=2)._loop, NativeLoop)
-    assert isinstance(VectorEnv("lsd", num_envs=2)._loop, PythonLoop)
+    assert not isinstance(VectorEnv("lsd", num_envs=2)._loop, (NativeLoop, PythonLoop))
 
 
 def test_an_old_state_is_unchanged_by_a_step() -> None:

@@ -16,7 +16,8 @@
 //!   builds a missing move);
 //! * `Position`: a position with its rules, what the batch layer starts from;
 //! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine;
-//!   `DecisionLayout` and `NativeDecision` (`decisions`): the encodings' decisions.
+//!   `DecisionLayout` and `NativeDecision` (`decisions`): the encodings' decisions;
+//! * `LsdBatch` (`lsd`): the games of an LSD `pacru.vector` batch on `pacru_lsd`.
 //!
 //! Engine errors are typed (`pacru_engine::EngineError`) and become `pacru`'s exceptions
 //! in one place (`errors`). No code path panics on any input.
@@ -25,6 +26,7 @@
 
 mod decisions;
 mod errors;
+mod lsd;
 mod moves;
 mod rollouts;
 mod search;
@@ -363,6 +365,7 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     m.add_class::<state::State>()?;
     m.add_class::<vector::Batch>()?;
+    m.add_class::<lsd::LsdBatch>()?;
     m.add_class::<Moves>()?;
     m.add_class::<decisions::DecisionLayout>()?;
     m.add_class::<decisions::NativeDecision>()?;

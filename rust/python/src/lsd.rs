@@ -1,0 +1,433 @@
+//! `LsdBatch`: the games of a `pacru.vector` LSD batch held natively, stepped decision by
+//! decision with the encoding of `pacru_lsd::game` (the native seam of `pacru._vector_lsd`).
+//!
+//! A position crosses the boundary as the parts an `LsdState` holds (`Parts`): the field
+//! as `(cell code, face | seat << 6)` pairs, each seat's supply and captured tiles by kind,
+//! the seat to move (-1 once over), the end (0 none, 1 a row, 2 blocked) with its winners
+//! as a bit set of seats, and the last move as `(face, cell code)` or None.
+
+use std::sync::Arc;
+
+use pacru_batch::par::{chunks, each};
+use pacru_lsd::{Game, GameError, Layout, Move, Outcome, Position, Rules, Termination};
+use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+
+/// The parts of a position (see the module docs).
+type Parts = (
+    Vec<(i32, u8)>,
+    Vec<Vec<u16>>,
+    Vec<Vec<u16>>,
+    i8,
+    u8,
+    u8,
+    Option<(u8, i32)>,
+);
+
+/// What `position` returns: the parts, with the frontier (`(cell, need | forbid << 4)`)
+/// after the field.
+type PartsOut = (
+    Vec<(i32, u8)>,
+    Vec<(i32, u8)>,
+    Vec<Vec<u16>>,
+    Vec<Vec<u16>>,
+    i8,
+    u8,
+    u8,
+    Option<(u8, i32)>,
+);
+
+fn position_of(rules: &Rules, parts: Parts) -> PyResult<Position> {
+    let (field, supplies, captured, turn, end, winners, last) = parts;
+    let outcome = match end {
+        0 => None,
+        1 => Some(Outcome {
+            termination: Termination::Row,
+            winners,
+        }),
+        2 => Some(Outcome {
+            termination: Termination::Blocked,
+            winners,
+        }),
+        _ => return Err(PyValueError::new_err(format!("no LSD end has code {end}"))),
+    };
+    let last = last.map(|(face, cell)| Move { face, cell });
+    Position::from_parts(rules, &field, &supplies, &captured, turn, outcome, last)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The games a chunk of a step made, or the first row it could not step and why.
+type Stepped = Result<Vec<Arc<Game>>, (usize, GameError)>;
+
+fn game_error(e: GameError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The byte offsets of a frame of `k` rows, `a` actions and `p` players: mask, player,
+/// rewards, terminated, truncated and the end, each array at a multiple of 8 bytes.
+fn offsets(k: usize, a: usize, p: usize) -> Option<[usize; 6]> {
+    let up = |x: usize| x.checked_next_multiple_of(8);
+    let player = up(k.checked_mul(a)?)?;
+    let rewards = up(player.checked_add(k.checked_mul(4)?)?)?;
+    let terminated = up(rewards.checked_add(k.checked_mul(4 * p)?)?)?;
+    let truncated = terminated.checked_add(k)?;
+    let end = truncated.checked_add(k)?;
+    (end <= isize::MAX as usize).then_some([0, player, rewards, terminated, truncated, end])
+}
+
+/// The games of an LSD batch: an immutable value; `step` returns a new one (the games it
+/// does not step are shared).
+#[pyclass(frozen, module = "pacru._native")]
+pub(crate) struct LsdBatch {
+    layout: Arc<Layout>,
+    start: Arc<Game>,
+    games: Vec<Arc<Game>>,
+}
+
+impl LsdBatch {
+    fn row(&self, row: usize) -> PyResult<&Game> {
+        self.games
+            .get(row)
+            .map(|g| &**g)
+            .ok_or_else(|| PyIndexError::new_err(format!("no game {row} in the batch")))
+    }
+
+    /// A frame of `games` (one bytearray, see `step`), written without the GIL.
+    fn frame<'py>(
+        py: Python<'py>,
+        layout: &Layout,
+        games: &[Arc<Game>],
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let (k, a, p) = (games.len(), layout.num_actions(), layout.rules().players());
+        let at = offsets(k, a, p)
+            .ok_or_else(|| PyMemoryError::new_err("the batch's arrays are too large to hold"))?;
+        PyByteArray::new_with(py, at[5], |buf| {
+            py.detach(|| {
+                let mut rewards = vec![0f32; p];
+                for (j, game) in games.iter().enumerate() {
+                    game.write_mask(layout, &mut buf[j * a..(j + 1) * a]);
+                    let player = at[1] + 4 * j;
+                    buf[player..player + 4].copy_from_slice(&game.player().to_ne_bytes());
+                    game.returns(&mut rewards);
+                    for (s, r) in rewards.iter().enumerate() {
+                        let o = at[2] + 4 * (j * p + s);
+                        buf[o..o + 4].copy_from_slice(&r.to_ne_bytes());
+                    }
+                    // LSD has no limit that truncates a game: every end is a termination.
+                    buf[at[3] + j] = u8::from(game.is_over());
+                }
+            });
+            Ok(())
+        })
+    }
+}
+
+#[pymethods]
+impl LsdBatch {
+    /// `n` games at the first decision of `start` (its `Parts`) under the rules of these
+    /// per-seat kinds and counts (`LsdRules.kinds`, `LsdRules.initial`), and the frame of
+    /// every row. `ValueError` for tables or parts the engine refuses.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (kinds, initial, allow_rotation, strict, row_length, start, n))]
+    fn create<'py>(
+        py: Python<'py>,
+        kinds: Vec<Vec<u8>>,
+        initial: Vec<Vec<u16>>,
+        allow_rotation: bool,
+        strict: bool,
+        row_length: u32,
+        start: Parts,
+        n: usize,
+    ) -> PyResult<(Py<LsdBatch>, Bound<'py, PyByteArray>)> {
+        let rules = Rules::new(kinds, initial, allow_rotation, strict, row_length)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let first = position_of(&rules, start)?;
+        let layout = Arc::new(Layout::new(rules));
+        let game = Arc::new(Game::start(&layout, first).map_err(game_error)?);
+        let games = vec![game.clone(); n];
+        let frame = Self::frame(py, &layout, &games)?;
+        let batch = LsdBatch {
+            layout,
+            start: game,
+            games,
+        };
+        Ok((Py::new(py, batch)?, frame))
+    }
+
+    /// The batch after one decision in the games of `rows`: a restart where `restart[j]`
+    /// is set (from `starts[j]`'s parts, or the batch's start where that is None), else the
+    /// action `actions[j]`, which must be legal (`ValueError` naming the game otherwise;
+    /// nothing changes). Returns the new batch and the frame of `rows`, one bytearray: at
+    /// the byte offsets 0, `a`, `b`, `c` and `c + k` (`a = ceil8(k * num_actions)`,
+    /// `b = ceil8(a + 4k)`, `c = ceil8(b + 4k * players)`) the mask (bool, k x
+    /// num_actions), the player deciding (int32, -1 at an end), the rewards (float32, k x
+    /// players), terminated and truncated (bool). The games are stepped without the GIL on
+    /// up to `threads` threads, each on a contiguous chunk of rows.
+    #[pyo3(signature = (rows, actions, restart, starts, threads=1))]
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        rows: Vec<usize>,
+        actions: Vec<i64>,
+        restart: Vec<bool>,
+        starts: Vec<Option<Parts>>,
+        threads: usize,
+    ) -> PyResult<(Py<LsdBatch>, Bound<'py, PyByteArray>)> {
+        let k = rows.len();
+        if actions.len() != k || restart.len() != k || starts.len() != k {
+            return Err(PyValueError::new_err(
+                "rows, actions, restart and starts must be of one length",
+            ));
+        }
+        if let Some(&bad) = rows.iter().find(|&&r| r >= self.games.len()) {
+            return Err(PyIndexError::new_err(format!("no game {bad} in the batch")));
+        }
+        let rules = self.layout.rules();
+        let mut fresh: Vec<Option<Position>> = Vec::with_capacity(k);
+        for (start, &again) in starts.into_iter().zip(&restart) {
+            fresh.push(match start {
+                Some(parts) if again => Some(position_of(rules, parts)?),
+                _ => None,
+            });
+        }
+        let layout = &*self.layout;
+        let stepped: Vec<Stepped> = py.detach(|| {
+            chunks(k, threads, |a, b| {
+                let mut out = Vec::with_capacity(b - a);
+                for j in a..b {
+                    let game = if restart[j] {
+                        match fresh[j].clone() {
+                            Some(position) => {
+                                Arc::new(Game::start(layout, position).map_err(|e| (j, e))?)
+                            }
+                            None => self.start.clone(),
+                        }
+                    } else {
+                        let mut game = (*self.games[rows[j]]).clone();
+                        game.choose(layout, actions[j]).map_err(|e| (j, e))?;
+                        Arc::new(game)
+                    };
+                    out.push(game);
+                }
+                Ok(out)
+            })
+        });
+        let mut games = self.games.clone();
+        let mut shown = Vec::with_capacity(k);
+        for part in stepped {
+            let part =
+                part.map_err(|(j, e)| PyValueError::new_err(format!("game {}: {e}", rows[j])))?;
+            shown.extend(part);
+        }
+        for (&row, game) in rows.iter().zip(&shown) {
+            games[row] = game.clone();
+        }
+        let frame = Self::frame(py, layout, &shown)?;
+        let batch = LsdBatch {
+            layout: self.layout.clone(),
+            start: self.start.clone(),
+            games,
+        };
+        Ok((Py::new(py, batch)?, frame))
+    }
+
+    /// The observation of every game, `(n, planes, W, W)` of `dtype` ("float32": native
+    /// endian; "uint8": each value times 255, rounded half to even; "bool": value != 0),
+    /// zeros for a game that is over, written without the GIL on up to `threads` threads.
+    #[pyo3(signature = (threads=1, dtype="float32"))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        threads: usize,
+        dtype: &str,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let dtype = match dtype {
+            "float32" => Dtype::Float32,
+            "uint8" => Dtype::Uint8,
+            "bool" => Dtype::Bool,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "no observation dtype {dtype:?}"
+                )))
+            }
+        };
+        let layout = &*self.layout;
+        let len = layout.observation_len();
+        let row = len * dtype.size();
+        let bytes = row
+            .checked_mul(self.games.len())
+            .filter(|&b| b <= isize::MAX as usize)
+            .ok_or_else(|| PyMemoryError::new_err("the observation is too large to hold"))?;
+        PyByteArray::new_with(py, bytes, |buf| {
+            py.detach(|| {
+                let n = self.games.len();
+                let t = pacru_batch::par::threads_for(n, threads);
+                let mut parts = Vec::with_capacity(t);
+                let mut rest = buf;
+                let mut start = 0;
+                for i in 0..t {
+                    let end = n * (i + 1) / t;
+                    let (part, tail) = rest.split_at_mut((end - start) * row);
+                    parts.push((start, part));
+                    rest = tail;
+                    start = end;
+                }
+                each(parts, |(first, part): (usize, &mut [u8])| {
+                    for (j, chunk) in part.chunks_mut(row).enumerate() {
+                        let mut out = Bytes { buf: chunk, dtype };
+                        self.games[first + j].observe(layout, &mut out);
+                    }
+                });
+            });
+            Ok(())
+        })
+    }
+
+    /// The parts of game `row`'s position (the final one once it has ended), with its
+    /// frontier after the field (see the module docs).
+    fn position(&self, row: usize) -> PyResult<PartsOut> {
+        let game = self.row(row)?;
+        let rules = self.layout.rules();
+        let pos = game.position();
+        let per_seat = |f: &dyn Fn(usize) -> Vec<u16>| (0..rules.players()).map(f).collect();
+        let (end, winners) = match pos.outcome() {
+            None => (0, 0),
+            Some(o) => (
+                if o.termination == Termination::Row {
+                    1
+                } else {
+                    2
+                },
+                o.winners,
+            ),
+        };
+        Ok((
+            pos.field().to_vec(),
+            pos.frontier().to_vec(),
+            per_seat(&|s| pos.supply(rules, s).to_vec()),
+            per_seat(&|s| pos.captured(rules, s).to_vec()),
+            pos.turn(),
+            end,
+            winners,
+            pos.last().map(|m| (m.face, m.cell)),
+        ))
+    }
+
+    /// The actions already chosen in the move under way in game `row`.
+    fn prefix(&self, row: usize) -> PyResult<Vec<i64>> {
+        Ok(self.row(row)?.prefix().to_vec())
+    }
+
+    /// Game `row`'s legal moves as `(face, cell code)`, in `LsdState.legal_moves()` order.
+    fn moves(&self, row: usize) -> PyResult<Vec<(u8, i32)>> {
+        Ok(self
+            .row(row)?
+            .moves()
+            .iter()
+            .map(|m| (m.face, m.cell))
+            .collect())
+    }
+
+    /// Why the mover of game `row` may not place `face` on `cell`: `(reason, rule, side)`
+    /// as `pacru.lsd`'s `IllegalMoveError` has them (side 0..3 for N E S W, or -1), or None
+    /// for a legal move.
+    fn illegal(
+        &self,
+        row: usize,
+        face: u8,
+        cell: i32,
+    ) -> PyResult<Option<(&'static str, &'static str, i8)>> {
+        let game = self.row(row)?;
+        Ok(game
+            .position()
+            .check(self.layout.rules(), Move { face, cell })
+            .err()
+            .map(|e| {
+                let side = match e {
+                    pacru_lsd::Illegal::ObstructsDot(s)
+                    | pacru_lsd::Illegal::DotAgainstEmpty(s) => s as i8,
+                    _ => -1,
+                };
+                (e.reason(), e.rule(), side)
+            }))
+    }
+
+    /// The number of actions: `W * W + 64`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.layout.num_actions()
+    }
+
+    /// The observation's shape: `(planes, W, W)`.
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        (
+            self.layout.planes(),
+            self.layout.width(),
+            self.layout.width(),
+        )
+    }
+}
+
+/// An observation dtype, as numpy names it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dtype {
+    Float32,
+    Uint8,
+    Bool,
+}
+
+impl Dtype {
+    fn size(self) -> usize {
+        if self == Dtype::Float32 {
+            4
+        } else {
+            1
+        }
+    }
+}
+
+/// An observation row in the bytes of its dtype, zeros before: float32 native endian,
+/// uint8 as numpy's `rint(x * 255).astype(uint8)` of the float32 value, bool 0 or 1.
+struct Bytes<'a> {
+    buf: &'a mut [u8],
+    dtype: Dtype,
+}
+
+impl Bytes<'_> {
+    fn encode(&self, value: f32) -> [u8; 4] {
+        match self.dtype {
+            Dtype::Float32 => value.to_ne_bytes(),
+            Dtype::Uint8 => [(value * 255.0).round_ties_even() as u8, 0, 0, 0],
+            Dtype::Bool => [u8::from(value != 0.0), 0, 0, 0],
+        }
+    }
+}
+
+impl pacru_lsd::game::Planes for Bytes<'_> {
+    fn len(&self) -> usize {
+        self.buf.len() / self.dtype.size()
+    }
+    fn set(&mut self, index: usize, value: f32) {
+        let code = self.encode(value);
+        let size = self.dtype.size();
+        if let Some(slot) = self.buf.get_mut(index * size..(index + 1) * size) {
+            slot.copy_from_slice(&code[..size]);
+        }
+    }
+    fn fill(&mut self, start: usize, count: usize, value: f32) {
+        let code = self.encode(value);
+        let size = self.dtype.size();
+        if let Some(run) = self.buf.get_mut(start * size..(start + count) * size) {
+            if size == 1 {
+                run.fill(code[0]);
+            } else {
+                for slot in run.chunks_exact_mut(size) {
+                    slot.copy_from_slice(&code[..size]);
+                }
+            }
+        }
+    }
+}
