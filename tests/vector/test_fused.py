@@ -11,9 +11,9 @@ import pytest
 from pacru.chevron.engine import ENGINE
 
 pytest.importorskip("gymnasium", reason="Gymnasium is in the test extra")
-from gymnasium.utils.env_checker import data_equivalence  # noqa: E402
+from gymnasium.utils.env_checker import data_equivalence
 
-from pacru.gymnasium_vector import PacruVectorEnv  # noqa: E402
+from pacru.gymnasium_vector import PacruVectorEnv
 
 
 def _pair(**kwargs: Any) -> tuple[PacruVectorEnv, PacruVectorEnv]:
@@ -56,7 +56,8 @@ def test_the_fused_step_gives_the_step_by_step_games(
         **options,
     )
     _same_results(fused.reset(seed=5), stepwise.reset(seed=5))
-    assert fused._turn() is not None and stepwise._turn() is None
+    assert fused._turn() is not None
+    assert stepwise._turn() is None
     rng = np.random.default_rng(7)
     ends = 0
     for _ in range(40):
@@ -94,5 +95,12 @@ def test_max_steps_that_cut_every_game_before_the_learner_decides_is_refused() -
         )
         envs._fused = fused
         with pytest.raises(ValueError, match="max_steps=1 cuts the games"):
-            envs.reset(seed=0)
-            envs.step(envs.action_masks().argmax(axis=1))
+            envs.reset(seed=0)  # the bots' first moves are cut, and cut again
+        # From a state where seat 0 decides: the cut, then the bots' moves cut twice.
+        envs._state = envs.env.init(0)
+        before = envs.state
+        actions = envs.action_masks().argmax(axis=1)
+        with pytest.raises(ValueError, match="max_steps=1 cuts the games"):
+            envs.step(actions)
+        if fused:
+            assert envs.state is before

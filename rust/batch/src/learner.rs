@@ -35,7 +35,10 @@ pub fn game_seed(first: u64, row: usize, episode: i64) -> u64 {
 pub enum Seats {
     Fixed(u8),
     /// `game_seed(first, row, episode) % players` (`pacru._vector_play.draw_seats`).
-    Drawn { first: u64, players: u8 },
+    Drawn {
+        first: u64,
+        players: u8,
+    },
 }
 
 impl Seats {
@@ -121,7 +124,14 @@ impl Turn<'_> {
     }
 
     /// The bots' moves in `game` until `seat` decides: the game, the decisions taken.
-    fn bots(&self, row: usize, game: &Game, seat: u8, steps: i32, episode: i64) -> Option<(Game, i32)> {
+    fn bots(
+        &self,
+        row: usize,
+        game: &Game,
+        seat: u8,
+        steps: i32,
+        episode: i64,
+    ) -> Option<(Game, i32)> {
         let budget = match self.max_steps {
             Some(m) => (i64::from(m) - i64::from(steps)).clamp(0, i64::from(u32::MAX)) as u32,
             None => u32::MAX,
@@ -214,5 +224,96 @@ impl Turn<'_> {
     /// move, and no move is under way.
     fn bots_decide(&self, game: &Game, seat: u8) -> bool {
         !game.is_over() && game.prefix().is_empty() && game.pos().to_move != seat
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pacru_engine::{Position, Rules};
+
+    fn layout() -> Layout {
+        Layout {
+            rules: Rules::new(pacru_engine::Game::Pacru),
+            players: 2,
+            game_index: 3,
+            ply_scale: 1000.0,
+            idle_scale: 100.0,
+            supply: 31,
+        }
+    }
+
+    fn turn<'a>(
+        layout: &'a Layout,
+        start: &'a Game,
+        same_step: bool,
+        max_steps: Option<u32>,
+    ) -> Turn<'a> {
+        Turn {
+            layout,
+            start,
+            same_step,
+            max_steps,
+            bot: Bot::Random,
+            bot_first: mix(7),
+            seats: Seats::Fixed(1),
+        }
+    }
+
+    #[test]
+    fn seeds_and_seats_are_those_of_the_python_hashes() {
+        // pacru._vector_random.game_seeds(3, episodes, salt=1) and draw_seats(3, ..., 3).
+        let first = mix(8_057_464_973_209_016_152); // hash_base(3, 1)
+        assert_eq!(game_seed(first, 2, 5), 14_795_265_064_965_453_108);
+        let seats = Seats::Drawn { first, players: 3 };
+        let drawn: Vec<u8> = [0, 0, 5, 7]
+            .iter()
+            .enumerate()
+            .map(|(i, &e)| seats.of(i, e))
+            .collect();
+        assert_eq!(drawn, vec![1, 1, 0, 2]);
+    }
+
+    #[test]
+    fn an_illegal_action_is_refused_and_a_shown_end_restarts() {
+        let layout = layout();
+        let start = Game::start(&layout, Position::start(2).unwrap());
+        let t = turn(&layout, &start, false, None);
+        assert_eq!(
+            t.step(0, &start, false, 999, 0, 0).unwrap_err(),
+            TurnError::Illegal(999)
+        );
+        assert_eq!(
+            t.step(0, &start, false, -1, 0, 0).unwrap_err(),
+            TurnError::Illegal(-1)
+        );
+        // A row showing an end restarts (episode + 1); the bots open for seat 1.
+        let row = t.step(0, &start, true, 999, 40, 3).unwrap();
+        assert_eq!(
+            (row.episode, row.shown, row.end, row.seat),
+            (4, false, None, 1)
+        );
+        assert_eq!(row.game.pos().to_move, 1);
+        assert!(row.game.prefix().is_empty());
+        assert!(row.steps >= 1, "the bot's move took its decisions");
+    }
+
+    #[test]
+    fn max_steps_cuts_shown_next_step_and_refused_when_the_bots_are_cut_twice() {
+        let layout = layout();
+        let start = Game::start(&layout, Position::start(2).unwrap());
+        let action = start.legal.iter().next().unwrap();
+        // Next-step: the learner's first decision reaches max_steps=1: the end is shown.
+        let row = turn(&layout, &start, false, Some(1))
+            .step(0, &start, false, i64::from(action), 0, 0)
+            .unwrap();
+        assert!(row.shown);
+        assert_eq!(row.end, Some(End::default()));
+        assert_eq!((row.steps, row.episode, row.reward), (1, 0, 0.0));
+        // Same-step: the cut restarts the game, whose bot's moves (seat 0) are cut twice.
+        let err = turn(&layout, &start, true, Some(1))
+            .step(0, &start, false, i64::from(action), 0, 0)
+            .unwrap_err();
+        assert_eq!(err, TurnError::Restarts);
     }
 }

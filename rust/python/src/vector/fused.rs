@@ -33,8 +33,15 @@ pub(super) fn layout(n: usize, p: usize, row_bytes: usize) -> Option<[usize; 7]>
     let seats = up(rewards.checked_add(n.checked_mul(4)?)?)?;
     let observation = up(seats.checked_add(n.checked_mul(8)?)?)?;
     let end = observation.checked_add(n.checked_mul(row_bytes)?)?;
-    (end <= isize::MAX as usize)
-        .then_some([frame, steps, episodes, rewards, seats, observation, end])
+    (end <= isize::MAX as usize).then_some([
+        frame,
+        steps,
+        episodes,
+        rewards,
+        seats,
+        observation,
+        end,
+    ])
 }
 
 /// The rows of a learner step's arrays (or some of them), borrowed from its bytearray.
@@ -97,7 +104,15 @@ impl<'a> Rows<'a> {
 
     /// Row `j`: `row`'s decision (or its end shown), its end's rewards and flags, its
     /// counts, the learner's reward and seat, and its observation (zeros at an end).
-    fn write(&mut self, j: usize, p: usize, row: &Row, turn: &Turn<'_>, cell: Cell, row_bytes: usize) {
+    fn write(
+        &mut self,
+        j: usize,
+        p: usize,
+        row: &Row,
+        turn: &Turn<'_>,
+        cell: Cell,
+        row_bytes: usize,
+    ) {
         let out = &mut self.out;
         let mask = &mut out.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS];
         let player = if row.shown {
@@ -187,7 +202,12 @@ pub(super) fn learner_step<'py>(
             first: mix(o.seat_base),
             players: layout.players,
         },
-        _ => return Err(PyValueError::new_err(format!("no seat {} in the game", o.seat))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "no seat {} in the game",
+                o.seat
+            )))
+        }
     };
     let bot = match o.bot {
         "random" => Bot::Random,
