@@ -12,6 +12,7 @@ observation        ``Dict``, batched: ``"observation"``, float32 (or
                    ``observation_dtype``) ``(num_envs, *observation_shape)``,
                    the learner's view (:meth:`pacru.encoding.Encoding.observation`),
                    read-only, and ``"action_mask"``, int8 ``(num_envs, num_actions)``
+                   (a read-only view of the state's bool mask, no copy)
 reward             float32 ``(num_envs,)``: 0 until a game ends, then the
                    learner's :meth:`pacru.GameState.returns`
 terminated         the game ended by the rules at this step
@@ -31,8 +32,11 @@ illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
 ``opponent`` is one of:
 
 - ``"random"`` or ``"greedy"``: :class:`pacru.bots.RandomBot`'s and
-  :class:`pacru.bots.GreedyBot`'s rules, played natively and batched (one call
-  for every game's moves) for a chevron game on the native engine;
+  :class:`pacru.bots.GreedyBot`'s rules, played natively and batched for a
+  chevron game on the native engine: a whole :meth:`PacruVectorEnv.step` (the
+  learner's decision, the bots' moves until it decides again, the restarts,
+  the observation) is one call into the extension, on the env's threads
+  without the GIL, with the games of the step by step path;
 - a *batched policy*: a callable taking two positional arguments,
   ``(observation, legal_action_mask) -> actions``, on the whole arrays of the
   games where an opponent decides (observation of ``observation_dtype``,

@@ -69,7 +69,12 @@ def test_the_fused_step_gives_the_step_by_step_games(
         assert fused.state.equals(stepwise.state)
         assert np.array_equal(fused.state.observation, stepwise.state.observation)
         assert not fused.state.observation.flags.writeable
-        ends += int((a[2] | a[3]).sum())
+        ended = np.flatnonzero(a[2] | a[3]).tolist()
+        ends += len(ended)
+        if mode == "same-step" and "max_steps" not in options:
+            # The new game's learner makes its first move: seat s finds s bot moves played.
+            for i in ended:
+                assert fused.env.position(fused.state, i).ply == a[4]["seat"][i]
     assert ends >= 3, "the games end and restart along the way"
 
 
@@ -104,3 +109,24 @@ def test_max_steps_that_cut_every_game_before_the_learner_decides_is_refused() -
             envs.step(actions)
         if fused:
             assert envs.state is before
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_seat_none_same_step_a_new_games_learner_makes_its_first_move(fused: bool) -> None:
+    """A game that ends in the bots' moves restarts with its new episode's seat at once: the
+    bots play the moves before that seat's first, never the learner's own (both paths; the
+    fused one where the native engine runs)."""
+    envs = PacruVectorEnv(
+        "pacru", 2, 8, opponent="random", seat=None, move_cap=6, autoreset_mode="same-step"
+    )
+    envs._fused = fused
+    envs.reset(seed=2)
+    rng = np.random.default_rng(3)
+    restarts = 0
+    for _ in range(30):
+        mask = envs.action_masks()
+        _, _, terminated, truncated, infos = envs.step((rng.random(mask.shape) * mask).argmax(1))
+        for i in np.flatnonzero(terminated | truncated).tolist():
+            assert envs.env.position(envs.state, i).ply == infos["seat"][i]
+            restarts += 1
+    assert restarts >= 8
