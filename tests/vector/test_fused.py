@@ -117,9 +117,9 @@ def test_seat_none_same_step_a_new_games_learner_makes_its_first_move(fused: boo
     bots play the moves before that seat's first, never the learner's own (both paths; the
     fused one where the native engine runs)."""
     envs = PacruVectorEnv(
-        "pacru", 2, 8, opponent="random", seat=None, move_cap=6, autoreset_mode="same-step"
+        "pacru", 2, 8, opponent="random", seat=None, move_cap=7, autoreset_mode="same-step"
     )
-    envs._fused = fused
+    envs._fused = fused  # an odd move cap: games also end on seat 0's moves, a bot's for seat 1
     envs.reset(seed=2)
     rng = np.random.default_rng(3)
     restarts = 0
