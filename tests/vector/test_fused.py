@@ -14,6 +14,7 @@ pytest.importorskip("gymnasium", reason="Gymnasium is in the test extra")
 from gymnasium.utils.env_checker import data_equivalence
 
 from pacru.gymnasium_vector import PacruVectorEnv
+from pacru.vector import STATE_ARRAYS
 
 
 def _pair(**kwargs: Any) -> tuple[PacruVectorEnv, PacruVectorEnv]:
@@ -130,3 +131,27 @@ def test_seat_none_same_step_a_new_games_learner_makes_its_first_move(fused: boo
             assert envs.env.position(envs.state, i).ply == infos["seat"][i]
             restarts += 1
     assert restarts >= 8
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+@pytest.mark.parametrize("mode", ["same-step", "next-step"])
+def test_the_fused_step_gives_the_same_games_on_every_thread_count(mode: str) -> None:
+    """200 games: 3 threads take chunks of 66 or 67 games (a thread takes at least 64)."""
+    kwargs: dict[str, Any] = {"seat": None, "move_cap": 9, "autoreset_mode": mode}
+    envs = [PacruVectorEnv("pacru", 2, 200, "greedy", num_threads=t, **kwargs) for t in (1, 3)]
+    results = [e.reset(seed=4) for e in envs]
+    _same_results(*results)
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        mask = envs[0].action_masks()
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        _same_results(*(e.step(actions) for e in envs))
+        # (``equals`` also compares the envs' arguments, num_threads among them.)
+        one, three = (e.state for e in envs)
+        for name in (*STATE_ARRAYS, "observation"):
+            assert np.array_equal(getattr(one, name), getattr(three, name))
+        assert all(
+            envs[0].env.position(one, i) == envs[1].env.position(three, i)
+            and envs[0].env.prefix(one, i) == envs[1].env.prefix(three, i)
+            for i in range(200)
+        )
