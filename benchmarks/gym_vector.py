@@ -14,7 +14,9 @@ were measured); the
 opponents then play their moves until the learner decides again. A learner step
 is one decision of one game: a call of ``step`` counts ``num_envs``, as SB3 and
 Gymnasium count vector steps. The observation is returned at every step (a
-learner reads it). Figures are wall-clock rates, best of ``--windows`` windows.
+learner reads it). Figures are wall-clock rates, best of ``--windows`` windows,
+with the same window's rate per CPU second of the process (all its threads: on
+a shared machine the wall clock also counts the waits for a core).
 ``--threads`` sets ``num_threads`` (omitted: the environment's default, one per
 core; benchmarks of the code before ``num_threads`` existed leave it out). This
 is a script, not a test: it asserts nothing and its figures depend on the machine.
@@ -40,8 +42,9 @@ def rate(
     threads: int | None,
     seconds: float,
     windows: int,
-) -> float:
-    """Learner steps per second against ``opponent``, best of ``windows`` windows."""
+) -> tuple[float, float]:
+    """Learner steps per second against ``opponent``, best of ``windows`` windows, and
+    per CPU second of this process in that window (all its threads together)."""
     kwargs: dict[str, Any] = {}
     if threads is not None and "num_threads" in inspect.signature(PacruVectorEnv).parameters:
         kwargs["num_threads"] = threads
@@ -49,9 +52,10 @@ def rate(
     envs.reset(seed=0)
     rng = np.random.default_rng(0)
     native_draw = hasattr(envs.env, "random_actions")
-    best = 0.0
+    best = (0.0, 0.0)
     for _ in range(windows):
         steps = 0
+        cpu = time.process_time()
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             if native_draw:
@@ -65,7 +69,9 @@ def rate(
                 actions = cells[firsts + picks] - np.arange(num_envs) * mask.shape[1]
             envs.step(actions)
             steps += 1
-        best = max(best, steps * num_envs / (time.perf_counter() - start))
+        wall = time.perf_counter() - start
+        used = max(time.process_time() - cpu, 1e-9)
+        best = max(best, (steps * num_envs / wall, steps * num_envs / used))
     return best
 
 
@@ -80,7 +86,7 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=3)
     args = parser.parse_args()
     for opponent in args.opponents.split(","):
-        r = rate(
+        r, per_cpu = rate(
             args.game,
             args.players,
             args.num_envs,
@@ -91,7 +97,8 @@ def main() -> None:
         )
         print(
             f"PacruVectorEnv {args.game}-{args.players}p, {args.num_envs} envs, "
-            f"against {opponent}: {r:,.0f} learner steps/s"
+            f"against {opponent}: {r:,.0f} learner steps/s "
+            f"({per_cpu:,.0f} per CPU second of this process)"
         )
 
 

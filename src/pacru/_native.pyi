@@ -261,6 +261,21 @@ class Batch:
         budgets: bytes,
         threads: int = 1,
     ) -> tuple[Batch, bytearray, bytearray]: ...
+    def learner_step(
+        self,
+        actions: bytes,
+        restart: bytes,
+        steps: bytes,
+        episodes: bytes,
+        same_step: bool,
+        max_steps: int | None,
+        seat: int,
+        seat_base: int,
+        bot: str,
+        bot_base: int,
+        dtype: str = "float32",
+        threads: int = 1,
+    ) -> tuple[Batch, bytearray]: ...
     def random_actions(self, base: int, shown: bytes, threads: int = 1) -> bytearray: ...
     def observation(self, threads: int = 1, dtype: str = "float32") -> bytearray: ...
     def position(

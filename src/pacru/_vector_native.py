@@ -13,7 +13,7 @@ restarted games' positions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,6 +25,9 @@ from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding.chevron import ChevronEncoding
+
+if TYPE_CHECKING:
+    from pacru._vector_play import Turn
 
 __all__ = ["NativeLoop"]
 
@@ -222,6 +225,62 @@ class NativeLoop(Loop):
             self.threads,
         )
         return new, self._frame(raw, len(seats)), np.frombuffer(taken, dtype=np.uint32)
+
+    def learner_step(
+        self,
+        games: Any,
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_] | None,
+        counts: tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]],
+        turn: Turn,
+    ) -> tuple[Any, Frame, tuple[npt.NDArray[Any], ...]]:
+        """One learner step of every game against a built-in bot, in one native call
+        (``pacru._native.Batch.learner_step``): the learner's ``actions`` (or a
+        next-step ``restart``), the bots' moves until the learner decides again, the
+        restarts, the frame and the observation.
+
+        Returns the new games, the frame, and (views of the call's one bytearray)
+        the step counts (int32), episodes (int64), the learner's rewards (float32),
+        its seats (int64) and the observation (``turn.dtype``), one row a game.
+        """
+        batch: _native.Batch = games
+        steps, episodes = counts
+        new, raw = batch.learner_step(
+            actions.astype(np.int64).tobytes(),
+            b"" if restart is None else restart.tobytes(),
+            steps.tobytes(),
+            episodes.tobytes(),
+            turn.same_step,
+            turn.max_steps,
+            turn.seat,
+            turn.seat_base,
+            turn.bot,
+            turn.bot_base,
+            turn.dtype.name,
+            self.threads,
+        )
+        n, enc = len(episodes), self.encoding
+        at_steps = _ceil8(self._frame_end(n))
+        at_episodes = _ceil8(at_steps + 4 * n)
+        at_rewards = at_episodes + 8 * n
+        at_seats = _ceil8(at_rewards + 4 * n)
+        at_observation = _ceil8(at_seats + 8 * n)
+        shape = (n, *enc.observation_shape)
+        arrays = (
+            np.frombuffer(raw, np.int32, n, at_steps),
+            np.frombuffer(raw, np.int64, n, at_episodes),
+            np.frombuffer(raw, np.float32, n, at_rewards),
+            np.frombuffer(raw, np.int64, n, at_seats),
+            np.frombuffer(raw, turn.dtype, int(np.prod(shape)), at_observation).reshape(shape),
+        )
+        return new, self._frame(raw, n), arrays
+
+    def _frame_end(self, k: int) -> int:
+        """The end of a frame of ``k`` rows (past its truncated flags)."""
+        enc = self.encoding
+        a = _ceil8(k * enc.num_actions)
+        b = _ceil8(a + 4 * k)
+        return _ceil8(b + 4 * k * enc.players) + 2 * k
 
     def _frame(self, raw: bytearray, k: int) -> Frame:
         """The arrays of a native frame of ``k`` rows: views of its one bytearray, at the

@@ -29,7 +29,16 @@ from pacru.errors import IllegalMoveError
 if TYPE_CHECKING:
     from pacru.vector import BatchedPolicy, VectorEnv, VectorState
 
-__all__ = ["BUILT_IN", "Ends", "draw_seats", "game_seeds", "native_bots", "play_opponents"]
+__all__ = [
+    "BUILT_IN",
+    "Ends",
+    "Turn",
+    "draw_seats",
+    "fused_step",
+    "game_seeds",
+    "native_bots",
+    "play_opponents",
+]
 
 #: The bots played natively and batched.
 BUILT_IN: Final = ("random", "greedy")
@@ -53,8 +62,13 @@ def play_opponents(
     opponent: str | BatchedPolicy,
     seats: Any,
     seed: int,
+    drawn: int | None = None,
 ) -> VectorState:
-    """:meth:`pacru.vector.VectorEnv.play_opponents` (see there)."""
+    """:meth:`pacru.vector.VectorEnv.play_opponents` (see there); with ``drawn``, the
+    learner's seat of each game is :func:`draw_seats` of ``drawn`` and its episode,
+    drawn again whenever a game restarts (``seats`` then unused)."""
+    if drawn is not None:
+        seats = draw_seats(drawn, state.episode, env.players)
     seat = np.asarray(seats)
     if seat.shape != (env.num_envs,):
         raise ValueError(f"seats must have shape ({env.num_envs},), not {seat.shape}")
@@ -70,6 +84,8 @@ def play_opponents(
     ends = Ends(state)
     pending: dict[int, list[int]] = {}
     while True:
+        if drawn is not None:  # a restarted game's learner has its new episode's seat
+            seat = draw_seats(drawn, state.episode, env.players)
         rows = np.flatnonzero((state.current_player >= 0) & (state.current_player != seat))
         if not rows.size:
             break
@@ -137,6 +153,63 @@ class Ends:
 def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
     array.flags.writeable = False
     return array
+
+
+@attrs.frozen
+class Turn:
+    """What every game's learner step against a built-in bot shares
+    (``pacru._vector_native.NativeLoop.learner_step``): the reset rule, the
+    ``max_steps`` cut, the learner's seat (-1: drawn per game and episode from
+    ``seat_base``, as :func:`draw_seats`), the bot, the hash base of its draws
+    (:func:`pacru._vector_random.hash_base`) and the observation dtype."""
+
+    same_step: bool
+    max_steps: int | None
+    seat: int
+    seat_base: int
+    bot: str
+    bot_base: int
+    dtype: np.dtype[Any]
+
+
+def fused_step(
+    env: VectorEnv, state: VectorState, actions: Any, turn: Turn
+) -> tuple[VectorState, npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """:meth:`pacru.vector.VectorEnv.step` with ``actions`` then the built-in bot's moves
+    until the learner decides again (:func:`play_opponents`, or :func:`native_bots` in
+    next-step mode), in one native call: the same state (observation made), the
+    learner's rewards (float32, its seat of the episode it decided in) and its seats now
+    (int64), both new arrays.
+
+    Raises:
+        IllegalMoveError: as :meth:`pacru.vector.VectorEnv.step` (no game changes).
+        ValueError: ``max_steps`` cuts a game twice in the bots' moves.
+    """
+    acts = env._check(state, actions, look_up=False)
+    restart = None if turn.same_step else state.terminated | state.truncated
+    loop: Any = env._loop
+    try:
+        games, frame, arrays = loop.learner_step(
+            state._games, acts, restart, (state.step_count, state.episode), turn
+        )
+    except ValueError:
+        env._check(state, actions)  # names the illegal action, if that was the error
+        raise
+    steps, episodes, rewards, seats, observation = arrays
+    after = type(state)(
+        _frozen(frame.legal_action_mask),
+        _frozen(frame.current_player),
+        _frozen(frame.rewards),
+        _frozen(frame.terminated),
+        _frozen(frame.truncated),
+        _frozen(steps),
+        _frozen(episodes),
+        state.seed,
+        games,
+        env,
+    )
+    after._observed.append(_frozen(observation))
+    return after, rewards, seats
 
 
 def native_bots(

@@ -12,6 +12,7 @@ observation        ``Dict``, batched: ``"observation"``, float32 (or
                    ``observation_dtype``) ``(num_envs, *observation_shape)``,
                    the learner's view (:meth:`pacru.encoding.Encoding.observation`),
                    read-only, and ``"action_mask"``, int8 ``(num_envs, num_actions)``
+                   (a read-only view of the state's bool mask, no copy)
 reward             float32 ``(num_envs,)``: 0 until a game ends, then the
                    learner's :meth:`pacru.GameState.returns`
 terminated         the game ended by the rules at this step
@@ -31,8 +32,11 @@ illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
 ``opponent`` is one of:
 
 - ``"random"`` or ``"greedy"``: :class:`pacru.bots.RandomBot`'s and
-  :class:`pacru.bots.GreedyBot`'s rules, played natively and batched (one call
-  for every game's moves) for a chevron game on the native engine;
+  :class:`pacru.bots.GreedyBot`'s rules, played natively and batched for a
+  chevron game on the native engine: a whole :meth:`PacruVectorEnv.step` (the
+  learner's decision, the bots' moves until it decides again, the restarts,
+  the observation) is one call into the extension, on the env's threads
+  without the GIL, with the games of the step by step path;
 - a *batched policy*: a callable taking two positional arguments,
   ``(observation, legal_action_mask) -> actions``, on the whole arrays of the
   games where an opponent decides (observation of ``observation_dtype``,
@@ -75,7 +79,16 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
-from pacru._vector_play import BUILT_IN, Ends, draw_seats, native_bots
+from pacru._vector_play import (
+    BUILT_IN,
+    Ends,
+    Turn,
+    draw_seats,
+    fused_step,
+    native_bots,
+    play_opponents,
+)
+from pacru._vector_random import hash_base
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
@@ -203,6 +216,10 @@ class PacruVectorEnv(
         self._pending: dict[int, list[int]] = {}
         self._state: VectorState | None = None
         self._seeds = (0, 0)
+        self._end_shown: dict[str, Any] | None = None
+        #: Whether a built-in bot plays in the one native call of a learner step
+        #: (``_turn``); tests turn it off to compare with the step by step path.
+        self._fused = True
         self.single_observation_space = observation_space(
             self.env.encoding, self.env.observation_dtype
         )
@@ -288,23 +305,55 @@ class PacruVectorEnv(
                 or a batched opponent returned an illegal action.
             RuntimeError: before the first :meth:`reset`.
         """
-        seats = self.seats
-        state = self._opponents_play(self.env.step(self.state, actions))
-        self._state = state
-        rows = np.arange(self.num_envs)
-        rewards = np.array(state.rewards[rows, seats], dtype=np.float32)
-        infos = self._infos()
-        ended = state.terminated | state.truncated
-        if self.env.autoreset_mode == "same-step" and ended.any():
-            final = np.empty(self.num_envs, dtype=object)
-            for i in np.flatnonzero(ended).tolist():
-                final[i] = {
-                    "observation": np.zeros(self.env.observation_shape, self.env.observation_dtype),
-                    "action_mask": np.ones(self.env.num_actions, dtype=np.int8),
-                }
-            infos["final_obs"] = final
-            infos["_final_obs"] = ended
+        turn = self._turn()
+        if turn is not None:  # the built-in bots natively: one call for everything
+            state, rewards, seats = fused_step(self.env, self.state, actions, turn)
+            self._state = state
+            infos = {"seat": seats, "_seat": np.ones(self.num_envs, dtype=np.bool_)}
+        else:
+            before = self.seats
+            state = self._opponents_play(self.env.step(self.state, actions))
+            self._state = state
+            rewards = np.array(state.rewards[np.arange(self.num_envs), before], dtype=np.float32)
+            infos = self._infos()
+        if self.env.autoreset_mode == "same-step":
+            ended = state.terminated | state.truncated
+            if ended.any():
+                final = np.empty(self.num_envs, dtype=object)
+                final[np.flatnonzero(ended)] = [self._final_obs()] * int(ended.sum())
+                infos["final_obs"] = final
+                infos["_final_obs"] = ended
         return self._observe(), rewards, state.terminated.copy(), state.truncated.copy(), infos
+
+    def _final_obs(self) -> dict[str, Any]:
+        """The observation of an end (zeros, mask all ones), read-only, made once."""
+        if self._end_shown is None:
+            zeros = np.zeros(self.env.observation_shape, self.env.observation_dtype)
+            ones = np.ones(self.env.num_actions, dtype=np.int8)
+            zeros.flags.writeable = ones.flags.writeable = False
+            self._end_shown = {"observation": zeros, "action_mask": ones}
+        return self._end_shown
+
+    def _turn(self) -> Turn | None:
+        """What the fused native step of a built-in bot needs, or None where it does not
+        apply (a batched policy or Python bots, the Python loop, drawn openings)."""
+        env = self.env
+        if (
+            not self._fused
+            or self._batched not in BUILT_IN
+            or env.opening_plies
+            or not hasattr(env._loop, "learner_step")
+        ):
+            return None
+        return Turn(
+            same_step=env.autoreset_mode == "same-step",
+            max_steps=env.max_steps,
+            seat=-1 if self._fixed_seat is None else self._fixed_seat,
+            seat_base=hash_base(self._seeds[1], 1),
+            bot=str(self._batched),
+            bot_base=hash_base(self._seeds[0], 0),
+            dtype=env.observation_dtype,
+        )
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions: bool ``(num_envs, num_actions)`` (all True at an end
@@ -323,13 +372,15 @@ class PacruVectorEnv(
                 state = native_bots(self.env, state, bot, seats, self._seeds[0])
                 self._state = state
             return state
-        while self._batched is not None:
-            state = self.env.play_opponents(state, self._batched, self.seats, seed=self._seeds[0])
+        if self._batched is not None:
+            # Same-step: a game that ends during the opponents' moves restarts with a new
+            # episode, whose learner's seat (seat=None) is drawn again at once.
+            drawn = self._seeds[1] if self._fixed_seat is None else None
+            state = play_opponents(
+                self.env, state, self._batched, self.seats, self._seeds[0], drawn=drawn
+            )
             self._state = state
-            # Same-step: a game that ended during the opponents' moves restarted with a new
-            # episode, whose learner's seat (seat=None) may differ from the one played to.
-            if not ((state.current_player >= 0) & (state.current_player != self.seats)).any():
-                return state
+            return state
         env = self.env
         ends = Ends(state)
         while True:
@@ -369,7 +420,8 @@ class PacruVectorEnv(
         return {
             # The state's own read-only array: a learner copies it into its buffer anyway.
             "observation": state.observation,
-            "action_mask": state.legal_action_mask.astype(np.int8),
+            # int8 as Gymnasium's mask: a view of the bool mask's bytes (0 or 1), no copy.
+            "action_mask": state.legal_action_mask.view(np.int8),
         }
 
     def _infos(self) -> dict[str, Any]:

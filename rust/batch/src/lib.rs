@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod decision;
+pub mod learner;
 pub mod opponent;
 pub mod par;
 mod rng;

@@ -16,6 +16,8 @@ use pyo3::types::{PyByteArray, PyTuple};
 use crate::errors::{bytearray, no_memory};
 use crate::PyPosition;
 
+mod fused;
+
 // A frame, the arrays of the rows of a step, is one writable bytearray numpy reads in
 // place (no copy, no Python object a row), each array at an offset of [`offsets`]: mask
 // (bool, rows x actions), player (int32), rewards (float32, rows x players), terminated
@@ -158,6 +160,24 @@ fn new_frame<'py, T: Send>(
     let mut result = None;
     let bytes = PyByteArray::new_with(py, total, |buf| {
         result = Some(py.detach(|| write(Out::of(buf, k, p))));
+        Ok(())
+    })?;
+    match result {
+        Some(r) => Ok((bytes, r)),
+        None => Err(PyRuntimeError::new_err("the frame was not written")),
+    }
+}
+
+/// A new bytearray of `total` bytes, written by `write` without the GIL (it is new and
+/// zeroed, and no other thread can reach it yet); `write`'s result comes back with it.
+fn new_frame_of<'py, T: Send>(
+    py: Python<'py>,
+    total: usize,
+    write: impl FnOnce(&mut [u8]) -> T + Send,
+) -> PyResult<(Bound<'py, PyByteArray>, T)> {
+    let mut result = None;
+    let bytes = PyByteArray::new_with(py, total, |buf| {
+        result = Some(py.detach(|| write(buf)));
         Ok(())
     })?;
     match result {
@@ -532,6 +552,56 @@ impl Batch {
             threads,
         };
         Ok((Py::new(py, batch)?, frame, bytearray(py, &taken)?))
+    }
+
+    /// One learner step against the built-in bot `bot` ("random" or "greedy") in every
+    /// game, in one call: game `i` takes `actions[i]` (which must be legal: `ValueError`
+    /// naming the game), or restarts where `restart[i]` is set (next-step: its row showed
+    /// an end; the action is ignored); with `same_step` a game that ends restarts at once
+    /// and the bots play on in the new game, else its end is shown (player -1). The bots
+    /// then play every game's moves until the learner's seat decides (`seat`, or, when
+    /// -1, drawn per game and episode as `pacru._vector_play.draw_seats` with `seat_base`
+    /// = `hash_base(seed, 1)`); the move at ply `q` of game `i` draws from
+    /// `SplitMix64::for_game(seed_i, q)`, `seed_i` hashed from `bot_base`, `i` and the
+    /// episode as in `Batch.play_bots`. `max_steps` cuts a game after that many decisions
+    /// (truncated, zero rewards); `ValueError` when it cuts a game twice in the bots'
+    /// moves. `steps` holds int32 and `episodes` int64 values, one a game, `restart` a
+    /// byte a game or nothing, all native-endian. Returns the new batch and one bytearray:
+    /// the frame of `Batch.advance` (rewards and flags of the last end met in the step),
+    /// then at offsets rounded up to 8 bytes the step counts (int32), the episodes
+    /// (int64), right after them the learner's rewards (float32, its seat of the episode
+    /// it decided in), then its seats now (int64) and the observation (as
+    /// `Batch.observation` writes it for `dtype`, zeros where the player is -1). Played
+    /// without the GIL on up to `threads` threads; the same games for every count.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (actions, restart, steps, episodes, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
+    fn learner_step<'py>(
+        &self,
+        py: Python<'py>,
+        actions: &[u8],
+        restart: &[u8],
+        steps: &[u8],
+        episodes: &[u8],
+        same_step: bool,
+        max_steps: Option<u32>,
+        seat: i32,
+        seat_base: u64,
+        bot: &str,
+        bot_base: u64,
+        dtype: &str,
+        threads: usize,
+    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
+        let options = fused::Options {
+            same_step,
+            max_steps,
+            seat,
+            seat_base,
+            bot,
+            bot_base,
+            dtype,
+            threads,
+        };
+        fused::learner_step(self, py, actions, restart, steps, episodes, &options)
     }
 
     /// A uniformly random action of every game, as the native-endian int64 bytes of one

@@ -1,0 +1,157 @@
+"""The fused learner step of PacruVectorEnv (one native call against a built-in bot) gives
+exactly what the step by step path gives: VectorEnv.step, then the bots' moves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pacru.chevron.engine import ENGINE
+
+pytest.importorskip("gymnasium", reason="Gymnasium is in the test extra")
+from gymnasium.utils.env_checker import data_equivalence
+
+from pacru.gymnasium_vector import PacruVectorEnv
+from pacru.vector import STATE_ARRAYS
+
+
+def _pair(**kwargs: Any) -> tuple[PacruVectorEnv, PacruVectorEnv]:
+    fused = PacruVectorEnv(**kwargs)
+    stepwise = PacruVectorEnv(**kwargs)
+    stepwise._fused = False
+    return fused, stepwise
+
+
+def _same_results(a: Any, b: Any) -> None:
+    """Two results of ``step`` (or ``reset``): equal values, dtypes and shapes."""
+    assert data_equivalence(a, b, exact=True)
+
+
+CASES = [
+    # (game, players, opponent, seat, autoreset mode, options)
+    ("pacru", 2, "random", 0, "next-step", {"move_cap": 12}),
+    ("pacru", 2, "random", 1, "same-step", {"move_cap": 12}),
+    ("pacru", 2, "greedy", None, "same-step", {"move_cap": 10}),
+    ("pacru", 2, "random", None, "next-step", {"move_cap": 10}),
+    ("pacru", 3, "random", None, "same-step", {"move_cap": 9, "num_threads": 2}),
+    ("shacru", 2, "greedy", 1, "next-step", {"max_steps": 7, "observation_dtype": "uint8"}),
+    ("azacru", 3, "random", None, "same-step", {"max_steps": 11, "observation_dtype": "bool"}),
+    ("lilacru", 4, "random", 2, "next-step", {"max_steps": 9, "num_threads": 3}),
+]
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+@pytest.mark.parametrize(("game", "players", "opponent", "seat", "mode", "options"), CASES)
+def test_the_fused_step_gives_the_step_by_step_games(
+    game: str, players: int, opponent: str, seat: int | None, mode: str, options: dict[str, Any]
+) -> None:
+    fused, stepwise = _pair(
+        game=game,
+        players=players,
+        num_envs=12,
+        opponent=opponent,
+        seat=seat,
+        autoreset_mode=mode,
+        **options,
+    )
+    _same_results(fused.reset(seed=5), stepwise.reset(seed=5))
+    assert fused._turn() is not None
+    assert stepwise._turn() is None
+    rng = np.random.default_rng(7)
+    ends = 0
+    for _ in range(40):
+        mask = fused.action_masks()
+        assert np.array_equal(mask, stepwise.action_masks())
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        a, b = fused.step(actions), stepwise.step(actions)
+        _same_results(a, b)
+        assert fused.state.equals(stepwise.state)
+        assert np.array_equal(fused.state.observation, stepwise.state.observation)
+        assert not fused.state.observation.flags.writeable
+        ended = np.flatnonzero(a[2] | a[3]).tolist()
+        ends += len(ended)
+        if mode == "same-step" and "max_steps" not in options:
+            # The new game's learner makes its first move: seat s finds s bot moves played.
+            for i in ended:
+                assert fused.env.position(fused.state, i).ply == a[4]["seat"][i]
+    assert ends >= 3, "the games end and restart along the way"
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+def test_an_illegal_action_in_the_fused_step_changes_nothing() -> None:
+    import pacru
+
+    envs = PacruVectorEnv("pacru", 2, 4, opponent="random", autoreset_mode="same-step")
+    envs.reset(seed=1)
+    before = envs.state
+    actions = envs.action_masks().argmax(axis=1)
+    actions[2] = int(np.flatnonzero(~envs.action_masks()[2])[0])
+    with pytest.raises(pacru.IllegalMoveError, match="game 2"):
+        envs.step(actions)
+    assert envs.state is before
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+def test_max_steps_that_cut_every_game_before_the_learner_decides_is_refused() -> None:
+    for fused in (True, False):
+        envs = PacruVectorEnv(
+            "pacru", 2, 2, opponent="random", seat=1, max_steps=1, autoreset_mode="same-step"
+        )
+        envs._fused = fused
+        with pytest.raises(ValueError, match="max_steps=1 cuts the games"):
+            envs.reset(seed=0)  # the bots' first moves are cut, and cut again
+        # From a state where seat 0 decides: the cut, then the bots' moves cut twice.
+        envs._state = envs.env.init(0)
+        before = envs.state
+        actions = envs.action_masks().argmax(axis=1)
+        with pytest.raises(ValueError, match="max_steps=1 cuts the games"):
+            envs.step(actions)
+        if fused:
+            assert envs.state is before
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_seat_none_same_step_a_new_games_learner_makes_its_first_move(fused: bool) -> None:
+    """A game that ends in the bots' moves restarts with its new episode's seat at once: the
+    bots play the moves before that seat's first, never the learner's own (both paths; the
+    fused one where the native engine runs)."""
+    envs = PacruVectorEnv(
+        "pacru", 2, 8, opponent="random", seat=None, move_cap=7, autoreset_mode="same-step"
+    )
+    envs._fused = fused  # an odd move cap: games also end on seat 0's moves, a bot's for seat 1
+    envs.reset(seed=2)
+    rng = np.random.default_rng(3)
+    restarts = 0
+    for _ in range(30):
+        mask = envs.action_masks()
+        _, _, terminated, truncated, infos = envs.step((rng.random(mask.shape) * mask).argmax(1))
+        for i in np.flatnonzero(terminated | truncated).tolist():
+            assert envs.env.position(envs.state, i).ply == infos["seat"][i]
+            restarts += 1
+    assert restarts >= 8
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+@pytest.mark.parametrize("mode", ["same-step", "next-step"])
+def test_the_fused_step_gives_the_same_games_on_every_thread_count(mode: str) -> None:
+    """200 games: 3 threads take chunks of 66 or 67 games (a thread takes at least 64)."""
+    kwargs: dict[str, Any] = {"seat": None, "move_cap": 9, "autoreset_mode": mode}
+    envs = [PacruVectorEnv("pacru", 2, 200, "greedy", num_threads=t, **kwargs) for t in (1, 3)]
+    results = [e.reset(seed=4) for e in envs]
+    _same_results(*results)
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        mask = envs[0].action_masks()
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        _same_results(*(e.step(actions) for e in envs))
+        # (``equals`` also compares the envs' arguments, num_threads among them.)
+        one, three = (e.state for e in envs)
+        for name in (*STATE_ARRAYS, "observation"):
+            assert np.array_equal(getattr(one, name), getattr(three, name))
+        assert all(
+            envs[0].env.position(one, i) == envs[1].env.position(three, i)
+            and envs[0].env.prefix(one, i) == envs[1].env.prefix(three, i)
+            for i in range(200)
+        )
