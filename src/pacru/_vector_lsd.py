@@ -13,14 +13,13 @@ compare the two). Openings (``opening_plies``) are drawn in Python exactly as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from pacru import _native
-from pacru._vector_loop import Frame, Loop, PythonLoop
+from pacru._vector_batch import BatchLoop
 from pacru._vector_random import masked_choice, uniforms
 from pacru.base import GameState, Outcome, Termination
 from pacru.encoding.lsd import LsdEncoding
@@ -65,7 +64,7 @@ def lsd_parts(state: LsdState) -> Parts:
     )
 
 
-class LsdLoop(Loop):
+class LsdLoop(BatchLoop):
     """The games of an LSD batch, stepped by the native engine (see the module docstring).
 
     Args:
@@ -74,17 +73,10 @@ class LsdLoop(Loop):
         opening_plies: random moves played from ``start`` at every (re)start.
     """
 
-    def __init__(self, encoding: LsdEncoding, start: LsdState, opening_plies: int) -> None:
-        self.encoding = encoding
-        self.opening_plies = opening_plies
-        self._start = start
-        self._openings = PythonLoop(encoding, start, opening_plies)
+    encoding: LsdEncoding
+    _start: LsdState
 
-    def _opening(self, seed: int, env: int, episode: int) -> Parts | None:
-        """The parts of the position a game restarts from (None: the start itself)."""
-        if not self.opening_plies:
-            return None
-        state = self._openings.new_game(seed, env, episode).state
+    def _parts(self, state: GameState[Any]) -> Parts:
         assert isinstance(state, LsdState)
         return lsd_parts(state)
 
@@ -100,37 +92,6 @@ class LsdLoop(Loop):
             n,
         )
 
-    def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
-        """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
-        games, raw = self._create(len(episodes))
-        if self.opening_plies:
-            rows = np.arange(len(episodes))
-            return self.step(games, rows, rows, np.ones(len(rows), dtype=np.bool_), seed, episodes)
-        return games, self._frame(raw, len(episodes))
-
-    def step(
-        self,
-        games: Any,
-        rows: npt.NDArray[np.intp],
-        actions: npt.NDArray[np.intp],
-        restart: npt.NDArray[np.bool_],
-        seed: int,
-        episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
-        """Step the games of ``rows`` as :meth:`pacru._vector_loop.PythonLoop.step` does."""
-        row_list = rows.tolist()
-        restart_list = restart.tolist()
-        if self.opening_plies:
-            starts = [
-                self._opening(seed, row, int(episodes[j])) if restart_list[j] else None
-                for j, row in enumerate(row_list)
-            ]
-        else:  # every game restarts from the batch's start
-            starts = [None] * len(row_list)
-        batch: _native.LsdBatch = games
-        new, raw = batch.step(row_list, actions.tolist(), restart_list, starts, self.threads)
-        return new, self._frame(raw, len(row_list))
-
     def random_actions(
         self,
         games: Any,
@@ -140,15 +101,6 @@ class LsdLoop(Loop):
     ) -> npt.NDArray[np.int64]:
         """As :meth:`pacru._vector_loop.PythonLoop.random_actions` (drawn from the mask)."""
         return masked_choice(mask, uniforms(seed, len(mask)))
-
-    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
-        """The observation of every game (zeros for a game that is over), a new array of
-        ``dtype`` (float32, uint8 or bool, the values of
-        :func:`pacru._vector_loop.as_dtype`), written natively in that type."""
-        batch: _native.LsdBatch = games
-        raw = batch.observation(self.threads, dtype.name)
-        shape = self.encoding.observation_shape
-        return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
@@ -172,45 +124,3 @@ class LsdLoop(Loop):
             outcome,
             None if last is None else _move(*last),
         )
-
-    def prefix(self, games: Any, row: int) -> tuple[int, ...]:
-        """The actions already chosen in the move under way in game ``row``."""
-        batch: _native.LsdBatch = games
-        return tuple(batch.prefix(row))
-
-    def restore(self, games: Sequence[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
-        """The games of a pickled state: each position, then its move's chosen actions."""
-        n = len(games)
-        batch, _ = self._create(n)
-        rows = list(range(n))
-        starts: list[Parts | None] = []
-        for state, _prefix in games:
-            assert isinstance(state, LsdState)
-            starts.append(lsd_parts(state))
-        batch, _ = batch.step(rows, [0] * n, [True] * n, starts, self.threads)
-        depth = max((len(p) for _, p in games), default=0)
-        for d in range(depth):
-            at = [i for i, (_, p) in enumerate(games) if len(p) > d]
-            batch, _ = batch.step(
-                at, [games[i][1][d] for i in at], [False] * len(at), [None] * len(at), self.threads
-            )
-        return batch
-
-    def _frame(self, raw: bytearray, k: int) -> Frame:
-        """The arrays of a native frame of ``k`` rows: views of its one bytearray, at the
-        offsets ``pacru._native.LsdBatch.step`` documents (each a multiple of 8)."""
-        enc = self.encoding
-        a = _ceil8(k * enc.num_actions)
-        b = _ceil8(a + 4 * k)
-        c = _ceil8(b + 4 * k * enc.players)
-        return Frame(
-            np.frombuffer(raw, np.bool_, k * enc.num_actions).reshape(k, enc.num_actions),
-            np.frombuffer(raw, np.int32, k, a),
-            np.frombuffer(raw, np.float32, k * enc.players, b).reshape(k, enc.players),
-            np.frombuffer(raw, np.bool_, k, c),
-            np.frombuffer(raw, np.bool_, k, c + k),
-        )
-
-
-def _ceil8(n: int) -> int:
-    return -(-n // 8) * 8

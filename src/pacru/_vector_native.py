@@ -19,7 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru import _native
-from pacru._vector_loop import Frame, Loop, PythonLoop
+from pacru._vector_batch import BatchLoop, ceil8
+from pacru._vector_loop import Frame
 from pacru._vector_random import UNIFORM_SALT, hash_base
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.rules import SUPPLY
@@ -43,7 +44,7 @@ _GAME_INDEX = {"lilacru": 0, "shacru": 1, "azacru": 2, "pacru": 3}
 _TERMINATIONS = {t.value: t for t in Termination}
 
 
-class NativeLoop(Loop):
+class NativeLoop(BatchLoop):
     """The games of a chevron batch, stepped by the native engine (see the module docstring).
 
     Args:
@@ -53,38 +54,28 @@ class NativeLoop(Loop):
     """
 
     checks_actions = True
+    encoding: ChevronEncoding
+    _start: ChevronState
 
-    def __init__(self, encoding: ChevronEncoding, start: ChevronState, opening_plies: int) -> None:
-        self.encoding = encoding
-        self.opening_plies = opening_plies
-        self._start = start
-        self._openings = PythonLoop(encoding, start, opening_plies)
-
-    def _opening(self, seed: int, env: int, episode: int) -> _native.Position | None:
-        """The native position a game restarts from (None: the start itself)."""
-        if not self.opening_plies:
-            return None
-        state = self._openings.new_game(seed, env, episode).state
-        assert isinstance(state, ChevronState)
-        return native_position(state)
-
-    def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
-        """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
+    def _create(self, n: int) -> tuple[_native.Batch, bytearray]:
         enc = self.encoding
-        supply = SUPPLY[enc.players] if enc.rules.pacru else 0
-        games, raw = _native.Batch.create(
+        return _native.Batch.create(
             native_position(self._start),
-            len(episodes),
+            n,
             _GAME_INDEX[enc.game],
             enc._ply_scale,
             enc._idle_scale,
-            supply,
+            SUPPLY[enc.players] if enc.rules.pacru else 0,
             self.threads,
         )
-        if self.opening_plies:
-            rows = np.arange(len(episodes))
-            return self.step(games, rows, rows, np.ones(len(rows), dtype=np.bool_), seed, episodes)
-        return games, self._frame(raw, len(episodes))
+
+    def _parts(self, state: GameState[Any]) -> _native.Position:
+        return native_position(self._chevron(state))
+
+    @staticmethod
+    def _chevron(state: GameState[Any]) -> ChevronState:
+        assert isinstance(state, ChevronState)
+        return state
 
     def advance(
         self,
@@ -104,29 +95,6 @@ class NativeLoop(Loop):
         acts = actions.astype(np.int64).tobytes()
         new, raw = batch.advance(acts, restarts, renew, self.threads)
         return new, self._frame(raw, len(actions)), renew
-
-    def step(
-        self,
-        games: Any,
-        rows: npt.NDArray[np.intp],
-        actions: npt.NDArray[np.intp],
-        restart: npt.NDArray[np.bool_],
-        seed: int,
-        episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
-        """Step the games of ``rows`` as :meth:`pacru._vector_loop.PythonLoop.step` does."""
-        row_list = rows.tolist()
-        restart_list = restart.tolist()
-        if self.opening_plies:
-            starts = [
-                self._opening(seed, row, int(episodes[j])) if restart_list[j] else None
-                for j, row in enumerate(row_list)
-            ]
-        else:  # every game restarts from the batch's start
-            starts = [None] * len(row_list)
-        batch: _native.Batch = games
-        new, raw = batch.step(row_list, actions.tolist(), restart_list, starts, self.threads)
-        return new, self._frame(raw, len(row_list))
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
@@ -155,11 +123,6 @@ class NativeLoop(Loop):
             occupied,
         )
 
-    def prefix(self, games: Any, row: int) -> tuple[int, ...]:
-        """The actions already chosen in the move under way in game ``row``."""
-        batch: _native.Batch = games
-        return batch.prefix(row)
-
     def random_actions(
         self,
         games: Any,
@@ -173,32 +136,6 @@ class NativeLoop(Loop):
         base = hash_base(seed, UNIFORM_SALT)
         raw = batch.random_actions(base, (player < 0).tobytes(), self.threads)
         return np.frombuffer(raw, dtype=np.int64)
-
-    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
-        """The observation of every game (zeros for a game that is over), a new array of
-        ``dtype`` (float32, uint8 or bool), written natively in that type."""
-        batch: _native.Batch = games
-        raw = batch.observation(self.threads, dtype.name)
-        shape = self.encoding.observation_shape
-        return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
-
-    def restore(self, games: list[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
-        """The games of a pickled state: each position, then its move's chosen actions."""
-        n = len(games)
-        batch, _ = self.start(0, np.zeros(n, dtype=np.int64))
-        rows = list(range(n))
-        starts = []
-        for state, _prefix in games:
-            assert isinstance(state, ChevronState)
-            starts.append(native_position(state))
-        batch, _ = batch.step(rows, [0] * n, [True] * n, starts, self.threads)
-        depth = max((len(p) for _, p in games), default=0)
-        for d in range(depth):
-            at = [i for i, (_, p) in enumerate(games) if len(p) > d]
-            batch, _ = batch.step(
-                at, [games[i][1][d] for i in at], [False] * len(at), [None] * len(at), self.threads
-            )
-        return batch
 
     def play_bots(
         self,
@@ -260,11 +197,11 @@ class NativeLoop(Loop):
             self.threads,
         )
         n, enc = len(episodes), self.encoding
-        at_steps = _ceil8(self._frame_end(n))
-        at_episodes = _ceil8(at_steps + 4 * n)
+        at_steps = ceil8(self._frame_end(n))
+        at_episodes = ceil8(at_steps + 4 * n)
         at_rewards = at_episodes + 8 * n
-        at_seats = _ceil8(at_rewards + 4 * n)
-        at_observation = _ceil8(at_seats + 8 * n)
+        at_seats = ceil8(at_rewards + 4 * n)
+        at_observation = ceil8(at_seats + 8 * n)
         shape = (n, *enc.observation_shape)
         arrays = (
             np.frombuffer(raw, np.int32, n, at_steps),
@@ -274,29 +211,3 @@ class NativeLoop(Loop):
             np.frombuffer(raw, turn.dtype, int(np.prod(shape)), at_observation).reshape(shape),
         )
         return new, self._frame(raw, n), arrays
-
-    def _frame_end(self, k: int) -> int:
-        """The end of a frame of ``k`` rows (past its truncated flags)."""
-        enc = self.encoding
-        a = _ceil8(k * enc.num_actions)
-        b = _ceil8(a + 4 * k)
-        return _ceil8(b + 4 * k * enc.players) + 2 * k
-
-    def _frame(self, raw: bytearray, k: int) -> Frame:
-        """The arrays of a native frame of ``k`` rows: views of its one bytearray, at the
-        offsets ``pacru._native.Batch.advance`` documents (each a multiple of 8)."""
-        enc = self.encoding
-        a = _ceil8(k * enc.num_actions)
-        b = _ceil8(a + 4 * k)
-        c = _ceil8(b + 4 * k * enc.players)
-        return Frame(
-            np.frombuffer(raw, np.bool_, k * enc.num_actions).reshape(k, enc.num_actions),
-            np.frombuffer(raw, np.int32, k, a),
-            np.frombuffer(raw, np.float32, k * enc.players, b).reshape(k, enc.players),
-            np.frombuffer(raw, np.bool_, k, c),
-            np.frombuffer(raw, np.bool_, k, c + k),
-        )
-
-
-def _ceil8(n: int) -> int:
-    return -(-n // 8) * 8

@@ -1,0 +1,139 @@
+"""What the native inner loops of :mod:`pacru.vector` share (``pacru._native.Batch`` for
+the chevron games, ``pacru._native.LsdBatch`` for LSD).
+
+:class:`BatchLoop` holds a batch of games in the extension and steps the rows asked
+for in one call; its subclasses say how a batch is made (:meth:`BatchLoop._create`)
+and how a position is handed over (:meth:`BatchLoop._parts`). Openings
+(``opening_plies``) are drawn in Python exactly as :class:`pacru._vector_loop.PythonLoop`
+draws them, and handed over as the restarted games' positions. Both extension types
+lay a frame out the same way: one bytearray, read in place by numpy.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from pacru._vector_loop import Frame, Loop, PythonLoop
+from pacru.base import GameState
+from pacru.encoding import Encoding
+
+__all__ = ["BatchLoop", "ceil8"]
+
+
+def ceil8(n: int) -> int:
+    """``n`` rounded up to a multiple of 8 (the alignment of a native frame's arrays)."""
+    return -(-n // 8) * 8
+
+
+class BatchLoop(Loop):
+    """A batch of games held in the extension (see the module docstring).
+
+    Args:
+        encoding: the game's encoding.
+        start: the starting position of every game.
+        opening_plies: random moves played from ``start`` at every (re)start.
+    """
+
+    def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
+        self.encoding = encoding
+        self.opening_plies = opening_plies
+        self._start = start
+        self._openings = PythonLoop(encoding, start, opening_plies)
+
+    @abc.abstractmethod
+    def _create(self, n: int) -> tuple[Any, bytearray]:
+        """A batch of ``n`` games at the start, and its frame's bytearray."""
+
+    @abc.abstractmethod
+    def _parts(self, state: GameState[Any]) -> Any:
+        """``state`` as the extension takes a position."""
+
+    def _opening(self, seed: int, env: int, episode: int) -> Any:
+        """The position a game restarts from, as the extension takes it (None: the start)."""
+        if not self.opening_plies:
+            return None
+        return self._parts(self._openings.new_game(seed, env, episode).state)
+
+    def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
+        """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
+        games, raw = self._create(len(episodes))
+        if self.opening_plies:
+            rows = np.arange(len(episodes))
+            return self.step(games, rows, rows, np.ones(len(rows), dtype=np.bool_), seed, episodes)
+        return games, self._frame(raw, len(episodes))
+
+    def step(
+        self,
+        games: Any,
+        rows: npt.NDArray[np.intp],
+        actions: npt.NDArray[np.intp],
+        restart: npt.NDArray[np.bool_],
+        seed: int,
+        episodes: npt.NDArray[np.int64],
+    ) -> tuple[Any, Frame]:
+        """Step the games of ``rows`` as :meth:`pacru._vector_loop.PythonLoop.step` does."""
+        row_list = rows.tolist()
+        restart_list = restart.tolist()
+        if self.opening_plies:
+            starts = [
+                self._opening(seed, row, int(episodes[j])) if restart_list[j] else None
+                for j, row in enumerate(row_list)
+            ]
+        else:  # every game restarts from the batch's start
+            starts = [None] * len(row_list)
+        new, raw = games.step(row_list, actions.tolist(), restart_list, starts, self.threads)
+        return new, self._frame(raw, len(row_list))
+
+    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+        """The observation of every game (zeros for a game that is over), a new array of
+        ``dtype`` (float32, uint8 or bool, the values of
+        :func:`pacru._vector_loop.as_dtype`), written natively in that type."""
+        raw = games.observation(self.threads, dtype.name)
+        shape = self.encoding.observation_shape
+        return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
+
+    def prefix(self, games: Any, row: int) -> tuple[int, ...]:
+        """The actions already chosen in the move under way in game ``row``."""
+        return tuple(games.prefix(row))
+
+    def restore(self, games: Sequence[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
+        """The games of a pickled state: each position, then its move's chosen actions."""
+        n = len(games)
+        batch, _ = self._create(n)
+        rows = list(range(n))
+        starts = [self._parts(state) for state, _prefix in games]
+        batch, _ = batch.step(rows, [0] * n, [True] * n, starts, self.threads)
+        depth = max((len(p) for _, p in games), default=0)
+        for d in range(depth):
+            at = [i for i, (_, p) in enumerate(games) if len(p) > d]
+            batch, _ = batch.step(
+                at, [games[i][1][d] for i in at], [False] * len(at), [None] * len(at), self.threads
+            )
+        return batch
+
+    def _frame_end(self, k: int) -> int:
+        """The end of a frame of ``k`` rows (past its truncated flags)."""
+        enc = self.encoding
+        a = ceil8(k * enc.num_actions)
+        b = ceil8(a + 4 * k)
+        return ceil8(b + 4 * k * enc.players) + 2 * k
+
+    def _frame(self, raw: bytearray, k: int) -> Frame:
+        """The arrays of a native frame of ``k`` rows: views of its one bytearray, at the
+        offsets ``pacru._native.Batch.advance`` documents (each a multiple of 8)."""
+        enc = self.encoding
+        a = ceil8(k * enc.num_actions)
+        b = ceil8(a + 4 * k)
+        c = ceil8(b + 4 * k * enc.players)
+        return Frame(
+            np.frombuffer(raw, np.bool_, k * enc.num_actions).reshape(k, enc.num_actions),
+            np.frombuffer(raw, np.int32, k, a),
+            np.frombuffer(raw, np.float32, k * enc.players, b).reshape(k, enc.players),
+            np.frombuffer(raw, np.bool_, k, c),
+            np.frombuffer(raw, np.bool_, k, c + k),
+        )
