@@ -167,6 +167,23 @@ impl Actions {
     fn first(&self) -> Option<u16> {
         self.iter().next()
     }
+
+    /// The `k`-th action (from 0, ascending), as `iter().nth(k)` but skipping whole words
+    /// by their counts (a uniformly random legal action is drawn this way).
+    pub fn nth(&self, mut k: usize) -> Option<u16> {
+        for (i, &w) in self.0.iter().enumerate() {
+            let count = w.count_ones() as usize;
+            if k < count {
+                let mut w = w;
+                for _ in 0..k {
+                    w &= w - 1;
+                }
+                return Some(64 * i as u16 + w.trailing_zeros() as u16);
+            }
+            k -= count;
+        }
+        None
+    }
 }
 
 /// The actions of an [`Actions`] set, ascending; it knows how many are left.
