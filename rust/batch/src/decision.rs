@@ -444,13 +444,21 @@ impl Game {
     ///
     /// [`DecisionError::IllegalAction`] when `action` is not one of [`Game::legal`].
     pub fn choose(&self, layout: &Layout, action: u16) -> Result<Game, DecisionError> {
-        Ok(match self.advance(action)? {
-            Next::Ask(g) => g,
-            Next::Done(g, at) => {
-                let next = g.list.apply_index(at).ok_or(DecisionError::NotListed)?;
-                Game::start(layout, next)
-            }
-        })
+        let mut g = self.clone();
+        g.choose_in_place(layout, action)?;
+        Ok(g)
+    }
+
+    /// As [`Game::choose`], in place: this becomes the game after `action` (a game is
+    /// 200 bytes: moving it through `Next` and the results costs more than the decision's
+    /// own work in a batch step). [`DecisionError::IllegalAction`] leaves it unchanged;
+    /// after any other error it is meaningless (as after [`Game::step`]'s).
+    pub fn choose_in_place(&mut self, layout: &Layout, action: u16) -> Result<(), DecisionError> {
+        if let Some(at) = self.step(action)? {
+            let next = self.list.apply_index(at).ok_or(DecisionError::NotListed)?;
+            *self = Game::start(layout, next);
+        }
+        Ok(())
     }
 
     /// What `action` leads to in the move under way; this decision is unchanged.

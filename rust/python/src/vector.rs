@@ -338,27 +338,36 @@ impl Batch {
             par_rows(n, threads, p, out, |a, b, mut out| {
                 let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
                 for (j, (row, old)) in (a..b).zip(self.games.range(a, b)).enumerate() {
-                    let game = if restart.get(row).is_some_and(|&r| r != 0) {
-                        self.start.clone()
+                    // Each game is copied once, into its place in the new batch, and
+                    // stepped there.
+                    if restart.get(row).is_some_and(|&r| r != 0) {
+                        games.push(self.start.clone());
                     } else {
                         let mut bytes = [0u8; 8];
                         bytes.copy_from_slice(&actions[8 * row..8 * row + 8]);
                         let action = i64::from_ne_bytes(bytes);
-                        let action = u16::try_from(action).unwrap_or(u16::MAX);
-                        match old.choose(layout, action) {
-                            Ok(g) => g,
+                        games.push(old.clone());
+                        let Some(game) = games.last_mut() else {
+                            continue;
+                        };
+                        match game
+                            .choose_in_place(layout, u16::try_from(action).unwrap_or(u16::MAX))
+                        {
+                            Ok(()) => {}
                             Err(DecisionError::IllegalAction(_)) => {
-                                return Err(StepError::Illegal(row, i64::from_ne_bytes(bytes)))
+                                return Err(StepError::Illegal(row, action))
                             }
                             Err(e) => return Err(StepError::Decision(e)),
                         }
+                    }
+                    let Some(game) = games.last_mut() else {
+                        continue;
                     };
                     if renew && game.is_over() {
-                        out.write(j, p, &self.start, Some(&game));
-                        games.push(self.start.clone());
+                        out.write(j, p, &self.start, Some(game));
+                        *game = self.start.clone();
                     } else {
-                        out.write(j, p, &game, None);
-                        games.push(game);
+                        out.write(j, p, game, None);
                     }
                 }
                 Ok(games)
