@@ -26,7 +26,14 @@ const MIN_ROWS_PER_THREAD: usize = 64;
 
 /// The number of threads worth using for `rows` rows when `threads` are allowed.
 pub fn threads_for(rows: usize, threads: usize) -> usize {
-    threads.clamp(1, (rows / MIN_ROWS_PER_THREAD).max(1))
+    threads_with(rows, threads, MIN_ROWS_PER_THREAD)
+}
+
+/// The number of threads worth using for `rows` rows when `threads` are allowed and a
+/// thread is worth its share only with `min_rows` rows at least (work of a few
+/// nanoseconds a row, such as a random draw, needs thousands to pay for a wake-up).
+pub fn threads_with(rows: usize, threads: usize, min_rows: usize) -> usize {
+    threads.clamp(1, (rows / min_rows.max(1)).max(1))
 }
 
 /// `f(start, end)` on contiguous chunks of `0..rows`, at most `threads` of them at once,
