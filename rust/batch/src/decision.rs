@@ -944,3 +944,23 @@ fn combination_rank(n: u64, k: u64, chosen: &[u8]) -> u64 {
     }
     rank
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_is_the_kth_action_ascending() {
+        let sets: [&[u16]; 4] = [&[], &[0], &[5, 63, 64, 127, 128, 300, 414], &[1, 2, 3, 200]];
+        for set in sets {
+            let actions: Actions = set.iter().copied().collect();
+            for k in 0..set.len() + 2 {
+                assert_eq!(actions.nth(k), set.get(k).copied());
+                assert_eq!(actions.nth(k), actions.iter().nth(k));
+            }
+        }
+        let all: Actions = (0..NUM_ACTIONS as u16).collect();
+        assert!((0..NUM_ACTIONS).all(|k| all.nth(k) == Some(k as u16)));
+        assert_eq!(all.nth(NUM_ACTIONS), None);
+    }
+}
