@@ -30,6 +30,11 @@ pgx othello
     Python call per step), and a ``jax.lax.scan`` of 100 steps in one jitted
     call (how pgx is fast).
 
+The script sets ``OPENBLAS_NUM_THREADS=1`` unless it is set: nothing in a
+step calls BLAS, but numpy's OpenBLAS threads busy-wait for about 0.2 CPU
+seconds after numpy is imported, which on a 2-core machine takes a core from
+the first window of two threads.
+
 Figures are wall-clock rates, best of ``--windows`` windows each, so other load
 on a shared machine counts as little as possible; pacru.vector's rate per CPU
 second of its (single-threaded) process is printed too, as it depends less on
@@ -41,9 +46,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import time
 from collections.abc import Callable
 from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads OpenBLAS
 
 import numpy as np
 import numpy.typing as npt

@@ -91,23 +91,24 @@ def test_rollouts_whose_arrays_fit_once_but_not_twice_are_a_memory_error() -> No
 
 
 def test_threads_the_system_refuses_leave_the_step_to_the_threads_it_started() -> None:
-    # 64 threads need 64 stacks of 2 MiB; under a cap 4 MiB above the process's size the
-    # system refuses most of them (those it has cached from the first step aside): the parts
-    # of a refused thread run on the thread that asked for it, with the same results (a
-    # refused thread was a PanicException before).
+    # A thread needs a stack of 2 MiB; under a cap 1.5 MiB above the process's size the
+    # system refuses every one: the pool of threads cannot be built, the threads started
+    # for the call instead are refused too, and their parts run on the thread that asked
+    # for them, with the same results (a refused thread was a PanicException before).
     out = run_capped(
         """
         import numpy as np
         from pacru.vector import VectorEnv
 
-        many = VectorEnv("pacru", players=2, num_envs=4096, num_threads=64)
-        one = VectorEnv("pacru", players=2, num_envs=4096, num_threads=1)
-        s_many, s_one = many.init(0), one.init(0)
+        many = VectorEnv("pacru", players=2, num_envs=256, num_threads=64)
+        one = VectorEnv("pacru", players=2, num_envs=256, num_threads=1)
+        s_one = one.init(0)
         actions = one.random_actions(s_one, 1)
         with open("/proc/self/status") as status:
             kib = next(int(line.split()[1]) for line in status if line.startswith("VmSize:"))
-        room = kib * 1024 + (4 << 20)
+        room = kib * 1024 + (3 << 19)
         resource.setrlimit(resource.RLIMIT_AS, (room, room))
+        s_many = many.init(0)
         a, b = many.step(s_many, actions), one.step(s_one, actions)
         print(
             np.array_equal(a.legal_action_mask, b.legal_action_mask),

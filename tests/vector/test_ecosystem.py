@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import multiprocessing
+import os
 import pickle
 from typing import Any
 
@@ -48,9 +50,43 @@ def test_every_thread_count_gives_the_same_games(game: str, options: dict[str, A
     # Native loops only: LSD and the pure-Python engine step on one thread.
 
 
-def test_num_threads_defaults_to_one_per_core() -> None:
-    import os
+def _final_arrays(threads: int) -> tuple[bytes, bytes, bytes]:
+    state = _trace(
+        VectorEnv("pacru", players=2, num_envs=200, move_cap=6, num_threads=threads), 20
+    )[-1]
+    return (
+        state.legal_action_mask.tobytes(),
+        state.rewards.tobytes(),
+        np.asarray(state.observation).tobytes(),
+    )
 
+
+def _in_child(threads: int, out: Any) -> None:
+    out.put(_final_arrays(threads))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX's")
+def test_a_forked_child_steps_on_threads_of_its_own() -> None:
+    # The parent's threads (kept between steps) are not copied into a forked child
+    # (multiprocessing's and Dask's workers): the child must build its own, not wait
+    # forever for the parent's, and step the same games.
+    expected = _final_arrays(1)
+    assert _final_arrays(3) == expected  # the parent's threads exist now
+    context = multiprocessing.get_context("fork")
+    out = context.Queue()
+    child = context.Process(target=_in_child, args=(2, out))
+    child.start()
+    try:
+        got = out.get(timeout=120)
+    finally:
+        child.join(timeout=120)
+        if child.is_alive():  # waiting for threads it does not have
+            child.kill()
+    assert child.exitcode == 0
+    assert got == expected
+
+
+def test_num_threads_defaults_to_one_per_core() -> None:
     assert VectorEnv("pacru").num_threads == len(os.sched_getaffinity(0))
 
 

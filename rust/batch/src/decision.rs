@@ -167,6 +167,23 @@ impl Actions {
     fn first(&self) -> Option<u16> {
         self.iter().next()
     }
+
+    /// The `k`-th action (from 0, ascending), as `iter().nth(k)` but skipping whole words
+    /// by their counts (a uniformly random legal action is drawn this way).
+    pub fn nth(&self, mut k: usize) -> Option<u16> {
+        for (i, &w) in self.0.iter().enumerate() {
+            let count = w.count_ones() as usize;
+            if k < count {
+                let mut w = w;
+                for _ in 0..k {
+                    w &= w - 1;
+                }
+                return Some(64 * i as u16 + w.trailing_zeros() as u16);
+            }
+            k -= count;
+        }
+        None
+    }
 }
 
 /// The actions of an [`Actions`] set, ascending; it knows how many are left.
@@ -427,13 +444,21 @@ impl Game {
     ///
     /// [`DecisionError::IllegalAction`] when `action` is not one of [`Game::legal`].
     pub fn choose(&self, layout: &Layout, action: u16) -> Result<Game, DecisionError> {
-        Ok(match self.advance(action)? {
-            Next::Ask(g) => g,
-            Next::Done(g, at) => {
-                let next = g.list.apply_index(at).ok_or(DecisionError::NotListed)?;
-                Game::start(layout, next)
-            }
-        })
+        let mut g = self.clone();
+        g.choose_in_place(layout, action)?;
+        Ok(g)
+    }
+
+    /// As [`Game::choose`], in place: this becomes the game after `action` (a game is
+    /// 200 bytes: moving it through `Next` and the results costs more than the decision's
+    /// own work in a batch step). [`DecisionError::IllegalAction`] leaves it unchanged;
+    /// after any other error it is meaningless (as after [`Game::step`]'s).
+    pub fn choose_in_place(&mut self, layout: &Layout, action: u16) -> Result<(), DecisionError> {
+        if let Some(at) = self.step(action)? {
+            let next = self.list.apply_index(at).ok_or(DecisionError::NotListed)?;
+            *self = Game::start(layout, next);
+        }
+        Ok(())
     }
 
     /// What `action` leads to in the move under way; this decision is unchanged.
@@ -918,4 +943,24 @@ fn combination_rank(n: u64, k: u64, chosen: &[u8]) -> u64 {
         start = u64::from(pos) + 1;
     }
     rank
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_is_the_kth_action_ascending() {
+        let sets: [&[u16]; 4] = [&[], &[0], &[5, 63, 64, 127, 128, 300, 414], &[1, 2, 3, 200]];
+        for set in sets {
+            let actions: Actions = set.iter().copied().collect();
+            for k in 0..set.len() + 2 {
+                assert_eq!(actions.nth(k), set.get(k).copied());
+                assert_eq!(actions.nth(k), actions.iter().nth(k));
+            }
+        }
+        let all: Actions = (0..NUM_ACTIONS as u16).collect();
+        assert!((0..NUM_ACTIONS).all(|k| all.nth(k) == Some(k as u16)));
+        assert_eq!(all.nth(NUM_ACTIONS), None);
+    }
 }

@@ -6,6 +6,11 @@
 //! `i`-th output of a SplitMix64 seeded with the batch seed, so a game does not depend on
 //! how many games come before it, and the same seed always gives the same games.
 //! Indices are drawn without bias (Lemire's multiply-and-reject).
+//!
+//! Batches run on a rayon thread pool kept between calls ([`par`]): rayon is the one
+//! dependency besides the engine, a widely used, well-kept library whose scopes let the
+//! pool's threads borrow a batch's games and arrays in safe code (a pool of our own would
+//! need `unsafe` to hand borrowed work to long-lived threads).
 
 #![forbid(unsafe_code)]
 

@@ -1,19 +1,39 @@
 //! Rows of a batch shared out over threads: each game is independent and draws from its
 //! own random stream, so the results are the same for every thread count.
 //!
-//! `std::thread::scope` rather than rayon: one fork and join per call over contiguous
-//! chunks is all a batch step needs, and it keeps the crate free of dependencies.
+//! The threads are a rayon pool kept between calls: a batch step of 1,024 games lasts
+//! under a millisecond, and starting its threads afresh for every step (as
+//! `std::thread::scope` does) cost more than the second thread saved on the project's
+//! 2-core machine (the stacks mapped and faulted in, each new thread's allocator cache
+//! filled and flushed, a cold start on another core). rayon's workers sleep when idle (a
+//! few yields, then a condition variable), so a pool between steps keeps no CPU busy.
+//!
+//! The pool belongs to the process that built it: a forked child (multiprocessing, Dask
+//! workers) has a copy of the parent's pool but none of its threads, so the pool is kept
+//! with the id of its process and a child builds its own. Where no pool can be had (the
+//! system refuses its threads, or the pool's lock is held, as it may be forever in a child
+//! forked while another thread held it) the parts run on threads of their own started
+//! for the call, and those the system refuses run on the calling thread.
 
 use std::collections::TryReserveError;
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// Below this many rows a thread is not worth its start (tens of microseconds: a chevron
-/// decision takes one or two).
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+/// Below this many rows a thread is not worth its share of a call (a wake-up and a join:
+/// a few microseconds; a chevron decision takes one or two).
 const MIN_ROWS_PER_THREAD: usize = 64;
 
 /// The number of threads worth using for `rows` rows when `threads` are allowed.
 pub fn threads_for(rows: usize, threads: usize) -> usize {
-    threads.clamp(1, (rows / MIN_ROWS_PER_THREAD).max(1))
+    threads_with(rows, threads, MIN_ROWS_PER_THREAD)
+}
+
+/// The number of threads worth using for `rows` rows when `threads` are allowed and a
+/// thread is worth its share only with `min_rows` rows at least (work of a few
+/// nanoseconds a row, such as a random draw, needs thousands to pay for a wake-up).
+pub fn threads_with(rows: usize, threads: usize, min_rows: usize) -> usize {
+    threads.clamp(1, (rows / min_rows.max(1)).max(1))
 }
 
 /// `f(start, end)` on contiguous chunks of `0..rows`, at most `threads` of them at once,
@@ -28,10 +48,63 @@ where
     each(bounds, |(a, b)| f(a, b))
 }
 
-/// `f` on every part, each on a thread of its own (the first on the calling thread), in
-/// order: the parts' results, first part first. The threads are started as a binary tree
-/// (each started thread starts half of the parts left to it), so the last one starts
-/// after about log2(parts) thread starts, not after all of them.
+/// The process's pool and the id of the process that built it.
+struct Pool {
+    pid: u32,
+    pool: Arc<ThreadPool>,
+}
+
+/// The pool the calls share: grown (replaced by a larger one) when a call asks for more
+/// workers than it has.
+static POOL: Mutex<Option<Pool>> = Mutex::new(None);
+
+/// A pool of at least `workers` threads built by this process, or None when the system
+/// refuses its threads or another thread holds the pool's lock.
+fn pool(workers: usize) -> Option<Arc<ThreadPool>> {
+    // `try_lock`, not `lock`: a child forked while another thread of its parent held the
+    // lock would wait forever (the holder does not exist in the child).
+    let mut cell = match POOL.try_lock() {
+        Ok(cell) => cell,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return None,
+    };
+    let pid = std::process::id();
+    if let Some(kept) = cell.as_ref() {
+        if kept.pid == pid && kept.pool.current_num_threads() >= workers {
+            return Some(Arc::clone(&kept.pool));
+        }
+    }
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .thread_name(|i| format!("pacru-{i}"))
+        // Only `drop_parts`'s jobs reach the handler (a scope's panics resume in its
+        // caller): a part whose drop panicked is lost, the process goes on (rayon's
+        // default would abort it).
+        .panic_handler(drop)
+        .build()
+        .ok()?;
+    // Every worker allocates once now, and the pool is returned only then: a thread's
+    // first allocation makes its allocator arena (glibc reserves 64 MiB of address space),
+    // which would otherwise happen in some later step, under whatever limit the process
+    // has by then (a capped address space would make that step a MemoryError).
+    pool.broadcast(|_| drop(std::hint::black_box(vec![0u8; 64])));
+    let pool = Arc::new(pool);
+    if let Some(old) = cell.replace(Pool {
+        pid,
+        pool: Arc::clone(&pool),
+    }) {
+        if old.pid != pid {
+            // The parent's pool: its threads are not in this process, and dropping it
+            // would signal them through state they may have held locked at the fork.
+            std::mem::forget(old);
+        }
+    }
+    Some(pool)
+}
+
+/// `f` on every part, the first on the calling thread and each other on a worker of the
+/// process's pool, in order: the parts' results, first part first. Without a pool, each
+/// other part runs on a thread of its own started for the call (see [`tree`]).
 pub fn each<P, T, F>(parts: Vec<P>, f: F) -> Vec<T>
 where
     P: Send,
@@ -42,9 +115,56 @@ where
         return parts.into_iter().map(f).collect();
     }
     let f = &f;
-    std::thread::scope(|s| tree(s, parts, f))
+    match pool(parts.len() - 1) {
+        Some(pool) => on_pool(&pool, parts, f),
+        None => std::thread::scope(|s| tree(s, parts, f)),
+    }
 }
 
+/// `f` on every part, the first on the calling thread, the others on `pool`'s workers
+/// (the calling thread then waits for them; a panic in any part resumes here after all
+/// have ended).
+fn on_pool<P, T, F>(pool: &ThreadPool, parts: Vec<P>, f: &F) -> Vec<T>
+where
+    P: Send,
+    T: Send,
+    F: Fn(P) -> T + Sync,
+{
+    let mut slots: Vec<Option<T>> = parts.iter().map(|_| None).collect();
+    let mut parts = parts.into_iter();
+    if let (Some(first), Some((head, tail))) = (parts.next(), slots.split_first_mut()) {
+        pool.in_place_scope(|s| {
+            for (part, slot) in parts.zip(tail) {
+                s.spawn(move |_| *slot = Some(f(part)));
+            }
+            *head = Some(f(first));
+        });
+    }
+    slots.into_iter().flatten().collect()
+}
+
+/// Drops every part, the first on the calling thread and the others on the pool's workers,
+/// without waiting for them (what a part holds is freed while the caller goes on); without
+/// a pool, all on the calling thread.
+pub fn drop_parts<P: Send + 'static>(parts: Vec<P>) {
+    if parts.len() <= 1 {
+        return;
+    }
+    let pool = pool(parts.len() - 1);
+    let mut parts = parts.into_iter();
+    let first = parts.next();
+    if let Some(pool) = pool {
+        for part in parts {
+            pool.spawn(move || drop(part));
+        }
+    }
+    drop(first);
+}
+
+/// `f` on every part, each on a thread of its own started for the call (the first on the
+/// calling thread), as a binary tree (each started thread starts half of the parts left
+/// to it, so the last starts after about log2(parts) thread starts); the parts of a
+/// thread the system refuses run on the thread that asked for it.
 fn tree<'scope, 'env, P, T, F>(
     s: &'scope std::thread::Scope<'scope, 'env>,
     mut parts: Vec<P>,

@@ -6,7 +6,9 @@ use std::collections::TryReserveError;
 
 use pacru_batch::decision::{Cell, DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_batch::opponent::{play_bots, Bot};
-use pacru_batch::par::{chunks, each, threads_for, try_filled, try_with_capacity};
+use pacru_batch::par::{
+    chunks, drop_parts, each, threads_for, threads_with, try_filled, try_with_capacity,
+};
 use pacru_batch::returns_of;
 use pacru_engine::Position;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
@@ -193,37 +195,73 @@ fn new_frame_of<'py, T: Send>(
 pub(crate) struct Batch {
     layout: Layout,
     start: Game,
-    games: Vec<Game>,
-    /// The threads of the call that made it: those that free its games (see `Drop`).
-    threads: usize,
+    games: Games,
+}
+
+/// The games of a batch, row after row, in the contiguous parts that the threads of the
+/// call that made them returned: kept as they are (gathering them in one vector would copy
+/// every game on the calling thread), and freed part by part where they were made (see
+/// `Drop`), each thread's allocations by the same thread when the counts are the same.
+struct Games {
+    parts: Vec<Vec<Game>>,
+    /// The first row of each part, then the number of rows.
+    starts: Vec<usize>,
+}
+
+impl Games {
+    fn new(parts: Vec<Vec<Game>>) -> Games {
+        let mut starts = Vec::with_capacity(parts.len() + 1);
+        let mut at = 0;
+        starts.push(at);
+        for part in &parts {
+            at += part.len();
+            starts.push(at);
+        }
+        Games { parts, starts }
+    }
+
+    fn len(&self) -> usize {
+        self.starts.last().copied().unwrap_or(0)
+    }
+
+    /// Game `row`, or None past the last.
+    fn get(&self, row: usize) -> Option<&Game> {
+        let i = self.starts.partition_point(|&s| s <= row).checked_sub(1)?;
+        self.parts.get(i)?.get(row - self.starts[i])
+    }
+
+    /// The games of rows `a..b` (those of the batch among them), in order.
+    fn range(&self, a: usize, b: usize) -> impl Iterator<Item = &Game> {
+        self.parts
+            .iter()
+            .zip(&self.starts)
+            .flat_map(move |(part, &s)| {
+                let lo = a.saturating_sub(s).min(part.len());
+                let hi = b.saturating_sub(s).clamp(lo, part.len());
+                part[lo..hi].iter()
+            })
+    }
+}
+
+impl std::ops::Index<usize> for Games {
+    type Output = Game;
+
+    /// Game `row` (rows are checked against the batch before they are looked up).
+    fn index(&self, row: usize) -> &Game {
+        match self.get(row) {
+            Some(game) => game,
+            None => panic!("no game {row} in a batch of {}", self.len()),
+        }
+    }
 }
 
 impl Drop for Batch {
-    /// Frees the games on the threads of the call that made the batch: a game's last
-    /// reference to a move list frees it, and on the calling thread alone that is a
-    /// good share of what a step cannot split (the old batch goes when its state does).
+    /// Frees the games part by part: the first on the calling thread, the others handed to
+    /// the threads of the pool, which free them while the caller goes on (a game's last
+    /// reference to a move list frees it, and on the calling thread alone that is a good
+    /// share of what a step cannot split; the old batch goes when its state does).
     fn drop(&mut self) {
-        let mut games = std::mem::take(&mut self.games);
-        let t = threads_for(games.len(), self.threads);
-        if t <= 1 {
-            return;
-        }
-        let per = games.len().div_ceil(t);
-        let Ok(mut parts) = try_with_capacity(t) else {
-            return;
-        };
-        while games.len() > per {
-            // From the end, so that each game moves once at most; without the memory to
-            // split, the rest is freed on this thread.
-            let Ok(mut tail) = try_with_capacity(per) else {
-                break;
-            };
-            let at = games.len() - per;
-            tail.extend(games.drain(at..));
-            parts.push(tail);
-        }
-        parts.push(games);
-        each(parts, drop);
+        drop_parts(std::mem::take(&mut self.games.parts));
     }
 }
 
@@ -282,9 +320,8 @@ impl Batch {
         })?;
         let batch = Batch {
             layout,
-            games,
+            games: Games::new(vec![games]),
             start: first,
-            threads,
         };
         Ok((Py::new(py, batch)?, frame))
     }
@@ -322,44 +359,50 @@ impl Batch {
         let (frame, parts) = new_frame(py, n, p, |out| {
             par_rows(n, threads, p, out, |a, b, mut out| {
                 let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
-                for (j, row) in (a..b).enumerate() {
-                    let game = if restart.get(row).is_some_and(|&r| r != 0) {
-                        self.start.clone()
+                for (j, (row, old)) in (a..b).zip(self.games.range(a, b)).enumerate() {
+                    // Each game is copied once, into its place in the new batch, and
+                    // stepped there.
+                    if restart.get(row).is_some_and(|&r| r != 0) {
+                        games.push(self.start.clone());
                     } else {
                         let mut bytes = [0u8; 8];
                         bytes.copy_from_slice(&actions[8 * row..8 * row + 8]);
                         let action = i64::from_ne_bytes(bytes);
-                        let action = u16::try_from(action).unwrap_or(u16::MAX);
-                        match self.games[row].choose(layout, action) {
-                            Ok(g) => g,
+                        games.push(old.clone());
+                        let Some(game) = games.last_mut() else {
+                            continue;
+                        };
+                        match game
+                            .choose_in_place(layout, u16::try_from(action).unwrap_or(u16::MAX))
+                        {
+                            Ok(()) => {}
                             Err(DecisionError::IllegalAction(_)) => {
-                                return Err(StepError::Illegal(row, i64::from_ne_bytes(bytes)))
+                                return Err(StepError::Illegal(row, action))
                             }
                             Err(e) => return Err(StepError::Decision(e)),
                         }
+                    }
+                    let Some(game) = games.last_mut() else {
+                        continue;
                     };
                     if renew && game.is_over() {
-                        out.write(j, p, &self.start, Some(&game));
-                        games.push(self.start.clone());
+                        out.write(j, p, &self.start, Some(game));
+                        *game = self.start.clone();
                     } else {
-                        out.write(j, p, &game, None);
-                        games.push(game);
+                        out.write(j, p, game, None);
                     }
                 }
                 Ok(games)
             })
         })?;
-        let games = py
-            .detach(|| -> Result<Vec<Game>, StepError> {
-                let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
-                Ok(concat(parts, n)?)
-            })
+        let parts = parts
+            .into_iter()
+            .collect::<Result<Vec<_>, _>>()
             .map_err(StepError::into_py)?;
         let batch = Batch {
             layout: self.layout,
             start: self.start.clone(),
-            games,
-            threads,
+            games: Games::new(parts),
         };
         Ok((Py::new(py, batch)?, frame))
     }
@@ -439,7 +482,7 @@ impl Batch {
                     .into_iter()
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(StepError::Decision)?;
-                concat(parts, n).map_err(StepError::Memory)
+                Ok(Games::new(parts))
             })
             .map_err(StepError::into_py)?;
         let p = usize::from(self.layout.players);
@@ -454,7 +497,6 @@ impl Batch {
             layout: self.layout,
             start: self.start.clone(),
             games,
-            threads,
         };
         Ok((Py::new(py, batch)?, frame))
     }
@@ -527,13 +569,13 @@ impl Batch {
             })
         })?;
         let played = py.detach(|| {
-            let mut games = try_with_capacity(n)?;
+            let mut games = try_with_capacity(parts.len())?;
             let mut taken: Vec<u8> = try_with_capacity(4 * n)?;
             for part in parts {
                 let Some((g, t)) = part? else {
                     return Ok(None);
                 };
-                games.extend(g);
+                games.push(g);
                 for x in t {
                     taken.extend_from_slice(&x.to_ne_bytes());
                 }
@@ -548,8 +590,7 @@ impl Batch {
         let batch = Batch {
             layout,
             start: self.start.clone(),
-            games,
-            threads,
+            games: Games::new(games),
         };
         Ok((Py::new(py, batch)?, frame, bytearray(py, &taken)?))
     }
@@ -628,23 +669,26 @@ impl Batch {
         PyByteArray::new_with(py, 8 * n, |buf| {
             py.detach(|| {
                 let draw = |a: usize, out: &mut [u8]| {
-                    for (j, cell) in out.chunks_exact_mut(8).enumerate() {
+                    let rows = games.range(a, a + out.len() / 8);
+                    for (j, (cell, game)) in out.chunks_exact_mut(8).zip(rows).enumerate() {
                         let row = a + j;
                         let z = mix(mix(first ^ (row as u64).wrapping_mul(GAMMA)) ^ GAMMA);
                         let x = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-                        let legal = &games[row].legal;
+                        let legal = &game.legal;
                         let all = shown[row] != 0 || legal.is_empty();
                         let count = if all { NUM_ACTIONS } else { legal.len() };
                         let pick = ((x * count as f64) as usize).min(count - 1);
                         let action = if all {
                             pick
                         } else {
-                            legal.iter().nth(pick).map_or(0, usize::from)
+                            legal.nth(pick).map_or(0, usize::from)
                         };
                         cell.copy_from_slice(&(action as i64).to_ne_bytes());
                     }
                 };
-                let per = n.div_ceil(threads_for(n, threads)).max(1);
+                let per = n
+                    .div_ceil(threads_with(n, threads, DRAWS_PER_THREAD))
+                    .max(1);
                 let parts = buf.chunks_mut(8 * per).enumerate();
                 each(parts.collect(), |(i, out)| draw(i * per, out));
             });
@@ -685,8 +729,12 @@ impl Batch {
         PyByteArray::new_with(py, total, |buf| {
             // The bytearray is new and zeroed, and no other thread can reach it yet.
             py.detach(|| {
-                let write = |part: &[Game], out: &mut [u8]| {
-                    for (g, o) in part.iter().zip(out.chunks_exact_mut(row_bytes)) {
+                let write = |a: usize, out: &mut [u8]| {
+                    let rows = out.len() / row_bytes;
+                    for (g, o) in games
+                        .range(a, a + rows)
+                        .zip(out.chunks_exact_mut(row_bytes))
+                    {
                         if !g.is_over() {
                             g.observation_as(layout, cell, o);
                         }
@@ -694,8 +742,8 @@ impl Batch {
                 };
                 let t = threads_for(games.len(), threads);
                 let per = games.len().div_ceil(t).max(1);
-                let parts = games.chunks(per).zip(buf.chunks_mut(per * row_bytes));
-                each(parts.collect(), |(part, out)| write(part, out));
+                let parts = buf.chunks_mut(per * row_bytes.max(1)).enumerate();
+                each(parts.collect(), |(i, out)| write(i * per, out));
             });
             Ok(())
         })
@@ -765,6 +813,11 @@ impl StepError {
     }
 }
 
+/// The fewest games a thread of `Batch.random_actions` draws for: a draw takes about 10
+/// nanoseconds, a thread's wake-up and join several microseconds (far more when another
+/// process holds the other core), so 1,024 games draw faster on one thread than on two.
+const DRAWS_PER_THREAD: usize = 1 << 14;
+
 /// SplitMix64's increment (the golden ratio).
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -778,16 +831,4 @@ fn mix(z: u64) -> u64 {
 /// `MemoryError` for an allocation that failed.
 fn too_big(e: TryReserveError) -> PyErr {
     no_memory("the batch is too large to hold", e)
-}
-
-/// The games of contiguous chunks, in order, in one vector of `n`.
-fn concat(parts: Vec<Vec<Game>>, n: usize) -> Result<Vec<Game>, TryReserveError> {
-    if parts.len() == 1 {
-        return Ok(parts.into_iter().next().unwrap_or_default());
-    }
-    let mut games = try_with_capacity(n)?;
-    for part in parts {
-        games.extend(part);
-    }
-    Ok(games)
 }

@@ -19,7 +19,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use super::{concat, new_frame_of, offsets, too_big, Batch, Out, ALIGN};
+use super::{new_frame_of, offsets, too_big, Batch, Games, Out, ALIGN};
 
 /// The byte offsets of a learner step's arrays for `n` games of `p` players and
 /// observation rows of `row_bytes`: frame end, steps, episodes, rewards, seats,
@@ -273,9 +273,10 @@ pub(super) fn learner_step<'py>(
         })
     })?;
     let games = py
-        .detach(|| -> Result<Vec<Game>, Failure> {
-            let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
-            Ok(concat(parts, n)?)
+        .detach(|| -> Result<Games, Failure> {
+            Ok(Games::new(
+                parts.into_iter().collect::<Result<Vec<_>, _>>()?,
+            ))
         })
         .map_err(|f| match f {
             Failure::Memory(e) => too_big(e),
@@ -285,7 +286,6 @@ pub(super) fn learner_step<'py>(
         layout: batch.layout,
         start: batch.start.clone(),
         games,
-        threads,
     };
     Ok((Py::new(py, next)?, buffer))
 }
