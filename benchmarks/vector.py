@@ -6,8 +6,10 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
                                 [--seconds 3] [--windows 3] [--observe] [--no-pgx]
                                 [--threads 1,2,4,...]
 
-``--threads`` runs pacru.vector once per thread count (``num_threads``) and
-prints each rate with its ratio to the first (the scaling); without it the
+``--threads`` runs pacru.vector at each thread count (``num_threads``), the
+counts' windows taken in turn (a window of each count, then the next round, so
+that the machine's load falls on all alike), and prints each count's best and
+median window with their ratios to the first count's (the scaling); without it the
 environment's default (one thread per core) runs, or one thread for a pacru
 that predates ``num_threads``. ``--threads`` skips pgx.
 
@@ -47,6 +49,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -59,10 +62,6 @@ import numpy.typing as npt
 from pacru.vector import VectorEnv
 
 SCAN_STEPS = 100
-
-
-def _best_rate(window: Callable[[float], float], seconds: float, windows: int) -> float:
-    return max(window(seconds) for _ in range(windows))
 
 
 def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.intp]:
@@ -81,17 +80,21 @@ def random_actions(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt
     return actions
 
 
-def pacru_rate(
+def _best_rate(window: Callable[[float], float], seconds: float, windows: int) -> float:
+    return max(window(seconds) for _ in range(windows))
+
+
+def pacru_windows(
     game: str,
     players: int,
     num_envs: int,
-    seconds: float,
-    windows: int,
-    clock: Callable[[], float],
     observe: bool = False,
     threads: int | None = None,
-) -> float:
-    """Decisions per second (of ``clock``) of :class:`pacru.vector.VectorEnv`, random actions.
+) -> Callable[[float], tuple[float, float]]:
+    """A window of :class:`pacru.vector.VectorEnv` with random actions: called with a
+    length in seconds, it steps the batch that long and returns the decisions per second
+    of wall-clock time and per CPU second of this process (the env goes on from window to
+    window).
 
     Unbounded games (``move_cap=None`` for Azacru and Pacru: they run to their end).
     """
@@ -106,10 +109,10 @@ def pacru_rate(
     box = [env.init(seed=0)]
     native_draw = hasattr(env, "random_actions")
 
-    def window(length: float) -> float:
+    def window(length: float) -> tuple[float, float]:
         state = box[0]
         steps = 0
-        start, begin = time.perf_counter(), clock()
+        start, cpu = time.perf_counter(), time.process_time()
         while time.perf_counter() - start < length:
             if observe:
                 state.observation  # noqa: B018 (made at its first read)
@@ -119,10 +122,46 @@ def pacru_rate(
                 actions = random_actions(state.legal_action_mask, rng)
             state = env.step(state, actions)
             steps += 1
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         box[0] = state
-        return steps * num_envs / (clock() - begin)
+        return steps * num_envs / wall, steps * num_envs / cpu
 
-    return _best_rate(window, seconds, windows)
+    return window
+
+
+def pacru_rate(
+    game: str,
+    players: int,
+    num_envs: int,
+    seconds: float,
+    windows: int,
+    observe: bool = False,
+    threads: int | None = None,
+) -> tuple[float, float]:
+    """The best window's decisions per second (wall clock, and per CPU second) of
+    :func:`pacru_windows`."""
+    window = pacru_windows(game, players, num_envs, observe, threads)
+    return max(window(seconds) for _ in range(windows))
+
+
+def thread_rates(
+    game: str,
+    players: int,
+    num_envs: int,
+    seconds: float,
+    windows: int,
+    observe: bool,
+    counts: list[int],
+) -> dict[int, list[tuple[float, float]]]:
+    """Every window's rates for each thread count, the counts' windows taken in turn
+    (one of each count, then the next round), so that a change of the machine's load
+    falls on every count alike."""
+    runs = {n: pacru_windows(game, players, num_envs, observe, n) for n in counts}
+    rates: dict[int, list[tuple[float, float]]] = {n: [] for n in counts}
+    for _ in range(windows):
+        for n, window in runs.items():
+            rates[n].append(window(seconds))
+    return rates
 
 
 def pgx_rates(num_envs: int, seconds: float, windows: int) -> tuple[float, float] | None:
@@ -189,21 +228,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's othello")
     parser.add_argument("--threads", default=None, help="thread counts, e.g. 1,2,4,8,16")
     args = parser.parse_args(argv)
-    sizes = (args.game, args.players, args.num_envs, args.seconds, args.windows)
     if args.threads:
-        base = None
-        for threads in (int(t) for t in args.threads.split(",")):
-            rate = pacru_rate(*sizes, time.perf_counter, args.observe, threads)
-            cpu_rate = pacru_rate(*sizes, time.process_time, args.observe, threads)
-            base = base or rate
+        counts = [int(t) for t in args.threads.split(",")]
+        sizes = (args.game, args.players, args.num_envs, args.seconds, args.windows)
+        rates = thread_rates(*sizes, args.observe, counts)
+        best = {n: max(r[0] for r in rates[n]) for n in counts}
+        median = {n: statistics.median(r[0] for r in rates[n]) for n in counts}
+        base = counts[0]
+        for n in counts:
+            cpu = max(r[1] for r in rates[n])
             print(
                 f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs} "
-                f"num_threads={threads}: {rate:,.0f} decisions/s ({rate / base:.2f}x; "
-                f"{cpu_rate:,.0f} per CPU second of this process)"
+                f"num_threads={n}: {best[n]:,.0f} decisions/s best ({best[n] / best[base]:.2f}x), "
+                f"{median[n]:,.0f} median ({median[n] / median[base]:.2f}x); "
+                f"{cpu:,.0f} per CPU second of this process"
             )
         return
-    rate = pacru_rate(*sizes, time.perf_counter, args.observe)
-    cpu_rate = pacru_rate(*sizes, time.process_time, args.observe)
+    rate, cpu_rate = pacru_rate(
+        args.game, args.players, args.num_envs, args.seconds, args.windows, args.observe
+    )
     read = ", observation read at every step" if args.observe else ""
     print(
         f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs}{read}: "
@@ -211,11 +254,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.no_pgx:
         return
-    rates = pgx_rates(args.num_envs, args.seconds, args.windows)
-    if rates is None:
+    pgx = pgx_rates(args.num_envs, args.seconds, args.windows)
+    if pgx is None:
         print("pgx othello: pgx and jax are not installed (pip install pgx jax)")
         return
-    per_step, per_scan = rates
+    per_step, per_scan = pgx
     print(
         f"pgx othello num_envs={args.num_envs}, one jitted call per step: "
         f"{per_step:,.0f} decisions/s"

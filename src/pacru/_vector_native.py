@@ -13,6 +13,7 @@ restarted games' positions.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -208,6 +209,6 @@ class NativeLoop(BatchLoop):
             np.frombuffer(raw, np.int64, n, at_episodes),
             np.frombuffer(raw, np.float32, n, at_rewards),
             np.frombuffer(raw, np.int64, n, at_seats),
-            np.frombuffer(raw, turn.dtype, int(np.prod(shape)), at_observation).reshape(shape),
+            np.frombuffer(raw, turn.dtype, math.prod(shape), at_observation).reshape(shape),
         )
         return new, self._frame(raw, n), arrays

@@ -22,11 +22,11 @@ from pacru.chevron.engine import ENGINE
 from pacru.encoding.lsd import LsdEncoding
 from pacru.lsd import new_game
 from pacru.lsd.state import LsdState
-from pacru.vector import STATE_ARRAYS, VectorEnv, VectorState
+from pacru.vector import VectorEnv
 
 from . import support  # noqa: F401 (skips this module without the extension)
+from .vector_support import assert_same, play
 
-ARRAYS = ("observation", *STATE_ARRAYS)
 ENV_ONLY = ("max_steps", "opening_plies", "autoreset_mode", "observation_dtype")
 
 
@@ -43,39 +43,11 @@ def pair(players: int, num_envs: int = 6, **options: Any) -> tuple[VectorEnv, Ve
     return native, python
 
 
-def assert_same(a: VectorState, b: VectorState, a_env: VectorEnv, b_env: VectorEnv) -> None:
-    for name in ARRAYS:
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype, name
-        assert x.shape == y.shape, name
-        assert np.array_equal(x, y), name
-    for i in range(a.num_envs):
-        assert a_env.prefix(a, i) == b_env.prefix(b, i)
-
-
-def play(native: VectorEnv, python: VectorEnv, steps: int, seed: int) -> int:
-    """Step both with the same random legal actions; returns the number of game ends."""
-    rng = np.random.default_rng(seed)
-    a, b = native.init(seed), python.init(seed)
-    ends = 0
-    for step in range(steps):
-        assert_same(a, b, native, python)
-        if step % 10 == 0:
-            for i in range(a.num_envs):
-                assert native.position(a, i) == python.position(b, i)
-        weights = rng.random(a.legal_action_mask.shape) * a.legal_action_mask
-        actions = weights.argmax(axis=1)
-        ends += int(a.ended.sum())
-        a, b = native.step(a, actions), python.step(b, actions)
-    assert_same(a, b, native, python)
-    return ends
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_native_lsd_loop_equals_the_python_loop(players: int) -> None:
     native, python = pair(players)
     # A 2-player game takes at most 40 plies of at most 2 decisions: games end and restart.
-    assert play(native, python, 150, players) > 0
+    assert play(native, python, 150, players, every=10) > 0
 
 
 @pytest.mark.parametrize(
@@ -89,7 +61,7 @@ def test_native_lsd_loop_equals_the_python_loop(players: int) -> None:
 )
 def test_openings_options_and_step_limits(options: dict[str, Any]) -> None:
     native, python = pair(2, **options)
-    assert play(native, python, 90, 5) > 0
+    assert play(native, python, 90, 5, every=10) > 0
 
 
 @pytest.mark.parametrize("mode", ["same-step", "next-step"])

@@ -19,11 +19,10 @@ from pacru._cursor import capped
 from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
-from pacru.vector import STATE_ARRAYS, VectorEnv, VectorState
+from pacru.vector import VectorEnv
 
 from .support import CONFIGS
-
-ARRAYS = ("observation", *STATE_ARRAYS)
+from .vector_support import assert_same, play
 
 
 def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:
@@ -40,33 +39,6 @@ def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]
     python._loop = PythonLoop(python.encoding, start, python.opening_plies)
     native._loop = NativeLoop(native.encoding, start, native.opening_plies)
     return native, python
-
-
-def assert_same(a: VectorState, b: VectorState, a_env: VectorEnv, b_env: VectorEnv) -> None:
-    for name in ARRAYS:
-        x, y = getattr(a, name), getattr(b, name)
-        assert x.dtype == y.dtype, name
-        assert np.array_equal(x, y), name
-    for i in range(a.num_envs):
-        assert a_env.prefix(a, i) == b_env.prefix(b, i)
-
-
-def play(native: VectorEnv, python: VectorEnv, steps: int, seed: int) -> int:
-    """Step both with the same random legal actions; returns the number of game ends."""
-    rng = np.random.default_rng(seed)
-    a, b = native.init(seed), python.init(seed)
-    ends = 0
-    for step in range(steps):
-        assert_same(a, b, native, python)
-        if step % 25 == 0:
-            for i in range(a.num_envs):
-                assert native.position(a, i) == python.position(b, i)
-        weights = rng.random(a.legal_action_mask.shape) * a.legal_action_mask
-        actions = weights.argmax(axis=1)
-        ends += int(a.ended.sum())
-        a, b = native.step(a, actions), python.step(b, actions)
-    assert_same(a, b, native, python)
-    return ends
 
 
 @pytest.mark.parametrize(("game", "players"), CONFIGS)

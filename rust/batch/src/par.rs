@@ -16,7 +16,9 @@
 //! for the call, and those the system refuses run on the calling thread.
 
 use std::collections::TryReserveError;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -121,6 +123,35 @@ where
     }
 }
 
+/// Bumped by every call that hands work to the pool: a worker kept warm waits for it.
+static EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// How long a worker waits, spinning, for the next call after its part of one ended.
+const WARM: Duration = Duration::from_micros(400);
+
+/// Keeps the pool's `workers` awake (spinning) until the next call hands them work or
+/// [`WARM`] passes. A batch's steps come a few hundred microseconds apart (the
+/// learner's Python between them); a worker gone to sleep in that gap is woken through
+/// the kernel at the next step, which on a virtual machine costs about as much as the
+/// worker's share of a step of 1,024 games. As OpenMP's active wait does, a short spin
+/// is cheaper; after [`WARM`] the workers sleep as usual.
+fn keep_warm(pool: &ThreadPool, workers: usize) {
+    let epoch = EPOCH.load(Ordering::Relaxed);
+    for _ in 0..workers {
+        pool.spawn(move || {
+            let start = Instant::now();
+            let mut turns: u32 = 0;
+            while EPOCH.load(Ordering::Relaxed) == epoch {
+                std::hint::spin_loop();
+                turns = turns.wrapping_add(1);
+                if turns.is_multiple_of(256) && start.elapsed() >= WARM {
+                    break;
+                }
+            }
+        });
+    }
+}
+
 /// `f` on every part, the first on the calling thread, the others on `pool`'s workers
 /// (the calling thread then waits for them; a panic in any part resumes here after all
 /// have ended).
@@ -130,6 +161,8 @@ where
     T: Send,
     F: Fn(P) -> T + Sync,
 {
+    EPOCH.fetch_add(1, Ordering::Relaxed);
+    let workers = parts.len() - 1;
     let mut slots: Vec<Option<T>> = parts.iter().map(|_| None).collect();
     let mut parts = parts.into_iter();
     if let (Some(first), Some((head, tail))) = (parts.next(), slots.split_first_mut()) {
@@ -140,6 +173,7 @@ where
             *head = Some(f(first));
         });
     }
+    keep_warm(pool, workers);
     slots.into_iter().flatten().collect()
 }
 
@@ -154,9 +188,12 @@ pub fn drop_parts<P: Send + 'static>(parts: Vec<P>) {
     let mut parts = parts.into_iter();
     let first = parts.next();
     if let Some(pool) = pool {
+        EPOCH.fetch_add(1, Ordering::Relaxed);
+        let workers = parts.len();
         for part in parts {
             pool.spawn(move || drop(part));
         }
+        keep_warm(&pool, workers);
     }
     drop(first);
 }
