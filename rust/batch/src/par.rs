@@ -6,7 +6,7 @@
 //! `std::thread::scope` does) cost more than the second thread saved on the project's
 //! 2-core machine (the stacks mapped and faulted in, each new thread's allocator cache
 //! filled and flushed, a cold start on another core). After a call the workers spin for
-//! at most [`WARM`] waiting for the next one, then sleep (rayon's condition variable), so
+//! at most `WARM` (400 microseconds) waiting for the next one, then sleep (rayon's condition variable), so
 //! a pool between steps keeps no CPU busy for longer than that.
 //!
 //! The pool belongs to the process that built it: a forked child (multiprocessing, Dask
