@@ -16,7 +16,7 @@ the learner sees the ``greedy`` bot's suggestion, which its policy adds to
 its logits: it starts from the bot's play and learns where to depart from it.
 
 Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (about
-10 minutes on the shared 2-core development machine; seed 1 wins 117 of 200
+7 minutes on the 2-core development machine; seed 1 wins 114 of 200
 games against ``greedy``: see :doc:`/training`) is::
 
     python examples/train_maskable_ppo.py OUTPUT_FOLDER
