@@ -21,6 +21,7 @@ __all__ = [
     "SEARCH_FEATURES",
     "Batch",
     "DecisionLayout",
+    "LsdBatch",
     "MovesIter",
     "NativeDecision",
     "NativeLegalMoves",
@@ -298,6 +299,7 @@ _LsdParts = tuple[
     tuple[int, int] | None,
 ]
 
+@final
 class LsdBatch:
     @staticmethod
     def create(
