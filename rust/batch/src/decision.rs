@@ -904,7 +904,7 @@ impl Cell {
     }
 
     /// The bytes of `value`, and how many of them are used.
-    fn encode(self, value: f32) -> ([u8; 4], usize) {
+    pub fn encode(self, value: f32) -> ([u8; 4], usize) {
         match self {
             Cell::F32 => (value.to_ne_bytes(), 4),
             // Values lie in 0..1: the float32 product and its rounding are numpy's.

@@ -8,11 +8,14 @@
 
 use std::sync::Arc;
 
+use pacru_batch::decision::Cell;
 use pacru_batch::par::{chunks, each};
 use pacru_lsd::{Game, GameError, Layout, Move, Outcome, Position, Rules, Termination};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
+
+use crate::vector::{frame_offsets, observation_cell};
 
 /// The parts of a position (see the module docs).
 type Parts = (
@@ -64,18 +67,6 @@ fn game_error(e: GameError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The byte offsets of a frame of `k` rows, `a` actions and `p` players: mask, player,
-/// rewards, terminated, truncated and the end, each array at a multiple of 8 bytes.
-fn offsets(k: usize, a: usize, p: usize) -> Option<[usize; 6]> {
-    let up = |x: usize| x.checked_next_multiple_of(8);
-    let player = up(k.checked_mul(a)?)?;
-    let rewards = up(player.checked_add(k.checked_mul(4)?)?)?;
-    let terminated = up(rewards.checked_add(k.checked_mul(4 * p)?)?)?;
-    let truncated = terminated.checked_add(k)?;
-    let end = truncated.checked_add(k)?;
-    (end <= isize::MAX as usize).then_some([0, player, rewards, terminated, truncated, end])
-}
-
 /// The games of an LSD batch: an immutable value; `step` returns a new one (the games it
 /// does not step are shared).
 #[pyclass(frozen, module = "pacru._native")]
@@ -100,7 +91,7 @@ impl LsdBatch {
         games: &[Arc<Game>],
     ) -> PyResult<Bound<'py, PyByteArray>> {
         let (k, a, p) = (games.len(), layout.num_actions(), layout.rules().players());
-        let at = offsets(k, a, p)
+        let at = frame_offsets(k, a, p)
             .ok_or_else(|| PyMemoryError::new_err("the batch's arrays are too large to hold"))?;
         PyByteArray::new_with(py, at[5], |buf| {
             py.detach(|| {
@@ -243,19 +234,10 @@ impl LsdBatch {
         threads: usize,
         dtype: &str,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let dtype = match dtype {
-            "float32" => Dtype::Float32,
-            "uint8" => Dtype::Uint8,
-            "bool" => Dtype::Bool,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "no observation dtype {dtype:?}"
-                )))
-            }
-        };
+        let cell = observation_cell(dtype)?;
         let layout = &*self.layout;
         let len = layout.observation_len();
-        let row = len * dtype.size();
+        let row = len * cell.size();
         let bytes = row
             .checked_mul(self.games.len())
             .filter(|&b| b <= isize::MAX as usize)
@@ -276,7 +258,7 @@ impl LsdBatch {
                 }
                 each(parts, |(first, part): (usize, &mut [u8])| {
                     for (j, chunk) in part.chunks_mut(row).enumerate() {
-                        let mut out = Bytes { buf: chunk, dtype };
+                        let mut out = Bytes { buf: chunk, cell };
                         self.games[first + j].observe(layout, &mut out);
                     }
                 });
@@ -371,55 +353,25 @@ impl LsdBatch {
     }
 }
 
-/// An observation dtype, as numpy names it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dtype {
-    Float32,
-    Uint8,
-    Bool,
-}
-
-impl Dtype {
-    fn size(self) -> usize {
-        if self == Dtype::Float32 {
-            4
-        } else {
-            1
-        }
-    }
-}
-
 /// An observation row in the bytes of its dtype, zeros before: float32 native endian,
 /// uint8 as numpy's `rint(x * 255).astype(uint8)` of the float32 value, bool 0 or 1.
 struct Bytes<'a> {
     buf: &'a mut [u8],
-    dtype: Dtype,
-}
-
-impl Bytes<'_> {
-    fn encode(&self, value: f32) -> [u8; 4] {
-        match self.dtype {
-            Dtype::Float32 => value.to_ne_bytes(),
-            Dtype::Uint8 => [(value * 255.0).round_ties_even() as u8, 0, 0, 0],
-            Dtype::Bool => [u8::from(value != 0.0), 0, 0, 0],
-        }
-    }
+    cell: Cell,
 }
 
 impl pacru_lsd::game::Planes for Bytes<'_> {
     fn len(&self) -> usize {
-        self.buf.len() / self.dtype.size()
+        self.buf.len() / self.cell.size()
     }
     fn set(&mut self, index: usize, value: f32) {
-        let code = self.encode(value);
-        let size = self.dtype.size();
+        let (code, size) = self.cell.encode(value);
         if let Some(slot) = self.buf.get_mut(index * size..(index + 1) * size) {
             slot.copy_from_slice(&code[..size]);
         }
     }
     fn fill(&mut self, start: usize, count: usize, value: f32) {
-        let code = self.encode(value);
-        let size = self.dtype.size();
+        let (code, size) = self.cell.encode(value);
         if let Some(run) = self.buf.get_mut(start * size..(start + count) * size) {
             if size == 1 {
                 run.fill(code[0]);

@@ -32,13 +32,34 @@ const ALIGN: usize = 8;
 /// The byte offsets of a frame of `k` rows of `p` players: mask, player, rewards,
 /// terminated, truncated and the end (each array starts at a multiple of 8 bytes).
 fn offsets(k: usize, p: usize) -> Option<[usize; 6]> {
+    frame_offsets(k, NUM_ACTIONS, p)
+}
+
+/// The byte offsets of a frame of `k` rows, `a` actions and `p` players (the chevron
+/// games' and LSD's frames are laid out alike): mask, player, rewards, terminated,
+/// truncated and the end, each array at a multiple of [`ALIGN`] bytes; None past what an
+/// allocation can hold.
+pub(crate) fn frame_offsets(k: usize, a: usize, p: usize) -> Option<[usize; 6]> {
     let up = |x: usize| x.checked_next_multiple_of(ALIGN);
-    let player = up(k.checked_mul(NUM_ACTIONS)?)?;
+    let player = up(k.checked_mul(a)?)?;
     let rewards = up(player.checked_add(k.checked_mul(4)?)?)?;
     let terminated = up(rewards.checked_add(k.checked_mul(4 * p)?)?)?;
     let truncated = terminated.checked_add(k)?;
     let end = truncated.checked_add(k)?;
     (end <= isize::MAX as usize).then_some([0, player, rewards, terminated, truncated, end])
+}
+
+/// The observation's cell of a dtype name: "float32", "uint8" or "bool" (`ValueError`
+/// for another).
+pub(crate) fn observation_cell(dtype: &str) -> PyResult<Cell> {
+    match dtype {
+        "float32" => Ok(Cell::F32),
+        "uint8" => Ok(Cell::U8),
+        "bool" => Ok(Cell::Bool),
+        _ => Err(PyValueError::new_err(format!(
+            "no observation dtype {dtype:?}: 'float32', 'uint8' or 'bool'"
+        ))),
+    }
 }
 
 /// The arrays of a frame (or of some of its rows), borrowed from its bytearray.
@@ -708,16 +729,7 @@ impl Batch {
         threads: usize,
         dtype: &str,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let cell = match dtype {
-            "float32" => Cell::F32,
-            "uint8" => Cell::U8,
-            "bool" => Cell::Bool,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "no observation dtype {dtype:?}: 'float32', 'uint8' or 'bool'"
-                )))
-            }
-        };
+        let cell = observation_cell(dtype)?;
         let layout = &self.layout;
         let row_bytes = layout.planes() * 81 * cell.size();
         let games = &self.games;

@@ -19,7 +19,7 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use super::{new_frame_of, offsets, too_big, Batch, Games, Out, ALIGN};
+use super::{new_frame_of, observation_cell, offsets, too_big, Batch, Games, Out, ALIGN};
 
 /// The byte offsets of a learner step's arrays for `n` games of `p` players and
 /// observation rows of `row_bytes`: frame end, steps, episodes, rewards, seats,
@@ -218,16 +218,7 @@ pub(super) fn learner_step<'py>(
             )))
         }
     };
-    let cell = match o.dtype {
-        "float32" => Cell::F32,
-        "uint8" => Cell::U8,
-        "bool" => Cell::Bool,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "no observation dtype {other:?}: 'float32', 'uint8' or 'bool'"
-            )))
-        }
-    };
+    let cell = observation_cell(o.dtype)?;
     let turn = Turn {
         layout,
         start: &batch.start,
