@@ -194,7 +194,7 @@ class NativeLoop(BatchLoop):
             turn.seat_base,
             turn.bot,
             turn.bot_base,
-            turn.dtype.name,
+            turn.dtype_name,
             self.threads,
         )
         n, enc = len(episodes), self.encoding

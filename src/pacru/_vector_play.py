@@ -170,6 +170,13 @@ class Turn:
     bot: str
     bot_base: int
     dtype: np.dtype[Any]
+    #: ``dtype``'s name, as the native call takes it (numpy computes ``dtype.name`` in
+    #: Python at every read: a few microseconds a step).
+    dtype_name: str = attrs.field(init=False)
+
+    @dtype_name.default
+    def _dtype_name(self) -> str:
+        return self.dtype.name
 
 
 def fused_step(

@@ -208,6 +208,9 @@ class PacruVectorEnv(
         #: The learner's seat in every game when it is fixed: read-only, made once.
         self._seat_array = np.full(num_envs, 0 if seat is None else seat, dtype=np.int32)
         self._seat_array.flags.writeable = False
+        #: Every env: the infos' ``"_seat"`` (read-only, made once).
+        self._all_true = np.ones(num_envs, dtype=np.bool_)
+        self._all_true.flags.writeable = False
         self.seat = 0 if seat is None else seat
         self._entries: list[BotEntry] = []
         self._batched: str | BatchedPolicy | None = None
@@ -216,6 +219,8 @@ class PacruVectorEnv(
         self._pending: dict[int, list[int]] = {}
         self._state: VectorState | None = None
         self._seeds = (0, 0)
+        #: The last ``_turn``, and the seeds and opponent it was made for.
+        self._turn_made: tuple[tuple[Any, ...], Turn] | None = None
         self._end_shown: dict[str, Any] | None = None
         #: Whether a built-in bot plays in the one native call of a learner step
         #: (``_turn``); tests turn it off to compare with the step by step path.
@@ -309,7 +314,7 @@ class PacruVectorEnv(
         if turn is not None:  # the built-in bots natively: one call for everything
             state, rewards, seats = fused_step(self.env, self.state, actions, turn)
             self._state = state
-            infos = {"seat": seats, "_seat": np.ones(self.num_envs, dtype=np.bool_)}
+            infos = {"seat": seats, "_seat": self._all_true}
         else:
             before = self.seats
             state = self._opponents_play(self.env.step(self.state, actions))
@@ -345,15 +350,19 @@ class PacruVectorEnv(
             or not hasattr(env._loop, "learner_step")
         ):
             return None
-        return Turn(
-            same_step=env.autoreset_mode == "same-step",
-            max_steps=env.max_steps,
-            seat=-1 if self._fixed_seat is None else self._fixed_seat,
-            seat_base=hash_base(self._seeds[1], 1),
-            bot=str(self._batched),
-            bot_base=hash_base(self._seeds[0], 0),
-            dtype=env.observation_dtype,
-        )
+        key = (self._seeds, self._batched)
+        if self._turn_made is None or self._turn_made[0] != key:
+            turn = Turn(
+                same_step=env.autoreset_mode == "same-step",
+                max_steps=env.max_steps,
+                seat=-1 if self._fixed_seat is None else self._fixed_seat,
+                seat_base=hash_base(self._seeds[1], 1),
+                bot=str(self._batched),
+                bot_base=hash_base(self._seeds[0], 0),
+                dtype=env.observation_dtype,
+            )
+            self._turn_made = (key, turn)
+        return self._turn_made[1]
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions: bool ``(num_envs, num_actions)`` (all True at an end
@@ -427,7 +436,7 @@ class PacruVectorEnv(
     def _infos(self) -> dict[str, Any]:
         return {
             "seat": self.seats.astype(np.int64),
-            "_seat": np.ones(self.num_envs, dtype=np.bool_),
+            "_seat": self._all_true,
         }
 
 

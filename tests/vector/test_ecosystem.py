@@ -33,9 +33,10 @@ def _trace(env: VectorEnv, steps: int) -> list[VectorState]:
     ("game", "options"), [("pacru", {"move_cap": 6}), ("azacru", {"move_cap": 6}), ("lilacru", {})]
 )
 def test_every_thread_count_gives_the_same_games(game: str, options: dict[str, Any]) -> None:
-    # 100 games: enough rows for 2 and 3 threads to split the batch.
+    # 200 games: enough rows (64 a thread at least) for 2 and 3 threads to share the batch,
+    # in pieces of 32 rows that each thread takes as it comes free.
     traces = [
-        _trace(VectorEnv(game, players=2, num_envs=100, num_threads=t, **options), 30)
+        _trace(VectorEnv(game, players=2, num_envs=200, num_threads=t, **options), 30)
         for t in (1, 2, 3)
     ]
     for states in zip(*traces, strict=True):
@@ -84,6 +85,36 @@ def test_a_forked_child_steps_on_threads_of_its_own() -> None:
             child.kill()
     assert child.exitcode == 0
     assert got == expected
+
+
+def test_random_actions_drawn_on_threads_are_those_of_one_thread() -> None:
+    # 600 games: draws are shared out from 256 games a thread, in pieces of 128.
+    one, two = (VectorEnv("pacru", num_envs=600, num_threads=n, move_cap=8) for n in (1, 2))
+    a, b = one.init(3), two.init(3)
+    for step in range(12):
+        actions = one.random_actions(a, step)
+        assert np.array_equal(actions, two.random_actions(b, step))
+        assert a.legal_action_mask[np.arange(600), actions].all()
+        a, b = one.step(a, actions), two.step(b, actions)
+        assert np.array_equal(a.legal_action_mask, b.legal_action_mask)
+        assert np.array_equal(a.rewards, b.rewards)
+
+
+def test_an_illegal_action_on_threads_names_the_first_game_and_changes_none() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=300, num_threads=2)
+    state = env.step(env.init(2), env.random_actions(env.init(2), 0))
+    mask = state.legal_action_mask.copy()
+    actions = env.random_actions(state, 1)
+    # Illegal in two games, each in another thread's share and piece.
+    for row in (290, 170):
+        actions[row] = int(np.flatnonzero(~state.legal_action_mask[row])[0])
+    with pytest.raises(pacru.IllegalMoveError, match=r"game 170: action \d+ \(") as info:
+        env.step(state, actions)
+    assert info.value.reason == "illegal-action"
+    assert np.array_equal(state.legal_action_mask, mask)
+    assert state.step_count.tolist() == [1] * 300
+    legal = env.step(state, env.random_actions(state, 1))
+    assert legal.step_count.tolist() == [2] * 300
 
 
 def test_num_threads_defaults_to_one_per_core() -> None:

@@ -6,8 +6,13 @@
 //! `std::thread::scope` does) cost more than the second thread saved on the project's
 //! 2-core machine (the stacks mapped and faulted in, each new thread's allocator cache
 //! filled and flushed, a cold start on another core). After a call the workers spin for
-//! at most `WARM` (400 microseconds) waiting for the next one, then sleep (rayon's condition variable), so
-//! a pool between steps keeps no CPU busy for longer than that.
+//! at most `WARM` (400 microseconds) waiting for the next one, then sleep (rayon's
+//! condition variable), so a pool between steps keeps no CPU busy for longer than that.
+//!
+//! A call either gives each thread one contiguous part of the rows ([`each`]), or cuts
+//! the rows into pieces that the threads take as they come free ([`each_shared`],
+//! [`Queue`] beside [`beside`]): a worker still freeing the batch before (see
+//! [`drop_on_pool`]) or a caller busy with the GIL then leaves its share to the others.
 //!
 //! The pool belongs to the process that built it: a forked child (multiprocessing, Dask
 //! workers) has a copy of the parent's pool but none of its threads, so the pool is kept
@@ -17,7 +22,7 @@
 //! for the call, and those the system refuses run on the calling thread.
 
 use std::collections::TryReserveError;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -127,6 +132,9 @@ where
 /// Bumped by every call that hands work to the pool: a worker kept warm waits for it.
 static EPOCH: AtomicU64 = AtomicU64::new(0);
 
+/// The last [`EPOCH`] whose workers [`keep_warm`] kept awake.
+static WARMED: AtomicU64 = AtomicU64::new(u64::MAX);
+
 /// How long a worker waits, spinning, for the next call after its part of one ended.
 const WARM: Duration = Duration::from_micros(400);
 
@@ -137,19 +145,32 @@ const WARM: Duration = Duration::from_micros(400);
 /// worker's share of a step of 1,024 games. As OpenMP's active wait does, a short spin
 /// is cheaper; after [`WARM`] the workers sleep as usual.
 fn keep_warm(pool: &ThreadPool, workers: usize) {
+    // A drop job keeps its worker warm itself once it has freed everything; a spinner it
+    // ran while yielding would hold the freeing up until the next call.
+    if DROPPING.load(Ordering::Relaxed) > 0 {
+        return;
+    }
     let epoch = EPOCH.load(Ordering::Relaxed);
+    // Once per call: a call that nests another (see [`beside`]) would queue a second
+    // round, and a worker would spin twice as long.
+    if WARMED.swap(epoch, Ordering::Relaxed) == epoch {
+        return;
+    }
     for _ in 0..workers {
-        pool.spawn(move || {
-            let start = Instant::now();
-            let mut turns: u32 = 0;
-            while EPOCH.load(Ordering::Relaxed) == epoch {
-                std::hint::spin_loop();
-                turns = turns.wrapping_add(1);
-                if turns.is_multiple_of(256) && start.elapsed() >= WARM {
-                    break;
-                }
-            }
-        });
+        pool.spawn(move || spin(epoch));
+    }
+}
+
+/// Spins until [`EPOCH`] is no longer `epoch` (a call came) or [`WARM`] has passed.
+fn spin(epoch: u64) {
+    let start = Instant::now();
+    let mut turns: u32 = 0;
+    while EPOCH.load(Ordering::Relaxed) == epoch {
+        std::hint::spin_loop();
+        turns = turns.wrapping_add(1);
+        if turns.is_multiple_of(256) && start.elapsed() >= WARM {
+            break;
+        }
     }
 }
 
@@ -178,6 +199,157 @@ where
     slots.into_iter().flatten().collect()
 }
 
+/// `first` on the calling thread while `workers` other threads run `background`: the
+/// pool's workers or, without a pool, threads started for the call (none where the
+/// system refuses them). How a caller does what must stay on its thread (what holds the
+/// GIL: a new Python buffer zeroed) while the others start on a [`Queue`]; `first` must
+/// drain that queue too, as the others may not come. Returns `first`'s result once every
+/// `background` run has ended (a panic in one resumes here then).
+pub fn beside<R>(workers: usize, background: &(dyn Fn() + Sync), first: impl FnOnce() -> R) -> R {
+    if workers == 0 {
+        return first();
+    }
+    match pool(workers) {
+        Some(pool) => {
+            EPOCH.fetch_add(1, Ordering::Relaxed);
+            let out = pool.in_place_scope(|s| {
+                for _ in 0..workers {
+                    s.spawn(|_| background());
+                }
+                first()
+            });
+            keep_warm(&pool, workers);
+            out
+        }
+        None => std::thread::scope(|s| {
+            for _ in 0..workers {
+                // A thread refused leaves its share to the others and to `first`.
+                let _ = std::thread::Builder::new().spawn_scoped(s, background);
+            }
+            first()
+        }),
+    }
+}
+
+/// Pieces of work, `0..pieces`, each taken by whichever thread asks next (see
+/// [`beside`]: the pool's workers and the caller), in order, each result kept in its
+/// piece's place until it is taken. Small pieces share a call's work out evenly whatever
+/// each thread did before it came.
+pub struct Queue<T> {
+    next: AtomicUsize,
+    slots: Vec<Slot<T>>,
+}
+
+/// A piece's result, and whether its work has ended.
+struct Slot<T> {
+    ended: AtomicBool,
+    out: Mutex<Option<T>>,
+}
+
+/// Marks a piece ended when dropped, also when its work unwinds (so that no thread
+/// waits forever for a piece whose work panicked).
+struct Ended<'a>(&'a AtomicBool);
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+impl<T: Send> Queue<T> {
+    /// A queue of `pieces` pieces, or the error of the allocation that failed.
+    pub fn new(pieces: usize) -> Result<Queue<T>, TryReserveError> {
+        let mut slots = try_with_capacity(pieces)?;
+        slots.extend((0..pieces).map(|_| Slot {
+            ended: AtomicBool::new(false),
+            out: Mutex::new(None),
+        }));
+        Ok(Queue {
+            next: AtomicUsize::new(0),
+            slots,
+        })
+    }
+
+    /// `work(piece)` on the first piece no thread has taken yet: false when none is left.
+    pub fn run_next(&self, work: &(dyn Fn(usize) -> T + Sync)) -> bool {
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        let Some(slot) = self.slots.get(i) else {
+            return false;
+        };
+        let _ended = Ended(&slot.ended);
+        let out = work(i);
+        *slot.out.lock().unwrap_or_else(PoisonError::into_inner) = Some(out);
+        true
+    }
+
+    /// `work(piece)` on each piece no thread has taken yet, one after the other, until
+    /// none is left.
+    pub fn drain(&self, work: &(dyn Fn(usize) -> T + Sync)) {
+        while self.run_next(work) {}
+    }
+
+    /// Piece `i`'s result, taken from the queue (None past the last piece, for a piece
+    /// whose work panicked, or taken already). Until piece `i` has ended, this thread
+    /// works on the pieces no thread has taken (piece `i` first, if no thread has), then
+    /// waits, spinning, for the thread that has it.
+    pub fn take(&self, i: usize, work: &(dyn Fn(usize) -> T + Sync)) -> Option<T> {
+        let slot = self.slots.get(i)?;
+        let mut turns: u32 = 0;
+        while !slot.ended.load(Ordering::Acquire) {
+            if self.run_next(work) {
+                continue;
+            }
+            if turns < 1 << 12 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+            turns = turns.saturating_add(1);
+        }
+        slot.out
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+}
+
+/// `f` on every part, as [`each`], but each part taken by whichever thread is free: the
+/// caller and `threads - 1` workers of the pool. A worker still busy with other work
+/// (freeing an old batch: see [`drop_on_pool`]) leaves more parts to the others. The
+/// parts' results, first part first: None for a part whose thread panicked (its panic
+/// resumes here too, once all have ended).
+pub fn each_shared<P, T, F>(parts: Vec<P>, threads: usize, f: F) -> Vec<Option<T>>
+where
+    P: Send,
+    T: Send,
+    F: Fn(P) -> T + Sync,
+{
+    let n = parts.len();
+    let workers = threads.clamp(1, n.max(1)) - 1;
+    if workers == 0 {
+        return parts.into_iter().map(|part| Some(f(part))).collect();
+    }
+    let queue = match Queue::new(n) {
+        Ok(queue) => queue,
+        // No room for the queue: the parts one after the other, here.
+        Err(_) => return parts.into_iter().map(|part| Some(f(part))).collect(),
+    };
+    let inputs: Vec<Mutex<Option<P>>> = parts.into_iter().map(|p| Mutex::new(Some(p))).collect();
+    let work = |i: usize| -> Option<T> {
+        let part = inputs
+            .get(i)?
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()?;
+        Some(f(part))
+    };
+    let drain = || queue.drain(&work);
+    beside(workers, &drain, || {
+        drain();
+        (0..n).map(|i| queue.take(i, &work).flatten()).collect()
+    })
+}
+
 /// Drops every part, the first on the calling thread and the others on the pool's workers,
 /// without waiting for them (what a part holds is freed while the caller goes on); without
 /// a pool, all on the calling thread.
@@ -197,6 +369,37 @@ pub fn drop_parts<P: Send + 'static>(parts: Vec<P>) {
         keep_warm(&pool, workers);
     }
     drop(first);
+}
+
+/// Drop jobs queued or running on the pool (see [`drop_on_pool`]).
+static DROPPING: AtomicUsize = AtomicUsize::new(0);
+
+/// The items a drop job frees between two looks for other work.
+const DROP_CHUNK: usize = 32;
+
+/// Drops `parts` on a worker of the process's pool, without waiting (the caller goes on);
+/// on the calling thread when no pool can be had. For the games of a batch stepped piece
+/// by piece on a [`Queue`], where no part is the caller's own. The worker frees a few
+/// items at a time and, between them, runs any work a call has handed the pool
+/// meanwhile (rayon's `yield_now`): a call never waits for the freeing of the batch
+/// before it. Once all is freed, the worker stays warm as after a call.
+pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>) {
+    let Some(pool) = pool(1) else {
+        return;
+    };
+    EPOCH.fetch_add(1, Ordering::Relaxed);
+    DROPPING.fetch_add(1, Ordering::Relaxed);
+    pool.spawn(move || {
+        let mut parts = parts;
+        while let Some(mut part) = parts.pop() {
+            while !part.is_empty() {
+                part.truncate(part.len().saturating_sub(DROP_CHUNK));
+                let _ = rayon::yield_now();
+            }
+        }
+        DROPPING.fetch_sub(1, Ordering::Relaxed);
+        spin(EPOCH.load(Ordering::Relaxed));
+    });
 }
 
 /// `f` on every part, each on a thread of its own started for the call (the first on the
@@ -273,6 +476,72 @@ mod tests {
             (0..13).map(|i| i * i).collect::<Vec<_>>()
         );
         assert_eq!(chunks(0, 8, |a, b| (a, b)), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn a_queue_runs_every_piece_once_beside_the_caller() {
+        for workers in 0..4 {
+            let queue: Queue<usize> = Queue::new(37).unwrap();
+            let work = |i: usize| i * 3;
+            let drain = || queue.drain(&work);
+            let results: Vec<Option<usize>> = beside(workers, &drain, || {
+                (0..38).map(|i| queue.take(i, &work)).collect()
+            });
+            let mut expected: Vec<Option<usize>> = (0..37).map(|i| Some(i * 3)).collect();
+            expected.push(None);
+            assert_eq!(results, expected);
+            // A result is taken once.
+            assert_eq!(queue.take(3, &work), None);
+        }
+    }
+
+    #[test]
+    fn shared_parts_come_back_in_order() {
+        for threads in 1..5 {
+            let parts: Vec<usize> = (0..29).collect();
+            let out = each_shared(parts, threads, |i| i * i);
+            assert_eq!(out, (0..29).map(|i| Some(i * i)).collect::<Vec<_>>());
+        }
+        assert_eq!(
+            each_shared(Vec::<u8>::new(), 2, |i| i),
+            Vec::<Option<u8>>::new()
+        );
+    }
+
+    #[test]
+    fn a_piece_that_panics_leaves_none_and_the_others_end() {
+        let queue: Queue<usize> = Queue::new(8).unwrap();
+        let work = |i: usize| {
+            assert_ne!(i, 5, "piece 5 fails");
+            i
+        };
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| queue.drain(&work)));
+        assert!(caught.is_err());
+        // The panic stopped that drain at piece 5; taking piece 7 runs the others.
+        assert_eq!(queue.take(7, &work), Some(7));
+        assert_eq!(queue.take(5, &work), None);
+        assert_eq!(queue.take(4, &work), Some(4));
+    }
+
+    #[test]
+    fn parts_dropped_on_the_pool_are_all_freed() {
+        let shared = Arc::new(());
+        let parts: Vec<Vec<Arc<()>>> = (0..5)
+            .map(|_| (0..70).map(|_| Arc::clone(&shared)).collect())
+            .collect();
+        drop_on_pool(parts);
+        // Calls coming meanwhile are served between the drop's chunks.
+        let summed: usize = each_shared((0..40).collect(), 2, |i: usize| i)
+            .into_iter()
+            .flatten()
+            .sum();
+        assert_eq!(summed, 780);
+        let start = Instant::now();
+        while Arc::strong_count(&shared) > 1 {
+            // A guard against a hang, not a timing: the worker frees 350 references.
+            assert!(start.elapsed() < Duration::from_secs(60), "never freed");
+            std::thread::yield_now();
+        }
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::collections::TryReserveError;
 use pacru_batch::decision::{Cell, DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_batch::opponent::{play_bots, Bot};
 use pacru_batch::par::{
-    chunks, drop_parts, each, threads_for, threads_with, try_filled, try_with_capacity,
+    chunks, drop_on_pool, drop_parts, each, each_shared, threads_for, threads_with, try_filled,
+    try_with_capacity,
 };
 use pacru_batch::returns_of;
 use pacru_engine::Position;
@@ -156,17 +157,23 @@ where
     if t <= 1 {
         return vec![f(0, rows, out)];
     }
-    let mut parts = Vec::with_capacity(t);
+    each(split_rows(rows, t, p, out), |(a, b, part)| f(a, b, part))
+}
+
+/// `out` cut into `pieces` contiguous pieces of its `rows` rows: each piece's first row,
+/// end and arrays.
+fn split_rows(rows: usize, pieces: usize, p: usize, out: Out<'_>) -> Vec<(usize, usize, Out<'_>)> {
+    let mut parts = Vec::with_capacity(pieces);
     let mut rest = out;
     let mut start = 0;
-    for i in 0..t {
-        let end = rows * (i + 1) / t;
+    for i in 0..pieces {
+        let end = rows * (i + 1) / pieces;
         let (part, tail) = rest.split(end - start, p);
         parts.push((start, end, part));
         rest = tail;
         start = end;
     }
-    each(parts, |(a, b, part)| f(a, b, part))
+    parts
 }
 
 /// A new bytearray holding a frame of `k` rows, written by `write` without the GIL (the
@@ -209,6 +216,18 @@ fn new_frame_of<'py, T: Send>(
     }
 }
 
+/// How many pieces a step shared out as it comes (`pacru_batch::par::each_shared`,
+/// `fused::queued`) cuts `rows` rows into for `threads` threads: one for one thread; else
+/// about 16 a thread, of `min_rows` rows at least (a piece costs a lock and an allocation;
+/// at 16 a thread, the last piece is short beside a thread's share).
+fn pieces(rows: usize, threads: usize, min_rows: usize) -> usize {
+    if threads <= 1 {
+        1
+    } else {
+        (rows / min_rows.max(1)).clamp(threads, 16 * threads)
+    }
+}
+
 /// The games of a batch: an immutable value; `step` returns a new one. A game is cheap to
 /// copy (what the decisions of a move share is behind `Arc`s), so a new batch copies the
 /// games it does not step.
@@ -221,12 +240,16 @@ pub(crate) struct Batch {
 
 /// The games of a batch, row after row, in the contiguous parts that the threads of the
 /// call that made them returned: kept as they are (gathering them in one vector would copy
-/// every game on the calling thread), and freed part by part where they were made (see
-/// `Drop`), each thread's allocations by the same thread when the counts are the same.
+/// every game on the calling thread). A batch made by one part per thread is freed part by
+/// part where it was made; one made piece by piece, by whichever thread was free, is freed
+/// on the pool (see `Drop`).
 struct Games {
     parts: Vec<Vec<Game>>,
     /// The first row of each part, then the number of rows.
     starts: Vec<usize>,
+    /// Every part is freed on the pool (the games were stepped by several threads, each
+    /// taking pieces as it came: no part is the caller's own).
+    freed_on_pool: bool,
 }
 
 impl Games {
@@ -238,7 +261,20 @@ impl Games {
             at += part.len();
             starts.push(at);
         }
-        Games { parts, starts }
+        Games {
+            parts,
+            starts,
+            freed_on_pool: false,
+        }
+    }
+
+    /// The games of `parts`, freed on the pool when `shared` (stepped by several threads,
+    /// each taking pieces as it came: no part is the caller's own).
+    fn shared(parts: Vec<Vec<Game>>, shared: bool) -> Games {
+        Games {
+            freed_on_pool: shared,
+            ..Games::new(parts)
+        }
     }
 
     fn len(&self) -> usize {
@@ -277,12 +313,19 @@ impl std::ops::Index<usize> for Games {
 }
 
 impl Drop for Batch {
-    /// Frees the games part by part: the first on the calling thread, the others handed to
-    /// the threads of the pool, which free them while the caller goes on (a game's last
-    /// reference to a move list frees it, and on the calling thread alone that is a good
-    /// share of what a step cannot split; the old batch goes when its state does).
+    /// Frees the games off the calling thread where it can (a game's last reference to a
+    /// move list frees it: on the calling thread alone, a good share of what a step cannot
+    /// split; the old batch goes when its state does). Games stepped piece by piece all go
+    /// to a worker of the pool, which frees them between the pieces of the next calls
+    /// (`pacru_batch::par::drop_on_pool`); otherwise the first part is freed here and the
+    /// others by the pool, each by the thread that made it.
     fn drop(&mut self) {
-        drop_parts(std::mem::take(&mut self.games.parts));
+        let parts = std::mem::take(&mut self.games.parts);
+        if self.games.freed_on_pool {
+            drop_on_pool(parts);
+        } else {
+            drop_parts(parts);
+        }
     }
 }
 
@@ -358,7 +401,8 @@ impl Batch {
     /// (bool, n x 415), the player deciding (int32, -1 at an end), the rewards (float32,
     /// n x players), terminated and truncated (bool). Everything a game needs (its
     /// decision, the engine's move, the restart, its frame row) is done without the GIL
-    /// on up to `threads` threads, each on a contiguous chunk of rows; the same games for
+    /// on up to `threads` threads, each taking pieces of contiguous rows as it comes free
+    /// (a worker still freeing an old batch leaves more to the others); the same games for
     /// every count.
     #[pyo3(signature = (actions, restart, renew, threads=1))]
     fn advance<'py>(
@@ -377,53 +421,50 @@ impl Batch {
         }
         let p = usize::from(self.layout.players);
         let layout = &self.layout;
+        let t = threads_for(n, threads);
         let (frame, parts) = new_frame(py, n, p, |out| {
-            par_rows(n, threads, p, out, |a, b, mut out| {
+            let parts = split_rows(n, pieces(n, t, 32), p, out);
+            each_shared(parts, t, |(a, b, mut out)| {
                 let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
                 for (j, (row, old)) in (a..b).zip(self.games.range(a, b)).enumerate() {
                     // Each game is copied once, into its place in the new batch, and
                     // stepped there.
-                    if restart.get(row).is_some_and(|&r| r != 0) {
-                        games.push(self.start.clone());
+                    let mut game = if restart.get(row).is_some_and(|&r| r != 0) {
+                        self.start.clone()
                     } else {
                         let mut bytes = [0u8; 8];
                         bytes.copy_from_slice(&actions[8 * row..8 * row + 8]);
                         let action = i64::from_ne_bytes(bytes);
-                        games.push(old.clone());
-                        let Some(game) = games.last_mut() else {
-                            continue;
-                        };
-                        match game
-                            .choose_in_place(layout, u16::try_from(action).unwrap_or(u16::MAX))
-                        {
-                            Ok(()) => {}
+                        let mut game = old.clone();
+                        let a = u16::try_from(action).unwrap_or(u16::MAX);
+                        match game.choose_in_place(layout, a) {
+                            Ok(()) => game,
                             Err(DecisionError::IllegalAction(_)) => {
                                 return Err(StepError::Illegal(row, action))
                             }
                             Err(e) => return Err(StepError::Decision(e)),
                         }
-                    }
-                    let Some(game) = games.last_mut() else {
-                        continue;
                     };
                     if renew && game.is_over() {
-                        out.write(j, p, &self.start, Some(game));
-                        *game = self.start.clone();
+                        out.write(j, p, &self.start, Some(&game));
+                        game = self.start.clone();
                     } else {
-                        out.write(j, p, game, None);
+                        out.write(j, p, &game, None);
                     }
+                    games.push(game);
                 }
                 Ok(games)
             })
         })?;
         let parts = parts
             .into_iter()
+            .map(|part| part.unwrap_or(Err(StepError::Lost)))
             .collect::<Result<Vec<_>, _>>()
             .map_err(StepError::into_py)?;
         let batch = Batch {
             layout: self.layout,
             start: self.start.clone(),
-            games: Games::new(parts),
+            games: Games::shared(parts, t > 1),
         };
         Ok((Py::new(py, batch)?, frame))
     }
@@ -707,11 +748,10 @@ impl Batch {
                         cell.copy_from_slice(&(action as i64).to_ne_bytes());
                     }
                 };
-                let per = n
-                    .div_ceil(threads_with(n, threads, DRAWS_PER_THREAD))
-                    .max(1);
+                let t = threads_with(n, threads, DRAWS_PER_THREAD);
+                let per = n.div_ceil(pieces(n, t, DRAWS_PER_PIECE)).max(1);
                 let parts = buf.chunks_mut(8 * per).enumerate();
-                each(parts.collect(), |(i, out)| draw(i * per, out));
+                each_shared(parts.collect(), t, |(i, out)| draw(i * per, out));
             });
             Ok(())
         })
@@ -805,6 +845,8 @@ enum StepError {
     Decision(DecisionError),
     /// The action given to a game (its row, the action) is not legal there.
     Illegal(usize, i64),
+    /// A piece of the games was lost: its thread panicked (a bug).
+    Lost,
 }
 
 impl From<TryReserveError> for StepError {
@@ -821,14 +863,18 @@ impl StepError {
                 "game {row}: action {action} is not legal in its decision"
             )),
             StepError::Decision(e) => crate::decisions::decision_error(e),
+            StepError::Lost => PyRuntimeError::new_err("a thread of the step failed"),
         }
     }
 }
 
-/// The fewest games a thread of `Batch.random_actions` draws for: a draw takes about 10
-/// nanoseconds, a thread's wake-up and join several microseconds (far more when another
-/// process holds the other core), so 1,024 games draw faster on one thread than on two.
-const DRAWS_PER_THREAD: usize = 1 << 14;
+/// The fewest games a thread of `Batch.random_actions` draws for: a draw takes about 50
+/// nanoseconds, handing a piece to a worker kept warm by the step before about a
+/// microsecond (several when it has to be woken).
+const DRAWS_PER_THREAD: usize = 256;
+
+/// The fewest games of a piece of `Batch.random_actions`' draws.
+const DRAWS_PER_PIECE: usize = 128;
 
 /// SplitMix64's increment (the golden ratio).
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -11,15 +11,15 @@
 
 use std::collections::TryReserveError;
 
-use pacru_batch::decision::{Cell, Game, NUM_ACTIONS};
+use pacru_batch::decision::{Cell, NUM_ACTIONS};
 use pacru_batch::learner::{mix, Row, Seats, Turn, TurnError};
 use pacru_batch::opponent::Bot;
-use pacru_batch::par::{each, threads_for, try_with_capacity};
+use pacru_batch::par::{beside, threads_for, try_with_capacity, Queue};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use super::{new_frame_of, observation_cell, offsets, too_big, Batch, Games, Out, ALIGN};
+use super::{new_frame_of, observation_cell, offsets, pieces, too_big, Batch, Games, Out, ALIGN};
 
 /// The byte offsets of a learner step's arrays for `n` games of `p` players and
 /// observation rows of `row_bytes`: frame end, steps, episodes, rewards, seats,
@@ -147,6 +147,8 @@ impl<'a> Rows<'a> {
 enum Failure {
     Memory(TryReserveError),
     Game(usize, TurnError),
+    /// A piece of the games was lost: its thread panicked (a bug).
+    Lost,
 }
 
 impl From<TryReserveError> for Failure {
@@ -230,48 +232,50 @@ pub(super) fn learner_step<'py>(
     };
     let row_bytes = layout.planes() * 81 * cell.size();
     let at = layout_or_err(n, p, row_bytes)?;
-    let threads = o.threads;
-    let (buffer, parts) = new_frame_of(py, at[6], |buf| {
-        let rows = Rows::of(buf, n, p, at);
-        let t = threads_for(n, threads);
-        let mut parts = Vec::with_capacity(t);
-        let mut rest = rows;
-        let mut start = 0;
-        for i in 0..t {
-            let end = n * (i + 1) / t;
-            let (part, tail) = rest.split(end - start, p, row_bytes);
-            parts.push((start, end, part));
-            rest = tail;
-            start = end;
+    let t = threads_for(n, o.threads);
+    // Shared out as it comes (`queued`): zeroing the bytearray alone takes a third of a
+    // step on one thread at 256 games (4 MB of float32 observation), and the workers step
+    // games meanwhile. Pieces of 8 rows: a learner step plays several decisions a game.
+    let pieces = pieces(n, t, 8);
+    let bound = |piece: usize| n * piece / pieces;
+    let step_piece = |piece: usize| -> Result<Vec<Row>, Failure> {
+        let (a, b) = (bound(piece), bound(piece + 1));
+        let mut rows = try_with_capacity(b - a)?;
+        for i in a..b {
+            let row = turn
+                .step(
+                    i,
+                    &batch.games[i],
+                    restart.get(i).is_some_and(|&r| r != 0),
+                    i64::from_ne_bytes(word(actions, i)),
+                    i32::from_ne_bytes(word(steps, i)),
+                    i64::from_ne_bytes(word(episodes, i)),
+                )
+                .map_err(|e| Failure::Game(i, e))?;
+            rows.push(row);
         }
-        each(parts, |(a, b, mut part)| -> Result<Vec<Game>, Failure> {
-            let mut games = try_with_capacity(b - a)?;
-            for (j, i) in (a..b).enumerate() {
-                let row = turn
-                    .step(
-                        i,
-                        &batch.games[i],
-                        restart.get(i).is_some_and(|&r| r != 0),
-                        i64::from_ne_bytes(word(actions, i)),
-                        i32::from_ne_bytes(word(steps, i)),
-                        i64::from_ne_bytes(word(episodes, i)),
-                    )
-                    .map_err(|e| Failure::Game(i, e))?;
+        Ok(rows)
+    };
+    let (buffer, games) = queued(py, t, pieces, at[6], &step_piece, |buf, take| {
+        let mut games = try_with_capacity(n)?;
+        let mut rest = Rows::of(buf, n, p, at);
+        for piece in 0..pieces {
+            let rows = take(piece).ok_or(Failure::Lost)??;
+            let (mut part, tail) = rest.split(rows.len(), p, row_bytes);
+            rest = tail;
+            for (j, row) in rows.into_iter().enumerate() {
                 part.write(j, p, &row, &turn, cell, row_bytes);
                 games.push(row.game);
             }
-            Ok(games)
-        })
+        }
+        Ok(games)
     })?;
-    let games = py
-        .detach(|| -> Result<Games, Failure> {
-            Ok(Games::new(
-                parts.into_iter().collect::<Result<Vec<_>, _>>()?,
-            ))
-        })
+    let games = games
+        .map(|g| Games::shared(vec![g], t > 1))
         .map_err(|f| match f {
             Failure::Memory(e) => too_big(e),
             Failure::Game(i, e) => game_error(i, e, o.max_steps),
+            Failure::Lost => PyRuntimeError::new_err("a thread of the step failed"),
         })?;
     let next = Batch {
         layout: batch.layout,
@@ -279,6 +283,29 @@ pub(super) fn learner_step<'py>(
         games,
     };
     Ok((Py::new(py, next)?, buffer))
+}
+
+/// A new bytearray of `total` bytes and `fill`'s result, the work of a step shared out
+/// as it comes: `step(piece)` runs on `pieces` pieces of the rows, on the `threads - 1`
+/// workers from the start and on the caller once it has the bytearray (zeroed, with the
+/// GIL held: the workers need not wait for it); the caller then runs `fill` on it
+/// without the GIL, which takes each piece's result with `take(piece)` (the piece is
+/// stepped there if no thread has taken it yet, else waited for; None for a piece whose
+/// thread panicked). The caller writes the rows, the workers step them: writing a row is
+/// mostly waiting for memory, stepping a game mostly computing, so the two overlap.
+fn queued<'py, S: Send, T: Send>(
+    py: Python<'py>,
+    threads: usize,
+    pieces: usize,
+    total: usize,
+    step: &(dyn Fn(usize) -> S + Sync),
+    fill: impl FnOnce(&mut [u8], &(dyn Fn(usize) -> Option<S> + Sync)) -> T + Send,
+) -> PyResult<(Bound<'py, PyByteArray>, T)> {
+    let queue = Queue::new(pieces).map_err(too_big)?;
+    let drain = || queue.drain(step);
+    beside(threads.saturating_sub(1), &drain, || {
+        new_frame_of(py, total, |buf| fill(buf, &|piece| queue.take(piece, step)))
+    })
 }
 
 fn layout_or_err(n: usize, p: usize, row_bytes: usize) -> PyResult<[usize; 7]> {
