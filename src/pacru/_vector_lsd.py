@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from pacru import _native
 from pacru._vector_batch import BatchLoop
-from pacru._vector_random import masked_choice, uniforms
+from pacru._vector_random import UNIFORM_SALT, hash_base
 from pacru.base import GameState, Outcome, Termination
 from pacru.encoding.lsd import LsdEncoding
 from pacru.lsd.moves import _move
@@ -99,8 +99,12 @@ class LsdLoop(BatchLoop):
         player: npt.NDArray[np.int32],
         seed: int,
     ) -> npt.NDArray[np.int64]:
-        """As :meth:`pacru._vector_loop.PythonLoop.random_actions` (drawn from the mask)."""
-        return masked_choice(mask, uniforms(seed, len(mask)))
+        """As :meth:`pacru._vector_loop.PythonLoop.random_actions`, drawn natively from each
+        game's legal actions (a row whose ``player`` is -1 has an all-True mask)."""
+        batch: _native.LsdBatch = games
+        base = hash_base(seed, UNIFORM_SALT)
+        raw = batch.random_actions(base, (player < 0).tobytes(), self.threads)
+        return np.frombuffer(raw, dtype=np.int64)
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""

@@ -12,15 +12,8 @@ use crate::decision::{DecisionError, Game, Layout};
 use crate::opponent::{play_bots, Bot};
 use crate::rollout::returns_of;
 
-/// SplitMix64's increment (the golden ratio).
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// SplitMix64's output function.
-pub fn mix(z: u64) -> u64 {
-    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crate::rng::mix;
+use crate::rng::GAMMA;
 
 /// The seed of game `row` in its episode `episode`: `mix(mix(first ^ row * GAMMA) ^
 /// (episode + 1) * GAMMA)`, `first = mix(base)` for `pacru._vector_random.hash_base`'s

@@ -18,7 +18,7 @@ pub mod decision;
 pub mod learner;
 pub mod opponent;
 pub mod par;
-mod rng;
+pub mod rng;
 mod rollout;
 
 pub use rng::SplitMix64;

@@ -1,7 +1,7 @@
 //! SplitMix64, the seeded generator of the rollouts.
 
 /// The golden-ratio increment of SplitMix64.
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+pub const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// SplitMix64: a 64-bit state advanced by a constant and mixed on output.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,10 +10,24 @@ pub struct SplitMix64 {
 }
 
 /// The output function of SplitMix64 (a bijection of `u64`).
-fn mix(mut z: u64) -> u64 {
+pub fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The uniform in [0, 1) of row `row` of a batch's random draw, `first = mix(base)` for
+/// the draw's hash base: `(z >> 11) * 2**-53`, `z = mix(mix(first ^ row * GAMMA) ^
+/// GAMMA)` (`pacru._vector_random.uniforms` computes the same with numpy).
+pub fn uniform(first: u64, row: usize) -> f64 {
+    let z = mix(mix(first ^ (row as u64).wrapping_mul(GAMMA)) ^ GAMMA);
+    (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// The index `floor(u * count)` drawn by a uniform `u` in [0, 1) among `count > 0`
+/// choices (at most `count - 1`, whatever the rounding).
+pub fn pick(u: f64, count: usize) -> usize {
+    ((u * count as f64) as usize).min(count.saturating_sub(1))
 }
 
 impl SplitMix64 {

@@ -224,6 +224,32 @@ impl Game {
         ((y - self.y0) * layout.width + (x - self.x0)) as usize
     }
 
+    /// The legal actions of the decision into `out` (cleared first), ascending, each once:
+    /// those [`Game::write_mask`] sets to 1; none at the end (where `write_mask` allows
+    /// every action, each accepted and ignored).
+    pub fn legal_actions(&self, layout: &Layout, out: &mut Vec<usize>) {
+        out.clear();
+        match self.stage {
+            Stage::Over => {}
+            Stage::Cell => {
+                out.extend(
+                    self.moves
+                        .iter()
+                        .map(|mv| self.cell_action(layout, mv.cell)),
+                );
+            }
+            Stage::Tile => {
+                let cells = layout.cells();
+                let run = &self.moves[self.run.0..self.run.1];
+                out.extend(run.iter().map(|mv| cells + usize::from(mv.face)));
+            }
+        }
+        let actions = layout.num_actions();
+        out.retain(|&a| a < actions);
+        out.sort_unstable();
+        out.dedup();
+    }
+
     /// Set the legal actions of the decision to 1 in `mask` (`num_actions` bytes, zeros
     /// before: numpy's bool); all 1 at the end, as pgx (any action is accepted and ignored
     /// there).

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use pacru_batch::decision::Cell;
 use pacru_batch::par::{chunks, each};
+use pacru_batch::rng::{mix, pick, uniform};
 use pacru_lsd::{Game, GameError, Layout, Move, Outcome, Position, Rules, Termination};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
@@ -62,6 +63,19 @@ fn position_of(rules: &Rules, parts: Parts) -> PyResult<Position> {
 
 /// The games a chunk of a step made, or the first row it could not step and why.
 type Stepped = Result<Vec<Arc<Game>>, (usize, GameError)>;
+
+/// The fewest games an LSD thread steps: an LSD step copies a position and its vectors,
+/// and on the project's 2-core machine the allocator's locks shared by two threads cost
+/// more than the second thread saves below thousands of games (256 games: 0.79x; 2,048:
+/// 0.85x-1.14x, 2026-11-28). The random draws follow the steps (a thread woken for a
+/// draw alone costs more than the draw). The observation, a bulk write that allocates
+/// nothing a game, shares out from 64 games a thread as the chevron games' does.
+const ROWS_PER_THREAD: usize = 4096;
+
+/// The threads worth using for `rows` LSD games when `threads` are allowed.
+fn lsd_threads(rows: usize, threads: usize) -> usize {
+    pacru_batch::par::threads_with(rows, threads, ROWS_PER_THREAD)
+}
 
 fn game_error(e: GameError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -185,7 +199,7 @@ impl LsdBatch {
         }
         let layout = &*self.layout;
         let stepped: Vec<Stepped> = py.detach(|| {
-            chunks(k, threads, |a, b| {
+            chunks(k, lsd_threads(k, threads), |a, b| {
                 let mut out = Vec::with_capacity(b - a);
                 for j in a..b {
                     let game = if restart[j] {
@@ -227,6 +241,52 @@ impl LsdBatch {
     /// The observation of every game, `(n, planes, W, W)` of `dtype` ("float32": native
     /// endian; "uint8": each value times 255, rounded half to even; "bool": value != 0),
     /// zeros for a game that is over, written without the GIL on up to `threads` threads.
+    /// A uniformly random action of every game, as `Batch.random_actions` draws one (the
+    /// native-endian int64 bytes of one action a game): game `i` takes the
+    /// `floor(u * count)`-th (ascending) of its legal actions, or of all `num_actions`
+    /// where `shown[i]` is set (a row showing an end or a cut, whose mask is all True) or
+    /// its game is over; `u` is `pacru._vector_random.uniforms`' for the hash base
+    /// `base`. `shown` holds a byte per game. Drawn without the GIL on up to `threads`
+    /// threads. `ValueError` when `shown` has another length.
+    #[pyo3(signature = (base, shown, threads=1))]
+    fn random_actions<'py>(
+        &self,
+        py: Python<'py>,
+        base: u64,
+        shown: &[u8],
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let n = self.games.len();
+        if shown.len() != n {
+            return Err(PyValueError::new_err("shown must hold one byte a game"));
+        }
+        let layout = &*self.layout;
+        let all = layout.num_actions();
+        let first = mix(base);
+        PyByteArray::new_with(py, 8 * n, |buf| {
+            py.detach(|| {
+                let t = lsd_threads(n, threads);
+                let per = n.div_ceil(t).max(1);
+                let parts: Vec<_> = buf.chunks_mut(8 * per).enumerate().collect();
+                each(parts, |(i, out): (usize, &mut [u8])| {
+                    let mut legal = Vec::new();
+                    for (j, cell) in out.chunks_exact_mut(8).enumerate() {
+                        let row = i * per + j;
+                        let u = uniform(first, row);
+                        self.games[row].legal_actions(layout, &mut legal);
+                        let action = if shown[row] != 0 || legal.is_empty() {
+                            pick(u, all)
+                        } else {
+                            legal[pick(u, legal.len())]
+                        };
+                        cell.copy_from_slice(&(action as i64).to_ne_bytes());
+                    }
+                });
+            });
+            Ok(())
+        })
+    }
+
     #[pyo3(signature = (threads=1, dtype="float32"))]
     fn observation<'py>(
         &self,

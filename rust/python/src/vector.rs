@@ -11,6 +11,7 @@ use pacru_batch::par::{
     try_with_capacity,
 };
 use pacru_batch::returns_of;
+use pacru_batch::rng::{mix, pick, uniform, GAMMA};
 use pacru_engine::Position;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -734,16 +735,12 @@ impl Batch {
                     let rows = games.range(a, a + out.len() / 8);
                     for (j, (cell, game)) in out.chunks_exact_mut(8).zip(rows).enumerate() {
                         let row = a + j;
-                        let z = mix(mix(first ^ (row as u64).wrapping_mul(GAMMA)) ^ GAMMA);
-                        let x = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                        let u = uniform(first, row);
                         let legal = &game.legal;
-                        let all = shown[row] != 0 || legal.is_empty();
-                        let count = if all { NUM_ACTIONS } else { legal.len() };
-                        let pick = ((x * count as f64) as usize).min(count - 1);
-                        let action = if all {
-                            pick
+                        let action = if shown[row] != 0 || legal.is_empty() {
+                            pick(u, NUM_ACTIONS)
                         } else {
-                            legal.nth(pick).map_or(0, usize::from)
+                            legal.nth(pick(u, legal.len())).map_or(0, usize::from)
                         };
                         cell.copy_from_slice(&(action as i64).to_ne_bytes());
                     }
@@ -875,16 +872,6 @@ const DRAWS_PER_THREAD: usize = 256;
 
 /// The fewest games of a piece of `Batch.random_actions`' draws.
 const DRAWS_PER_PIECE: usize = 128;
-
-/// SplitMix64's increment (the golden ratio).
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// SplitMix64's output function.
-fn mix(z: u64) -> u64 {
-    let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// `MemoryError` for an allocation that failed.
 fn too_big(e: TryReserveError) -> PyErr {
