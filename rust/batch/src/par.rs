@@ -236,7 +236,9 @@ pub fn beside<R>(workers: usize, background: &(dyn Fn() + Sync), first: impl FnO
 /// piece's place until it is taken. Small pieces share a call's work out evenly whatever
 /// each thread did before it came.
 pub struct Queue<T> {
-    next: AtomicUsize,
+    /// The first piece not taken from the front, and the end of those not taken from the
+    /// back.
+    ends: Mutex<(usize, usize)>,
     slots: Vec<Slot<T>>,
 }
 
@@ -265,14 +267,33 @@ impl<T: Send> Queue<T> {
             out: Mutex::new(None),
         }));
         Ok(Queue {
-            next: AtomicUsize::new(0),
+            ends: Mutex::new((0, pieces)),
             slots,
         })
     }
 
-    /// `work(piece)` on the first piece no thread has taken yet: false when none is left.
-    pub fn run_next(&self, work: &(dyn Fn(usize) -> T + Sync)) -> bool {
-        let i = self.next.fetch_add(1, Ordering::Relaxed);
+    /// The first piece no thread has taken yet (`last`: the last), now taken.
+    fn claim(&self, last: bool) -> Option<usize> {
+        let mut ends = self.ends.lock().unwrap_or_else(PoisonError::into_inner);
+        let (front, back) = *ends;
+        if front >= back {
+            return None;
+        }
+        if last {
+            ends.1 = back - 1;
+            Some(back - 1)
+        } else {
+            ends.0 = front + 1;
+            Some(front)
+        }
+    }
+
+    /// `work(piece)` on the first piece no thread has taken yet (`last`: the last one):
+    /// false when none is left.
+    fn run(&self, work: &(dyn Fn(usize) -> T + Sync), last: bool) -> bool {
+        let Some(i) = self.claim(last) else {
+            return false;
+        };
         let Some(slot) = self.slots.get(i) else {
             return false;
         };
@@ -282,10 +303,24 @@ impl<T: Send> Queue<T> {
         true
     }
 
-    /// `work(piece)` on each piece no thread has taken yet, one after the other, until
-    /// none is left.
+    /// `work(piece)` on the first piece no thread has taken yet: false when none is left.
+    pub fn run_next(&self, work: &(dyn Fn(usize) -> T + Sync)) -> bool {
+        self.run(work, false)
+    }
+
+    /// `work(piece)` on each piece no thread has taken yet, one after the other from the
+    /// first, until none is left (the caller's way).
     pub fn drain(&self, work: &(dyn Fn(usize) -> T + Sync)) {
-        while self.run_next(work) {}
+        while self.run(work, false) {}
+    }
+
+    /// As [`Queue::drain`], from the last piece back: for workers beside a caller that
+    /// drains from the first, so that each keeps to its end of the rows, and so mostly to
+    /// the same rows from one call to the next, whose games are still in its own core's
+    /// cache (two threads at batch 1,024: 1.64x one thread, against 1.44x with every
+    /// thread from the first, in alternation).
+    pub fn drain_back(&self, work: &(dyn Fn(usize) -> T + Sync)) {
+        while self.run(work, true) {}
     }
 
     /// Piece `i`'s result, taken from the queue (None past the last piece, for a piece
@@ -343,9 +378,9 @@ where
             .take()?;
         Some(f(part))
     };
-    let drain = || queue.drain(&work);
+    let drain = || queue.drain_back(&work);
     beside(workers, &drain, || {
-        drain();
+        queue.drain(&work);
         (0..n).map(|i| queue.take(i, &work).flatten()).collect()
     })
 }
