@@ -9,7 +9,10 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 ``--threads`` runs pacru.vector at each thread count (``num_threads``), the
 counts' windows taken in turn (a window of each count, then the next round, so
 that the machine's load falls on all alike), and prints each count's best and
-median window with their ratios to the first count's (the scaling); without it the
+median window with their ratios to the first count's (the scaling), and the
+median over the rounds of each round's ratio (its windows are the closest in
+time, so a machine whose speed drifts from minute to minute weighs least on
+it); without it the
 environment's default (one thread per core) runs, or one thread for a pacru
 that predates ``num_threads``. ``--threads`` skips pgx.
 
@@ -237,11 +240,16 @@ def main(argv: list[str] | None = None) -> None:
         base = counts[0]
         for n in counts:
             cpu = max(r[1] for r in rates[n])
+            # Each round's ratio to the first count's window of the same round (the
+            # windows closest in time), the median over the rounds.
+            paired = statistics.median(
+                r[0] / b[0] for r, b in zip(rates[n], rates[base], strict=True)
+            )
             print(
                 f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs} "
                 f"num_threads={n}: {best[n]:,.0f} decisions/s best ({best[n] / best[base]:.2f}x), "
-                f"{median[n]:,.0f} median ({median[n] / median[base]:.2f}x); "
-                f"{cpu:,.0f} per CPU second of this process"
+                f"{median[n]:,.0f} median ({median[n] / median[base]:.2f}x, "
+                f"{paired:.2f}x by round); {cpu:,.0f} per CPU second of this process"
             )
         return
     rate, cpu_rate = pacru_rate(
