@@ -80,15 +80,22 @@ def test_random_actions_and_observation_dtypes_equal_the_python_loop(mode: str, 
     assert ends > 0
 
 
-def test_threads_give_the_same_observations() -> None:
-    # 130 games: the observation is shared out from 64 games a thread.
-    one = VectorEnv("lsd", num_envs=130, num_threads=1)
-    two = VectorEnv("lsd", num_envs=130, num_threads=2)
+def _one_and_two_threads(num_envs: int, steps: int) -> tuple[VectorEnv, VectorEnv, Any, Any]:
+    """Two envs of ``num_envs`` games, on one and two threads, after ``steps`` steps of
+    the same random actions (each step's draws compared)."""
+    one = VectorEnv("lsd", num_envs=num_envs, num_threads=1)
+    two = VectorEnv("lsd", num_envs=num_envs, num_threads=2)
     a, b = one.init(1), two.init(1)
-    for step in range(40):
+    for step in range(steps):
         actions = one.random_actions(a, step)
         assert np.array_equal(actions, two.random_actions(b, step))
         a, b = one.step(a, actions), two.step(b, actions)
+    return one, two, a, b
+
+
+def test_threads_give_the_same_observations() -> None:
+    # 130 games: the observation is shared out from 64 games a thread.
+    one, two, a, b = _one_and_two_threads(130, 40)
     assert_same(a, b, one, two)  # equals() would compare the arguments, threads included
     assert all(one.position(a, i) == two.position(b, i) for i in range(a.num_envs))
 
@@ -96,15 +103,9 @@ def test_threads_give_the_same_observations() -> None:
 def test_threads_give_the_same_games() -> None:
     # An LSD step and its draws share out from 4,096 games a thread: 8,200 games step on
     # two threads (their observation, 2 GB, is left out).
-    one = VectorEnv("lsd", num_envs=8200, num_threads=1)
-    two = VectorEnv("lsd", num_envs=8200, num_threads=2)
-    a, b = one.init(1), two.init(1)
-    for step in range(20):
-        actions = one.random_actions(a, step)
-        assert np.array_equal(actions, two.random_actions(b, step))
-        a, b = one.step(a, actions), two.step(b, actions)
-        for name in STATE_ARRAYS:
-            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+    one, two, a, b = _one_and_two_threads(8200, 20)
+    for name in STATE_ARRAYS:
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
     assert all(one.prefix(a, i) == two.prefix(b, i) for i in range(a.num_envs))
     assert all(one.position(a, i) == two.position(b, i) for i in range(0, a.num_envs, 41))
 

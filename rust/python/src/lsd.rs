@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use pacru_batch::decision::Cell;
 use pacru_batch::par::{chunks, each};
-use pacru_batch::rng::{mix, pick, uniform};
+use pacru_batch::rng::pick;
 use pacru_lsd::{Game, GameError, Layout, Move, Outcome, Position, Rules, Termination};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::vector::{frame_offsets, observation_cell};
+use crate::vector::{frame_offsets, observation_cell, random_draws};
 
 /// The parts of a position (see the module docs).
 type Parts = (
@@ -238,9 +238,6 @@ impl LsdBatch {
         Ok((Py::new(py, batch)?, frame))
     }
 
-    /// The observation of every game, `(n, planes, W, W)` of `dtype` ("float32": native
-    /// endian; "uint8": each value times 255, rounded half to even; "bool": value != 0),
-    /// zeros for a game that is over, written without the GIL on up to `threads` threads.
     /// A uniformly random action of every game, as `Batch.random_actions` draws one (the
     /// native-endian int64 bytes of one action a game): game `i` takes the
     /// `floor(u * count)`-th (ascending) of its legal actions, or of all `num_actions`
@@ -257,36 +254,22 @@ impl LsdBatch {
         threads: usize,
     ) -> PyResult<Bound<'py, PyByteArray>> {
         let n = self.games.len();
-        if shown.len() != n {
-            return Err(PyValueError::new_err("shown must hold one byte a game"));
-        }
         let layout = &*self.layout;
         let all = layout.num_actions();
-        let first = mix(base);
-        PyByteArray::new_with(py, 8 * n, |buf| {
-            py.detach(|| {
-                let t = lsd_threads(n, threads);
-                let per = n.div_ceil(t).max(1);
-                let parts: Vec<_> = buf.chunks_mut(8 * per).enumerate().collect();
-                each(parts, |(i, out): (usize, &mut [u8])| {
-                    let mut legal = Vec::new();
-                    for (j, cell) in out.chunks_exact_mut(8).enumerate() {
-                        let row = i * per + j;
-                        let u = uniform(first, row);
-                        self.games[row].legal_actions(layout, &mut legal);
-                        let action = if shown[row] != 0 || legal.is_empty() {
-                            pick(u, all)
-                        } else {
-                            legal[pick(u, legal.len())]
-                        };
-                        cell.copy_from_slice(&(action as i64).to_ne_bytes());
-                    }
-                });
-            });
-            Ok(())
+        let t = lsd_threads(n, threads);
+        random_draws(py, base, shown, n, t, |row, u, shown, legal| {
+            self.games[row].legal_actions(layout, legal);
+            if shown || legal.is_empty() {
+                pick(u, all)
+            } else {
+                legal[pick(u, legal.len())]
+            }
         })
     }
 
+    /// The observation of every game, `(n, planes, W, W)` of `dtype` ("float32": native
+    /// endian; "uint8": each value times 255, rounded half to even; "bool": value != 0),
+    /// zeros for a game that is over, written without the GIL on up to `threads` threads.
     #[pyo3(signature = (threads=1, dtype="float32"))]
     fn observation<'py>(
         &self,

@@ -229,6 +229,41 @@ fn pieces(rows: usize, threads: usize, min_rows: usize) -> usize {
     }
 }
 
+/// A new bytearray of one random action a game (native-endian int64) for the `n` games
+/// of a batch: `draw(row, u, shown, scratch)` is game `row`'s, drawn with its uniform `u`
+/// of the hash base `base` (`pacru_batch::rng::uniform`), `shown` when `shown[row]` is
+/// set (its row shows an end or a cut: an all-True mask), `scratch` a vector the draws
+/// of a thread share. Drawn without the GIL, in pieces shared out on up to `threads`
+/// threads. `ValueError` when `shown` does not hold a byte a game.
+pub(crate) fn random_draws<'py>(
+    py: Python<'py>,
+    base: u64,
+    shown: &[u8],
+    n: usize,
+    threads: usize,
+    draw: impl Fn(usize, f64, bool, &mut Vec<usize>) -> usize + Sync,
+) -> PyResult<Bound<'py, PyByteArray>> {
+    if shown.len() != n {
+        return Err(PyValueError::new_err("shown must hold one byte a game"));
+    }
+    let first = mix(base);
+    PyByteArray::new_with(py, 8 * n, |buf| {
+        py.detach(|| {
+            let per = n.div_ceil(pieces(n, threads, DRAWS_PER_PIECE)).max(1);
+            let parts = buf.chunks_mut(8 * per).enumerate().collect();
+            each_shared(parts, threads, |(i, out): (usize, &mut [u8])| {
+                let mut scratch = Vec::new();
+                for (j, cell) in out.chunks_exact_mut(8).enumerate() {
+                    let row = i * per + j;
+                    let action = draw(row, uniform(first, row), shown[row] != 0, &mut scratch);
+                    cell.copy_from_slice(&(action as i64).to_ne_bytes());
+                }
+            });
+        });
+        Ok(())
+    })
+}
+
 /// The games of a batch: an immutable value; `step` returns a new one. A game is cheap to
 /// copy (what the decisions of a move share is behind `Arc`s), so a new batch copies the
 /// games it does not step.
@@ -724,33 +759,14 @@ impl Batch {
         threads: usize,
     ) -> PyResult<Bound<'py, PyByteArray>> {
         let n = self.games.len();
-        if shown.len() != n {
-            return Err(PyValueError::new_err("shown must hold one byte a game"));
-        }
-        let games = &self.games;
-        let first = mix(base);
-        PyByteArray::new_with(py, 8 * n, |buf| {
-            py.detach(|| {
-                let draw = |a: usize, out: &mut [u8]| {
-                    let rows = games.range(a, a + out.len() / 8);
-                    for (j, (cell, game)) in out.chunks_exact_mut(8).zip(rows).enumerate() {
-                        let row = a + j;
-                        let u = uniform(first, row);
-                        let legal = &game.legal;
-                        let action = if shown[row] != 0 || legal.is_empty() {
-                            pick(u, NUM_ACTIONS)
-                        } else {
-                            legal.nth(pick(u, legal.len())).map_or(0, usize::from)
-                        };
-                        cell.copy_from_slice(&(action as i64).to_ne_bytes());
-                    }
-                };
-                let t = threads_with(n, threads, DRAWS_PER_THREAD);
-                let per = n.div_ceil(pieces(n, t, DRAWS_PER_PIECE)).max(1);
-                let parts = buf.chunks_mut(8 * per).enumerate();
-                each_shared(parts.collect(), t, |(i, out)| draw(i * per, out));
-            });
-            Ok(())
+        let t = threads_with(n, threads, DRAWS_PER_THREAD);
+        random_draws(py, base, shown, n, t, |row, u, shown, _| {
+            let legal = &self.games[row].legal;
+            if shown || legal.is_empty() {
+                pick(u, NUM_ACTIONS)
+            } else {
+                legal.nth(pick(u, legal.len())).map_or(0, usize::from)
+            }
         })
     }
 
