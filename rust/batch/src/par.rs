@@ -22,7 +22,7 @@
 //! for the call, and those the system refuses run on the calling thread.
 
 use std::collections::TryReserveError;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -147,7 +147,7 @@ const WARM: Duration = Duration::from_micros(400);
 fn keep_warm(pool: &ThreadPool, workers: usize) {
     // A drop job keeps its worker warm itself once it has freed everything; a spinner it
     // ran while yielding would hold the freeing up until the next call.
-    if DROPPING.load(Ordering::Relaxed) > 0 {
+    if dropping() {
         return;
     }
     let epoch = EPOCH.load(Ordering::Relaxed);
@@ -407,7 +407,29 @@ pub fn drop_parts<P: Send + 'static>(parts: Vec<P>) {
 }
 
 /// Drop jobs queued or running on the pool (see [`drop_on_pool`]).
-static DROPPING: AtomicUsize = AtomicUsize::new(0);
+/// Kept with the id of the process that counts them (the high 32 bits): a child forked
+/// while a drop job ran has the count but not the job, and counts from zero.
+static DROPPING: AtomicU64 = AtomicU64::new(0);
+
+/// Whether a drop job of this process is queued or running.
+fn dropping() -> bool {
+    let word = DROPPING.load(Ordering::Relaxed);
+    word >> 32 == u64::from(std::process::id()) && word & 0xFFFF_FFFF > 0
+}
+
+/// Counts a drop job of this process in or (`by` -1) out.
+fn count_dropping(by: i64) {
+    let pid = u64::from(std::process::id());
+    let _ = DROPPING.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |word| {
+        let count = if word >> 32 == pid {
+            word & 0xFFFF_FFFF
+        } else {
+            0
+        };
+        let count = count.saturating_add_signed(by).min(0xFFFF_FFFF);
+        Some(pid << 32 | count)
+    });
+}
 
 /// The items a drop job frees between two looks for other work.
 const DROP_CHUNK: usize = 32;
@@ -423,7 +445,7 @@ pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>) {
         return;
     };
     EPOCH.fetch_add(1, Ordering::Relaxed);
-    DROPPING.fetch_add(1, Ordering::Relaxed);
+    count_dropping(1);
     pool.spawn(move || {
         let mut parts = parts;
         while let Some(mut part) = parts.pop() {
@@ -432,7 +454,7 @@ pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>) {
                 let _ = rayon::yield_now();
             }
         }
-        DROPPING.fetch_sub(1, Ordering::Relaxed);
+        count_dropping(-1);
         spin(EPOCH.load(Ordering::Relaxed));
     });
 }
