@@ -5,13 +5,14 @@
 use std::collections::TryReserveError;
 
 use pacru_batch::decision::{Cell, DecisionError, Game, Layout, NUM_ACTIONS};
+use pacru_batch::learner::game_seed;
 use pacru_batch::opponent::{play_bots, Bot};
 use pacru_batch::par::{
     chunks, drop_on_pool, drop_parts, each, each_shared, threads_for, threads_with, try_filled,
     try_with_capacity,
 };
 use pacru_batch::returns_of;
-use pacru_batch::rng::{mix, pick, uniform, GAMMA};
+use pacru_batch::rng::{mix, pick, uniform};
 use pacru_engine::Position;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -650,9 +651,7 @@ impl Batch {
                 for (j, i) in (a..b).enumerate() {
                     let mut e = [0u8; 8];
                     e.copy_from_slice(&episodes[8 * i..8 * i + 8]);
-                    let episode = u64::from_ne_bytes(e);
-                    let z = mix(first ^ (i as u64).wrapping_mul(GAMMA));
-                    let seed = mix(z ^ episode.wrapping_mul(GAMMA).wrapping_add(GAMMA));
+                    let seed = game_seed(first, i, i64::from_ne_bytes(e));
                     let seat = i32::from_ne_bytes(word(seats, i));
                     let budget = u32::from_ne_bytes(word(budgets, i));
                     let Some((g, t)) = play_bots(&layout, &self.games[i], seat, bot, seed, budget)
