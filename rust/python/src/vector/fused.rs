@@ -271,7 +271,8 @@ pub(super) fn learner_step<'py>(
         Ok(games)
     })?;
     let games = games
-        .map(|g| Games::shared(vec![g], t > 1))
+        // Stepped by whichever thread came: freed on the pool on two threads or more.
+        .map(|g| Games::made(vec![(g, t > 1)]))
         .map_err(|f| match f {
             Failure::Memory(e) => too_big(e),
             Failure::Game(i, e) => game_error(i, e, o.max_steps),
