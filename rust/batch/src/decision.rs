@@ -3,10 +3,11 @@
 //! planes. It follows the Python module step for step (its docstring gives the layout);
 //! the Python encoding is the oracle and the two must agree bit for bit.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use pacru_engine::geometry::{bits, nth_field};
-use pacru_engine::{legal_moves, Move, MoveList, Position, Rules, Termination};
+use pacru_engine::{legal_moves, legal_moves_into, Move, MoveList, Position, Rules, Termination};
 
 use crate::rollout::{shape, Shape};
 
@@ -290,6 +291,29 @@ pub struct Game {
     prefix: Inline<u16, 8>,
 }
 
+/// The most move lists a thread keeps for its next games (a kilobyte each).
+const SPARE_LISTS: usize = 2048;
+
+thread_local! {
+    /// Move lists of games this thread retired ([`Game::retire`]), no longer shared,
+    /// each reused for a new position's moves ([`Game::start`]): a batch step starts
+    /// hundreds of new positions, and allocating, moving in and freeing a kilobyte for
+    /// each cost more than their moves.
+    static SPARE: RefCell<Vec<Arc<MoveList>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The legal moves of `pos`, in a spare list of this thread if it has one.
+fn new_list(rules: &Rules, pos: &Position) -> Arc<MoveList> {
+    let spare = SPARE.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()));
+    if let Some(mut list) = spare {
+        if let Some(moves) = Arc::get_mut(&mut list) {
+            legal_moves_into(rules, pos, moves);
+            return list;
+        }
+    }
+    Arc::new(legal_moves(rules, pos))
+}
+
 /// What an action leads to: the next decision of the move, or the move complete.
 #[derive(Clone, Debug)]
 pub enum Next {
@@ -321,7 +345,24 @@ fn comb(n: u64, k: u64) -> u64 {
 impl Game {
     /// The first decision of `pos` (or its end).
     pub fn start(layout: &Layout, pos: Position) -> Game {
-        Game::of_list(Arc::new(legal_moves(&layout.rules, &pos)))
+        Game::of_list(new_list(&layout.rules, &pos))
+    }
+
+    /// Drops this game, keeping its move list for a later game of this thread (see
+    /// [`Game::start`]) when no other game shares it and the thread keeps fewer than
+    /// `SPARE_LISTS`. For a batch's games as it is freed.
+    pub fn retire(self) {
+        let Game { mut list, .. } = self;
+        if Arc::get_mut(&mut list).is_none() {
+            return;
+        }
+        SPARE.with(|s| {
+            if let Ok(mut spare) = s.try_borrow_mut() {
+                if spare.len() < SPARE_LISTS && spare.try_reserve(1).is_ok() {
+                    spare.push(list);
+                }
+            }
+        });
     }
 
     /// The first decision of the position of `list`, its legal moves (`layout.rules`'s).

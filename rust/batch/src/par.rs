@@ -429,15 +429,17 @@ pub fn on_worker() -> bool {
 /// The items a drop job frees between two looks for other work.
 const DROP_CHUNK: usize = 32;
 
-/// Drops `parts` on a worker of the process's pool, without waiting (the caller goes on);
-/// on the calling thread when no pool can be had. For the games of a batch stepped piece
+/// Drops `parts` on a worker of the process's pool, each item through `retire` (which
+/// may keep what it holds for the worker's later work), without waiting (the caller goes
+/// on); on the calling thread when no pool can be had. For the games of a batch stepped piece
 /// by piece on a [`Queue`], where no part is the caller's own. The worker frees a few
 /// items at a time and, between them, runs any work a call has handed the pool
 /// meanwhile (rayon's `yield_now`): a call never waits for the freeing of the batch
 /// before it. One drop job runs at a time and frees the batches queued, oldest first;
 /// once all is freed, its worker stays warm as after a call.
-pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>) {
+pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>, retire: fn(T)) {
     let Some(pool) = pool(1) else {
+        parts.into_iter().flatten().for_each(retire);
         return;
     };
     let mut parts = parts;
@@ -446,13 +448,15 @@ pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>) {
             if part.is_empty() {
                 parts.pop();
             } else {
-                part.truncate(part.len().saturating_sub(DROP_CHUNK));
+                let from = part.len().saturating_sub(DROP_CHUNK);
+                part.drain(from..).for_each(retire);
                 return true;
             }
         }
         false
     });
     let Some(mut drops) = lock_drops() else {
+        chunked_all(chunked);
         return;
     };
     let pid = std::process::id();
@@ -461,6 +465,8 @@ pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>) {
         drops.running = false;
     }
     if drops.pending.try_reserve(1).is_err() {
+        drop(drops);
+        chunked_all(chunked);
         return;
     }
     drops.pending.push_back(chunked);
@@ -470,6 +476,11 @@ pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>) {
         drop(drops);
         pool.spawn(free_pending);
     }
+}
+
+/// Frees all that `chunked` holds, here.
+fn chunked_all(mut chunked: Chunked) {
+    while chunked() {}
 }
 
 /// The lock of [`DROPS`], or None (the caller then frees the batch itself) when it stays
@@ -646,7 +657,7 @@ mod tests {
         let parts: Vec<Vec<Arc<()>>> = (0..5)
             .map(|_| (0..70).map(|_| Arc::clone(&shared)).collect())
             .collect();
-        drop_on_pool(parts);
+        drop_on_pool(parts, drop);
         // Calls coming meanwhile are served between the drop's chunks.
         let summed: usize = each_shared((0..40).collect(), 2, |i: usize| i)
             .into_iter()
@@ -682,7 +693,7 @@ mod tests {
             let parts: Vec<Vec<Item>> = (0..3)
                 .map(|_| (0..70).map(|_| Item(batch)).collect())
                 .collect();
-            drop_on_pool(parts);
+            drop_on_pool(parts, drop);
             if batch % 7 == 0 {
                 let summed: usize = each_shared((0..40).collect(), 2, |i: usize| i)
                     .into_iter()

@@ -93,3 +93,45 @@ fn an_action_not_legal_is_an_error() {
         assert_eq!(game.advance(0).err(), Some(DecisionError::IllegalAction(0)));
     }
 }
+
+#[test]
+fn a_retired_games_move_list_holds_the_next_positions_moves() {
+    // A retired game's list, when no other game shares it, is reused by the next game
+    // this thread starts: it must hold exactly the moves of a list made afresh.
+    let mut reused = 0;
+    for kind in [Kind::Lilacru, Kind::Shacru, Kind::Azacru, Kind::Pacru] {
+        for players in 2..=4u8 {
+            let layout = layout(kind, players);
+            let mut rng = SplitMix64::new(7 + u64::from(players));
+            let mut pos = Position::start(players).unwrap();
+            let mut game = Game::start(&layout, pos.clone());
+            for ply in 0..30u32 {
+                let list = legal_moves(&layout.rules, &pos);
+                if list.is_empty() {
+                    break;
+                }
+                pos = list.apply_index(rng.below(list.len())).unwrap();
+                let old = std::ptr::from_ref(game.list());
+                // Every third game is shared with a copy: its list is not reused.
+                let copy = (ply % 3 == 0).then(|| game.clone());
+                game.retire();
+                let next = Game::start(&layout, pos.clone());
+                let same = std::ptr::eq(std::ptr::from_ref(next.list()), old);
+                assert_eq!(
+                    same,
+                    copy.is_none(),
+                    "{kind:?} {players} players, ply {ply}"
+                );
+                reused += usize::from(same);
+                let fresh = legal_moves(&layout.rules, &pos);
+                assert_eq!(next.list().len(), fresh.len());
+                assert!(next.list().iter().eq(fresh.iter()));
+                assert_eq!(next.list().position(), fresh.position());
+                let made = Game::of_list(std::sync::Arc::new(legal_moves(&layout.rules, &pos)));
+                assert_eq!(next.legal, made.legal);
+                game = next;
+            }
+        }
+    }
+    assert!(reused > 100);
+}

@@ -362,6 +362,7 @@ impl Drop for Batch {
         let on_pool = std::mem::take(&mut self.games.on_pool);
         // No room to sort the parts: all of them here.
         let Ok(mut mine) = try_with_capacity(parts.len()) else {
+            parts.into_iter().flatten().for_each(Game::retire);
             return;
         };
         for (part, &pool) in parts.iter_mut().zip(&on_pool) {
@@ -371,9 +372,9 @@ impl Drop for Batch {
         }
         parts.retain(|part| !part.is_empty());
         if !parts.is_empty() {
-            drop_on_pool(parts);
+            drop_on_pool(parts, Game::retire);
         }
-        drop(mine);
+        mine.into_iter().flatten().for_each(Game::retire);
     }
 }
 
