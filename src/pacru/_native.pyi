@@ -243,7 +243,13 @@ class Batch:
         threads: int = 1,
     ) -> tuple[Batch, bytearray]: ...
     def advance(
-        self, actions: bytes, restart: bytes, renew: bool, threads: int = 1
+        self,
+        actions: bytes,
+        restart: bytes,
+        renew: bool,
+        steps: bytes,
+        episodes: bytes,
+        threads: int = 1,
     ) -> tuple[Batch, bytearray]: ...
     def step(
         self,

@@ -27,8 +27,12 @@ def refuse(message: str, reason: str) -> IllegalMoveError:
     return IllegalMoveError(message, rule="encoding", reason=reason)
 
 
-def check_actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp]:
-    """``actions`` as an intp array of shape ``(n,)``, each in ``0 .. num_actions - 1``.
+def check_actions(
+    actions: Any, n: int, num_actions: int, ranges: bool = True
+) -> npt.NDArray[np.intp]:
+    """``actions`` as an intp array of shape ``(n,)``, each in ``0 .. num_actions - 1``
+    (not looked at for an intp array without ``ranges``: for a caller whose stepping
+    refuses an action out of range itself, changing nothing).
 
     Raises:
         IllegalMoveError: the wrong shape (``"action-shape"``), an action that is
@@ -43,7 +47,7 @@ def check_actions(actions: Any, n: int, num_actions: int) -> npt.NDArray[np.intp
         raise refuse(f"actions must have shape ({n},), not {array.shape}", "action-shape")
     # The common case, an intp array in range: two reductions, no copy.
     common = isinstance(actions, np.ndarray) and array.dtype == np.intp and n > 0
-    if common and array.min() >= 0 and array.max() < num_actions:
+    if common and (not ranges or (array.min() >= 0 and array.max() < num_actions)):
         return array
     if isinstance(actions, np.ndarray) and array.dtype.kind in "iu":
         bad = (array >= num_actions) if array.dtype.kind == "u" else (array < 0)

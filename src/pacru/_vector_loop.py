@@ -91,17 +91,28 @@ class Loop(abc.ABC):
         restart: npt.NDArray[np.bool_] | None,
         renew: bool,
         seed: int,
+        steps: npt.NDArray[np.int32],
         episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame, bool]:
-        """:meth:`PythonLoop.step` on every row (``restart`` None: none restarts).
+    ) -> tuple[Any, Frame, npt.NDArray[np.int32], npt.NDArray[np.int64], bool]:
+        """:meth:`PythonLoop.step` on every row (``restart`` None: none restarts), with
+        each game's decisions and episode after it (``steps`` and ``episodes`` before
+        it): 0 and the next episode for a game restarted, else one more decision.
 
         With ``renew`` a loop may restart a game that ends in the same call (its row
-        showing the new game's decision with the old game's end); the third value says
-        whether it did. This general path does not.
+        showing the new game's decision with the old game's end, its decisions 0 and its
+        episode the next); the last value says whether it did. This general path does not.
         """
         n = len(actions)
-        flags = np.zeros(n, dtype=np.bool_) if restart is None else restart
-        return (*self.step(games, np.arange(n), actions, flags, seed, episodes), False)
+        if restart is None:
+            flags = np.zeros(n, dtype=np.bool_)
+            after = steps + 1
+            episode = episodes.copy()
+        else:
+            flags = restart
+            after = np.where(restart, 0, steps + 1).astype(np.int32)
+            episode = episodes + restart
+        games, frame = self.step(games, np.arange(n), actions, flags, seed, episode)
+        return games, frame, after, episode, False
 
 
 class PythonLoop(Loop):

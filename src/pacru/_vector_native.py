@@ -85,17 +85,25 @@ class NativeLoop(BatchLoop):
         restart: npt.NDArray[np.bool_] | None,
         renew: bool,
         seed: int,
+        steps: npt.NDArray[np.int32],
         episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame, bool]:
-        """:meth:`pacru._vector_loop.Loop.advance` in one native call: with ``renew`` (and
-        no openings to draw) a game that ends restarts in the same call."""
+    ) -> tuple[Any, Frame, npt.NDArray[np.int32], npt.NDArray[np.int64], bool]:
+        """:meth:`pacru._vector_loop.Loop.advance` in one native call, the counters
+        included: with ``renew`` (and no openings to draw) a game that ends restarts in
+        the same call."""
         if self.opening_plies:  # the openings are drawn in Python: the general path
-            return super().advance(games, actions, restart, renew, seed, episodes)
+            return super().advance(games, actions, restart, renew, seed, steps, episodes)
         batch: _native.Batch = games
         restarts = b"" if restart is None else restart.tobytes()
         acts = actions.astype(np.int64).tobytes()
-        new, raw = batch.advance(acts, restarts, renew, self.threads)
-        return new, self._frame(raw, len(actions)), renew
+        new, raw = batch.advance(
+            acts, restarts, renew, steps.tobytes(), episodes.tobytes(), self.threads
+        )
+        n = len(actions)
+        at = ceil8(self._frame_end(n))
+        after = np.frombuffer(raw, np.int32, n, at)
+        episode = np.frombuffer(raw, np.int64, n, ceil8(at + 4 * n))
+        return new, self._frame(raw, n), after, episode, renew
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""

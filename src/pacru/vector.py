@@ -424,11 +424,12 @@ class VectorEnv:
     def _check(
         self, state: VectorState, actions: Any, look_up: bool = True
     ) -> npt.NDArray[np.intp]:
-        """``actions`` as an intp array, once every action is legal in its game (its shape,
-        type and range only, without ``look_up``)."""
+        """``actions`` as an intp array, once every action is legal in its game (its shape
+        and type only, and the range of any but an intp array, without ``look_up``: for
+        the native step, which refuses an illegal action itself)."""
         if state._env is not self and state._env._args != self._args:
             raise ValueError("this state belongs to another VectorEnv")
-        acts = check_actions(actions, self.num_envs, self.num_actions)
+        acts = check_actions(actions, self.num_envs, self.num_actions, ranges=look_up)
         if look_up:
             check_legal(state.legal_action_mask, acts, self.encoding)
         return acts
@@ -453,28 +454,17 @@ class VectorEnv:
         return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
     def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
-        """Step every game with checked ``acts``: one call of the loop, whole-array work only."""
+        """Step every game with checked ``acts``: one call of the loop, which counts each
+        game's decisions and episodes too."""
         same_step = self.autoreset_mode == "same-step"
-        if same_step:
-            restart = None
-            episode = state.episode.copy()
-            steps = state.step_count + 1
-        else:
-            restart = state.terminated | state.truncated
-            episode = state.episode + restart
-            steps = np.where(restart, 0, state.step_count + 1).astype(np.int32)
+        restart = None if same_step else state.terminated | state.truncated
         # The loop restarts the games that end itself when nothing else may end a game here
         # (a max_steps cut, handled in _state).
         renew = same_step and self.max_steps is None
-        games, frame, renewed = self._loop.advance(
-            state._games, acts, restart, renew, state.seed, episode
+        games, frame, steps, episode, renewed = self._loop.advance(
+            state._games, acts, restart, renew, state.seed, state.step_count, state.episode
         )
-        if renewed:
-            ended = frame.terminated | frame.truncated
-            episode += ended
-            steps[ended] = 0
-            return self._state(frame, steps, episode, state.seed, games, renewed=True)
-        return self._state(frame, steps, episode, state.seed, games)
+        return self._state(frame, steps, episode, state.seed, games, renewed=renewed)
 
     def _state(
         self,

@@ -54,6 +54,7 @@ def test_native_loop_equals_the_python_loop(game: str, players: int) -> None:
         {"opening_plies": 6, "move_cap": 30},
         {"meeting_rule": "original", "opening_plies": 3, "move_cap": 50},
         {"max_steps": 20},
+        {"autoreset_mode": "next-step", "move_cap": 30},
     ],
 )
 def test_openings_rules_and_step_limits(options: dict[str, Any]) -> None:

@@ -200,6 +200,75 @@ fn new_frame<'py, T: Send>(
     }
 }
 
+/// The counters of a frame of `k` rows after a step: each game's decisions (int32) at
+/// the first offset, its episode (int64) at the second, and the end; None past what an
+/// allocation can hold.
+fn counter_offsets(k: usize, p: usize) -> Option<[usize; 3]> {
+    let up = |x: usize| x.checked_next_multiple_of(ALIGN);
+    let steps = up(offsets(k, p)?[5])?;
+    let episodes = up(steps.checked_add(k.checked_mul(4)?)?)?;
+    let end = episodes.checked_add(k.checked_mul(8)?)?;
+    (end <= isize::MAX as usize).then_some([steps, episodes, end])
+}
+
+/// The counters before a step, and what changes them (see `Batch.advance`).
+struct Before<'a> {
+    restart: &'a [u8],
+    renew: bool,
+    steps: &'a [u8],
+    episodes: &'a [u8],
+}
+
+/// A new bytearray holding a frame of `k` rows and its counters (`counter_offsets`): the
+/// frame written by `write` without the GIL, then the counters of `before` and the ends
+/// the frame shows; `write`'s result comes back with it.
+fn new_counted_frame<'py, T: Send>(
+    py: Python<'py>,
+    k: usize,
+    p: usize,
+    before: &Before<'_>,
+    write: impl FnOnce(Out<'_>) -> T + Send,
+) -> PyResult<(Bound<'py, PyByteArray>, T)> {
+    let (Some(at), Some(ends)) = (offsets(k, p), counter_offsets(k, p)) else {
+        return Err(PyMemoryError::new_err(
+            "the batch's arrays are too large to hold",
+        ));
+    };
+    new_frame_of(py, ends[2], |buf| {
+        let (frame, counters) = buf.split_at_mut(ends[0]);
+        let out = write(Out::of(frame, k, p));
+        let (steps, episodes) = counters.split_at_mut(ends[1] - ends[0]);
+        count(&frame[at[3]..at[5]], before, steps, episodes);
+        out
+    })
+}
+
+/// Each game's decisions and episode after a step into `steps` (int32) and `episodes`
+/// (int64): from `before`'s, 0 and the next episode for a game restarted, or renewed (it
+/// ended, its flag set in `flags`: terminated then truncated, a byte a game), else one
+/// more decision. Wrapping, as numpy's integers do.
+fn count(flags: &[u8], before: &Before<'_>, steps: &mut [u8], episodes: &mut [u8]) {
+    let k = steps.len() / 4;
+    let (terminated, truncated) = flags.split_at(k);
+    let old = before.steps.chunks_exact(4).zip(before.episodes.chunks_exact(8));
+    let new = steps.chunks_exact_mut(4).zip(episodes.chunks_exact_mut(8));
+    for (row, ((s, e), (s_out, e_out))) in old.zip(new).enumerate() {
+        let mut s = i32::from_ne_bytes([s[0], s[1], s[2], s[3]]).wrapping_add(1);
+        let mut e = i64::from_ne_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]);
+        let restarted = before.restart.get(row).is_some_and(|&r| r != 0);
+        let ended = terminated.get(row).is_some_and(|&f| f != 0)
+            || truncated.get(row).is_some_and(|&f| f != 0);
+        if restarted {
+            (s, e) = (0, e.wrapping_add(1));
+        }
+        if before.renew && ended {
+            (s, e) = (0, e.wrapping_add(1));
+        }
+        s_out.copy_from_slice(&s.to_ne_bytes());
+        e_out.copy_from_slice(&e.to_ne_bytes());
+    }
+}
+
 /// A new bytearray of `total` bytes, written by `write` without the GIL (it is new and
 /// zeroed, and no other thread can reach it yet); `write`'s result comes back with it.
 fn new_frame_of<'py, T: Send>(
@@ -448,30 +517,47 @@ impl Batch {
     /// frame of every row, one bytearray: at the byte offsets 0, `a`, `b`, `c` and `c + n`
     /// (`a = ceil8(n * 415)`, `b = ceil8(a + 4n)`, `c = ceil8(b + 4n * players)`) the mask
     /// (bool, n x 415), the player deciding (int32, -1 at an end), the rewards (float32,
-    /// n x players), terminated and truncated (bool). Everything a game needs (its
-    /// decision, the engine's move, the restart, its frame row) is done without the GIL
-    /// on up to `threads` threads, each taking pieces of contiguous rows as it comes free
-    /// (a worker still freeing an old batch leaves more to the others); the same games for
-    /// every count.
-    #[pyo3(signature = (actions, restart, renew, threads=1))]
+    /// n x players), terminated and truncated (bool); then, at `d = ceil8(c + 2n)` and
+    /// `ceil8(d + 4n)`, each game's decisions and episode after this one (int32 and int64,
+    /// from `steps` and `episodes`, the same native-endian arrays before it): 0 and the
+    /// next episode for a game restarted or renewed, else one more decision (both wrap as
+    /// numpy's do). Everything a game needs (its decision, the engine's move, the
+    /// restart, its frame row) is done without the GIL on up to `threads` threads, each
+    /// taking pieces of contiguous rows as it comes free (a worker still freeing an old
+    /// batch leaves more to the others); the same games for every count.
+    #[pyo3(signature = (actions, restart, renew, steps, episodes, threads=1))]
+    #[allow(clippy::too_many_arguments)]
     fn advance<'py>(
         &self,
         py: Python<'py>,
         actions: &[u8],
         restart: &[u8],
         renew: bool,
+        steps: &[u8],
+        episodes: &[u8],
         threads: usize,
     ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
         let n = self.games.len();
-        if actions.len() != 8 * n || !(restart.is_empty() || restart.len() == n) {
+        let ok = actions.len() == 8 * n
+            && (restart.is_empty() || restart.len() == n)
+            && steps.len() == 4 * n
+            && episodes.len() == 8 * n;
+        if !ok {
             return Err(PyValueError::new_err(
-                "actions must hold one int64 a game, restart one byte a game or none",
+                "actions and episodes must hold one int64 a game, steps one int32, restart \
+                 one byte a game or none",
             ));
         }
         let p = usize::from(self.layout.players);
         let layout = &self.layout;
         let t = threads_for(n, threads);
-        let (frame, parts) = new_frame(py, n, p, |out| {
+        let before = Before {
+            restart,
+            renew,
+            steps,
+            episodes,
+        };
+        let (frame, parts) = new_counted_frame(py, n, p, &before, |out| {
             let parts = split_rows(n, pieces(n, t, 32), p, out);
             each_shared(parts, t, |(a, b, mut out)| {
                 let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
