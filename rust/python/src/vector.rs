@@ -250,7 +250,10 @@ fn new_counted_frame<'py, T: Send>(
 fn count(flags: &[u8], before: &Before<'_>, steps: &mut [u8], episodes: &mut [u8]) {
     let k = steps.len() / 4;
     let (terminated, truncated) = flags.split_at(k);
-    let old = before.steps.chunks_exact(4).zip(before.episodes.chunks_exact(8));
+    let old = before
+        .steps
+        .chunks_exact(4)
+        .zip(before.episodes.chunks_exact(8));
     let new = steps.chunks_exact_mut(4).zip(episodes.chunks_exact_mut(8));
     for (row, ((s, e), (s_out, e_out))) in old.zip(new).enumerate() {
         let mut s = i32::from_ne_bytes([s[0], s[1], s[2], s[3]]).wrapping_add(1);
