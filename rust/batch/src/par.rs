@@ -758,17 +758,22 @@ mod tests {
             .collect();
         drop_on_pool(parts, drop);
         // Calls coming meanwhile are served between the drop's chunks.
-        let summed: usize = each_shared((0..40).collect(), 2, |i: usize| i)
-            .into_iter()
-            .flatten()
-            .sum();
-        assert_eq!(summed, 780);
+        assert_a_call_is_served();
         let start = Instant::now();
         while Arc::strong_count(&shared) > 1 {
             // A guard against a hang, not a timing: the worker frees 350 references.
             assert!(start.elapsed() < Duration::from_secs(60), "never freed");
             std::thread::yield_now();
         }
+    }
+
+    /// A call of two threads beside the drop jobs gives every piece's result.
+    fn assert_a_call_is_served() {
+        let summed: usize = each_shared((0..40).collect(), 2, |i: usize| i)
+            .into_iter()
+            .flatten()
+            .sum();
+        assert_eq!(summed, 780);
     }
 
     /// Records its batch and the thread that freed it in `FREED` when dropped.
@@ -794,11 +799,7 @@ mod tests {
                 .collect();
             drop_on_pool(parts, drop);
             if batch % 7 == 0 {
-                let summed: usize = each_shared((0..40).collect(), 2, |i: usize| i)
-                    .into_iter()
-                    .flatten()
-                    .sum();
-                assert_eq!(summed, 780);
+                assert_a_call_is_served();
             }
         }
         let start = Instant::now();
