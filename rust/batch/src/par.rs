@@ -164,9 +164,14 @@ fn keep_warm(pool: &ThreadPool, workers: usize) {
 /// Spins until [`EPOCH`] is no longer `epoch` or a call's job waits for a worker (a call
 /// came), or [`WARM`] has passed.
 fn spin(epoch: u64) {
+    spin_while(|| EPOCH.load(Ordering::Relaxed) == epoch && WAITING.load(Ordering::Acquire) == 0);
+}
+
+/// Spins while `busy` holds, for [`WARM`] at most (the clock read once in 256 turns).
+fn spin_while(busy: impl Fn() -> bool) {
     let start = Instant::now();
     let mut turns: u32 = 0;
-    while EPOCH.load(Ordering::Relaxed) == epoch && WAITING.load(Ordering::Acquire) == 0 {
+    while busy() {
         std::hint::spin_loop();
         turns = turns.wrapping_add(1);
         if turns.is_multiple_of(256) && start.elapsed() >= WARM {
@@ -218,15 +223,7 @@ impl Call {
         WAITING.fetch_sub(1, Ordering::AcqRel);
         let _counted = Counted(&self.ended);
         work();
-        let start = Instant::now();
-        let mut turns: u32 = 0;
-        while !self.done.load(Ordering::Acquire) {
-            std::hint::spin_loop();
-            turns = turns.wrapping_add(1);
-            if turns.is_multiple_of(256) && start.elapsed() >= WARM {
-                break;
-            }
-        }
+        spin_while(|| !self.done.load(Ordering::Acquire));
     }
 
     /// The caller's end of the call, its own share done: the workers' spinners queued
@@ -238,15 +235,7 @@ impl Call {
     fn end(&self, pool: &ThreadPool, workers: usize, done: Done<'_>) {
         keep_warm(pool, workers);
         drop(done);
-        let start = Instant::now();
-        let mut turns: u32 = 0;
-        while self.ended.load(Ordering::Acquire) < workers {
-            std::hint::spin_loop();
-            turns = turns.wrapping_add(1);
-            if turns.is_multiple_of(256) && start.elapsed() >= WARM {
-                break;
-            }
-        }
+        spin_while(|| self.ended.load(Ordering::Acquire) < workers);
     }
 }
 
@@ -508,15 +497,13 @@ static DROPS: Mutex<Drops> = Mutex::new(Drops {
 
 /// Whether a drop job of this process is queued or running.
 fn dropping() -> bool {
-    match DROPS.try_lock() {
-        Ok(drops) => drops.running && drops.pid == std::process::id(),
-        Err(std::sync::TryLockError::Poisoned(e)) => {
-            let drops = e.into_inner();
-            drops.running && drops.pid == std::process::id()
-        }
+    let drops = match DROPS.try_lock() {
+        Ok(drops) => drops,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
         // Held: a drop is being queued or taken.
-        Err(std::sync::TryLockError::WouldBlock) => true,
-    }
+        Err(std::sync::TryLockError::WouldBlock) => return true,
+    };
+    drops.running && drops.pid == std::process::id()
 }
 
 /// Whether the calling thread is a worker of the pool (not a caller): a part made on a
@@ -530,8 +517,9 @@ const DROP_CHUNK: usize = 32;
 
 /// Drops `parts` on a worker of the process's pool, each item through `retire` (which
 /// may keep what it holds for the worker's later work), without waiting (the caller goes
-/// on); on the calling thread when no pool can be had. For the games of a batch stepped piece
-/// by piece on a [`Queue`], where no part is the caller's own. The worker frees a few
+/// on); on the calling thread when no pool can be had. For the parts of a batch that the
+/// pool's workers made (each thread's allocations are best freed by one of its kind). The
+/// worker frees a few
 /// items at a time and, between them, runs any work a call has handed the pool
 /// meanwhile (rayon's `yield_now`): a call never waits for the freeing of the batch
 /// before it. One drop job runs at a time and frees the batches queued, oldest first;
@@ -818,7 +806,7 @@ mod tests {
                 .map(|&(_, b)| b)
                 .collect();
             // Each batch is one run of the thread's frees.
-            let mut runs: Vec<usize> = order.clone();
+            let mut runs = order;
             runs.dedup();
             let distinct: std::collections::HashSet<_> = runs.iter().collect();
             assert_eq!(runs.len(), distinct.len(), "a batch's freeing was split");

@@ -200,6 +200,13 @@ fn new_frame<'py, T: Send>(
     }
 }
 
+/// The `i`-th native-endian value of `N` bytes in `bytes`.
+fn word<const N: usize>(bytes: &[u8], i: usize) -> [u8; N] {
+    let mut w = [0u8; N];
+    w.copy_from_slice(&bytes[N * i..N * (i + 1)]);
+    w
+}
+
 /// The counters of a frame of `k` rows after a step: each game's decisions (int32) at
 /// the first offset, its episode (int64) at the second, and the end; None past what an
 /// allocation can hold.
@@ -250,14 +257,10 @@ fn new_counted_frame<'py, T: Send>(
 fn count(flags: &[u8], before: &Before<'_>, steps: &mut [u8], episodes: &mut [u8]) {
     let k = steps.len() / 4;
     let (terminated, truncated) = flags.split_at(k);
-    let old = before
-        .steps
-        .chunks_exact(4)
-        .zip(before.episodes.chunks_exact(8));
     let new = steps.chunks_exact_mut(4).zip(episodes.chunks_exact_mut(8));
-    for (row, ((s, e), (s_out, e_out))) in old.zip(new).enumerate() {
-        let mut s = i32::from_ne_bytes([s[0], s[1], s[2], s[3]]).wrapping_add(1);
-        let mut e = i64::from_ne_bytes([e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]]);
+    for (row, (s_out, e_out)) in new.enumerate() {
+        let mut s = i32::from_ne_bytes(word(before.steps, row)).wrapping_add(1);
+        let mut e = i64::from_ne_bytes(word(before.episodes, row));
         let restarted = before.restart.get(row).is_some_and(|&r| r != 0);
         let ended = terminated.get(row).is_some_and(|&f| f != 0)
             || truncated.get(row).is_some_and(|&f| f != 0);
@@ -740,19 +743,12 @@ impl Batch {
         let layout = self.layout;
         let p = usize::from(layout.players);
         let first = mix(base);
-        let word = |bytes: &[u8], i: usize| {
-            let mut w = [0u8; 4];
-            w.copy_from_slice(&bytes[4 * i..4 * i + 4]);
-            w
-        };
         let (frame, parts) = new_frame(py, n, p, |out| {
             par_rows(n, threads, p, out, |a, b, mut out| {
                 let mut games = try_with_capacity(b - a)?;
                 let mut taken: Vec<u32> = try_with_capacity(b - a)?;
                 for (j, i) in (a..b).enumerate() {
-                    let mut e = [0u8; 8];
-                    e.copy_from_slice(&episodes[8 * i..8 * i + 8]);
-                    let seed = game_seed(first, i, i64::from_ne_bytes(e));
+                    let seed = game_seed(first, i, i64::from_ne_bytes(word(episodes, i)));
                     let seat = i32::from_ne_bytes(word(seats, i));
                     let budget = u32::from_ne_bytes(word(budgets, i));
                     let Some((g, t)) = play_bots(&layout, &self.games[i], seat, bot, seed, budget)

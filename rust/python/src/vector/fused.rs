@@ -19,7 +19,9 @@ use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use super::{new_frame_of, observation_cell, offsets, pieces, too_big, Batch, Games, Out, ALIGN};
+use super::{
+    new_frame_of, observation_cell, offsets, pieces, too_big, word, Batch, Games, Out, ALIGN,
+};
 
 /// The byte offsets of a learner step's arrays for `n` games of `p` players and
 /// observation rows of `row_bytes`: frame end, steps, episodes, rewards, seats,
@@ -155,13 +157,6 @@ impl From<TryReserveError> for Failure {
     fn from(e: TryReserveError) -> Failure {
         Failure::Memory(e)
     }
-}
-
-/// The `i`-th native-endian value of `N` bytes in `bytes`.
-fn word<const N: usize>(bytes: &[u8], i: usize) -> [u8; N] {
-    let mut w = [0u8; N];
-    w.copy_from_slice(&bytes[N * i..N * (i + 1)]);
-    w
 }
 
 /// The arguments of `Batch.learner_step` that are not arrays.
