@@ -91,6 +91,16 @@ def test_an_illegal_action_in_the_fused_step_changes_nothing() -> None:
     with pytest.raises(pacru.IllegalMoveError, match="game 2"):
         envs.step(actions)
     assert envs.state is before
+    # Out of range in an intp array: the native step refuses it, the check then names it.
+    for bad in (415, -1, 2**40):
+        actions = envs.action_masks().argmax(axis=1)
+        actions[1] = bad
+        with pytest.raises(
+            pacru.IllegalMoveError, match=f"game 1: action {bad} is outside"
+        ) as info:
+            envs.step(actions)
+        assert info.value.reason == "out-of-range"
+        assert envs.state is before
 
 
 @pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")

@@ -197,6 +197,10 @@ BAD_ACTIONS: list[tuple[Any, str, str]] = [
     ([0, 415, 0], "out-of-range", r"game 1: action 415 is outside 0\.\.414"),
     ([0, 0, -1], "out-of-range", r"game 2: action -1 is outside 0\.\.414"),
     (np.array([0, 0, 2**64 - 1], dtype=np.uint64), "out-of-range", "game 2: action 1844"),
+    # An intp array's range is left to the native step, which refuses it and changes nothing.
+    (np.array([0, 415, 0], dtype=np.intp), "out-of-range", r"game 1: action 415 is outside"),
+    (np.array([0, 0, -1], dtype=np.intp), "out-of-range", r"game 2: action -1 is outside"),
+    (np.array([2**40, 0, 0], dtype=np.intp), "out-of-range", r"game 0: action 1099511627776 "),
 ]
 
 
