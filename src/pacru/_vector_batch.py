@@ -12,22 +12,35 @@ lay a frame out the same way: one bytearray, read in place by numpy.
 from __future__ import annotations
 
 import abc
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from pacru._cursor import Cursor
 from pacru._vector_loop import Frame, Loop, PythonLoop
 from pacru.base import GameState
 from pacru.encoding import Encoding
 
-__all__ = ["BatchLoop", "ceil8"]
+__all__ = ["BatchLoop", "ceil8", "frame_offsets"]
 
 
 def ceil8(n: int) -> int:
     """``n`` rounded up to a multiple of 8 (the alignment of a native frame's arrays)."""
     return -(-n // 8) * 8
+
+
+@functools.cache
+def frame_offsets(k: int, actions: int, players: int, masked: bool) -> tuple[int, int, int, int]:
+    """The byte offsets of a native frame of ``k`` rows (``masked``: its mask first, ``k``
+    rows of ``actions`` bytes): the player's, the rewards', the terminated flags' and the
+    end past the truncated flags. Kept per size: a step looks them up each time."""
+    a = ceil8(k * actions) if masked else 0
+    b = ceil8(a + 4 * k)
+    c = ceil8(b + 4 * k * players)
+    return a, b, c, c + 2 * k
 
 
 class BatchLoop(Loop):
@@ -52,6 +65,10 @@ class BatchLoop(Loop):
     @abc.abstractmethod
     def _parts(self, state: GameState[Any]) -> Any:
         """``state`` as the extension takes a position."""
+
+    @abc.abstractmethod
+    def position(self, games: Any, row: int) -> GameState[Any]:
+        """The position of game ``row`` (the final one once it has ended)."""
 
     def _opening(self, seed: int, env: int, episode: int) -> Any:
         """The position a game restarts from, as the extension takes it (None: the start)."""
@@ -116,22 +133,35 @@ class BatchLoop(Loop):
             )
         return batch
 
-    def _frame_end(self, k: int) -> int:
-        """The end of a frame of ``k`` rows (past its truncated flags)."""
-        enc = self.encoding
-        a = ceil8(k * enc.num_actions)
-        b = ceil8(a + 4 * k)
-        return ceil8(b + 4 * k * enc.players) + 2 * k
+    def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """As :meth:`pacru._vector_loop.Loop.legal_action_mask`, from each game's position
+        and the actions chosen in its move under way, by the Python engine (a loop whose
+        extension makes masks overrides this)."""
+        games = tuple(self._cursor(games, row) for row in range(len(shown)))
+        return self._openings.legal_action_mask(games, shown)
 
-    def _frame(self, raw: bytearray, k: int) -> Frame:
+    def _cursor(self, games: Any, row: int) -> Cursor:
+        """Game ``row`` as a :class:`pacru._cursor.Cursor` of the Python engine."""
+        cursor = Cursor.start(self.encoding, self.position(games, row))
+        for action in self.prefix(games, row):
+            cursor = cursor.step(action)
+        return cursor
+
+    def _frame_end(self, k: int, masked: bool = True) -> int:
+        """The end of a frame of ``k`` rows (past its truncated flags), ``masked`` or not."""
+        return frame_offsets(k, self.encoding.num_actions, self.encoding.players, masked)[3]
+
+    def _frame(self, raw: bytearray, k: int, masked: bool = True) -> Frame:
         """The arrays of a native frame of ``k`` rows: views of its one bytearray, at the
-        offsets ``pacru._native.Batch.advance`` documents (each a multiple of 8)."""
+        offsets ``pacru._native.Batch.advance`` documents (each a multiple of 8); without
+        ``masked``, the frame holds no mask (``Batch.advance``'s) and its mask is None."""
         enc = self.encoding
-        a = ceil8(k * enc.num_actions)
-        b = ceil8(a + 4 * k)
-        c = ceil8(b + 4 * k * enc.players)
+        a, b, c, _ = frame_offsets(k, enc.num_actions, enc.players, masked)
+        mask = None
+        if masked:
+            mask = np.frombuffer(raw, np.bool_, k * enc.num_actions).reshape(k, enc.num_actions)
         return Frame(
-            np.frombuffer(raw, np.bool_, k * enc.num_actions).reshape(k, enc.num_actions),
+            mask,
             np.frombuffer(raw, np.int32, k, a),
             np.frombuffer(raw, np.float32, k * enc.players, b).reshape(k, enc.players),
             np.frombuffer(raw, np.bool_, k, c),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -44,10 +44,12 @@ class Frame:
     ``current_player`` int32 ``(k,)``, ``rewards`` float32 ``(k, players)``,
     ``terminated`` and ``truncated`` bool ``(k,)``. A row whose game has ended
     has an all-True mask, player -1 and the game's returns. The observation is
-    not here: :meth:`PythonLoop.observe` makes it when it is read.
+    not here: :meth:`PythonLoop.observe` makes it when it is read. Nor is the
+    mask (None) where a loop left it out: :meth:`Loop.legal_action_mask` makes it
+    from the games when it is read.
     """
 
-    legal_action_mask: npt.NDArray[np.bool_]
+    legal_action_mask: npt.NDArray[np.bool_] | None
     current_player: npt.NDArray[np.int32]
     rewards: npt.NDArray[np.float32]
     terminated: npt.NDArray[np.bool_]
@@ -83,6 +85,23 @@ class Loop(abc.ABC):
         episodes: npt.NDArray[np.int64],
     ) -> tuple[Any, Frame]:
         """Step the games of ``rows`` (see :meth:`PythonLoop.step`)."""
+
+    @abc.abstractmethod
+    def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """The mask of every game's decision, bool ``(len(games), num_actions)``: True at
+        its legal actions, or at every action for a game that is over or where ``shown``
+        is True (its row shows an end or a cut), a new array."""
+
+    @abc.abstractmethod
+    def random_actions(
+        self,
+        games: Any,
+        mask: Callable[[], npt.NDArray[np.bool_]],
+        player: npt.NDArray[np.int32],
+        seed: int,
+    ) -> npt.NDArray[np.int64]:
+        """A uniformly random action of every game's mask (``mask()`` makes the mask,
+        where the loop needs it; see :meth:`PythonLoop.random_actions`)."""
 
     def advance(
         self,
@@ -191,14 +210,30 @@ class PythonLoop(Loop):
     def random_actions(
         self,
         games: Any,
-        mask: npt.NDArray[np.bool_],
+        mask: Callable[[], npt.NDArray[np.bool_]],
         player: npt.NDArray[np.int32],
         seed: int,
     ) -> npt.NDArray[np.int64]:
-        """Row ``i``'s ``floor(u[i] * count)``-th action of its mask, ``u`` the
-        :func:`pacru._vector_play.uniforms` of ``seed`` (see
+        """Row ``i``'s ``floor(u[i] * count)``-th action of its mask (``mask()``), ``u``
+        the :func:`pacru._vector_play.uniforms` of ``seed`` (see
         :meth:`pacru.vector.VectorEnv.random_actions`)."""
-        return masked_choice(mask, uniforms(seed, len(mask)))
+        return masked_choice(mask(), uniforms(seed, len(player)))
+
+    def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """As :meth:`Loop.legal_action_mask`, from each game's decision."""
+        cursors: Sequence[Cursor] = games
+        mask = np.zeros((len(cursors), self.encoding.num_actions), dtype=np.bool_)
+        rows: list[int] = []  # the legal (row, action) pairs, set in one call
+        cols: list[int] = []
+        for j, cursor in enumerate(cursors):
+            decision = cursor.decision
+            if decision is None or shown[j]:
+                mask[j] = True  # as pgx: any action is accepted (and ignored) at an end
+                continue
+            rows.extend([j] * len(decision.legal_actions))
+            cols.extend(decision.legal_actions)
+        mask[rows, cols] = True
+        return mask
 
     def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game, shape ``(len(games), *observation_shape)``.
@@ -229,28 +264,21 @@ class PythonLoop(Loop):
     def _frame(self, cursors: Sequence[Cursor]) -> Frame:
         enc = self.encoding
         k = len(cursors)
-        mask = np.zeros((k, enc.num_actions), dtype=np.bool_)
+        mask = self.legal_action_mask(cursors, np.zeros(k, dtype=np.bool_))
         player = np.full(k, -1, dtype=np.int32)
         rewards = np.zeros((k, enc.players), dtype=np.float32)
         terminated = np.zeros(k, dtype=np.bool_)
         truncated = np.zeros(k, dtype=np.bool_)
-        rows: list[int] = []  # the legal (row, action) pairs, set in one call
-        cols: list[int] = []
         for j, cursor in enumerate(cursors):
             decision = cursor.decision
-            if decision is None:
-                mask[j] = True  # as pgx: any action is accepted (and ignored) at an end
-                rewards[j] = cursor.returns()
-                if cursor.truncated:
-                    truncated[j] = True
-                else:
-                    terminated[j] = True
+            if decision is not None:
+                player[j] = decision.player
                 continue
-            legal = decision.legal_actions
-            rows.extend([j] * len(legal))
-            cols.extend(legal)
-            player[j] = decision.player
-        mask[rows, cols] = True
+            rewards[j] = cursor.returns()
+            if cursor.truncated:
+                truncated[j] = True
+            else:
+                terminated[j] = True
         return Frame(mask, player, rewards, terminated, truncated)
 
 

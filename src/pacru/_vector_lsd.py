@@ -13,6 +13,7 @@ compare the two). Openings (``opening_plies``) are drawn in Python exactly as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -95,7 +96,7 @@ class LsdLoop(BatchLoop):
     def random_actions(
         self,
         games: Any,
-        mask: npt.NDArray[np.bool_],
+        mask: Callable[[], npt.NDArray[np.bool_]],
         player: npt.NDArray[np.int32],
         seed: int,
     ) -> npt.NDArray[np.int64]:

@@ -14,6 +14,7 @@ restarted games' positions.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -95,15 +96,22 @@ class NativeLoop(BatchLoop):
             return super().advance(games, actions, restart, renew, seed, steps, episodes)
         batch: _native.Batch = games
         restarts = b"" if restart is None else restart.tobytes()
-        acts = actions.astype(np.int64).tobytes()
+        acts = actions.astype(np.int64, copy=False).tobytes()
         new, raw = batch.advance(
             acts, restarts, renew, steps.tobytes(), episodes.tobytes(), self.threads
         )
         n = len(actions)
-        at = ceil8(self._frame_end(n))
+        at = ceil8(self._frame_end(n, masked=False))
         after = np.frombuffer(raw, np.int32, n, at)
         episode = np.frombuffer(raw, np.int64, n, ceil8(at + 4 * n))
-        return new, self._frame(raw, n), after, episode, renew
+        return new, self._frame(raw, n, masked=False), after, episode, renew
+
+    def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+        """As :meth:`pacru._vector_loop.Loop.legal_action_mask`, made natively on the
+        loop's threads."""
+        batch: _native.Batch = games
+        raw = batch.legal_action_mask(shown.tobytes(), self.threads)
+        return np.frombuffer(raw, dtype=np.bool_).reshape(len(shown), -1)
 
     def position(self, games: Any, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
@@ -135,7 +143,7 @@ class NativeLoop(BatchLoop):
     def random_actions(
         self,
         games: Any,
-        mask: npt.NDArray[np.bool_],
+        mask: Callable[[], npt.NDArray[np.bool_]],
         player: npt.NDArray[np.int32],
         seed: int,
     ) -> npt.NDArray[np.int64]:
@@ -192,7 +200,7 @@ class NativeLoop(BatchLoop):
         batch: _native.Batch = games
         steps, episodes = counts
         new, raw = batch.learner_step(
-            actions.astype(np.int64).tobytes(),
+            actions.astype(np.int64, copy=False).tobytes(),
             b"" if restart is None else restart.tobytes(),
             steps.tobytes(),
             episodes.tobytes(),

@@ -151,7 +151,7 @@ class Ends:
 
 
 def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    array.flags.writeable = False
+    array.setflags(write=False)
     return array
 
 
@@ -204,7 +204,6 @@ def fused_step(
         raise
     steps, episodes, rewards, seats, observation = arrays
     after = type(state)(
-        _frozen(frame.legal_action_mask),
         _frozen(frame.current_player),
         _frozen(frame.rewards),
         _frozen(frame.terminated),
@@ -215,6 +214,8 @@ def fused_step(
         games,
         env,
     )
+    if frame.legal_action_mask is not None:
+        after._masked.append(_frozen(frame.legal_action_mask))
     after._observed.append(_frozen(observation))
     return after, rewards, seats
 

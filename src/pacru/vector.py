@@ -24,7 +24,10 @@ attribute                   dtype, shape              meaning
 
 The observation is made from the state's games when it is first read, then
 kept: a loop that reads only the masks (random play, a tree search's
-rollouts) does not pay for it.
+rollouts) does not pay for it. On the native engine the mask of a whole-batch
+step is made so too (by the extension, on the env's threads): a loop that
+draws its actions natively (:meth:`VectorEnv.random_actions`, the built-in
+opponents) reads neither, and the step skips two thirds of its writing.
 
 **Auto-reset** (as pgx): a game that ends shows its end once, in the state
 returned by the step that ended it (``terminated`` or ``truncated`` True,
@@ -119,7 +122,7 @@ BatchedPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
 
 
 def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    array.flags.writeable = False
+    array.setflags(write=False)  # not flags.writeable: no flags object made (a step sets six)
     return array
 
 
@@ -133,7 +136,6 @@ class VectorState:
     the actions chosen in the move under way); :meth:`equals` compares two.
     """
 
-    legal_action_mask: npt.NDArray[np.bool_]
     current_player: npt.NDArray[np.int32]
     rewards: npt.NDArray[np.float32]
     terminated: npt.NDArray[np.bool_]
@@ -145,8 +147,25 @@ class VectorState:
     #: The games themselves, opaque: owned by the stepping seam.
     _games: Any = attrs.field(repr=False)
     _env: VectorEnv = attrs.field(repr=False)
+    #: The mask once made (empty before): a box, as the state itself is frozen.
+    _masked: list[npt.NDArray[np.bool_]] = attrs.field(init=False, factory=list, repr=False)
     #: The observation once read (empty before): a box, as the state itself is frozen.
     _observed: list[npt.NDArray[Any]] = attrs.field(init=False, factory=list, repr=False)
+
+    @property
+    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
+        """bool ``(num_envs, num_actions)``, read-only: True at the legal actions of each
+        game's decision, and at every action where ``current_player`` is -1 (an end
+        shown, a ``max_steps`` cut: any action is taken there, and ignored). Made by the
+        step or, where it left it out (a whole-batch step on the native engine), from the
+        games at the first read (natively, on the env's threads), then kept: the same
+        array at every read. ``MemoryError`` where it cannot be held.
+        """
+        if not self._masked:
+            shown = self.current_player < 0
+            mask = self._env._loop.legal_action_mask(self._games, shown)
+            self._masked.append(_read_only(mask))
+        return self._masked[0]
 
     @property
     def observation(self) -> npt.NDArray[Any]:
@@ -402,8 +421,10 @@ class VectorEnv:
         """
         if state._env is not self and state._env._args != self._args:
             raise ValueError("this state belongs to another VectorEnv")
-        mask, player = state.legal_action_mask, state.current_player
-        return self._loop.random_actions(state._games, mask, player, operator.index(seed))
+        seed = operator.index(seed)
+        return self._loop.random_actions(
+            state._games, lambda: state.legal_action_mask, state.current_player, seed
+        )
 
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
@@ -482,7 +503,8 @@ class VectorEnv:
         if self.max_steps is not None:
             cut = (steps >= self.max_steps) & ~frame.terminated & ~frame.truncated
             if cut.any():
-                frame.legal_action_mask[cut] = True
+                if frame.legal_action_mask is not None:
+                    frame.legal_action_mask[cut] = True
                 frame.current_player[cut] = -1
                 frame.truncated[cut] = True
         if self.autoreset_mode == "same-step" and not renewed:
@@ -492,8 +514,7 @@ class VectorEnv:
             if ended.any():
                 games, frame = self._restart(games, frame, np.flatnonzero(ended), seed, episode)
                 steps[ended] = 0
-        return VectorState(
-            _read_only(frame.legal_action_mask),
+        state = VectorState(
             _read_only(frame.current_player),
             _read_only(frame.rewards),
             _read_only(frame.terminated),
@@ -504,6 +525,9 @@ class VectorEnv:
             games,
             self,
         )
+        if frame.legal_action_mask is not None:
+            state._masked.append(_read_only(frame.legal_action_mask))
+        return state
 
     def _restart(
         self,
@@ -518,7 +542,8 @@ class VectorEnv:
         episode[rows] += 1
         restart = np.ones(len(rows), dtype=np.bool_)
         games, fresh = self._loop.step(games, rows, rows, restart, seed, episode[rows])
-        frame.legal_action_mask[rows] = fresh.legal_action_mask
+        if frame.legal_action_mask is not None:  # else made from the new games when read
+            frame.legal_action_mask[rows] = fresh.legal_action_mask
         frame.current_player[rows] = fresh.current_player
         return games, frame
 
@@ -559,8 +584,7 @@ def _restore_state(
 ) -> VectorState:
     """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions."""
     mask, player, rewards, terminated, truncated, steps, episode = (a.copy() for a in arrays)
-    return VectorState(
-        _read_only(mask),
+    state = VectorState(
         _read_only(player),
         _read_only(rewards),
         _read_only(terminated),
@@ -571,3 +595,5 @@ def _restore_state(
         env._loop.restore(games),
         env,
     )
+    state._masked.append(_read_only(mask))
+    return state

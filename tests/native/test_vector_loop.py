@@ -99,3 +99,45 @@ def test_an_old_state_is_unchanged_by_a_step() -> None:
     assert np.array_equal(first.observation, before[0])
     assert env.position(first, 0) == before[1]
     assert env.prefix(first, 0) == before[2]
+
+
+@pytest.mark.parametrize("mode", ["same-step", "next-step"])
+def test_a_whole_batch_step_leaves_the_mask_to_its_first_read(mode: str) -> None:
+    """A native whole-batch step makes no mask; the first read makes it from the games
+    (natively, on two threads) and keeps it: read-only, the same array at every read, and
+    equal to the mask the Python engine makes from each game's position and chosen actions
+    (``BatchLoop.legal_action_mask``), all True on the rows of an end shown or a cut, and the
+    new game's where an end restarted in the step."""
+    from pacru._vector_batch import BatchLoop
+
+    native, _ = pair("pacru", 2, move_cap=12, max_steps=9, autoreset_mode=mode)
+    loop = native._loop
+    assert isinstance(loop, BatchLoop)
+    loop.threads = 2
+    state = native.init(1)
+    shown_rows = ends = 0
+    for step in range(40):
+        actions = native.random_actions(state, step)
+        state = native.step(state, actions)
+        assert state._masked == []  # nothing made yet
+        mask = state.legal_action_mask
+        assert mask is state.legal_action_mask
+        assert not mask.flags.writeable
+        assert mask.shape == (8, 415)
+        shown = state.current_player < 0
+        generic = BatchLoop.legal_action_mask(loop, state._games, shown)
+        assert np.array_equal(mask, generic)
+        assert mask[shown].all()
+        shown_rows += int(shown.sum())
+        ends += int(state.ended.sum())
+    # An end is shown for a step only in next-step mode (same-step restarts it at once).
+    assert ends > 0
+    assert (shown_rows > 0) == (mode == "next-step")
+
+
+def test_the_native_mask_refuses_a_wrong_shown_length() -> None:
+    env, _ = pair("shacru", 2)
+    state = env.init()
+    with pytest.raises(ValueError, match="one byte a game"):
+        state._games.legal_action_mask(b"\0" * 7)
+    assert state._games.legal_action_mask(b"\1" * 8) == bytearray(b"\1" * 8 * 415)

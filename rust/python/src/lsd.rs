@@ -257,14 +257,23 @@ impl LsdBatch {
         let layout = &*self.layout;
         let all = layout.num_actions();
         let t = lsd_threads(n, threads);
-        random_draws(py, base, shown, n, t, |row, u, shown, legal| {
-            self.games[row].legal_actions(layout, legal);
-            if shown || legal.is_empty() {
-                pick(u, all)
-            } else {
-                legal[pick(u, legal.len())]
-            }
-        })
+        let games = |a: usize, b: usize| self.games[a..b].iter();
+        random_draws(
+            py,
+            base,
+            shown,
+            n,
+            t,
+            games,
+            |game: &Arc<Game>, u, shown, legal| {
+                game.legal_actions(layout, legal);
+                if shown || legal.is_empty() {
+                    pick(u, all)
+                } else {
+                    legal[pick(u, legal.len())]
+                }
+            },
+        )
     }
 
     /// The observation of every game, `(n, planes, W, W)` of `dtype` ("float32": native

@@ -27,7 +27,10 @@ mod fused;
 // place (no copy, no Python object a row), each array at an offset of [`offsets`]: mask
 // (bool, rows x actions), player (int32), rewards (float32, rows x players), terminated
 // and truncated (bool). The observation is not among them: `Batch.observation` writes it
-// when it is read.
+// when it is read. Nor is the mask in the frame of `Batch.advance` ([`bare_offsets`]):
+// `Batch.legal_action_mask` writes it when it is read (it is 425 of the 440 bytes a game
+// of a frame, and zeroing it held the caller of a step alone for longer than the
+// worker's wake-up).
 
 /// Where each array of a frame starts: a multiple of this many bytes.
 const ALIGN: usize = 8;
@@ -36,6 +39,12 @@ const ALIGN: usize = 8;
 /// terminated, truncated and the end (each array starts at a multiple of 8 bytes).
 fn offsets(k: usize, p: usize) -> Option<[usize; 6]> {
     frame_offsets(k, NUM_ACTIONS, p)
+}
+
+/// The byte offsets of a frame of `k` rows of `p` players without its mask (an empty
+/// array at 0), as [`offsets`] gives the others.
+fn bare_offsets(k: usize, p: usize) -> Option<[usize; 6]> {
+    frame_offsets(k, 0, p)
 }
 
 /// The byte offsets of a frame of `k` rows, `a` actions and `p` players (the chevron
@@ -78,7 +87,12 @@ impl<'a> Out<'a> {
     /// The arrays of a frame of `k` rows of `p` players in `buf` (zeroed, of the length
     /// [`offsets`] gives).
     fn of(buf: &'a mut [u8], k: usize, p: usize) -> Out<'a> {
-        let at = offsets(k, p).unwrap_or_default();
+        Out::at(buf, offsets(k, p).unwrap_or_default())
+    }
+
+    /// The arrays of a frame in `buf` (zeroed) at the offsets `at` ([`offsets`], or
+    /// [`bare_offsets`]: an empty mask, which [`Out::write`] leaves out).
+    fn at(buf: &'a mut [u8], at: [usize; 6]) -> Out<'a> {
         let (mask, rest) = buf.split_at_mut(at[1]);
         let (player, rest) = rest.split_at_mut(at[2] - at[1]);
         let (rewards, rest) = rest.split_at_mut(at[3] - at[2]);
@@ -95,7 +109,9 @@ impl<'a> Out<'a> {
 
     /// The first `rows` rows, and the others.
     fn split(self, rows: usize, p: usize) -> (Out<'a>, Out<'a>) {
-        let (m0, m1) = self.mask.split_at_mut(rows * NUM_ACTIONS);
+        let (m0, m1) = self
+            .mask
+            .split_at_mut((rows * NUM_ACTIONS).min(self.mask.len()));
         let (s0, s1) = self.player.split_at_mut(rows * 4);
         let (r0, r1) = self.rewards.split_at_mut(rows * 4 * p);
         let (t0, t1) = self.terminated.split_at_mut(rows);
@@ -122,14 +138,12 @@ impl<'a> Out<'a> {
     /// and the end of `ended` (a game that ended and was restarted as `shown`) or of
     /// `shown` itself: its returns and flags.
     fn write(&mut self, j: usize, p: usize, shown: &Game, ended: Option<&Game>) {
-        let mask = &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS];
+        if let Some(mask) = self.mask.get_mut(j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS) {
+            write_mask(mask, shown, false);
+        }
         let seat = if shown.is_over() {
-            mask.fill(1);
             -1
         } else {
-            for a in shown.legal.iter() {
-                mask[usize::from(a)] = 1;
-            }
             i32::from(shown.pos().to_move)
         };
         self.player[4 * j..4 * j + 4].copy_from_slice(&seat.to_ne_bytes());
@@ -143,6 +157,21 @@ impl<'a> Out<'a> {
             let cut = end.truncated();
             self.terminated[j] = u8::from(!cut);
             self.truncated[j] = u8::from(cut);
+        }
+    }
+}
+
+/// The mask of `game`'s decision into `mask` (zeroed, a byte an action): 1 at its legal
+/// actions, or at every action once it is over or where `shown` (its row shows an end or
+/// a cut, as pgx's do: any action is taken there, and ignored).
+fn write_mask(mask: &mut [u8], game: &Game, shown: bool) {
+    if shown || game.is_over() {
+        mask.fill(1);
+    } else {
+        for a in game.legal.iter() {
+            if let Some(cell) = mask.get_mut(usize::from(a)) {
+                *cell = 1;
+            }
         }
     }
 }
@@ -212,7 +241,7 @@ fn word<const N: usize>(bytes: &[u8], i: usize) -> [u8; N] {
 /// allocation can hold.
 fn counter_offsets(k: usize, p: usize) -> Option<[usize; 3]> {
     let up = |x: usize| x.checked_next_multiple_of(ALIGN);
-    let steps = up(offsets(k, p)?[5])?;
+    let steps = up(bare_offsets(k, p)?[5])?;
     let episodes = up(steps.checked_add(k.checked_mul(4)?)?)?;
     let end = episodes.checked_add(k.checked_mul(8)?)?;
     (end <= isize::MAX as usize).then_some([steps, episodes, end])
@@ -226,8 +255,8 @@ struct Before<'a> {
     episodes: &'a [u8],
 }
 
-/// A new bytearray holding a frame of `k` rows and its counters (`counter_offsets`): the
-/// frame written by `write` without the GIL, then the counters of `before` and the ends
+/// A new bytearray holding a frame of `k` rows without its mask ([`bare_offsets`]) and
+/// its counters (`counter_offsets`): the frame written by `write` without the GIL, then the counters of `before` and the ends
 /// the frame shows; `write`'s result comes back with it.
 fn new_counted_frame<'py, T: Send>(
     py: Python<'py>,
@@ -236,14 +265,14 @@ fn new_counted_frame<'py, T: Send>(
     before: &Before<'_>,
     write: impl FnOnce(Out<'_>) -> T + Send,
 ) -> PyResult<(Bound<'py, PyByteArray>, T)> {
-    let (Some(at), Some(ends)) = (offsets(k, p), counter_offsets(k, p)) else {
+    let (Some(at), Some(ends)) = (bare_offsets(k, p), counter_offsets(k, p)) else {
         return Err(PyMemoryError::new_err(
             "the batch's arrays are too large to hold",
         ));
     };
     new_frame_of(py, ends[2], |buf| {
         let (frame, counters) = buf.split_at_mut(ends[0]);
-        let out = write(Out::of(frame, k, p));
+        let out = write(Out::at(frame, at));
         let (steps, episodes) = counters.split_at_mut(ends[1] - ends[0]);
         count(&frame[at[3]..at[5]], before, steps, episodes);
         out
@@ -306,18 +335,22 @@ fn pieces(rows: usize, threads: usize, min_rows: usize) -> usize {
 }
 
 /// A new bytearray of one random action a game (native-endian int64) for the `n` games
-/// of a batch: `draw(row, u, shown, scratch)` is game `row`'s, drawn with its uniform `u`
-/// of the hash base `base` (`pacru_batch::rng::uniform`), `shown` when `shown[row]` is
-/// set (its row shows an end or a cut: an all-True mask), `scratch` a vector the draws
-/// of a thread share. Drawn without the GIL, in pieces shared out on up to `threads`
-/// threads. `ValueError` when `shown` does not hold a byte a game.
-pub(crate) fn random_draws<'py>(
+/// of a batch, `games(a, b)` those of rows `a..b` in order: `draw(game, u, shown,
+/// scratch)` is game `row`'s, drawn with its uniform `u` of the hash base `base`
+/// (`pacru_batch::rng::uniform`), `shown` when `shown[row]` is set (its row shows an end
+/// or a cut: an all-True mask), `scratch` a vector the draws of a thread share. Drawn
+/// without the GIL, in pieces shared out on up to `threads` threads, each walking its
+/// rows' games in order (looking each row up among the parts of a batch made on two
+/// threads cost a tenth of a draw). `ValueError` when `shown` does not hold a byte a
+/// game.
+pub(crate) fn random_draws<'py, 'g, G: 'g, I: Iterator<Item = &'g G>>(
     py: Python<'py>,
     base: u64,
     shown: &[u8],
     n: usize,
     threads: usize,
-    draw: impl Fn(usize, f64, bool, &mut Vec<usize>) -> usize + Sync,
+    games: impl Fn(usize, usize) -> I + Sync,
+    draw: impl Fn(&G, f64, bool, &mut Vec<usize>) -> usize + Sync,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     if shown.len() != n {
         return Err(PyValueError::new_err("shown must hold one byte a game"));
@@ -329,9 +362,10 @@ pub(crate) fn random_draws<'py>(
             let parts = buf.chunks_mut(8 * per).enumerate().collect();
             each_shared(parts, threads, |(i, out): (usize, &mut [u8])| {
                 let mut scratch = Vec::new();
-                for (j, cell) in out.chunks_exact_mut(8).enumerate() {
-                    let row = i * per + j;
-                    let action = draw(row, uniform(first, row), shown[row] != 0, &mut scratch);
+                let (a, b) = (i * per, i * per + out.len() / 8);
+                let cells = out.chunks_exact_mut(8);
+                for ((row, cell), game) in (a..).zip(cells).zip(games(a, b)) {
+                    let action = draw(game, uniform(first, row), shown[row] != 0, &mut scratch);
                     cell.copy_from_slice(&(action as i64).to_ne_bytes());
                 }
             });
@@ -520,10 +554,11 @@ impl Batch {
     /// legal (`ValueError` naming the game otherwise). With `renew`, a game that ends
     /// restarts from the batch's start in the same call: its row shows the new game's
     /// decision with the old game's end (returns and flags). Returns the new batch and the
-    /// frame of every row, one bytearray: at the byte offsets 0, `a`, `b`, `c` and `c + n`
-    /// (`a = ceil8(n * 415)`, `b = ceil8(a + 4n)`, `c = ceil8(b + 4n * players)`) the mask
-    /// (bool, n x 415), the player deciding (int32, -1 at an end), the rewards (float32,
-    /// n x players), terminated and truncated (bool); then, at `d = ceil8(c + 2n)` and
+    /// frame of every row without its mask (`Batch.legal_action_mask` makes it), one
+    /// bytearray: at the byte offsets 0, `b`, `c` and `c + n` (`b = ceil8(4n)`,
+    /// `c = ceil8(b + 4n * players)`) the player deciding (int32, -1 at an end), the
+    /// rewards (float32, n x players), terminated and truncated (bool); then, at
+    /// `d = ceil8(c + 2n)` and
     /// `ceil8(d + 4n)`, each game's decisions and episode after this one (int32 and int64,
     /// from `steps` and `episodes`, the same native-endian arrays before it): 0 and the
     /// next episode for a game restarted or renewed, else one more decision (both wrap as
@@ -856,13 +891,52 @@ impl Batch {
     ) -> PyResult<Bound<'py, PyByteArray>> {
         let n = self.games.len();
         let t = threads_with(n, threads, DRAWS_PER_THREAD);
-        random_draws(py, base, shown, n, t, |row, u, shown, _| {
-            let legal = &self.games[row].legal;
+        let games = |a, b| self.games.range(a, b);
+        random_draws(py, base, shown, n, t, games, |game: &Game, u, shown, _| {
+            let legal = &game.legal;
             if shown || legal.is_empty() {
                 pick(u, NUM_ACTIONS)
             } else {
                 legal.nth(pick(u, legal.len())).map_or(0, usize::from)
             }
+        })
+    }
+
+    /// The mask of every game's decision, row after row: 415 bytes a game (bool), 1 at
+    /// each legal action, or at every action for a game that is over or where `shown` is
+    /// set (one byte a game: its row shows an end or a cut). Written without the GIL, on
+    /// up to `threads` threads. `ValueError` when `shown` does not hold a byte a game.
+    #[pyo3(signature = (shown, threads=1))]
+    fn legal_action_mask<'py>(
+        &self,
+        py: Python<'py>,
+        shown: &[u8],
+        threads: usize,
+    ) -> PyResult<Bound<'py, PyByteArray>> {
+        let n = self.games.len();
+        if shown.len() != n {
+            return Err(PyValueError::new_err("shown must hold one byte a game"));
+        }
+        let total = n
+            .checked_mul(NUM_ACTIONS)
+            .filter(|&t| t <= isize::MAX as usize)
+            .ok_or_else(|| PyMemoryError::new_err("the mask is too large to hold"))?;
+        let games = &self.games;
+        PyByteArray::new_with(py, total, |buf| {
+            py.detach(|| {
+                let t = threads_for(n, threads);
+                let per = n.div_ceil(t).max(1);
+                let parts = buf.chunks_mut(NUM_ACTIONS * per).enumerate().collect();
+                each(parts, |(i, rows): (usize, &mut [u8])| {
+                    let first = i * per;
+                    let masks = rows.chunks_exact_mut(NUM_ACTIONS);
+                    for ((mask, game), &s) in masks.zip(games.range(first, n)).zip(&shown[first..])
+                    {
+                        write_mask(mask, game, s != 0);
+                    }
+                });
+            });
+            Ok(())
         })
     }
 
