@@ -74,13 +74,16 @@ pub(crate) fn observation_cell(dtype: &str) -> PyResult<Cell> {
     }
 }
 
-/// The arrays of a frame (or of some of its rows), borrowed from its bytearray.
+/// The arrays of a frame (or of some of its rows), borrowed from its bytearray, with
+/// the counters after them where the frame has them (`Batch.advance`'s; else empty).
 struct Out<'a> {
     mask: &'a mut [u8],
     player: &'a mut [u8],
     rewards: &'a mut [u8],
     terminated: &'a mut [u8],
     truncated: &'a mut [u8],
+    steps: &'a mut [u8],
+    episodes: &'a mut [u8],
 }
 
 impl<'a> Out<'a> {
@@ -104,6 +107,17 @@ impl<'a> Out<'a> {
             rewards,
             terminated,
             truncated,
+            steps: &mut [],
+            episodes: &mut [],
+        }
+    }
+
+    /// These arrays with the counters `steps` (int32) and `episodes` (int64) of their rows.
+    fn counting(self, steps: &'a mut [u8], episodes: &'a mut [u8]) -> Out<'a> {
+        Out {
+            steps,
+            episodes,
+            ..self
         }
     }
 
@@ -116,6 +130,10 @@ impl<'a> Out<'a> {
         let (r0, r1) = self.rewards.split_at_mut(rows * 4 * p);
         let (t0, t1) = self.terminated.split_at_mut(rows);
         let (c0, c1) = self.truncated.split_at_mut(rows);
+        let (d0, d1) = self.steps.split_at_mut((rows * 4).min(self.steps.len()));
+        let (e0, e1) = self
+            .episodes
+            .split_at_mut((rows * 8).min(self.episodes.len()));
         (
             Out {
                 mask: m0,
@@ -123,6 +141,8 @@ impl<'a> Out<'a> {
                 rewards: r0,
                 terminated: t0,
                 truncated: c0,
+                steps: d0,
+                episodes: e0,
             },
             Out {
                 mask: m1,
@@ -130,6 +150,8 @@ impl<'a> Out<'a> {
                 rewards: r1,
                 terminated: t1,
                 truncated: c1,
+                steps: d1,
+                episodes: e1,
             },
         )
     }
@@ -256,13 +278,12 @@ struct Before<'a> {
 }
 
 /// A new bytearray holding a frame of `k` rows without its mask ([`bare_offsets`]) and
-/// its counters (`counter_offsets`): the frame written by `write` without the GIL, then the counters of `before` and the ends
-/// the frame shows; `write`'s result comes back with it.
+/// its counters (`counter_offsets`), written by `write` without the GIL (the counters
+/// with [`count`], once the rows' ends are written); `write`'s result comes back with it.
 fn new_counted_frame<'py, T: Send>(
     py: Python<'py>,
     k: usize,
     p: usize,
-    before: &Before<'_>,
     write: impl FnOnce(Out<'_>) -> T + Send,
 ) -> PyResult<(Bound<'py, PyByteArray>, T)> {
     let (Some(at), Some(ends)) = (bare_offsets(k, p), counter_offsets(k, p)) else {
@@ -272,27 +293,29 @@ fn new_counted_frame<'py, T: Send>(
     };
     new_frame_of(py, ends[2], |buf| {
         let (frame, counters) = buf.split_at_mut(ends[0]);
-        let out = write(Out::at(frame, at));
         let (steps, episodes) = counters.split_at_mut(ends[1] - ends[0]);
-        count(&frame[at[3]..at[5]], before, steps, episodes);
-        out
+        write(Out::at(frame, at).counting(steps, episodes))
     })
 }
 
-/// Each game's decisions and episode after a step into `steps` (int32) and `episodes`
-/// (int64): from `before`'s, 0 and the next episode for a game restarted, or renewed (it
-/// ended, its flag set in `flags`: terminated then truncated, a byte a game), else one
-/// more decision. Wrapping, as numpy's integers do.
-fn count(flags: &[u8], before: &Before<'_>, steps: &mut [u8], episodes: &mut [u8]) {
-    let k = steps.len() / 4;
-    let (terminated, truncated) = flags.split_at(k);
-    let new = steps.chunks_exact_mut(4).zip(episodes.chunks_exact_mut(8));
-    for (row, (s_out, e_out)) in new.enumerate() {
+/// The decisions and episode after a step of the games of `out`'s rows, the first of them
+/// row `first` of the batch, into its counters (int32 and int64): from `before`'s, 0 and
+/// the next episode for a game restarted, or renewed (it ended: its flag set in
+/// `out`), else one more decision. Wrapping, as numpy's integers do. Each piece of a
+/// step counts its own rows, once it has written their ends.
+fn count(out: &mut Out<'_>, first: usize, before: &Before<'_>) {
+    let (terminated, truncated) = (&*out.terminated, &*out.truncated);
+    let new = out
+        .steps
+        .chunks_exact_mut(4)
+        .zip(out.episodes.chunks_exact_mut(8));
+    for (j, (s_out, e_out)) in new.enumerate() {
+        let row = first + j;
+        let (terminated, truncated) = (terminated.get(j), truncated.get(j));
         let mut s = i32::from_ne_bytes(word(before.steps, row)).wrapping_add(1);
         let mut e = i64::from_ne_bytes(word(before.episodes, row));
         let restarted = before.restart.get(row).is_some_and(|&r| r != 0);
-        let ended = terminated.get(row).is_some_and(|&f| f != 0)
-            || truncated.get(row).is_some_and(|&f| f != 0);
+        let ended = terminated.is_some_and(|&f| f != 0) || truncated.is_some_and(|&f| f != 0);
         if restarted {
             (s, e) = (0, e.wrapping_add(1));
         }
@@ -598,7 +621,7 @@ impl Batch {
             steps,
             episodes,
         };
-        let (frame, parts) = new_counted_frame(py, n, p, &before, |out| {
+        let (frame, parts) = new_counted_frame(py, n, p, |out| {
             let parts = split_rows(n, pieces(n, t, 32), p, out);
             each_shared(parts, t, |(a, b, mut out)| {
                 let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
@@ -629,6 +652,7 @@ impl Batch {
                     }
                     games.push(game);
                 }
+                count(&mut out, a, &before);
                 Ok((games, on_worker()))
             })
         })?;
