@@ -3,7 +3,7 @@
 Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 
     python benchmarks/vector.py [--game pacru] [--players 2] [--num-envs 256]
-                                [--seconds 3] [--windows 3] [--observe] [--no-pgx]
+                                [--seconds 3] [--windows 3] [--observe] [--mask] [--no-pgx]
                                 [--threads 1,2,4,...]
 
 ``--threads`` runs pacru.vector at each thread count (``num_threads``), the
@@ -26,7 +26,9 @@ pacru.vector
     ``num_envs`` decisions per step (a restart step included, as pgx's
     auto-reset counts it). The observation
     is made only when read: ``--observe`` reads it at every step, as a
-    learner does.
+    learner does; so is the mask of a whole-batch native step (since
+    2026-11-28): ``--mask`` reads it at every step, as a learner's policy does
+    (the native draw does not need it).
 pgx othello
     Only when ``pgx`` and ``jax`` import: ``pgx.make("othello")`` at the same
     batch size, vmapped, with ``pgx.experimental.auto_reset`` and uniformly
@@ -91,7 +93,7 @@ def pacru_windows(
     game: str,
     players: int,
     num_envs: int,
-    observe: bool = False,
+    reads: tuple[str, ...] = (),
     threads: int | None = None,
 ) -> Callable[[float], tuple[float, float]]:
     """A window of :class:`pacru.vector.VectorEnv` with random actions: called with a
@@ -117,8 +119,8 @@ def pacru_windows(
         steps = 0
         start, cpu = time.perf_counter(), time.process_time()
         while time.perf_counter() - start < length:
-            if observe:
-                state.observation  # noqa: B018 (made at its first read)
+            for name in reads:  # each made at its first read
+                getattr(state, name)
             if native_draw:
                 actions = env.random_actions(state, steps)
             else:
@@ -138,12 +140,12 @@ def pacru_rate(
     num_envs: int,
     seconds: float,
     windows: int,
-    observe: bool = False,
+    reads: tuple[str, ...] = (),
     threads: int | None = None,
 ) -> tuple[float, float]:
     """The best window's decisions per second (wall clock, and per CPU second) of
     :func:`pacru_windows`."""
-    window = pacru_windows(game, players, num_envs, observe, threads)
+    window = pacru_windows(game, players, num_envs, reads, threads)
     return max(window(seconds) for _ in range(windows))
 
 
@@ -153,13 +155,13 @@ def thread_rates(
     num_envs: int,
     seconds: float,
     windows: int,
-    observe: bool,
+    reads: tuple[str, ...],
     counts: list[int],
 ) -> dict[int, list[tuple[float, float]]]:
     """Every window's rates for each thread count, the counts' windows taken in turn
     (one of each count, then the next round), so that a change of the machine's load
     falls on every count alike."""
-    runs = {n: pacru_windows(game, players, num_envs, observe, n) for n in counts}
+    runs = {n: pacru_windows(game, players, num_envs, reads, n) for n in counts}
     rates: dict[int, list[tuple[float, float]]] = {n: [] for n in counts}
     for _ in range(windows):
         for n, window in runs.items():
@@ -228,13 +230,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--observe", action="store_true", help="read every state's observation (as a learner)"
     )
+    parser.add_argument(
+        "--mask", action="store_true", help="read every state's mask (as a learner's policy)"
+    )
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's othello")
     parser.add_argument("--threads", default=None, help="thread counts, e.g. 1,2,4,8,16")
     args = parser.parse_args(argv)
+    reads = ("observation",) * args.observe + ("legal_action_mask",) * args.mask
     if args.threads:
         counts = [int(t) for t in args.threads.split(",")]
         sizes = (args.game, args.players, args.num_envs, args.seconds, args.windows)
-        rates = thread_rates(*sizes, args.observe, counts)
+        rates = thread_rates(*sizes, reads, counts)
         best = {n: max(r[0] for r in rates[n]) for n in counts}
         median = {n: statistics.median(r[0] for r in rates[n]) for n in counts}
         base = counts[0]
@@ -253,9 +259,9 @@ def main(argv: list[str] | None = None) -> None:
             )
         return
     rate, cpu_rate = pacru_rate(
-        args.game, args.players, args.num_envs, args.seconds, args.windows, args.observe
+        args.game, args.players, args.num_envs, args.seconds, args.windows, reads
     )
-    read = ", observation read at every step" if args.observe else ""
+    read = "".join(f", {name} read at every step" for name in reads)
     print(
         f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs}{read}: "
         f"{rate:,.0f} decisions/s ({cpu_rate:,.0f} per CPU second of this process)"

@@ -473,6 +473,39 @@ where
     })
 }
 
+/// The row ends of the pieces of a step of `rows` rows shared out as it comes on
+/// `threads` threads (`par::each_shared`: the caller takes pieces from the first row on,
+/// the workers from the last back): one piece for one thread. Else the caller's share
+/// (`rows / threads`) and the workers' are cut into pieces that shrink toward the row
+/// where the threads meet, each a quarter of what is left on its side for each of the
+/// side's threads, of `min_rows` rows at least: big pieces first, as few as the work
+/// needs, and small ones last. The thread that runs out of pieces first waits for the
+/// other's last piece (half a piece on average): pieces alike, of 32 rows, left it about
+/// 7 microseconds a step of 1,024 games on two threads.
+pub fn guided_ends(rows: usize, threads: usize, min_rows: usize) -> Vec<usize> {
+    if threads <= 1 {
+        return vec![rows];
+    }
+    let sizes = |mut left: usize, share: usize| {
+        let mut sizes = Vec::new();
+        while left > 0 {
+            let size = (left / (4 * share)).max(min_rows.max(1)).min(left);
+            sizes.push(size);
+            left -= size;
+        }
+        sizes
+    };
+    let front = rows / threads;
+    let back = sizes(rows - front, threads - 1);
+    let mut at = 0;
+    let mut ends = Vec::with_capacity(2 * back.len());
+    for size in sizes(front, 1).into_iter().chain(back.into_iter().rev()) {
+        at += size;
+        ends.push(at);
+    }
+    ends
+}
+
 /// Frees one chunk of what it holds and says whether anything is left.
 type Chunked = Box<dyn FnMut() -> bool + Send>;
 
@@ -691,6 +724,31 @@ mod tests {
             (0..13).map(|i| i * i).collect::<Vec<_>>()
         );
         assert_eq!(chunks(0, 8, |a, b| (a, b)), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn guided_pieces_cover_the_rows_and_shrink_toward_the_threads_meeting() {
+        assert_eq!(guided_ends(1024, 1, 8), vec![1024]);
+        for (rows, threads) in [(1024, 2), (1000, 2), (4096, 2), (1024, 16), (5, 2), (0, 2)] {
+            let ends = guided_ends(rows, threads, 8);
+            let sizes: Vec<usize> = std::iter::once(0)
+                .chain(ends.iter().copied())
+                .collect::<Vec<_>>()
+                .windows(2)
+                .map(|w| w[1] - w[0])
+                .collect();
+            assert_eq!(ends.last().copied().unwrap_or(0), rows, "{rows} {threads}");
+            assert!(sizes.iter().all(|&s| s > 0), "{sizes:?}");
+            // The caller's share, from the first row, then the workers'.
+            let front = rows / threads;
+            assert!(ends.contains(&front) || front == 0, "{ends:?}");
+        }
+        // Two threads at 1,024 rows: 128 rows first on each side, 8 where they meet.
+        let ends = guided_ends(1024, 2, 8);
+        assert_eq!((ends[0], ends[ends.len() - 2]), (128, 1024 - 128));
+        let at = ends.iter().position(|&e| e == 512).unwrap_or(0);
+        assert_eq!((ends[at] - ends[at - 1], ends[at + 1] - ends[at]), (6, 6));
+        assert!(ends.len() <= 32, "{}", ends.len());
     }
 
     #[test]

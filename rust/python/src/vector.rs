@@ -8,8 +8,8 @@ use pacru_batch::decision::{Cell, DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_batch::learner::game_seed;
 use pacru_batch::opponent::{play_bots, Bot};
 use pacru_batch::par::{
-    chunks, drop_on_pool, each, each_shared, on_worker, threads_for, threads_with, try_filled,
-    try_with_capacity,
+    chunks, drop_on_pool, each, each_shared, guided_ends, on_worker, threads_for, threads_with,
+    try_filled, try_with_capacity,
 };
 use pacru_batch::returns_of;
 use pacru_batch::rng::{mix, pick, uniform};
@@ -213,14 +213,24 @@ where
     each(split_rows(rows, t, p, out), |(a, b, part)| f(a, b, part))
 }
 
-/// `out` cut into `pieces` contiguous pieces of its `rows` rows: each piece's first row,
-/// end and arrays.
+/// `out` cut into `pieces` contiguous pieces of its `rows` rows, alike: each piece's
+/// first row, end and arrays.
 fn split_rows(rows: usize, pieces: usize, p: usize, out: Out<'_>) -> Vec<(usize, usize, Out<'_>)> {
-    let mut parts = Vec::with_capacity(pieces);
+    let ends = (1..=pieces).map(|i| rows * i / pieces);
+    split_at(ends, p, out)
+}
+
+/// `out` cut at the row ends `ends` (ascending, the last its number of rows): each
+/// piece's first row, end and arrays.
+fn split_at(
+    ends: impl Iterator<Item = usize>,
+    p: usize,
+    out: Out<'_>,
+) -> Vec<(usize, usize, Out<'_>)> {
+    let mut parts = Vec::new();
     let mut rest = out;
     let mut start = 0;
-    for i in 0..pieces {
-        let end = rows * (i + 1) / pieces;
+    for end in ends {
         let (part, tail) = rest.split(end - start, p);
         parts.push((start, end, part));
         rest = tail;
@@ -622,7 +632,7 @@ impl Batch {
             episodes,
         };
         let (frame, parts) = new_counted_frame(py, n, p, |out| {
-            let parts = split_rows(n, pieces(n, t, 32), p, out);
+            let parts = split_at(guided_ends(n, t, 8).into_iter(), p, out);
             each_shared(parts, t, |(a, b, mut out)| {
                 let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
                 for (j, (row, old)) in (a..b).zip(self.games.range(a, b)).enumerate() {
