@@ -373,9 +373,9 @@ fn pieces(rows: usize, threads: usize, min_rows: usize) -> usize {
 /// (`pacru_batch::rng::uniform`), `shown` when `shown[row]` is set (its row shows an end
 /// or a cut: an all-True mask), `scratch` a vector the draws of a thread share. Drawn
 /// without the GIL, in pieces shared out on up to `threads` threads, each walking its
-/// rows' games in order (looking each row up among the parts of a batch made on two
-/// threads cost a tenth of a draw). `ValueError` when `shown` does not hold a byte a
-/// game.
+/// rows' games in order (not looking each row up among the parts of a batch made on
+/// several threads: a binary search over their starts). `ValueError` when `shown` does
+/// not hold a byte a game.
 pub(crate) fn random_draws<'py, 'g, G: 'g, I: Iterator<Item = &'g G>>(
     py: Python<'py>,
     base: u64,
