@@ -141,3 +141,27 @@ def test_the_native_mask_refuses_a_wrong_shown_length() -> None:
     with pytest.raises(ValueError, match="one byte a game"):
         state._games.legal_action_mask(b"\0" * 7)
     assert state._games.legal_action_mask(b"\1" * 8) == bytearray(b"\1" * 8 * 415)
+
+
+def test_the_mask_made_on_several_threads_equals_the_one_made_on_one() -> None:
+    """256 games, so that ``Batch.legal_action_mask`` shares the rows out over 4 threads (a
+    thread takes 64 rows at least): the same bytes as on one thread, rows shown all True."""
+    env = VectorEnv("pacru", num_envs=256, move_cap=6, autoreset_mode="next-step")
+    state = env.init(2)
+    for step in range(40):  # until some rows show an end (each game's cap is 6 plies)
+        state = env.step(state, env.random_actions(state, step))
+        if (state.current_player < 0).any():
+            break
+    shown = state.current_player < 0
+    assert shown.any()
+    games = state._games
+    if ENGINE != "native":  # the Python engine's games: its own loop makes the mask
+        one = env._loop.legal_action_mask(games, shown)
+        assert np.array_equal(one, state.legal_action_mask)
+        return
+    four = games.legal_action_mask(shown.tobytes(), 4)
+    one = games.legal_action_mask(shown.tobytes(), 1)
+    assert four == one
+    mask = np.frombuffer(one, dtype=np.bool_).reshape(256, 415)
+    assert np.array_equal(mask, state.legal_action_mask)
+    assert mask[shown].all()
