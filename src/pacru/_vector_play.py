@@ -142,12 +142,14 @@ class Ends:
         """``state`` with the recorded ends (same-step), or ``state`` itself."""
         if not self.same_step:
             return state
-        return attrs.evolve(
+        shown = attrs.evolve(
             state,
             rewards=_frozen(self.rewards),
             terminated=_frozen(self.terminated),
             truncated=_frozen(self.truncated),
         )
+        shown._masked.extend(state._masked)  # the same games: the mask, if made, holds
+        return shown
 
 
 def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
