@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pacru._cursor import Cursor
 from pacru._vector_loop import Frame, Loop, PythonLoop
 from pacru.base import GameState
 from pacru.encoding import Encoding
@@ -137,15 +136,11 @@ class BatchLoop(Loop):
         """As :meth:`pacru._vector_loop.Loop.legal_action_mask`, from each game's position
         and the actions chosen in its move under way, by the Python engine (a loop whose
         extension makes masks overrides this)."""
-        games = tuple(self._cursor(games, row) for row in range(len(shown)))
-        return self._openings.legal_action_mask(games, shown)
-
-    def _cursor(self, games: Any, row: int) -> Cursor:
-        """Game ``row`` as a :class:`pacru._cursor.Cursor` of the Python engine."""
-        cursor = Cursor.start(self.encoding, self.position(games, row))
-        for action in self.prefix(games, row):
-            cursor = cursor.step(action)
-        return cursor
+        rows = range(len(shown))
+        cursors = self._openings.restore(
+            [(self.position(games, i), self.prefix(games, i)) for i in rows]
+        )
+        return self._openings.legal_action_mask(cursors, shown)
 
     def _frame_end(self, k: int, masked: bool = True) -> int:
         """The end of a frame of ``k`` rows (past its truncated flags), ``masked`` or not."""

@@ -27,7 +27,8 @@ kept: a loop that reads only the masks (random play, a tree search's
 rollouts) does not pay for it. On the native engine the mask of a whole-batch
 step is made so too (by the extension, on the env's threads): a loop that
 draws its actions natively (:meth:`VectorEnv.random_actions`, the built-in
-opponents) reads neither, and the step skips two thirds of its writing.
+opponents) reads neither, and a step writes about 30 bytes a game instead of
+about 440.
 
 **Auto-reset** (as pgx): a game that ends shows its end once, in the state
 returned by the step that ended it (``terminated`` or ``truncated`` True,

@@ -743,7 +743,7 @@ mod tests {
             let front = rows / threads;
             assert!(ends.contains(&front) || front == 0, "{ends:?}");
         }
-        // Two threads at 1,024 rows: 128 rows first on each side, 8 where they meet.
+        // Two threads at 1,024 rows: 128 rows first on each side, 6 where they meet.
         let ends = guided_ends(1024, 2, 8);
         assert_eq!((ends[0], ends[ends.len() - 2]), (128, 1024 - 128));
         let at = ends.iter().position(|&e| e == 512).unwrap_or(0);
