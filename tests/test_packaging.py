@@ -306,3 +306,18 @@ def test_ci_and_release_workflow_check_every_distribution() -> None:
     ]
     assert workflow.count('manylinux: "2014" }') == 2
     assert workflow.count("manylinux: musllinux_1_2 }") == 2
+
+
+def test_development_page_gives_the_build_commands_that_ci_runs() -> None:
+    """docs/development.rst shows how to build the sdist and both wheels by hand: the very
+    command lines of .ci/run (a changed build in CI fails here until the page follows)."""
+    page = (ROOT / "docs" / "development.rst").read_text(encoding="utf-8")
+    section = page.split("\nBuilding the distributions\n", 1)[1]
+    block = section.split("\n.. code-block:: sh\n", 1)[1].strip("\n").split("\n\n", 1)[0]
+    commands = [line.strip() for line in block.splitlines() if not line.strip().startswith("#")]
+    sdist = "PACRU_BUILD_ENGINE=python python -m build --sdist --wheel --outdir dist ."
+    assert commands[0] == sdist
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    for command in commands:
+        assert command in ci, command
+    assert len(commands) == 4
