@@ -129,6 +129,22 @@ def test_changelog_has_an_unreleased_section() -> None:
     assert "\n[Unreleased]: " in text
 
 
+def test_changelog_before_the_first_release_only_adds() -> None:
+    """Before the first release there is nothing to change or fix: every entry of the
+    Unreleased section says what the release holds (Keep a Changelog)."""
+    lines = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").splitlines()
+    if any(re.match(r"## \[\d", line) for line in lines):
+        return  # a release exists: Changed, Fixed, ... may follow it
+    start = lines.index("## [Unreleased]") + 1
+    section = []
+    for line in lines[start:]:
+        if line.startswith("## "):
+            break
+        section.append(line)
+    headings = {line.rstrip() for line in section if line.startswith("### ")}
+    assert headings == {"### Added"}
+
+
 def test_errors_page_lists_every_reason_code() -> None:
     """docs/errors.rst documents each reason code the chevron engine raises."""
     tree = ast.parse((ROOT / "src" / "pacru" / "chevron" / "legality.py").read_text("utf-8"))
