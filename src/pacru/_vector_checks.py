@@ -13,18 +13,61 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from pacru._integers import MAX_COUNT, bounded
+from pacru._parallel import thread_count
 from pacru._vector_loop import Frame, as_dtype
 from pacru.errors import IllegalMoveError
 
 if TYPE_CHECKING:
     from pacru.encoding import Encoding
-    from pacru.vector import VectorState
+    from pacru.vector import VectorEnv, VectorState
 
-__all__ = ["as_dtype", "check_actions", "check_legal", "merge", "refuse"]
+__all__ = [
+    "as_dtype",
+    "check_actions",
+    "check_counts",
+    "check_legal",
+    "check_state",
+    "merge",
+    "refuse",
+]
 
 
 def refuse(message: str, reason: str) -> IllegalMoveError:
     return IllegalMoveError(message, rule="encoding", reason=reason)
+
+
+def check_counts(
+    num_envs: Any, max_steps: Any, opening_plies: Any, num_threads: Any
+) -> tuple[int, int | None, int, int]:
+    """The counts of a :class:`pacru.vector.VectorEnv` as plain ints (the threads
+    :func:`pacru._parallel.thread_count` gives for ``num_threads``), each in a range
+    that both engines hold: ``max_steps`` at most ``2**31 - 1``, as the int32 step counts.
+
+    Raises:
+        TypeError: one is not an integer (``max_steps`` and ``num_threads`` may be ``None``).
+        ValueError: one is out of its range, naming it.
+    """
+    envs = bounded(num_envs, "num_envs", 1)
+    steps = None if max_steps is None else bounded(max_steps, "max_steps", 1, MAX_COUNT)
+    plies = bounded(opening_plies, "opening_plies", 0)
+    return envs, steps, plies, thread_count(num_threads)
+
+
+def check_state(env: VectorEnv, state: Any) -> VectorState:
+    """``state`` once it is a state of ``env`` (or of an env made with the same arguments).
+
+    Raises:
+        TypeError: ``state`` is not a :class:`pacru.vector.VectorState`.
+        ValueError: it belongs to another environment.
+    """
+    from pacru.vector import VectorState
+
+    if not isinstance(state, VectorState):
+        raise TypeError(f"state must be a VectorState, not {type(state).__name__}")
+    if state._env is not env and state._env._args != env._args:
+        raise ValueError("this state belongs to another VectorEnv")
+    return state
 
 
 def check_actions(
