@@ -72,9 +72,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from pacru import _vector_checks as checks
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
 from pacru._parallel import check_memory, default_threads
-from pacru._vector_checks import check_actions, check_counts, check_legal, check_state, merge
 from pacru._vector_loop import Frame
 from pacru._vector_seam import choose_loop
 from pacru.base import GameState
@@ -270,7 +270,7 @@ class VectorEnv:
         **options: Any,
     ) -> None:
         start = new_game(game, players, **capped(game, options))
-        num_envs, max_steps, opening_plies, threads = check_counts(
+        num_envs, max_steps, opening_plies, threads = checks.check_counts(
             num_envs, max_steps, opening_plies, num_threads
         )
         mode = AUTORESET_MODES.get(getattr(autoreset_mode, "value", autoreset_mode))
@@ -419,7 +419,7 @@ class VectorEnv:
             TypeError: ``seed`` is not an integer, or ``state`` not a :class:`VectorState`.
             ValueError: ``state`` belongs to another environment.
         """
-        check_state(self, state)
+        checks.check_state(self, state)
         seed = operator.index(seed)
         return self._loop.random_actions(
             state._games, lambda: state.legal_action_mask, state.current_player, seed
@@ -427,11 +427,11 @@ class VectorEnv:
 
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
-        return self._loop.position(check_state(self, state)._games, self._row(env))
+        return self._loop.position(checks.check_state(self, state)._games, self._row(env))
 
     def prefix(self, state: VectorState, env: int) -> tuple[int, ...]:
         """The actions already chosen in the move under way in game ``env`` (empty at its end)."""
-        return self._loop.prefix(check_state(self, state)._games, self._row(env))
+        return self._loop.prefix(checks.check_state(self, state)._games, self._row(env))
 
     # -- internals ------------------------------------------------------------------------
 
@@ -447,10 +447,10 @@ class VectorEnv:
         """``actions`` as an intp array, once every action is legal in its game (its shape
         and type only, and the range of any but an intp array, without ``look_up``: for
         the native step, which refuses an illegal action itself)."""
-        check_state(self, state)
-        acts = check_actions(actions, self.num_envs, self.num_actions, ranges=look_up)
+        checks.check_state(self, state)
+        acts = checks.check_actions(actions, self.num_envs, self.num_actions, ranges=look_up)
         if look_up:
-            check_legal(state.legal_action_mask, acts, self.encoding)
+            checks.check_legal(state.legal_action_mask, acts, self.encoding)
         return acts
 
     def _advance(
@@ -469,7 +469,7 @@ class VectorEnv:
         steps[rows] = np.where(restart, 0, steps[rows] + 1)
         games, frame = self._loop.step(state._games, rows, acts, restart, state.seed, episode[rows])
         if len(rows) != self.num_envs:
-            frame = merge(state, rows, frame)
+            frame = checks.merge(state, rows, frame)
         return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
     def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
@@ -580,7 +580,9 @@ def _restore_state(
     seed: int,
     games: list[tuple[GameState[Any], tuple[int, ...]]],
 ) -> VectorState:
-    """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions."""
+    """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions
+    (``ValueError`` for a pickle that does not fit ``env``)."""
+    replayed = checks.check_pickle(env, arrays, seed, games)
     mask, player, rewards, terminated, truncated, steps, episode = (a.copy() for a in arrays)
     state = VectorState(
         _read_only(player),
@@ -590,7 +592,7 @@ def _restore_state(
         _read_only(steps),
         _read_only(episode),
         seed,
-        env._loop.restore(games),
+        replayed,
         env,
     )
     state._masked.append(_read_only(mask))
