@@ -94,7 +94,7 @@ def play_opponents(
     pending: dict[int, list[int]] = {}
     #: Rows whose move under way no bot began (the native bots leave them as they are).
     stuck = rows = np.flatnonzero(np.zeros(0, dtype=np.bool_))
-    turn = 0
+    finished = 0  # the decisions of such moves taken (all begin before the bots play)
     while True:
         if drawn is not None:  # a restarted game's learner has its new episode's seat
             seat = draw_seats(drawn, state.episode, env.players)
@@ -102,9 +102,9 @@ def play_opponents(
         if not rows.size:
             break
         before = state
-        turn += 1
         if stuck.size:
-            draws = env.random_actions(state, finish_seed(seed, turn))
+            finished += 1
+            draws = env.random_actions(state, finish_seed(seed, finished))
             state = env._advance(state, stuck, draws[stuck].astype(np.intp))
             stuck = stuck[:0]
         elif isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
@@ -112,7 +112,8 @@ def play_opponents(
             same = (state.step_count == before.step_count) & (state.episode == before.episode)
             stuck = rows[same[rows]]
         elif isinstance(opponent, str):
-            state = _python_bots(env, state, rows, opponent, (seed, turn), pending)
+            state, drew = _python_bots(env, state, rows, opponent, (seed, finished + 1), pending)
+            finished += drew
         else:
             state = _policy(env, state, rows, opponent)
         for row in ends.add(before, state).tolist():
@@ -263,10 +264,11 @@ def native_bots(
     return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
 
 
-def finish_seed(seed: int, turn: int) -> int:
-    """The seed of :meth:`pacru.vector.VectorEnv.random_actions` that finishes, at the
-    ``turn``-th decision of a :func:`play_opponents` call, the moves no bot began."""
-    return hash_base(seed, FINISH_SALT + turn)
+def finish_seed(seed: int, decision: int) -> int:
+    """The seed of :meth:`pacru.vector.VectorEnv.random_actions` that draws the
+    ``decision``-th (1 first) decision finishing, in a :func:`play_opponents` call, the
+    moves under way that no bot began (every engine: the same draws from the same state)."""
+    return hash_base(seed, FINISH_SALT + decision)
 
 
 def _python_bots(
@@ -276,13 +278,14 @@ def _python_bots(
     bot: str,
     seeded: tuple[int, int],
     pending: dict[int, list[int]],
-) -> VectorState:
+) -> tuple[VectorState, bool]:
     """One decision of a Python :class:`pacru.bots.RandomBot` or ``GreedyBot`` in each row
-    (``seeded``: the seed and the turn of :func:`finish_seed`); a move under way that no
-    bot began is finished by a uniformly random decision."""
+    (``seeded``: the seed and the decision of :func:`finish_seed`); a move under way that
+    no bot began is finished by uniformly random decisions. The state, and whether such a
+    decision was drawn."""
     from pacru.bots.spec import make_bot
 
-    seed, turn = seeded
+    seed, decision = seeded
     seeds = game_seeds(seed, state.episode)
     draws = None
     actions = []
@@ -290,7 +293,7 @@ def _python_bots(
         queue = pending.get(row)
         if not queue and env.prefix(state, row):
             if draws is None:
-                draws = env.random_actions(state, finish_seed(seed, turn))
+                draws = env.random_actions(state, finish_seed(seed, decision))
             actions.append(int(draws[row]))
             continue
         if not queue:
@@ -301,7 +304,7 @@ def _python_bots(
         actions.append(queue.pop(0))
         if not queue:
             del pending[row]
-    return env._advance(state, rows, np.array(actions, dtype=np.intp))
+    return env._advance(state, rows, np.array(actions, dtype=np.intp)), draws is not None
 
 
 def _policy(
