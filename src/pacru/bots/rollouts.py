@@ -79,7 +79,7 @@ def random_rollouts(
     Raises:
         ValueError: ``n`` negative, ``max_plies`` outside ``0 .. 2**31 - 1`` (the
             plies are int32), ``num_threads`` outside ``1 .. 1024``
-            (:data:`pacru._parallel.MAX_THREADS`), or ``uniform`` neither
+            (``pacru._parallel.MAX_THREADS``), or ``uniform`` neither
             ``"families"`` nor ``"moves"``.
         TypeError: ``n``, ``seed``, ``max_plies`` or ``num_threads`` not an integer.
         InvalidPositionError: a game would count its plies (or idle plies) past
