@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import operator
 
-__all__ = ["integer", "integer_pair"]
+__all__ = ["MAX_COUNT", "bounded", "integer", "integer_pair"]
+
+#: The most decisions or plies a limit may name (``max_steps``, ``max_plies``): the
+#: counts they bound are int32 arrays on both engines.
+MAX_COUNT = 2**31 - 1
 
 
 def integer(value: object) -> int | None:
@@ -42,3 +46,21 @@ def integer_pair(value: object) -> tuple[int, int] | None:
         if x is not None and y is not None:
             return (x, y)
     return None
+
+
+def bounded(value: object, name: str, low: int, high: int | None = None) -> int:
+    """``value`` as a plain ``int`` in ``low .. high`` (any type :func:`integer` takes;
+    no upper bound for ``high=None``).
+
+    Raises:
+        TypeError: ``value`` is not an integer (``bool`` neither), naming ``name``.
+        ValueError: it is outside ``low .. high``, naming ``name`` and the range.
+    """
+    number = integer(value)
+    if number is None:
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__} ({value!r})")
+    if high is None and number < low:
+        raise ValueError(f"{name} must be at least {low}, not {number}")
+    if high is not None and not low <= number <= high:
+        raise ValueError(f"{name} must be {low}..{high}, not {number}")
+    return number

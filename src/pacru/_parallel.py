@@ -14,7 +14,12 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
-__all__ = ["check_memory", "default_threads", "run_tasks"]
+from pacru._integers import bounded
+
+__all__ = ["MAX_THREADS", "check_memory", "default_threads", "run_tasks", "thread_count"]
+
+#: The most threads ``num_threads`` may ask for (:func:`thread_count`).
+MAX_THREADS = 1024
 
 
 def physical_memory() -> int | None:
@@ -48,6 +53,18 @@ def default_threads() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover (no affinity on macOS and Windows)
         return max(1, os.cpu_count() or 1)
+
+
+def thread_count(num_threads: object) -> int:
+    """``num_threads`` as the threads to use: :func:`default_threads` for ``None``.
+
+    Raises:
+        TypeError: ``num_threads`` is neither ``None`` nor an integer.
+        ValueError: it is outside ``1 .. MAX_THREADS``.
+    """
+    if num_threads is None:
+        return default_threads()
+    return bounded(num_threads, "num_threads", 1, MAX_THREADS)
 
 
 T = TypeVar("T")

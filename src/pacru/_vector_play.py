@@ -22,8 +22,10 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from pacru._integers import integer
+from pacru._vector_checks import check_state
 from pacru._vector_loop import Frame
-from pacru._vector_random import game_seeds
+from pacru._vector_random import game_seeds, hash_base
 from pacru.errors import IllegalMoveError
 
 if TYPE_CHECKING:
@@ -42,6 +44,8 @@ __all__ = [
 
 #: The bots played natively and batched.
 BUILT_IN: Final = ("random", "greedy")
+#: The salt of :func:`finish_seed` (:func:`game_seeds`' others: 0 bots, 1 seats, 2 uniforms).
+FINISH_SALT: Final = 3
 
 
 def draw_seats(seed: int, episodes: npt.NDArray[np.int64], players: int) -> npt.NDArray[np.int32]:
@@ -67,6 +71,11 @@ def play_opponents(
     """:meth:`pacru.vector.VectorEnv.play_opponents` (see there); with ``drawn``, the
     learner's seat of each game is :func:`draw_seats` of ``drawn`` and its episode,
     drawn again whenever a game restarts (``seats`` then unused)."""
+    check_state(env, state)
+    number = integer(seed)
+    if number is None:
+        raise TypeError(f"seed must be an integer, not {type(seed).__name__} ({seed!r})")
+    seed = number
     if drawn is not None:
         seats = draw_seats(drawn, state.episode, env.players)
     seat = np.asarray(seats)
@@ -83,6 +92,9 @@ def play_opponents(
         raise TypeError(f"opponent must be 'random', 'greedy' or a callable, not {opponent!r}")
     ends = Ends(state)
     pending: dict[int, list[int]] = {}
+    #: Rows whose move under way no bot began (the native bots leave them as they are).
+    stuck = rows = np.flatnonzero(np.zeros(0, dtype=np.bool_))
+    finished = 0  # the decisions of such moves taken (all begin before the bots play)
     while True:
         if drawn is not None:  # a restarted game's learner has its new episode's seat
             seat = draw_seats(drawn, state.episode, env.players)
@@ -90,10 +102,18 @@ def play_opponents(
         if not rows.size:
             break
         before = state
-        if isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
+        if stuck.size:
+            finished += 1
+            draws = env.random_actions(state, finish_seed(seed, finished))
+            state = env._advance(state, stuck, draws[stuck].astype(np.intp))
+            stuck = stuck[:0]
+        elif isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
             state = native_bots(env, state, opponent, seat, seed)
+            same = (state.step_count == before.step_count) & (state.episode == before.episode)
+            stuck = rows[same[rows]]
         elif isinstance(opponent, str):
-            state = _python_bots(env, state, rows, opponent, seed, pending)
+            state, drew = _python_bots(env, state, rows, opponent, (seed, finished + 1), pending)
+            finished += drew
         else:
             state = _policy(env, state, rows, opponent)
         for row in ends.add(before, state).tolist():
@@ -244,21 +264,38 @@ def native_bots(
     return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
 
 
+def finish_seed(seed: int, decision: int) -> int:
+    """The seed of :meth:`pacru.vector.VectorEnv.random_actions` that draws the
+    ``decision``-th (1 first) decision finishing, in a :func:`play_opponents` call, the
+    moves under way that no bot began (every engine: the same draws from the same state)."""
+    return hash_base(seed, FINISH_SALT + decision)
+
+
 def _python_bots(
     env: VectorEnv,
     state: VectorState,
     rows: npt.NDArray[np.intp],
     bot: str,
-    seed: int,
+    seeded: tuple[int, int],
     pending: dict[int, list[int]],
-) -> VectorState:
-    """One decision of a Python :class:`pacru.bots.RandomBot` or ``GreedyBot`` in each row."""
+) -> tuple[VectorState, bool]:
+    """One decision of a Python :class:`pacru.bots.RandomBot` or ``GreedyBot`` in each row
+    (``seeded``: the seed and the decision of :func:`finish_seed`); a move under way that
+    no bot began is finished by uniformly random decisions. The state, and whether such a
+    decision was drawn."""
     from pacru.bots.spec import make_bot
 
+    seed, decision = seeded
     seeds = game_seeds(seed, state.episode)
+    draws = None
     actions = []
     for row in rows.tolist():
         queue = pending.get(row)
+        if not queue and env.prefix(state, row):
+            if draws is None:
+                draws = env.random_actions(state, finish_seed(seed, decision))
+            actions.append(int(draws[row]))
+            continue
         if not queue:
             position = env.position(state, row)
             player = make_bot(bot, seed=int(seeds[row]) ^ position.ply)
@@ -267,15 +304,18 @@ def _python_bots(
         actions.append(queue.pop(0))
         if not queue:
             del pending[row]
-    return env._advance(state, rows, np.array(actions, dtype=np.intp))
+    return env._advance(state, rows, np.array(actions, dtype=np.intp)), draws is not None
 
 
 def _policy(
     env: VectorEnv, state: VectorState, rows: npt.NDArray[np.intp], policy: BatchedPolicy
 ) -> VectorState:
-    """One decision of the batched ``policy`` in each row, checked against the masks."""
+    """One decision of the batched ``policy`` in each row, checked against the masks (the
+    policy is given a read-only copy: what it writes there cannot pass an action)."""
+    given = state.legal_action_mask[rows]
+    given.setflags(write=False)
+    actions = np.asarray(policy(state.observation[rows], given.view()))
     mask = state.legal_action_mask[rows]
-    actions = np.asarray(policy(state.observation[rows], mask))
     if actions.shape != (len(rows),) or actions.dtype.kind not in "iu":
         raise _refuse(
             f"the opponent policy must return {len(rows)} integer actions, "

@@ -79,6 +79,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
+from pacru._integers import bounded
 from pacru._vector_play import (
     BUILT_IN,
     Ends,
@@ -143,7 +144,11 @@ class PacruVectorEnv(
 
     Raises:
         ValueError: an unknown game, player count, option, bot spec, reset rule
-            or dtype, a seat out of range or the wrong number of opponents.
+            or dtype, a seat out of range, the wrong number of opponents, or a
+            count out of range (as :class:`pacru.vector.VectorEnv`: ``max_steps``
+            ``1 .. 2**31 - 1``, ``num_threads`` ``1 .. 1024``).
+        TypeError: ``seat``, ``max_steps`` or ``num_threads`` is neither ``None``
+            nor an integer.
 
     A ``PacruVectorEnv`` pickles and deep-copies (a new one with the same
     arguments and opponent, before its first :meth:`reset`); a batched policy
@@ -182,8 +187,8 @@ class PacruVectorEnv(
             num_threads=num_threads,
             **options,
         )
-        if seat is not None and not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1} or None, not {seat!r}")
+        if seat is not None:
+            seat = bounded(seat, "seat", 0, self.env.players - 1)
         self._args = (
             game,
             players,

@@ -72,9 +72,9 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from pacru import _vector_checks as checks
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
 from pacru._parallel import check_memory, default_threads
-from pacru._vector_checks import check_actions, check_legal, merge
 from pacru._vector_loop import Frame
 from pacru._vector_seam import choose_loop
 from pacru.base import GameState
@@ -245,8 +245,11 @@ class VectorEnv:
 
     Raises:
         ValueError: an unknown game, player count, option, reset rule or dtype (as
-            :func:`pacru.new_game` for the game), or ``num_envs``, ``max_steps``,
-            ``opening_plies`` or ``num_threads`` out of range.
+            :func:`pacru.new_game` for the game), or ``num_envs`` below 1,
+            ``max_steps`` outside ``1 .. 2**31 - 1`` (the step counts are int32),
+            ``opening_plies`` below 0 or ``num_threads`` outside ``1 .. 1024``.
+        TypeError: ``num_envs``, ``max_steps``, ``opening_plies`` or ``num_threads``
+            is not an integer (nor ``None`` where that is allowed).
         MemoryError: ``num_envs`` games' legal-action masks alone exceed the
             machine's memory.
 
@@ -267,24 +270,14 @@ class VectorEnv:
         **options: Any,
     ) -> None:
         start = new_game(game, players, **capped(game, options))
-        num_envs = operator.index(num_envs)
-        opening_plies = operator.index(opening_plies)
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        if max_steps is not None:
-            max_steps = operator.index(max_steps)
-            if max_steps < 1:
-                raise ValueError(f"max_steps must be at least 1 or None, not {max_steps}")
-        if opening_plies < 0:
-            raise ValueError(f"opening_plies must be at least 0, not {opening_plies}")
+        num_envs, max_steps, opening_plies, threads = checks.check_counts(
+            num_envs, max_steps, opening_plies, num_threads
+        )
         mode = AUTORESET_MODES.get(getattr(autoreset_mode, "value", autoreset_mode))
         if mode is None:
             raise ValueError(
                 f"autoreset_mode must be 'same-step' or 'next-step', not {autoreset_mode!r}"
             )
-        threads = default_threads() if num_threads is None else operator.index(num_threads)
-        if threads < 1:
-            raise ValueError(f"num_threads must be at least 1 or None, not {num_threads}")
         dtype = np.dtype(observation_dtype)
         if dtype not in OBSERVATION_DTYPES:
             raise ValueError(f"observation_dtype must be float32, uint8 or bool, not {dtype}")
@@ -354,6 +347,7 @@ class VectorEnv:
                 action is out of ``0 .. num_actions - 1`` (``"out-of-range"``) or
                 not in its game's mask (``"illegal-action"``); the message names
                 the first such game. Nothing changes.
+            TypeError: ``state`` is not a :class:`VectorState`.
             ValueError: ``state`` belongs to another environment.
         """
         if self._loop.checks_actions:
@@ -385,10 +379,14 @@ class VectorEnv:
                 played natively and batched for a chevron game on the native
                 engine), or a :data:`BatchedPolicy` called with the rows where
                 an opponent decides (for self-play: the learner's own policy or a
-                frozen copy), once per decision.
+                frozen copy), once per decision, with a read-only mask.
             seats: the learner's seat in each game, int ``(num_envs,)``.
-            seed: the bots' seed: the move at ply ``p`` of episode ``e`` of env
-                ``i`` is drawn from a stream of ``(seed, i, e, p)`` only.
+            seed: the bots' seed (an integer): the move at ply ``p`` of episode
+                ``e`` of env ``i`` is drawn from a stream of ``(seed, i, e, p)``
+                only. A move under way that no bot began (an opponent's decision
+                taken with :meth:`step`) is finished first by a built-in bot, each
+                of its decisions a uniformly random action of the mask
+                (:meth:`random_actions` of a seed drawn from ``seed``).
 
         Returns:
             The state where every game is at a decision of its learner's seat or
@@ -399,8 +397,9 @@ class VectorEnv:
 
         Raises:
             IllegalMoveError: the policy returned an illegal action (no game changes).
-            ValueError: an unknown bot name, or ``seats`` of the wrong shape or
-                outside ``0 .. players - 1``.
+            ValueError: an unknown bot name, ``seats`` of the wrong shape or
+                outside ``0 .. players - 1``, or ``state`` of another environment.
+            TypeError: ``seed`` is not an integer, or ``state`` not a :class:`VectorState`.
         """
         from pacru._vector_play import play_opponents
 
@@ -417,11 +416,10 @@ class VectorEnv:
         game's legal actions (a random player or rollout in whole-array calls).
 
         Raises:
-            TypeError: ``seed`` is not an integer.
+            TypeError: ``seed`` is not an integer, or ``state`` not a :class:`VectorState`.
             ValueError: ``state`` belongs to another environment.
         """
-        if state._env is not self and state._env._args != self._args:
-            raise ValueError("this state belongs to another VectorEnv")
+        checks.check_state(self, state)
         seed = operator.index(seed)
         return self._loop.random_actions(
             state._games, lambda: state.legal_action_mask, state.current_player, seed
@@ -429,11 +427,11 @@ class VectorEnv:
 
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
-        return self._loop.position(state._games, self._row(env))
+        return self._loop.position(checks.check_state(self, state)._games, self._row(env))
 
     def prefix(self, state: VectorState, env: int) -> tuple[int, ...]:
         """The actions already chosen in the move under way in game ``env`` (empty at its end)."""
-        return self._loop.prefix(state._games, self._row(env))
+        return self._loop.prefix(checks.check_state(self, state)._games, self._row(env))
 
     # -- internals ------------------------------------------------------------------------
 
@@ -449,11 +447,10 @@ class VectorEnv:
         """``actions`` as an intp array, once every action is legal in its game (its shape
         and type only, and the range of any but an intp array, without ``look_up``: for
         the native step, which refuses an illegal action itself)."""
-        if state._env is not self and state._env._args != self._args:
-            raise ValueError("this state belongs to another VectorEnv")
-        acts = check_actions(actions, self.num_envs, self.num_actions, ranges=look_up)
+        checks.check_state(self, state)
+        acts = checks.check_actions(actions, self.num_envs, self.num_actions, ranges=look_up)
         if look_up:
-            check_legal(state.legal_action_mask, acts, self.encoding)
+            checks.check_legal(state.legal_action_mask, acts, self.encoding)
         return acts
 
     def _advance(
@@ -472,7 +469,7 @@ class VectorEnv:
         steps[rows] = np.where(restart, 0, steps[rows] + 1)
         games, frame = self._loop.step(state._games, rows, acts, restart, state.seed, episode[rows])
         if len(rows) != self.num_envs:
-            frame = merge(state, rows, frame)
+            frame = checks.merge(state, rows, frame)
         return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
     def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
@@ -583,7 +580,9 @@ def _restore_state(
     seed: int,
     games: list[tuple[GameState[Any], tuple[int, ...]]],
 ) -> VectorState:
-    """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions."""
+    """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions
+    (``ValueError`` for a pickle that does not fit ``env``)."""
+    replayed = checks.check_pickle(env, arrays, seed, games)
     mask, player, rewards, terminated, truncated, steps, episode = (a.copy() for a in arrays)
     state = VectorState(
         _read_only(player),
@@ -593,7 +592,7 @@ def _restore_state(
         _read_only(steps),
         _read_only(episode),
         seed,
-        env._loop.restore(games),
+        replayed,
         env,
     )
     state._masked.append(_read_only(mask))

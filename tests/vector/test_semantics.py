@@ -290,12 +290,14 @@ def test_the_observation_is_made_at_its_first_read_from_that_states_games(game: 
     ("kwargs", "message"),
     [
         ({"num_envs": 0}, "num_envs must be at least 1, not 0"),
-        ({"max_steps": 0}, "max_steps must be at least 1 or None, not 0"),
+        ({"max_steps": 0}, "max_steps must be 1..2147483647, not 0"),
+        ({"max_steps": 2**31}, "max_steps must be 1..2147483647, not 2147483648"),
         ({"opening_plies": -1}, "opening_plies must be at least 0, not -1"),
         ({"players": 5}, "pacru is played by 2, 3 or 4 players, not 5"),
         ({"move_kap": 3}, "unknown option"),
         ({"autoreset_mode": "never"}, "autoreset_mode must be 'same-step' or 'next-step'"),
-        ({"num_threads": 0}, "num_threads must be at least 1 or None, not 0"),
+        ({"num_threads": 0}, "num_threads must be 1..1024, not 0"),
+        ({"num_threads": 2**64}, "num_threads must be 1..1024, not 18446744073709551616"),
         ({"observation_dtype": "float64"}, "observation_dtype must be float32, uint8 or bool"),
     ],
 )

@@ -13,10 +13,12 @@ import operator
 import random
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from pacru._parallel import check_memory, default_threads
+from pacru._integers import MAX_COUNT, bounded
+from pacru._parallel import check_memory, thread_count
 from pacru.base import GameState
 from pacru.bots.base import Uniform, sample_move
 from pacru.chevron.engine import ENGINE
+from pacru.chevron.rules import COUNTER_MAX
 from pacru.chevron.state import ChevronState
 
 if TYPE_CHECKING:
@@ -75,29 +77,36 @@ def random_rollouts(
         game played from ``state``. Both arrays are read-only.
 
     Raises:
-        ValueError: ``n`` or ``max_plies`` negative, ``num_threads`` below 1, or
-            ``uniform`` neither ``"families"`` nor ``"moves"``.
+        ValueError: ``n`` negative, ``max_plies`` outside ``0 .. 2**31 - 1`` (the
+            plies are int32), ``num_threads`` outside ``1 .. 1024``
+            (``pacru._parallel.MAX_THREADS``), or ``uniform`` neither
+            ``"families"`` nor ``"moves"``.
+        TypeError: ``n``, ``seed``, ``max_plies`` or ``num_threads`` not an integer.
+        InvalidPositionError: a game would count its plies (or idle plies) past
+            :data:`pacru.chevron.rules.COUNTER_MAX` (2**64 - 1), as
+            :meth:`pacru.GameState.apply_move` refuses to; a chevron game that could
+            reach that end within ``max_plies`` is played by the Python engine's loop
+            on both engines, so that it raises there too.
         MemoryError: the native engine cannot hold the arrays of ``n`` games (it
             checks before playing any).
     """
     import numpy as np
 
     games = operator.index(n)
-    cap = None if max_plies is None else operator.index(max_plies)
-    if games < 0 or (cap is not None and cap < 0):
-        raise ValueError(f"n and max_plies must not be negative, not {games} and {cap}")
+    if games < 0:
+        raise ValueError(f"n must not be negative, not {games}")
+    cap = None if max_plies is None else bounded(max_plies, "max_plies", 0, MAX_COUNT)
     if uniform not in ("families", "moves"):
         raise ValueError(f"uniform must be 'families' or 'moves', not {uniform!r}")
-    threads = default_threads() if num_threads is None else operator.index(num_threads)
-    if threads < 1:
-        raise ValueError(f"num_threads must be at least 1 or None, not {threads}")
+    threads = thread_count(num_threads)
+    seed = operator.index(seed)
     check_memory(games * (4 * len(state.players) + 4), f"the returns and plies of {games} games")
-    if ENGINE == "native" and isinstance(state, ChevronState):
+    if ENGINE == "native" and isinstance(state, ChevronState) and not _near_end(state, cap):
         returns, plies, _ = _native_rollouts(
-            state, games, operator.index(seed), cap, uniform, record=False, threads=threads
+            state, games, seed, cap, uniform, record=False, threads=threads
         )
         return returns, plies
-    rng = random.Random(operator.index(seed))
+    rng = random.Random(seed)
     returns = np.zeros((games, len(state.players)), dtype=np.float32)
     plies = np.zeros(games, dtype=np.int32)
     for i in range(games):
@@ -107,6 +116,14 @@ def random_rollouts(
     returns.flags.writeable = False
     plies.flags.writeable = False
     return returns, plies
+
+
+def _near_end(state: ChevronState, cap: int | None) -> bool:
+    """Whether a game from ``state`` could count its plies (or idle plies) past
+    ``COUNTER_MAX`` within ``cap`` plies (:data:`MAX_COUNT` without one): the native
+    engine stops such a game silently, so the Python engine plays it and raises."""
+    room = COUNTER_MAX - max(state.ply, state.idle)
+    return room < (MAX_COUNT if cap is None else cap)
 
 
 def _playout(
