@@ -28,6 +28,9 @@ evaluation         a logistic model of the chance to win on 15 features per
                    data (``pacru/bots/data/search_weights.json``)
 budget             ``nodes`` (positions visited) and/or ``time_limit``
                    seconds; the same ``seed`` and ``nodes`` give the same moves
+Ctrl-C             the search runs on a thread of its own while the calling
+                   thread looks for signals every few milliseconds: it stops
+                   at once and ``choose_move`` raises ``KeyboardInterrupt``
 =================  ==========================================================
 
 The search runs in the native extension ``pacru._native`` whatever
