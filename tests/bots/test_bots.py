@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import random
+import re
+import signal
+import subprocess
+import sys
+import time
 from typing import Any
 
+import numpy as np
 import pytest
 
 import pacru
@@ -22,9 +29,13 @@ from pacru.bots import (
     sample_move,
     score_rewards,
 )
+from pacru.bots.engine import EngineBot
 from pacru.chevron.movelist import LegalMoves
 from pacru.errors import GameOverError
 from scripted_random import ScriptedRandom
+
+# numpy scalars typed as Any: the signatures say int, and these stand in for one.
+numpy: Any = np
 
 GAMES = [*pacru.CHEVRON_GAMES, "lsd"]
 
@@ -273,3 +284,86 @@ def test_parse_spec() -> None:
 def test_bad_specs(spec: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_bot(spec, seed=0)
+
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    ("factory", "kwargs", "message"),
+    [
+        (MCTSBot, {"iterations": 0}, "iterations must be at least 1, not 0"),
+        (MCTSBot, {"iterations": 1.5}, "iterations must be a whole number, not 1.5"),
+        (MCTSBot, {"iterations": True}, "iterations must be a whole number, not True"),
+        (MCTSBot, {"time_limit": 0}, "time_limit must be positive, finite seconds, not 0"),
+        (MCTSBot, {"time_limit": NAN}, "time_limit must be positive, finite seconds, not nan"),
+        (MCTSBot, {"time_limit": INF}, "time_limit must be positive, finite seconds, not inf"),
+        (MCTSBot, {"time_limit": 10**400}, "time_limit must be positive, finite seconds"),
+        (MCTSBot, {"time_limit": "1"}, "time_limit must be a number of seconds, not '1'"),
+        (MCTSBot, {"rollout_cap": -1}, "rollout_cap must be at least 0, not -1"),
+        (MCTSBot, {"max_children": 0}, "max_children must be at least 1, not 0"),
+        (MCTSBot, {"reorientation_samples": -1}, "reorientation_samples must be at least 0"),
+        (MCTSBot, {"batch_size": 0}, "batch_size must be at least 1, not 0"),
+        (MCTSBot, {"exploration": NAN}, "exploration must be a number >= 0, not nan"),
+        (RandomBot, {"time_limit": -1}, "time_limit must be positive, finite seconds, not -1"),
+        (GreedyBot, {"max_moves": 0}, "max_moves must be at least 1, not 0"),
+        (GreedyBot, {"reorientation_samples": -2}, "reorientation_samples must be at least 0"),
+        (GreedyBot, {"time_limit": NAN}, "time_limit must be positive, finite seconds, not nan"),
+        (EngineBot, {"nodes": 0}, "nodes must be at least 1, not 0"),
+        (EngineBot, {"nodes": 2.0}, "nodes must be a whole number, not 2.0"),
+        (EngineBot, {"timeout": 0}, "timeout must be positive, finite seconds, not 0"),
+        (EngineBot, {"time_limit": INF}, "time_limit must be positive, finite seconds, not inf"),
+    ],
+)
+def test_every_bot_checks_its_budget(factory: Any, kwargs: dict[str, Any], message: str) -> None:
+    args = ("./engine",) if factory is EngineBot else ()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        factory(*args, seed=1, **kwargs)
+
+
+def test_budgets_take_any_integer_type_as_its_int() -> None:
+    bot = MCTSBot(
+        seed=1, iterations=numpy.uint16(3), rollout_cap=numpy.int64(2), batch_size=numpy.int8(4)
+    )
+    assert (bot.iterations, bot.rollout_cap, bot.batch_size) == (3, 2, 4)
+    assert type(bot.iterations) is int
+    assert MCTSBot(seed=1, time_limit=numpy.float32(0.5)).time_limit == 0.5
+    assert GreedyBot(seed=1, max_moves=numpy.int32(7)).max_moves == 7
+    assert EngineBot("./engine", nodes=numpy.int64(9)).nodes == 9
+
+
+# Each bot that searches for as long as it is given, with an endless time_limit; the
+# others (random, greedy) answer at once. The bound is generous: the stop takes
+# milliseconds, so only a bot that ignores SIGINT runs into it.
+SIGINT_SCRIPT = """
+import sys
+import pacru
+from pacru.bots import make_bot
+bot = make_bot(sys.argv[1] + ":time_limit=1e300", seed=1)
+print("searching", flush=True)
+bot.choose_move(pacru.new_game("pacru"))
+print("returned", flush=True)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child is POSIX")
+@pytest.mark.parametrize("kind", ["search", "mcts"])
+def test_ctrl_c_stops_every_searching_bot(kind: str) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", SIGINT_SCRIPT, kind],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "searching\n"
+        time.sleep(1.0)  # into the search
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+        child.wait()
+    assert out == ""
+    assert err.splitlines()[-1] == "KeyboardInterrupt"
+    assert child.returncode == -signal.SIGINT

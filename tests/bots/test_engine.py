@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import pacru
-from pacru.bots import RandomBot
+from pacru.bots import MCTSBot, RandomBot, SearchBot
 from pacru.bots.arena import run_match
 from pacru.bots.base import Forfeit
 from pacru.bots.engine import EngineBot
@@ -101,6 +101,9 @@ def test_pacru_engine_plays_the_bots_moves_for_the_same_seed() -> None:
     assert [o[3] for o in direct] == ["no-acquisition", "no-acquisition"]
 
 
+USAGE = "usage: go [movetime MS] [nodes N]"
+
+
 def test_serve_answers_the_protocol() -> None:
     state = pacru.new_game("shacru").apply_move("a3-b4>")
     expected = RandomBot(seed=7).choose_move(state)
@@ -114,7 +117,7 @@ def test_serve_answers_the_protocol() -> None:
             "position " + state.to_position(),
             "frobnicate",  # unknown commands are ignored
             "go",
-            "go nodes",
+            "go nodes",  # malformed: an error line, and the engine goes on
             "position nonsense",
             "quit",
             "isready",  # after quit: never read
@@ -126,9 +129,49 @@ def test_serve_answers_the_protocol() -> None:
     assert lines[:4] == ["id name r", "id author pacru", "pacruok", "readyok"]
     assert lines[4] == f"bestmove {expected}"
     assert lines[5].startswith("bestmove ")
-    assert lines[6].startswith("bestmove ")
+    assert lines[6] == f"info string error: 'go nodes' lacks a number; {USAGE}"
     assert lines[7].startswith("info string error: ")
     assert len(lines) == 8
+
+
+def test_serve_answers_an_error_to_every_malformed_go_and_goes_on() -> None:
+    state = pacru.new_game("shacru")
+    malformed = {
+        "go nodes 0": "nodes must be at least 1, not 0",
+        "go nodes -5": "nodes must be at least 1, not -5",
+        "go movetime 0": "movetime must be at least 1, not 0",
+        "go nodes 18446744073709551616": (
+            "nodes must be at most 18446744073709551615, not 18446744073709551616"
+        ),
+        "go movetime 1.5": "go: movetime must be a whole number, not '1.5'",
+        "go nodes ten": "go: nodes must be a whole number, not 'ten'",
+        "go movetime": f"'go movetime' lacks a number; {USAGE}",
+        "go depth 3": f"go: unknown or repeated 'depth'; {USAGE}",
+        "go nodes 5 nodes 6": f"go: unknown or repeated 'nodes'; {USAGE}",
+    }
+    script = [
+        "newgame game=shacru players=2 seed=7",
+        "position startpos",
+        *malformed,
+        "go nodes 3",
+        "go",
+    ]
+    out = io.StringIO()
+    assert serve("mcts:iterations=10", io.StringIO("\n".join(script) + "\n"), out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[: len(malformed)] == [f"info string error: {m}" for m in malformed.values()]
+    # Each budget plays as the bot built with it (and the game's seed) plays in process.
+    three = MCTSBot(seed=7, iterations=3).choose_move(state)
+    ten = MCTSBot(seed=7, iterations=10).choose_move(state)
+    assert lines[len(malformed) :] == [f"bestmove {three}", f"bestmove {ten}"]
+
+
+def test_go_nodes_is_the_search_bots_node_budget() -> None:
+    state = pacru.new_game("pacru")
+    script = "newgame game=pacru players=2 seed=3\nposition startpos\ngo nodes 300\n"
+    out = io.StringIO()
+    assert serve("search:nodes=5", io.StringIO(script), out) == 0
+    assert out.getvalue() == f"bestmove {SearchBot(seed=3, nodes=300).choose_move(state)}\n"
 
 
 def test_pacru_engine_refuses_a_bad_spec(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from importlib import resources
 from typing import Any
 
+import numpy as np
 import pytest
 
 import pacru
@@ -17,7 +19,10 @@ from pacru.base import GameState
 from pacru.bots import BOTS, SearchBot, SearchUnavailableError, make_bot, play_game
 from pacru.bots.base import sample_move
 from pacru.bots.search import load_weights, position_fields
-from pacru.errors import GameOverError
+from pacru.errors import GameOverError, InvalidPositionError
+
+# numpy scalars typed as Any: the signatures say int, and these stand in for one.
+numpy: Any = np
 
 # Positions with exactly one move that wins at once (found in random games).
 FORCED = [
@@ -129,6 +134,65 @@ def test_errors() -> None:
     won: GameState[Any] = pacru.from_position(FORCED[0][0]).apply_move(FORCED[0][1])
     with pytest.raises(GameOverError):
         SearchBot(seed=1).choose_move(won)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"nodes": 2**64}, "nodes must be at most 18446744073709551615, not 18446744073709551616"),
+        ({"nodes": 0}, "nodes must be at least 1, not 0"),
+        ({"nodes": 1e3}, "nodes must be a whole number, not 1000.0"),
+        ({"time_limit": -1.0}, "time_limit must be positive, finite seconds, not -1.0"),
+        ({"time_limit": float("inf")}, "time_limit must be positive, finite seconds, not inf"),
+        ({"depth": 0}, "depth must be at least 1, not 0"),
+        ({"depth": 65}, "depth must be at most 64, not 65"),
+    ],
+)
+def test_a_budget_out_of_range_is_a_value_error(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        SearchBot(seed=1, **kwargs)
+
+
+def test_the_largest_budgets_are_taken() -> None:
+    bot = SearchBot(seed=1, nodes=2**64 - 1, time_limit=1e300, depth=numpy.int64(1))
+    state = pacru.new_game("pacru")
+    assert bot.choose_move(state) in state.legal_moves()
+    assert bot.last_search[1] == 1
+    assert type(bot.depth) is int
+
+
+PLIES_END = 2**64 - 1
+# The start of Pacru at a given ply.
+START_AT = (
+    "pacru players=green,yellow turn=green markers=- "
+    "chevrons=green:e1N,a3E,i3W,i9SW;yellow:a1NE,a7E,i7W,e9S ply={}"
+)
+
+
+def test_at_the_last_ply_the_search_refuses_as_applying_does() -> None:
+    state: GameState[Any] = pacru.from_position(START_AT.format(PLIES_END))
+    assert state.outcome is None
+    assert len(state.legal_moves()) == 28
+    with pytest.raises(InvalidPositionError) as applying:
+        state.apply_move(state.legal_moves()[0])
+    with pytest.raises(InvalidPositionError) as searching:
+        SearchBot(seed=1, nodes=1000).choose_move(state)
+    assert str(searching.value) == str(applying.value) == f"ply cannot count past {PLIES_END}"
+
+
+@pytest.mark.parametrize("before_end", [1, 2, 3, 4])
+def test_near_the_last_ply_the_move_can_be_played_and_its_value_is_an_evaluation(
+    before_end: int,
+) -> None:
+    state: GameState[Any] = pacru.from_position(START_AT.format(PLIES_END - before_end))
+    bot = SearchBot(seed=1, nodes=3000)
+    after = state.apply_move(bot.choose_move(state))
+    assert after.ply == PLIES_END - before_end + 1
+    value, depth, nodes = bot.last_search
+    assert depth >= 1
+    assert nodes > 0
+    # Evaluations are within a logit of 100 (+ noise and idle pressure), a win 1,000,000.
+    assert abs(value) <= 101_000
 
 
 def test_without_the_extension_the_constructor_says_so(monkeypatch: Any) -> None:

@@ -5,7 +5,14 @@ use pacru_engine as engine;
 use pacru_search as search;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
+
+/// How often a search waiting for its worker looks for a signal (Ctrl-C).
+const SIGNAL_PERIOD: Duration = Duration::from_millis(5);
+/// The worker's stack: the recursion is at most 64 plies deep, as on any Python thread.
+const WORKER_STACK: usize = 16 << 20;
 
 /// A chevron position as `ChevronState` holds it: game, meeting rule, move cap, idle
 /// rounds, markers (one bitboard per seat), chevrons (codes per seat), to_move, out,
@@ -98,8 +105,10 @@ fn move_fields(m: &engine::Move) -> MoveFields {
 }
 
 /// The best move of the seat to move and (value in thousandths of a logit, completed
-/// depth, nodes), or None when it has no move. The search runs without the GIL.
-/// `ValueError`: a bad position, weights or budget.
+/// depth, nodes), or None when it has no move. The search runs without the GIL and
+/// stops on a signal whose handler raises (Ctrl-C: `KeyboardInterrupt`), see
+/// [`interruptible`]. `ValueError`: a bad position, weights or budget;
+/// `InvalidPositionError`: moves none of which can be played (the ply at its end).
 #[pyfunction]
 #[pyo3(signature = (fields, weights, nodes, time_limit, depth, seed))]
 fn search_move(
@@ -126,8 +135,62 @@ fn search_move(
         seed,
         weights: weights_of(&weights)?,
     };
-    let report = py.detach(|| search::search(&rules, &pos, &settings));
+    let found = interruptible(py, |stop| {
+        search::search_until(&rules, &pos, &settings, stop)
+    })?;
+    let report = found.map_err(invalid)?;
     Ok(report.map(|r| (move_fields(&r.best), r.value, r.depth, r.nodes)))
+}
+
+/// `work` on a worker thread, the GIL released, while this thread looks for signals
+/// every [`SIGNAL_PERIOD`]; a signal handler's exception (Ctrl-C's `KeyboardInterrupt`)
+/// raises `work`'s stop flag, waits for it to return, and is returned.
+///
+/// Why this design: a search of a long `time_limit` holds no GIL, so Python never
+/// runs the handler of a Ctrl-C that arrives meanwhile. The worker itself never takes
+/// the GIL (threads searching at once do not contend for it); this thread takes it only
+/// for `PyErr_CheckSignals` (`check_signals`), a C-API call that runs the handlers the
+/// process installed and nothing of pacru's Python. It does nothing on threads other
+/// than the main thread, which signals never reach.
+fn interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce(&AtomicBool) -> T + Send,
+{
+    let stop = AtomicBool::new(false);
+    py.detach(|| {
+        std::thread::scope(|scope| {
+            let (done, finished) = mpsc::channel();
+            let stop = &stop;
+            std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    // The receiver is gone only after an interrupt: nothing to report.
+                    let _ = done.send(work(stop));
+                })
+                .map_err(|err| {
+                    pyo3::exceptions::PyRuntimeError::new_err(format!(
+                        "cannot start the search thread: {err}"
+                    ))
+                })?;
+            loop {
+                match finished.recv_timeout(SIGNAL_PERIOD) {
+                    Ok(value) => return Ok(value),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if let Err(err) = Python::attach(|py| py.check_signals()) {
+                            stop.store(true, Ordering::Relaxed);
+                            return Err(err); // the scope joins the worker, soon stopped
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                            "the search thread ended without an answer",
+                        ))
+                    }
+                }
+            }
+        })
+    })
 }
 
 /// Per seat, its relative features (its counts minus the other seats' mean, see

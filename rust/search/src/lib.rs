@@ -17,7 +17,12 @@
 //! last acquired toward the seat ahead in markers: the seat ahead may let the counter
 //! run, the seat behind must acquire before the limit.
 //! The budget is a node count, a time, or both; with a node count only, the same seed
-//! gives the same move.
+//! gives the same move. [`search_until`] also stops when a flag another thread sets
+//! turns true (the Python binding's Ctrl-C).
+//!
+//! A move that a position lists but cannot play because a counter is at its end
+//! ([`EngineError::CounterLimit`]: the ply at `u64::MAX`) is never searched nor
+//! answered; a node none of whose moves can be played is valued as a leaf.
 
 #![forbid(unsafe_code)]
 
@@ -32,7 +37,8 @@ pub use features::{DEFAULT_WEIGHTS, FEATURES, FEATURE_NAMES};
 pub use selfplay::{selfplay, SelfPlay};
 
 use features::evaluate;
-use pacru_engine::{legal_moves, Move, MoveList, Position, Rules};
+use pacru_engine::{legal_moves, EngineError, Move, MoveList, Position, Rules};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use table::{zobrist, Bound, Table};
 
@@ -54,7 +60,8 @@ const INF: i32 = i32::MAX / 2;
 pub struct Budget {
     /// Stop after this many nodes.
     pub nodes: Option<u64>,
-    /// Stop after this long (checked every 256 nodes).
+    /// Stop after this long (checked every 256 nodes, as the stop flag of
+    /// [`search_until`] is).
     pub time: Option<Duration>,
     /// Stop after completing this depth (plies; at most 64).
     pub depth: Option<u32>,
@@ -88,6 +95,7 @@ pub struct Report {
 struct Searcher<'a> {
     rules: &'a Rules,
     settings: &'a Settings,
+    stop: &'a AtomicBool,
     root: usize,
     nodes: u64,
     start: Instant,
@@ -97,16 +105,38 @@ struct Searcher<'a> {
     history: Vec<i32>,
 }
 
-/// Searches `pos` for the seat to move; None when it has no legal move (the game is
-/// over, or a blocked Pacru player {R15}). Always returns a legal move of `pos` when
-/// there is one, even when the budget runs out before the first iteration completes.
+/// Searches `pos` for the seat to move; None when it has no move it can play (the game
+/// is over, a blocked Pacru player {R15}, or a counter at its end: see
+/// [`search_until`], which tells the last apart). Always returns a move of `pos` that can
+/// be played when there is one, even when the budget runs out before the first
+/// iteration completes.
 pub fn search(rules: &Rules, pos: &Position, settings: &Settings) -> Option<Report> {
+    search_until(rules, pos, settings, &AtomicBool::new(false))
+        .ok()
+        .flatten()
+}
+
+/// [`search`], also stopping soon (within 256 nodes) after `stop` turns true; the
+/// report is then that of an exhausted budget.
+///
+/// # Errors
+/// The seat to move has legal moves but none can be played: the refusal of the first
+/// ([`EngineError::CounterLimit`] for a ply at its end), as applying it would give.
+pub fn search_until(
+    rules: &Rules,
+    pos: &Position,
+    settings: &Settings,
+    stop: &AtomicBool,
+) -> Result<Option<Report>, EngineError> {
     let list = legal_moves(rules, pos);
-    let moves = candidates(&list);
-    let first = *moves.first()?;
+    let moves = playable(&list)?;
+    let Some(&first) = moves.first() else {
+        return Ok(None);
+    };
     let mut s = Searcher {
         rules,
         settings,
+        stop,
         root: usize::from(pos.to_move),
         nodes: 0,
         start: Instant::now(),
@@ -122,7 +152,7 @@ pub fn search(rules: &Rules, pos: &Position, settings: &Settings) -> Option<Repo
         nodes: 0,
     };
     if moves.len() == 1 {
-        return Some(report);
+        return Ok(Some(report));
     }
     let max_depth = settings
         .budget
@@ -147,7 +177,29 @@ pub fn search(rules: &Rules, pos: &Position, settings: &Settings) -> Option<Repo
         }
     }
     report.nodes = s.nodes;
-    Some(report)
+    Ok(Some(report))
+}
+
+/// The candidates of `list` that can be played; the refusal of the first candidate
+/// when none can (a counter at its end), empty when there is no candidate.
+fn playable(list: &MoveList) -> Result<Vec<Move>, EngineError> {
+    let moves = candidates(list);
+    let mut next = list.position().clone();
+    let mut refusal = None;
+    let kept: Vec<Move> = moves
+        .into_iter()
+        .filter(|m| match list.resolve_listed_into(m, &mut next) {
+            Ok(()) => true,
+            Err(err) => {
+                refusal.get_or_insert(err);
+                false
+            }
+        })
+        .collect();
+    match refusal {
+        Some(err) if kept.is_empty() => Err(err),
+        _ => Ok(kept),
+    }
 }
 
 impl Searcher<'_> {
@@ -192,9 +244,10 @@ impl Searcher<'_> {
     fn out_of_budget(&mut self) -> bool {
         let b = &self.settings.budget;
         let nodes_spent = b.nodes.is_some_and(|n| self.nodes >= n);
-        let time_spent =
-            self.nodes.is_multiple_of(256) && b.time.is_some_and(|t| self.start.elapsed() >= t);
-        self.stopped |= nodes_spent || time_spent;
+        let now = self.nodes.is_multiple_of(256);
+        let time_spent = now && b.time.is_some_and(|t| self.start.elapsed() >= t);
+        let told = now && self.stop.load(Ordering::Relaxed);
+        self.stopped |= nodes_spent || time_spent || told;
         self.stopped
     }
 
@@ -258,11 +311,13 @@ impl Searcher<'_> {
         let (alpha0, beta0) = (alpha, beta);
         let mut best_value = if maximizing { -INF } else { INF };
         let mut best_index = 0u16;
+        let mut searched = false;
         let mut next = pos.clone();
         for (i, m) in moves.iter().enumerate() {
             if !list.apply_listed_into(m, &mut next) {
                 continue;
             }
+            searched = true;
             let v = self.alphabeta(&next, depth - 1, ply + 1, alpha, beta);
             if self.stopped {
                 return 0;
@@ -285,6 +340,11 @@ impl Searcher<'_> {
                 self.reward(m, ply, depth);
                 break;
             }
+        }
+        if !searched {
+            // No move can be played (the ply at its end): nothing follows, so the position
+            // is valued as a leaf, not as the +-INF of an empty minimax.
+            return self.leaf(pos);
         }
         let bound = if best_value <= alpha0 {
             Bound::Upper

@@ -1,7 +1,11 @@
 //! The search: legal answers, a win in one found, determinism and the node budget.
 
-use pacru_engine::{legal_moves, Game, Position, Rules};
-use pacru_search::{candidates, search, selfplay, Budget, Settings, DEFAULT_WEIGHTS, WIN};
+use pacru_engine::{legal_moves, EngineError, Game, Position, Rules};
+use pacru_search::{
+    candidates, search, search_until, selfplay, Budget, Settings, DEFAULT_WEIGHTS, WIN,
+};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 fn nodes(n: u64, seed: u64) -> Settings {
     Settings {
@@ -120,6 +124,52 @@ fn a_depth_budget_completes_that_depth() {
     s.budget.depth = Some(3);
     let r = search(&rules, &pos, &s).unwrap();
     assert_eq!(r.depth, 3);
+}
+
+#[test]
+fn at_the_last_ply_no_move_is_answered_and_the_refusal_is_the_counters() {
+    let rules = Rules::new(Game::Pacru);
+    let mut pos = Position::start(2).unwrap();
+    pos.ply = u64::MAX;
+    assert!(search(&rules, &pos, &nodes(1000, 1)).is_none());
+    let stop = AtomicBool::new(false);
+    let found = search_until(&rules, &pos, &nodes(1000, 1), &stop);
+    assert_eq!(found, Err(EngineError::CounterLimit("ply")));
+}
+
+#[test]
+fn near_the_last_ply_values_are_evaluations_and_the_move_can_be_played() {
+    for game in [Game::Shacru, Game::Pacru] {
+        let rules = Rules::new(game);
+        for before_end in 1..=4u64 {
+            let mut pos = Position::start(2).unwrap();
+            pos.ply = u64::MAX - before_end;
+            let r = search(&rules, &pos, &nodes(3000, 1)).unwrap();
+            assert!(r.depth >= 1, "{game:?} {before_end}: no depth completed");
+            assert!(
+                r.value.abs() <= 100_000 + 1000,
+                "{game:?} {before_end} plies before the end: value {}",
+                r.value
+            );
+            assert!(legal_moves(&rules, &pos).apply_listed(&r.best).is_some());
+        }
+    }
+}
+
+#[test]
+fn a_raised_stop_flag_ends_a_search_within_256_nodes() {
+    let rules = Rules::new(Game::Pacru);
+    let pos = Position::start(2).unwrap();
+    let mut s = nodes(u64::MAX, 1);
+    s.budget.nodes = None;
+    s.budget.time = Some(Duration::from_secs(1_000_000));
+    let started = Instant::now();
+    let r = search_until(&rules, &pos, &s, &AtomicBool::new(true))
+        .unwrap()
+        .unwrap();
+    assert!(r.nodes <= 256, "{} nodes", r.nodes);
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert!(legal_moves(&rules, &pos).apply_listed(&r.best).is_some());
 }
 
 #[test]

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import IO, Any, TypeVar
 
 from pacru.base import GameState
+from pacru.bots._budget import optional_count, optional_seconds
 from pacru.bots.base import Bot, Forfeit
 
 __all__ = ["ENGINE_PARAMETERS", "PROTOCOL_VERSION", "EngineBot"]
@@ -121,12 +122,9 @@ class EngineBot(Bot):
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
             raise ValueError("an engine needs a command line")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
-        if nodes is not None and nodes < 1:
-            raise ValueError(f"nodes must be at least 1, not {nodes}")
-        if timeout is not None and timeout <= 0:
-            raise ValueError(f"timeout must be positive seconds, not {timeout}")
+        time_limit = optional_seconds("time_limit", time_limit)
+        nodes = optional_count("nodes", nodes)
+        timeout = optional_seconds("timeout", timeout)
         self.argv = argv
         self.seed = seed
         self.time_limit = time_limit
@@ -207,7 +205,8 @@ class EngineBot(Bot):
         while True:
             left = deadline - time.monotonic()
             try:
-                line = self._lines.get(timeout=max(left, 0.0))
+                # A wait past TIMEOUT_MAX (a time_limit of 1e300) is an OverflowError.
+                line = self._lines.get(timeout=min(max(left, 0.0), threading.TIMEOUT_MAX))
             except queue.Empty:
                 raise Forfeit(f"no {word!r} within {seconds:g} s of {what}") from None
             if isinstance(line, _Closed):
@@ -249,7 +248,9 @@ class EngineBot(Bot):
         self._send(f"position {state.to_position()}")
         if self._wants_legal:
             self._send("legalmoves " + " ".join(str(m) for m in moves))
-        budget = "" if self.time_limit is None else f" movetime {round(self.time_limit * 1000)}"
+        # At least 1 ms: a movetime of 0 is no budget the protocol accepts.
+        millis = None if self.time_limit is None else max(1, round(self.time_limit * 1000))
+        budget = "" if millis is None else f" movetime {millis}"
         budget += "" if self.nodes is None else f" nodes {self.nodes}"
         self._send("go" + budget)
         line, _ = self._wait("bestmove", self.timeout, "'go'")

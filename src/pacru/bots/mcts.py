@@ -53,6 +53,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 import attrs
 
 from pacru.base import GameState
+from pacru.bots._budget import count, optional_count, optional_seconds
 from pacru.bots._tree import Node as _Node
 from pacru.bots._tree import backup as _backup
 from pacru.bots._tree import descend as _descend
@@ -119,8 +120,9 @@ class MCTSBot(Bot):
         seed: seed of the search's random generator; ``None`` for a fresh one.
         iterations: tree iterations per move (default 400, or unlimited when
             ``time_limit`` is given).
-        time_limit: seconds of search per move; the search stops at
-            whichever of the two budgets runs out first.
+        time_limit: seconds of search per move (positive, finite); the
+            search stops at whichever of the two budgets runs out first.
+            Ctrl-C stops it between two iterations (``KeyboardInterrupt``).
         exploration: the UCB1 constant ``c`` in ``mean + c * sqrt(ln N / n)``
             (rewards are in [0, 1]), or PUCT's. Default: 0.1 when UCT values
             its leaves by an ``evaluation`` (the values of positions in play
@@ -176,25 +178,21 @@ class MCTSBot(Bot):
     ) -> None:
         if iterations is None and time_limit is None:
             iterations = 400
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if time_limit is not None and time_limit <= 0:
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
-        if rollout_cap is not None and rollout_cap < 0:
-            raise ValueError(f"rollout_cap must be a number of plies >= 0, not {rollout_cap}")
+        iterations = optional_count("iterations", iterations)
+        time_limit = optional_seconds("time_limit", time_limit)
+        rollout_cap = optional_count("rollout_cap", rollout_cap, 0)
+        max_children = count("max_children", max_children)
+        reorientation_samples = count("reorientation_samples", reorientation_samples, 0)
+        batch_size = count("batch_size", batch_size)
         if evaluation is not None and not callable(evaluation):
             raise ValueError(f"evaluation must be a function or None, not {evaluation!r}")
         if evaluator is not None and batch_evaluator is not None:
             raise ValueError("give an evaluator or a batch_evaluator, not both")
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be at least 1, not {batch_size}")
         if exploration is None:
             plain = evaluator is None and batch_evaluator is None
             exploration = 0.1 if plain and evaluation is not None else 1.0
-        if max_children < 1 or reorientation_samples < 0 or exploration < 0:
-            raise ValueError(
-                "max_children must be positive, reorientation_samples and exploration >= 0"
-            )
+        if isinstance(exploration, bool) or not exploration >= 0:  # nan fails too
+            raise ValueError(f"exploration must be a number >= 0, not {exploration!r}")
         self.seed = seed
         self.iterations = iterations
         self.time_limit = time_limit

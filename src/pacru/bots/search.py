@@ -28,6 +28,9 @@ evaluation         a logistic model of the chance to win on 15 features per
                    data (``pacru/bots/data/search_weights.json``)
 budget             ``nodes`` (positions visited) and/or ``time_limit``
                    seconds; the same ``seed`` and ``nodes`` give the same moves
+Ctrl-C             the search runs on a thread of its own while the calling
+                   thread looks for signals every few milliseconds: it stops
+                   at once and ``choose_move`` raises ``KeyboardInterrupt``
 =================  ==========================================================
 
 The search runs in the native extension ``pacru._native`` whatever
@@ -46,6 +49,7 @@ from importlib import resources
 from typing import Any, Final, TypeVar, cast
 
 from pacru.base import GameState
+from pacru.bots._budget import UINT64_MAX, optional_count, optional_seconds
 from pacru.bots.base import Bot
 from pacru.chevron.move import Move
 from pacru.chevron.state import ChevronState
@@ -131,11 +135,13 @@ class SearchBot(Bot):
     Args:
         seed: seed of the evaluation's noise (a few thousandths of a logit,
             so that games vary); ``None`` draws a fresh one.
-        nodes: positions the search may visit per move (a positive int);
-            default 50,000 when ``time_limit`` is not given either.
-        time_limit: seconds of search per move (positive); with ``nodes``
-            too, the search stops at whichever runs out first. A timed search
-            is not deterministic.
+        nodes: positions the search may visit per move (an integer, 1 to
+            2**64 - 1); default 50,000 when ``time_limit`` is not given either.
+        time_limit: seconds of search per move (positive, finite); with
+            ``nodes`` too, the search stops at whichever runs out first. A
+            timed search is not deterministic. However long, Ctrl-C stops it
+            within milliseconds (:meth:`choose_move` raises
+            ``KeyboardInterrupt``).
         depth: stop after completing this many plies (1 to 64), if the other
             budget allows.
         weights: evaluation weights (one per feature, see
@@ -144,7 +150,8 @@ class SearchBot(Bot):
         name: the label in tables (default ``"search(nodes=...)"``).
 
     Raises:
-        ValueError: a budget that is not positive.
+        ValueError: a budget out of range or of the wrong type (the message
+            names it).
         SearchUnavailableError: pacru was built without its native extension.
     """
 
@@ -161,12 +168,9 @@ class SearchBot(Bot):
         self._native = _native()
         if nodes is None and time_limit is None:
             nodes = DEFAULT_NODES
-        if nodes is not None and nodes < 1:
-            raise ValueError(f"nodes must be at least 1, not {nodes}")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be positive seconds, not {time_limit}")
-        if depth is not None and not 1 <= depth <= 64:
-            raise ValueError(f"depth must be 1 to 64 plies, not {depth}")
+        nodes = optional_count("nodes", nodes, 1, UINT64_MAX)
+        time_limit = optional_seconds("time_limit", time_limit)
+        depth = optional_count("depth", depth, 1, 64)
         self.nodes = nodes
         self.time_limit = time_limit
         self.depth = depth
@@ -185,8 +189,13 @@ class SearchBot(Bot):
 
         Raises:
             GameOverError: ``state`` is over, or its player has no legal move.
+            InvalidPositionError: ``state`` has legal moves but none can be
+                played, its ply being at its end (2**64 - 1), as applying one
+                raises.
             ValueError: ``state`` is not a chevron game (LSD), or ``weights``
                 has the wrong length.
+            KeyboardInterrupt: Ctrl-C (SIGINT) during the search, which stops
+                it within milliseconds.
         """
         if not isinstance(state, ChevronState):
             raise ValueError(f"SearchBot plays the chevron games only, not {type(state).__name__}")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
 from pacru.base import GameState
+from pacru.bots._budget import count, optional_seconds
 from pacru.bots.base import Bot, Uniform, draw_reorientations, sample_move
 from pacru.bots.evaluation import evaluate
 from pacru.chevron.movelist import LegalMoves
@@ -45,11 +46,12 @@ class RandomBot(Bot):
             move within it; ``"moves"`` draws over every complete move. See
             :func:`pacru.bots.sample_move` for why families are the default
             (Pacru's thousands of reorientations, {R14}).
-        time_limit: accepted for a uniform bot interface; unused.
+        time_limit: accepted for a uniform bot interface (checked as every
+            bot checks it: positive, finite seconds); unused.
         name: the label in tables (default ``"random"``).
 
     Raises:
-        ValueError: an unknown ``uniform``.
+        ValueError: an unknown ``uniform``, or a bad ``time_limit``.
     """
 
     def __init__(
@@ -64,7 +66,7 @@ class RandomBot(Bot):
             raise ValueError(f"uniform must be 'families' or 'moves', not {uniform!r}")
         self.seed = seed
         self.uniform: Uniform = uniform
-        self.time_limit = time_limit
+        self.time_limit = optional_seconds("time_limit", time_limit)
         self.name = name or ("random" if uniform == "families" else "random(uniform=moves)")
         self._rng = _rng(seed)
 
@@ -108,11 +110,14 @@ class GreedyBot(Bot):
         objective: ``"evaluation"``, ``"margin"`` or ``"own"``.
         reorientation_samples: reorientations tried per decision (Pacru).
         max_moves: most candidates tried per decision.
-        time_limit: accepted for a uniform bot interface; unused.
+        time_limit: accepted for a uniform bot interface (checked as every
+            bot checks it: positive, finite seconds); unused.
         name: the label in tables (default ``"greedy"``).
 
     Raises:
-        ValueError: an unknown objective or a non-positive ``max_moves``.
+        ValueError: an unknown objective, a ``max_moves`` below 1, a negative
+            ``reorientation_samples``, or a bad ``time_limit`` (the message
+            names the argument).
     """
 
     def __init__(
@@ -129,13 +134,11 @@ class GreedyBot(Bot):
             raise ValueError(
                 f"objective must be 'evaluation', 'margin' or 'own', not {objective!r}"
             )
-        if max_moves < 1 or reorientation_samples < 0:
-            raise ValueError("max_moves must be positive and reorientation_samples not negative")
         self.seed = seed
         self.objective: Objective = objective
-        self.reorientation_samples = reorientation_samples
-        self.max_moves = max_moves
-        self.time_limit = time_limit
+        self.reorientation_samples = count("reorientation_samples", reorientation_samples, 0)
+        self.max_moves = count("max_moves", max_moves)
+        self.time_limit = optional_seconds("time_limit", time_limit)
         self.name = name or (
             "greedy" if objective == "evaluation" else f"greedy(objective={objective})"
         )

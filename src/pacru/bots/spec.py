@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 from pacru.bots.base import Bot
@@ -122,13 +122,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return kind, params
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
+def make_bot(
+    spec: str, seed: int | None = None, *, overrides: Mapping[str, Any] | None = None
+) -> Bot:
     """A new bot from its spec, seeded with ``seed``.
+
+    ``overrides`` replaces parameters of the spec (or adds them), e.g. the
+    budget ``pacru engine`` is sent with ``go``; they are checked by the bot's
+    constructor as the spec's are.
 
     Raises:
         ValueError: a bad spec (see :func:`parse_spec`) or parameter value.
     """
     kind, params = parse_spec(spec)
+    params = {**params, **(overrides or {})}
     if kind == "engine":
         cls: Callable[..., Any] = EngineBot
     else:

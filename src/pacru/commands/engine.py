@@ -19,10 +19,13 @@ Exit status: 0 after ``quit`` or the end of the input, 2 on a bad spec.
 from __future__ import annotations
 
 import argparse
+import inspect
+import re
 import sys
 from typing import IO, Any
 
 from pacru.base import GameState
+from pacru.bots._budget import UINT64_MAX, count
 from pacru.bots.spec import make_bot, spec_value
 from pacru.commands._ui import Output
 
@@ -69,11 +72,15 @@ def serve(
 
     The bot is built afresh by :func:`pacru.bots.make_bot` at each
     ``newgame``, with its ``seed=`` (else a fresh seed). ``go movetime MS``
-    sets the bot's ``time_limit`` and ``go nodes N`` its ``iterations``
-    for that move, when the bot has them; a plain ``go`` keeps the spec's
-    budget, so the engine plays the moves the bot plays in process for the
-    same seed. Unknown commands are ignored, as UCI engines do; a command
-    that cannot be obeyed answers ``info string error: ...``.
+    gives the bot the ``time_limit`` ``MS / 1000`` and ``go nodes N`` its
+    ``nodes`` (``iterations`` for MCTS), when the bot takes them: the
+    spec's bot built with these parameters too (and the same seed), one
+    per budget and game, so a budget sent with every ``go`` plays the moves
+    the bot with that budget plays in process; a plain ``go`` keeps the
+    spec's budget. ``MS`` and ``N`` are whole numbers from 1 to 2**64 - 1.
+    Unknown commands are ignored, as UCI engines do; a command that cannot
+    be obeyed (a malformed ``go`` included, checked before any bot is
+    touched) answers ``info string error: ...`` and the engine goes on.
 
     Returns:
         0 after ``quit`` or the end of the input.
@@ -121,7 +128,9 @@ class _Session:
         self.game = "pacru"
         self.players = 2
         self.options: dict[str, Any] = {}
-        self.bot: Any = None
+        self.seed: int | None = None
+        #: The bots of this game, by their ``go`` parameters (() for a plain ``go``).
+        self.bots: dict[tuple[tuple[str, Any], ...], Any] = {}
         self.state: GameState[Any] | None = None
 
     def handle(self, command: str, args: list[str]) -> str | None:
@@ -131,7 +140,8 @@ class _Session:
             self.players = int(pairs.pop("players", "2"))
             seed = pairs.pop("seed", None)
             self.options = {k: spec_value(v) for k, v in pairs.items()}
-            self.bot = make_bot(self.spec, None if seed is None else int(seed))
+            self.seed = None if seed is None else int(seed)
+            self.bots = {(): make_bot(self.spec, self.seed)}
             self.state = None
         elif command == "position":
             self.state = self._position(args)
@@ -153,20 +163,49 @@ class _Session:
         return state
 
     def _go(self, args: list[str]) -> str:
+        limits = _go_limits(args)  # before anything else: a malformed go touches nothing
         if self.state is None:
             raise ValueError("go before position")
-        if self.bot is None:
-            self.bot = make_bot(self.spec, None)
-        limits = dict(zip(args[::2], args[1::2], strict=False))
-        bot = self.bot
-        saved = {k: getattr(bot, k) for k in ("time_limit", "iterations") if hasattr(bot, k)}
-        try:
-            if "movetime" in limits and "time_limit" in saved:
-                bot.time_limit = int(limits["movetime"]) / 1000
-            if "nodes" in limits and "iterations" in saved:
-                bot.iterations = int(limits["nodes"])
-            move = bot.choose_move(self.state)
-        finally:
-            for key, value in saved.items():
-                setattr(bot, key, value)
+        if () not in self.bots:
+            self.bots[()] = make_bot(self.spec, self.seed)
+        overrides = _overrides(self.bots[()], limits)
+        key = tuple(sorted(overrides.items()))
+        if key not in self.bots:
+            # A bot of its own per budget: the game's bot is never changed past its checks.
+            self.bots[key] = make_bot(self.spec, self.seed, overrides=overrides)
+        move = self.bots[key].choose_move(self.state)
         return f"bestmove {move}"
+
+
+def _go_limits(args: list[str]) -> dict[str, int]:
+    """The limits of ``go [movetime MS] [nodes N]`` (the words after ``go``), by word.
+
+    Raises:
+        ValueError: a word other than ``movetime`` and ``nodes``, one given
+            twice or without its number, or a number that is not a whole
+            number from 1 to 2**64 - 1.
+    """
+    usage = "go [movetime MS] [nodes N]"
+    if len(args) % 2:
+        raise ValueError(f"{' '.join(['go', *args])!r} lacks a number; usage: {usage}")
+    limits: dict[str, int] = {}
+    for word, text in zip(args[::2], args[1::2], strict=True):
+        if word not in ("movetime", "nodes") or word in limits:
+            raise ValueError(f"go: unknown or repeated {word!r}; usage: {usage}")
+        if not re.fullmatch(r"-?[0-9]+", text):
+            raise ValueError(f"go: {word} must be a whole number, not {text!r}")
+        limits[word] = count(word, int(text), 1, UINT64_MAX)
+    return limits
+
+
+def _overrides(bot: Any, limits: dict[str, int]) -> dict[str, Any]:
+    """The constructor parameters of ``bot``'s class that ``limits`` set (those it takes)."""
+    taken = inspect.signature(type(bot)).parameters
+    out: dict[str, Any] = {}
+    if "movetime" in limits and "time_limit" in taken:
+        out["time_limit"] = limits["movetime"] / 1000
+    for name in ("nodes", "iterations"):
+        if "nodes" in limits and name in taken:
+            out[name] = limits["nodes"]
+            break
+    return out
