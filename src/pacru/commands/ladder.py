@@ -45,6 +45,7 @@ from typing import Any
 
 import attrs
 
+from pacru.commands._bots import bot_kinds, check_bots
 from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
     add_game_and_players,
@@ -78,7 +79,10 @@ def register(subparsers: Any) -> None:
         action="append",
         required=True,
         metavar="SPEC",
-        help="a bot (at least N): random, greedy, mcts:iterations=200, or package.module:Class",
+        help=(
+            f"a bot (at least N): {bot_kinds()}, with parameters as in mcts:iterations=200, "
+            "or package.module:Class"
+        ),
     )
     parser.add_argument(
         "--games", "-k", type=int, default=10, metavar="K", help="games per table (default 10)"
@@ -116,6 +120,11 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     problem = executor_problem(args) or json_path_problem(args.json)
     if problem:
         out.error(problem)
+        return 2
+    try:
+        check_bots(specs, args.game)
+    except ValueError as err:
+        out.error(str(err))
         return 2
     out_dir = None if args.out is None else Path(args.out)
     if out_dir is not None:
