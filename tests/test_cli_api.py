@@ -110,6 +110,82 @@ def test_match_checks_its_output_paths_before_playing(
         assert err.startswith(f"pacru: error: {message}")
 
 
+#: A command line per command that takes --bot, the search bot in its seat.
+_SEARCH_LINES = [
+    ("play", "pacru", "--bot", "yellow=search"),
+    ("engine", "--bot", "search"),
+    ("match", "pacru", "--bot", "search", "--bot", "random", "--no-progress"),
+    ("ladder", "pacru", "--bot", "search", "--bot", "random", "--no-progress"),
+    ("selfplay", "pacru", "--bot", "search", "--games", "1", "--no-progress", "--out"),
+]
+
+
+def _search_line(argv: tuple[str, ...], tmp_path: Path, game: str = "pacru") -> list[str]:
+    """The command line with GAME (and play's colour) for ``game``; selfplay's --out in tmp."""
+    seat = "red=search" if game == "lsd" else "yellow=search"
+    line = [seat if a == "yellow=search" else game if a == "pacru" else a for a in argv]
+    return [*line, str(tmp_path / "out")] if argv[0] == "selfplay" else line
+
+
+@pytest.mark.parametrize("argv", _SEARCH_LINES, ids=lambda argv: argv[0])
+def test_every_command_refuses_the_search_bot_without_the_extension_in_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: tuple[str, ...],
+) -> None:
+    """A build without pacru._native cannot run ``search``: one error line, exit 2, nothing
+    played (SearchUnavailableError no longer escapes as a traceback)."""
+    import sys
+
+    import pacru
+
+    monkeypatch.setitem(sys.modules, "pacru._native", None)
+    monkeypatch.delattr(pacru, "_native", raising=False)
+    status, out, err = _run(capsys, *_search_line(argv, tmp_path))
+    assert (status, out) == (2, "")
+    given = "--bot yellow=search" if argv[0] == "play" else "--bot search"
+    assert err.startswith(f"pacru: error: {given}: SearchBot needs pacru's native extension")
+    assert err.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv", _SEARCH_LINES[:1] + _SEARCH_LINES[2:], ids=lambda a: a[0])
+def test_every_command_refuses_the_search_bot_in_lsd_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    """``search`` plays the chevron games only: refused before the first move, not by a
+    ValueError out of its first choose_move."""
+    status, out, err = _run(capsys, *_search_line(argv, tmp_path, "lsd"))
+    assert (status, out) == (2, "")
+    given = "--bot red=search" if argv[0] == "play" else "--bot search"
+    assert err == (
+        f"pacru: error: {given}: this bot plays lilacru, shacru, azacru, pacru, not lsd\n"
+    )
+
+
+@pytest.mark.parametrize("command", ["play", "match", "ladder", "selfplay", "engine"])
+def test_the_bot_help_lists_every_registered_bot(
+    monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """The --bot help names each kind of pacru.bots.BOTS, read from the registry when the
+    parser is built (a kind registered later shows too)."""
+    from pacru.bots import BOTS, RandomBot
+
+    def bot_help() -> str:
+        helps = [
+            str(action.help)
+            for name, action in _actions(build_parser(), "pacru")
+            if name == f"pacru {command}" and "--bot" in action.option_strings
+        ]
+        assert len(helps) == 1
+        return helps[0]
+
+    assert "random, greedy, mcts, search" in bot_help()
+    monkeypatch.setitem(BOTS, "uniform", RandomBot)
+    assert "random, greedy, mcts, search, uniform" in bot_help()
+
+
 def _actions(parser: argparse.ArgumentParser, name: str) -> list[tuple[str, argparse.Action]]:
     found = []
     for action in parser._actions:

@@ -271,3 +271,42 @@ def test_show_and_replay_take_a_position_text_as_play_does(
     status, out, _ = _run(capsys, "replay", "pacru x", "-q")
     heading = "position: lilacru, 2 players (red, yellow), 0 plies"
     assert (status, out.splitlines()[0]) == (0, heading)
+
+
+def test_show_a_game_name_draws_its_start_position_as_play_sets_it_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pacru show pacru`` (it was "pacru: No such file or directory"): the start, with
+    play's --players and game options (D1, D32); a file of that name still comes first."""
+    monkeypatch.chdir(tmp_path)
+    status, out, err = _run(capsys, "show", "pacru")
+    assert (status, err) == (0, "")
+    assert out == (
+        "pacru, 2 players (green, yellow), ply 0 of 0: the start\n"
+        + str(pacru.new_game("pacru"))
+        + "\nScores (markers on the board): green 0, yellow 0\n"
+        "Result: unfinished (*), green to move\n"
+    )
+    argv = ("show", "Pacru", "--players", "4", "--start-layout", "abstractplay")
+    status, out, err = _run(capsys, *argv, "--move-cap", "9")
+    assert (status, err) == (0, "")
+    state = pacru.new_game("pacru", 4, start_layout="abstractplay", move_cap=9)
+    assert out.startswith(f"pacru, 4 players ({', '.join(state.players)}), ply 0 of 0: the start\n")
+    assert str(state) in out
+    status, out, err = _run(capsys, "show", "lsd", "--players", "3")
+    assert (status, err) == (0, "")
+    assert str(pacru.new_game("lsd", 3)) in out
+    # Bad usage is one line, exit 2, as for play.
+    for bad, message in [
+        (("shacru", "--meeting-rule", "original"), "meeting_rule applies to Pacru only"),
+        (("pacru", "--players", "5"), "pacru is played by 2, 3 or 4 players, not 5"),
+        (("pacru", "--ply", "1"), "--ply 1: the game has plies 0..0"),
+    ]:
+        assert _run(capsys, "show", *bad) == (2, "", f"pacru: error: {message}\n")
+    # A file named like a game is read as the file; its rules are its own.
+    _write(tmp_path, "pacru", TWO_GAMES)
+    status, out, err = _run(capsys, "show", "pacru")
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == "game 1, ply 2 of 2: yellow played e9-e8"
+    message = "pacru: error: --meeting-rule and --move-cap apply to a GAME's start position\n"
+    assert _run(capsys, "show", "pacru", "--move-cap", "9") == (2, "", message)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 
 import attrs
@@ -73,6 +74,7 @@ def test_cli_ladder_prints_the_same_table_for_the_same_seed(
         "greedy                398     [0, 398]      4     4       0      0       0      10.88",
         "greedy:objective=own  199  [-163, 280]      4     2       0      0       2       3.19",
         "random                  0       [0, 0]      4     0       0      0       4      -5.95",
+        "Elo relative to random = 0.",
         "",
         "Head to head: the row's pairwise wins-draws-losses against each column",
         "bot                          1      2      3",
@@ -84,12 +86,44 @@ def test_cli_ladder_prints_the_same_table_for_the_same_seed(
     assert main(argv) == 0
     assert capsys.readouterr().out == first
     data = json.loads((tmp_path / "ladder.json").read_text())
-    assert data["seed"] == 3
+    assert (data["seed"], data["anchor"]) == (3, "random")
     assert [Standing(**s).label for s in data["standings"]] == [
         "greedy",
         "greedy:objective=own",
         "random",
     ]
+
+
+def test_cli_ladder_without_random_says_the_mean_is_0_and_names_own_bots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No ``random``: the mean of the ratings is 0, and the output, the JSON and the picture
+    say so. Your own class is labelled by its bot's ``name``, not by its import path."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # main() puts the folder on it
+    (tmp_path / "my_ladder_bots.py").write_text(
+        "from pacru.bots import GreedyBot\n\n"
+        "class SampledGreedy(GreedyBot):\n"
+        "    def __init__(self, seed=None):\n"
+        "        super().__init__(seed, objective='own', name='sampled-greedy')\n",
+        encoding="utf-8",
+    )
+    argv = ["ladder", "lilacru", "--bot", "greedy", "--bot", "my_ladder_bots:SampledGreedy"]
+    argv += ["--games", "2", "--seed", "3", "--no-progress", "--out", str(tmp_path / "out")]
+    assert main(argv) == 0, capsys.readouterr().err
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("2 games, seed 3: greedy, sampled-greedy")
+    assert [line.split()[0] for line in lines[4:6]] == ["greedy", "sampled-greedy"]
+    elo = [int(line.split()[1]) for line in lines[4:6]]
+    assert elo[0] == -elo[1] > 0  # the mean is 0
+    assert lines[6] == (
+        "Elo relative to the mean of the bots = 0 (no random bot to anchor the scale)."
+    )
+    data = json.loads((tmp_path / "out" / "ladder.json").read_text())
+    assert data["anchor"] is None
+    assert [s["label"] for s in data["standings"]] == ["greedy", "sampled-greedy"]
+    svg = (tmp_path / "out" / "ratings.svg").read_text()
+    assert ">Elo, the mean of the bots = 0 (95% bootstrap interval)<" in svg
 
 
 def test_cli_ladder_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -66,8 +66,8 @@ def test_factories_and_classes_match_the_spec() -> None:
     )
     by_path = run_match("shacru", ["pacru.bots:RandomBot", "greedy"], 4, seed=3)
     assert _summary(by_spec) == _summary(by_class) == _summary(by_factory) == _summary(by_path)
-    assert by_class.labels == by_factory.labels == ("random", "greedy")
-    assert by_path.labels == ("pacru.bots:RandomBot", "greedy")
+    # A class by its import path is labelled by its bot's name, as the class itself is.
+    assert by_class.labels == by_factory.labels == by_path.labels == ("random", "greedy")
 
 
 def test_factories_run_in_worker_processes() -> None:
@@ -78,6 +78,18 @@ def test_factories_run_in_worker_processes() -> None:
 
 def test_labels_of_objects_and_factories() -> None:
     assert default_labels([FirstMove(), RandomBot, "random"]) == ("first", "random#1", "random#2")
+
+
+def test_a_class_named_by_its_spec_is_labelled_by_its_bots_name() -> None:
+    """Your own class is labelled by the name its bot chose, not by its import path; specs
+    whose bots share a name keep the specs, so that the tables tell them apart."""
+    spec = "pacru.bots:GreedyBot:name=sampled-greedy"
+    assert default_labels([spec, "mcts:iterations=2"]) == ("sampled-greedy", "mcts:iterations=2")
+    assert default_labels([spec, spec]) == ("sampled-greedy#1", "sampled-greedy#2")
+    other = "pacru.bots:RandomBot:name=sampled-greedy"
+    assert default_labels([spec, other, "greedy"]) == (spec, other, "greedy")
+    assert default_labels(["pacru.bots:GreedyBot", "greedy"]) == ("pacru.bots:GreedyBot", "greedy")
+    assert default_labels(["engine:./mybot", "random"]) == ("engine:./mybot", "random")
 
 
 def test_specs_name_classes_by_import_path() -> None:
@@ -121,7 +133,7 @@ def test_cli_match_with_a_user_bot_class(
     )  # fmt: skip
     assert status == 0, capsys.readouterr().err
     data = json.loads(out_json.read_text())
-    assert data["bots"] == ["my_pacru_bots:FirstMove:offset=1", "random"]
+    assert data["bots"] == ["first(offset=1)", "random"]  # the bot's name, not its spec
     assert [e["games"] for e in data["entries"]] == [2, 2]
     assert main(["match", "--game", "lilacru", "--bot", "nowhere:Bot", "--bot", "random"]) == 2
     assert "cannot import 'nowhere'" in capsys.readouterr().err

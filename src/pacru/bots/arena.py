@@ -32,7 +32,7 @@ import attrs
 from pacru._parallel import run_tasks
 from pacru.base import GameState
 from pacru.bots.base import Bot, Forfeit
-from pacru.bots.spec import BotEntry, build_bot
+from pacru.bots.spec import BOTS, BotEntry, build_bot, parse_spec
 from pacru.game import Game
 
 __all__ = [
@@ -404,7 +404,7 @@ def run_match(
         max_plies: a game still going after this many plies is stopped and
             counted as a draw (termination ``"max-plies"``).
         record: keep each game's record text in its result.
-        labels: the entries' names (default: the specs, numbered if repeated).
+        labels: the entries' names (default: :func:`default_labels`).
         progress: called with each result as games finish (in finishing order).
 
     Raises:
@@ -464,22 +464,44 @@ class MatchInterrupted(KeyboardInterrupt):
 
 
 def _label(entry: BotEntry) -> str:
+    """The entry's label alone (:func:`default_labels` without the numbers)."""
+    return _named(entry)[0]
+
+
+def _named(entry: BotEntry) -> tuple[str, str]:
+    """The entry's name and what tells it apart from others (the spec, else the name)."""
     if isinstance(entry, str):
-        return entry
-    return build_bot(entry, 0).name
+        kind = parse_spec(entry)[0]
+        if kind in BOTS or kind == "engine":
+            return entry, entry
+        # Your own class: its name, which you chose for the tables, over its import path.
+        return build_bot(entry, 0).name, entry
+    name = build_bot(entry, 0).name
+    return name, name
 
 
 def default_labels(entries: Sequence[BotEntry]) -> tuple[str, ...]:
-    """The specs as labels, with ``#1``, ``#2`` ... added where a spec repeats.
+    """The entries' labels: a built-in bot's spec (``mcts:iterations=200``,
+    ``engine:./mybot``), else the ``name`` of the bot, with ``#1``, ``#2`` ... added
+    where a label repeats.
 
-    A bot object is labelled by its ``name``, a factory by the ``name`` of
-    the bot it builds with seed 0.
+    The name is that of the bot built with seed 0: your own class named by its
+    spec (``mybots:SampledGreedy``), a bot object or a factory. Entries whose
+    specs differ but whose bots share a name keep their specs, so the tables
+    tell them apart.
+
+    Raises:
+        ValueError: a bad spec (:func:`pacru.bots.spec.build_bot`).
     """
-    specs = [_label(e) for e in entries]
+    named = [_named(e) for e in entries]
+    labels = []
+    for name, key in named:
+        shared = {k for n, k in named if n == name}
+        labels.append(name if len(shared) == 1 else key)
     out = []
-    for i, spec in enumerate(specs):
-        if specs.count(spec) > 1:
-            out.append(f"{spec}#{specs[: i + 1].count(spec)}")
+    for i, label in enumerate(labels):
+        if labels.count(label) > 1:
+            out.append(f"{label}#{labels[: i + 1].count(label)}")
         else:
-            out.append(spec)
+            out.append(label)
     return tuple(out)

@@ -258,7 +258,8 @@ def run_ladder(
         seed: the ladder seed (:func:`table_seed`).
         workers, executor, options, max_plies: as for
             :func:`pacru.bots.arena.run_match`.
-        labels: the bots' names (default: the specs, numbered if repeated).
+        labels: the bots' names (default:
+            :func:`pacru.bots.arena.default_labels`).
         progress: called with each game's result as it finishes (not for
             the games read from ``games_file``).
         games_file: a JSON Lines file of the ladder's games: a first line

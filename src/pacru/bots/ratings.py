@@ -191,8 +191,10 @@ def bootstrap_elo(
     return out
 
 
-def ratings_svg(ratings: Sequence[EloRating], title: str = "") -> str:
+def ratings_svg(ratings: Sequence[EloRating], title: str = "", *, zero: str = "") -> str:
     """The ratings as an SVG picture: one line per bot, best first, a dot and its interval.
+
+    ``zero`` says what 0 is on the scale (``"random = 0"``), in the axis title.
 
     Returns:
         A standalone SVG document (text).
@@ -238,7 +240,7 @@ def ratings_svg(ratings: Sequence[EloRating], title: str = "") -> str:
         tick += step
     parts.append(
         f'<text x="{left + plot / 2:.1f}" y="{bottom + 38}" text-anchor="middle">'
-        "Elo (95% bootstrap interval)</text>"
+        f"Elo{escape(', ' + zero) if zero else ''} (95% bootstrap interval)</text>"
     )
     for k, r in enumerate(rows):
         y = top + line * k + line / 2

@@ -1,11 +1,79 @@
-"""``--bot package.module:ClassName`` of ``pacru play``, ``match`` and ``selfplay``."""
+"""``--bot SPEC`` of every command: the bots it can name, and the one check that refuses a bot.
+
+:func:`command_bot` builds a bot from its spec and turns every reason this
+pacru cannot run it into a :class:`ValueError` of one line, which each
+command prints as its error and exits with status 2 (bad usage), before
+anything is played: a bad spec, the ``search`` bot on a build without the
+native extension (:class:`pacru.bots.SearchUnavailableError`), or a bot that
+does not play the game (``search`` in LSD). :func:`bot_kinds` lists the
+registered kinds for the options' help, from :data:`pacru.bots.BOTS`.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
+from typing import Final
 
-__all__ = ["find_bots_in_cwd"]
+from pacru.bots.base import Bot
+from pacru.bots.search import SearchBot, SearchUnavailableError
+from pacru.bots.spec import BOTS, make_bot
+from pacru.games import CHEVRON_GAMES
+
+__all__ = ["bot_kinds", "check_bots", "command_bot", "find_bots_in_cwd"]
+
+#: The games of the bots that do not play every game (the others play them all).
+_GAMES_OF: Final[dict[type[Bot], tuple[str, ...]]] = {SearchBot: CHEVRON_GAMES}
+
+
+def bot_kinds() -> str:
+    """The bot kinds of :data:`pacru.bots.BOTS`, as the ``--bot`` help lists them.
+
+    >>> bot_kinds()
+    'random, greedy, mcts, search'
+    """
+    return ", ".join(BOTS)
+
+
+def command_bot(
+    spec: str, seed: int | None = None, game: str | None = None, *, given: str | None = None
+) -> Bot:
+    """The bot of ``spec`` (:func:`pacru.bots.make_bot`), seeded with ``seed``, checked to run.
+
+    Args:
+        spec: the text of ``--bot`` (:mod:`pacru.bots.spec`).
+        seed: the bot's seed.
+        game: the game it is to play (a name of :data:`pacru.GAMES`); ``None``
+            when not known yet (``pacru engine``).
+        given: the option as typed, for the message (default ``--bot SPEC``;
+            ``pacru play`` gives ``--bot COLOUR=SPEC``).
+
+    Raises:
+        ValueError: a bad spec; the ``search`` bot on a build of pacru without
+            its native extension; a bot that does not play ``game``. The
+            message is one line, naming the spec.
+    """
+    option = given or f"--bot {spec}"
+    try:
+        bot = make_bot(spec, seed)
+    except SearchUnavailableError as err:
+        raise ValueError(f"{option}: {err}") from None
+    for cls, games in _GAMES_OF.items():
+        if game is not None and isinstance(bot, cls) and game not in games:
+            raise ValueError(f"{option}: this bot plays {', '.join(games)}, not {game}")
+    return bot
+
+
+def check_bots(specs: Iterable[str], game: str | None = None) -> None:
+    """Build each spec once (seed 0) by :func:`command_bot`, so that a bot this pacru
+    cannot run is refused before any game is played, not in the middle of one.
+
+    Raises:
+        ValueError: as :func:`command_bot`, for the first spec that fails.
+    """
+    for spec in specs:
+        command_bot(spec, 0, game)
 
 
 def find_bots_in_cwd() -> None:

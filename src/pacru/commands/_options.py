@@ -22,6 +22,7 @@ __all__ = [
     "add_game_options",
     "add_max_plies_option",
     "add_no_progress_option",
+    "add_rule_options",
     "finish_batch_parser",
     "game_options",
     "run_seed",
@@ -40,6 +41,12 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="standard (default), ap-legacy-2p or abstractplay",
     )
+    add_rule_options(group)
+
+
+def add_rule_options(group: Any) -> None:
+    """Add ``--meeting-rule`` and ``--move-cap`` to ``group`` (a parser or argument group;
+    ``pacru show`` has its own ``--start-layout``)."""
     group.add_argument(
         "--meeting-rule",
         metavar="RULE",

@@ -27,6 +27,7 @@ from typing import IO, Any
 from pacru.base import GameState
 from pacru.bots._budget import UINT64_MAX, count
 from pacru.bots.spec import make_bot, spec_value
+from pacru.commands._bots import bot_kinds, check_bots
 from pacru.commands._ui import Output
 
 __all__ = ["register", "run", "serve"]
@@ -46,7 +47,10 @@ def register(subparsers: Any) -> None:
         "--bot",
         default="mcts",
         metavar="SPEC",
-        help="the bot that plays: random, greedy, mcts:iterations=400, package.module:Class",
+        help=(
+            f"the bot that plays: {bot_kinds()}, with parameters as in mcts:iterations=400, "
+            "or package.module:Class"
+        ),
     )
     parser.add_argument("--name", default=None, help="the name to give in 'id name'")
     parser.set_defaults(func=run)
@@ -86,9 +90,10 @@ def serve(
         0 after ``quit`` or the end of the input.
 
     Raises:
-        ValueError: a bad spec (checked before the greeting).
+        ValueError: a bad spec, or a bot this pacru cannot run
+            (:func:`pacru.commands._bots.check_bots`; checked before the greeting).
     """
-    make_bot(spec, 0)
+    check_bots([spec])
     src = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
     session = _Session(spec)

@@ -13,7 +13,8 @@ Every table of N different bots (every pair with two players) plays K games
 (default 10), seats rotated game by game. Bots are given as for ``pacru
 match``: ``random``, ``greedy``, ``mcts:iterations=200``, ``engine:./mybot``
 or ``package.module:ClassName``. The table, best first, gives each bot's Elo
-rating (a Bradley-Terry fit of all games, ``random`` at 0) with its 95%
+rating (a Bradley-Terry fit of all games, ``random`` at 0, else the mean of
+the bots; a line under the table says which) with its 95%
 bootstrap interval, games, sole wins, shared wins, draws, losses and
 openskill's rating ``mu - 3 * sigma`` (the ``ladder`` extra: ``pip install
 "pacru[ladder]"``); then the head-to-head table, each pair's pairwise wins,
@@ -45,6 +46,7 @@ from typing import Any
 
 import attrs
 
+from pacru.commands._bots import bot_kinds, check_bots
 from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
     add_game_and_players,
@@ -56,7 +58,7 @@ from pacru.commands._options import (
 )
 from pacru.commands._ui import CommandExit, Output, Progress
 
-__all__ = ["format_head_to_head", "format_standings", "register", "run"]
+__all__ = ["format_head_to_head", "format_standings", "register", "run", "scale_note"]
 
 _HEAD = ("bot", "elo", "[95%]", "games", "wins", "shared", "draws", "losses", "openskill")
 
@@ -68,8 +70,9 @@ def register(subparsers: Any) -> None:
         help="play a round robin between bots and rate them on the Elo scale",
         description=(
             "Play K games at every table of N different bots (every pair with two players), "
-            "rate them on the Elo scale (random at 0) and print the bots by rating and the "
-            "head-to-head results; --out keeps every game and makes the ladder resumable."
+            "rate them on the Elo scale (random at 0, else the mean) and print the bots by "
+            "rating and the head-to-head results; --out keeps every game and makes the "
+            "ladder resumable."
         ),
     )
     add_game_and_players(parser)
@@ -78,7 +81,10 @@ def register(subparsers: Any) -> None:
         action="append",
         required=True,
         metavar="SPEC",
-        help="a bot (at least N): random, greedy, mcts:iterations=200, or package.module:Class",
+        help=(
+            f"a bot (at least N): {bot_kinds()}, with parameters as in mcts:iterations=200, "
+            "or package.module:Class"
+        ),
     )
     parser.add_argument(
         "--games", "-k", type=int, default=10, metavar="K", help="games per table (default 10)"
@@ -116,6 +122,11 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     problem = executor_problem(args) or json_path_problem(args.json)
     if problem:
         out.error(problem)
+        return 2
+    try:
+        check_bots(specs, args.game)
+    except ValueError as err:
+        out.error(str(err))
         return 2
     out_dir = None if args.out is None else Path(args.out)
     if out_dir is not None:
@@ -164,6 +175,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         return stop.status
     standings = ladder.standings()
     _print_standings(standings, out)
+    out.line(scale_note(ladder))
     out.line()
     out.line("Head to head: the row's pairwise wins-draws-losses against each column")
     for line in format_head_to_head(ladder, standings).splitlines():
@@ -173,6 +185,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         "players": args.players,
         "seed": seed,
         "games_per_table": args.games,
+        "anchor": _anchor_label(ladder),
         "standings": [attrs.asdict(s) for s in standings],
         "head_to_head": [attrs.asdict(h) for h in ladder.head_to_head()],
     }
@@ -183,7 +196,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
 
         title = f"{args.game}, {args.players} players, {args.games} games per table, seed {seed}"
         elo = [EloRating(s.label, s.elo, s.elo_low, s.elo_high) for s in standings]
-        picture = ratings_svg(elo, title)
+        picture = ratings_svg(elo, title, zero=_zero(ladder))
         targets += [
             ("--out", out_dir / "ladder.json", text),
             ("--out", out_dir / "ratings.svg", picture),
@@ -198,6 +211,32 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.line()
         out.line(f"Games, standings and ratings picture written to {out_dir}/")
     return 0
+
+
+def _anchor_label(ladder: Any) -> str | None:
+    """The label of the bot rated 0, or None when the mean of the ratings is 0."""
+    anchor = ladder.anchor()
+    return None if anchor is None else str(ladder.labels[anchor])
+
+
+def _zero(ladder: Any) -> str:
+    anchor = _anchor_label(ladder)
+    return "the mean of the bots = 0" if anchor is None else f"{anchor} = 0"
+
+
+def scale_note(ladder: Any) -> str:
+    """The line under the table that says what 0 is on the Elo scale: ``random`` (the
+    first bot labelled so, :meth:`pacru.bots.ladder.LadderResult.anchor`), else the mean.
+
+    >>> from pacru.bots.ladder import LadderResult
+    >>> scale_note(LadderResult(("greedy", "random"), (), ()))
+    'Elo relative to random = 0.'
+    >>> scale_note(LadderResult(("greedy", "mcts"), (), ()))
+    'Elo relative to the mean of the bots = 0 (no random bot to anchor the scale).'
+    """
+    if ladder.anchor() is None:
+        return f"Elo relative to {_zero(ladder)} (no random bot to anchor the scale)."
+    return f"Elo relative to {_zero(ladder)}."
 
 
 def _resumed_seed(folder: Path) -> int | None:

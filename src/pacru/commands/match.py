@@ -8,7 +8,7 @@ Usage::
                 [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 One ``--bot`` per player, e.g. ``--bot mcts:iterations=400 --bot random``
-(specs: :mod:`pacru.bots.spec`; bots ``random``, ``greedy``, ``mcts``), or
+(specs: :mod:`pacru.bots.spec`; the bots of :data:`pacru.bots.BOTS`), or
 your own bot class as ``--bot package.module:ClassName[:key=value,...]``
 (imported from the current directory or ``PYTHONPATH``). Game
 ``g`` rotates the seats by ``g`` places (:mod:`pacru.bots.arena`), so use a
@@ -57,6 +57,7 @@ from typing import Any
 
 import attrs
 
+from pacru.commands._bots import bot_kinds, check_bots
 from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
     add_game_and_players,
@@ -96,7 +97,7 @@ def register(subparsers: Any) -> None:
         required=True,
         metavar="SPEC",
         help=(
-            "a bot per player: random, greedy, mcts, with parameters as in mcts:iterations=400, "
+            f"a bot per player: {bot_kinds()}, with parameters as in mcts:iterations=400, "
             "or your own class as package.module:ClassName"
         ),
     )
@@ -131,6 +132,11 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     problem = executor_problem(args) or _path_problem(args)
     if problem:  # before playing: a long match must not end in an unwritable path
         out.error(problem)
+        return 2
+    try:
+        check_bots(specs, args.game)
+    except ValueError as err:
+        out.error(str(err))
         return 2
     seed = run_seed(args)
     labels = default_labels(specs)

@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pacru.bots.base import sample_move
+from pacru.commands._bots import bot_kinds, command_bot
 from pacru.commands._options import add_game_options, game_options, run_seed
 from pacru.commands._prompt import read_move, refusal
 from pacru.commands._ui import Output, add_colour_option, colour_choice
@@ -132,7 +133,7 @@ def register(subparsers: Any) -> None:
         default=[],
         help=(
             "give the seat COLOUR to a bot, e.g. yellow=greedy or red=mcts:iterations=200 "
-            "(kinds: random, greedy, mcts); repeat for more seats; the others play randomly"
+            f"(kinds: {bot_kinds()}); repeat for more seats; the others play randomly"
         ),
     )
     parser.add_argument(
@@ -266,12 +267,11 @@ def _bots(specs: Sequence[str], state: GameState[Any], seed: int) -> dict[str, A
 
     Raises:
         ValueError: not COLOUR=SPEC, a colour that is not a player or given
-            twice, or a bad spec (:func:`pacru.bots.spec.make_bot`).
+            twice, or a bot this pacru cannot run here
+            (:func:`pacru.commands._bots.command_bot`).
     """
     if not specs:
         return {}
-    from pacru.bots.spec import make_bot
-
     bots: dict[str, Any] = {}
     for item in specs:
         colour, eq, spec = item.partition("=")
@@ -284,7 +284,8 @@ def _bots(specs: Sequence[str], state: GameState[Any], seed: int) -> dict[str, A
             )
         if colour in bots:
             raise ValueError(f"--bot {item}: {colour} is given twice")
-        bots[colour] = make_bot(spec, seed=seed + 1 + state.players.index(colour))
+        seat_seed = seed + 1 + state.players.index(colour)
+        bots[colour] = command_bot(spec, seat_seed, state.game, given=f"--bot {item}")
     return bots
 
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from pacru.commands._options import add_rule_options
 from pacru.commands._ui import CommandExit, Output, add_colour_option, colour_choice
 from pacru.errors import GameOverError, IllegalMoveError, PacruError
 from pacru.records import MAX_PLIES, MAX_RECORD_TEXT, RecordError, read_records
@@ -80,15 +81,21 @@ class LoadedGame:
         return self.states[-1]
 
 
-def add_input_options(parser: argparse.ArgumentParser) -> None:
-    """The FILE argument and the input options shared by ``replay`` and ``show``."""
+def add_input_options(parser: argparse.ArgumentParser, *, start: bool = False) -> None:
+    """The FILE argument and the input options shared by ``replay`` and ``show``.
+
+    With ``start`` (``show``) the argument may also be a game name, for its
+    start position, with the game options of ``pacru play``
+    (:func:`pacru.commands._options.add_rule_options`).
+    """
+    game = "; or a game name, for its start position" if start else ""
     parser.add_argument(
         "file",
-        metavar="FILE|POSITION",
+        metavar="FILE|POSITION|GAME" if start else "FILE|POSITION",
         help=(
             "a file holding a game record, AbstractPlay moves or a position string; "
             "or the position string itself (e.g. 'shacru players=red,yellow "
-            "chevrons=red:e4N;yellow:e6S'); - reads standard input"
+            f"chevrons=red:e4N;yellow:e6S'){game}; - reads standard input"
         ),
     )
     parser.add_argument(
@@ -97,15 +104,23 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--index", type=int, default=None, metavar="K", help="only the K-th game of the file (1..)"
     )
-    group = parser.add_argument_group("AbstractPlay input (--format abstractplay)")
+    title = "AbstractPlay input (--format abstractplay)"
+    group = parser.add_argument_group(f"{title}, or a GAME's start position" if start else title)
     group.add_argument("--game", default=None, metavar="GAME", help="pacru or azacru")
     group.add_argument("--players", type=int, default=None, metavar="N", help="2, 3 or 4")
+    legacy = "ap-legacy-2p for AbstractPlay games before 14 Feb 2025"
     group.add_argument(
         "--start-layout",
         default=None,
         metavar="LAYOUT",
-        help="ap-legacy-2p for AbstractPlay games before 14 Feb 2025; else the current layout",
+        help=(
+            f"a GAME's: standard (default), ap-legacy-2p or abstractplay; AbstractPlay's: {legacy}"
+            if start
+            else f"{legacy}; else the current layout"
+        ),
     )
+    if start:
+        add_rule_options(group)
 
 
 def register(subparsers: Any) -> None:

@@ -36,6 +36,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
+from pacru.commands._bots import bot_kinds, check_bots
 from pacru.commands._dask import add_executor_options, executor_problem, run_games
 from pacru.commands._options import (
     add_game_and_players,
@@ -64,7 +65,7 @@ def register(subparsers: Any) -> None:
         "--bot",
         required=True,
         metavar="SPEC",
-        help="the bot of every seat, e.g. mcts:iterations=200",
+        help=f"the bot of every seat: {bot_kinds()}, e.g. mcts:iterations=200",
     )
     parser.add_argument("--games", "-k", type=int, required=True, metavar="G", help="games to play")
     parser.add_argument("--out", "-o", required=True, metavar="DIR", help="the dataset directory")
@@ -113,6 +114,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         max_plies=args.max_plies,
     )
     try:
+        check_bots([spec.bot], spec.game)
         spec.check()
     except ValueError as err:
         out.error(str(err))

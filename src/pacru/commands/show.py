@@ -2,14 +2,18 @@
 
 Usage::
 
-    pacru show FILE|POSITION [--ply N] [--svg OUT] [--size PIXELS] [--index K]
+    pacru show FILE|POSITION|GAME [--ply N] [--svg OUT] [--size PIXELS] [--index K]
                [--format auto|record|abstractplay|position]
                [--game GAME] [--players N] [--start-layout LAYOUT]
+               [--meeting-rule RULE] [--move-cap PLIES]
 
 FILE is read as by ``pacru replay`` (game records, AbstractPlay move lists or
 a position string; every move is checked); a position string may also be
 given as the argument itself, as ``pacru play --position`` takes it
 (``pacru show "shacru players=red,yellow chevrons=red:e4N;yellow:e6S"``).
+A game name (one of :data:`pacru.GAMES`) that is no file's name shows the
+game's start position, with the players and options of ``pacru play``
+(``pacru show pacru --players 3 --start-layout ap-legacy-2p``).
 The position after ``N`` plies (default: the end; 0 is the start) of the
 first game (or the ``--index``-th) is printed as a text board
 (``str(state)``) with the move that led to it; ``--svg OUT`` also writes it
@@ -27,8 +31,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from pacru.commands._options import game_options
 from pacru.commands._ui import CommandExit, Output, add_colour_option, colour_choice
-from pacru.commands.replay import add_input_options, chosen_games, summary
+from pacru.commands.replay import LoadedGame, add_input_options, chosen_games, summary
 
 __all__ = ["register", "run"]
 
@@ -43,7 +48,7 @@ def register(subparsers: Any) -> None:
             "output, and with --svg an SVG drawing in a file."
         ),
     )
-    add_input_options(parser)
+    add_input_options(parser, start=True)
     parser.add_argument(
         "--ply", type=int, default=None, metavar="N", help="plies from the start (default: all)"
     )
@@ -59,9 +64,12 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Show the position chosen by ``args``; returns the exit status."""
     out = out or Output(colour=colour_choice(args))
     try:
-        loaded = chosen_games(args, out, args.index or 1, one=True)[0]
+        loaded = _start_position(args) or chosen_games(args, out, args.index or 1, one=True)[0]
     except CommandExit as stop:
         return stop.status
+    except ValueError as err:  # a game option this game does not take
+        out.error(str(err))
+        return 2
     total = len(loaded.moves)
     ply = total if args.ply is None else args.ply
     if not 0 <= ply <= total:
@@ -92,3 +100,28 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             return 2
         out.line(f"SVG written to {args.svg}")
     return 0
+
+
+def _start_position(args: argparse.Namespace) -> LoadedGame | None:
+    """GAME's start position when the argument is a game name and no file has that name.
+
+    The players and options are those of ``pacru play GAME``: ``--players``
+    (default 2), ``--start-layout``, ``--meeting-rule``, ``--move-cap``
+    (:func:`pacru.new_game`). ``None`` for a file or a position.
+
+    Raises:
+        ValueError: an option the game does not take, or a bad player count; or
+            ``--meeting-rule``/``--move-cap`` with a file or position, which
+            have their own.
+    """
+    from pacru.games import GAMES, new_game
+
+    name = args.file.strip().lower()
+    if name not in GAMES or Path(args.file).exists() or args.format != "auto":
+        if args.meeting_rule is not None or args.move_cap is not None:
+            # The record or position fixes its rules; silently ignoring a flag would mislead.
+            raise ValueError("--meeting-rule and --move-cap apply to a GAME's start position")
+        return None
+    state = new_game(name, args.players or 2, **game_options(args))
+    label = f"{name}, {len(state.players)} players ({', '.join(state.players)})"
+    return LoadedGame(label, (state,), ())
