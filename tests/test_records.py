@@ -280,6 +280,35 @@ def test_bad_setup_tags(text: str, reason: str) -> None:
     assert (err.rule, err.reason) == ("setup", reason)
 
 
+@pytest.mark.parametrize(
+    ("tags", "message"),
+    [
+        ('[Game "Chess"]', "unknown game 'Chess'; games: " + ", ".join(pacru.GAMES)),
+        ('[Position "Chess x"]', "unknown game 'Chess'; games: " + ", ".join(pacru.GAMES)),
+        ('[Game "pacru"]\n[MoveCap "1X"]', "MoveCap must be a whole number, not '1X'"),
+        (
+            '[Game "pacru"]\n[MoveCap "18446744073709551616"]',
+            "MoveCap is too large: at most 18446744073709551615, not '18446744073709551616'",
+        ),
+        (
+            '[Game "shacru"]\n[IdleRounds "' + "9" * 50 + '"]',
+            "IdleRounds is too large: at most 18446744073709551615, not '"
+            + "9" * 20
+            + "'... (50 characters)",
+        ),
+    ],
+)
+def test_set_up_errors_quote_the_tags_as_typed(tags: str, message: str) -> None:
+    """The game name and the counts are quoted as the record writes them; a count past
+    the engines' counters is too large, not "not a whole number"."""
+    assert str(_error(f"{tags}\n\n*\n")) == f"game 1: {message}"
+
+
+def test_a_count_tag_up_to_the_engines_counters_is_read() -> None:
+    record = read_record('[Game "pacru"]\n[MoveCap "0012345678901"]\n\n*\n')
+    assert record.start().options() == {"move_cap": 12345678901}
+
+
 def test_size_limits() -> None:
     err = _error("x" * (MAX_RECORD_TEXT + 1))
     assert err.reason == "too-long"

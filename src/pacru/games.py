@@ -106,9 +106,10 @@ def from_position(text: str, adjudicate: bool = True) -> AnyState:
         raise NotationError("a position must be a string")
     # The first word, found without copying the text (it may be huge: the readers bound it).
     found = _HEAD_RE.search(text)
-    head = found.group().lower() if found else ""
+    typed = found.group() if found else ""
     if found and found.end() < len(text) and not text[found.end()].isspace():
-        head += "..."  # a longer word: no game name
+        typed += "..."  # a longer word: no game name
+    head = typed.lower()
     if head in CHEVRON_GAMES:
         from pacru.chevron.notation import parse_position
 
@@ -118,6 +119,6 @@ def from_position(text: str, adjudicate: bool = True) -> AnyState:
 
         return lsd_from_position(text, adjudicate=adjudicate)
     raise NotationError(
-        f"a position string starts with the game name ({', '.join(GAMES)}), not {head[:20]!r}",
+        f"a position string starts with the game name ({', '.join(GAMES)}), not {typed[:20]!r}",
         text,
     )

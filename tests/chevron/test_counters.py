@@ -42,7 +42,7 @@ def test_a_large_ply_counts_on_exactly_and_reads_back(ply: int) -> None:
 
 
 def test_a_ply_past_the_end_is_refused() -> None:
-    with pytest.raises(InvalidPositionError, match=f"ply must be at most {COUNTER_MAX}"):
+    with pytest.raises(InvalidPositionError, match=f"ply is too large: at most {COUNTER_MAX}"):
         _at(f"ply={COUNTER_MAX + 1}")
     last = _at(f"ply={COUNTER_MAX}")
     assert last.is_legal("e1-d2")
@@ -60,7 +60,7 @@ def test_idle_plies_count_on_exactly_and_end_at_the_last() -> None:
     assert state.outcome is None
     assert state.idle == 2**32
     assert state.apply_move("e1-d2").idle == 0  # a field acquired (D33)
-    with pytest.raises(InvalidPositionError, match=f"idle must be at most {COUNTER_MAX}"):
+    with pytest.raises(InvalidPositionError, match=f"idle is too large: at most {COUNTER_MAX}"):
         _at(f"idle={COUNTER_MAX + 1}")
 
 
@@ -93,5 +93,5 @@ def test_options_past_the_end_are_refused() -> None:
         pacru.new_game("pacru", 2, move_cap=COUNTER_MAX + 1)
     with pytest.raises(ValueError, match=f"idle_rounds must be at most {COUNTER_MAX}"):
         pacru.new_game("shacru", 2, idle_rounds=COUNTER_MAX + 1)
-    with pytest.raises(InvalidPositionError, match="move_cap must be at most"):
+    with pytest.raises(InvalidPositionError, match="move_cap is too large: at most"):
         _at(f"move_cap={COUNTER_MAX + 1}", game="pacru")

@@ -214,3 +214,83 @@ def test_malformed_positions_raise_notation_error(text: str) -> None:
 def test_non_string_position_is_a_notation_error() -> None:
     with pytest.raises(NotationError):
         pacru.from_position(42)  # type: ignore[arg-type]
+
+
+KEYS = (
+    "players",
+    "turn",
+    "markers",
+    "chevrons",
+    "out",
+    "trigger",
+    "idle",
+    "ply",
+    "meeting_rule",
+    "move_cap",
+    "idle_rounds",
+)
+AS_TYPED = [
+    ("Markers=green:z9N", NotationError, "'z9N' is not a field; fields are a1..i9"),
+    (
+        "chevrons=green:Z9N",
+        NotationError,
+        "chevrons: 'Z9N' is not a field and facing such as e4N or i9SW",
+    ),
+    (
+        "chevrons=Blue:e4N",
+        InvalidPositionError,
+        "chevrons: 'Blue' is not one of the players (green, yellow)",
+    ),
+    ("markers=GREEN:e4;green:e5", InvalidPositionError, "markers: green is listed twice"),
+    ("markers=green:E4,e5;yellow:E5", InvalidPositionError, "markers: E5 is marked twice"),
+    ("chevrons=green:E4N;yellow:E4s", InvalidPositionError, "chevrons: two chevrons on E4"),
+    ("Turn=Blue", InvalidPositionError, "turn: 'Blue' is not a player"),
+    ("out=Blue", InvalidPositionError, "out: 'Blue' is not a player"),
+    ("Foo=1", NotationError, "unknown position key 'Foo'; keys: " + ", ".join(KEYS)),
+    ("ply=1X", NotationError, "ply must be a whole number, not '1X'"),
+    (
+        "meeting_rule=Orig",
+        InvalidPositionError,
+        "meeting_rule must be one of 2011, original, not 'Orig'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("words", "error", "message"), AS_TYPED)
+def test_errors_quote_the_text_as_typed(
+    words: str, error: type[Exception], message: str
+) -> None:
+    """The words are read case-insensitively, but an error quotes the user's text."""
+    with pytest.raises(error) as caught:
+        pacru.from_position(f"pacru players=Green,yellow {words}")
+    assert str(caught.value) == message
+    with pytest.raises(NotationError, match=r"the game name \(.*\), not 'Chess'$"):
+        pacru.from_position("Chess players=a,b")
+
+
+def test_a_mixed_case_position_reads_as_the_lower_case_one() -> None:
+    typed = "Pacru Players=Green,Yellow Turn=YELLOW Markers=GREEN:E4 Chevrons=Yellow:E5N;green:A1Ne"
+    assert pacru.from_position(typed) == pacru.from_position(typed.lower())
+    assert pacru.from_position(typed).to_position() == (
+        "pacru players=green,yellow turn=yellow markers=green:e4 chevrons=green:a1NE;yellow:e5N"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("18446744073709551616", "'18446744073709551616'"),
+        ("9" * 21, "'" + "9" * 21 + "'"),
+        ("9" * 4000, "'" + "9" * 20 + "'... (4000 characters)"),
+    ],
+)
+@pytest.mark.parametrize("key", ["ply", "idle", "move_cap", "idle_rounds"])
+def test_a_count_too_large_says_so(key: str, value: str, shown: str) -> None:
+    """A number past the engines' counters (2**64 - 1) is too large, however many digits
+    it has: not "not a whole number"; leading zeros do not count."""
+    game = "pacru" if key == "move_cap" else "shacru"
+    with pytest.raises(InvalidPositionError) as caught:
+        pacru.from_position(f"{game} players=a,b {key}={value}")
+    assert str(caught.value) == f"{key} is too large: at most {2**64 - 1}, not {shown}"
+    state = pacru.from_position(f"{game} players=a,b chevrons=a:e5N;b:e1S ply={'0' * 40}7")
+    assert state.ply == 7

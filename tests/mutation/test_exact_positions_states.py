@@ -45,9 +45,16 @@ KEYS = (
         ("pacru players=a,b ply=²", NotationError, "ply must be a whole number, not '²'"),
         ("pacru players=a,b idle=-1", NotationError, "idle must be a whole number, not '-1'"),
         (
-            "pacru players=a,b ply=" + "1" * 31,
-            NotationError,
-            "ply must be a whole number, not '" + "1" * 20 + "'",
+            "pacru players=a,b ply=" + "1" * 41,
+            InvalidPositionError,
+            "ply is too large: at most 18446744073709551615, not '"
+            + "1" * 20
+            + "'... (41 characters)",
+        ),
+        (
+            "pacru players=a,b ply=" + "1" * 21,
+            InvalidPositionError,
+            "ply is too large: at most 18446744073709551615, not '" + "1" * 21 + "'",
         ),
         ("pacru players=a,b turn=c", InvalidPositionError, "turn: 'c' is not a player"),
         ("pacru players=a,b foo=1", NotationError, f"unknown position key 'foo'; keys: {KEYS}"),

@@ -109,9 +109,59 @@ def _compare_lookups(py: LegalMoves, nat: LegalMoves, move: Move, at: int) -> No
         assert _outcome(lambda v=value, f=first: nat.index(v, f)) == _outcome(  # type: ignore[misc]
             lambda v=value, f=first: py.index(v, f)  # type: ignore[misc]
         )
-    assert _outcome(lambda: nat.index(text)) == ("ValueError", "")
+    assert _outcome(lambda: nat.index(text)) == ("ValueError", f"{text!r} is not in list")
     assert nat.count(text) == py.count(text) == 0
     assert nat.index(move, -len(py)) == at
+
+
+class _Two:
+    def __index__(self) -> int:
+        return 2
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [
+        (),
+        (None,),
+        (0, None),
+        (None, 5),
+        (1.0,),
+        ("1",),
+        (2,),
+        (3,),
+        (-30,),
+        (-(1 << 70), 1 << 70),
+        (0, 3),
+        (0, 4),
+        (0, -1),
+        (np.int64(1), np.uint8(9)),
+        (True,),
+        (_Two(),),
+    ],
+)
+def test_index_takes_its_bounds_as_list_index(bounds: tuple[object, ...]) -> None:
+    """``moves.index(m, *bounds)`` returns and raises (class and message) what
+    ``list(moves).index(m, *bounds)`` does, on both engines: a bound is an integer
+    (``operator.index``), never None."""
+    state = start("pacru", 2)
+    nat, py = native.legal_moves(state), python_legal_moves(state)
+    move = py[3]
+    expected = _outcome(lambda: list(py).index(move, *bounds))  # type: ignore[arg-type]
+    assert _outcome(lambda: py.index(move, *bounds)) == expected  # type: ignore[arg-type]
+    assert _outcome(lambda: nat.index(move, *bounds)) == expected  # type: ignore[arg-type]
+    assert expected[0] != "value" or expected[1] == 3
+
+
+def test_index_takes_its_arguments_by_position_only() -> None:
+    state = start("shacru", 2)
+    for moves in (native.legal_moves(state), python_legal_moves(state)):
+        with pytest.raises(TypeError, match="index"):
+            moves.index(moves[0], start=0)  # type: ignore[call-arg]
+        with pytest.raises(TypeError, match="index"):
+            moves.index(value=moves[0])  # type: ignore[call-arg]
+        with pytest.raises(TypeError, match="index"):
+            moves.index(moves[0], 0, 5, 6)  # type: ignore[call-arg]
 
 
 def test_the_native_list_refuses_assignment_and_deletion() -> None:

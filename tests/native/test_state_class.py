@@ -140,6 +140,94 @@ def test_integer_types_operator_index_accepts() -> None:
     assert operator.index(numpy.int8(0)) == 0
 
 
+_NAMES = ("rules", "players", "markers", "chevrons", "to_move", "out", "trigger", "idle", "ply")
+_RANGE = f"a count or seat of this position is out of range (counters: 0..{2**64 - 1})"
+_VALUES: list[tuple[str, object, str | None]] = [
+    # (argument, value, the InvalidPositionError message, or None: taken)
+    ("ply", -1, _RANGE),
+    ("ply", 2**64, _RANGE),
+    ("ply", 2**64 - 1, None),
+    ("idle", 2**70, _RANGE),
+    ("idle", -1, _RANGE),
+    ("to_move", -1, _RANGE),
+    ("to_move", 5, "to_move must be a seat 0..1, not 5"),
+    ("to_move", 2, "to_move must be a seat 0..1, not 2"),
+    ("to_move", 256, _RANGE),
+    ("out", 4, "out names a seat beyond the players"),
+    ("out", -1, _RANGE),
+    ("trigger", -2, "trigger must be -1 or a seat, not -2"),
+    ("trigger", 2, "trigger must be -1 or a seat, not 2"),
+    ("trigger", -129, _RANGE),
+    ("players", ("green",), "the players and the markers differ in number"),
+    ("markers", (0,), "a chevron game is played by 2, 3 or 4 players, not 1"),
+    ("markers", (-1, 0), _RANGE),
+    ("markers", (1 << 81, 0), "a marker bitboard has bits above field 80"),
+    ("markers", (6, 3), "b1 holds markers of two colours"),
+    ("chevrons", ((),), "markers and chevrons must list 2 seats, not 2 and 1"),
+    ("chevrons", ((648,), ()), "chevron code must be field * 8 + facing below 648, not 648"),
+    ("chevrons", ((8, 9), ()), "two chevrons on b1"),
+    ("chevrons", ((8,), (9,)), "two chevrons on b1"),
+    ("chevrons", ((24, 16), (8,)), None),
+    ("markers", [numpy.uint64(1), 2], None),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "message"), _VALUES)
+def test_both_classes_check_their_values_alike(
+    name: str, value: object, message: str | None
+) -> None:
+    """``ChevronState(...)`` from values: both engines take the same values and store them
+    alike (ints, sorted codes), and refuse the others with the same error."""
+    s = start("pacru", 2)
+    values: list[Any] = [getattr(s, n) for n in _NAMES]
+    values[_NAMES.index(name)] = value
+    states = []
+    for cls in (NATIVE, PythonChevronState, ChevronState):  # the last: the engine in use
+        if message is None:
+            states.append(cls(*values))
+        else:
+            with pytest.raises(pacru.InvalidPositionError) as caught:
+                cls(*values)
+            assert str(caught.value) == message
+    if states:
+        nat, py, _ = states
+        assert nat._values()[:10] == py._values()[:10]
+        for state in states:
+            assert all(type(m) is int for m in state.markers)
+            assert state.chevrons == tuple(tuple(sorted(seat)) for seat in state.chevrons)
+
+
+def test_both_classes_refuse_what_is_no_value_alike() -> None:
+    s = start("pacru", 2)
+    cases: list[tuple[str, object]] = [
+        ("players", ["green", "yellow"]),
+        ("to_move", None),
+        ("to_move", 1.5),
+        ("ply", "3"),
+        ("markers", 5),
+        ("rules", attrs.evolve(s.rules, game="chess")),
+        ("rules", attrs.evolve(s.rules, meeting_rule="new")),
+    ]
+    for name, value in cases:
+        values: list[Any] = [getattr(s, n) for n in _NAMES]
+        values[_NAMES.index(name)] = value
+        with pytest.raises((TypeError, ValueError)) as theirs:
+            NATIVE(*values)
+        with pytest.raises((TypeError, ValueError)) as ours:
+            PythonChevronState(*values)
+        assert (type(ours.value), str(ours.value)) == (type(theirs.value), str(theirs.value))
+
+
+def test_an_outcome_is_kept_as_the_native_engine_keeps_it() -> None:
+    """The winners of a given outcome that are players, in turn order, on both engines."""
+    s = start("pacru", 2)
+    given = pacru.Outcome(pacru.Termination.MOVE_CAP, ("yellow", "nobody", "green"))
+    classes: tuple[Any, ...] = (NATIVE, PythonChevronState)
+    for cls in classes:
+        state = cls(*(getattr(s, n) for n in _NAMES), given)
+        assert state.outcome == pacru.Outcome(pacru.Termination.MOVE_CAP, ("green", "yellow"))
+
+
 def test_the_error_path_is_the_python_engines() -> None:
     nat = native.native_state(start("pacru", 2))
     py = python_copy(nat)

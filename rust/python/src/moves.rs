@@ -285,20 +285,20 @@ impl Moves {
     }
 
     /// The index of `value` in the list (within `start..stop`); `ValueError` if absent:
-    /// `collections.abc.Sequence.index`, as the Python engine's list has it.
-    #[pyo3(signature = (value, start = None, stop = None))]
+    /// `list.index`, as the Python engine's list has it (`pacru.LegalMoves.index`, called
+    /// with this list: the same bounds, errors and messages).
+    #[pyo3(signature = (value, /, *bounds))]
     fn index<'py>(
         slf: &Bound<'py, Self>,
         value: &Bound<'py, PyAny>,
-        start: Option<&Bound<'py, PyAny>>,
-        stop: Option<&Bound<'py, PyAny>>,
+        bounds: &Bound<'py, PyTuple>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
-        let start = match start {
-            Some(start) => start.clone(),
-            None => 0i32.into_pyobject(py)?.into_any(),
-        };
-        sequence_method(py, "index")?.call1((slf, value, start, stop))
+        let mut args = vec![slf.clone().into_any(), value.clone()];
+        args.extend(bounds.iter());
+        pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
+            .getattr(intern!(py, "index"))?
+            .call1(PyTuple::new(py, args)?)
     }
 
     /// How often `value` is in the list: `collections.abc.Sequence.count`, as the Python

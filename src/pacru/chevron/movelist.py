@@ -40,13 +40,14 @@ are values: a move without relinquished fields is built once and shared
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, pairwise
 from math import comb
 from operator import index as _index
 from operator import itemgetter
-from typing import Final, NoReturn, Self, overload
+from typing import Final, NoReturn, Self, SupportsIndex, overload
 
 from attrs.exceptions import FrozenInstanceError
 
@@ -460,6 +461,25 @@ class LegalMoves(Sequence[Move]):
             move = _move_or_none(move)
         return self._impl.contains(move)
 
+    def index(
+        self, value: object, start: SupportsIndex = 0, stop: SupportsIndex = sys.maxsize, /
+    ) -> int:
+        """The index of ``value`` in the list, from ``start`` up to ``stop``, as :meth:`list.index`.
+
+        ``start`` and ``stop`` are integers (any type :func:`operator.index` takes;
+        negative counts from the end), given by position only.
+
+        Raises:
+            ValueError: ``value`` is not in the list (within the bounds).
+            TypeError: a bound that is not an integer (None included).
+        """
+        low, high, _ = slice(_slice_bound(start), _slice_bound(stop)).indices(len(self))
+        for i in range(low, high):
+            item = self[i]
+            if item is value or item == value:
+                return i
+        raise ValueError(f"{value!r} is not in list")
+
     def family_of(self, move: Move) -> Family | None:
         """The family a move would belong to (same chevron, target/turn, capture), if any."""
         return self._impl.family_of(move)
@@ -530,6 +550,14 @@ class LegalMoves(Sequence[Move]):
     def pass_only(cls) -> LegalMoves:
         """Only ``pass`` {S-R2, A-R10}."""
         return _PASS_LIST
+
+
+def _slice_bound(value: SupportsIndex) -> int:
+    """A bound of :meth:`LegalMoves.index`, as :meth:`list.index` takes it (None refused)."""
+    try:
+        return _index(value)
+    except TypeError:
+        raise TypeError("slice indices must be integers or have an __index__ method") from None
 
 
 def _read_only(*args: object) -> NoReturn:

@@ -38,7 +38,14 @@ from typing import Final
 
 from pacru.base import MAX_COLOUR_NAME, Outcome
 from pacru.chevron.position import adjudication, format_position
-from pacru.chevron.rules import COUNTER_MAX, SUPPLY, rules_for
+from pacru.chevron.rules import (
+    COUNTER_MAX,
+    GAMES,
+    MEETING_RULES,
+    SUPPLY,
+    Rules,
+    rules_for,
+)
 from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError, NotationError
 from pacru.geometry import Direction, parse_field
@@ -56,8 +63,11 @@ __all__ = [
 #: so even four such names, a marker on every free field and every option stay
 #: under 1,500 characters (a test builds that position).
 MAX_POSITION_TEXT: Final = 4096
-#: Most digits of a number (``ply``, ``idle``, ...); no game comes near 10**30 plies.
-MAX_NUMBER_DIGITS: Final = 30
+#: Most digits of a number (``ply``, ``idle``, ...), leading zeros aside: those of
+#: :data:`~pacru.chevron.rules.COUNTER_MAX`, the most any engine counts.
+MAX_NUMBER_DIGITS: Final = len(str(COUNTER_MAX))
+#: Characters of a long typed value an error quotes (its start).
+_SHOWN: Final = 20
 _KEYS: Final = (
     "players",
     "turn",
@@ -76,6 +86,8 @@ _CHEVRON_RE: Final = re.compile(r"([a-i][1-9])(ne|nw|se|sw|n|e|s|w)")
 
 
 def _groups(value: str, key: str, players: tuple[str, ...]) -> dict[int, list[str]]:
+    # ``value`` as typed: the colours are matched lower-cased, the items are returned as
+    # typed (each reader lower-cases what it matches), so that errors quote the text.
     out: dict[int, list[str]] = {}
     if value == "-":
         return out
@@ -83,24 +95,70 @@ def _groups(value: str, key: str, players: tuple[str, ...]) -> dict[int, list[st
         colour, sep, items = group.partition(":")
         if not sep or not items:
             raise NotationError(f"{key}: expected colour:item,item;..., got {group[:30]!r}", value)
-        if colour not in players:
+        if colour.lower() not in players:
             raise InvalidPositionError(
                 f"{key}: {colour!r} is not one of the players ({', '.join(players)})"
             )
-        seat = players.index(colour)
+        seat = players.index(colour.lower())
         if seat in out:
             raise InvalidPositionError(f"{key}: {colour} is listed twice")
         out[seat] = items.split(",")
     return out
 
 
+def _shown(value: str) -> str:
+    """``value`` quoted as typed, its start only when it is long."""
+    if len(value) <= 2 * _SHOWN:
+        return repr(value)
+    return f"{value[:_SHOWN]!r}... ({len(value)} characters)"
+
+
 def _int(value: str, key: str) -> int:
+    """The count ``key=value`` gives (``value`` as typed).
+
+    Raises:
+        NotationError: ``value`` is not written in ASCII digits.
+        InvalidPositionError: it is larger than :data:`COUNTER_MAX`, the most any
+            engine counts (leading zeros aside, a number of more than
+            :data:`MAX_NUMBER_DIGITS` digits is not read).
+    """
     # ASCII only: str.isdigit() accepts "²" (int() then fails) and other scripts' digits.
-    # The length bound leaves room for play to go on from any number it accepts: a
-    # count read back as 10**9 - 1 is written as 10**9 one move later.
-    if not (value.isascii() and value.isdigit()) or len(value) > MAX_NUMBER_DIGITS:
-        raise NotationError(f"{key} must be a whole number, not {value[:20]!r}", value)
-    return int(value)
+    if not (value.isascii() and value.isdigit()):
+        raise NotationError(f"{key} must be a whole number, not {_shown(value)}", value)
+    digits = value.lstrip("0")
+    if len(digits) > MAX_NUMBER_DIGITS or int(digits or "0") > COUNTER_MAX:
+        raise InvalidPositionError(
+            f"{key} is too large: at most {COUNTER_MAX}, not {_shown(value)}"
+        )
+    return int(digits or "0")
+
+
+def _rules(typed_game: str, values: dict[str, str]) -> Rules:
+    """The rules of the game named ``typed_game`` with the options of ``values`` (as typed).
+
+    Raises:
+        NotationError: a count not written in digits.
+        InvalidPositionError: an unknown game or meeting rule, an option the game
+            does not have, a count out of range.
+    """
+    game = typed_game.lower()
+    if game not in GAMES:
+        raise InvalidPositionError(
+            f"unknown chevron game {typed_game[:20]!r}; valid: {', '.join(GAMES)}"
+        )
+    meeting_rule = values.get("meeting_rule", "2011")
+    if meeting_rule.lower() not in MEETING_RULES:
+        raise InvalidPositionError(
+            f"meeting_rule must be one of {', '.join(MEETING_RULES)}, not {_shown(meeting_rule)}"
+        )
+    move_cap = _int(values["move_cap"], "move_cap") if "move_cap" in values else None
+    idle_rounds = _int(values.get("idle_rounds", "81"), "idle_rounds")
+    try:
+        return rules_for(
+            game, meeting_rule=meeting_rule.lower(), move_cap=move_cap, idle_rounds=idle_rounds
+        )
+    except ValueError as err:
+        raise InvalidPositionError(str(err)) from None
 
 
 def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
@@ -123,22 +181,25 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     """
     if len(text) > MAX_POSITION_TEXT:
         raise NotationError(f"position longer than {MAX_POSITION_TEXT} characters", text)
-    words = text.strip().lower().split()
+    # The words as typed: each part is lower-cased where it is matched, and an error
+    # quotes it as the user wrote it ("'z9N' is not a field").
+    words = text.split()
     if not words:
         raise NotationError("empty position", text)
-    game, values = words[0], {}
+    game, values = words[0].lower(), {}
     for word in words[1:]:
-        key, sep, value = word.partition("=")
+        typed_key, sep, value = word.partition("=")
+        key = typed_key.lower()
         if not sep or key not in _KEYS:
             raise NotationError(
-                f"unknown position key {key[:20]!r}; keys: {', '.join(_KEYS)}", text
+                f"unknown position key {typed_key[:20]!r}; keys: {', '.join(_KEYS)}", text
             )
         if key in values:
             raise NotationError(f"position key {key} given twice", text)
         values[key] = value
     if "players" not in values:
         raise NotationError("a position needs players=colour,colour,...", text)
-    players = tuple(values["players"].split(","))
+    players = tuple(values["players"].lower().split(","))
     if not 2 <= len(players) <= 4:
         raise InvalidPositionError(f"{game} is played by 2, 3 or 4 players, not {len(players)}")
     if len(set(players)) != len(players) or not all(
@@ -147,23 +208,13 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
         raise NotationError(
             f"players must be distinct colour words: {values['players'][:40]!r}", text
         )
-    try:
-        rules = rules_for(
-            game,
-            meeting_rule=values.get("meeting_rule", "2011"),
-            move_cap=_int(values["move_cap"], "move_cap") if "move_cap" in values else None,
-            idle_rounds=_int(values.get("idle_rounds", "81"), "idle_rounds"),
-        )
-    except NotationError:
-        raise
-    except ValueError as err:
-        raise InvalidPositionError(str(err)) from None
+    rules = _rules(words[0], values)
 
     def seat_of(key: str) -> int:
         colour = values[key]
-        if colour not in players:
+        if colour.lower() not in players:
             raise InvalidPositionError(f"{key}: {colour!r} is not a player")
-        return players.index(colour)
+        return players.index(colour.lower())
 
     n = len(players)
     to_move = seat_of("turn") if "turn" in values else 0
@@ -179,14 +230,14 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     for seat, items in _groups(values.get("chevrons", "-"), "chevrons", players).items():
         codes = []
         for item in items:
-            m = _CHEVRON_RE.fullmatch(item)
+            m = _CHEVRON_RE.fullmatch(item.lower())
             if not m:
                 raise NotationError(
                     f"chevrons: {item[:20]!r} is not a field and facing such as e4N or i9SW", text
                 )
             f = parse_field(m.group(1))
             if occupied >> f & 1:
-                raise InvalidPositionError(f"chevrons: two chevrons on {m.group(1)}")
+                raise InvalidPositionError(f"chevrons: two chevrons on {item[:2]}")
             occupied |= 1 << f
             codes.append(f * 8 + Direction[m.group(2).upper()])
         chevrons[seat] = tuple(sorted(codes))
@@ -194,11 +245,11 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     for colour in values.get("out", "").split(",") if values.get("out") else ():
         if not rules.pacru:
             raise InvalidPositionError("only Pacru eliminates players (out=)")
-        if colour not in players:
+        if colour.lower() not in players:
             raise InvalidPositionError(f"out: {colour!r} is not a player")
-        if chevrons[players.index(colour)]:
+        if chevrons[players.index(colour.lower())]:
             raise InvalidPositionError(f"out: {colour} still has chevrons")
-        out |= 1 << players.index(colour)
+        out |= 1 << players.index(colour.lower())
     trigger = -1
     if "trigger" in values:
         if not rules.azacru:
@@ -208,9 +259,6 @@ def parse_position(text: str, adjudicate: bool = True) -> ChevronState:
     if idle and not rules.lookahead_end:
         raise InvalidPositionError("only Lilacru and Shacru count idle plies (idle=, D33)")
     ply = _int(values.get("ply", "0"), "ply")
-    for key, count in (("idle", idle), ("ply", ply)):
-        if count > COUNTER_MAX:
-            raise InvalidPositionError(f"{key} must be at most {COUNTER_MAX}, not {count}")
     marks = tuple(markers)
     chevs = tuple(chevrons)
     outcome: Outcome | None = None

@@ -96,6 +96,8 @@ _BASE: Final[Mapping[str, Rules]] = MappingProxyType(
         ),
     }
 )
+#: The chevron games' names, in the order of :data:`pacru.CHEVRON_GAMES`.
+GAMES: Final = tuple(_BASE)
 
 
 def rules_for(
@@ -109,7 +111,7 @@ def rules_for(
     """
     base = _BASE.get(game)
     if base is None:
-        raise ValueError(f"unknown chevron game {game!r}; valid: {', '.join(_BASE)}")
+        raise ValueError(f"unknown chevron game {game!r}; valid: {', '.join(GAMES)}")
     if meeting_rule not in MEETING_RULES:
         raise ValueError(
             f"meeting_rule must be one of {', '.join(MEETING_RULES)}, not {meeting_rule!r}"

@@ -82,6 +82,17 @@ class ChevronState(GameState[Move]):
     counters (a few hundred bytes, whatever the ply). Fields are named
     (``"e5"``) or indices 0..80 (``a1 = 0``, row-major from rank 1).
 
+    Built from its values, ``ChevronState(rules, players, markers, chevrons,
+    to_move, out=0, trigger=-1, idle=0, ply=0, outcome=None)`` (the
+    attributes below), a state takes any integer :func:`operator.index`
+    accepts and checks the values alike on both engines: it raises
+    :class:`~pacru.InvalidPositionError` for a count outside
+    ``0..2**64 - 1``, a seat (``to_move``, ``out``, ``trigger``) outside
+    the players, a player count outside 2..4, a marker outside the board or
+    of two colours, a chevron code above 647 or two chevrons on a field, and
+    ``TypeError`` for players that are not a tuple or a value that is not an
+    integer. The play's own positions are not checked again.
+
     Attributes:
         rules: the game and its options (:class:`pacru.chevron.rules.Rules`).
         players: colour names in turn order.

@@ -240,13 +240,18 @@ def game_of(tags: Mapping[str, str]) -> str:
     Raises:
         SetupError: neither is there (reason ``no-game``).
     """
+    return _typed_game(tags).strip().lower()
+
+
+def _typed_game(tags: Mapping[str, str]) -> str:
+    """The game as the record names it (the Game tag, else the Position's first word)."""
     game = tags.get("Game")
     if game is None:
         words = tags.get("Position", "").split()
         if not words:
             raise SetupError("a record needs a Game tag", "no-game")
         game = words[0]
-    return game.strip().lower()
+    return game
 
 
 def _players(tags: Mapping[str, str]) -> tuple[str, ...]:
@@ -265,7 +270,8 @@ def start_state(tags: Mapping[str, str]) -> GameState[Any]:
 
     game = game_of(tags)
     if game not in GAMES:
-        raise SetupError(f"unknown game {game[:20]!r}; games: {', '.join(GAMES)}", "no-game")
+        typed = _typed_game(tags).strip()
+        raise SetupError(f"unknown game {typed[:20]!r}; games: {', '.join(GAMES)}", "no-game")
     players = _players(tags)
     position = tags.get("Position")
     try:
@@ -290,6 +296,24 @@ def start_state(tags: Mapping[str, str]) -> GameState[Any]:
         raise SetupError(str(err)) from None
 
 
+def _count(tag: str, value: str) -> int:
+    """The number a MoveCap or IdleRounds tag gives (``value`` as typed).
+
+    Raises:
+        SetupError: not written in ASCII digits, or larger than the engines count
+            (:data:`pacru.chevron.rules.COUNTER_MAX`).
+    """
+    from pacru.chevron.rules import COUNTER_MAX
+
+    shown = repr(value) if len(value) <= 40 else f"{value[:20]!r}... ({len(value)} characters)"
+    if not (value.isascii() and value.isdigit()):
+        raise SetupError(f"{tag} must be a whole number, not {shown}")
+    digits = value.lstrip("0") or "0"
+    if len(digits) > len(str(COUNTER_MAX)) or int(digits) > COUNTER_MAX:
+        raise SetupError(f"{tag} is too large: at most {COUNTER_MAX}, not {shown}")
+    return int(digits)
+
+
 def _chevron_start(tags: Mapping[str, str], game: str, players: tuple[str, ...]) -> GameState[Any]:
     from pacru.chevron.setup import LAYOUTS, SEAT_COLOURS, new_game
 
@@ -298,9 +322,7 @@ def _chevron_start(tags: Mapping[str, str], game: str, players: tuple[str, ...])
         value = tags.get(tag)
         if value is not None:
             if option in _INT_OPTIONS:
-                if not (value.isascii() and value.isdigit()) or len(value) > 9:
-                    raise SetupError(f"{tag} must be a whole number, not {value[:20]!r}")
-                options[option] = int(value)
+                options[option] = _count(tag, value)
             else:
                 options[option] = value
     layout = tags.get("StartLayout", "standard")
