@@ -371,16 +371,20 @@ def test_ctrl_c_during_play_exits_130_without_traceback(
     assert capsys.readouterr().err == "pacru: error: interrupted\n"
 
 
+@pytest.mark.parametrize(
+    "argv", [["play", "shacru", "--seed", "1"], ["show", "pacru"], ["show", "lsd", "--players", "3"]]
+)
 def test_closed_output_pipe_stops_quietly(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``pacru play ... | head``: the reader left; no traceback, exit status 1."""
+    """``pacru play ... | head``, ``pacru show ... | head``: the reader left; no traceback,
+    exit status 1, whichever command was writing."""
 
     def broken(*_: object, **__: object) -> None:
         raise BrokenPipeError
 
     monkeypatch.setattr(_ui.Output, "line", broken)
-    assert main(["play", "shacru", "--seed", "1"]) == 1
+    assert main(argv) == 1
     assert capsys.readouterr().err == ""
 
 

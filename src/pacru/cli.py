@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -47,8 +48,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A bot given as package.module:ClassName (play, match, selfplay) is found in the
     # current directory, as `python -m` would find it.
     find_bots_in_cwd()
-    status: int = func(args)
+    try:
+        status: int = func(args)
+    except BrokenPipeError:
+        # The reader went away (`pacru show game.txt | head`): stop quietly, as rich does,
+        # whichever command was writing.
+        _silence_stdout()
+        return 1
     return status
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's final flush cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,9 +33,7 @@ on standard error, never a traceback.
 from __future__ import annotations
 
 import argparse
-import os
 import random
-import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -197,10 +195,6 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         out.line()
         out.error("interrupted")
         return 130
-    except BrokenPipeError:
-        # The reader went away (`pacru play ... | head`): stop quietly, as rich does.
-        _silence_stdout()
-        return 1
 
 
 def _start(args: argparse.Namespace) -> GameState[Any]:
@@ -287,15 +281,6 @@ def _bots(specs: Sequence[str], state: GameState[Any], seed: int) -> dict[str, A
         seat_seed = seed + 1 + state.players.index(colour)
         bots[colour] = command_bot(spec, seat_seed, state.game, given=f"--bot {item}")
     return bots
-
-
-def _silence_stdout() -> None:
-    """Point standard output at /dev/null so the interpreter's final flush cannot fail."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def _play(
