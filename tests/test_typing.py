@@ -8,7 +8,7 @@ and check the same values at run time.
 
 from __future__ import annotations
 
-from typing import assert_type
+from typing import Literal, assert_type
 
 import pytest
 
@@ -101,3 +101,8 @@ def test_a_game_from_any_state_is_a_game_of_either() -> None:
     assert_type(Game(pacru.new_game("pacru")), Game[Move])
     assert_type(Game(pacru.new_game("lsd")), Game[LsdMove])
     assert line.state == root
+
+
+def test_the_engine_is_one_of_two_names() -> None:
+    assert_type(pacru.ENGINE, Literal["native", "python"])
+    assert pacru.ENGINE in ("native", "python")

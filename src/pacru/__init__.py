@@ -23,6 +23,7 @@ from pacru._status import Status
 from pacru.base import GameState, Outcome, Termination
 from pacru.base import MoveT as _MoveT
 from pacru.chevron import engine as _engine
+from pacru.chevron.engine import EngineName as _EngineName
 from pacru.chevron.move import Move, MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.state import Chevron, ChevronState
@@ -75,11 +76,11 @@ def __dir__() -> list[str]:
 #: The chevron games' engine in use: ``"native"`` (the Rust extension ``pacru._native``) or
 #: ``"python"`` (the pure-Python engine: the package was built without the extension, or the
 #: environment variable ``PACRU_ENGINE=python`` was set at import). Both give the same moves,
-#: positions and outcomes (:mod:`pacru.chevron.engine`).
-ENGINE: str = _engine.ENGINE
+#: positions and outcomes (:mod:`pacru.chevron.engine`). ``pacru --version`` says which, and why.
+ENGINE: _EngineName = _engine.ENGINE
 
 
-def status(state: GameState[_MoveT]) -> Status:
+def status(state: AnyState | GameState[_MoveT]) -> Status:
     """The named problems of ``state``'s position: ``state.status()`` (:class:`Status`).
 
     ``Status.VALID`` (no flag) for a position that play can reach; see

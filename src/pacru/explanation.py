@@ -29,6 +29,7 @@ import attrs
 
 if TYPE_CHECKING:
     from pacru.base import GameState, MoveT
+    from pacru.games import AnyState
 
 __all__ = ["MAX_ALTERNATIVES", "Explanation", "explain"]
 
@@ -73,7 +74,7 @@ class Explanation:
         return text
 
 
-def explain(state: GameState[MoveT], move_text: str) -> Explanation:
+def explain(state: AnyState | GameState[MoveT], move_text: str) -> Explanation:
     """Why ``move_text`` is or is not legal in ``state``, and what it would do.
 
     Never raises for bad move text: that is an explanation too (rule
