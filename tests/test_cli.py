@@ -448,4 +448,4 @@ def test_new_game_lists_only_the_options_of_its_game(game: str, valid: str) -> N
         f"valid options: start_layout, turn_order, first_player, colours, {valid}"
     )
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-        pacru.new_game(game, bogus=1)
+        pacru.new_game(game, bogus=1)  # type: ignore[call-overload]

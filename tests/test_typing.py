@@ -130,8 +130,8 @@ def test_the_options_are_typed_dicts() -> None:
     assert_type(state.options(), Mapping[str, object])
     with pytest.raises(ValueError, match="unknown option"):
         pacru.new_game("shacru", idle_round=3)  # type: ignore[call-overload]
-    with pytest.raises(ValueError, match="meeting_rule must be one of"):
-        pacru.new_game("pacru", meeting_rule="2012")  # type: ignore[call-overload]
+    with pytest.raises(ValueError, match="move_cap must be a positive number of plies"):
+        pacru.new_game("pacru", move_cap="9")  # type: ignore[call-overload]
     name: str = "lsd"
     # A name known at run time takes either game's options; the game refuses the other's.
     assert_type(pacru.new_game(name, row_length=3), pacru.AnyState)

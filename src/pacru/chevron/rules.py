@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Final, Literal, SupportsIndex, TypedDict
+from typing import Final, SupportsIndex, TypedDict
 
 import attrs
 
@@ -57,16 +57,18 @@ class ChevronOptions(TypedDict, total=False):
     option the game does not have, an unknown colour, a ``move_cap`` below 1.
     """
 
-    #: The starting layout (:data:`pacru.chevron.setup.LAYOUTS`).
-    start_layout: Literal["standard", "ap-legacy-2p", "abstractplay"]
+    #: The starting layout: ``"standard"``, ``"ap-legacy-2p"`` or ``"abstractplay"``
+    #: (:data:`pacru.chevron.setup.LAYOUTS`; a ``str``, as position strings and records
+    #: name it).
+    start_layout: str
     #: One colour name per seat, in the layout's seat order.
     colours: Sequence[str] | None
     #: The colour that moves first.
     first_player: str | None
     #: Every colour, in the order they move (overrides ``first_player``).
     turn_order: Sequence[str] | None
-    #: Pacru's meeting rule (:data:`MEETING_RULES`).
-    meeting_rule: Literal["2011", "original"]
+    #: Pacru's meeting rule: ``"2011"`` or ``"original"`` (:data:`MEETING_RULES`).
+    meeting_rule: str
     #: Pacru and Azacru: end without a winner after this many plies (any integer type).
     move_cap: SupportsIndex | None
     #: Lilacru and Shacru: end after this many rounds without a field acquired.

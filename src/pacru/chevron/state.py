@@ -301,8 +301,8 @@ class ChevronState(GameState[Move]):
     def options(self) -> ChevronOptions:
         """The non-default rule options of this game, as keyword arguments of ``new_game``."""
         out: ChevronOptions = {}
-        if self.rules.meeting_rule == "original":  # "2011", the other rule, is the default
-            out["meeting_rule"] = "original"
+        if self.rules.meeting_rule != "2011":
+            out["meeting_rule"] = self.rules.meeting_rule
         if self.rules.move_cap is not None:
             out["move_cap"] = self.rules.move_cap
         if self.rules.idle_rounds != 81:
