@@ -67,12 +67,6 @@ def __getattr__(name: str) -> object:
     return value
 
 
-def __dir__() -> list[str]:
-    # The lazy names too (for completion before their first use); the typing helpers this
-    # module uses are imported under private names, so that they are not offered as its own.
-    return sorted({*globals(), *_LAZY})
-
-
 #: The chevron games' engine in use: ``"native"`` (the Rust extension ``pacru._native``) or
 #: ``"python"`` (the pure-Python engine: the package was built without the extension, or the
 #: environment variable ``PACRU_ENGINE=python`` was set at import). Both give the same moves,
