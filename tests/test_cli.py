@@ -290,10 +290,46 @@ def test_human_typed_reorientation_is_played_r14(
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """The version, then the engine in use (on the Python engine: why)."""
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0
-    assert capsys.readouterr().out == f"pacru {pacru.__version__}\n"
+    version, engine = capsys.readouterr().out.splitlines()
+    assert version == f"pacru {pacru.__version__}"
+    if pacru.ENGINE == "native":
+        assert engine == "engine: native"
+    else:
+        assert engine.startswith("engine: python (")
+
+
+_NO_EXTENSION = (
+    "no native engine installed: pacru was built without a Rust toolchain, "
+    "or is the pure-Python wheel"
+)
+
+
+@pytest.mark.parametrize(
+    ("engine", "hide_extension", "expected"),
+    [
+        ("python", False, "python (PACRU_ENGINE=python)"),
+        ("", True, f"python ({_NO_EXTENSION})"),
+        ("python", True, "python (PACRU_ENGINE=python)"),
+    ],
+)
+def test_version_says_why_the_engine_is_python(
+    engine: str, hide_extension: bool, expected: str
+) -> None:
+    """``python -m pacru --version`` names the Python engine's cause: PACRU_ENGINE, or an
+    install without the extension (hidden here as a pure-Python wheel lacks it)."""
+    hide = "import sys; sys.modules['pacru._native'] = None; " if hide_extension else ""
+    code = f"{hide}import runpy, sys; sys.argv = ['pacru', '--version']; "
+    code += "runpy.run_module('pacru', run_name='__main__')"
+    env = {**os.environ, "PYTHONPATH": str(SRC), "PACRU_ENGINE": engine}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout == f"pacru {pacru.__version__}\nengine: {expected}\n"
+    assert out.stderr == ""
 
 
 @pytest.mark.parametrize(
@@ -416,4 +452,4 @@ def test_new_game_lists_only_the_options_of_its_game(game: str, valid: str) -> N
         f"valid options: start_layout, turn_order, first_player, colours, {valid}"
     )
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
-        pacru.new_game(game, bogus=1)
+        pacru.new_game(game, bogus=1)  # type: ignore[call-overload]

@@ -140,7 +140,7 @@ def test_game_options_take_any_integer() -> None:
     with pytest.raises(ValueError, match="row_length is an int >= 2"):
         pacru.new_game("lsd", 2, row_length=True)
     with pytest.raises(ValueError, match="move_cap must be a positive number"):
-        pacru.new_game("azacru", move_cap=50.0)
+        pacru.new_game("azacru", move_cap=50.0)  # type: ignore[call-overload]
 
 
 def test_lsd_cells_take_any_integer() -> None:

@@ -73,6 +73,29 @@ def test_public_api_all_is_sorted_and_resolves() -> None:
         assert hasattr(pacru, name), name
 
 
+def test_dir_of_the_package_is_its_api_and_its_modules() -> None:
+    """``dir(pacru)`` offers ``__all__`` and the submodules; not the typing helpers
+    ``__init__`` uses (``Any``, ``TYPE_CHECKING``). The LSD names are imported on first use."""
+    code = "import pacru; print(' '.join(n for n in dir(pacru) if not n.startswith('_')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    public = set(out.stdout.split())
+    assert {"Any", "TYPE_CHECKING", "MoveT"}.isdisjoint(public)
+    assert sorted(public - set(pacru.__all__)) == [
+        "base",
+        "chevron",
+        "errors",
+        "explanation",
+        "game",
+        "games",
+        "geometry",
+    ]
+    lazy = {"LsdState", "LsdMove", "Tile", "LsdLegalMoves"}
+    assert {name for name in pacru.__all__ if not name.startswith("_")} - public == lazy
+    # In this process, where more is imported, every other public name is a submodule.
+    for name in set(dir(pacru)) - set(pacru.__all__):
+        assert name.startswith("_") or type(getattr(pacru, name)) is type(pacru), name
+
+
 def test_console_script_is_the_cli_main() -> None:
     assert PYPROJECT["project"]["scripts"] == {"pacru": "pacru.cli:main"}
     from pacru.cli import main

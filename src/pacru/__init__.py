@@ -17,11 +17,13 @@ Fields are named ``"a1"`` to ``"i9"`` or indexed 0..80 (``a1 = 0``, row-major
 from rank 1; constants :data:`pacru.geometry.E5` etc.).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from pacru._status import Status
 from pacru.base import GameState, Outcome, Termination
+from pacru.base import MoveT as _MoveT
 from pacru.chevron import engine as _engine
+from pacru.chevron.engine import EngineName as _EngineName
 from pacru.chevron.move import Move, MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.state import Chevron, ChevronState
@@ -37,7 +39,7 @@ from pacru.game import Game
 from pacru.games import CHEVRON_GAMES, GAMES, AnyState, from_position, new_game
 from pacru.geometry import Direction, field_name, parse_field
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from pacru._version import __version__
     from pacru.lsd import LsdMove, LsdState, Tile
     from pacru.lsd.movelist import LsdLegalMoves
@@ -54,7 +56,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'pacru' has no attribute {name!r}")
@@ -68,11 +70,11 @@ def __getattr__(name: str) -> Any:
 #: The chevron games' engine in use: ``"native"`` (the Rust extension ``pacru._native``) or
 #: ``"python"`` (the pure-Python engine: the package was built without the extension, or the
 #: environment variable ``PACRU_ENGINE=python`` was set at import). Both give the same moves,
-#: positions and outcomes (:mod:`pacru.chevron.engine`).
-ENGINE: str = _engine.ENGINE
+#: positions and outcomes (:mod:`pacru.chevron.engine`). ``pacru --version`` says which, and why.
+ENGINE: _EngineName = _engine.ENGINE
 
 
-def status(state: GameState[Any]) -> Status:
+def status(state: AnyState | GameState[_MoveT]) -> Status:
     """The named problems of ``state``'s position: ``state.status()`` (:class:`Status`).
 
     ``Status.VALID`` (no flag) for a position that play can reach; see

@@ -359,5 +359,9 @@ class GameState(abc.ABC, Generic[MoveT]):
         """A one-line position string; the game's ``from_position`` reads it back."""
 
     @abc.abstractmethod
-    def options(self) -> dict[str, Any]:
-        """The rule options this game was created with (keyword arguments of ``new_game``)."""
+    def options(self) -> Mapping[str, object]:
+        """The rule options this game was created with (keyword arguments of ``new_game``).
+
+        A ``dict``: a :class:`~pacru.chevron.rules.ChevronOptions` or a
+        :class:`~pacru.lsd.rules.LsdOptions` (the ``TypedDict`` of the game's options).
+        """

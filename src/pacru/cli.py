@@ -21,13 +21,37 @@ from pacru.commands._bots import find_bots_in_cwd
 __all__ = ["build_parser", "main"]
 
 
+class _Version(argparse.Action):
+    """``--version``: the version, then the chevron games' engine and why it is the Python one.
+
+    argparse's own version action would rewrap the two lines into one.
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from pacru.chevron.engine import describe
+
+        sys.stdout.write(f"pacru {__version__}\nengine: {describe()}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand registered."""
     parser = argparse.ArgumentParser(
         prog="pacru",
         description="Play, replay and check games of Lilacru, Shacru, Azacru, Pacru and LSD.",
     )
-    parser.add_argument("--version", action="version", version=f"pacru {__version__}")
+    parser.add_argument(
+        "--version", action=_Version, help="print the version and the engine in use, and exit"
+    )
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", help="what to do; 'pacru COMMAND --help' for its options"
     )

@@ -23,12 +23,13 @@ e1-e3: illegal (S-R3, beyond-power): a chevron moves one field; e1 to e3 is 2
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
 if TYPE_CHECKING:
-    from pacru.base import GameState
+    from pacru.base import GameState, MoveT
+    from pacru.games import AnyState
 
 __all__ = ["MAX_ALTERNATIVES", "Explanation", "explain"]
 
@@ -73,7 +74,7 @@ class Explanation:
         return text
 
 
-def explain(state: GameState[Any], move_text: str) -> Explanation:
+def explain(state: AnyState | GameState[MoveT], move_text: str) -> Explanation:
     """Why ``move_text`` is or is not legal in ``state``, and what it would do.
 
     Never raises for bad move text: that is an explanation too (rule

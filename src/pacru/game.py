@@ -31,15 +31,17 @@ costs              ``push``: one ``apply_move``; ``pop`` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Final, Generic, Literal, overload
+from typing import TYPE_CHECKING, Any, Final, Generic, Literal, Unpack, cast, overload
 
 from pacru.base import GameState, MoveT
 
 if TYPE_CHECKING:
     from pacru.chevron.move import Move
+    from pacru.chevron.rules import ChevronOptions
     from pacru.chevron.state import ChevronState
-    from pacru.games import ChevronGame
+    from pacru.games import AnyState, ChevronGame, GameOptions
     from pacru.lsd.moves import LsdMove
+    from pacru.lsd.rules import LsdOptions
     from pacru.lsd.state import LsdState
 
 __all__ = ["CHECKPOINT", "Game"]
@@ -47,6 +49,41 @@ __all__ = ["CHECKPOINT", "Game"]
 #: A :class:`Game` keeps the state after every ``CHECKPOINT``-th move, so going
 #: back replays fewer moves than this; memory is one state per ``CHECKPOINT`` plies.
 CHECKPOINT: Final = 32
+
+
+# A property whose type follows the game's move type: ChevronState in a Game[Move], LsdState
+# in a Game[LsdMove] (a GameState[MoveT] says less). Type checkers read the overloads of
+# __get__; at run time they are property's own.
+class _StateProperty(property):
+    @overload
+    def __get__(self, game: None, owner: type[Any] | None = None) -> _StateProperty: ...
+    @overload
+    def __get__(self, game: Game[Move], owner: type[Any] | None = None) -> ChevronState: ...
+    @overload
+    def __get__(self, game: Game[LsdMove], owner: type[Any] | None = None) -> LsdState: ...
+    @overload
+    def __get__(self, game: Game[MoveT], owner: type[Any] | None = None) -> GameState[MoveT]: ...
+    def __get__(self, game: object, owner: type[Any] | None = None) -> object:
+        return super().__get__(game, owner)
+
+
+class _OptionalStateProperty(property):
+    """As :class:`_StateProperty`, for a state that may be None."""
+
+    @overload
+    def __get__(self, game: None, owner: type[Any] | None = None) -> _OptionalStateProperty: ...
+    @overload
+    def __get__(
+        self, game: Game[Move], owner: type[Any] | None = None
+    ) -> ChevronState | None: ...
+    @overload
+    def __get__(self, game: Game[LsdMove], owner: type[Any] | None = None) -> LsdState | None: ...
+    @overload
+    def __get__(
+        self, game: Game[MoveT], owner: type[Any] | None = None
+    ) -> GameState[MoveT] | None: ...
+    def __get__(self, game: object, owner: type[Any] | None = None) -> object:
+        return super().__get__(game, owner)
 
 
 class Game(Generic[MoveT]):
@@ -83,31 +120,46 @@ class Game(Generic[MoveT]):
     ) -> None: ...
     @overload
     def __init__(self, root: GameState[MoveT], moves: Iterable[MoveT | str] = ()) -> None: ...
-    def __init__(self, root: GameState[Any], moves: Iterable[Any] = ()) -> None:
+    def __init__(
+        self,
+        root: AnyState | GameState[MoveT],
+        moves: Iterable[Move | LsdMove | MoveT | str] = (),
+    ) -> None:
         if not isinstance(root, GameState):
             raise TypeError(f"a Game starts from a GameState, not {type(root).__name__}")
+        # The overloads pair the root's game with the moves' (a ChevronState in a Game[Move]);
+        # a move of the other game is refused by push (TypeError).
+        start = cast("GameState[MoveT]", root)
         self._moves: list[MoveT] = []
         # _marks[i] is the state after CHECKPOINT * i moves (the root first);
         # _tail[j] the state after _tail_start + j moves, and _tail[-1] the current one.
-        self._marks: list[GameState[MoveT]] = [root]
-        self._tail: list[GameState[MoveT]] = [root]
+        self._marks: list[GameState[MoveT]] = [start]
+        self._tail: list[GameState[MoveT]] = [start]
         self._tail_start = 0
-        for move in moves:
+        for move in cast("Iterable[MoveT | str]", moves):
             self.push(move)
 
     # -- construction -------------------------------------------------------------------------
 
     @overload
     @classmethod
-    def new(cls, game: ChevronGame = "pacru", players: int = 2, **options: Any) -> Game[Move]: ...
+    def new(
+        cls, game: ChevronGame = "pacru", players: int = 2, **options: Unpack[ChevronOptions]
+    ) -> Game[Move]: ...
     @overload
     @classmethod
-    def new(cls, game: Literal["lsd"], players: int = 2, **options: Any) -> Game[LsdMove]: ...
+    def new(
+        cls, game: Literal["lsd"], players: int = 2, **options: Unpack[LsdOptions]
+    ) -> Game[LsdMove]: ...
     @overload
     @classmethod
-    def new(cls, game: str, players: int = 2, **options: Any) -> Game[Move] | Game[LsdMove]: ...
+    def new(
+        cls, game: str, players: int = 2, **options: Unpack[GameOptions]
+    ) -> Game[Move] | Game[LsdMove]: ...
     @classmethod
-    def new(cls, game: str = "pacru", players: int = 2, **options: Any) -> Game[Any]:
+    def new(
+        cls, game: str = "pacru", players: int = 2, **options: Unpack[GameOptions]
+    ) -> Game[Move] | Game[LsdMove]:
         """A game at the start of ``game`` (the arguments of :func:`pacru.new_game`).
 
         For type checkers it is a ``Game[Move]`` for a literal chevron game name,
@@ -122,7 +174,7 @@ class Game(Generic[MoveT]):
 
     @classmethod
     def from_position(
-        cls, text: str, moves: Iterable[Any] = (), *, adjudicate: bool = True
+        cls, text: str, moves: Iterable[Move | LsdMove | str] = (), *, adjudicate: bool = True
     ) -> Game[Move] | Game[LsdMove]:
         """A game from the position string ``text`` (:func:`pacru.from_position`), then ``moves``.
 
@@ -166,15 +218,20 @@ class Game(Generic[MoveT]):
 
     # -- the line of play ---------------------------------------------------------------------
 
-    @property
-    def root(self) -> GameState[MoveT]:
-        """The state play started from."""
+    def _root(self) -> GameState[MoveT]:
+        """The state play started from (a :class:`~pacru.ChevronState` in a ``Game[Move]``,
+        an :class:`~pacru.LsdState` in a ``Game[LsdMove]``)."""
         return self._marks[0]
 
-    @property
-    def state(self) -> GameState[MoveT]:
-        """The current state: after the last move (kept, not replayed)."""
+    root = _StateProperty(_root)
+
+    def _state(self) -> GameState[MoveT]:
+        """The current state: after the last move (kept, not replayed); a
+        :class:`~pacru.ChevronState` in a ``Game[Move]``, an :class:`~pacru.LsdState` in a
+        ``Game[LsdMove]``."""
         return self._tail[-1]
+
+    state = _StateProperty(_state)
 
     @property
     def moves(self) -> tuple[MoveT, ...]:
@@ -199,12 +256,19 @@ class Game(Generic[MoveT]):
         """
         return self.state.ply
 
-    @property
-    def previous(self) -> GameState[MoveT] | None:
+    def _previous(self) -> GameState[MoveT] | None:
         """The state before the last move, or None when no move was played from the root."""
         return self.state_at(len(self._moves) - 1) if self._moves else None
 
-    def push(self, move: MoveT | str) -> GameState[MoveT]:
+    previous = _OptionalStateProperty(_previous)
+
+    @overload
+    def push(self: Game[Move], move: Move | str) -> ChevronState: ...
+    @overload
+    def push(self: Game[LsdMove], move: LsdMove | str) -> LsdState: ...
+    @overload
+    def push(self, move: MoveT | str) -> GameState[MoveT]: ...
+    def push(self, move: Move | LsdMove | MoveT | str) -> AnyState | GameState[MoveT]:
         """Play ``move`` (an object or its text) and return the new current state.
 
         Raises:
@@ -213,7 +277,9 @@ class Game(Generic[MoveT]):
             GameOverError: the game is over.
         """
         state = self._tail[-1]
-        after = state.apply_move(move)
+        # The overloads pair the move with the game (a Move in a Game[Move]); a move of the
+        # other game is refused by apply_move (TypeError).
+        after = state.apply_move(cast("MoveT | str", move))
         # The new state knows the move it was made by (a text is parsed once, by apply_move).
         played = after.last_move
         assert played is not None  # every apply_move records its move
@@ -248,7 +314,13 @@ class Game(Generic[MoveT]):
             self._tail_start = start
         return move
 
-    def state_at(self, ply: int) -> GameState[MoveT]:
+    @overload
+    def state_at(self: Game[Move], ply: int) -> ChevronState: ...
+    @overload
+    def state_at(self: Game[LsdMove], ply: int) -> LsdState: ...
+    @overload
+    def state_at(self, ply: int) -> GameState[MoveT]: ...
+    def state_at(self, ply: int) -> AnyState | GameState[MoveT]:
         """The state after the first ``ply`` moves of :attr:`moves` (0: the root).
 
         Negative ``ply`` counts from the end, as an index: ``-1`` is the current
@@ -275,7 +347,13 @@ class Game(Generic[MoveT]):
             states.append(state)
         return states
 
-    def __iter__(self) -> Iterator[GameState[MoveT]]:
+    @overload
+    def __iter__(self: Game[Move]) -> Iterator[ChevronState]: ...
+    @overload
+    def __iter__(self: Game[LsdMove]) -> Iterator[LsdState]: ...
+    @overload
+    def __iter__(self) -> Iterator[GameState[MoveT]]: ...
+    def __iter__(self) -> Iterator[AnyState | GameState[MoveT]]:
         """The states from the root to the current one: ``len(game) + 1`` of them."""
         n = len(self._moves)
         for start in range(0, n + 1, CHECKPOINT):

@@ -8,13 +8,19 @@ first use, so ``import pacru`` stays cheap.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Final, Literal, TypeAlias, overload
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias, Unpack, cast, overload
 
 from pacru.errors import NotationError
 
 if TYPE_CHECKING:
+    from pacru.chevron.rules import ChevronOptions
     from pacru.chevron.state import ChevronState
+    from pacru.lsd.rules import LsdOptions
     from pacru.lsd.state import LsdState
+
+    class GameOptions(ChevronOptions, LsdOptions, total=False):
+        """Any game's options, for a game named at run time: the keys of both (the game
+        refuses, with a ``ValueError``, those it does not have)."""
 
 __all__ = [
     "CHEVRON_GAMES",
@@ -40,17 +46,21 @@ AnyState: TypeAlias = "ChevronState | LsdState"
 
 
 @overload
-def new_game(game: ChevronGame, players: int = 2, **options: Any) -> ChevronState: ...
+def new_game(
+    game: ChevronGame, players: int = 2, **options: Unpack[ChevronOptions]
+) -> ChevronState: ...
 @overload
-def new_game(game: Literal["lsd"], players: int = 2, **options: Any) -> LsdState: ...
+def new_game(game: Literal["lsd"], players: int = 2, **options: Unpack[LsdOptions]) -> LsdState: ...
 @overload
-def new_game(game: str, players: int = 2, **options: Any) -> AnyState: ...
-def new_game(game: str, players: int = 2, **options: Any) -> AnyState:
+def new_game(game: str, players: int = 2, **options: Unpack[GameOptions]) -> AnyState: ...
+def new_game(game: str, players: int = 2, **options: Unpack[GameOptions]) -> AnyState:
     """The starting position of ``game`` for ``players`` players.
 
     For type checkers the result is a :class:`~pacru.ChevronState` for a literal
     chevron game name, an :class:`~pacru.LsdState` for ``"lsd"`` and
-    :data:`AnyState` (their union) for any other ``str``.
+    :data:`AnyState` (their union) for any other ``str``; the options are those of
+    :class:`~pacru.chevron.rules.ChevronOptions` and :class:`~pacru.lsd.rules.LsdOptions`
+    (each a ``TypedDict``: a misspelt option or a value of the wrong type is a type error).
 
     Args:
         game: ``"lilacru"``, ``"shacru"``, ``"azacru"``, ``"pacru"`` or ``"lsd"``.
@@ -68,14 +78,15 @@ def new_game(game: str, players: int = 2, **options: Any) -> AnyState:
             the valid ones.
     """
     name = game.lower() if isinstance(game, str) else game
+    # Each game refuses (ValueError) the options of the other: the casts check nothing.
     if name in CHEVRON_GAMES:
         from pacru.chevron.setup import new_game as new_chevron_game
 
-        return new_chevron_game(name, players, **options)
+        return new_chevron_game(name, players, **cast("ChevronOptions", options))
     if name == "lsd":
         from pacru.lsd import new_game as new_lsd_game
 
-        return new_lsd_game(players, **options)
+        return new_lsd_game(players, **cast("LsdOptions", options))
     raise ValueError(f"unknown game {game!r}; valid games: {', '.join(GAMES)}")
 
 

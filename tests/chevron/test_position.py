@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import pacru
@@ -57,7 +59,7 @@ def test_legacy_layout_round_trips() -> None:
 
 
 @pytest.mark.parametrize("option", [{"idle_rounds": 5}, {"meeting_rule": "original"}])
-def test_options_are_written_and_read_back(option: dict[str, object]) -> None:
+def test_options_are_written_and_read_back(option: dict[str, Any]) -> None:
     game = "shacru" if "idle_rounds" in option else "pacru"
     state = pacru.new_game(game, 2, **option)
     text = state.to_position()

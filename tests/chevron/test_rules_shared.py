@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 from pacru import ChevronState, new_game
 
 
-def rules(game: str, players: int, **options: object) -> object:
+def rules(game: str, players: int, **options: Any) -> object:
     state = new_game(game, players, **options)
     assert isinstance(state, ChevronState)
     return state.rules

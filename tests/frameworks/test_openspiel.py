@@ -48,7 +48,9 @@ def test_game_type_and_info_come_from_the_encoding(game: str, players: int) -> N
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert (kind.min_num_players, kind.max_num_players) == (2, 4)
-    options = {"move_cap": pacru.openspiel.MOVE_CAP} if game in ("azacru", "pacru") else {}
+    options: dict[str, Any] = (
+        {"move_cap": pacru.openspiel.MOVE_CAP} if game in ("azacru", "pacru") else {}
+    )
     encoding = Encoding.for_game(game, players, **options)
     assert spiel.num_players() == players
     assert spiel.num_distinct_actions() == encoding.num_actions

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -27,7 +29,7 @@ def test_ruling1_default_tile_set_is_the_table_of_3_1() -> None:
 
 def test_ruling1_tile_set_option_in_each_form() -> None:
     """RULING 1: tile_set takes TileSpecs, tuples or text; each colour gets the same set."""
-    forms: list[object] = [
+    forms: list[Iterable[TileSpec | tuple[object, ...]] | str] = [
         [TileSpec("NESW", Shape.PLUS, 3), TileSpec("N", Shape.CROSS, 1)],
         [((1, 1, 1, 1), "+", 3), ("N", "x", 1)],
         "+NESW*3,xN",
@@ -146,7 +148,7 @@ def test_3_2_defaults_are_the_recommended_rulings(players: int) -> None:
 
 def test_unknown_option_names_the_valid_ones() -> None:
     with pytest.raises(ValueError, match=re.escape("valid options: allow_rotation, colours")):
-        lsd.new_game(2, rotation=True)
+        lsd.new_game(2, rotation=True)  # type: ignore[call-arg]
 
 
 @pytest.mark.parametrize("players", [0, 1, 5, True, "2", 2.0])
@@ -178,7 +180,7 @@ def test_invalid_player_count(players: object) -> None:
         {"first_player": "blue"},
     ],
 )
-def test_invalid_option_values(options: dict[str, object]) -> None:
+def test_invalid_option_values(options: dict[str, Any]) -> None:
     with pytest.raises(ValueError):  # noqa: PT011 -- the message differs per option
         lsd.new_game(2, **options)
 

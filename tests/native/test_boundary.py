@@ -211,6 +211,19 @@ def test_the_native_engine_by_name() -> None:
     assert out.stdout.strip() == "native"
 
 
+def test_version_names_the_native_engine() -> None:
+    """``pacru --version`` (``python -m pacru``) where the extension is built: no reason given."""
+    env = {**os.environ, "PACRU_ENGINE": ""}
+    out = subprocess.run(
+        [sys.executable, "-m", "pacru", "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout == f"pacru {pacru.__version__}\nengine: native\n"
+
+
 def test_the_move_table_builds_the_moves_the_constructor_builds() -> None:
     """The native lists' moves are built without the constructor's checks: every field
     is what the constructor gives, and so are ==, hash and the text."""

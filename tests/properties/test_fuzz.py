@@ -326,7 +326,7 @@ def test_non_ascii_colours_are_refused_by_new_game() -> None:
     with pytest.raises(ValueError, match="ASCII, a letter first"):
         new_game("pacru", colours=["grün", "yellow"])
     with pytest.raises(ValueError, match="colour names"):
-        new_game("pacru", colours=[1, 2])
+        new_game("pacru", colours=[1, 2])  # type: ignore[list-item]
     state = new_game("pacru", colours=["Red", "yel-1"])
     assert from_position(state.to_position()) == state
 

@@ -198,20 +198,18 @@ def play_game(
         ValueError: not one bot per player.
         IllegalMoveError: a bot chose an illegal move.
     """
-    game: Game[Any] | None = None
-    if isinstance(state, Game):
-        game, state = state, state.state
-    table = (
-        dict(bots) if isinstance(bots, Mapping) else dict(zip(state.players, bots, strict=False))
-    )
-    if len(bots) != len(state.players) or set(table) != set(state.players):
-        raise ValueError(f"need one bot per player ({', '.join(state.players)}), got {len(bots)}")
+    game = state if isinstance(state, Game) else None
+    position: GameState[Any] = state.state if isinstance(state, Game) else state
+    players = position.players
+    table = dict(bots) if isinstance(bots, Mapping) else dict(zip(players, bots, strict=False))
+    if len(bots) != len(players) or set(table) != set(players):
+        raise ValueError(f"need one bot per player ({', '.join(players)}), got {len(bots)}")
     plies = 0
     while max_plies is None or plies < max_plies:
-        player = state.current_player
+        player = position.current_player
         if player is None:  # the game is over
             break
-        move = table[player].choose_move(state)
-        state = state.apply_move(move) if game is None else game.push(move)
+        move = table[player].choose_move(position)
+        position = position.apply_move(move) if game is None else game.push(move)
         plies += 1
-    return state
+    return position

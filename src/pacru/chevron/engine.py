@@ -17,7 +17,8 @@ outcomes. :data:`STATE_CLASS` is the class of the engine in use: what
 :func:`pacru.new_game`, :func:`pacru.from_position`, ``ChevronState(...)`` and
 unpickling build (a pickle loads on either engine).
 
-:data:`ENGINE` names the engine in use (also ``pacru.ENGINE``). The
+:data:`ENGINE` names the engine in use (also ``pacru.ENGINE``), :data:`ENGINE_REASON`
+why it is the Python one (``pacru --version`` prints both). The
 environment variable ``PACRU_ENGINE``, read once at import, picks it:
 ``python`` forces the pure-Python engine, ``native`` the Rust one (an
 ``ImportError`` when the package was built without it), and an empty or unset
@@ -37,7 +38,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Literal, TypeAlias
 
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.pystate import PythonChevronState, python_legal_moves
@@ -50,15 +51,20 @@ if TYPE_CHECKING:
 __all__ = [
     "ENGINE",
     "ENGINES",
+    "ENGINE_REASON",
     "STATE_CLASS",
+    "EngineName",
+    "describe",
     "native_module",
     "perft",
     "python_apply",
     "python_legal_moves",
 ]
 
+#: The name of an engine, for type checkers: the values of :data:`ENGINE`.
+EngineName: TypeAlias = Literal["native", "python"]
 #: The values ``PACRU_ENGINE`` may take (empty or unset: the native engine if built).
-ENGINES: Final = ("native", "python")
+ENGINES: Final[tuple[EngineName, ...]] = ("native", "python")
 
 
 def native_module() -> ModuleType | None:
@@ -70,7 +76,8 @@ def native_module() -> ModuleType | None:
     return _native
 
 
-def _choose() -> str:
+def _choose() -> tuple[EngineName, str]:
+    """The engine to use and why (empty for the native engine): PACRU_ENGINE, else the build."""
     asked = os.environ.get("PACRU_ENGINE", "").strip().lower()
     if asked and asked not in ENGINES:
         raise ValueError(
@@ -78,7 +85,7 @@ def _choose() -> str:
             f"when built), not {asked!r}"
         )
     if asked == "python":
-        return "python"
+        return "python", "PACRU_ENGINE=python"
     native = native_module()
     if native is None or not native.COMPLETE:
         if asked == "native":
@@ -86,12 +93,30 @@ def _choose() -> str:
                 "PACRU_ENGINE=native, but pacru was built without its native engine "
                 "(pacru._native); unset PACRU_ENGINE to use the Python engine"
             )
-        return "python"
-    return "native"
+        if native is None:
+            # What the build backend does without cargo; a pure-Python wheel has none either.
+            return "python", (
+                "no native engine installed: pacru was built without a Rust toolchain, "
+                "or is the pure-Python wheel"
+            )
+        return "python", "the installed native engine lacks a chevron game"
+    return "native", ""
 
 
+_CHOICE: Final = _choose()
 #: The engine in use: ``"native"`` (the Rust extension) or ``"python"``.
-ENGINE: Final[str] = _choose()
+ENGINE: Final[EngineName] = _CHOICE[0]
+#: Why the engine in use is the Python one (``""`` for the native engine):
+#: ``"PACRU_ENGINE=python"``, or that the package was installed without the extension.
+ENGINE_REASON: Final[str] = _CHOICE[1]
+
+
+def describe() -> str:
+    """The engine in use and why, in the words of ``pacru --version``.
+
+    ``"native"``, or ``"python (PACRU_ENGINE=python)"`` and the like (:data:`ENGINE_REASON`).
+    """
+    return f"{ENGINE} ({ENGINE_REASON})" if ENGINE_REASON else ENGINE
 
 
 #: The state after a legal move, from the pure-Python engine (the resolver itself, not a

@@ -16,10 +16,10 @@ Pacru       no     no     R5        change (R8), jump R9   R4..R16   R15-16
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Final
+from typing import Final, SupportsIndex, TypedDict
 
 import attrs
 
@@ -30,7 +30,15 @@ from pacru._integers import integer
 #: refused on both engines, and a move past it raises InvalidPositionError.
 COUNTER_MAX: Final = 2**64 - 1
 
-__all__ = ["MEETING_RULES", "SUPPLY", "SUPPLY_BY_PLAYERS", "Rules", "rules_for", "rules_of_key"]
+__all__ = [
+    "MEETING_RULES",
+    "SUPPLY",
+    "SUPPLY_BY_PLAYERS",
+    "ChevronOptions",
+    "Rules",
+    "rules_for",
+    "rules_of_key",
+]
 
 #: Pacru marker supply per player, by player count {R1}. A read-only mapping.
 SUPPLY: Final[Mapping[int, int]] = MappingProxyType({2: 42, 3: 28, 4: 24})
@@ -39,6 +47,32 @@ SUPPLY: Final[Mapping[int, int]] = MappingProxyType({2: 42, 3: 28, 4: 24})
 SUPPLY_BY_PLAYERS: Final[tuple[int, ...]] = tuple(SUPPLY.get(n, 0) for n in range(5))
 #: Pacru meeting rule variants {R12, D22, D48}.
 MEETING_RULES: Final = ("2011", "original")
+
+
+class ChevronOptions(TypedDict, total=False):
+    """The options of a chevron game, each optional: keyword arguments of
+    :func:`pacru.new_game` (:func:`pacru.chevron.setup.new_game` says what each does), and
+    what :meth:`pacru.ChevronState.options` returns (the rule options set to other than
+    their defaults). A value of the right type can still be refused (a ``ValueError``): an
+    option the game does not have, an unknown colour, a ``move_cap`` below 1.
+    """
+
+    #: The starting layout: ``"standard"``, ``"ap-legacy-2p"`` or ``"abstractplay"``
+    #: (:data:`pacru.chevron.setup.LAYOUTS`; a ``str``, as position strings and records
+    #: name it).
+    start_layout: str
+    #: One colour name per seat, in the layout's seat order.
+    colours: Sequence[str] | None
+    #: The colour that moves first.
+    first_player: str | None
+    #: Every colour, in the order they move (overrides ``first_player``).
+    turn_order: Sequence[str] | None
+    #: Pacru's meeting rule: ``"2011"`` or ``"original"`` (:data:`MEETING_RULES`).
+    meeting_rule: str
+    #: Pacru and Azacru: end without a winner after this many plies (any integer type).
+    move_cap: SupportsIndex | None
+    #: Lilacru and Shacru: end after this many rounds without a field acquired.
+    idle_rounds: SupportsIndex
 
 
 @attrs.frozen
@@ -101,7 +135,11 @@ GAMES: Final = tuple(_BASE)
 
 
 def rules_for(
-    game: str, *, meeting_rule: str = "2011", move_cap: int | None = None, idle_rounds: int = 81
+    game: str,
+    *,
+    meeting_rule: str = "2011",
+    move_cap: SupportsIndex | None = None,
+    idle_rounds: SupportsIndex = 81,
 ) -> Rules:
     """The :class:`Rules` of ``game`` with the given options.
 
@@ -118,6 +156,7 @@ def rules_for(
         )
     if meeting_rule != "2011" and not base.pacru:
         raise ValueError("meeting_rule applies to Pacru only")
+    cap = None
     if move_cap is not None:
         if not (base.pacru or base.azacru):
             raise ValueError("move_cap applies to Pacru and Azacru only (ruling D32)")
@@ -126,16 +165,14 @@ def rules_for(
             raise ValueError(f"move_cap must be a positive number of plies, not {move_cap!r}")
         if cap > COUNTER_MAX:
             raise ValueError(f"move_cap must be at most {COUNTER_MAX} plies, not {cap}")
-        move_cap = cap
     rounds = integer(idle_rounds)
     if rounds is None or rounds < 1:
         raise ValueError(f"idle_rounds must be a positive whole number, not {idle_rounds!r}")
     if rounds > COUNTER_MAX:
         raise ValueError(f"idle_rounds must be at most {COUNTER_MAX}, not {rounds}")
-    idle_rounds = rounds
-    if idle_rounds != 81 and not base.lookahead_end:
+    if rounds != 81 and not base.lookahead_end:
         raise ValueError("idle_rounds applies to Lilacru and Shacru only (ruling D33)")
-    return _shared(game, meeting_rule, move_cap, idle_rounds)
+    return _shared(game, meeting_rule, cap, rounds)
 
 
 @lru_cache(maxsize=64)

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final, Unpack
 
 from pacru._integers import integer
 from pacru.base import MAX_COLOUR_NAME
-from pacru.chevron.rules import rules_for
+from pacru.chevron.rules import ChevronOptions, rules_for
 from pacru.chevron.state import ChevronState
 from pacru.geometry import Direction, parse_field
 
@@ -108,7 +108,9 @@ def _check_colours(colours: Sequence[str], n: int, option: str = "colours") -> t
     return names
 
 
-def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
+def new_game(
+    game: str, players: int = 2, **options: Unpack[ChevronOptions]
+) -> ChevronState:
     """The starting position of a chevron game (ruling D1).
 
     One colour per player, the colours and the order of play chosen freely
@@ -175,8 +177,9 @@ def new_game(game: str, players: int = 2, **options: Any) -> ChevronState:
         placed = [*SEAT_CHEVRONS[seat], *([corner] if corner else [])]
         chevrons.append(tuple(sorted(parse_field(f) * 8 + Direction[d] for f, d in placed)))
     order = list(range(players))
-    if options.get("turn_order") is not None:
-        wanted = _check_colours(options["turn_order"], players, "turn_order")
+    turn_order = options.get("turn_order")
+    if turn_order is not None:
+        wanted = _check_colours(turn_order, players, "turn_order")
         if sorted(wanted) != sorted(names):
             raise ValueError(f"turn_order must list each of {', '.join(names)} once")
         order = [names.index(c) for c in wanted]

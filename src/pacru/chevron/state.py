@@ -39,6 +39,7 @@ from pacru.errors import GameOverError, NotationError
 from pacru.geometry import Direction, field_index
 
 if TYPE_CHECKING:
+    from pacru.chevron.rules import ChevronOptions
     from pacru.explanation import Explanation
 
 __all__ = ["ENGINE_STATE", "Chevron", "ChevronState"]
@@ -308,9 +309,9 @@ class ChevronState(GameState[Move]):
         """The move that produced this state; None at the start or for a loaded position."""
         return self._last
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> ChevronOptions:
         """The non-default rule options of this game, as keyword arguments of ``new_game``."""
-        out: dict[str, Any] = {}
+        out: ChevronOptions = {}
         if self.rules.meeting_rule != "2011":
             out["meeting_rule"] = self.rules.meeting_rule
         if self.rules.move_cap is not None:

@@ -36,10 +36,10 @@ notation), :mod:`.rules` (options), :mod:`.state` (the game),
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from pacru.lsd.moves import LsdMove
-from pacru.lsd.rules import DEFAULT_COLOURS, OPTION_NAMES, LsdRules, make_rules
+from pacru.lsd.rules import DEFAULT_COLOURS, OPTION_NAMES, LsdOptions, LsdRules, make_rules
 from pacru.lsd.state import LsdState
 from pacru.lsd.tiles import (
     DEFAULT_TILE_SET,
@@ -75,7 +75,7 @@ __all__ = [
 ]
 
 
-def new_game(players: int = 2, **options: Any) -> LsdState:
+def new_game(players: int = 2, **options: Unpack[LsdOptions]) -> LsdState:
     """The starting position: an empty field, full supplies, ``first_player`` to move.
 
     Args:

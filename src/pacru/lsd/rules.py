@@ -24,9 +24,9 @@ with the same options, so none of them can change it for the others.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, Final, SupportsIndex, TypedDict
 
 import attrs
 
@@ -41,6 +41,7 @@ from pacru.lsd.tiles import (
     ROTATE,
     Shade,
     TileSet,
+    TileSpec,
     face_code,
     normalize_tile_set,
     sides_to_mask,
@@ -49,6 +50,7 @@ from pacru.lsd.tiles import (
 __all__ = [
     "DEFAULT_COLOURS",
     "OPTION_NAMES",
+    "LsdOptions",
     "LsdRules",
     "check_shades",
     "default_row_length",
@@ -72,6 +74,31 @@ OPTION_NAMES: Final = (
     "tile_set",
 )
 _COLOUR_RE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+class LsdOptions(TypedDict, total=False):
+    """The options of LSD, each optional: keyword arguments of :func:`pacru.new_game`
+    (:func:`pacru.lsd.new_game` says what each does), and what
+    :meth:`pacru.LsdState.options` returns (every one, with its value). A value of the right
+    type can still be refused (a ``ValueError``): two equal colours, a ``row_length`` below 2.
+    """
+
+    #: The colour names in turn order.
+    colours: Sequence[str] | None
+    #: Each colour's icon shade (:class:`~pacru.lsd.Shade`, ``"black"``/``"white"``).
+    shades: Sequence[Shade | str] | None
+    #: The tiles each colour starts with: entries or text (:func:`~pacru.lsd.normalize_tile_set`).
+    tile_set: Iterable[TileSpec | tuple[object, ...]] | str | None
+    #: Whether tiles may be turned.
+    allow_rotation: bool
+    #: Whether a new half dot may not face an old empty side either.
+    strict_dot_matching: bool
+    #: The length of a winning row (any integer type).
+    row_length: SupportsIndex | None
+    #: Whether the shades must alternate around the table.
+    enforce_shade_alternation: bool
+    #: The colour that starts.
+    first_player: str | None
 
 
 def _fit_table(strict: bool) -> tuple[int, ...]:
@@ -201,7 +228,7 @@ class LsdRules:
                 return index
         return None
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> LsdOptions:
         """The keyword options that rebuild these rules with ``new_game``."""
         return {
             "colours": self.colours,

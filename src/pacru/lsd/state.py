@@ -74,6 +74,7 @@ from pacru.lsd.tiles import (
 
 if TYPE_CHECKING:
     from pacru.explanation import Explanation
+    from pacru.lsd.rules import LsdOptions
 
 __all__ = ["LsdState"]
 
@@ -312,7 +313,7 @@ class LsdState(GameState[LsdMove]):
 
         return format_position(self)
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> LsdOptions:
         """The options of this game: keyword arguments that rebuild it with ``new_game``."""
         return self._rules.options()
 
