@@ -408,7 +408,8 @@ def test_ctrl_c_during_play_exits_130_without_traceback(
 
 
 @pytest.mark.parametrize(
-    "argv", [["play", "shacru", "--seed", "1"], ["show", "pacru"], ["show", "lsd", "--players", "3"]]
+    "argv",
+    [["play", "shacru", "--seed", "1"], ["show", "pacru"], ["show", "lsd", "--players", "3"]],
 )
 def test_closed_output_pipe_stops_quietly(
     argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
