@@ -66,10 +66,9 @@ and per episode from that seed too (``infos["seat"]``).
 
 from __future__ import annotations
 
-import copy
 import inspect
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
@@ -98,6 +97,21 @@ __all__ = ["Opponent", "PacruVectorEnv", "is_batched_policy"]
 Floats = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.bool_]
 
+
+#: What a :class:`PacruVectorEnv` holds beyond its arguments: its games, the seeds drawn
+#: from :meth:`PacruVectorEnv.reset`'s, the Python bots (their random streams) and their
+#: moves under way, the opponent now, and Gymnasium's generator (of the next reset).
+_PROGRESS: Final = (
+    "_state",
+    "_seeds",
+    "_bots",
+    "_pending",
+    "_entries",
+    "_batched",
+    "_fused",
+    "_np_random",
+    "_np_random_seed",
+)
 
 #: A bot in every game, or a batched policy for all of them.
 Opponent = BotEntry | Sequence[BotEntry] | BatchedPolicy
@@ -145,9 +159,10 @@ class PacruVectorEnv(
         ValueError: an unknown game, player count, option, bot spec, reset rule
             or dtype, a seat out of range or the wrong number of opponents.
 
-    A ``PacruVectorEnv`` pickles and deep-copies (a new one with the same
-    arguments and opponent, before its first :meth:`reset`); a batched policy
-    is pickled with it, so it must pickle too.
+    A ``PacruVectorEnv`` pickles and deep-copies at any point: the copy holds the
+    same games, seeds, opponent and Python bots (their random streams and moves
+    under way included), so it steps on (and resets) exactly as the original; a
+    batched policy or bot is pickled with it, so it must pickle too.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
@@ -260,12 +275,9 @@ class PacruVectorEnv(
             "num_threads": threads,
             **options,
         }
-        return (_rebuild, ((game, players, num_envs, opponent, seat, max_steps), kwargs))
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> PacruVectorEnv:
-        function, args = self.__reduce__()
-        rebuilt: PacruVectorEnv = function(*copy.deepcopy(args, memo))
-        return rebuilt
+        # The rebuilt env then takes what it holds since (pickle and deepcopy set it).
+        progress = {name: getattr(self, name) for name in _PROGRESS}
+        return (_rebuild, ((game, players, num_envs, opponent, seat, max_steps), kwargs), progress)
 
     @property
     def state(self) -> VectorState:
