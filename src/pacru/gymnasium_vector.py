@@ -24,7 +24,13 @@ autoreset          ``autoreset_mode``: ``AutoresetMode.NEXT_STEP`` (default):
                    observation zeros. ``AutoresetMode.SAME_STEP`` (pgx's): a
                    game that ends restarts in the same step; the observation
                    is the new game's, ``infos["final_obs"]`` holds the end's
-                   (zeros, mask all ones) where ``infos["_final_obs"]``
+                   where ``infos["_final_obs"]``: for a game truncated by a
+                   limit, its last position seen from the learner's seat
+                   (the decision under way at a ``max_steps`` cut; at the
+                   move cap or the idle rounds, the next decision as if the
+                   limit had not ended the game), its mask the learner's
+                   legal actions there (zeros at another seat's decision);
+                   for a game ended by the rules, zeros, mask all ones
 illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
                    no game changes (check with :meth:`action_masks`)
 =================  ==========================================================
@@ -78,6 +84,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
+from pacru._vector_final import KeepingEnv, Kept, last_seen
+from pacru._vector_loop import as_dtype
 from pacru._vector_play import (
     BUILT_IN,
     Ends,
@@ -187,7 +195,8 @@ class PacruVectorEnv(
             raise ValueError(
                 f"autoreset_mode must be NEXT_STEP or SAME_STEP, not {autoreset_mode!r}"
             )
-        self.env = VectorEnv(
+        # Same-step: an env whose restarts keep a truncated game's last position (final_obs).
+        self.env = (KeepingEnv if mode == "same-step" else VectorEnv)(
             game,
             players,
             num_envs,
@@ -323,24 +332,56 @@ class PacruVectorEnv(
             RuntimeError: before the first :meth:`reset`.
         """
         turn = self._turn()
+        kept = self.env.kept if isinstance(self.env, KeepingEnv) else None
+        if kept is not None:
+            kept.clear()  # filled by this step's restarts
+        before = self.state
         if turn is not None:  # the built-in bots natively: one call for everything
-            state, rewards, seats = fused_step(self.env, self.state, actions, turn)
+            state, rewards, seats = fused_step(self.env, before, actions, turn)
             self._state = state
             infos = {"seat": seats, "_seat": self._all_true}
         else:
-            before = self.seats
-            state = self._opponents_play(self.env.step(self.state, actions))
+            learners = self.seats
+            state = self._opponents_play(self.env.step(before, actions))
             self._state = state
-            rewards = np.array(state.rewards[np.arange(self.num_envs), before], dtype=np.float32)
+            rewards = np.array(state.rewards[np.arange(self.num_envs), learners], dtype=np.float32)
             infos = self._infos()
-        if self.env.autoreset_mode == "same-step":
+        if kept is not None:  # same-step
             ended = state.terminated | state.truncated
             if ended.any():
-                final = np.empty(self.num_envs, dtype=object)
-                final[np.flatnonzero(ended)] = [self._final_obs()] * int(ended.sum())
-                infos["final_obs"] = final
+                if turn is not None and (state.truncated & ~state.terminated).any():
+                    self._replay_cuts(before, actions, state)
+                infos["final_obs"] = self._final_observations(state, kept)
                 infos["_final_obs"] = ended
         return self._observe(), rewards, state.terminated.copy(), state.truncated.copy(), infos
+
+    def _replay_cuts(self, before: VectorState, actions: Any, state: VectorState) -> None:
+        """Keep the last positions of the games the fused step truncated: their step again on
+        the step by step path, whose restarts keep them (the built-in bots draw from hashes
+        of the seed, row, episode and ply only: the same moves, the same games)."""
+        rows = np.flatnonzero(state.truncated & ~state.terminated)
+        acts = self.env._check(before, actions, look_up=False)
+        self._opponents_play(self.env._advance(before, rows, acts[rows]))
+        self._state = state
+
+    def _final_observations(self, state: VectorState, kept: Kept) -> npt.NDArray[np.object_]:
+        """``infos["final_obs"]``: at each game that ended in the step, its last position seen
+        from the learner's seat (``last_seen``) where a limit truncated it, else (ended
+        by the rules: no decision is left, nothing to learn from) :meth:`_final_obs`."""
+        ended = state.terminated | state.truncated
+        seats = self.seats
+        if self._fixed_seat is None:  # the seat of the episode that ended (one end a step)
+            seats = draw_seats(self._seeds[1], state.episode - ended, self.players)
+        env, final = self.env, np.empty(self.num_envs, dtype=object)
+        for row in np.flatnonzero(ended).tolist():
+            game = kept.get(row)
+            seen = None if game is None else last_seen(env.encoding, *game, int(seats[row]))
+            if seen is None:
+                final[row] = self._final_obs()
+            else:
+                seen["observation"] = as_dtype(seen["observation"], env.observation_dtype)
+                final[row] = seen
+        return final
 
     def _final_obs(self) -> dict[str, Any]:
         """The observation of an end (zeros, mask all ones), read-only, made once."""
