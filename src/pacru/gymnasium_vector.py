@@ -361,8 +361,10 @@ class PacruVectorEnv(
         of the seed, row, episode and ply only: the same moves, the same games)."""
         rows = np.flatnonzero(state.truncated & ~state.terminated)
         acts = self.env._check(before, actions, look_up=False)
-        self._opponents_play(self.env._advance(before, rows, acts[rows]))
-        self._state = state
+        try:
+            self._opponents_play(self.env._advance(before, rows, acts[rows]))
+        finally:
+            self._state = state  # the fused step's state stays the env's
 
     def _final_observations(self, state: VectorState, kept: Kept) -> npt.NDArray[np.object_]:
         """``infos["final_obs"]``: at each game that ended in the step, its last position seen
