@@ -24,7 +24,13 @@ autoreset          ``autoreset_mode``: ``AutoresetMode.NEXT_STEP`` (default):
                    observation zeros. ``AutoresetMode.SAME_STEP`` (pgx's): a
                    game that ends restarts in the same step; the observation
                    is the new game's, ``infos["final_obs"]`` holds the end's
-                   (zeros, mask all ones) where ``infos["_final_obs"]``
+                   where ``infos["_final_obs"]``: for a game truncated by a
+                   limit, its last position seen from the learner's seat
+                   (the decision under way at a ``max_steps`` cut; at the
+                   move cap or the idle rounds, the next decision as if the
+                   limit had not ended the game), its mask the learner's
+                   legal actions there (zeros at another seat's decision);
+                   for a game ended by the rules, zeros, mask all ones
 illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
                    no game changes (check with :meth:`action_masks`)
 =================  ==========================================================
@@ -66,10 +72,9 @@ and per episode from that seed too (``infos["seat"]``).
 
 from __future__ import annotations
 
-import copy
 import inspect
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
@@ -80,6 +85,8 @@ from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
 from pacru._integers import bounded
+from pacru._vector_final import KeepingEnv, Kept, last_seen
+from pacru._vector_loop import as_dtype
 from pacru._vector_play import (
     BUILT_IN,
     Ends,
@@ -99,6 +106,21 @@ __all__ = ["Opponent", "PacruVectorEnv", "is_batched_policy"]
 Floats = npt.NDArray[np.float32]
 Flags = npt.NDArray[np.bool_]
 
+
+#: What a :class:`PacruVectorEnv` holds beyond its arguments: its games, the seeds drawn
+#: from :meth:`PacruVectorEnv.reset`'s, the Python bots (their random streams) and their
+#: moves under way, the opponent now, and Gymnasium's generator (of the next reset).
+_PROGRESS: Final = (
+    "_state",
+    "_seeds",
+    "_bots",
+    "_pending",
+    "_entries",
+    "_batched",
+    "_fused",
+    "_np_random",
+    "_np_random_seed",
+)
 
 #: A bot in every game, or a batched policy for all of them.
 Opponent = BotEntry | Sequence[BotEntry] | BatchedPolicy
@@ -150,9 +172,10 @@ class PacruVectorEnv(
         TypeError: ``seat``, ``max_steps`` or ``num_threads`` is neither ``None``
             nor an integer.
 
-    A ``PacruVectorEnv`` pickles and deep-copies (a new one with the same
-    arguments and opponent, before its first :meth:`reset`); a batched policy
-    is pickled with it, so it must pickle too.
+    A ``PacruVectorEnv`` pickles and deep-copies at any point: the copy holds the
+    same games, seeds, opponent and Python bots (their random streams and moves
+    under way included), so it steps on (and resets) exactly as the original; a
+    batched policy or bot is pickled with it, so it must pickle too.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
@@ -177,7 +200,8 @@ class PacruVectorEnv(
             raise ValueError(
                 f"autoreset_mode must be NEXT_STEP or SAME_STEP, not {autoreset_mode!r}"
             )
-        self.env = VectorEnv(
+        # Same-step: an env whose restarts keep a truncated game's last position (final_obs).
+        self.env = (KeepingEnv if mode == "same-step" else VectorEnv)(
             game,
             players,
             num_envs,
@@ -265,12 +289,9 @@ class PacruVectorEnv(
             "num_threads": threads,
             **options,
         }
-        return (_rebuild, ((game, players, num_envs, opponent, seat, max_steps), kwargs))
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> PacruVectorEnv:
-        function, args = self.__reduce__()
-        rebuilt: PacruVectorEnv = function(*copy.deepcopy(args, memo))
-        return rebuilt
+        # The rebuilt env then takes what it holds since (pickle and deepcopy set it).
+        progress = {name: getattr(self, name) for name in _PROGRESS}
+        return (_rebuild, ((game, players, num_envs, opponent, seat, max_steps), kwargs), progress)
 
     @property
     def state(self) -> VectorState:
@@ -316,24 +337,58 @@ class PacruVectorEnv(
             RuntimeError: before the first :meth:`reset`.
         """
         turn = self._turn()
+        kept = self.env.kept if isinstance(self.env, KeepingEnv) else None
+        if kept is not None:
+            kept.clear()  # filled by this step's restarts
+        before = self.state
         if turn is not None:  # the built-in bots natively: one call for everything
-            state, rewards, seats = fused_step(self.env, self.state, actions, turn)
+            state, rewards, seats = fused_step(self.env, before, actions, turn)
             self._state = state
             infos = {"seat": seats, "_seat": self._all_true}
         else:
-            before = self.seats
-            state = self._opponents_play(self.env.step(self.state, actions))
+            learners = self.seats
+            state = self._opponents_play(self.env.step(before, actions))
             self._state = state
-            rewards = np.array(state.rewards[np.arange(self.num_envs), before], dtype=np.float32)
+            rewards = np.array(state.rewards[np.arange(self.num_envs), learners], dtype=np.float32)
             infos = self._infos()
-        if self.env.autoreset_mode == "same-step":
+        if kept is not None:  # same-step
             ended = state.terminated | state.truncated
             if ended.any():
-                final = np.empty(self.num_envs, dtype=object)
-                final[np.flatnonzero(ended)] = [self._final_obs()] * int(ended.sum())
-                infos["final_obs"] = final
+                if turn is not None and (state.truncated & ~state.terminated).any():
+                    self._replay_cuts(before, actions, state)
+                infos["final_obs"] = self._final_observations(state, kept)
                 infos["_final_obs"] = ended
         return self._observe(), rewards, state.terminated.copy(), state.truncated.copy(), infos
+
+    def _replay_cuts(self, before: VectorState, actions: Any, state: VectorState) -> None:
+        """Keep the last positions of the games the fused step truncated: their step again on
+        the step by step path, whose restarts keep them (the built-in bots draw from hashes
+        of the seed, row, episode and ply only: the same moves, the same games)."""
+        rows = np.flatnonzero(state.truncated & ~state.terminated)
+        acts = self.env._check(before, actions, look_up=False)
+        try:
+            self._opponents_play(self.env._advance(before, rows, acts[rows]))
+        finally:
+            self._state = state  # the fused step's state stays the env's
+
+    def _final_observations(self, state: VectorState, kept: Kept) -> npt.NDArray[np.object_]:
+        """``infos["final_obs"]``: at each game that ended in the step, its last position seen
+        from the learner's seat (``last_seen``) where a limit truncated it, else (ended
+        by the rules: no decision is left, nothing to learn from) :meth:`_final_obs`."""
+        ended = state.terminated | state.truncated
+        seats = self.seats
+        if self._fixed_seat is None:  # the seat of the episode that ended (one end a step)
+            seats = draw_seats(self._seeds[1], state.episode - ended, self.players)
+        env, final = self.env, np.empty(self.num_envs, dtype=object)
+        for row in np.flatnonzero(ended).tolist():
+            game = kept.get(row)
+            seen = None if game is None else last_seen(env.encoding, *game, int(seats[row]))
+            if seen is None:
+                final[row] = self._final_obs()
+            else:
+                seen["observation"] = as_dtype(seen["observation"], env.observation_dtype)
+                final[row] = seen
+        return final
 
     def _final_obs(self) -> dict[str, Any]:
         """The observation of an end (zeros, mask all ones), read-only, made once."""

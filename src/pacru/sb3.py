@@ -24,8 +24,10 @@ done               the game ended, by the rules or by a limit: the move
                    ``infos[i]["TimeLimit.truncated"]`` is True for a limit
 reset              in the same step, as SB3 expects: the observation after
                    an end is the new game's first, and the end's is in
-                   ``infos[i]["terminal_observation"]`` (zeros, mask all
-                   ones: a finished game has no decision)
+                   ``infos[i]["terminal_observation"]``: a game stopped by
+                   a limit shows its last position from the learner's
+                   seat (SB3 bootstraps from its value), one ended by the
+                   rules zeros, mask all ones (no decision is left)
 seat               ``seat=None`` (default) draws the learner's seat per game;
                    ``infos[i]["seat"]`` is the seat of the game now played
 illegal action     raises :class:`pacru.IllegalMoveError` naming the game;

@@ -203,10 +203,11 @@ class VectorState:
         return self._env
 
     def equals(self, other: object) -> bool:
-        """Whether ``other`` is a state of an equal environment with the same arrays and games."""
-        if not isinstance(other, VectorState) or self._env._args != other._env._args:
+        """Whether ``other`` holds the same games (positions, players, moves under way), seed,
+        arrays and observation dtype; how the envs step them (``num_threads``) does not count."""
+        if not isinstance(other, VectorState) or self.seed != other.seed:
             return False
-        if self.seed != other.seed or not all(
+        if self._env.observation_dtype != other._env.observation_dtype or not all(
             np.array_equal(getattr(self, n), getattr(other, n)) for n in STATE_ARRAYS
         ):
             return False
@@ -512,17 +513,9 @@ class VectorEnv:
             if ended.any():
                 games, frame = self._restart(games, frame, np.flatnonzero(ended), seed, episode)
                 steps[ended] = 0
-        state = VectorState(
-            _read_only(frame.current_player),
-            _read_only(frame.rewards),
-            _read_only(frame.terminated),
-            _read_only(frame.truncated),
-            _read_only(steps),
-            _read_only(episode),
-            seed,
-            games,
-            self,
-        )
+        ro = _read_only
+        flags = ro(frame.current_player), ro(frame.rewards), ro(frame.terminated)
+        state = VectorState(*flags, ro(frame.truncated), ro(steps), ro(episode), seed, games, self)
         if frame.legal_action_mask is not None:
             state._masked.append(_read_only(frame.legal_action_mask))
         return state

@@ -131,5 +131,5 @@ def test_random_rollouts_stop_at_max_plies() -> None:
     assert random_rollouts(final, 0)[0].shape == (0, 2)
     with pytest.raises(ValueError, match="must not be negative"):
         random_rollouts(final, -1)
-    with pytest.raises(ValueError, match="must not be negative"):
+    with pytest.raises(ValueError, match=r"max_plies must be 0\.\.2147483647, not -1"):
         random_rollouts(final, 1, max_plies=-1)

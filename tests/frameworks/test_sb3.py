@@ -101,6 +101,34 @@ def test_the_move_cap_truncates() -> None:
     assert env.state.step_count.max() < 12  # every game restarted
 
 
+@pytest.mark.parametrize("max_steps", [8, 10, 12])
+def test_a_truncated_games_terminal_observation_is_its_last_position(max_steps: int) -> None:
+    """Learner and opponent both play the lowest legal action until ``max_steps`` cuts the
+    game: SB3 bootstraps from the value of ``terminal_observation``, the cut decision seen
+    from the learner's seat (its mask: the learner's legal actions, none at another's)."""
+    direct = VectorEnv("shacru", 2, 1, max_steps=max_steps, autoreset_mode="next-step")
+    state = direct.init(0)
+    while not state.ended[0]:
+        state = direct.step(state, state.legal_action_mask.argmax(axis=1))
+    assert direct.position(state, 0).outcome is None  # cut, not over
+    decision = direct.encoding.start(direct.position(state, 0))
+    for action in direct.prefix(state, 0):
+        decision = decision.choose(action)
+
+    env = PacruVecEnv("shacru", 2, 1, opponent=first_legal, seat=1, max_steps=max_steps)
+    env.reset()
+    dones = np.zeros(1, dtype=bool)
+    while not dones[0]:
+        _, _, dones, infos = env.step(env.action_masks().argmax(axis=1))
+    assert infos[0]["TimeLimit.truncated"] is True
+    terminal = infos[0]["terminal_observation"]
+    assert np.array_equal(terminal["observation"], direct.encoding.observation(decision, 1))
+    mask = np.zeros(direct.num_actions, dtype=np.int8)
+    mask[list(decision.legal_actions)] = decision.player == 1
+    assert np.array_equal(terminal["action_mask"], mask)
+    assert terminal["action_mask"].any() == (decision.player == 1)
+
+
 def test_seat_none_draws_the_seat_per_game() -> None:
     env = PacruVecEnv("pacru", 2, 32, opponent="random", seat=None, move_cap=6)
     env.seed(7)

@@ -160,6 +160,29 @@ def test_a_vector_env_and_its_states_pickle_and_deep_copy() -> None:
     assert not states[0].equals(states[1])
 
 
+@pytest.mark.parametrize(("game", "options"), [("pacru", {"move_cap": 12}), ("lsd", {})])
+def test_states_are_equal_when_their_games_and_arrays_are(game: str, options: Any) -> None:
+    # 130 games: two threads share them natively (64 a thread at least); the Python engine
+    # steps on one, whatever the count. The thread count is not part of a state.
+    one, two = (
+        _trace(VectorEnv(game, 2, 130, num_threads=t, max_steps=9, **options), 12) for t in (1, 2)
+    )
+    assert all(a.equals(b) and b.equals(a) for a, b in zip(one, two, strict=True))
+    assert one[-1].equals(pickle.loads(pickle.dumps(two[-1])))
+    # One array or one game apart: unequal.
+    assert not one[-1].equals(one[-2])
+    assert not one[0].equals(one[1])
+    swapped = VectorEnv(game, 2, 130, max_steps=9, **options).init(seed=5)
+    assert not one[0].equals(swapped)  # another seed: the games it restarts would differ
+    uint8 = VectorEnv(game, 2, 130, observation_dtype="uint8", **options).init(seed=4)
+    assert not one[0].equals(uint8)
+    other = VectorEnv(game, 2, 130, **options)
+    moved = other.step(other.init(seed=4), random_actions(one[0], np.random.default_rng(8)))
+    assert one[1].equals(moved)  # max_steps, an argument of the env only, is not compared
+    assert not one[0].equals(moved)
+    assert not one[0].equals(None)
+
+
 @pytest.mark.parametrize(("game", "players"), [("pacru", 2), ("shacru", 4), ("lsd", 2)])
 def test_encodings_pickle_and_deep_copy(game: str, players: int) -> None:
     encoding = Encoding.for_game(game, players)

@@ -234,3 +234,120 @@ def test_make_vec_pickling_and_deep_copies() -> None:
     single = gymnasium.make("pacru/Shacru-v0", players=2)
     single.reset(seed=1)
     assert data_equivalence(pickle.loads(pickle.dumps(single)).reset(seed=1), single.reset(seed=1))
+
+
+def _first_legal(observation: Any, mask: Any) -> Any:
+    """A batched policy that pickles (a module's function): each row's first legal action."""
+    return mask.argmax(axis=1)
+
+
+@pytest.mark.parametrize("mode", ["next-step", "same-step"])
+@pytest.mark.parametrize("opponent", ["greedy", _first_legal, RandomBot, "random:uniform=moves"])
+def test_a_copy_made_mid_episode_plays_on_as_the_original(opponent: Any, mode: str) -> None:
+    import copy
+    import pickle
+
+    kwargs: dict[str, Any] = {"max_steps": 11, "move_cap": 16, "autoreset_mode": mode}
+    envs = PacruVectorEnv("pacru", 3, 5, opponent, seat=None, **kwargs)
+    rng = np.random.default_rng(2)
+    envs.reset(seed=6)
+    for _ in range(4):
+        envs.step(_random_masked(envs, rng))
+    assert any(envs.env.prefix(envs.state, i) for i in range(5)) or envs._pending
+    clones = [pickle.loads(pickle.dumps(envs)), copy.deepcopy(envs)]
+    ends = 0
+    for _ in range(16):
+        actions = _random_masked(envs, rng)
+        result = envs.step(actions)
+        ends += int((result[2] | result[3]).sum())
+        for clone in clones:
+            assert data_equivalence(clone.step(actions), result, exact=True)
+            assert clone.state.equals(envs.state)
+    assert ends > 0, "games ended and restarted after the copy"
+    # Gymnasium's generator came along too: a reset without a seed draws the same games.
+    first = envs.reset()
+    assert all(data_equivalence(clone.reset(), first, exact=True) for clone in clones)
+
+
+def _end_of_step(envs: PacruVectorEnv, row: int, action: int, seat: int) -> tuple[Any, str]:
+    """Game ``row``'s learner step replayed with the encoding alone, against ``_first_legal``
+    (each opponent decision takes the lowest legal action): where it stops and why
+    (``"learner"``: the learner decides again; ``"cut"``: at ``max_steps``; ``"over"``)."""
+    env, before = envs.env, envs.state
+    decision = env.encoding.start(env.position(before, row))
+    for chosen in env.prefix(before, row):
+        decision = decision.choose(chosen)
+    steps = int(before.step_count[row])
+    decision, steps = decision.choose(action), steps + 1
+    while True:
+        if decision.done:
+            position = decision.state.apply_move(decision.move)
+            if position.outcome is not None:
+                return position, "over"
+            decision = env.encoding.start(position)
+        if env.max_steps is not None and steps >= env.max_steps:
+            return decision, "cut"
+        if decision.player == seat:
+            return decision, "learner"
+        decision, steps = decision.choose(min(decision.legal_actions)), steps + 1
+
+
+def _seen_by(decision: Any, seat: int) -> tuple[Any, Any]:
+    """The observation and int8 mask of ``decision`` from ``seat`` (zeros where it is not
+    the seat's decision), as :class:`pacru.gymnasium.PacruEnv` shows a decision."""
+    mask = np.zeros(decision.encoding.num_actions, dtype=np.int8)
+    mask[list(decision.legal_actions)] = decision.player == seat
+    return decision.encoding.observation(decision, seat), mask
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("shacru", 3, {"max_steps": 10}),
+        ("lsd", 2, {"max_steps": 6}),
+        ("pacru", 2, {"move_cap": 10}),
+        ("shacru", 2, {"idle_rounds": 1}),
+    ],
+)
+def test_a_truncated_games_final_observation_is_its_last_position(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """Same-step: ``final_obs`` of a game cut by ``max_steps`` is its decision under way seen
+    from the learner's seat; of one ended by the move cap (D32) or the idle rounds (D33),
+    the first decision of its seat to move, as if the limit had not ended it; of a game
+    ended by the rules, zeros with an all-ones mask (no decision is left)."""
+    envs = PacruVectorEnv(
+        game, players, 6, _first_legal, seat=None, autoreset_mode="same-step", **options
+    )
+    envs.reset(seed=1)
+    rng = np.random.default_rng(1)
+    cuts = 0
+    for _ in range(60):
+        actions = _random_masked(envs, rng)
+        seats = envs.seats
+        ends = [_end_of_step(envs, i, int(actions[i]), int(seats[i])) for i in range(6)]
+        _, _, terminated, truncated, infos = envs.step(actions)
+        for i, (stop, why) in enumerate(ends):
+            assert bool(terminated[i] or truncated[i]) == (why != "learner")
+            if why == "learner":
+                continue
+            final = infos["final_obs"][i]
+            if terminated[i]:
+                assert not final["observation"].any()
+                assert final["action_mask"].all()
+                continue
+            cuts += 1
+            last = stop  # the decision under way at a cut
+            if why == "over":  # a limit of the rules: the position as if it went on
+                p = stop
+                going_on = type(p)(  # the engine's own state class
+                    p.rules, p.players, p.markers, p.chevrons, p.to_move,
+                    p.out, p.trigger, p.idle, p.ply, None, p.occupied,
+                )  # fmt: skip
+                last = envs.env.encoding.start(going_on)
+            observation, mask = _seen_by(last, int(seats[i]))
+            assert final["observation"].dtype == np.float32
+            assert np.array_equal(final["observation"], observation)
+            assert np.array_equal(final["action_mask"], mask)
+            assert final["action_mask"].dtype == np.int8
+    assert cuts >= 3
