@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+import pacru
 from pacru import lsd
 from pacru.base import Outcome, Termination
 from pacru.errors import IllegalMoveError
@@ -200,3 +203,34 @@ def test_parse_move_checks_legality() -> None:
     assert state.parse_move("x N @ 0,0".replace(" ", "")) == lsd.LsdMove.from_text("BxN@0,0")
     with pytest.raises(IllegalMoveError):
         state.parse_move("B+N@1,0")
+
+
+class _Two:
+    def __index__(self) -> int:
+        return 2
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [(), (None,), (0, None), (1.0,), (2,), (3,), (-30,), (-(1 << 70), 1 << 70), (0, 3), (0, 4),
+     (0, -1), (True,), (_Two(),)],
+)
+def test_lsd_index_takes_its_bounds_as_list_index(bounds: tuple[object, ...]) -> None:
+    """``moves.index(m, *bounds)`` returns and raises (class and message) what
+    ``list(moves).index(m, *bounds)`` does, as the chevron games' list does."""
+    moves = pacru.new_game("lsd", players=2).legal_moves()
+    move = moves[3]
+
+    def outcome(call: Callable[[], int]) -> tuple[str, object]:
+        try:
+            return ("value", call())
+        except (TypeError, ValueError) as err:
+            return (type(err).__name__, str(err))
+
+    expected = outcome(lambda: list(moves).index(move, *bounds))  # type: ignore[arg-type]
+    assert outcome(lambda: moves.index(move, *bounds)) == expected  # type: ignore[arg-type]
+    assert expected[0] != "value" or expected[1] == 3
+    text = str(move)  # a move text is no item
+    assert outcome(lambda: moves.index(text)) == ("ValueError", f"{text!r} is not in list")
+    with pytest.raises(TypeError):
+        moves.index(move, start=0)  # type: ignore[call-arg]

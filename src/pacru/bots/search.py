@@ -76,7 +76,7 @@ def _native() -> Any:
     except ImportError as err:
         raise SearchUnavailableError(
             "SearchBot needs pacru's native extension (pacru._native), which this build "
-            f"of pacru lacks ({err}); use MCTSBot, or install a wheel of pacru"
+            f"of pacru lacks ({err}); use MCTSBot (--bot mcts), or install a wheel of pacru"
         ) from None
     return _native
 

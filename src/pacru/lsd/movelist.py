@@ -10,8 +10,9 @@ equal to a tuple or list of the same moves.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import SupportsIndex, overload
 
 from pacru._integers import integer_pair
 from pacru.errors import NotationError
@@ -69,6 +70,24 @@ class LsdLegalMoves(Sequence[LsdMove]):
 
     def __bool__(self) -> bool:
         return bool(self._moves)
+
+    def index(
+        self, value: object, start: SupportsIndex = 0, stop: SupportsIndex = sys.maxsize, /
+    ) -> int:
+        """The index of ``value`` in the list, from ``start`` up to ``stop``, as :meth:`list.index`
+        (as the chevron games' :meth:`pacru.LegalMoves.index`).
+
+        ``start`` and ``stop`` are integers (any type :func:`operator.index` takes;
+        negative counts from the end), given by position only; a move text is no item.
+
+        Raises:
+            ValueError: ``value`` is not in the list (within the bounds).
+            TypeError: a bound that is not an integer (None included).
+        """
+        try:
+            return self._moves.index(value, start, stop)
+        except ValueError:
+            raise ValueError(f"{value!r} is not in list") from None
 
     def __contains__(self, move: object) -> bool:
         if isinstance(move, str):
