@@ -68,18 +68,7 @@ class PythonChevronState(ChevronState):
         # native engine's class checks and stores them, so that both engines take and
         # refuse the same values alike. Play builds its states without this
         # (resolve.successor), from values that are valid.
-        for name, value in checked_values(
-            self.rules,
-            self.players,
-            self.markers,
-            self.chevrons,
-            self.to_move,
-            self.out,
-            self.trigger,
-            self.idle,
-            self.ply,
-            self.outcome,
-        ).items():
+        for name, value in checked_values(*self._key()).items():
             object.__setattr__(self, name, value)
 
     def legal_moves(self) -> LegalMoves:
