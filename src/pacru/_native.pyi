@@ -22,6 +22,9 @@ __all__ = [
     "Batch",
     "DecisionLayout",
     "LsdBatch",
+    "LsdMoves",
+    "LsdPosition",
+    "LsdRules",
     "MovesIter",
     "NativeDecision",
     "NativeLegalMoves",
@@ -347,3 +350,38 @@ class LsdBatch:
     def num_actions(self) -> int: ...
     @property
     def observation_shape(self) -> tuple[int, int, int]: ...
+
+# One pacru.LsdState's engine (rust/python/src/lsd_state.rs): the rules of a set of options,
+# a position under them, and its legal moves as move keys (cell code << 6 | face).
+@final
+class LsdRules:
+    def __new__(
+        cls,
+        kinds: list[list[int]],
+        initial: list[list[int]],
+        allow_rotation: bool,
+        strict: bool,
+        row_length: int,
+    ) -> Self: ...
+    def position(self, parts: _LsdParts) -> LsdPosition: ...
+
+@final
+class LsdPosition:
+    def legal_moves(self) -> LsdMoves: ...
+    def play(self, face: int, cell: int) -> LsdPosition | None: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def winners(self) -> int: ...
+    def parts(
+        self,
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[list[int]], list[list[int]]]: ...
+    def illegal(self, face: int, cell: int) -> tuple[str, str] | None: ...
+
+@final
+class LsdMoves:
+    def __len__(self) -> int: ...
+    def __getitem__(self, key: int, /) -> int: ...
+    def keys(self) -> list[int]: ...

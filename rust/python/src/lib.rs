@@ -18,6 +18,7 @@
 //! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine;
 //!   `DecisionLayout` and `NativeDecision` (`decisions`): the encodings' decisions;
 //! * `LsdBatch` (`lsd`): the games of an LSD `pacru.vector` batch on `pacru_lsd`.
+//! * `LsdRules`, `LsdPosition`, `LsdMoves` (`lsd_state`): one `pacru.LsdState` on `pacru_lsd`.
 //!
 //! Engine errors are typed (`pacru_engine::EngineError`) and become `pacru`'s exceptions
 //! in one place (`errors`). No code path panics on any input.
@@ -27,6 +28,7 @@
 mod decisions;
 mod errors;
 mod lsd;
+mod lsd_state;
 mod moves;
 mod rollouts;
 mod search;
@@ -366,6 +368,9 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::State>()?;
     m.add_class::<vector::Batch>()?;
     m.add_class::<lsd::LsdBatch>()?;
+    m.add_class::<lsd_state::LsdRules>()?;
+    m.add_class::<lsd_state::LsdPosition>()?;
+    m.add_class::<lsd_state::LsdMoves>()?;
     m.add_class::<Moves>()?;
     m.add_class::<decisions::DecisionLayout>()?;
     m.add_class::<decisions::NativeDecision>()?;

@@ -19,7 +19,7 @@ use pyo3::types::PyByteArray;
 use crate::vector::{frame_offsets, observation_cell, random_draws};
 
 /// The parts of a position (see the module docs).
-type Parts = (
+pub(crate) type Parts = (
     Vec<(i32, u8)>,
     Vec<Vec<u16>>,
     Vec<Vec<u16>>,
@@ -42,7 +42,7 @@ type PartsOut = (
     Option<(u8, i32)>,
 );
 
-fn position_of(rules: &Rules, parts: Parts) -> PyResult<Position> {
+pub(crate) fn position_of(rules: &Rules, parts: Parts) -> PyResult<Position> {
     let (field, supplies, captured, turn, end, winners, last) = parts;
     let outcome = match end {
         0 => None,

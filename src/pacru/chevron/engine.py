@@ -28,7 +28,8 @@ value is a ``ValueError`` at import.
 This module is the engine boundary: it is the only module that reads
 ``PACRU_ENGINE`` and the only one of the state's modules that imports
 ``pacru._native`` (``tests/test_architecture.py``); everyone else asks it
-(:data:`ENGINE`, :data:`STATE_CLASS`, :func:`native_module`). No method of a
+(:data:`ENGINE`, :data:`STATE_CLASS`, :data:`NATIVE`, :func:`native_module`); LSD's
+states ask it through :mod:`pacru.lsd.native`. No method of a
 class is replaced: each engine's class has its own ``legal_moves`` and
 ``apply_move``.
 """
@@ -52,6 +53,7 @@ __all__ = [
     "ENGINE",
     "ENGINES",
     "ENGINE_REASON",
+    "NATIVE",
     "STATE_CLASS",
     "EngineName",
     "describe",
@@ -140,6 +142,9 @@ if _EXTENSION is not None:
     LegalMoves.register(_EXTENSION.NativeLegalMoves)
 #: The state class of the engine in use (a subclass of :class:`~pacru.ChevronState`).
 STATE_CLASS: Final = _state_class()
+#: The extension module when the native engine is in use, else None: what LSD's side of
+#: the boundary (:mod:`pacru.lsd.native`) plays on, so that one choice serves both families.
+NATIVE: Final[ModuleType | None] = _EXTENSION if ENGINE == "native" else None
 ENGINE_STATE.append(STATE_CLASS)
 
 

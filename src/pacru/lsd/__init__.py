@@ -101,9 +101,21 @@ def new_game(players: int = 2, **options: Unpack[LsdOptions]) -> LsdState:
         ValueError: an invalid player count, an unknown option (the message
             names the valid ones) or an invalid value.
     """
-    rules = make_rules(players, options)
-    empty = tuple((0,) * len(kinds) for kinds in rules.kinds)
-    return LsdState._from_parts(rules, {}, empty, rules.colours.index(rules.first_player))
+    plain = not options and type(players) is int
+    start = _STARTS.get(players) if plain else None
+    if start is None:
+        rules = make_rules(players, options)
+        empty = tuple((0,) * len(kinds) for kinds in rules.kinds)
+        seat = rules.colours.index(rules.first_player)
+        start = LsdState._from_parts(rules, {}, empty, seat)
+        if plain:
+            _STARTS[players] = start
+    return start
+
+
+# The start of a game with the default options, by player count: states are immutable, and
+# a bot starts thousands of games.
+_STARTS: dict[int, LsdState] = {}
 
 
 def from_position(text: str, adjudicate: bool = True) -> LsdState:

@@ -24,10 +24,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from pacru.base import Outcome, Termination
+from pacru.lsd.moves import LsdMove
 from pacru.lsd.rules import LsdRules
 from pacru.lsd.tiles import (
     CELL_STRIDE,
     DOT_BITS,
+    FACE_BITS,
     ICON_BITS,
     OWNER_SHIFT,
     SHADE_BIT,
@@ -43,6 +46,7 @@ __all__ = [
     "fitting_faces",
     "has_row",
     "next_seat",
+    "play",
     "refresh_frontier",
     "rows_of",
     "scattered_tiles",
@@ -204,6 +208,59 @@ def next_seat(
         if can_place(rules, seat, field, frontier, supplies[seat]):
             return seat
     return -1
+
+
+def play(
+    rules: LsdRules,
+    seat: int,
+    field: dict[int, int],
+    frontier: dict[int, int],
+    supplies: tuple[tuple[int, ...], ...],
+    captured: tuple[tuple[int, ...], ...],
+    move: LsdMove,
+) -> tuple[
+    dict[int, int],
+    dict[int, int],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    int,
+    Outcome | None,
+]:
+    """The field, frontier, supplies, captured tiles, turn and outcome after ``seat`` plays
+    ``move``, known to be legal {LSD 1.5, 2.2-2.4}; the arguments are not changed.
+
+    The tile is placed, the placed tile captures (2.3), the mover's row is checked
+    (RULING 18), and the turn passes clockwise, skipping players who cannot place
+    (RULING 19); if nobody can, the game is drawn (turn -1 once over).
+    """
+    face, cell = move._face, move._code
+    first = not field
+    field = field.copy()
+    field[cell] = face | seat << OWNER_SHIFT
+    supply = list(supplies[seat])
+    supply[rules.kind_of[seat][face]] -= 1
+    supplies = (*supplies[:seat], tuple(supply), *supplies[seat + 1 :])
+
+    victims = [] if first else captures(field, cell, face)
+    if victims:
+        lists = [list(c) for c in captured]
+        for victim in victims:
+            code = field.pop(victim)
+            owner = code >> OWNER_SHIFT
+            lists[owner][rules.kind_of[owner][code & FACE_BITS]] += 1
+        captured = tuple(tuple(c) for c in lists)
+
+    frontier = frontier.copy()
+    refresh_frontier(frontier, field, affected_cells(cell, victims))
+
+    outcome: Outcome | None = None
+    if not first and has_row(field, cell, seat, rules.row_length):
+        outcome, turn = Outcome(Termination.ROW, (rules.colours[seat],)), -1
+    else:
+        turn = next_seat(rules, seat, field, frontier, supplies)
+        if turn < 0:
+            outcome = Outcome(Termination.BLOCKED, ())
+    return field, frontier, supplies, captured, turn, outcome
 
 
 def fitting_faces(rules: LsdRules, seat: int, supply: tuple[int, ...], code: int) -> list[int]:

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from typing import SupportsIndex, overload
+from typing import TYPE_CHECKING, SupportsIndex, overload
 
 from pacru._integers import integer_pair
 from pacru.errors import NotationError
-from pacru.lsd.moves import LsdMove, _move, parse_move_text
+from pacru.lsd.moves import _MOVES, LsdMove, _move, _move_key, parse_move_text
 from pacru.lsd.tiles import Cell, Shade, encode_cell, face_code
+
+if TYPE_CHECKING:
+    from pacru._native import LsdMoves
 
 __all__ = ["LsdLegalMoves", "parse_cell"]
 
@@ -48,28 +51,43 @@ class LsdLegalMoves(Sequence[LsdMove]):
     the grammar is simply not in the list.
     """
 
-    __slots__ = ("_by_cell", "_moves", "_set")
+    __slots__ = ("_by_cell", "_keys", "_moves", "_set")
 
-    def __init__(self, moves: tuple[LsdMove, ...] = ()) -> None:
+    def __init__(self, moves: tuple[LsdMove, ...] = (), keys: LsdMoves | None = None) -> None:
+        # The native engine's list is its move keys (cell << 6 | face): a move is made when
+        # read, the whole tuple only when something needs every move (_all).
         self._moves = moves
+        self._keys = keys
         self._set: frozenset[LsdMove] | None = None
         self._by_cell: dict[Cell, tuple[LsdMove, ...]] | None = None
 
+    def _all(self) -> tuple[LsdMove, ...]:
+        keys = self._keys
+        if keys is not None:
+            self._moves = tuple(map(_move_key, keys.keys()))
+            self._keys = None
+        return self._moves
+
     def __len__(self) -> int:
-        return len(self._moves)
+        keys = self._keys
+        return len(self._moves) if keys is None else len(keys)
 
     @overload
     def __getitem__(self, index: int) -> LsdMove: ...
     @overload
     def __getitem__(self, index: slice) -> tuple[LsdMove, ...]: ...
     def __getitem__(self, index: int | slice) -> LsdMove | tuple[LsdMove, ...]:
-        return self._moves[index]
+        keys = self._keys
+        if keys is not None and type(index) is int:
+            key = keys[index]
+            return _MOVES.get(key) or _move_key(key)  # a lookup, mostly
+        return self._all()[index]
 
     def __iter__(self) -> Iterator[LsdMove]:
-        return iter(self._moves)
+        return iter(self._all())
 
     def __bool__(self) -> bool:
-        return bool(self._moves)
+        return len(self) != 0
 
     def index(
         self, value: object, start: SupportsIndex = 0, stop: SupportsIndex = sys.maxsize, /
@@ -85,7 +103,7 @@ class LsdLegalMoves(Sequence[LsdMove]):
             TypeError: a bound that is not an integer (None included).
         """
         try:
-            return self._moves.index(value, start, stop)
+            return self._all().index(value, start, stop)
         except ValueError:
             raise ValueError(f"{value!r} is not in list") from None
 
@@ -97,7 +115,7 @@ class LsdLegalMoves(Sequence[LsdMove]):
     def _lookup(self) -> frozenset[LsdMove]:
         found = self._set
         if found is None:
-            found = self._set = frozenset(self._moves)
+            found = self._set = frozenset(self._all())
         return found
 
     def from_field(self, cell: Cell | str) -> tuple[LsdMove, ...]:
@@ -110,22 +128,22 @@ class LsdLegalMoves(Sequence[LsdMove]):
         by_cell = self._by_cell
         if by_cell is None:
             lists: dict[Cell, list[LsdMove]] = {}
-            for m in self._moves:
+            for m in self._all():
                 lists.setdefault(m.cell, []).append(m)
             by_cell = self._by_cell = {c: tuple(ms) for c, ms in lists.items()}
         return by_cell.get(cell, ())
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, LsdLegalMoves):
-            return self._moves == other._moves
+            return self._all() == other._all()
         if isinstance(other, tuple | list):
-            return list(self._moves) == list(other)
+            return list(self._all()) == list(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        shown = ", ".join(str(m) for m in self._moves[:8])
+        shown = ", ".join(str(m) for m in self[:8])
         more = f", ... ({len(self)} moves)" if len(self) > 8 else ""
         return f"<LsdLegalMoves [{shown}{more}]>"
 

@@ -40,6 +40,7 @@ from pacru._integers import integer_pair
 from pacru.errors import NotationError
 from pacru.lsd.tiles import (
     DOT_BITS,
+    FACE_BITS,
     MAX_COORD,
     Cell,
     Shade,
@@ -180,6 +181,12 @@ def _move(face: int, code: int) -> LsdMove:
         )
         _MOVES[key] = move
     return move
+
+
+def _move_key(key: int) -> LsdMove:
+    """The move of a move key, ``cell code << 6 | face`` (the native engine's move lists)."""
+    move = _MOVES.get(key)
+    return _move(key & FACE_BITS, key >> 6) if move is None else move
 
 
 _MOVE_RE: Final = re.compile(

@@ -8,10 +8,12 @@ work on those values and import no state class. Private to :mod:`pacru.lsd`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sized
 from functools import lru_cache
 from itertools import chain
 from typing import Any, Final
 
+from pacru._status import Status
 from pacru.base import Outcome, Termination
 from pacru.errors import InvalidPositionError
 from pacru.lsd import engine
@@ -31,7 +33,7 @@ from pacru.lsd.tiles import (
     normalize_tile_set,
 )
 
-__all__ = ["adjudicated", "checked_parts", "generate", "pickle_key", "rules_of"]
+__all__ = ["adjudicated", "checked_parts", "generate", "pickle_key", "rules_of", "status_flags"]
 
 _CELL_MOVES: dict[int, tuple[LsdMove, ...]] = {}
 # Keyed without the cell, so it stays small: faces left x constraint x flags.
@@ -147,6 +149,29 @@ def adjudicated(
     ):
         return Outcome(Termination.BLOCKED, ())
     return None
+
+
+def status_flags(
+    rules: LsdRules,
+    field: dict[int, int],
+    frontier: dict[int, int],
+    supplies: tuple[tuple[int, ...], ...],
+    captured: tuple[tuple[int, ...], ...],
+    running: bool,
+    legal_moves: Callable[[], Sized],
+) -> Status:
+    """What about a state with these parts play cannot reach (``LsdState.status``):
+    scattered tiles; and while the game runs (``running``), an end not adjudicated, or no
+    legal move for the player to move (``legal_moves()`` empty)."""
+    flags = Status.VALID
+    if engine.scattered_tiles(field, sum(map(sum, captured))):
+        flags |= Status.DISCONNECTED_TILES
+    if running:
+        if adjudicated(rules, field, frontier, supplies):
+            flags |= Status.UNADJUDICATED_END
+        elif not legal_moves():
+            flags |= Status.NO_LEGAL_MOVE
+    return flags
 
 
 def generate(

@@ -42,22 +42,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import chain
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from pacru._status import Status
 from pacru.base import GameState, Outcome, Termination
 from pacru.errors import GameOverError, NotationError
-from pacru.lsd import engine
+from pacru.lsd import engine, native
 from pacru.lsd.legality import explain_illegal
 from pacru.lsd.movelist import LsdLegalMoves
 from pacru.lsd.moves import LsdMove, _move, parse_move_text
-from pacru.lsd.parts import adjudicated, checked_parts, generate, pickle_key, rules_of
+from pacru.lsd.parts import checked_parts, generate, pickle_key, rules_of, status_flags
 from pacru.lsd.rules import LsdRules
 from pacru.lsd.tiles import (
     DOT_BITS,
-    FACE_BITS,
     MAX_COORD,
     ORIGIN,
     OWNER_SHIFT,
@@ -73,10 +71,16 @@ from pacru.lsd.tiles import (
 )
 
 if TYPE_CHECKING:
+    from pacru._status import Status
     from pacru.explanation import Explanation
     from pacru.lsd.rules import LsdOptions
 
 __all__ = ["LsdState"]
+
+_new = object.__new__
+_set = object.__setattr__
+#: The parts a state of the native engine reads from its position when first asked.
+_LAZY = ("_field", "_frontier", "_supplies", "_captured")
 
 
 def _tile(rules: LsdRules, code: int) -> Tile:
@@ -113,7 +117,9 @@ class LsdState(GameState[LsdMove]):
     _turn: int
     _outcome: Outcome | None
     _last: LsdMove | None = None
-    # Caches; states are immutable so both stay valid.
+    # The native engine's position (pacru.lsd.native), made when first needed; False: this
+    # state and those after it are the Python engine's (native.on_python). Then caches.
+    _pos: Any = None
     _legal: LsdLegalMoves | None = attrs.field(default=None, init=False)
     _hash: int | None = attrs.field(default=None, init=False)
 
@@ -182,7 +188,13 @@ class LsdState(GameState[LsdMove]):
         """
         legal = self._legal
         if legal is None:
-            legal = LsdLegalMoves(() if self._outcome is not None else self._generate())
+            pos = self._pos
+            if pos is None:
+                pos = self._native()
+            if pos:
+                legal = LsdLegalMoves(keys=pos.legal_moves())
+            else:
+                legal = LsdLegalMoves(() if self._outcome is not None else self._generate())
             object.__setattr__(self, "_legal", legal)
         return legal
 
@@ -229,15 +241,8 @@ class LsdState(GameState[LsdMove]):
         ``adjudicate=False`` may also carry ``UNADJUDICATED_END`` (a row, or
         nobody can place) or ``NO_LEGAL_MOVE`` (the player to move cannot place).
         """
-        flags = Status.VALID
-        if engine.scattered_tiles(self._field, sum(map(sum, self._captured))):
-            flags |= Status.DISCONNECTED_TILES
-        if self._outcome is None:
-            if adjudicated(self._rules, self._field, self._frontier, self._supplies):
-                flags |= Status.UNADJUDICATED_END
-            elif not self.legal_moves():
-                flags |= Status.NO_LEGAL_MOVE
-        return flags
+        parts = (self._field, self._frontier, self._supplies, self._captured)
+        return status_flags(self._rules, *parts, self._outcome is None, self.legal_moves)
 
     def parse_move(self, text: str) -> LsdMove:
         """The legal move ``text`` names (grammar in :mod:`pacru.lsd.moves`).
@@ -281,13 +286,16 @@ class LsdState(GameState[LsdMove]):
             GameOverError: the game is over.
             TypeError: ``move`` is neither an :class:`LsdMove` nor a ``str``.
         """
+        pos = self._pos
+        if pos is None:
+            pos = self._native()
         if isinstance(move, str):
             move = self.parse_move(move)
         elif not isinstance(move, LsdMove):
             raise TypeError(f"a move is an LsdMove or its text, not {type(move).__name__}")
-        else:
+        elif not pos:
             self._check(move, "")
-        return self._play(move)
+        return self._after(pos, move) if pos else self._play(move)
 
     @property
     def scores(self) -> Mapping[str, int]:
@@ -443,48 +451,54 @@ class LsdState(GameState[LsdMove]):
                     return
             elif move._code == ORIGIN:
                 return
-        self._reject(move, text or str(move))
-
-    def _reject(self, move: LsdMove, text: str) -> NoReturn:
         seat = self._turn
-        raise explain_illegal(self._rules, seat, self._field, self._supplies[seat], move, text)
+        raise explain_illegal(
+            self._rules, seat, self._field, self._supplies[seat], move, text or str(move)
+        )
+
+    def _native(self) -> Any:
+        """The native engine's position (made from the parts at first); None or False if none."""
+        pos = self._pos
+        if pos is None and native.EXTENSION is not None:
+            end = (self._turn, self._outcome, self._last)
+            pos = native.position(self._rules, self._field, self._supplies, self._captured, *end)
+            _set(self, "_pos", pos)
+        return pos
+
+    def _after(self, pos: Any, move: LsdMove) -> LsdState:
+        """The state after ``move`` on the native engine; its ``_LAZY`` parts are read later."""
+        after = pos.play(move._face, move._code)
+        if after is None:  # refused: the Python rules say why
+            self._check(move, "")
+            raise AssertionError(f"the native engine refused {move}, legal by the Python rules")
+        turn = after.turn
+        state = _new(LsdState)
+        _set(state, "players", self.players)
+        _set(state, "_rules", self._rules)
+        _set(state, "_turn", turn)
+        _set(state, "_outcome", None if turn >= 0 else native.outcome(after, self.players))
+        _set(state, "_last", move)
+        _set(state, "_pos", after)
+        _set(state, "_legal", None)
+        _set(state, "_hash", None)
+        return state
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            # Called for a slot left unset: the parts of a state _after made, read now.
+            if name in _LAZY and (pos := self._pos) is not None:
+                for slot, value in zip(_LAZY, native.parts(pos), strict=True):
+                    _set(self, slot, value)
+                return object.__getattribute__(self, name)
+            raise AttributeError(f"'LsdState' object has no attribute {name!r}")
 
     def _play(self, move: LsdMove) -> LsdState:
-        """Apply a legal move: place, capture, check the row, pass the turn."""
-        rules, seat = self._rules, self._turn
-        face, cell = move._face, move._code
-        first = not self._field
-        field = self._field.copy()
-        field[cell] = face | seat << OWNER_SHIFT
-        supplies = list(self._supplies)
-        supply = list(supplies[seat])
-        supply[rules.kind_of[seat][face]] -= 1
-        supplies[seat] = tuple(supply)
-        new_supplies = tuple(supplies)
-
-        captured = self._captured
-        victims = [] if first else engine.captures(field, cell, face)
-        if victims:
-            lists = [list(c) for c in captured]
-            for victim in victims:
-                code = field.pop(victim)
-                owner = code >> OWNER_SHIFT
-                lists[owner][rules.kind_of[owner][code & FACE_BITS]] += 1
-            captured = tuple(tuple(c) for c in lists)
-
-        frontier = self._frontier.copy()
-        engine.refresh_frontier(frontier, field, engine.affected_cells(cell, victims))
-
-        outcome: Outcome | None = None
-        if not first and engine.has_row(field, cell, seat, rules.row_length):
-            outcome, turn = Outcome(Termination.ROW, (self.players[seat],)), -1
-        else:
-            turn = engine.next_seat(rules, seat, field, frontier, new_supplies)
-            if turn < 0:
-                outcome = Outcome(Termination.BLOCKED, ())
-        return LsdState(
-            self.players, rules, field, frontier, new_supplies, captured, turn, outcome, move
-        )
+        """Apply a legal move on the Python engine (:func:`pacru.lsd.engine.play`); the next
+        state is the Python engine's too (``_pos``: False stays, a position does not)."""
+        rules, seat, field, supplies = self._rules, self._turn, self._field, self._supplies
+        parts = engine.play(rules, seat, field, self._frontier, supplies, self._captured, move)
+        return LsdState(self.players, rules, *parts, move, self._pos and None)
 
     # --- value semantics and display ---------------------------------------
 

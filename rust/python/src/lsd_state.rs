@@ -1,0 +1,178 @@
+//! `LsdRules`, `LsdPosition` and `LsdMoves`: the native engine of one LSD state
+//! (`pacru.LsdState` on the native engine), on `pacru_lsd`.
+//!
+//! Python calls these and nothing here calls back: a position is made once from the parts
+//! an `LsdState` holds (`LsdRules.position`, the `Parts` of `lsd.rs`) or by `play`, and
+//! answers with plain values: its legal moves as move keys (`cell << 6 | face`, the key of
+//! `pacru.lsd.moves._move_key`), in `LsdState.legal_moves()` order; its turn and end; and
+//! its parts when Python asks for them. A move the engine refuses is answered with None:
+//! the Python rules then say why (`pacru.lsd.legality.explain_illegal`), on that path
+//! only, so both engines raise the same error with the same message.
+
+use std::sync::Arc;
+
+use pacru_lsd::{Move, Position, Rules, Termination};
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::lsd::{position_of, Parts};
+
+/// The rules of one set of LSD options (`LsdRules`' kinds, counts and flags), shared by
+/// the positions made under them.
+#[pyclass(frozen, module = "pacru._native")]
+pub(crate) struct LsdRules {
+    rules: Arc<Rules>,
+}
+
+#[pymethods]
+impl LsdRules {
+    /// The tables of these per-seat kinds and counts (`LsdRules.kinds`, `LsdRules.initial`).
+    /// `ValueError` for tables the engine refuses.
+    #[new]
+    #[pyo3(signature = (kinds, initial, allow_rotation, strict, row_length))]
+    fn new(
+        kinds: Vec<Vec<u8>>,
+        initial: Vec<Vec<u16>>,
+        allow_rotation: bool,
+        strict: bool,
+        row_length: u32,
+    ) -> PyResult<Self> {
+        let rules = Rules::new(kinds, initial, allow_rotation, strict, row_length)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(LsdRules {
+            rules: Arc::new(rules),
+        })
+    }
+
+    /// The position of these parts (see `lsd.rs`); `ValueError` for parts the engine
+    /// refuses.
+    fn position(&self, parts: Parts) -> PyResult<LsdPosition> {
+        Ok(LsdPosition {
+            rules: self.rules.clone(),
+            position: position_of(&self.rules, parts)?,
+        })
+    }
+}
+
+/// One LSD position under its rules: an immutable value; `play` makes the next one.
+#[pyclass(frozen, module = "pacru._native")]
+pub(crate) struct LsdPosition {
+    rules: Arc<Rules>,
+    position: Position,
+}
+
+/// The `(field, frontier, supplies, captured)` of a position: `(cell, face | seat << 6)`
+/// and `(cell, need | forbid << 4)` pairs by cell, and each seat's counts by kind.
+type PartsOut = (Vec<(i32, u8)>, Vec<(i32, u8)>, Vec<Vec<u16>>, Vec<Vec<u16>>);
+
+#[pymethods]
+impl LsdPosition {
+    /// The legal moves in `LsdState.legal_moves()` order (none once the game is over).
+    fn legal_moves(&self) -> LsdMoves {
+        let keys = self
+            .position
+            .legal_moves(&self.rules)
+            .iter()
+            .map(move_key)
+            .collect();
+        LsdMoves { keys }
+    }
+
+    /// The position after the mover places `face` (6 bits) on the cell code `cell`, or None
+    /// when that is not a legal move here (the game is over, or the rules refuse it: LSD
+    /// 1.5, 2.2, RULING 4, 5, 20); then nothing is made.
+    fn play(&self, face: i64, cell: i64) -> Option<LsdPosition> {
+        let mv = Move {
+            face: u8::try_from(face).ok()?,
+            cell: i32::try_from(cell).ok()?,
+        };
+        let position = self.position.play(&self.rules, mv).ok()?;
+        Some(LsdPosition {
+            rules: self.rules.clone(),
+            position,
+        })
+    }
+
+    /// The seat to move, or -1 once the game is over.
+    #[getter]
+    fn turn(&self) -> i8 {
+        self.position.turn()
+    }
+
+    /// How the game ended: 0 not yet, 1 a row (LSD 1.7), 2 nobody can place (2.4).
+    #[getter]
+    fn end(&self) -> u8 {
+        match self.position.outcome() {
+            None => 0,
+            Some(o) if o.termination == Termination::Row => 1,
+            Some(_) => 2,
+        }
+    }
+
+    /// The winners as a bit set of seats (0 while the game runs, or after a draw).
+    #[getter]
+    fn winners(&self) -> u8 {
+        self.position.outcome().map_or(0, |o| o.winners)
+    }
+
+    /// The field, frontier, supplies and captured tiles (see `PartsOut`).
+    fn parts(&self) -> PartsOut {
+        let rules = &*self.rules;
+        let pos = &self.position;
+        let per_seat = |f: &dyn Fn(usize) -> Vec<u16>| (0..rules.players()).map(f).collect();
+        (
+            pos.field().to_vec(),
+            pos.frontier().to_vec(),
+            per_seat(&|s| pos.supply(rules, s).to_vec()),
+            per_seat(&|s| pos.captured(rules, s).to_vec()),
+        )
+    }
+
+    /// Why the mover may not place `face` on `cell`: `(reason, rule)` as the Python
+    /// engine's `IllegalMoveError` has them, or None for a legal move (for tests: the
+    /// error itself comes from the Python rules).
+    /// A face or cell beyond any the rules know is a face no kind shows, a cell far away.
+    fn illegal(&self, face: i64, cell: i64) -> Option<(&'static str, &'static str)> {
+        let mv = Move {
+            face: u8::try_from(face).unwrap_or(u8::MAX),
+            cell: i32::try_from(cell).unwrap_or(i32::MIN),
+        };
+        self.position
+            .check(&self.rules, mv)
+            .err()
+            .map(|e| (e.reason(), e.rule()))
+    }
+}
+
+fn move_key(mv: &Move) -> u32 {
+    // Cell codes are below 2**24 and faces below 2**6 (`pacru.lsd.tiles`).
+    (mv.cell as u32) << 6 | u32::from(mv.face)
+}
+
+/// The legal moves of an `LsdPosition` as move keys (`cell << 6 | face`), in order.
+#[pyclass(frozen, module = "pacru._native", sequence)]
+pub(crate) struct LsdMoves {
+    keys: Vec<u32>,
+}
+
+#[pymethods]
+impl LsdMoves {
+    fn __len__(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The key at `index` (negative from the end), as a tuple's item.
+    fn __getitem__(&self, index: isize) -> PyResult<u32> {
+        let len = self.keys.len() as isize;
+        let at = if index < 0 { index + len } else { index };
+        usize::try_from(at)
+            .ok()
+            .and_then(|i| self.keys.get(i).copied())
+            .ok_or_else(|| PyIndexError::new_err("tuple index out of range"))
+    }
+
+    /// Every key, in order.
+    fn keys(&self) -> Vec<u32> {
+        self.keys.clone()
+    }
+}
