@@ -504,9 +504,10 @@ class LsdState(GameState[LsdMove]):
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # The rules by their options (the tables are rebuilt, or shared from the
-        # rules cache), the tiles as flat code pairs; not the move cache.
-        field = tuple(chain.from_iterable(self._field.items()))
-        frontier = tuple(chain.from_iterable(self._frontier.items()))
+        # rules cache), the tiles as flat code pairs by cell (so both engines write the same
+        # bytes); not the move cache or the native position.
+        field = tuple(chain.from_iterable(sorted(self._field.items())))
+        frontier = tuple(chain.from_iterable(sorted(self._frontier.items())))
         outcome = self._outcome
         last = self._last
         return (
