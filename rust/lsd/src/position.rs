@@ -423,40 +423,107 @@ impl Position {
             .map_or(-1, |seat| seat as i8)
     }
 
-    /// The faces the mover can place on an empty cell with constraint `code`, by kind then
-    /// orientation; `code` 0 stands for the first tile, which fits any way (RULING 20).
-    fn fitting_faces(&self, rules: &Rules, seat: usize, code: u8, out: &mut Vec<Move>, cell: i32) {
-        let allowed = if code == 0 { 0xFFFF } else { rules.fit(code) };
-        for (kind, (&count, &reach)) in self
+    /// The seat to move with the kinds left in its supply as a bit set (kinds are distinct
+    /// 6-bit faces: at most 64), and the cells a tile may go to with the dot masks that fit
+    /// each (a 16-bit set): the first tile fits any way on (0, 0) (RULING 20); after it,
+    /// the frontier in cell order. None once the game is over.
+    fn placements<'a>(
+        &'a self,
+        rules: &'a Rules,
+    ) -> Option<(usize, u64, impl Iterator<Item = (i32, u16)> + 'a)> {
+        let seat = usize::try_from(self.turn).ok()?;
+        let left = self
             .supply(rules, seat)
             .iter()
-            .zip(rules.reach(seat))
             .enumerate()
-        {
-            if count > 0 && allowed & reach != 0 {
-                for &(mask, face) in rules.orients(seat, kind) {
-                    if allowed >> mask & 1 == 1 {
-                        out.push(Move { face, cell });
+            .filter(|&(kind, &count)| count > 0 && kind < 64)
+            .fold(0u64, |bits, (kind, _)| bits | 1 << kind);
+        let first = self.field.is_empty().then_some((ORIGIN, 0xFFFF));
+        let rest = self
+            .frontier
+            .iter()
+            .filter(move |_| first.is_none())
+            .map(|&(cell, code)| (cell, rules.fit(code)));
+        Some((seat, left, first.into_iter().chain(rest)))
+    }
+
+    /// Calls `f` with each legal placement {LSD 2.2} in `LsdState.legal_moves()` order: by
+    /// cell (x then y), then kind, then orientation (dot masks ascending); none once the
+    /// game is over.
+    pub fn for_each_legal(&self, rules: &Rules, mut f: impl FnMut(Move)) {
+        let Some((seat, left, cells)) = self.placements(rules) else {
+            return;
+        };
+        let reach = rules.reach(seat);
+        for (cell, allowed) in cells {
+            let mut bits = left;
+            while bits != 0 {
+                let kind = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if reach.get(kind).is_some_and(|&r| allowed & r != 0) {
+                    for &(mask, face) in rules.orients(seat, kind) {
+                        if allowed >> mask & 1 == 1 {
+                            f(Move { face, cell });
+                        }
                     }
                 }
             }
         }
     }
 
-    /// The legal placements {LSD 2.2} in `LsdState.legal_moves()` order, into `out`
-    /// (cleared first); none once the game is over.
+    /// The number of legal placements, counted without making them: a kind's orientations
+    /// have distinct dot masks, so those that fit a cell are the bits of `allowed & reach`.
+    pub fn count_legal(&self, rules: &Rules) -> usize {
+        let Some((seat, left, cells)) = self.placements(rules) else {
+            return 0;
+        };
+        let reach = rules.reach(seat);
+        let mut n = 0;
+        for (_, allowed) in cells {
+            let mut bits = left;
+            while bits != 0 {
+                let kind = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                n += reach
+                    .get(kind)
+                    .map_or(0, |&r| (allowed & r).count_ones() as usize);
+            }
+        }
+        n
+    }
+
+    /// The `index`-th legal placement in [`Position::for_each_legal`]'s order, made alone.
+    pub fn nth_legal(&self, rules: &Rules, index: usize) -> Option<Move> {
+        let (seat, left, cells) = self.placements(rules)?;
+        let reach = rules.reach(seat);
+        let mut i = index;
+        for (cell, allowed) in cells {
+            let mut bits = left;
+            while bits != 0 {
+                let kind = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let n = reach
+                    .get(kind)
+                    .map_or(0, |&r| (allowed & r).count_ones() as usize);
+                if i < n {
+                    return rules
+                        .orients(seat, kind)
+                        .iter()
+                        .filter(|&&(mask, _)| allowed >> mask & 1 == 1)
+                        .nth(i)
+                        .map(|&(_, face)| Move { face, cell });
+                }
+                i -= n;
+            }
+        }
+        None
+    }
+
+    /// The legal placements in `LsdState.legal_moves()` order (see
+    /// [`Position::for_each_legal`]), into `out` (cleared first).
     pub fn legal_moves_into(&self, rules: &Rules, out: &mut Vec<Move>) {
         out.clear();
-        let Ok(seat) = usize::try_from(self.turn) else {
-            return;
-        };
-        if self.field.is_empty() {
-            self.fitting_faces(rules, seat, 0, out, ORIGIN);
-            return;
-        }
-        for &(cell, code) in &self.frontier {
-            self.fitting_faces(rules, seat, code, out, cell);
-        }
+        self.for_each_legal(rules, |m| out.push(m));
     }
 
     /// The legal placements, as [`Position::legal_moves_into`].
@@ -570,11 +637,20 @@ impl Position {
                 }
             }
         }
-        let mut affected = Vec::with_capacity(5 + 5 * n);
+        // The placed cell and at most four victims, each with its four neighbours.
+        let mut affected = [0i32; 25];
+        let mut m = 0;
         for &c in std::iter::once(&mv.cell).chain(&victims[..n]) {
-            affected.extend_from_slice(&[c, c + STEP[0], c + STEP[1], c + STEP[2], c + STEP[3]]);
+            affected[m..m + 5].copy_from_slice(&[
+                c,
+                c + STEP[0],
+                c + STEP[1],
+                c + STEP[2],
+                c + STEP[3],
+            ]);
+            m += 5;
         }
-        self.refresh(&affected);
+        self.refresh(&affected[..m]);
         self.last = Some(mv);
         if !first && has_row(&self.field, mv.cell, seat as u8, rules.row_length()) {
             self.outcome = Some(Outcome {

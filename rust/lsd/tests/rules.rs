@@ -233,3 +233,33 @@ fn inputs_far_outside_the_field_are_refused_without_a_panic() {
     game.position().returns(&mut returns);
     assert!(returns.iter().all(|&r| r == 0.0));
 }
+
+#[test]
+fn counted_and_indexed_moves_are_the_listed_ones() {
+    // count_legal and nth_legal (what a random player reads) against the whole list, on
+    // random games with and without rotation, to the end (no moves then).
+    for (players, rotation) in [(2, true), (3, false), (4, true)] {
+        let rules = default_rules(players, rotation);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20 {
+            let mut pos = Position::new(&rules);
+            loop {
+                let moves = pos.legal_moves(&rules);
+                assert_eq!(pos.count_legal(&rules), moves.len());
+                for (i, m) in moves.iter().enumerate() {
+                    assert_eq!(pos.nth_legal(&rules, i), Some(*m));
+                }
+                assert_eq!(pos.nth_legal(&rules, moves.len()), None);
+                if moves.is_empty() {
+                    assert!(pos.outcome().is_some());
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let m = moves[(state % moves.len() as u64) as usize];
+                pos = pos.play(&rules, m).unwrap();
+            }
+        }
+    }
+}

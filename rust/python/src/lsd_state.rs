@@ -67,15 +67,14 @@ type PartsOut = (Vec<(i32, u8)>, Vec<(i32, u8)>, Vec<Vec<u16>>, Vec<Vec<u16>>);
 
 #[pymethods]
 impl LsdPosition {
-    /// The legal moves in `LsdState.legal_moves()` order (none once the game is over).
-    fn legal_moves(&self) -> LsdMoves {
-        let keys = self
-            .position
-            .legal_moves(&self.rules)
-            .iter()
-            .map(move_key)
-            .collect();
-        LsdMoves { keys }
+    /// The legal moves in `LsdState.legal_moves()` order (none once the game is over),
+    /// counted now and each made when read.
+    fn legal_moves(slf: &Bound<'_, Self>) -> LsdMoves {
+        let this = slf.get();
+        LsdMoves {
+            len: this.position.count_legal(&this.rules),
+            position: slf.clone().unbind(),
+        }
     }
 
     /// The position after the mover places `face` (6 bits) on the cell code `cell`, or None
@@ -144,35 +143,46 @@ impl LsdPosition {
     }
 }
 
-fn move_key(mv: &Move) -> u32 {
+fn move_key(mv: Move) -> u32 {
     // Cell codes are below 2**24 and faces below 2**6 (`pacru.lsd.tiles`).
     (mv.cell as u32) << 6 | u32::from(mv.face)
 }
 
-/// The legal moves of an `LsdPosition` as move keys (`cell << 6 | face`), in order.
+/// The legal moves of an `LsdPosition` as move keys (`cell << 6 | face`), in order: the
+/// position's, counted when made, each key made when read (a random player reads one).
 #[pyclass(frozen, module = "pacru._native", sequence)]
 pub(crate) struct LsdMoves {
-    keys: Vec<u32>,
+    position: Py<LsdPosition>,
+    len: usize,
 }
 
 #[pymethods]
 impl LsdMoves {
     fn __len__(&self) -> usize {
-        self.keys.len()
+        self.len
     }
 
     /// The key at `index` (negative from the end), as a tuple's item.
     fn __getitem__(&self, index: isize) -> PyResult<u32> {
-        let len = self.keys.len() as isize;
-        let at = if index < 0 { index + len } else { index };
-        usize::try_from(at)
-            .ok()
-            .and_then(|i| self.keys.get(i).copied())
+        let at = if index < 0 {
+            index.checked_add_unsigned(self.len)
+        } else {
+            Some(index)
+        };
+        let pos = self.position.get();
+        at.and_then(|i| usize::try_from(i).ok())
+            .filter(|&i| i < self.len)
+            .and_then(|i| pos.position.nth_legal(&pos.rules, i))
+            .map(move_key)
             .ok_or_else(|| PyIndexError::new_err("tuple index out of range"))
     }
 
     /// Every key, in order.
     fn keys(&self) -> Vec<u32> {
-        self.keys.clone()
+        let pos = self.position.get();
+        let mut keys = Vec::with_capacity(self.len);
+        pos.position
+            .for_each_legal(&pos.rules, |m| keys.push(move_key(m)));
+        keys
     }
 }

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from pacru.lsd.rules import LsdRules
     from pacru.lsd.state import LsdState
 
-__all__ = ["EXTENSION", "native_rules", "on_python", "outcome", "parts", "position"]
+__all__ = ["EXTENSION", "LazyParts", "native_rules", "on_python", "outcome", "parts", "position"]
 
 #: The extension when the native engine is in use, else None (the Python engine).
 EXTENSION: Final[Any] = NATIVE
@@ -45,6 +45,60 @@ _TERMINATIONS: Final = {1: Termination.ROW, 2: Termination.BLOCKED}
 # few microseconds each time; a state builds its position from the rules it holds).
 _RULES: dict[int, tuple[LsdRules, _native.LsdRules]] = {}
 _RULES_LIMIT: Final = 256
+
+
+class LazyParts:
+    """The field, frontier, supplies and captured tiles of an :class:`~pacru.lsd.LsdState`
+    (``_field``, ``_frontier``, ``_supplies``, ``_captured``; see :mod:`pacru.lsd.engine`):
+    held in its slots ``_cells``, ``_open``, ``_left`` and ``_lost``, which a state the
+    native engine made fills from its position when one is first read.
+
+    Properties, not a ``__getattr__``: a class with ``__getattr__`` makes every attribute
+    read of every state slower (CPython cannot specialise those reads).
+    """
+
+    __slots__ = ()
+
+    _cells: dict[int, int]
+    _open: dict[int, int]
+    _left: Counts
+    _lost: Counts
+    _pos: Any
+
+    @property
+    def _field(self) -> dict[int, int]:
+        try:
+            return self._cells
+        except AttributeError:
+            return self._read()[0]
+
+    @property
+    def _frontier(self) -> dict[int, int]:
+        try:
+            return self._open
+        except AttributeError:
+            return self._read()[1]
+
+    @property
+    def _supplies(self) -> Counts:
+        try:
+            return self._left
+        except AttributeError:
+            return self._read()[2]
+
+    @property
+    def _captured(self) -> Counts:
+        try:
+            return self._lost
+        except AttributeError:
+            return self._read()[3]
+
+    def _read(self) -> tuple[dict[int, int], dict[int, int], Counts, Counts]:
+        """Fill the slots from the native position, once (the state is immutable)."""
+        read = parts(self._pos)
+        for name, value in zip(("_cells", "_open", "_left", "_lost"), read, strict=True):
+            object.__setattr__(self, name, value)
+        return read
 
 
 def native_rules(rules: LsdRules) -> _native.LsdRules:

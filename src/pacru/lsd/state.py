@@ -49,7 +49,7 @@ import attrs
 from pacru.base import GameState, Outcome, Termination
 from pacru.errors import GameOverError, NotationError
 from pacru.lsd import engine, native
-from pacru.lsd.legality import explain_illegal
+from pacru.lsd.legality import check
 from pacru.lsd.movelist import LsdLegalMoves
 from pacru.lsd.moves import LsdMove, _move, parse_move_text
 from pacru.lsd.parts import checked_parts, generate, pickle_key, rules_of, status_flags
@@ -57,7 +57,6 @@ from pacru.lsd.rules import LsdRules
 from pacru.lsd.tiles import (
     DOT_BITS,
     MAX_COORD,
-    ORIGIN,
     OWNER_SHIFT,
     Cell,
     Shade,
@@ -78,9 +77,6 @@ if TYPE_CHECKING:
 __all__ = ["LsdState"]
 
 _new = object.__new__
-_set = object.__setattr__
-#: The parts a state of the native engine reads from its position when first asked.
-_LAZY = ("_field", "_frontier", "_supplies", "_captured")
 
 
 def _tile(rules: LsdRules, code: int) -> Tile:
@@ -93,7 +89,7 @@ def _tile(rules: LsdRules, code: int) -> Tile:
 
 
 @attrs.frozen(eq=False, repr=False)
-class LsdState(GameState[LsdMove]):
+class LsdState(native.LazyParts, GameState[LsdMove]):
     """An LSD position: field, supplies, captured tiles and whose turn it is.
 
     Build one with :func:`pacru.lsd.new_game` or :func:`pacru.lsd.from_position`;
@@ -110,10 +106,12 @@ class LsdState(GameState[LsdMove]):
 
     players: tuple[str, ...]
     _rules: LsdRules
-    _field: dict[int, int]
-    _frontier: dict[int, int]
-    _supplies: tuple[tuple[int, ...], ...]
-    _captured: tuple[tuple[int, ...], ...]
+    # The field, frontier, supplies and captured tiles (read as _field, _frontier, _supplies
+    # and _captured: native.LazyParts); unset in a state the native engine made, until read.
+    _cells: dict[int, int]
+    _open: dict[int, int]
+    _left: tuple[tuple[int, ...], ...]
+    _lost: tuple[tuple[int, ...], ...]
     _turn: int
     _outcome: Outcome | None
     _last: LsdMove | None = None
@@ -195,7 +193,7 @@ class LsdState(GameState[LsdMove]):
                 legal = LsdLegalMoves(keys=pos.legal_moves())
             else:
                 legal = LsdLegalMoves(() if self._outcome is not None else self._generate())
-            object.__setattr__(self, "_legal", legal)
+            _SET_LEGAL(self, legal)
         return legal
 
     @property
@@ -295,7 +293,25 @@ class LsdState(GameState[LsdMove]):
             raise TypeError(f"a move is an LsdMove or its text, not {type(move).__name__}")
         elif not pos:
             self._check(move, "")
-        return self._after(pos, move) if pos else self._play(move)
+        if not pos:
+            return self._play(move)
+        # The native engine: the next position there; the new state's parts are read from it
+        # when first asked (native.LazyParts). A refused move: the Python rules say why.
+        after = pos.play(move._face, move._code)
+        if after is None:
+            self._check(move, "")
+            raise AssertionError(f"the native engine refused {move}, legal by the Python rules")
+        turn = after.turn
+        state = _new(LsdState)
+        _SET_PLAYERS(state, self.players)
+        _SET_RULES(state, self._rules)
+        _SET_TURN(state, turn)
+        _SET_OUTCOME(state, None if turn >= 0 else native.outcome(after, self.players))
+        _SET_LAST(state, move)
+        _SET_POS(state, after)
+        _SET_LEGAL(state, None)
+        _SET_HASH(state, None)
+        return state
 
     @property
     def scores(self) -> Mapping[str, int]:
@@ -436,25 +452,12 @@ class LsdState(GameState[LsdMove]):
 
     def _generate(self) -> tuple[LsdMove, ...]:
         seat = self._turn
-        return generate(self._rules, seat, self._supplies[seat], self._field, self._frontier)
+        return generate(self._rules, seat, self._left[seat], self._cells, self._open)
 
     def _check(self, move: LsdMove, text: str) -> None:
-        """Raise unless ``move`` is legal; the fast path is two lookups."""
-        if self._outcome is not None:
-            raise GameOverError(move=text or str(move))
-        seat = self._turn
-        kind = self._rules.kind_of[seat].get(move._face)
-        if kind is not None and self._supplies[seat][kind]:
-            if self._field:
-                code = self._frontier.get(move._code)
-                if code is not None and self._rules.fit[code] >> (move._face & DOT_BITS) & 1:
-                    return
-            elif move._code == ORIGIN:
-                return
-        seat = self._turn
-        raise explain_illegal(
-            self._rules, seat, self._field, self._supplies[seat], move, text or str(move)
-        )
+        """Raise unless ``move`` is legal (:func:`pacru.lsd.legality.check`)."""
+        parts = (self._field, self._frontier, self._supplies)
+        check(self._rules, self._turn, *parts, self._outcome is not None, move, text)
 
     def _native(self) -> Any:
         """The native engine's position (made from the parts at first); None or False if none."""
@@ -462,42 +465,14 @@ class LsdState(GameState[LsdMove]):
         if pos is None and native.EXTENSION is not None:
             end = (self._turn, self._outcome, self._last)
             pos = native.position(self._rules, self._field, self._supplies, self._captured, *end)
-            _set(self, "_pos", pos)
+            _SET_POS(self, pos)
         return pos
-
-    def _after(self, pos: Any, move: LsdMove) -> LsdState:
-        """The state after ``move`` on the native engine; its ``_LAZY`` parts are read later."""
-        after = pos.play(move._face, move._code)
-        if after is None:  # refused: the Python rules say why
-            self._check(move, "")
-            raise AssertionError(f"the native engine refused {move}, legal by the Python rules")
-        turn = after.turn
-        state = _new(LsdState)
-        _set(state, "players", self.players)
-        _set(state, "_rules", self._rules)
-        _set(state, "_turn", turn)
-        _set(state, "_outcome", None if turn >= 0 else native.outcome(after, self.players))
-        _set(state, "_last", move)
-        _set(state, "_pos", after)
-        _set(state, "_legal", None)
-        _set(state, "_hash", None)
-        return state
-
-    if not TYPE_CHECKING:
-
-        def __getattr__(self, name: str) -> Any:
-            # Called for a slot left unset: the parts of a state _after made, read now.
-            if name in _LAZY and (pos := self._pos) is not None:
-                for slot, value in zip(_LAZY, native.parts(pos), strict=True):
-                    _set(self, slot, value)
-                return object.__getattribute__(self, name)
-            raise AttributeError(f"'LsdState' object has no attribute {name!r}")
 
     def _play(self, move: LsdMove) -> LsdState:
         """Apply a legal move on the Python engine (:func:`pacru.lsd.engine.play`); the next
         state is the Python engine's too (``_pos``: False stays, a position does not)."""
-        rules, seat, field, supplies = self._rules, self._turn, self._field, self._supplies
-        parts = engine.play(rules, seat, field, self._frontier, supplies, self._captured, move)
+        rules, seat, field, supplies = self._rules, self._turn, self._cells, self._left
+        parts = engine.play(rules, seat, field, self._open, supplies, self._lost, move)
         return LsdState(self.players, rules, *parts, move, self._pos and None)
 
     # --- value semantics and display ---------------------------------------
@@ -571,6 +546,13 @@ class LsdState(GameState[LsdMove]):
         from pacru.lsd.explain import explain_lsd
 
         return explain_lsd(self, text)
+
+
+# The slots' own setters: half the cost of object.__setattr__ on this frozen class.
+_SET_PLAYERS, _SET_RULES, _SET_TURN, _SET_OUTCOME, _SET_LAST, _SET_POS, _SET_LEGAL, _SET_HASH = (
+    LsdState.__dict__[name].__set__
+    for name in ("players", "_rules", "_turn", "_outcome", "_last", "_pos", "_legal", "_hash")
+)
 
 
 def _restore(
