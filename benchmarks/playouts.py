@@ -106,11 +106,21 @@ def throughput(
 
 
 def uniform_round(
-    game: str, players: int, seconds: float, rng: random.Random, state: Any
+    game: str,
+    players: int,
+    seconds: float,
+    rng: random.Random,
+    state: Any,
+    fresh: Callable[[], Any] | None = None,
 ) -> tuple[float, Any]:
-    """Plies per CPU second of ``rng.choice(legal_moves())`` playouts, and the state reached."""
+    """Plies per CPU second of ``rng.choice(legal_moves())`` playouts, and the state reached.
+
+    A game that ends is followed by ``fresh()`` (default: ``pacru.new_game(game, players)``).
+    """
+    if fresh is None:
+        fresh = partial(_fresh_game, game, players)
     if state is None:
-        state = _fresh_game(game, players)
+        state = fresh()
     plies = 0
     cpu_start = time.process_time()
     deadline = time.perf_counter() + seconds
@@ -118,7 +128,7 @@ def uniform_round(
     while True:
         for _ in range(64):  # check the clock every 64 plies only
             if state.outcome is not None:
-                state = _fresh_game(game, players)
+                state = fresh()
             state = state.apply_move(choice(state.legal_moves()))
         plies += 64
         if time.perf_counter() >= deadline:
@@ -164,6 +174,30 @@ def uniform_versus_chess(
         theirs.append(rate)
     ratios = [a / b for a, b in zip(mine, theirs, strict=True)]
     return statistics.median(mine), statistics.median(theirs), statistics.median(ratios)
+
+
+def lsd_engines(
+    players: int, seconds: float, rounds: int, rng: random.Random
+) -> tuple[float, float, float]:
+    """Median plies per CPU second of uniform LSD playouts on the native engine and on the
+    Python engine in this process (alternating rounds, each game from its engine's start
+    state), and the median of the per-round ratios native / Python."""
+    from pacru.lsd.native import on_python
+
+    native_start = pacru.new_game("lsd", players)
+    python_start = on_python(native_start)  # the Python engine's state, whatever the build
+    window = seconds / (2 * rounds)
+    native: Any = None
+    python: Any = None
+    fast: list[float] = []
+    slow: list[float] = []
+    for _ in range(rounds):
+        rate, native = uniform_round("lsd", players, window, rng, native, lambda: native_start)
+        fast.append(rate)
+        rate, python = uniform_round("lsd", players, window, rng, python, lambda: python_start)
+        slow.append(rate)
+    ratios = [a / b for a, b in zip(fast, slow, strict=True)]
+    return statistics.median(fast), statistics.median(slow), statistics.median(ratios)
 
 
 def call_medians(
@@ -296,10 +330,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--format", choices=("text", "rst"), default="text")
     parser.add_argument(
         "--draw",
-        choices=("families", "uniform"),
+        choices=("families", "uniform", "engines"),
         default="families",
         help="families: the random player of `pacru play`; uniform: rng.choice over the "
-        "complete move list, against python-chess in the same process",
+        "complete move list, against python-chess in the same process; engines: the same "
+        "LSD playouts on the native and the Python engine in the same process",
     )
     parser.add_argument(
         "--rounds", type=int, default=5, help="--draw uniform: rounds of each (default 5)"
@@ -320,6 +355,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.execve(sys.executable, [*script, *(sys.argv[1:] if argv is None else argv)], env)
     if args.draw == "uniform":
         return _main_uniform(args)
+    if args.draw == "engines":
+        if pacru.ENGINE != "native" or args.games != ["lsd"]:
+            parser.error("--draw engines needs the native engine and --games lsd")
+        return _main_engines(args)
 
     header = (
         "game",
@@ -369,6 +408,26 @@ def _main_uniform(args: argparse.Namespace) -> int:
                     game, players, args.seconds, args.rounds, rng
                 )
                 yield (game, str(players), f"{mine:,.0f}", f"{theirs:,.0f}", f"{ratio:.2f}x")
+
+    print_table(args.format, header, measured(), partial(_row, widths=(8, 8, 14, 14, 6)))
+    return 0
+
+
+def _main_engines(args: argparse.Namespace) -> int:
+    print_heading(
+        "LSD engines native and python",
+        f"--draw {args.draw}",
+        f"--seconds {args.seconds}",
+        f"--rounds {args.rounds}",
+        when="%Y-%m-%d %H:%M %Z",
+    )
+    header = ("game", "players", "native plies/s", "python plies/s", "ratio")
+
+    def measured() -> Iterator[tuple[str, ...]]:
+        for players in args.players:
+            rng = random.Random(args.seed)
+            fast, slow, ratio = lsd_engines(players, args.seconds, args.rounds, rng)
+            yield ("lsd", str(players), f"{fast:,.0f}", f"{slow:,.0f}", f"{ratio:.2f}x")
 
     print_table(args.format, header, measured(), partial(_row, widths=(8, 8, 14, 14, 6)))
     return 0

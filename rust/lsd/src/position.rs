@@ -115,8 +115,9 @@ impl std::error::Error for PartsError {}
 pub struct Position {
     field: Vec<(i32, u8)>,
     frontier: Vec<(i32, u8)>,
-    supplies: Vec<u16>,
-    captured: Vec<u16>,
+    /// Every seat's supply by kind (`Rules::offset`), then every seat's captured tiles by
+    /// kind (from `Rules::flat_len`): one vector, one allocation when a position is copied.
+    counts: Vec<u16>,
     turn: i8,
     outcome: Option<Outcome>,
     last: Option<Move>,
@@ -236,15 +237,15 @@ fn has_row(field: &[(i32, u8)], cell: i32, seat: u8, length: u32) -> bool {
 impl Position {
     /// The start of a game: an empty field, full supplies, seat 0 to move (RULING 20).
     pub fn new(rules: &Rules) -> Position {
-        let mut supplies = Vec::with_capacity(rules.flat_len());
+        let mut counts = Vec::with_capacity(2 * rules.flat_len());
         for seat in 0..rules.players() {
-            supplies.extend_from_slice(rules.initial(seat));
+            counts.extend_from_slice(rules.initial(seat));
         }
+        counts.resize(2 * rules.flat_len(), 0);
         Position {
             field: Vec::new(),
             frontier: Vec::new(),
-            captured: vec![0; supplies.len()],
-            supplies,
+            counts,
             turn: 0,
             outcome: None,
             last: None,
@@ -274,15 +275,16 @@ impl Position {
                 "one supply and one captured list per seat".into(),
             ));
         }
-        let mut flat_supplies = Vec::with_capacity(rules.flat_len());
-        let mut flat_captured = Vec::with_capacity(rules.flat_len());
+        let mut counts = Vec::with_capacity(2 * rules.flat_len());
         for seat in 0..players {
             let kinds = rules.kinds(seat).len();
             if supplies[seat].len() != kinds || captured[seat].len() != kinds {
                 return Err(PartsError(format!("seat {seat} has {kinds} kinds")));
             }
-            flat_supplies.extend_from_slice(&supplies[seat]);
-            flat_captured.extend_from_slice(&captured[seat]);
+            counts.extend_from_slice(&supplies[seat]);
+        }
+        for lost in captured {
+            counts.extend_from_slice(lost);
         }
         let mut cells: Vec<(i32, u8)> = Vec::with_capacity(field.len());
         for &(cell, tile) in field {
@@ -307,8 +309,7 @@ impl Position {
         let mut position = Position {
             field: cells,
             frontier: Vec::new(),
-            supplies: flat_supplies,
-            captured: flat_captured,
+            counts,
             turn,
             outcome,
             last,
@@ -335,13 +336,13 @@ impl Position {
     /// Seat `seat`'s tiles left, by kind (`Rules::kinds` order).
     pub fn supply<'a>(&'a self, rules: &Rules, seat: usize) -> &'a [u16] {
         let start = rules.offset(seat);
-        &self.supplies[start..start + rules.kinds(seat).len()]
+        &self.counts[start..start + rules.kinds(seat).len()]
     }
 
     /// Seat `seat`'s captured tiles, by kind.
     pub fn captured<'a>(&'a self, rules: &Rules, seat: usize) -> &'a [u16] {
-        let start = rules.offset(seat);
-        &self.captured[start..start + rules.kinds(seat).len()]
+        let start = self.counts.len() / 2 + rules.offset(seat);
+        &self.counts[start..start + rules.kinds(seat).len()]
     }
 
     /// The seat to move, or -1 once the game is over.
@@ -622,17 +623,18 @@ impl Position {
             mv.cell,
             mv.face | (seat as u8) << OWNER_SHIFT,
         );
-        self.supplies[rules.offset(seat) + kind] -= 1;
+        self.counts[rules.offset(seat) + kind] -= 1;
         let (victims, n) = if first {
             ([0; 4], 0)
         } else {
             captures(&self.field, mv.cell, mv.face)
         };
+        let half = self.counts.len() / 2;
         for &victim in &victims[..n] {
             if let Some(code) = remove(&mut self.field, victim) {
                 let owner = usize::from(code >> OWNER_SHIFT);
                 if let Some(k) = rules.kind_of(owner, code & FACE_BITS) {
-                    let slot = &mut self.captured[rules.offset(owner) + k];
+                    let slot = &mut self.counts[half + rules.offset(owner) + k];
                     *slot = slot.saturating_add(1);
                 }
             }
@@ -671,6 +673,7 @@ impl Position {
 
     /// Tiles placed since the start: those on the field plus those captured.
     pub fn ply(&self) -> u32 {
-        self.field.len() as u32 + self.captured.iter().map(|&c| u32::from(c)).sum::<u32>()
+        let lost = &self.counts[self.counts.len() / 2..];
+        self.field.len() as u32 + lost.iter().map(|&c| u32::from(c)).sum::<u32>()
     }
 }

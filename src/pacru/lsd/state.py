@@ -190,7 +190,7 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
             if pos is None:
                 pos = self._native()
             if pos:
-                legal = LsdLegalMoves(keys=pos.legal_moves())
+                legal = LsdLegalMoves((), pos.legal_moves())
             else:
                 legal = LsdLegalMoves(() if self._outcome is not None else self._generate())
             _SET_LEGAL(self, legal)
@@ -287,12 +287,13 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         pos = self._pos
         if pos is None:
             pos = self._native()
-        if isinstance(move, str):
+        if isinstance(move, LsdMove):
+            if not pos:
+                self._check(move, "")
+        elif isinstance(move, str):
             move = self.parse_move(move)
-        elif not isinstance(move, LsdMove):
+        else:
             raise TypeError(f"a move is an LsdMove or its text, not {type(move).__name__}")
-        elif not pos:
-            self._check(move, "")
         if not pos:
             return self._play(move)
         # The native engine: the next position there; the new state's parts are read from it
