@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import chain
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -70,6 +70,7 @@ from pacru.lsd.tiles import (
 )
 
 if TYPE_CHECKING:
+    from pacru._native import LsdPosition
     from pacru._status import Status
     from pacru.explanation import Explanation
     from pacru.lsd.rules import LsdOptions
@@ -108,16 +109,16 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
     _rules: LsdRules
     # The field, frontier, supplies and captured tiles (read as _field, _frontier, _supplies
     # and _captured: native.LazyParts); unset in a state the native engine made, until read.
-    _cells: dict[int, int]
-    _open: dict[int, int]
-    _left: tuple[tuple[int, ...], ...]
-    _lost: tuple[tuple[int, ...], ...]
+    _cells: dict[int, int] = attrs.field(alias="field")
+    _open: dict[int, int] = attrs.field(alias="frontier")
+    _left: tuple[tuple[int, ...], ...] = attrs.field(alias="supplies")
+    _lost: tuple[tuple[int, ...], ...] = attrs.field(alias="captured")
     _turn: int
     _outcome: Outcome | None
     _last: LsdMove | None = None
     # The native engine's position (pacru.lsd.native), made when first needed; False: this
     # state and those after it are the Python engine's (native.on_python). Then caches.
-    _pos: Any = None
+    _pos: LsdPosition | Literal[False] | None = None
     _legal: LsdLegalMoves | None = attrs.field(default=None, init=False)
     _hash: int | None = attrs.field(default=None, init=False)
 
@@ -460,7 +461,7 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         parts = (self._field, self._frontier, self._supplies)
         check(self._rules, self._turn, *parts, self._outcome is not None, move, text)
 
-    def _native(self) -> Any:
+    def _native(self) -> LsdPosition | Literal[False] | None:
         """The native engine's position (made from the parts at first); None or False if none."""
         pos = self._pos
         if pos is None and native.EXTENSION is not None:
