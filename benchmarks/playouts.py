@@ -6,6 +6,8 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
                                   [--seconds 2] [--seed 0] [--format text|rst]
                                   [--draw families|uniform] [--rounds 5]
                                   [--engine native|python]
+    python benchmarks/playouts.py --draw engines --games lsd [--players 2,3,4]
+                                  [--seconds 8] [--rounds 8]
 
 ``--engine`` picks the chevron engine (default: ``pacru.ENGINE``, the native one
 when the package was built with it); ``--engine python`` runs the script again
@@ -22,7 +24,13 @@ other processes hits both alike; the table gives the median plies per CPU
 second of each and the median of the per-round ratios pacru / chess. It needs
 ``chess`` (``pip install chess``, the ``bench`` extra).
 
-Without ``--draw uniform`` (``--draw families``, the default):
+``--draw engines`` (LSD only, on a build with the native engine) measures the same
+uniform loop on LSD's native engine and on its Python engine
+(:func:`pacru.lsd.native.on_python`) in this process: rounds of the two alternate, each
+game starting from its engine's start state, and the table gives the median plies per
+CPU second of each and the median of the per-round ratios native / Python.
+
+Without ``--draw uniform`` or ``engines`` (``--draw families``, the default):
 
 For each game and player count it plays random games back to back with the
 random player of ``pacru play`` (:func:`pacru.commands.play.random_move`) and
