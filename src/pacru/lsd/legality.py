@@ -3,8 +3,8 @@
 ==================  ===========================================================
 Item                Value
 ==================  ===========================================================
-Entry               :func:`check`, the fast check of a move, which calls
-                    :func:`explain_illegal` when it fails
+Entry               :func:`explain_illegal`, called only after the fast
+                    legality check of :class:`~pacru.lsd.LsdState` failed
 Errors              :class:`~pacru.errors.IllegalMoveError`; the reason codes
                     are listed in :mod:`pacru.lsd.state`
 Order               supply and rotation, first tile, occupied cell, then the
@@ -14,44 +14,13 @@ Order               supply and rotation, first tile, occupied cell, then the
 
 from __future__ import annotations
 
-from pacru.errors import GameOverError, IllegalMoveError
+from pacru.errors import IllegalMoveError
 from pacru.lsd.engine import constraint
 from pacru.lsd.moves import LsdMove
 from pacru.lsd.rules import LsdRules
-from pacru.lsd.tiles import DOT_BITS, ORIGIN, SIDE_NAMES, face_text
+from pacru.lsd.tiles import DOT_BITS, SIDE_NAMES, face_text
 
-
-def check(
-    rules: LsdRules,
-    seat: int,
-    field: dict[int, int],
-    frontier: dict[int, int],
-    supplies: tuple[tuple[int, ...], ...],
-    over: bool,
-    move: LsdMove,
-    text: str,
-) -> None:
-    """Raise unless ``seat`` may play ``move`` (``LsdState._check``); the fast path is two
-    lookups: the kind in the supply, the cell's constraint in the frontier.
-
-    Raises:
-        GameOverError: the game is over (``over``).
-        IllegalMoveError: the move is illegal (:func:`explain_illegal`); ``text`` (or the
-            move's own text) is kept in the error.
-    """
-    if over:
-        raise GameOverError(move=text or str(move))
-    kind = rules.kind_of[seat].get(move._face)
-    if kind is not None and supplies[seat][kind]:
-        if field:
-            code = frontier.get(move._code)
-            if code is not None and rules.fit[code] >> (move._face & DOT_BITS) & 1:
-                return
-        elif move._code == ORIGIN:
-            return
-    raise explain_illegal(rules, seat, field, supplies[seat], move, text or str(move))
-
-__all__ = ["check", "explain_illegal"]
+__all__ = ["explain_illegal"]
 
 
 def explain_illegal(

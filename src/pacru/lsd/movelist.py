@@ -78,13 +78,15 @@ class LsdLegalMoves(Sequence[LsdMove]):
     def __getitem__(self, index: slice) -> tuple[LsdMove, ...]: ...
     def __getitem__(self, index: int | slice) -> LsdMove | tuple[LsdMove, ...]:
         keys = self._keys
-        if keys is not None and type(index) is int:
+        if keys is None:
+            return self._moves[index]
+        if type(index) is int:
             key = keys[index]
             return _MOVES.get(key) or _move_key(key)  # a lookup, mostly
         return self._all()[index]
 
     def __iter__(self) -> Iterator[LsdMove]:
-        return iter(self._all())
+        return iter(self._moves if self._keys is None else self._all())
 
     def __bool__(self) -> bool:
         return len(self) != 0

@@ -49,7 +49,7 @@ import attrs
 from pacru.base import GameState, Outcome, Termination
 from pacru.errors import GameOverError, NotationError
 from pacru.lsd import engine, native
-from pacru.lsd.legality import check
+from pacru.lsd.legality import explain_illegal
 from pacru.lsd.movelist import LsdLegalMoves
 from pacru.lsd.moves import LsdMove, _move, parse_move_text
 from pacru.lsd.parts import checked_parts, generate, pickle_key, rules_of, status_flags
@@ -57,6 +57,7 @@ from pacru.lsd.rules import LsdRules
 from pacru.lsd.tiles import (
     DOT_BITS,
     MAX_COORD,
+    ORIGIN,
     OWNER_SHIFT,
     Cell,
     Shade,
@@ -457,25 +458,41 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         return generate(self._rules, seat, self._left[seat], self._cells, self._open)
 
     def _check(self, move: LsdMove, text: str) -> None:
-        """Raise unless ``move`` is legal (:func:`pacru.lsd.legality.check`)."""
-        parts = (self._field, self._frontier, self._supplies)
-        check(self._rules, self._turn, *parts, self._outcome is not None, move, text)
+        """Raise unless ``move`` is legal; the fast path is two lookups (the kind in the
+        supply, the cell's constraint in the frontier), else the Python rules say why."""
+        if self._outcome is not None:
+            raise GameOverError(move=text or str(move))
+        seat, rules = self._turn, self._rules
+        try:  # the slots; a state the native engine made may not have read them yet
+            field, frontier, supply = self._cells, self._open, self._left[seat]
+        except AttributeError:
+            field, frontier, supply = self._field, self._frontier, self._supplies[seat]
+        kind = rules.kind_of[seat].get(move._face)
+        if kind is not None and supply[kind]:
+            if field:
+                code = frontier.get(move._code)
+                if code is not None and rules.fit[code] >> (move._face & DOT_BITS) & 1:
+                    return
+            elif move._code == ORIGIN:
+                return
+        raise explain_illegal(rules, seat, field, supply, move, text or str(move))
 
     def _native(self) -> LsdPosition | Literal[False] | None:
-        """The native engine's position (made from the parts at first); None or False if none."""
+        """The native engine's position (made from the parts at first), or False."""
         pos = self._pos
-        if pos is None and native.EXTENSION is not None:
+        if pos is None:  # False on the Python engine, which the states after it keep (_play)
             end = (self._turn, self._outcome, self._last)
-            pos = native.position(self._rules, self._field, self._supplies, self._captured, *end)
+            parts = (self._rules, self._field, self._supplies, self._captured)
+            pos = False if native.EXTENSION is None else native.position(*parts, *end)
             _SET_POS(self, pos)
         return pos
 
     def _play(self, move: LsdMove) -> LsdState:
         """Apply a legal move on the Python engine (:func:`pacru.lsd.engine.play`); the next
-        state is the Python engine's too (``_pos``: False stays, a position does not)."""
+        state is the Python engine's too (``_pos`` False)."""
         rules, seat, field, supplies = self._rules, self._turn, self._cells, self._left
         parts = engine.play(rules, seat, field, self._open, supplies, self._lost, move)
-        return LsdState(self.players, rules, *parts, move, self._pos and None)
+        return LsdState(self.players, rules, *parts, move, False)
 
     # --- value semantics and display ---------------------------------------
 
