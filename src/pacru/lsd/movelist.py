@@ -22,7 +22,7 @@ from pacru.lsd.tiles import Cell, Shade, encode_cell, face_code
 if TYPE_CHECKING:
     from pacru._native import LsdMoves
 
-__all__ = ["LsdLegalMoves", "parse_cell"]
+__all__ = ["LsdLegalMoves", "native_list", "parse_cell"]
 
 
 def parse_cell(cell: Cell | str) -> Cell:
@@ -148,6 +148,20 @@ class LsdLegalMoves(Sequence[LsdMove]):
         shown = ", ".join(str(m) for m in self[:8])
         more = f", ... ({len(self)} moves)" if len(self) > 8 else ""
         return f"<LsdLegalMoves [{shown}{more}]>"
+
+
+def native_list(keys: LsdMoves) -> LsdLegalMoves:
+    """The list of the native engine's move keys, each move made when read: the object
+    made without ``__init__``'s call (a ply of a random player makes one)."""
+    moves = _new(LsdLegalMoves)
+    moves._moves = ()
+    moves._keys = keys
+    moves._set = None
+    moves._by_cell = None
+    return moves
+
+
+_new = object.__new__
 
 
 def _candidates(text: str) -> tuple[LsdMove, ...]:

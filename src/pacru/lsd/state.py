@@ -50,7 +50,7 @@ from pacru.base import GameState, Outcome, Termination
 from pacru.errors import GameOverError, NotationError
 from pacru.lsd import engine, native
 from pacru.lsd.legality import explain_illegal
-from pacru.lsd.movelist import LsdLegalMoves
+from pacru.lsd.movelist import LsdLegalMoves, native_list
 from pacru.lsd.moves import LsdMove, _move, parse_move_text
 from pacru.lsd.parts import checked_parts, generate, pickle_key, rules_of, status_flags
 from pacru.lsd.rules import LsdRules
@@ -192,7 +192,7 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
             if pos is None:
                 pos = self._native()
             if pos:
-                legal = LsdLegalMoves((), pos.legal_moves())
+                legal = native_list(pos.legal_moves())
             else:
                 legal = LsdLegalMoves(() if self._outcome is not None else self._generate())
             _SET_LEGAL(self, legal)
@@ -313,7 +313,6 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         _SET_LAST(state, move)
         _SET_POS(state, after)
         _SET_LEGAL(state, None)
-        _SET_HASH(state, None)
         return state
 
     @property
@@ -533,18 +532,14 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         )
 
     def __hash__(self) -> int:
-        value = self._hash
+        try:  # cached; a state the native engine made starts without the slot
+            value = self._hash
+        except AttributeError:
+            value = None
         if value is None:
-            value = hash(
-                (
-                    self._rules,
-                    frozenset(self._field.items()),
-                    self._supplies,
-                    self._captured,
-                    self._turn,
-                )
-            )
-            object.__setattr__(self, "_hash", value)
+            parts = (frozenset(self._field.items()), self._supplies, self._captured)
+            value = hash((self._rules, *parts, self._turn))
+            _SET_HASH(self, value)
         return value
 
     def __str__(self) -> str:
