@@ -67,7 +67,7 @@ def __getattr__(name: str) -> object:
     return value
 
 
-#: The chevron games' engine in use: ``"native"`` (the Rust extension ``pacru._native``) or
+#: The engine in use (every game's): ``"native"`` (the Rust extension ``pacru._native``) or
 #: ``"python"`` (the pure-Python engine: the package was built without the extension, or the
 #: environment variable ``PACRU_ENGINE=python`` was set at import). Both give the same moves,
 #: positions and outcomes (:mod:`pacru.chevron.engine`). ``pacru --version`` says which, and why.

@@ -16,7 +16,9 @@ Scores              tiles of each colour on the field
 ==================  ===========================================================
 
 :class:`LsdState` is immutable: :meth:`LsdState.apply_move` returns a new
-state. A player without a legal placement is skipped automatically, so in a
+state. On the native engine (``pacru.ENGINE``) it lists and applies moves
+with the LSD rules of ``rust/lsd`` (:mod:`pacru.lsd.native`), move for move
+as the Python engine does. A player without a legal placement is skipped automatically, so in a
 game that is not over :attr:`LsdState.current_player` always has a legal move.
 
 Illegal moves raise :class:`~pacru.errors.IllegalMoveError` whose ``rule`` is
