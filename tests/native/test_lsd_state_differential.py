@@ -24,18 +24,20 @@ from pacru.base import Termination
 from pacru.errors import GameOverError, IllegalMoveError
 from pacru.lsd import new_game
 from pacru.lsd.moves import _move
-from pacru.lsd.native import on_python
+from pacru.lsd.native import on_python, rules_args
 from pacru.lsd.tiles import ORIGIN, decode_cell, encode_cell
 
 from . import support  # noqa: F401 (skips this module without the extension)
 
 #: Option sets: the defaults, rotation off (RULING 4), loose matching with a short row
-#: (RULING 5, 16), and a small mixed-shade tile set (RULING 2).
+#: (RULING 5, 16), a small mixed-shade tile set (RULING 2), and a row no game can make
+#: (longer than the extension's 32 bits: games end blocked).
 OPTIONS: tuple[dict[str, Any], ...] = (
     {},
     {"allow_rotation": False},
     {"strict_dot_matching": False, "row_length": 3},
     {"tile_set": "+N*3,xNE*2,W+NS*2,BxNESW*1,+NES*2", "row_length": 5},
+    {"row_length": 10**10},
 )
 _ENDS = {Termination.ROW: 1, Termination.BLOCKED: 2}
 
@@ -49,13 +51,7 @@ def on_native(state: LsdState) -> LsdState:
     outcome = state.outcome
     winners = 0 if outcome is None else sum(1 << state.players.index(w) for w in outcome.winners)
     last = state.last_move
-    made = _native.LsdRules(
-        [list(k) for k in rules.kinds],
-        [list(c) for c in rules.initial],
-        rules.allow_rotation,
-        rules.strict_dot_matching,
-        rules.row_length,
-    )
+    made = _native.LsdRules(*rules_args(rules))
     pos = made.position(
         (
             list(state._field.items()),

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from pacru.base import Outcome, Termination
 from pacru.chevron.engine import NATIVE
+from pacru.lsd.tiles import MAX_TILES
 
 if TYPE_CHECKING:
     from pacru import _native
@@ -31,7 +32,16 @@ if TYPE_CHECKING:
     from pacru.lsd.rules import LsdRules
     from pacru.lsd.state import LsdState
 
-__all__ = ["EXTENSION", "LazyParts", "native_rules", "on_python", "outcome", "parts", "position"]
+__all__ = [
+    "EXTENSION",
+    "LazyParts",
+    "native_rules",
+    "on_python",
+    "outcome",
+    "parts",
+    "position",
+    "rules_args",
+]
 
 #: The extension when the native engine is in use, else None (the Python engine).
 EXTENSION: Final[Any] = NATIVE
@@ -107,15 +117,22 @@ def native_rules(rules: LsdRules) -> _native.LsdRules:
     if entry is None:
         if len(_RULES) >= _RULES_LIMIT:
             _RULES.clear()
-        made = EXTENSION.LsdRules(
-            [list(k) for k in rules.kinds],
-            [list(c) for c in rules.initial],
-            rules.allow_rotation,
-            rules.strict_dot_matching,
-            rules.row_length,
-        )
-        entry = _RULES[id(rules)] = (rules, made)
+        entry = _RULES[id(rules)] = (rules, EXTENSION.LsdRules(*rules_args(rules)))
     return entry[1]
+
+
+def rules_args(rules: LsdRules) -> tuple[list[list[int]], list[list[int]], bool, bool, int]:
+    """The arguments of the extension's ``LsdRules`` for ``rules``: kinds, counts, rotation,
+    strict matching and the row length, which may be any int from 2 up (RULING 16) and is
+    given as at most ``MAX_TILES + 1``: no longer row can be made, as no more tiles are in
+    play, and the extension holds it in 32 bits."""
+    return (
+        [list(k) for k in rules.kinds],
+        [list(c) for c in rules.initial],
+        rules.allow_rotation,
+        rules.strict_dot_matching,
+        min(rules.row_length, MAX_TILES + 1),
+    )
 
 
 def position(
