@@ -15,19 +15,22 @@ from __future__ import annotations
 
 import pickle
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pacru import LsdMove, LsdState
 from pacru.base import Termination
-from pacru.errors import GameOverError, IllegalMoveError
+from pacru.errors import GameOverError, IllegalMoveError, InvalidPositionError
 from pacru.lsd import new_game
 from pacru.lsd.moves import _move
 from pacru.lsd.native import on_python, rules_args
 from pacru.lsd.tiles import ORIGIN, decode_cell, encode_cell
 
 from . import support  # noqa: F401 (skips this module without the extension)
+
+if TYPE_CHECKING:
+    from pacru import _native
 
 #: Option sets: the defaults, rotation off (RULING 4), loose matching with a short row
 #: (RULING 5, 16), a small mixed-shade tile set (RULING 2), and a row no game can make
@@ -67,6 +70,13 @@ def on_native(state: LsdState) -> LsdState:
     return LsdState(state.players, rules, *parts, state._turn, outcome, last, pos)
 
 
+def native_position(state: LsdState) -> _native.LsdPosition:
+    """The extension's position of a state of the native engine."""
+    pos = state._pos
+    assert pos
+    return pos
+
+
 def _refusal(state: LsdState, move: LsdMove | str) -> tuple[Any, ...]:
     """What ``apply_move`` raises for a refused move: class, message, rule, reason, move."""
     with pytest.raises(IllegalMoveError) as caught:
@@ -98,7 +108,7 @@ def _illegal_candidates(state: LsdState, rng: random.Random, n: int) -> list[Lsd
 def assert_same(nat: LsdState, py: LsdState) -> None:
     # The legal moves first: a state the native engine made has read none of its parts yet.
     # The extension's list counts its moves and makes each one read (nth_legal), or all.
-    keys = nat._pos.legal_moves()
+    keys = native_position(nat).legal_moves()
     expected = [m._code << 6 | m._face for m in py.legal_moves()]
     n = len(expected)
     assert len(keys) == n
@@ -157,17 +167,17 @@ def test_refused_moves_raise_the_same_errors(players: int, options: dict[str, An
             assert _refusal(nat, move) == refusal
             assert _refusal(nat, str(move)) == _refusal(py, str(move))
             # The extension's own reason, from its typed error, is the Python rules'.
-            assert nat._pos.illegal(move._face, move._code) == (refusal[3], refusal[2])
+            assert native_position(nat).illegal(move._face, move._code) == (refusal[3], refusal[2])
             reasons.add(refusal[3])
         move = rng.choice(py.legal_moves())
-        assert nat._pos.illegal(move._face, move._code) is None
+        assert native_position(nat).illegal(move._face, move._code) is None
         py, nat = py.apply_move(move), nat.apply_move(move)
     assert {"occupied", "no-whole-dot", "not-in-supply", "first-tile-not-origin"} <= reasons
     last = py.last_move
     assert last is not None
     assert _refusal(nat, last) == _refusal(py, last)
     assert _refusal(nat, last)[0] is GameOverError
-    assert nat._pos.illegal(last._face, last._code) == ("game-over", "end")
+    assert native_position(nat).illegal(last._face, last._code) == ("game-over", "end")
 
 
 def test_rotation_refusals_and_strict_sides_agree() -> None:
@@ -277,3 +287,24 @@ def test_a_pickle_loads_in_a_process_of_the_other_engine() -> None:
             break
         py = py.apply_move(rng.choice(py.legal_moves()))
     assert done.stdout.decode().split(maxsplit=1) == [other, py.to_position() + "\n"]
+
+
+def test_the_extension_refuses_tables_and_parts_with_pacru_errors() -> None:
+    """Its typed errors (``RulesError``, ``PartsError``) become pacru's classes: tables the
+    engine refuses a ``ValueError``, parts an ``InvalidPositionError``; the Python engine
+    validates both first, so only a state built by hand meets them."""
+    from pacru import _native
+
+    with pytest.raises(ValueError, match=r"2, 3 or 4 players \(LSD 1.3\), not 1"):
+        _native.LsdRules([[1]], [[2]], True, True, 4)
+    start = new_game(2)
+    made = _native.LsdRules(*rules_args(start.rules))
+    supplies = [list(s) for s in start._supplies]
+    captured = [list(c) for c in start._captured]
+    for field, turn, message in (
+        ([(-1, 1)], 0, "cell -1 is beyond"),
+        ([(ORIGIN, 1), (ORIGIN, 1)], 0, "a cell holds two tiles"),
+        ([], -1, "turn -1 does not fit the outcome"),
+    ):
+        with pytest.raises(InvalidPositionError, match=message):
+            made.position((field, supplies, captured, turn, 0, 0, None))

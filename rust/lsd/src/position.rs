@@ -99,12 +99,32 @@ impl fmt::Display for Illegal {
 impl std::error::Error for Illegal {}
 
 /// Why [`Position::from_parts`] refuses its parts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PartsError(pub String);
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PartsError {
+    /// Not one supply and one captured list per seat.
+    Seats,
+    /// A seat's lists do not have one count per kind of the seat (its kinds).
+    Kinds { seat: usize, kinds: usize },
+    /// A cell beyond `±MAX_COORD`.
+    Cell(i32),
+    /// A tile whose owner has no kind that shows it.
+    Tile(u8),
+    /// A cell given twice.
+    TwoTiles,
+    /// A turn outside the seats, or one that does not agree with the outcome.
+    Turn(i8),
+}
 
 impl fmt::Display for PartsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            PartsError::Seats => f.write_str("one supply and one captured list per seat"),
+            PartsError::Kinds { seat, kinds } => write!(f, "seat {seat} has {kinds} kinds"),
+            PartsError::Cell(cell) => write!(f, "cell {cell} is beyond ±{MAX_COORD}"),
+            PartsError::Tile(tile) => write!(f, "no seat's kind shows tile {tile}"),
+            PartsError::TwoTiles => f.write_str("a cell holds two tiles"),
+            PartsError::Turn(turn) => write!(f, "turn {turn} does not fit the outcome"),
+        }
     }
 }
 
@@ -271,15 +291,13 @@ impl Position {
     ) -> Result<Position, PartsError> {
         let players = rules.players();
         if supplies.len() != players || captured.len() != players {
-            return Err(PartsError(
-                "one supply and one captured list per seat".into(),
-            ));
+            return Err(PartsError::Seats);
         }
         let mut counts = Vec::with_capacity(2 * rules.flat_len());
         for seat in 0..players {
             let kinds = rules.kinds(seat).len();
             if supplies[seat].len() != kinds || captured[seat].len() != kinds {
-                return Err(PartsError(format!("seat {seat} has {kinds} kinds")));
+                return Err(PartsError::Kinds { seat, kinds });
             }
             counts.extend_from_slice(&supplies[seat]);
         }
@@ -291,20 +309,20 @@ impl Position {
             let (x, y) = decode_cell(cell);
             let seat = usize::from(tile >> OWNER_SHIFT);
             if x.abs() > MAX_COORD || y.abs() > MAX_COORD || cell < 0 {
-                return Err(PartsError(format!("cell {cell} is beyond ±{MAX_COORD}")));
+                return Err(PartsError::Cell(cell));
             }
             if seat >= players || rules.kind_of(seat, tile & FACE_BITS).is_none() {
-                return Err(PartsError(format!("no seat's kind shows tile {tile}")));
+                return Err(PartsError::Tile(tile));
             }
             cells.push((cell, tile));
         }
         cells.sort_unstable();
         if cells.windows(2).any(|w| w[0].0 == w[1].0) {
-            return Err(PartsError("a cell holds two tiles".into()));
+            return Err(PartsError::TwoTiles);
         }
         let over = outcome.is_some();
         if (turn == -1) != over || turn < -1 || turn >= players as i8 {
-            return Err(PartsError(format!("turn {turn} does not fit the outcome")));
+            return Err(PartsError::Turn(turn));
         }
         let mut position = Position {
             field: cells,

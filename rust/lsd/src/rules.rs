@@ -93,12 +93,34 @@ fn fit_table(strict: bool) -> [u16; 256] {
 }
 
 /// Why a set of tables is refused by [`Rules::new`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RulesError(pub String);
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulesError {
+    /// Not 2, 3 or 4 players (LSD 1.3), or not one count list per player.
+    Players(usize),
+    /// A row length below 2.
+    RowLength(u32),
+    /// A seat without kinds, or a kind without its count.
+    Kinds,
+    /// Kinds that are not distinct 6-bit faces in ascending order.
+    KindOrder,
+    /// A kind counted zero times.
+    ZeroCount,
+    /// More than [`MAX_TILES`] tiles in play.
+    TooManyTiles,
+}
 
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RulesError::Players(n) => {
+                write!(f, "LSD is played by 2, 3 or 4 players (LSD 1.3), not {n}")
+            }
+            RulesError::RowLength(n) => write!(f, "row_length is at least 2, not {n}"),
+            RulesError::Kinds => f.write_str("each seat has kinds, each with a count"),
+            RulesError::KindOrder => f.write_str("kinds are distinct 6-bit faces, ascending"),
+            RulesError::ZeroCount => f.write_str("a kind's count is at least 1"),
+            RulesError::TooManyTiles => write!(f, "at most {MAX_TILES} tiles in play"),
+        }
     }
 }
 
@@ -141,32 +163,26 @@ impl Rules {
     ) -> Result<Rules, RulesError> {
         let players = kinds.len();
         if !(2..=4).contains(&players) || initial.len() != players {
-            return Err(RulesError(format!(
-                "LSD is played by 2, 3 or 4 players (LSD 1.3), not {players}"
-            )));
+            return Err(RulesError::Players(players));
         }
         if row_length < 2 {
-            return Err(RulesError(format!(
-                "row_length is at least 2, not {row_length}"
-            )));
+            return Err(RulesError::RowLength(row_length));
         }
         let mut total = 0u32;
         for (faces, counts) in kinds.iter().zip(&initial) {
             if faces.is_empty() || faces.len() != counts.len() {
-                return Err(RulesError("each seat has kinds, each with a count".into()));
+                return Err(RulesError::Kinds);
             }
             if faces.windows(2).any(|w| w[0] >= w[1]) || faces.iter().any(|&f| f > FACE_BITS) {
-                return Err(RulesError(
-                    "kinds are distinct 6-bit faces, ascending".into(),
-                ));
+                return Err(RulesError::KindOrder);
             }
             if counts.contains(&0) {
-                return Err(RulesError("a kind's count is at least 1".into()));
+                return Err(RulesError::ZeroCount);
             }
             total += counts.iter().map(|&c| u32::from(c)).sum::<u32>();
         }
         if total > MAX_TILES {
-            return Err(RulesError(format!("at most {MAX_TILES} tiles in play")));
+            return Err(RulesError::TooManyTiles);
         }
         let mut orients = Vec::with_capacity(players);
         let mut reach = Vec::with_capacity(players);

@@ -11,7 +11,9 @@ use std::sync::Arc;
 use pacru_batch::decision::Cell;
 use pacru_batch::par::{chunks, each};
 use pacru_batch::rng::pick;
-use pacru_lsd::{Game, GameError, Layout, Move, Outcome, Position, Rules, Termination};
+use pacru_lsd::{
+    Game, GameError, Layout, Move, Outcome, PartsError, Position, Rules, RulesError, Termination,
+};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
@@ -42,7 +44,7 @@ type PartsOut = (
     Option<(u8, i32)>,
 );
 
-pub(crate) fn position_of(rules: &Rules, parts: Parts) -> PyResult<Position> {
+pub(crate) fn position_of(py: Python<'_>, rules: &Rules, parts: Parts) -> PyResult<Position> {
     let (field, supplies, captured, turn, end, winners, last) = parts;
     let outcome = match end {
         0 => None,
@@ -58,7 +60,23 @@ pub(crate) fn position_of(rules: &Rules, parts: Parts) -> PyResult<Position> {
     };
     let last = last.map(|(face, cell)| Move { face, cell });
     Position::from_parts(rules, &field, &supplies, &captured, turn, outcome, last)
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+        .map_err(|e| parts_error(py, e))
+}
+
+/// The `pacru.errors.InvalidPositionError` of parts the engine refuses (the LSD side's one
+/// conversion of `PartsError`; its message is the error's `Display`).
+fn parts_error(py: Python<'_>, err: PartsError) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let class = py.import("pacru.errors")?.getattr("InvalidPositionError")?;
+        Ok(PyErr::from_value(class.call1((err.to_string(),))?))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
+/// The `ValueError` of tables the engine refuses (the LSD side's one conversion of
+/// `RulesError`, as `pacru.lsd.rules` refuses options: `ValueError`).
+pub(crate) fn rules_error(err: RulesError) -> PyErr {
+    PyValueError::new_err(err.to_string())
 }
 
 /// The games a chunk of a step made, or the first row it could not step and why.
@@ -146,9 +164,9 @@ impl LsdBatch {
         start: Parts,
         n: usize,
     ) -> PyResult<(Py<LsdBatch>, Bound<'py, PyByteArray>)> {
-        let rules = Rules::new(kinds, initial, allow_rotation, strict, row_length)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let first = position_of(&rules, start)?;
+        let rules =
+            Rules::new(kinds, initial, allow_rotation, strict, row_length).map_err(rules_error)?;
+        let first = position_of(py, &rules, start)?;
         let layout = Arc::new(Layout::new(rules));
         let game = Arc::new(Game::start(&layout, first).map_err(game_error)?);
         let games = vec![game.clone(); n];
@@ -193,7 +211,7 @@ impl LsdBatch {
         let mut fresh: Vec<Option<Position>> = Vec::with_capacity(k);
         for (start, &again) in starts.into_iter().zip(&restart) {
             fresh.push(match start {
-                Some(parts) if again => Some(position_of(rules, parts)?),
+                Some(parts) if again => Some(position_of(py, rules, parts)?),
                 _ => None,
             });
         }

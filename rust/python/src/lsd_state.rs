@@ -12,10 +12,10 @@
 use std::sync::Arc;
 
 use pacru_lsd::{Move, Position, Rules, Termination};
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
-use crate::lsd::{position_of, Parts};
+use crate::lsd::{position_of, rules_error, Parts};
 
 /// The rules of one set of LSD options (`LsdRules`' kinds, counts and flags), shared by
 /// the positions made under them.
@@ -37,19 +37,19 @@ impl LsdRules {
         strict: bool,
         row_length: u32,
     ) -> PyResult<Self> {
-        let rules = Rules::new(kinds, initial, allow_rotation, strict, row_length)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let rules =
+            Rules::new(kinds, initial, allow_rotation, strict, row_length).map_err(rules_error)?;
         Ok(LsdRules {
             rules: Arc::new(rules),
         })
     }
 
-    /// The position of these parts (see `lsd.rs`); `ValueError` for parts the engine
-    /// refuses.
-    fn position(&self, parts: Parts) -> PyResult<LsdPosition> {
+    /// The position of these parts (see `lsd.rs`); `pacru.errors.InvalidPositionError`
+    /// for parts the engine refuses.
+    fn position(&self, py: Python<'_>, parts: Parts) -> PyResult<LsdPosition> {
         Ok(LsdPosition {
             rules: self.rules.clone(),
-            position: position_of(&self.rules, parts)?,
+            position: position_of(py, &self.rules, parts)?,
         })
     }
 }
