@@ -217,6 +217,10 @@ def test_pickles_load_on_either_engine(players: int) -> None:
     blob = pickle.dumps(nat)
     assert blob == pickle.dumps(py)
     assert pickle.dumps(nat) == blob
+    # So does the move list (its moves, not the extension's keys).
+    listed = pickle.dumps(on_native(nat).legal_moves())
+    assert listed == pickle.dumps(py.legal_moves())
+    assert pickle.loads(listed) == py.legal_moves()
     for loaded in (pickle.loads(blob), pickle.loads(pickle.dumps(py))):
         assert loaded == py
         assert loaded.last_move == py.last_move

@@ -144,6 +144,10 @@ class LsdLegalMoves(Sequence[LsdMove]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self) -> tuple[type[LsdLegalMoves], tuple[tuple[LsdMove, ...]]]:
+        # The moves themselves: the native engine's keys are not pickled (either engine loads).
+        return (LsdLegalMoves, (self._all(),))
+
     def __repr__(self) -> str:
         shown = ", ".join(str(m) for m in self[:8])
         more = f", ... ({len(self)} moves)" if len(self) > 8 else ""
