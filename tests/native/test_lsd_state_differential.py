@@ -117,6 +117,9 @@ def assert_same(nat: LsdState, py: LsdState) -> None:
     for beyond in (n, -n - 1):
         with pytest.raises(IndexError, match="tuple index out of range"):
             keys[beyond]
+    for far in (10**30, -(10**30)):  # as a tuple says, not OverflowError
+        with pytest.raises(IndexError, match="cannot fit 'int' into an index-sized integer"):
+            nat.legal_moves()[far]
     assert [nat.legal_moves()[i] for i in range(n)] == list(py.legal_moves())
     assert list(nat.legal_moves()) == list(py.legal_moves())
     assert len(nat.legal_moves()) == len(py.legal_moves())

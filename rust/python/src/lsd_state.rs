@@ -162,8 +162,12 @@ impl LsdMoves {
         self.len
     }
 
-    /// The key at `index` (negative from the end), as a tuple's item.
-    fn __getitem__(&self, index: isize) -> PyResult<u32> {
+    /// The key at `index` (negative from the end), as a tuple's item; `IndexError` for an
+    /// index out of range, or beyond the machine's (as a tuple says).
+    fn __getitem__(&self, index: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let index: isize = index
+            .extract()
+            .map_err(|_| PyIndexError::new_err("cannot fit 'int' into an index-sized integer"))?;
         let at = if index < 0 {
             index.checked_add_unsigned(self.len)
         } else {
