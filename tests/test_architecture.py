@@ -422,8 +422,8 @@ NATIVE_IMPORTERS = frozenset(
     {
         "pacru.chevron.engine",
         "pacru.chevron.native",
-        "pacru._vector_native",
-        "pacru._vector_lsd",
+        "pacru.vector.native",
+        "pacru.vector.lsd",
         "pacru.bots.rollouts",
         "pacru.bots.search",
     }
@@ -503,7 +503,7 @@ def _engine_attribute_reads(tree: ast.AST) -> Iterator[ast.AST]:
 #: decision code where it exists. The list is to shrink (the boundary's engine object
 #: answering for them), not to grow.
 ENGINE_READERS = frozenset(
-    {"pacru", "pacru._vector_seam", "pacru.bots.rollouts", "pacru.encoding._native"}
+    {"pacru", "pacru.vector.seam", "pacru.bots.rollouts", "pacru.encoding._native"}
 )
 
 

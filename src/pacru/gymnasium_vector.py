@@ -85,9 +85,13 @@ from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
 from pacru._integers import bounded
-from pacru._vector_final import KeepingEnv, Kept, last_seen
-from pacru._vector_loop import as_dtype
-from pacru._vector_play import (
+from pacru.bots.base import Bot
+from pacru.bots.spec import BotEntry, build_bot, opponent_entries
+from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
+from pacru.vector.draws import hash_base
+from pacru.vector.final import KeepingEnv, Kept, last_seen
+from pacru.vector.loop import as_dtype
+from pacru.vector.play import (
     BUILT_IN,
     Ends,
     Turn,
@@ -96,10 +100,6 @@ from pacru._vector_play import (
     native_bots,
     play_opponents,
 )
-from pacru._vector_random import hash_base
-from pacru.bots.base import Bot
-from pacru.bots.spec import BotEntry, build_bot, opponent_entries
-from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
 
 __all__ = ["Opponent", "PacruVectorEnv", "is_batched_policy"]
 

@@ -1,4 +1,4 @@
-"""The native loop of pacru.vector (``pacru._vector_native``) against the Python loop.
+"""The native loop of pacru.vector (``pacru.vector.native``) against the Python loop.
 
 Two environments step the same games with the same random legal actions, one
 on ``NativeLoop`` (the extension's chevron encoding), one on ``PythonLoop``
@@ -16,10 +16,10 @@ import pytest
 
 from pacru import ChevronState, new_game
 from pacru._cursor import capped
-from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.vector import VectorEnv
+from pacru.vector.loop import PythonLoop
 
 from .support import CONFIGS
 from .vector_support import assert_same, play
@@ -27,7 +27,7 @@ from .vector_support import assert_same, play
 
 def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:
     # Imported here: the module needs the extension, which .support skips without.
-    from pacru._vector_native import NativeLoop
+    from pacru.vector.native import NativeLoop
 
     native = VectorEnv(game, players=players, num_envs=8, **options)
     python = VectorEnv(game, players=players, num_envs=8, **options)
@@ -84,7 +84,7 @@ def test_random_actions_and_observation_dtypes_equal_the_python_loop(mode: str, 
 
 @pytest.mark.skipif(ENGINE != "native", reason="the Python engine steps every game in Python")
 def test_the_native_loop_is_used_for_chevron_games() -> None:
-    from pacru._vector_native import NativeLoop
+    from pacru.vector.native import NativeLoop
 
     assert isinstance(VectorEnv("shacru", num_envs=2)._loop, NativeLoop)
     assert not isinstance(VectorEnv("lsd", num_envs=2)._loop, (NativeLoop, PythonLoop))
@@ -108,7 +108,7 @@ def test_a_whole_batch_step_leaves_the_mask_to_its_first_read(mode: str) -> None
     equal to the mask the Python engine makes from each game's position and chosen actions
     (``BatchLoop.legal_action_mask``), all True on the rows of an end shown or a cut, and the
     new game's where an end restarted in the step."""
-    from pacru._vector_batch import BatchLoop
+    from pacru.vector.batch import BatchLoop
 
     native, _ = pair("pacru", 2, move_cap=12, max_steps=9, autoreset_mode=mode)
     loop = native._loop

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_loop import Frame
 from pacru.base import GameState
 from pacru.chevron.state import ChevronState
 from pacru.encoding import Encoding
 from pacru.errors import InvalidPositionError
 from pacru.vector import VectorEnv, VectorState
+from pacru.vector.loop import Frame
 
 __all__ = ["KeepingEnv", "Kept", "last_seen"]
 

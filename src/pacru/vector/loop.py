@@ -28,10 +28,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru._cursor import Cursor
-from pacru._vector_random import masked_choice, uniforms
 from pacru.base import GameState
 from pacru.bots import sample_move
 from pacru.encoding import Encoding
+from pacru.vector.draws import masked_choice, uniforms
 
 __all__ = ["Frame", "Loop", "PythonLoop", "as_dtype", "opening_rng"]
 
@@ -215,7 +215,7 @@ class PythonLoop(Loop):
         seed: int,
     ) -> npt.NDArray[np.int64]:
         """Row ``i``'s ``floor(u[i] * count)``-th action of its mask (``mask()``), ``u``
-        the :func:`pacru._vector_play.uniforms` of ``seed`` (see
+        the :func:`pacru.vector.play.uniforms` of ``seed`` (see
         :meth:`pacru.vector.VectorEnv.random_actions`)."""
         return masked_choice(mask(), uniforms(seed, len(player)))
 

@@ -1,6 +1,6 @@
 """The native inner loop of :mod:`pacru.vector` for the chevron games (``pacru._native.Batch``).
 
-:class:`NativeLoop` has the five methods of :class:`pacru._vector_loop.PythonLoop`
+:class:`NativeLoop` has the five methods of :class:`pacru.vector.loop.PythonLoop`
 and gives the same frames: the games are held in the extension, and one call
 steps every row of the batch with the chevron encoding implemented there
 (the legal actions of each decision, the move an action sequence builds, the
@@ -21,16 +21,16 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru import _native
-from pacru._vector_batch import BatchLoop, ceil8
-from pacru._vector_loop import Frame
-from pacru._vector_random import UNIFORM_SALT, hash_base
 from pacru.base import GameState, Outcome, Termination
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
 from pacru.encoding.chevron import ChevronEncoding
+from pacru.vector.batch import BatchLoop, ceil8
+from pacru.vector.draws import UNIFORM_SALT, hash_base
+from pacru.vector.loop import Frame
 
 if TYPE_CHECKING:
-    from pacru._vector_play import Turn
+    from pacru.vector.play import Turn
 
 __all__ = ["NativeLoop"]
 
@@ -89,7 +89,7 @@ class NativeLoop(BatchLoop):
         steps: npt.NDArray[np.int32],
         episodes: npt.NDArray[np.int64],
     ) -> tuple[Any, Frame, npt.NDArray[np.int32], npt.NDArray[np.int64], bool]:
-        """:meth:`pacru._vector_loop.Loop.advance` in one native call, the counters
+        """:meth:`pacru.vector.loop.Loop.advance` in one native call, the counters
         included: with ``renew`` (and no openings to draw) a game that ends restarts in
         the same call."""
         if self.opening_plies:  # the openings are drawn in Python: the general path
@@ -107,7 +107,7 @@ class NativeLoop(BatchLoop):
         return new, self._frame(raw, n, masked=False), after, episode, renew
 
     def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-        """As :meth:`pacru._vector_loop.Loop.legal_action_mask`, made natively on the
+        """As :meth:`pacru.vector.loop.Loop.legal_action_mask`, made natively on the
         loop's threads."""
         batch: _native.Batch = games
         raw = batch.legal_action_mask(shown.tobytes(), self.threads)
@@ -147,7 +147,7 @@ class NativeLoop(BatchLoop):
         player: npt.NDArray[np.int32],
         seed: int,
     ) -> npt.NDArray[np.int64]:
-        """As :meth:`pacru._vector_loop.PythonLoop.random_actions`, drawn natively from each
+        """As :meth:`pacru.vector.loop.PythonLoop.random_actions`, drawn natively from each
         game's legal actions (a row whose ``player`` is -1 has an all-True mask)."""
         batch: _native.Batch = games
         base = hash_base(seed, UNIFORM_SALT)
@@ -165,7 +165,7 @@ class NativeLoop(BatchLoop):
     ) -> tuple[Any, Frame, npt.NDArray[np.uint32]]:
         """The built-in ``bot`` plays every game's moves until seat ``seats[i]`` decides.
 
-        Game ``i``'s moves draw from :func:`pacru._vector_random.game_seeds` of ``seed``
+        Game ``i``'s moves draw from :func:`pacru.vector.draws.game_seeds` of ``seed``
         and ``episodes`` (hashed natively). See ``pacru._native.Batch.play_bots``: returns
         the new games, the frame of every row and the decisions taken in each game.
         """

@@ -23,10 +23,10 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru._integers import integer
-from pacru._vector_checks import check_state
-from pacru._vector_loop import Frame
-from pacru._vector_random import game_seeds, hash_base
 from pacru.errors import IllegalMoveError
+from pacru.vector.checks import check_state
+from pacru.vector.draws import game_seeds, hash_base
+from pacru.vector.loop import Frame
 
 if TYPE_CHECKING:
     from pacru.vector import BatchedPolicy, VectorEnv, VectorState
@@ -180,10 +180,10 @@ def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
 @attrs.frozen
 class Turn:
     """What every game's learner step against a built-in bot shares
-    (``pacru._vector_native.NativeLoop.learner_step``): the reset rule, the
+    (``pacru.vector.native.NativeLoop.learner_step``): the reset rule, the
     ``max_steps`` cut, the learner's seat (-1: drawn per game and episode from
     ``seat_base``, as :func:`draw_seats`), the bot, the hash base of its draws
-    (:func:`pacru._vector_random.hash_base`) and the observation dtype."""
+    (:func:`pacru.vector.draws.hash_base`) and the observation dtype."""
 
     same_step: bool
     max_steps: int | None

@@ -4,7 +4,7 @@ the chevron games, ``pacru._native.LsdBatch`` for LSD).
 :class:`BatchLoop` holds a batch of games in the extension and steps the rows asked
 for in one call; its subclasses say how a batch is made (:meth:`BatchLoop._create`)
 and how a position is handed over (:meth:`BatchLoop._parts`). Openings
-(``opening_plies``) are drawn in Python exactly as :class:`pacru._vector_loop.PythonLoop`
+(``opening_plies``) are drawn in Python exactly as :class:`pacru.vector.loop.PythonLoop`
 draws them, and handed over as the restarted games' positions. Both extension types
 lay a frame out the same way: one bytearray, read in place by numpy.
 """
@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_loop import Frame, Loop, PythonLoop
 from pacru.base import GameState
 from pacru.encoding import Encoding
+from pacru.vector.loop import Frame, Loop, PythonLoop
 
 __all__ = ["BatchLoop", "ceil8", "frame_offsets"]
 
@@ -92,7 +92,7 @@ class BatchLoop(Loop):
         seed: int,
         episodes: npt.NDArray[np.int64],
     ) -> tuple[Any, Frame]:
-        """Step the games of ``rows`` as :meth:`pacru._vector_loop.PythonLoop.step` does."""
+        """Step the games of ``rows`` as :meth:`pacru.vector.loop.PythonLoop.step` does."""
         row_list = rows.tolist()
         restart_list = restart.tolist()
         if self.opening_plies:
@@ -108,7 +108,7 @@ class BatchLoop(Loop):
     def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game (zeros for a game that is over), a new array of
         ``dtype`` (float32, uint8 or bool, the values of
-        :func:`pacru._vector_loop.as_dtype`), written natively in that type."""
+        :func:`pacru.vector.loop.as_dtype`), written natively in that type."""
         raw = games.observation(self.threads, dtype.name)
         shape = self.encoding.observation_shape
         return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
@@ -133,7 +133,7 @@ class BatchLoop(Loop):
         return batch
 
     def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-        """As :meth:`pacru._vector_loop.Loop.legal_action_mask`, from each game's position
+        """As :meth:`pacru.vector.loop.Loop.legal_action_mask`, from each game's position
         and the actions chosen in its move under way, by the Python engine (a loop whose
         extension makes masks overrides this)."""
         rows = range(len(shown))

@@ -1,6 +1,6 @@
 """The native inner loop of :mod:`pacru.vector` for LSD (``pacru._native.LsdBatch``).
 
-:class:`LsdLoop` has the methods of :class:`pacru._vector_loop.PythonLoop` and gives
+:class:`LsdLoop` has the methods of :class:`pacru.vector.loop.PythonLoop` and gives
 the same frames: the games are held in the extension, whose LSD engine
 (``rust/lsd``) makes the moves, and one call steps every row of the batch with the
 LSD encoding implemented there (the window, the cell and tile decisions, the
@@ -20,12 +20,12 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru import _native
-from pacru._vector_batch import BatchLoop
-from pacru._vector_random import UNIFORM_SALT, hash_base
 from pacru.base import GameState, Outcome, Termination
 from pacru.encoding.lsd import LsdEncoding
 from pacru.lsd.moves import _move
 from pacru.lsd.state import LsdState
+from pacru.vector.batch import BatchLoop
+from pacru.vector.draws import UNIFORM_SALT, hash_base
 
 __all__ = ["LsdLoop", "lsd_parts"]
 
@@ -100,7 +100,7 @@ class LsdLoop(BatchLoop):
         player: npt.NDArray[np.int32],
         seed: int,
     ) -> npt.NDArray[np.int64]:
-        """As :meth:`pacru._vector_loop.PythonLoop.random_actions`, drawn natively from each
+        """As :meth:`pacru.vector.loop.PythonLoop.random_actions`, drawn natively from each
         game's legal actions (a row whose ``player`` is -1 has an all-True mask)."""
         batch: _native.LsdBatch = games
         base = hash_base(seed, UNIFORM_SALT)

@@ -16,9 +16,9 @@ import numpy.typing as npt
 
 from pacru._integers import MAX_COUNT, bounded, integer
 from pacru._parallel import thread_count
-from pacru._vector_loop import Frame, as_dtype
 from pacru.base import GameState
 from pacru.errors import IllegalMoveError
+from pacru.vector.loop import Frame, as_dtype
 
 if TYPE_CHECKING:
     from pacru.encoding import Encoding
