@@ -423,7 +423,6 @@ NATIVE_IMPORTERS = frozenset(
         "pacru.chevron.engine",
         "pacru.chevron.native",
         "pacru.vector.native",
-        "pacru.vector.lsd",
         "pacru.bots.rollouts",
         "pacru.bots.search",
     }

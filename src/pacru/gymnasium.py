@@ -82,7 +82,7 @@ from pacru._cursor import (
 )
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
-from pacru.vector.checks import as_dtype
+from pacru.vector.loop import as_dtype
 
 __all__ = ["IDS", "PacruEnv", "register"]
 

@@ -90,7 +90,7 @@ from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
 from pacru.vector.draws import hash_base
 from pacru.vector.final import KeepingEnv, Kept, last_seen
-from pacru.vector.loop import as_dtype
+from pacru.vector.loop import BotLoop, as_dtype
 from pacru.vector.play import (
     BUILT_IN,
     Ends,
@@ -407,7 +407,7 @@ class PacruVectorEnv(
             not self._fused
             or self._batched not in BUILT_IN
             or env.opening_plies
-            or not hasattr(env._loop, "learner_step")
+            or not isinstance(env._loop, BotLoop)
         ):
             return None
         key = (self._seeds, self._batched)
@@ -481,7 +481,7 @@ class PacruVectorEnv(
         return (
             self._batched in BUILT_IN
             and self.env.autoreset_mode == "next-step"
-            and hasattr(self.env._loop, "play_bots")
+            and isinstance(self.env._loop, BotLoop)
         )
 
     def _observe(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from pacru._cursor import capped
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.vector import VectorEnv
-from pacru.vector.loop import PythonLoop
+from pacru.vector.python import PythonLoop
 
 from .support import CONFIGS
 from .vector_support import assert_same, play

@@ -56,8 +56,8 @@ mask raises :class:`pacru.IllegalMoveError` (rule ``"encoding"``) naming the
 game index, and no game changes.
 
 The stepping of each game lives in one private seam
-(``pacru.vector.loop.PythonLoop``); on the native engine a chevron game is
-stepped by ``pacru.vector.native.NativeLoop`` and LSD by ``pacru.vector.lsd.LsdLoop``
+(``pacru.vector.python.PythonLoop``); on the native engine a chevron game is
+stepped by ``pacru.vector.native.NativeLoop`` and LSD by ``pacru.vector.native.LsdLoop``
 instead, the whole batch in one call into the extension, with the same values.
 This package's face is this module: :class:`VectorEnv` (``pacru.vector.env``),
 :class:`VectorState` and the names of ``__all__``; its submodules are private.
@@ -70,15 +70,14 @@ from pacru.vector.env import (
     AUTORESET_MODES,
     DEFAULT_MOVE_CAP,
     OBSERVATION_DTYPES,
-    STATE_ARRAYS,
     AutoresetMode,
     BatchedPolicy,
     VectorEnv,
-    VectorState,
     _restore_env,
     _restore_state,
     default_threads,
 )
+from pacru.vector.state import STATE_ARRAYS, VectorState
 
 __all__ = [
     "AUTORESET_MODES",

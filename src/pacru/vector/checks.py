@@ -1,4 +1,4 @@
-"""Checking the actions given to :mod:`pacru.vector` and assembling its frames.
+"""Checking the counts and actions given to :mod:`pacru.vector` and assembling its frames.
 
 Private helpers of :class:`pacru.vector.VectorEnv`: actions of any integer type
 are checked against the shape and range before any game changes; a frame of
@@ -8,32 +8,21 @@ some rows is merged into the whole batch's.
 from __future__ import annotations
 
 import operator
-import sys
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from pacru._integers import MAX_COUNT, bounded, integer
+from pacru._integers import MAX_COUNT, bounded
 from pacru._parallel import thread_count
-from pacru.base import GameState
 from pacru.errors import IllegalMoveError
-from pacru.vector.loop import Frame, as_dtype
+from pacru.vector.loop import Frame
 
 if TYPE_CHECKING:
     from pacru.encoding import Encoding
-    from pacru.vector import VectorEnv, VectorState
+    from pacru.vector.state import VectorState
 
-__all__ = [
-    "as_dtype",
-    "check_actions",
-    "check_counts",
-    "check_legal",
-    "check_pickle",
-    "check_state",
-    "merge",
-    "refuse",
-]
+__all__ = ["check_actions", "check_counts", "check_legal", "merge", "refuse"]
 
 
 def refuse(message: str, reason: str) -> IllegalMoveError:
@@ -55,80 +44,6 @@ def check_counts(
     steps = None if max_steps is None else bounded(max_steps, "max_steps", 1, MAX_COUNT)
     plies = bounded(opening_plies, "opening_plies", 0)
     return envs, steps, plies, thread_count(num_threads)
-
-
-def check_state(env: VectorEnv, state: Any) -> VectorState:
-    """``state`` once it is a state of ``env`` (or of an env made with the same arguments).
-
-    Raises:
-        TypeError: ``state`` is not a :class:`pacru.vector.VectorState`.
-        ValueError: it belongs to another environment.
-    """
-    if not isinstance(state, _vector_class("VectorState")):
-        raise TypeError(f"state must be a VectorState, not {type(state).__name__}")
-    checked: VectorState = cast("VectorState", state)
-    if checked._env is not env and checked._env._args != env._args:
-        raise ValueError("this state belongs to another VectorEnv")
-    return checked
-
-
-def check_pickle(env: VectorEnv, arrays: Any, seed: Any, games: Any) -> Any:
-    """The games of a pickled :class:`pacru.vector.VectorState` of ``env``, replayed,
-    once its arrays, seed and games fit ``env`` (a pickle doctored or of another
-    version is refused, not restored half-way).
-
-    Raises:
-        ValueError: an array of the wrong dtype or shape, a seed that is not an
-            integer, an environment that is not a ``VectorEnv``, not one
-            ``(position, actions)`` pair per game, a position of
-            another game, player count or options, or actions its move cannot take.
-    """
-    if not isinstance(env, _vector_class("VectorEnv")):
-        raise _doctored(f"a VectorEnv expected, not {type(env).__name__}")
-    n, enc = env.num_envs, env.encoding
-    shapes = ((n, enc.num_actions), (n,), (n, enc.players), (n,), (n,), (n,), (n,))
-    dtypes = (np.bool_, np.int32, np.float32, np.bool_, np.bool_, np.int32, np.int64)
-    if not isinstance(arrays, tuple) or len(arrays) != len(shapes):
-        raise _doctored(f"{len(shapes)} arrays expected")
-    for array, shape, dtype in zip(arrays, shapes, dtypes, strict=True):
-        if not isinstance(array, np.ndarray) or array.shape != shape or array.dtype != dtype:
-            raise _doctored(f"an array of {np.dtype(dtype)} {shape} expected, not {array!r}")
-    if integer(seed) is None:
-        raise _doctored(f"the seed must be an integer, not {seed!r}")
-    if not isinstance(games, list | tuple) or len(games) != n:
-        raise _doctored(f"{n} games expected")
-    for state, prefix in (_game(env, game) for game in games):
-        if state.game != env.game or len(state.players) != env.players:
-            raise _doctored(f"a game of {env.game} for {env.players} expected, not {state!r}")
-        if dict(state.options()) != dict(enc.options):
-            raise _doctored(f"options {dict(enc.options)} expected, not {state.options()}")
-        if not all(type(a) is int and 0 <= a < enc.num_actions for a in prefix):
-            raise _doctored(f"actions 0..{enc.num_actions - 1} expected, not {prefix!r}")
-    try:
-        return env._loop.restore(games)
-    except (ValueError, TypeError, AssertionError, OverflowError) as error:
-        raise _doctored(f"its games cannot be replayed ({error})") from None
-
-
-def _game(env: VectorEnv, game: Any) -> tuple[GameState[Any], tuple[int, ...]]:
-    """A pickled game, ``(position, actions of the move under way)``, once it is one."""
-    if not (isinstance(game, tuple) and len(game) == 2):
-        raise _doctored(f"a (position, actions) pair expected, not {game!r}")
-    state, prefix = game
-    if not isinstance(state, GameState) or not isinstance(prefix, tuple):
-        raise _doctored(f"a (position, actions) pair expected, not {game!r}")
-    return state, prefix
-
-
-def _vector_class(name: str) -> type:
-    """A class of :mod:`pacru.vector`, which its callers have imported: looked up, not
-    imported, as that module imports this one."""
-    found: type = getattr(sys.modules["pacru.vector"], name)
-    return found
-
-
-def _doctored(reason: str) -> ValueError:
-    return ValueError(f"this VectorState pickle does not fit its VectorEnv: {reason}")
 
 
 def check_actions(

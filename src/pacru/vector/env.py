@@ -1,4 +1,4 @@
-"""The batched environment of :mod:`pacru.vector`: :class:`VectorEnv` and :class:`VectorState`.
+"""The batched environment of :mod:`pacru.vector`: :class:`VectorEnv`, and how it pickles.
 
 See :mod:`pacru.vector` (the package's face) for the arrays, auto-reset, truncation,
 seeding and errors.
@@ -11,28 +11,27 @@ import operator
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
+from pacru._integers import integer
 from pacru._parallel import check_memory, default_threads
 from pacru.base import GameState
 from pacru.encoding import Encoding
 from pacru.games import new_game
 from pacru.vector import checks
-from pacru.vector.loop import Frame
+from pacru.vector.loop import Advance, Frame, Games, Played
 from pacru.vector.seam import choose_loop
+from pacru.vector.state import STATE_ARRAYS, VectorState, check_state, games_of, read_only
 
 __all__ = [
     "AUTORESET_MODES",
     "DEFAULT_MOVE_CAP",
     "OBSERVATION_DTYPES",
-    "STATE_ARRAYS",
     "AutoresetMode",
     "BatchedPolicy",
     "VectorEnv",
-    "VectorState",
     "default_threads",
 ]
 
@@ -49,122 +48,10 @@ AUTORESET_MODES: Final[dict[str, AutoresetMode]] = {
 #: The observation dtypes: float32 (the encoding's values), uint8 (each value times 255,
 #: rounded) and bool (value != 0).
 OBSERVATION_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.bool_))
-#: The names of a :class:`VectorState`'s per-game arrays but its observation (made when read).
-STATE_ARRAYS: Final = (
-    "legal_action_mask",
-    "current_player",
-    "rewards",
-    "terminated",
-    "truncated",
-    "step_count",
-    "episode",
-)
 #: A batched policy: ``(observation, legal_action_mask) -> actions`` on whole arrays, rows
 #: of the games it decides in (observation of :attr:`VectorEnv.observation_dtype`, shape
 #: ``(k, *observation_shape)``; mask bool ``(k, num_actions)``; actions integers ``(k,)``).
 BatchedPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
-
-
-def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    array.setflags(write=False)  # not flags.writeable: no flags object made (a step sets six)
-    return array
-
-
-@attrs.frozen(eq=False)
-class VectorState:
-    """The games of a :class:`VectorEnv` after a step: read-only arrays, one row per game.
-
-    See the module docstring for each attribute's dtype, shape and meaning.
-    Make one with :meth:`VectorEnv.init`; :meth:`VectorEnv.step` returns the next.
-    A state pickles and deep-copies (its games are stored as their positions and
-    the actions chosen in the move under way); :meth:`equals` compares two.
-    """
-
-    current_player: npt.NDArray[np.int32]
-    rewards: npt.NDArray[np.float32]
-    terminated: npt.NDArray[np.bool_]
-    truncated: npt.NDArray[np.bool_]
-    step_count: npt.NDArray[np.int32]
-    episode: npt.NDArray[np.int64]
-    #: The seed given to :meth:`VectorEnv.init`.
-    seed: int
-    #: The games themselves, opaque: owned by the stepping seam.
-    _games: Any = attrs.field(repr=False)
-    _env: VectorEnv = attrs.field(repr=False)
-    #: The mask once made (empty before): a box, as the state itself is frozen.
-    _masked: list[npt.NDArray[np.bool_]] = attrs.field(init=False, factory=list, repr=False)
-    #: The observation once read (empty before): a box, as the state itself is frozen.
-    _observed: list[npt.NDArray[Any]] = attrs.field(init=False, factory=list, repr=False)
-
-    @property
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """bool ``(num_envs, num_actions)``, read-only: True at the legal actions of each
-        game's decision, and at every action where ``current_player`` is -1 (an end
-        shown, a ``max_steps`` cut: any action is taken there, and ignored). Made by the
-        step or, where it left it out (a whole-batch step on the native engine), from the
-        games at the first read (natively, on the env's threads), then kept: the same
-        array at every read. ``MemoryError`` where it cannot be held.
-        """
-        if not self._masked:
-            shown = self.current_player < 0
-            mask = self._env._loop.legal_action_mask(self._games, shown)
-            self._masked.append(_read_only(mask))
-        return self._masked[0]
-
-    @property
-    def observation(self) -> npt.NDArray[Any]:
-        """``(num_envs, *observation_shape)`` of the env's ``observation_dtype``: read-only.
-
-        Row ``i`` is :meth:`pacru.encoding.Encoding.observation` of game ``i``'s
-        decision, seen by the player deciding, and zeros where
-        ``current_player`` is -1 (an end shown, a ``max_steps`` cut); as uint8
-        each value times 255, rounded, as bool each value != 0. Made from the
-        state's games at the first read, then kept (the same array at every
-        read): a loop that never reads it does not pay for it.
-        """
-        if not self._observed:
-            observation = self._env._loop.observe(self._games, self._env.observation_dtype)
-            shown = self.current_player < 0
-            if shown.any():  # a max_steps cut: its game goes on, its row shows an end
-                observation[shown] = 0
-            self._observed.append(_read_only(observation))
-        return self._observed[0]
-
-    @property
-    def num_envs(self) -> int:
-        """The number of games (rows)."""
-        return len(self.current_player)
-
-    @property
-    def ended(self) -> npt.NDArray[np.bool_]:
-        """``terminated | truncated``: the games that ended at this step (a new array)."""
-        return self.terminated | self.truncated
-
-    @property
-    def env(self) -> VectorEnv:
-        """The environment this state belongs to."""
-        return self._env
-
-    def equals(self, other: object) -> bool:
-        """Whether ``other`` holds the same games (positions, players, moves under way), seed,
-        arrays and observation dtype; how the envs step them (``num_threads``) does not count."""
-        if not isinstance(other, VectorState) or self.seed != other.seed:
-            return False
-        if self._env.observation_dtype != other._env.observation_dtype or not all(
-            np.array_equal(getattr(self, n), getattr(other, n)) for n in STATE_ARRAYS
-        ):
-            return False
-        return _games_of(self) == _games_of(other)
-
-    def __copy__(self) -> VectorState:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> VectorState:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        arrays = tuple(np.array(getattr(self, n)) for n in STATE_ARRAYS)
-        return (_restore_state, (self._env, arrays, self.seed, _games_of(self)))
 
 
 class VectorEnv:
@@ -254,6 +141,12 @@ class VectorEnv:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restore_env, self._args)
+
+    def _reduce_state(self, state: VectorState) -> tuple[Any, ...]:
+        """How ``state`` pickles (``VectorState.__reduce__``): this env, its arrays, its seed
+        and its games as positions and the actions of their moves under way."""
+        arrays = tuple(np.array(getattr(state, n)) for n in STATE_ARRAYS)
+        return (_restore_state, (self, arrays, state.seed, games_of(state)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> VectorEnv:
         return _restore_env(*self._args)
@@ -363,7 +256,7 @@ class VectorEnv:
             TypeError: ``seed`` is not an integer, or ``state`` not a :class:`VectorState`.
             ValueError: ``state`` belongs to another environment.
         """
-        checks.check_state(self, state)
+        check_state(self, state)
         seed = operator.index(seed)
         return self._loop.random_actions(
             state._games, lambda: state.legal_action_mask, state.current_player, seed
@@ -371,11 +264,11 @@ class VectorEnv:
 
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
-        return self._loop.position(checks.check_state(self, state)._games, self._row(env))
+        return self._loop.position(check_state(self, state)._games, self._row(env))
 
     def prefix(self, state: VectorState, env: int) -> tuple[int, ...]:
         """The actions already chosen in the move under way in game ``env`` (empty at its end)."""
-        return self._loop.prefix(checks.check_state(self, state)._games, self._row(env))
+        return self._loop.prefix(check_state(self, state)._games, self._row(env))
 
     # -- internals ------------------------------------------------------------------------
 
@@ -391,7 +284,7 @@ class VectorEnv:
         """``actions`` as an intp array, once every action is legal in its game (its shape
         and type only, and the range of any but an intp array, without ``look_up``: for
         the native step, which refuses an illegal action itself)."""
-        checks.check_state(self, state)
+        check_state(self, state)
         acts = checks.check_actions(actions, self.num_envs, self.num_actions, ranges=look_up)
         if look_up:
             checks.check_legal(state.legal_action_mask, acts, self.encoding)
@@ -424,10 +317,11 @@ class VectorEnv:
         # The loop restarts the games that end itself when nothing else may end a game here
         # (a max_steps cut, handled in _state).
         renew = same_step and self.max_steps is None
-        games, frame, steps, episode, renewed = self._loop.advance(
-            state._games, acts, restart, renew, state.seed, state.step_count, state.episode
+        order = Advance(acts, restart, renew, state.seed, state.step_count, state.episode)
+        done = self._loop.advance(state._games, order)
+        return self._state(
+            done.frame, done.steps, done.episodes, state.seed, done.games, renewed=done.renewed
         )
-        return self._state(frame, steps, episode, state.seed, games, renewed=renewed)
 
     def _state(
         self,
@@ -435,7 +329,7 @@ class VectorEnv:
         steps: npt.NDArray[np.int32],
         episode: npt.NDArray[np.int64],
         seed: int,
-        games: Any,
+        games: Games,
         stepped: npt.NDArray[np.intp] | None = None,
         renewed: bool = False,
     ) -> VectorState:
@@ -456,21 +350,21 @@ class VectorEnv:
             if ended.any():
                 games, frame = self._restart(games, frame, np.flatnonzero(ended), seed, episode)
                 steps[ended] = 0
-        ro = _read_only
+        ro = read_only
         flags = ro(frame.current_player), ro(frame.rewards), ro(frame.terminated)
         state = VectorState(*flags, ro(frame.truncated), ro(steps), ro(episode), seed, games, self)
         if frame.legal_action_mask is not None:
-            state._masked.append(_read_only(frame.legal_action_mask))
+            state._masked.append(read_only(frame.legal_action_mask))
         return state
 
     def _restart(
         self,
-        games: Any,
+        games: Games,
         frame: Frame,
         rows: npt.NDArray[np.intp],
         seed: int,
         episode: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
+    ) -> tuple[Games, Frame]:
         """Same-step auto-reset: the games of ``rows`` start their next episode; the frame
         keeps their end's rewards and flags, with the new games' masks and players."""
         episode[rows] += 1
@@ -501,35 +395,78 @@ def _restore_env(*args: Any) -> VectorEnv:
     return VectorEnv(game, players, num_envs, **kwargs)
 
 
-def _games_of(state: VectorState) -> list[tuple[GameState[Any], tuple[int, ...]]]:
-    """Each game of ``state`` as its position and the actions chosen in its move under way."""
-    env = state._env
-    return [
-        (env._loop.position(state._games, i), env._loop.prefix(state._games, i))
-        for i in range(env.num_envs)
-    ]
-
-
 def _restore_state(
     env: VectorEnv,
     arrays: tuple[npt.NDArray[Any], ...],
     seed: int,
-    games: list[tuple[GameState[Any], tuple[int, ...]]],
+    games: list[Played],
 ) -> VectorState:
     """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions
     (``ValueError`` for a pickle that does not fit ``env``)."""
-    replayed = checks.check_pickle(env, arrays, seed, games)
+    replayed = _check_pickle(env, arrays, seed, games)
     mask, player, rewards, terminated, truncated, steps, episode = (a.copy() for a in arrays)
     state = VectorState(
-        _read_only(player),
-        _read_only(rewards),
-        _read_only(terminated),
-        _read_only(truncated),
-        _read_only(steps),
-        _read_only(episode),
+        read_only(player),
+        read_only(rewards),
+        read_only(terminated),
+        read_only(truncated),
+        read_only(steps),
+        read_only(episode),
         seed,
         replayed,
         env,
     )
-    state._masked.append(_read_only(mask))
+    state._masked.append(read_only(mask))
     return state
+
+
+def _check_pickle(env: object, arrays: Any, seed: Any, games: Any) -> Games:
+    """The games of a pickled :class:`pacru.vector.VectorState` of ``env``, replayed,
+    once its arrays, seed and games fit ``env`` (a pickle doctored or of another
+    version is refused, not restored half-way).
+
+    Raises:
+        ValueError: an array of the wrong dtype or shape, a seed that is not an
+            integer, an environment that is not a ``VectorEnv``, not one
+            ``(position, actions)`` pair per game, a position of
+            another game, player count or options, or actions its move cannot take.
+    """
+    if not isinstance(env, VectorEnv):
+        raise _doctored(f"a VectorEnv expected, not {type(env).__name__}")
+    n, enc = env.num_envs, env.encoding
+    shapes = ((n, enc.num_actions), (n,), (n, enc.players), (n,), (n,), (n,), (n,))
+    dtypes = (np.bool_, np.int32, np.float32, np.bool_, np.bool_, np.int32, np.int64)
+    if not isinstance(arrays, tuple) or len(arrays) != len(shapes):
+        raise _doctored(f"{len(shapes)} arrays expected")
+    for array, shape, dtype in zip(arrays, shapes, dtypes, strict=True):
+        if not isinstance(array, np.ndarray) or array.shape != shape or array.dtype != dtype:
+            raise _doctored(f"an array of {np.dtype(dtype)} {shape} expected, not {array!r}")
+    if integer(seed) is None:
+        raise _doctored(f"the seed must be an integer, not {seed!r}")
+    if not isinstance(games, list | tuple) or len(games) != n:
+        raise _doctored(f"{n} games expected")
+    for state, prefix in (_game(game) for game in games):
+        if state.game != env.game or len(state.players) != env.players:
+            raise _doctored(f"a game of {env.game} for {env.players} expected, not {state!r}")
+        if dict(state.options()) != dict(enc.options):
+            raise _doctored(f"options {dict(enc.options)} expected, not {state.options()}")
+        if not all(type(a) is int and 0 <= a < enc.num_actions for a in prefix):
+            raise _doctored(f"actions 0..{enc.num_actions - 1} expected, not {prefix!r}")
+    try:
+        return env._loop.restore(games)
+    except (ValueError, TypeError, AssertionError, OverflowError) as error:
+        raise _doctored(f"its games cannot be replayed ({error})") from None
+
+
+def _game(game: Any) -> Played:
+    """A pickled game, ``(position, actions of the move under way)``, once it is one."""
+    if not (isinstance(game, tuple) and len(game) == 2):
+        raise _doctored(f"a (position, actions) pair expected, not {game!r}")
+    state, prefix = game
+    if not isinstance(state, GameState) or not isinstance(prefix, tuple):
+        raise _doctored(f"a (position, actions) pair expected, not {game!r}")
+    return state, prefix
+
+
+def _doctored(reason: str) -> ValueError:
+    return ValueError(f"this VectorState pickle does not fit its VectorEnv: {reason}")

@@ -1,19 +1,18 @@
-"""The inner loop of :mod:`pacru.vector`: stepping each game of a batch (Python engine).
+"""The inner loop of :mod:`pacru.vector`: the one interface that steps the games of a batch.
 
-This is the one seam a native engine replaces: :class:`PythonLoop` holds the
-games of a batch as an opaque value (here a tuple of :class:`pacru._cursor.Cursor`,
-one per game), fills the arrays of a :class:`Frame` for the rows it steps, and
-writes the observation of every game when asked (:meth:`PythonLoop.observe`:
-a state's observation is made only when it is read).
+:class:`Loop` is the seam an engine replaces: a loop holds the games of a batch
+as one value (:data:`Games`: a tuple of :class:`pacru._cursor.Cursor` for the
+Python loop, a batch held in the extension for a native one), fills the arrays
+of a :class:`Frame` for the rows it steps, and writes the observation of every
+game when asked (a state's observation is made only when it is read).
 Everything else of the batched API (checking actions, auto-reset bookkeeping,
 ``max_steps`` truncation, read-only arrays, the state value) lives in
-:mod:`pacru.vector` and does not depend on how the games are stored, so a
-native loop with the same five methods (:meth:`PythonLoop.start`,
-:meth:`PythonLoop.step`, :meth:`PythonLoop.observe`, :meth:`PythonLoop.position`,
-:meth:`PythonLoop.prefix`) changes no caller and no test.
+:mod:`pacru.vector.env` and does not depend on how the games are stored: the
+Python loop (``pacru.vector.python``) and the native ones
+(``pacru.vector.native``) change no caller and no test.
 
-Actions reach :meth:`PythonLoop.step` already checked against the mask: the
-loop never sees an illegal one.
+Actions reach :meth:`Loop.step` and :meth:`Loop.advance` already checked against
+the shape and range (and the mask, unless the loop :attr:`Loop.checks_actions`).
 """
 
 from __future__ import annotations
@@ -21,19 +20,55 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from pacru._cursor import Cursor
 from pacru.base import GameState
-from pacru.bots import sample_move
 from pacru.encoding import Encoding
-from pacru.vector.draws import masked_choice, uniforms
 
-__all__ = ["Frame", "Loop", "PythonLoop", "as_dtype", "opening_rng"]
+if TYPE_CHECKING:
+    from pacru import _native
+    from pacru._cursor import Cursor
+    from pacru.vector.play import Turn
+
+__all__ = [
+    "Advance",
+    "Advanced",
+    "BotLoop",
+    "Budgets",
+    "Counts",
+    "Frame",
+    "Games",
+    "Loop",
+    "Played",
+    "Rows",
+    "Seats",
+    "as_dtype",
+    "opening_rng",
+]
+
+#: Row indices, or one action per row (intp).
+Rows: TypeAlias = npt.NDArray[np.intp]
+#: One flag per row.
+Flags: TypeAlias = npt.NDArray[np.bool_]
+#: Decisions taken in each game's episode (int32, as ``VectorState.step_count``).
+Steps: TypeAlias = npt.NDArray[np.int32]
+#: Each game's episode (int64, as ``VectorState.episode``).
+Episodes: TypeAlias = npt.NDArray[np.int64]
+#: Each game's seat (int32, as ``VectorState.current_player``).
+Seats: TypeAlias = npt.NDArray[np.int32]
+#: Decisions per game (uint32): the most a call may take, or those it took.
+Budgets: TypeAlias = npt.NDArray[np.uint32]
+#: Each game's decisions and episode.
+Counts: TypeAlias = tuple[Steps, Episodes]
+#: A game's position and the actions chosen in its move under way (how a state pickles).
+Played: TypeAlias = tuple[GameState[Any], tuple[int, ...]]
+#: The games of a batch as a loop holds them: one cursor per game (the Python loop), or
+#: one batch held in the extension (``Batch`` for the chevron games, ``LsdBatch`` for LSD).
+Games: TypeAlias = "tuple[Cursor, ...] | _native.Batch | _native.LsdBatch"
 
 
 @attrs.frozen(eq=False)
@@ -44,7 +79,7 @@ class Frame:
     ``current_player`` int32 ``(k,)``, ``rewards`` float32 ``(k, players)``,
     ``terminated`` and ``truncated`` bool ``(k,)``. A row whose game has ended
     has an all-True mask, player -1 and the game's returns. The observation is
-    not here: :meth:`PythonLoop.observe` makes it when it is read. Nor is the
+    not here: :meth:`Loop.observe` makes it when it is read. Nor is the
     mask (None) where a loop left it out: :meth:`Loop.legal_action_mask` makes it
     from the games when it is read.
     """
@@ -52,8 +87,36 @@ class Frame:
     legal_action_mask: npt.NDArray[np.bool_] | None
     current_player: npt.NDArray[np.int32]
     rewards: npt.NDArray[np.float32]
-    terminated: npt.NDArray[np.bool_]
-    truncated: npt.NDArray[np.bool_]
+    terminated: Flags
+    truncated: Flags
+
+
+@attrs.frozen(eq=False)
+class Advance:
+    """A step of every game of a batch (:meth:`Loop.advance`): the checked ``actions``,
+    ``restart`` the games that restart instead (next-step mode; None: none), whether the
+    loop may ``renew`` a game that ends (restart it in the same call), the batch's
+    ``seed``, and each game's decisions (``steps``) and ``episodes`` before the step."""
+
+    actions: Rows
+    restart: Flags | None
+    renew: bool
+    seed: int
+    steps: Steps
+    episodes: Episodes
+
+
+@attrs.frozen(eq=False)
+class Advanced:
+    """What :meth:`Loop.advance` gives: the new ``games``, the ``frame`` of every row, each
+    game's decisions (``steps``) and ``episodes`` after the step, and whether the loop
+    ``renewed`` the games that ended (restarted them in the same call)."""
+
+    games: Games
+    frame: Frame
+    steps: Steps
+    episodes: Episodes
+    renewed: bool
 
 
 def opening_rng(seed: int, env: int, episode: int) -> random.Random:
@@ -66,76 +129,7 @@ def opening_rng(seed: int, env: int, episode: int) -> random.Random:
 
 
 class Loop(abc.ABC):
-    """What the two stepping seams share: the thread count and the whole-batch step."""
-
-    #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
-    threads = 1
-    #: Whether :meth:`advance` refuses an illegal action itself (``ValueError``, nothing
-    #: changed), so that the caller need not look the actions up in the mask first.
-    checks_actions = False
-
-    @abc.abstractmethod
-    def step(
-        self,
-        games: Any,
-        rows: npt.NDArray[np.intp],
-        actions: npt.NDArray[np.intp],
-        restart: npt.NDArray[np.bool_],
-        seed: int,
-        episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
-        """Step the games of ``rows`` (see :meth:`PythonLoop.step`)."""
-
-    @abc.abstractmethod
-    def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-        """The mask of every game's decision, bool ``(len(games), num_actions)``: True at
-        its legal actions, or at every action for a game that is over or where ``shown``
-        is True (its row shows an end or a cut), a new array."""
-
-    @abc.abstractmethod
-    def random_actions(
-        self,
-        games: Any,
-        mask: Callable[[], npt.NDArray[np.bool_]],
-        player: npt.NDArray[np.int32],
-        seed: int,
-    ) -> npt.NDArray[np.int64]:
-        """A uniformly random action of every game's mask (``mask()`` makes the mask,
-        where the loop needs it; see :meth:`PythonLoop.random_actions`)."""
-
-    def advance(
-        self,
-        games: Any,
-        actions: npt.NDArray[np.intp],
-        restart: npt.NDArray[np.bool_] | None,
-        renew: bool,
-        seed: int,
-        steps: npt.NDArray[np.int32],
-        episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame, npt.NDArray[np.int32], npt.NDArray[np.int64], bool]:
-        """:meth:`PythonLoop.step` on every row (``restart`` None: none restarts), with
-        each game's decisions and episode after it (``steps`` and ``episodes`` before
-        it): 0 and the next episode for a game restarted, else one more decision.
-
-        With ``renew`` a loop may restart a game that ends in the same call (its row
-        showing the new game's decision with the old game's end, its decisions 0 and its
-        episode the next); the last value says whether it did. This general path does not.
-        """
-        n = len(actions)
-        if restart is None:
-            flags = np.zeros(n, dtype=np.bool_)
-            after = steps + 1
-            episode = episodes.copy()
-        else:
-            flags = restart
-            after = np.where(restart, 0, steps + 1).astype(np.int32)
-            episode = episodes + restart
-        games, frame = self.step(games, np.arange(n), actions, flags, seed, episode)
-        return games, frame, after, episode, False
-
-
-class PythonLoop(Loop):
-    """The games of a batch, stepped one by one with :mod:`pacru.encoding` (the Python engine).
+    """The games of a batch and how they step (see the module docstring).
 
     Args:
         encoding: the game's encoding.
@@ -143,143 +137,112 @@ class PythonLoop(Loop):
         opening_plies: random moves played from ``start`` at every (re)start.
     """
 
+    #: Threads stepping the batch (set by :class:`pacru.vector.VectorEnv`).
+    threads = 1
+    #: Whether :meth:`advance` refuses an illegal action itself (``ValueError``, nothing
+    #: changed), so that the caller need not look the actions up in the mask first.
+    checks_actions = False
+
     def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
         self.encoding = encoding
+        self._start = start
         self.opening_plies = opening_plies
-        self._start = Cursor.start(encoding, start)
 
-    def restore(self, games: Sequence[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
-        """The games of a pickled state: each position, then its move's chosen actions."""
-        cursors = []
-        for state, prefix in games:
-            cursor = Cursor.start(self.encoding, state)
-            for action in prefix:
-                cursor = cursor.step(action)
-            cursors.append(cursor)
-        return tuple(cursors)
-
-    def new_game(self, seed: int, env: int, episode: int) -> Cursor:
-        """Game ``episode`` of env ``env``: the start, then ``opening_plies`` random moves.
-
-        The moves are drawn as :class:`pacru.bots.RandomBot` draws them
-        (:func:`pacru.bots.sample_move`) from :func:`opening_rng`; the opening
-        stops early rather than play a move that ends the game.
-        """
-        if not self.opening_plies:
-            return self._start
-        rng = opening_rng(seed, env, episode)
-        state = self._start.state
-        for _ in range(self.opening_plies):
-            after = state.apply_move(sample_move(state, rng))
-            if after.is_terminal:
-                break
-            state = after
-        return Cursor.start(self.encoding, state)
-
-    def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
+    @abc.abstractmethod
+    def start(self, seed: int, episodes: Episodes) -> tuple[Games, Frame]:
         """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
-        games = tuple(self.new_game(seed, i, int(episodes[i])) for i in range(len(episodes)))
-        return games, self._frame(games)
 
+    @abc.abstractmethod
     def step(
-        self,
-        games: Any,
-        rows: npt.NDArray[np.intp],
-        actions: npt.NDArray[np.intp],
-        restart: npt.NDArray[np.bool_],
-        seed: int,
-        episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
+        self, games: Games, rows: Rows, actions: Rows, restart: Flags, seed: int, episodes: Episodes
+    ) -> tuple[Games, Frame]:
         """Step the games of ``rows``: a restart where ``restart`` is set, else ``actions``.
 
         ``actions``, ``restart`` and ``episodes`` are aligned with ``rows``;
         the games of other rows are unchanged. Returns the new games and the
         frame of ``rows``.
         """
-        cursors: list[Cursor] = list(games)
-        stepped = []
-        for j, row in enumerate(rows.tolist()):
-            if restart[j]:
-                cursor = self.new_game(seed, row, int(episodes[j]))
-            else:
-                cursor = cursors[row].step(int(actions[j]))
-            cursors[row] = cursor
-            stepped.append(cursor)
-        return tuple(cursors), self._frame(stepped)
 
+    @abc.abstractmethod
+    def legal_action_mask(self, games: Games, shown: Flags) -> npt.NDArray[np.bool_]:
+        """The mask of every game's decision, bool ``(len(games), num_actions)``: True at
+        its legal actions, or at every action for a game that is over or where ``shown``
+        is True (its row shows an end or a cut), a new array."""
+
+    @abc.abstractmethod
     def random_actions(
-        self,
-        games: Any,
-        mask: Callable[[], npt.NDArray[np.bool_]],
-        player: npt.NDArray[np.int32],
-        seed: int,
+        self, games: Games, mask: Callable[[], Flags], player: npt.NDArray[np.int32], seed: int
     ) -> npt.NDArray[np.int64]:
-        """Row ``i``'s ``floor(u[i] * count)``-th action of its mask (``mask()``), ``u``
-        the :func:`pacru.vector.play.uniforms` of ``seed`` (see
-        :meth:`pacru.vector.VectorEnv.random_actions`)."""
-        return masked_choice(mask(), uniforms(seed, len(player)))
+        """Row ``i``'s ``floor(u[i] * count)``-th action of its mask (``mask()`` makes the
+        mask, where the loop needs it), ``u`` the :func:`pacru.vector.draws.uniforms` of
+        ``seed`` (see :meth:`pacru.vector.VectorEnv.random_actions`): int64 ``(n,)``."""
 
-    def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-        """As :meth:`Loop.legal_action_mask`, from each game's decision."""
-        cursors: Sequence[Cursor] = games
-        mask = np.zeros((len(cursors), self.encoding.num_actions), dtype=np.bool_)
-        rows: list[int] = []  # the legal (row, action) pairs, set in one call
-        cols: list[int] = []
-        for j, cursor in enumerate(cursors):
-            decision = cursor.decision
-            if decision is None or shown[j]:
-                mask[j] = True  # as pgx: any action is accepted (and ignored) at an end
-                continue
-            rows.extend([j] * len(decision.legal_actions))
-            cols.extend(decision.legal_actions)
-        mask[rows, cols] = True
-        return mask
-
-    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+    @abc.abstractmethod
+    def observe(self, games: Games, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game, shape ``(len(games), *observation_shape)``.
 
         Each row is :meth:`pacru.encoding.Encoding.observation` of the game's
         decision, seen by the player deciding; zeros for a game that is over.
         A new array of ``dtype`` (:func:`as_dtype` of the values).
         """
-        cursors: Sequence[Cursor] = games
-        enc = self.encoding
-        observation = np.zeros((len(cursors), *enc.observation_shape), dtype=np.float32)
-        for j, cursor in enumerate(cursors):
-            decision = cursor.decision
-            if decision is not None:
-                observation[j] = enc.observation(decision, decision.player)
-        return as_dtype(observation, dtype)
 
-    def position(self, games: Any, row: int) -> GameState[Any]:
+    @abc.abstractmethod
+    def position(self, games: Games, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
-        cursor: Cursor = games[row]
-        return cursor.state
 
-    def prefix(self, games: Any, row: int) -> tuple[int, ...]:
+    @abc.abstractmethod
+    def prefix(self, games: Games, row: int) -> tuple[int, ...]:
         """The actions already chosen in the move under way in game ``row``."""
-        cursor: Cursor = games[row]
-        return cursor.prefix
 
-    def _frame(self, cursors: Sequence[Cursor]) -> Frame:
-        enc = self.encoding
-        k = len(cursors)
-        mask = self.legal_action_mask(cursors, np.zeros(k, dtype=np.bool_))
-        player = np.full(k, -1, dtype=np.int32)
-        rewards = np.zeros((k, enc.players), dtype=np.float32)
-        terminated = np.zeros(k, dtype=np.bool_)
-        truncated = np.zeros(k, dtype=np.bool_)
-        for j, cursor in enumerate(cursors):
-            decision = cursor.decision
-            if decision is not None:
-                player[j] = decision.player
-                continue
-            rewards[j] = cursor.returns()
-            if cursor.truncated:
-                truncated[j] = True
-            else:
-                terminated[j] = True
-        return Frame(mask, player, rewards, terminated, truncated)
+    @abc.abstractmethod
+    def restore(self, games: Sequence[Played]) -> Games:
+        """The games of a pickled state: each position, then its move's chosen actions."""
+
+    def advance(self, games: Games, order: Advance) -> Advanced:
+        """:meth:`step` on every row (``order.restart`` None: none restarts), with each
+        game's decisions and episode after it: 0 and the next episode for a game
+        restarted, else one more decision.
+
+        With ``order.renew`` a loop may restart a game that ends in the same call (its row
+        showing the new game's decision with the old game's end, its decisions 0 and its
+        episode the next). This general path does not.
+        """
+        n = len(order.actions)
+        restart = order.restart
+        if restart is None:
+            flags = np.zeros(n, dtype=np.bool_)
+            after = order.steps + 1
+            episode = order.episodes.copy()
+        else:
+            flags = restart
+            after = np.where(restart, 0, order.steps + 1).astype(np.int32)
+            episode = order.episodes + restart
+        new, frame = self.step(games, np.arange(n), order.actions, flags, order.seed, episode)
+        return Advanced(new, frame, after, episode, False)
+
+
+class BotLoop(Loop):
+    """A loop that plays the built-in bots natively, batched: the native chevron loop."""
+
+    @abc.abstractmethod
+    def play_bots(
+        self, games: Games, seats: Seats, bot: str, seed: int, episodes: Episodes, budgets: Budgets
+    ) -> tuple[Games, Frame, Budgets]:
+        """The built-in ``bot`` (``"random"``, ``"greedy"``) plays every game's moves until
+        seat ``seats[i]`` decides, at most ``budgets[i]`` decisions; game ``i``'s moves draw
+        from :func:`pacru.vector.draws.game_seeds` of ``seed`` and ``episodes``. The new
+        games, the frame of every row and the decisions taken in each game."""
+
+    @abc.abstractmethod
+    def learner_step(
+        self, games: Games, actions: Rows, restart: Flags | None, counts: Counts, turn: Turn
+    ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...]]:
+        """One learner step of every game against a built-in bot: the learner's
+        ``actions`` (or a next-step ``restart``) with ``counts`` the decisions and
+        episodes before it, the bots' moves until the learner decides again, the
+        restarts, the frame and the observation. Returns the new games, the frame, and
+        the step counts (int32), episodes (int64), the learner's rewards (float32), its
+        seats (int64) and the observation (``turn.dtype``), one row a game."""
 
 
 def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:

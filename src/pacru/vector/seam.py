@@ -1,14 +1,14 @@
 """Which loop steps a :mod:`pacru.vector` batch: the one choice of the stepping seam.
 
 On the native engine a chevron game is stepped by ``pacru.vector.native.NativeLoop``
-and LSD by ``pacru.vector.lsd.LsdLoop`` (each imported only then, so that a build
+and LSD by ``pacru.vector.native.LsdLoop`` (imported only then, so that a build
 without the extension never imports it); otherwise, and with ``PACRU_ENGINE=python``,
-by :class:`pacru.vector.loop.PythonLoop` on the Python engine, the reference.
+by :class:`pacru.vector.python.PythonLoop` on the Python engine, the reference.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
@@ -17,18 +17,13 @@ from pacru.encoding import Encoding
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.encoding.lsd import LsdEncoding
 from pacru.lsd.state import LsdState
-from pacru.vector.loop import PythonLoop
-
-if TYPE_CHECKING:
-    from pacru.vector.lsd import LsdLoop
-    from pacru.vector.native import NativeLoop
+from pacru.vector.loop import Loop
+from pacru.vector.python import PythonLoop
 
 __all__ = ["choose_loop"]
 
 
-def choose_loop(
-    encoding: Encoding, start: GameState[Any], opening_plies: int
-) -> PythonLoop | NativeLoop | LsdLoop:
+def choose_loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> Loop:
     """The loop for games of ``encoding`` from ``start`` with ``opening_plies`` random moves."""
     if ENGINE == "native" and isinstance(start, ChevronState):
         from pacru.vector.native import NativeLoop
@@ -36,7 +31,7 @@ def choose_loop(
         assert isinstance(encoding, ChevronEncoding)
         return NativeLoop(encoding, start, opening_plies)
     if ENGINE == "native" and isinstance(start, LsdState):
-        from pacru.vector.lsd import LsdLoop
+        from pacru.vector.native import LsdLoop
 
         assert isinstance(encoding, LsdEncoding)
         return LsdLoop(encoding, start, opening_plies)
