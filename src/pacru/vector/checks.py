@@ -16,13 +16,13 @@ import numpy.typing as npt
 from pacru._integers import MAX_COUNT, bounded
 from pacru._parallel import thread_count
 from pacru.errors import IllegalMoveError
-from pacru.vector.loop import Frame
+from pacru.vector.loop import Frame, Rows
 
 if TYPE_CHECKING:
     from pacru.encoding import Encoding
     from pacru.vector.state import VectorState
 
-__all__ = ["check_actions", "check_counts", "check_legal", "merge", "refuse"]
+__all__ = ["check_actions", "check_counts", "check_legal", "check_rows", "merge", "refuse"]
 
 
 def refuse(message: str, reason: str) -> IllegalMoveError:
@@ -46,12 +46,34 @@ def check_counts(
     return envs, steps, plies, thread_count(num_threads)
 
 
+def check_rows(rows: Any, n: int) -> Rows:
+    """``rows`` as an intp array of distinct games of a batch of ``n``, ascending.
+
+    Raises:
+        TypeError: ``rows`` is not integers (a bool array is not taken for them).
+        ValueError: not one-dimensional, out of ``0 .. n - 1``, not ascending or repeated.
+    """
+    array = np.asarray(rows)
+    if array.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    if array.dtype.kind not in "iu":
+        raise TypeError(f"rows must be integers, not {array.dtype} ({rows!r})")
+    if array.ndim != 1:
+        raise ValueError(f"rows must be one-dimensional, not of shape {array.shape}")
+    if array.min() < 0 or array.max() >= n:
+        raise ValueError(f"rows must be games 0..{n - 1}, not {rows!r}")
+    if (np.diff(array) <= 0).any():
+        raise ValueError(f"rows must be ascending, each game once, not {rows!r}")
+    return array.astype(np.intp)
+
+
 def check_actions(
-    actions: Any, n: int, num_actions: int, ranges: bool = True
+    actions: Any, n: int, num_actions: int, ranges: bool = True, rows: Rows | None = None
 ) -> npt.NDArray[np.intp]:
     """``actions`` as an intp array of shape ``(n,)``, each in ``0 .. num_actions - 1``
     (not looked at for an intp array without ``ranges``: for a caller whose stepping
-    refuses an action out of range itself, changing nothing).
+    refuses an action out of range itself, changing nothing). Action ``i`` is game
+    ``rows[i]``'s (default: game ``i``'s), as the messages name it.
 
     Raises:
         IllegalMoveError: the wrong shape (``"action-shape"``), an action that is
@@ -75,20 +97,22 @@ def check_actions(
         outside = np.flatnonzero(bad).tolist()
         values: Any = array
     else:  # a sequence, or not an integer array: each action must be an integer itself
-        values = _integers(array if isinstance(actions, np.ndarray) else actions)
+        values = _integers(array if isinstance(actions, np.ndarray) else actions, rows)
         outside = [i for i, a in enumerate(values) if not 0 <= a < num_actions]
     if outside:
         i = outside[0]
         raise refuse(
-            f"game {i}: action {int(values[i])} is outside 0..{num_actions - 1}", "out-of-range"
+            f"game {_game(i, rows)}: action {int(values[i])} is outside 0..{num_actions - 1}",
+            "out-of-range",
         )
     return np.asarray(values).astype(np.intp)
 
 
 def check_legal(
-    mask: npt.NDArray[np.bool_], acts: npt.NDArray[np.intp], encoding: Encoding
+    mask: npt.NDArray[np.bool_], acts: Rows, encoding: Encoding, rows: Rows | None = None
 ) -> None:
-    """Refuse ``acts`` unless each is True in its row of ``mask``.
+    """Refuse ``acts`` unless each is True in its row of ``mask`` (row ``i`` is game
+    ``rows[i]``'s, default game ``i``'s).
 
     Raises:
         IllegalMoveError: the first game whose action is not in its mask (reason
@@ -99,13 +123,18 @@ def check_legal(
         i = int(np.flatnonzero(~legal)[0])
         names = [encoding.action_name(a) for a in np.flatnonzero(mask[i]).tolist()]
         raise refuse(
-            f"game {i}: action {int(acts[i])} ({encoding.action_name(int(acts[i]))}) "
+            f"game {_game(i, rows)}: action {int(acts[i])} ({encoding.action_name(int(acts[i]))}) "
             f"is not legal in its decision; legal: {names}",
             "illegal-action",
         )
 
 
-def _integers(actions: Any) -> list[int]:
+def _game(i: int, rows: Rows | None) -> int:
+    """The game of action ``i``: ``rows[i]``, or ``i`` itself."""
+    return i if rows is None else int(rows[i])
+
+
+def _integers(actions: Any, rows: Rows | None = None) -> list[int]:
     """The actions of a sequence of integers of any type (``int``, numpy ints, mixed).
 
     Raises:
@@ -121,7 +150,8 @@ def _integers(actions: Any) -> list[int]:
         except TypeError:
             kind = type(action).__name__
             raise refuse(
-                f"actions must be integers, not {kind} (game {i}: {action!r})", "action-type"
+                f"actions must be integers, not {kind} (game {_game(i, rows)}: {action!r})",
+                "action-type",
             ) from None
     return values
 

@@ -21,7 +21,7 @@ from pacru.base import GameState
 from pacru.encoding import Encoding
 from pacru.games import new_game
 from pacru.vector import checks
-from pacru.vector.loop import Advance, Frame, Games, Played
+from pacru.vector.loop import Advance, BotLoop, Frame, Games, Played
 from pacru.vector.seam import choose_loop
 from pacru.vector.state import STATE_ARRAYS, VectorState, check_state, games_of, read_only
 
@@ -262,6 +262,40 @@ class VectorEnv:
             state._games, lambda: state.legal_action_mask, state.current_player, seed
         )
 
+    def step_rows(self, state: VectorState, rows: Any, actions: Any) -> VectorState:
+        """The state after one decision in the games of ``rows`` only: ``actions[j]`` in game
+        ``rows[j]``. Every other game keeps its position and arrays (an end shown there stays
+        shown); the games of ``rows`` step and restart as in :meth:`step` (Python bots or a
+        policy deciding in some games, the others waiting). ``state`` is unchanged.
+
+        Args:
+            state: a state of this environment.
+            rows: game indices in ascending order, each at most once: integers ``(k,)``
+                (``k`` may be 0: the state itself is returned).
+            actions: integers ``(k,)``, as :meth:`step` takes them.
+
+        Raises:
+            IllegalMoveError: as :meth:`step`, naming the game (``rows[j]``); nothing changes.
+            ValueError: ``rows`` is not ascending, repeats a game or is out of
+                ``0 .. num_envs - 1``, or ``state`` belongs to another environment.
+            TypeError: ``rows`` is not integers, or ``state`` not a :class:`VectorState`.
+        """
+        check_state(self, state)
+        picked = checks.check_rows(rows, self.num_envs)
+        acts = checks.check_actions(actions, len(picked), self.num_actions, rows=picked)
+        if not len(picked):
+            return state
+        checks.check_legal(state.legal_action_mask[picked], acts, self.encoding, rows=picked)
+        return self._advance(state, picked, acts)
+
+    @property
+    def plays_bots_natively(self) -> bool:
+        """Whether the built-in bots of :meth:`play_opponents` (``"random"``, ``"greedy"``)
+        play natively, every game's moves in one call on the env's threads: a chevron
+        game on the native engine (else they play as :class:`pacru.bots.RandomBot` and
+        :class:`pacru.bots.GreedyBot`, the same moves)."""
+        return isinstance(self._loop, BotLoop)
+
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
         return self._loop.position(check_state(self, state)._games, self._row(env))
@@ -367,6 +401,7 @@ class VectorEnv:
     ) -> tuple[Games, Frame]:
         """Same-step auto-reset: the games of ``rows`` start their next episode; the frame
         keeps their end's rewards and flags, with the new games' masks and players."""
+        self._restarting(games, frame, rows)
         episode[rows] += 1
         restart = np.ones(len(rows), dtype=np.bool_)
         games, fresh = self._loop.step(games, rows, rows, restart, seed, episode[rows])
@@ -374,6 +409,10 @@ class VectorEnv:
             frame.legal_action_mask[rows] = fresh.legal_action_mask
         frame.current_player[rows] = fresh.current_player
         return games, frame
+
+    def _restarting(self, games: Games, frame: Frame, rows: npt.NDArray[np.intp]) -> None:
+        """Called as the games of ``rows`` (their ends in ``frame``) restart: a subclass's
+        hook (``pacru.vector.final.KeepingEnv`` keeps the last positions)."""
 
     def __repr__(self) -> str:
         dtype = self.observation_dtype.name

@@ -43,16 +43,8 @@ class KeepingEnv(VectorEnv):
         for row in rows.tolist():
             self.kept[row] = (self._loop.position(games, row), self._loop.prefix(games, row))
 
-    def _restart(
-        self,
-        games: Games,
-        frame: Frame,
-        rows: npt.NDArray[np.intp],
-        seed: int,
-        episode: npt.NDArray[np.int64],
-    ) -> tuple[Games, Frame]:
+    def _restarting(self, games: Games, frame: Frame, rows: npt.NDArray[np.intp]) -> None:
         self._keep(games, rows[~frame.terminated[rows]])
-        return super()._restart(games, frame, rows, seed, episode)
 
     def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
         after = super()._advance_all(state, acts)

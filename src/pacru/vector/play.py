@@ -106,9 +106,9 @@ def play_opponents(
         if stuck.size:
             finished += 1
             draws = env.random_actions(state, finish_seed(seed, finished))
-            state = env._advance(state, stuck, draws[stuck].astype(np.intp))
+            state = env.step_rows(state, stuck, draws[stuck].astype(np.intp))
             stuck = stuck[:0]
-        elif isinstance(opponent, str) and isinstance(env._loop, BotLoop) and not pending:
+        elif isinstance(opponent, str) and env.plays_bots_natively and not pending:
             state = native_bots(env, state, opponent, seat, seed)
             same = (state.step_count == before.step_count) & (state.episode == before.episode)
             stuck = rows[same[rows]]
@@ -312,7 +312,7 @@ def _python_bots(
         actions.append(queue.pop(0))
         if not queue:
             del pending[row]
-    return env._advance(state, rows, np.array(actions, dtype=np.intp)), draws is not None
+    return env.step_rows(state, rows, np.array(actions, dtype=np.intp)), draws is not None
 
 
 def _policy(
@@ -337,4 +337,4 @@ def _policy(
             f"game {int(rows[j])}: the opponent policy's action {int(actions[j])} "
             "is not legal in its decision"
         )
-    return env._advance(state, rows, actions.astype(np.intp))
+    return env.step_rows(state, rows, actions.astype(np.intp))
