@@ -136,11 +136,14 @@ def test_a_whole_batch_step_leaves_the_mask_to_its_first_read(mode: str) -> None
 
 
 def test_the_native_mask_refuses_a_wrong_shown_length() -> None:
+    from pacru import _native
+
     env, _ = pair("shacru", 2)
-    state = env.init()
+    games = env.init()._games
+    assert isinstance(games, _native.Batch)
     with pytest.raises(ValueError, match="one byte a game"):
-        state._games.legal_action_mask(b"\0" * 7)
-    assert state._games.legal_action_mask(b"\1" * 8) == bytearray(b"\1" * 8 * 415)
+        games.legal_action_mask(b"\0" * 7)
+    assert games.legal_action_mask(b"\1" * 8) == bytearray(b"\1" * 8 * 415)
 
 
 def test_the_mask_made_on_several_threads_equals_the_one_made_on_one() -> None:
@@ -159,9 +162,12 @@ def test_the_mask_made_on_several_threads_equals_the_one_made_on_one() -> None:
         one = env._loop.legal_action_mask(games, shown)
         assert np.array_equal(one, state.legal_action_mask)
         return
+    from pacru import _native
+
+    assert isinstance(games, _native.Batch)
     four = games.legal_action_mask(shown.tobytes(), 4)
-    one = games.legal_action_mask(shown.tobytes(), 1)
-    assert four == one
-    mask = np.frombuffer(one, dtype=np.bool_).reshape(256, 415)
+    made = games.legal_action_mask(shown.tobytes(), 1)
+    assert four == made
+    mask = np.frombuffer(made, dtype=np.bool_).reshape(256, 415)
     assert np.array_equal(mask, state.legal_action_mask)
     assert mask[shown].all()
