@@ -15,10 +15,11 @@
 //! player {A-R10, D36}; Lilacru and Shacru run the end test after every move
 //! {L7, S-R6, D33}.
 
+use crate::error::{Counter, EngineError, PositionError, Refusal};
 use crate::geometry::{forward, line, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, NEIGHBOUR, RAY};
 use crate::movegen::{faces_any, has_step, SUPPLY};
 use crate::movelist::legal_moves;
-use crate::types::{ChevronList, EngineError, Move, Outcome, Position, Rules, Termination};
+use crate::types::{ChevronList, Move, Outcome, Position, Rules, Termination};
 
 /// The position after the legal move `m`.
 ///
@@ -28,15 +29,11 @@ use crate::types::{ChevronList, EngineError, Move, Outcome, Position, Rules, Ter
 /// The game is over, or `m` is not one of the position's legal moves.
 pub fn apply(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, EngineError> {
     if pos.outcome.is_some() {
-        return Err(EngineError::GameOver(format!(
-            "the game is over; {m} was not played"
-        )));
+        return Err(EngineError::GameOver(*m));
     }
     let moves = legal_moves(rules, pos);
     if moves.index_of(m).is_none() {
-        return Err(EngineError::IllegalMove(format!(
-            "{m} is not a legal move here"
-        )));
+        return Err(EngineError::IllegalMove(*m, Refusal::NotLegal));
     }
     resolve(rules, pos, m)
 }
@@ -58,9 +55,7 @@ pub(crate) fn resolve_into(
     next: &mut Position,
 ) -> Result<(), EngineError> {
     if !pos.shape_ok() {
-        return Err(EngineError::InvalidPosition(String::from(
-            "a position needs 2..=4 players and a seat to move among them",
-        )));
+        return Err(PositionError::Shape.into());
     }
     let resolution = Resolution(
         rules,
@@ -86,11 +81,11 @@ struct Resolution<'a>(&'a Rules, &'a Position, &'a Move, usize, usize);
 fn next_ply(pos: &Position) -> Result<u64, EngineError> {
     pos.ply
         .checked_add(1)
-        .ok_or(EngineError::CounterLimit("ply"))
+        .ok_or(EngineError::CounterLimit(Counter::Ply))
 }
 
 fn bad(m: &Move) -> EngineError {
-    EngineError::IllegalMove(format!("{m} is not a move of this position"))
+    EngineError::IllegalMove(*m, Refusal::Unresolvable)
 }
 
 /// Lilacru, Shacru, Azacru: mark {L5, S-R3, A-R3, D6, D7}, connect and remove
@@ -145,7 +140,7 @@ fn resolve_plain(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
     } else {
         pos.idle
             .checked_add(1)
-            .ok_or(EngineError::CounterLimit("idle"))?
+            .ok_or(EngineError::CounterLimit(Counter::Idle))?
     };
     next.ply = next_ply(pos)?;
     next.outcome = if rules.azacru() {
