@@ -16,6 +16,7 @@ pub mod geometry;
 mod movegen;
 mod movelist;
 mod resolve;
+pub mod rng;
 mod types;
 
 pub use error::{Counter, EngineError, OptionError, PositionError, Refusal};

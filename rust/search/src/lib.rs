@@ -368,7 +368,8 @@ impl Searcher<'_> {
     fn leaf(&self, pos: &Position) -> i32 {
         let value = evaluate(self.rules, pos, self.root, &self.settings.weights);
         let scaled = (value * 1000.0).clamp(-(EVAL_CAP as f32), EVAL_CAP as f32) as i32;
-        let noise = (table::mix(zobrist(pos) ^ self.settings.seed) % (2 * NOISE as u64 + 1)) as i32;
+        let noise = (pacru_engine::rng::splitmix(zobrist(pos) ^ self.settings.seed)
+            % (2 * NOISE as u64 + 1)) as i32;
         scaled + noise - NOISE + self.idle_pressure(pos)
     }
 
