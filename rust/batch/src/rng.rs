@@ -3,14 +3,14 @@
 //! The generator and its output function are `pacru_engine::rng`'s (one SplitMix64 for
 //! every crate), re-exported here.
 
-pub use pacru_engine::rng::{mix, SplitMix64, GAMMA};
+pub use pacru_engine::rng::{mix, unit, SplitMix64, GAMMA};
 
 /// The uniform in [0, 1) of row `row` of a batch's random draw, `first = mix(base)` for
 /// the draw's hash base: `(z >> 11) * 2**-53`, `z = mix(mix(first ^ row * GAMMA) ^
 /// GAMMA)` (`pacru._vector_random.uniforms` computes the same with numpy).
 pub fn uniform(first: u64, row: usize) -> f64 {
     let z = mix(mix(first ^ (row as u64).wrapping_mul(GAMMA)) ^ GAMMA);
-    (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    unit(z)
 }
 
 /// The index `floor(u * count)` drawn by a uniform `u` in [0, 1) among `count > 0`

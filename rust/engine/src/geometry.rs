@@ -185,13 +185,47 @@ pub fn forward(facing: u8) -> [u8; 3] {
     [(f + 7) & 7, f, (f + 1) & 7]
 }
 
+/// A board as its low and high 64 bits.
+#[inline(always)]
+pub fn halves(board: u128) -> [u64; 2] {
+    // Both conversions always succeed (the mask and the shift leave 64 bits): no branch.
+    [
+        u64::try_from(board & u128::from(u64::MAX)).unwrap_or(0),
+        u64::try_from(board >> 64).unwrap_or(0),
+    ]
+}
+
+/// A bit index (at most 128: a `trailing_zeros`) as a field number; no field is 128.
+#[inline(always)]
+fn bit_field(index: u32) -> u8 {
+    u8::try_from(index).unwrap_or(u8::MAX)
+}
+
+/// The lowest set field of `board` (128, off the board, when it is empty).
+#[inline]
+pub fn lowest_field(board: u128) -> u8 {
+    bit_field(board.trailing_zeros())
+}
+
+/// The field of the chevron code `field * 8 + facing` (off the board, at least 81, for
+/// a code of 648 or more).
+#[inline]
+pub fn code_field(code: u16) -> u8 {
+    u8::try_from(code >> 3).unwrap_or(u8::MAX)
+}
+
+/// The number of fields of `board` (at most 128), as the signed supply arithmetic of
+/// Pacru counts them {R16b}.
+#[inline]
+pub fn field_count(board: u128) -> i32 {
+    i32::try_from(board.count_ones()).unwrap_or(i32::MAX)
+}
+
 /// The set fields of a bitboard, ascending.
 #[inline]
 pub fn bits(board: u128) -> Bits {
-    Bits {
-        low: board as u64,
-        high: (board >> 64) as u64,
-    }
+    let [low, high] = halves(board);
+    Bits { low, high }
 }
 
 /// Iterator over the set bits of a bitboard, ascending: its low 64 bits, then its high
@@ -207,12 +241,12 @@ impl Iterator for Bits {
     #[inline]
     fn next(&mut self) -> Option<u8> {
         if self.low != 0 {
-            let f = self.low.trailing_zeros() as u8;
+            let f = bit_field(self.low.trailing_zeros());
             self.low &= self.low - 1;
             return Some(f);
         }
         if self.high != 0 {
-            let f = self.high.trailing_zeros() as u8 + 64;
+            let f = bit_field(self.high.trailing_zeros()) + 64;
             self.high &= self.high - 1;
             return Some(f);
         }
@@ -226,7 +260,7 @@ impl Iterator for Bits {
 /// step on a 64-bit word is half the operations of one on 128 bits.
 #[inline]
 pub fn count_few(board: u128) -> u32 {
-    let (mut low, mut high) = (board as u64, (board >> 64) as u64);
+    let [mut low, mut high] = halves(board);
     let mut n = 0;
     while low != 0 {
         low &= low - 1;
@@ -248,7 +282,7 @@ pub fn nth_field(mut mask: u128, n: u32) -> Option<u8> {
         }
         mask &= mask - 1;
     }
-    (mask != 0).then(|| mask.trailing_zeros() as u8)
+    (mask != 0).then(|| lowest_field(mask))
 }
 
 /// Field names `a1` .. `i9`, indexed by field.

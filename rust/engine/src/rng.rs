@@ -20,6 +20,14 @@ pub fn splitmix(state: u64) -> u64 {
     mix(state.wrapping_add(GAMMA))
 }
 
+/// The uniform in [0, 1) of the 64 random bits `z`: its top 53 bits times `2**-53`, exactly
+/// (every such value is an `f64`; `pacru._vector_random.uniforms` computes the same).
+pub fn unit(z: u64) -> f64 {
+    const SCALE: f64 = 1.0 / 9_007_199_254_740_992.0; // 2**-53
+                                                      // Below 2**53: the conversion is exact.
+    (z >> 11) as f64 * SCALE
+}
+
 /// SplitMix64: a 64-bit state advanced by [`GAMMA`] and mixed on output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SplitMix64 {
@@ -55,8 +63,7 @@ impl SplitMix64 {
         let threshold = n.wrapping_neg() % n;
         loop {
             let product = u128::from(self.next_u64()) * u128::from(n);
-            // The low and high halves of the 128-bit product: truncation is the point.
-            let (low, high) = (product as u64, (product >> 64) as u64);
+            let [low, high] = crate::geometry::halves(product);
             if low >= threshold {
                 return high;
             }
@@ -96,6 +103,14 @@ mod tests {
                 state = state.wrapping_add(GAMMA);
             }
         }
+    }
+
+    #[test]
+    fn unit_is_the_top_53_bits_scaled() {
+        assert_eq!(unit(0), 0.0);
+        assert_eq!(unit(u64::MAX), 1.0 - 2f64.powi(-53));
+        assert_eq!(unit(1 << 63), 0.5);
+        assert_eq!(unit(2047), 0.0);
     }
 
     #[test]

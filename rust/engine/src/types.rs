@@ -1,7 +1,7 @@
 //! The values of the engine: rules, positions, moves, outcomes and errors.
 
 use crate::error::{EngineError, OptionError, PositionError};
-use crate::geometry::{bits, field_name, line, FULL};
+use crate::geometry::{bits, code_field, field_name, line, lowest_field, FULL};
 use std::fmt;
 
 /// The largest value of a counter (`ply`, `idle`, `move_cap`, `idle_rounds`): the engine
@@ -256,7 +256,7 @@ impl ChevronList {
                 return Err(PositionError::ChevronCode(code).into());
             }
             if list.fields >> (code >> 3) & 1 != 0 {
-                return Err(PositionError::TwoChevrons((code >> 3) as u8).into());
+                return Err(PositionError::TwoChevrons(code_field(code)).into());
             }
             list.insert(code);
         }
@@ -290,7 +290,7 @@ impl ChevronList {
     /// Whether the chevron with this code is in the list.
     #[inline]
     pub fn contains_code(&self, code: u16) -> bool {
-        code < 648 && self.facing_at((code >> 3) as u8) == Some((code & 7) as u8)
+        code < 648 && self.facing_at(code_field(code)) == Some((code & 7) as u8)
     }
 
     /// Puts the chevron `code` on the board (replacing any of this list on its field).
@@ -397,9 +397,7 @@ impl Position {
                 return Err(PositionError::MarkerOffBoard.into());
             }
             if m & marked != 0 {
-                return Err(
-                    PositionError::MarkersOfTwoColours((m & marked).trailing_zeros() as u8).into(),
-                );
+                return Err(PositionError::MarkersOfTwoColours(lowest_field(m & marked)).into());
             }
             marked |= m;
             pos.markers[i] = m;
@@ -408,10 +406,9 @@ impl Position {
         for (i, codes) in chevrons.iter().enumerate() {
             let list = ChevronList::from_codes(codes)?;
             if list.fields() & occupied != 0 {
-                return Err(PositionError::TwoChevrons(
-                    (list.fields() & occupied).trailing_zeros() as u8,
-                )
-                .into());
+                return Err(
+                    PositionError::TwoChevrons(lowest_field(list.fields() & occupied)).into(),
+                );
             }
             occupied |= list.fields();
             pos.chevrons[i] = list;
@@ -423,7 +420,7 @@ impl Position {
         if out & !seats != 0 {
             return Err(PositionError::OutBeyondPlayers.into());
         }
-        if trigger < -1 || trigger >= players as i8 {
+        if trigger < -1 || i16::from(trigger) >= i16::from(players) {
             return Err(PositionError::Trigger(trigger).into());
         }
         if let Some(o) = outcome {

@@ -2,7 +2,7 @@
 
 use crate::features::{relative_features, seat_features, FEATURES};
 use crate::{candidates, search, Budget, Settings};
-use pacru_engine::rng::splitmix;
+use pacru_engine::rng::{splitmix, unit};
 use pacru_engine::{legal_moves, Position, Rules};
 
 /// The training samples of one self-play game.
@@ -48,14 +48,17 @@ pub fn selfplay(
             }
         }
         state = splitmix(state);
-        let explore = ((state >> 11) as f64) / ((1u64 << 53) as f64) < epsilon;
+        let explore = unit(state) < epsilon;
         let list = legal_moves(rules, &pos);
         let m = if explore {
             let moves = candidates(&list);
             state = splitmix(state);
             match moves.len() {
                 0 => None,
-                n => moves.get((state % n as u64) as usize).copied(),
+                n => usize::try_from(state % n as u64)
+                    .ok()
+                    .and_then(|i| moves.get(i))
+                    .copied(),
             }
         } else {
             let settings = Settings {
@@ -84,7 +87,9 @@ pub fn selfplay(
         return out;
     };
     out.termination = outcome.termination.value();
-    let share = 1.0 / outcome.winners.count_ones().max(1) as f32;
+    // At most 8 winners (a bit per seat of a `u8`).
+    let winners = u8::try_from(outcome.winners.count_ones()).unwrap_or(1);
+    let share = 1.0 / f32::from(winners.max(1));
     for (seat, f) in sampled {
         out.features.push(f);
         out.results.push(if outcome.winners >> seat & 1 != 0 {

@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 fn keys() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
     KEYS.get_or_init(|| {
-        (0..4 * 648 + 4 * 81 + 4 + 16 + 5)
-            .map(|i| splitmix(i as u64 ^ 0x5eed))
+        (0..4 * 648 + 4 * 81 + 4 + 16 + 5u64)
+            .map(|i| splitmix(i ^ 0x5eed))
             .collect()
     })
 }
@@ -31,7 +31,9 @@ pub fn zobrist(pos: &Position) -> u64 {
     let base = 4 * 648 + 4 * 81;
     h ^= k[base + usize::from(pos.to_move % 4)];
     h ^= k[base + 4 + usize::from(pos.out & 15)];
-    h ^ k[base + 20 + (pos.trigger.clamp(-1, 3) + 1) as usize]
+    // The trigger -1..3 as the key index 0..4.
+    let trigger = usize::try_from(pos.trigger.clamp(-1, 3) + 1).unwrap_or(0);
+    h ^ k[base + 20 + trigger]
 }
 
 /// How a stored value bounds the true one.
