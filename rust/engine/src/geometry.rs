@@ -9,14 +9,37 @@
 /// Bitboard with all 81 bits set.
 pub const FULL: u128 = (1u128 << 81) - 1;
 
-const DX: [i32; 8] = [0, 1, 1, 1, 0, -1, -1, -1];
-const DY: [i32; 8] = [1, 1, 0, -1, -1, -1, 0, 1];
+// The conversions of the compile-time table builders below (`TryFrom` is not `const`): a
+// value out of range stops the build, as every table is evaluated by the compiler.
+
+/// `v` (below 256) as a `u8`.
+const fn byte(v: usize) -> u8 {
+    assert!(v < 256);
+    v as u8
+}
+
+/// `v` (below 128) as an `i8`.
+const fn signed(v: usize) -> i8 {
+    assert!(v < 128);
+    v as i8
+}
+
+/// `v` (not negative) as an index.
+const fn index(v: i8) -> usize {
+    assert!(v >= 0);
+    v as usize
+}
+
+/// Per direction, the column and row steps plus one (0, 1 or 2): unsigned arithmetic.
+const DX1: [usize; 8] = [1, 2, 2, 2, 1, 0, 0, 0];
+const DY1: [usize; 8] = [2, 2, 1, 0, 0, 0, 1, 2];
 
 const fn step(field: usize, direction: usize) -> i8 {
-    let x = (field % 9) as i32 + DX[direction];
-    let y = (field / 9) as i32 + DY[direction];
-    if x >= 0 && x < 9 && y >= 0 && y < 9 {
-        (y * 9 + x) as i8
+    // The neighbour's column and row plus one: 1..=9 on the board, 0 or 10 off it.
+    let x = field % 9 + DX1[direction];
+    let y = field / 9 + DY1[direction];
+    if x >= 1 && x <= 9 && y >= 1 && y <= 9 {
+        signed((y - 1) * 9 + (x - 1))
     } else {
         -1
     }
@@ -50,11 +73,11 @@ const fn build_rays() -> ([[[u8; 8]; 8]; 81], [[u8; 8]; 81]) {
             let mut k = 0;
             let mut t = nb[f][d];
             while t >= 0 {
-                rays[f][d][k] = t as u8;
+                rays[f][d][k] = byte(index(t));
                 k += 1;
-                t = nb[t as usize][d];
+                t = nb[index(t)][d];
             }
-            lens[f][d] = k as u8;
+            lens[f][d] = byte(k);
             d += 1;
         }
         f += 1;
@@ -78,7 +101,7 @@ const fn build_borderland() -> [u8; 81] {
     let mut out = [0u8; 81];
     let mut f = 0;
     while f < 81 {
-        out[f] = borderland(f) as u8;
+        out[f] = byte(borderland(f));
         f += 1;
     }
     out
@@ -126,7 +149,7 @@ const fn build_lines() -> ([[u8; 81]; 81], [[u128; 81]; 81]) {
             let mut k = 0;
             while k < lens[f][d] as usize {
                 let t = rays[f][d][k] as usize;
-                line[f][t] = ((d as u8) << 4) | (k as u8 + 1);
+                line[f][t] = (byte(d) << 4) | byte(k + 1);
                 between[f][t] = mask;
                 mask |= 1u128 << t;
                 k += 1;
