@@ -1,4 +1,4 @@
-"""The Python mirror of SplitMix64 (``pacru._vector_random``) gives its published outputs.
+"""The Python mirror of SplitMix64 (``pacru.vector.draws``) gives its published outputs.
 
 The Rust crates' one SplitMix64 (``pacru_engine::rng``) is pinned to the same file,
 rust/engine/tests/splitmix64.txt, so the two generators agree; the native draws built on
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pacru._vector_random import _GAMMA, _mix
+from pacru.vector.draws import _GAMMA, _mix
 
 VECTORS = Path(__file__).parents[2] / "rust" / "engine" / "tests" / "splitmix64.txt"
 

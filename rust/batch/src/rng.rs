@@ -7,7 +7,7 @@ pub use pacru_engine::rng::{mix, unit, SplitMix64, GAMMA};
 
 /// The uniform in [0, 1) of row `row` of a batch's random draw, `first = mix(base)` for
 /// the draw's hash base: `(z >> 11) * 2**-53`, `z = mix(mix(first ^ row * GAMMA) ^
-/// GAMMA)` (`pacru._vector_random.uniforms` computes the same with numpy).
+/// GAMMA)` (`pacru.vector.draws.uniforms` computes the same with numpy).
 pub fn uniform(first: u64, row: usize) -> f64 {
     let z = mix(mix(first ^ (row as u64).wrapping_mul(GAMMA)) ^ GAMMA);
     unit(z)

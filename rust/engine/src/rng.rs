@@ -1,7 +1,7 @@
 //! SplitMix64 (Steele, Lea and Flood; Vigna's `splitmix64.c`), the one generator of the
 //! Rust crates: the batch's seeded rollouts and draws (`pacru_batch::rng`) and the search's
 //! zobrist keys, evaluation noise and self-play draws (`pacru_search`). The Python engine's
-//! whole-array mirror is `pacru._vector_random`; the three are pinned to the same published
+//! whole-array mirror is `pacru.vector.draws`; the three are pinned to the same published
 //! outputs (`tests/splitmix64.txt` of this crate, read by the tests of both languages).
 
 /// The golden-ratio increment of SplitMix64.
@@ -21,7 +21,7 @@ pub fn splitmix(state: u64) -> u64 {
 }
 
 /// The uniform in [0, 1) of the 64 random bits `z`: its top 53 bits times `2**-53`, exactly
-/// (every such value is an `f64`; `pacru._vector_random.uniforms` computes the same).
+/// (every such value is an `f64`; `pacru.vector.draws.uniforms` computes the same).
 pub fn unit(z: u64) -> f64 {
     const SCALE: f64 = 1.0 / 9_007_199_254_740_992.0; // 2**-53
                                                       // Below 2**53: the conversion is exact.
