@@ -312,6 +312,60 @@ def test_no_long_module() -> None:
     assert long == {}
 
 
+#: The learning adapters on pacru.vector: they use its public attributes only.
+VECTOR_ADAPTERS = ("pacru.gymnasium_vector", "pacru.sb3")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _private_reads(tree: ast.AST) -> list[str]:
+    """The private attributes a module reads of objects other than its own instance
+    (``x._y``, ``self.env._y``; ``self._y`` and ``cls._y`` are its own), and the private
+    names or modules it imports from :mod:`pacru.vector` (``from pacru.vector import _y``)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            own = isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"}
+            if not own:
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pacru.vector"):
+            parts = [*(node.module or "").split("."), *(a.name for a in node.names)]
+            if any(_private(part) for part in parts):
+                found.append(f"line {node.lineno}: from {node.module} import ...")
+    return found
+
+
+def test_the_adapters_use_only_the_public_attributes_of_the_vector_layer() -> None:
+    """gymnasium_vector.py and sb3.py read no private attribute of a VectorEnv, a
+    VectorState or anything else (what they need is a public, documented member)."""
+    modules = all_modules()
+    reads = {
+        name: _private_reads(ast.parse(modules[name].read_text(encoding="utf-8")))
+        for name in VECTOR_ADAPTERS
+    }
+    assert reads == {name: [] for name in VECTOR_ADAPTERS}
+
+
+def test_a_private_read_in_an_adapter_is_caught() -> None:
+    tree = ast.parse(
+        "from pacru.vector import VectorEnv, _restore_env\n"
+        "from pacru.vector._x import y\n"
+        "class A:\n"
+        "    def f(self, env, state):\n"
+        "        self._mine, cls._too, env.__class__\n"
+        "        return env._loop, state._games, self.env._advance(state)\n"
+    )
+    assert _private_reads(tree) == [
+        "line 1: from pacru.vector import ...",
+        "line 2: from pacru.vector._x import ...",
+        "line 6: env._loop",
+        "line 6: state._games",
+        "line 6: self.env._advance",
+    ]
+
+
 # The checker checked: it must see each kind of import, or a circle could hide.
 
 
@@ -430,8 +484,7 @@ NATIVE_IMPORTERS = frozenset(
     {
         "pacru.chevron.engine",
         "pacru.chevron.native",
-        "pacru._vector_native",
-        "pacru._vector_lsd",
+        "pacru.vector.native",
         "pacru.bots.rollouts",
         "pacru.bots.search",
     }
@@ -511,7 +564,7 @@ def _engine_attribute_reads(tree: ast.AST) -> Iterator[ast.AST]:
 #: decision code where it exists. The list is to shrink (the boundary's engine object
 #: answering for them), not to grow.
 ENGINE_READERS = frozenset(
-    {"pacru", "pacru._vector_seam", "pacru.bots.rollouts", "pacru.encoding._native"}
+    {"pacru", "pacru.vector.seam", "pacru.bots.rollouts", "pacru.encoding._native"}
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
 
@@ -77,7 +77,7 @@ def run_tasks(
     *,
     executor: Executor | None = None,
     workers: int = 1,
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """Yield ``fn(task)`` for every task, in the order the tasks finish.
 
     Args:

@@ -80,9 +80,9 @@ from pacru._cursor import (
     check_render_mode,
     observation_space,
 )
-from pacru._vector_checks import as_dtype
 from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
+from pacru.vector.loop import as_dtype
 
 __all__ = ["IDS", "PacruEnv", "register"]
 

@@ -85,9 +85,13 @@ from gymnasium.vector.utils import batch_space
 
 from pacru._cursor import observation_space
 from pacru._integers import bounded
-from pacru._vector_final import KeepingEnv, Kept, last_seen
-from pacru._vector_loop import as_dtype
-from pacru._vector_play import (
+from pacru.bots.base import Bot
+from pacru.bots.spec import BotEntry, build_bot, opponent_entries
+from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
+from pacru.vector.draws import hash_base
+from pacru.vector.final import KeepingEnv, Kept, last_seen
+from pacru.vector.loop import as_dtype
+from pacru.vector.play import (
     BUILT_IN,
     Ends,
     Turn,
@@ -96,10 +100,6 @@ from pacru._vector_play import (
     native_bots,
     play_opponents,
 )
-from pacru._vector_random import hash_base
-from pacru.bots.base import Bot
-from pacru.bots.spec import BotEntry, build_bot, opponent_entries
-from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
 
 __all__ = ["Opponent", "PacruVectorEnv", "is_batched_policy"]
 
@@ -365,9 +365,8 @@ class PacruVectorEnv(
         the step by step path, whose restarts keep them (the built-in bots draw from hashes
         of the seed, row, episode and ply only: the same moves, the same games)."""
         rows = np.flatnonzero(state.truncated & ~state.terminated)
-        acts = self.env._check(before, actions, look_up=False)
-        try:
-            self._opponents_play(self.env._advance(before, rows, acts[rows]))
+        try:  # the actions passed the fused step's checks: an integer array of num_envs
+            self._opponents_play(self.env.step_rows(before, rows, np.asarray(actions)[rows]))
         finally:
             self._state = state  # the fused step's state stays the env's
 
@@ -407,7 +406,7 @@ class PacruVectorEnv(
             not self._fused
             or self._batched not in BUILT_IN
             or env.opening_plies
-            or not hasattr(env._loop, "learner_step")
+            or not env.plays_bots_natively
         ):
             return None
         key = (self._seeds, self._batched)
@@ -472,7 +471,7 @@ class PacruVectorEnv(
                     queue = self._pending[row] = list(env.encoding.actions(position, move))
                 actions.append(queue.pop(0))
             before = state
-            state = env._advance(state, rows, np.array(actions, dtype=np.intp))
+            state = env.step_rows(state, rows, np.array(actions, dtype=np.intp))
             for row in ends.add(before, state).tolist():
                 self._pending.pop(row, None)  # same-step: a cut move is not resumed either
 
@@ -481,7 +480,7 @@ class PacruVectorEnv(
         return (
             self._batched in BUILT_IN
             and self.env.autoreset_mode == "next-step"
-            and hasattr(self.env._loop, "play_bots")
+            and self.env.plays_bots_natively
         )
 
     def _observe(self) -> dict[str, Any]:

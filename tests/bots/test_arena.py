@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,89 @@ def test_new_game_is_unchanged_by_matches() -> None:
     before = pacru.new_game("shacru").to_position()
     run_match("shacru", ["random", "random"], 1, seed=0)
     assert pacru.new_game("shacru").to_position() == before
+
+
+def test_games_pair_up_with_seats_swapped_on_the_same_start() -> None:
+    """Games 2k and 2k + 1 (a pair of ``--sprt``): the same start and colours, the two
+    entries on swapped seats."""
+    result = run_match("shacru", ["greedy", "random"], 4, seed=2)
+    for first, second in zip(result.games[::2], result.games[1::2], strict=True):
+        assert (first.index + 1, first.seats, second.seats) == (second.index, (0, 1), (1, 0))
+        assert first.colours == second.colours == pacru.new_game("shacru").players
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_stop_ends_the_match_where_it_first_returns_true(workers: int) -> None:
+    """``stop`` sees the first k games for k = 1, 2, ... in turn, whatever order the games
+    finish in, and the match keeps exactly the games up to the first k it accepts."""
+    seen: list[int] = []
+
+    def stop(games: tuple[GameResult, ...]) -> bool:
+        assert [g.index for g in games] == list(range(len(games)))
+        seen.append(len(games))
+        return len(games) == 3
+
+    result = run_match("lsd", ["random", "greedy"], 8, seed=4, workers=workers, stop=stop)
+    assert seen == [1, 2, 3]
+    full = run_match("lsd", ["random", "greedy"], 8, seed=4)
+    assert [attrs_tuple(g) for g in result.games] == [attrs_tuple(g) for g in full.games[:3]]
+    never = run_match("lsd", ["random", "greedy"], 2, seed=4, stop=lambda games: False)
+    assert len(never.games) == 2
+
+
+SPRT_CLI = ["match", "lilacru", "--bot", "greedy", "--bot", "random", "--seed", "1"]
+
+
+def test_cli_match_sprt_stops_at_a_crossed_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_json = tmp_path / "sprt.json"
+    options = ["--games", "8", "--sprt=0,400", "--elo-model", "logistic", "--alpha", "0.2"]
+    args = [*SPRT_CLI, *options, "--beta", "0.2", "--no-progress", "--json", str(out_json)]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "lilacru, 2 players, up to 8 games (SPRT), seed 1: greedy vs random" in text
+    assert text.endswith(
+        "\nSPRT of greedy against random: logistic Elo, elo0 0, elo1 400, alpha 0.2, beta 0.2\n"
+        "LLR: 1.79 (-1.39, 1.39): H1 accepted; stopped after 6 of 8 games\n"
+        "Elo: 1199.83 ± 295.16 (95%), LOS: 100.0%, nElo: 4911.30 ± 277.82 (95%)\n"
+        "Ptnml(0-2): 0, 0, 0, 0, 3 (3 pairs of games, seats swapped)\n"
+    )
+    data = json.loads(out_json.read_text())
+    assert len(data["games"]) == 6
+    assert [e["games"] for e in data["entries"]] == [6, 6]
+    sprt = data["sprt"]
+    assert sprt["pentanomial"] == [0, 0, 0, 0, 3]
+    assert (sprt["pairs"], sprt["games"], sprt["max_games"]) == (3, 6, 8)
+    assert (sprt["model"], sprt["elo0"], sprt["elo1"]) == ("logistic", 0.0, 400.0)
+    assert (sprt["alpha"], sprt["beta"], sprt["verdict"]) == (0.2, 0.2, "H1 accepted")
+    assert sprt["llr"] == pytest.approx(1.7935867308, abs=1e-9)
+    assert sprt["upper"] == pytest.approx(math.log(4))
+
+
+def test_cli_match_sprt_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--sprt`` alone: nElo 0 against 10, alpha = beta = 0.05; the first bot's score."""
+    args = ["match", "lilacru", "--bot", "random", "--bot", "greedy", "--seed", "3"]
+    assert main([*args, "--games", "4", "--sprt", "--no-progress"]) == 0
+    assert capsys.readouterr().out.endswith(
+        "\nSPRT of random against greedy: normalized Elo, elo0 0, elo1 10, alpha 0.05, beta 0.05\n"
+        "LLR: -0.08 (-2.94, 2.94): continue\n"
+        "Elo: -1161.37 ± 331.60 (95%), LOS: 0.0%, nElo: -4009.17 ± 340.14 (95%)\n"
+        "Ptnml(0-2): 2, 0, 0, 0, 0 (2 pairs of games, seats swapped)\n"
+    )
+
+
+def test_cli_match_sprt_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    cases = [
+        (["--games", "3", "--sprt"], "--sprt plays games in pairs (seats swapped): --games 3 is"),
+        (["--sprt=1,2,3"], "--sprt takes ELO0,ELO1 such as 0,10, not '1,2,3'"),
+        (["--sprt=10,0"], "--sprt: elo0 must be below elo1, not 10.0 and 0.0"),
+        (["--sprt", "--alpha", "0.6", "--beta", "0.5"], "--sprt: alpha and beta lie in (0, 1)"),
+        (["--alpha", "0.1", "--elo-model", "logistic"], "--alpha, --elo-model only go with --sprt"),
+    ]
+    for extra, message in cases:
+        assert main([*SPRT_CLI, *extra]) == 2, extra
+        assert message in capsys.readouterr().err
+    three = ["match", "lilacru", "-n", "3", "--bot", "random", "--bot", "random", "--bot", "random"]
+    assert main([*three, "--games", "2", "--sprt"]) == 2
+    assert "--sprt tests 2 players, not 3" in capsys.readouterr().err

@@ -44,7 +44,7 @@ OPTIONS: tuple[dict[str, Any], ...] = (
 
 def batch_of(state: LsdState, n: int) -> tuple[_native.LsdBatch, bytearray]:
     from pacru import _native
-    from pacru._vector_lsd import lsd_parts
+    from pacru.vector.native import lsd_parts
 
     rules = state.rules
     return _native.LsdBatch.create(

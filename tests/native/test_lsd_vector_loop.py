@@ -1,4 +1,4 @@
-"""The native LSD loop of pacru.vector (``pacru._vector_lsd``) against the Python loop.
+"""The native LSD loop of pacru.vector (``pacru.vector.native.LsdLoop``) against the Python loop.
 
 Two environments step the same LSD games with the same random legal actions, one on
 ``LsdLoop`` (the extension's LSD engine and encoding), one on ``PythonLoop``
@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.lsd import LsdEncoding
 from pacru.lsd import new_game
 from pacru.lsd.state import LsdState
 from pacru.vector import STATE_ARRAYS, VectorEnv
+from pacru.vector.python import PythonLoop
 
 from . import support  # noqa: F401 (skips this module without the extension)
 from .vector_support import assert_same, play
@@ -31,7 +31,7 @@ ENV_ONLY = ("max_steps", "opening_plies", "autoreset_mode", "observation_dtype")
 
 
 def pair(players: int, num_envs: int = 6, **options: Any) -> tuple[VectorEnv, VectorEnv]:
-    from pacru._vector_lsd import LsdLoop
+    from pacru.vector.native import LsdLoop
 
     native = VectorEnv("lsd", players=players, num_envs=num_envs, **options)
     python = VectorEnv("lsd", players=players, num_envs=num_envs, **options)
@@ -112,7 +112,7 @@ def test_threads_give_the_same_games() -> None:
 
 @pytest.mark.skipif(ENGINE != "native", reason="the Python engine steps every game in Python")
 def test_the_native_loop_is_used_for_lsd() -> None:
-    from pacru._vector_lsd import LsdLoop
+    from pacru.vector.native import LsdLoop
 
     assert isinstance(VectorEnv("lsd", num_envs=2)._loop, LsdLoop)
 

@@ -133,7 +133,7 @@ def test_every_thread_count_plays_the_same_games() -> None:
 def test_sizes_the_machine_cannot_hold_are_memory_errors_not_aborts() -> None:
     # Both checked before anything is allocated: the native engine refuses on its own too.
     from pacru import _native
-    from pacru._vector_native import native_position
+    from pacru.vector.native import native_position
 
     state = new_game("pacru", 2)
     assert isinstance(state, ChevronState)

@@ -1,4 +1,4 @@
-"""The native loop of pacru.vector (``pacru._vector_native``) against the Python loop.
+"""The native loop of pacru.vector (``pacru.vector.native``) against the Python loop.
 
 Two environments step the same games with the same random legal actions, one
 on ``NativeLoop`` (the extension's chevron encoding), one on ``PythonLoop``
@@ -16,10 +16,10 @@ import pytest
 
 from pacru import ChevronState, new_game
 from pacru._cursor import capped
-from pacru._vector_loop import PythonLoop
 from pacru.chevron.engine import ENGINE
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.vector import VectorEnv
+from pacru.vector.python import PythonLoop
 
 from .support import CONFIGS
 from .vector_support import assert_same, play
@@ -27,7 +27,7 @@ from .vector_support import assert_same, play
 
 def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:
     # Imported here: the module needs the extension, which .support skips without.
-    from pacru._vector_native import NativeLoop
+    from pacru.vector.native import NativeLoop
 
     native = VectorEnv(game, players=players, num_envs=8, **options)
     python = VectorEnv(game, players=players, num_envs=8, **options)
@@ -84,7 +84,7 @@ def test_random_actions_and_observation_dtypes_equal_the_python_loop(mode: str, 
 
 @pytest.mark.skipif(ENGINE != "native", reason="the Python engine steps every game in Python")
 def test_the_native_loop_is_used_for_chevron_games() -> None:
-    from pacru._vector_native import NativeLoop
+    from pacru.vector.native import NativeLoop
 
     assert isinstance(VectorEnv("shacru", num_envs=2)._loop, NativeLoop)
     assert not isinstance(VectorEnv("lsd", num_envs=2)._loop, (NativeLoop, PythonLoop))
@@ -108,7 +108,7 @@ def test_a_whole_batch_step_leaves_the_mask_to_its_first_read(mode: str) -> None
     equal to the mask the Python engine makes from each game's position and chosen actions
     (``BatchLoop.legal_action_mask``), all True on the rows of an end shown or a cut, and the
     new game's where an end restarted in the step."""
-    from pacru._vector_batch import BatchLoop
+    from pacru.vector.batch import BatchLoop
 
     native, _ = pair("pacru", 2, move_cap=12, max_steps=9, autoreset_mode=mode)
     loop = native._loop
@@ -136,11 +136,14 @@ def test_a_whole_batch_step_leaves_the_mask_to_its_first_read(mode: str) -> None
 
 
 def test_the_native_mask_refuses_a_wrong_shown_length() -> None:
+    from pacru import _native
+
     env, _ = pair("shacru", 2)
-    state = env.init()
+    games = env.init()._games
+    assert isinstance(games, _native.Batch)
     with pytest.raises(ValueError, match="one byte a game"):
-        state._games.legal_action_mask(b"\0" * 7)
-    assert state._games.legal_action_mask(b"\1" * 8) == bytearray(b"\1" * 8 * 415)
+        games.legal_action_mask(b"\0" * 7)
+    assert games.legal_action_mask(b"\1" * 8) == bytearray(b"\1" * 8 * 415)
 
 
 def test_the_mask_made_on_several_threads_equals_the_one_made_on_one() -> None:
@@ -159,9 +162,12 @@ def test_the_mask_made_on_several_threads_equals_the_one_made_on_one() -> None:
         one = env._loop.legal_action_mask(games, shown)
         assert np.array_equal(one, state.legal_action_mask)
         return
+    from pacru import _native
+
+    assert isinstance(games, _native.Batch)
     four = games.legal_action_mask(shown.tobytes(), 4)
-    one = games.legal_action_mask(shown.tobytes(), 1)
-    assert four == one
-    mask = np.frombuffer(one, dtype=np.bool_).reshape(256, 415)
+    made = games.legal_action_mask(shown.tobytes(), 1)
+    assert four == made
+    mask = np.frombuffer(made, dtype=np.bool_).reshape(256, 415)
     assert np.array_equal(mask, state.legal_action_mask)
     assert mask[shown].all()

@@ -15,13 +15,13 @@ import numpy.typing as npt
 import pytest
 
 import pacru
-from pacru._vector_play import finish_seed
 from pacru.bots import random_rollouts
 from pacru.chevron.rules import COUNTER_MAX
 from pacru.chevron.state import ChevronState
 from pacru.errors import IllegalMoveError, InvalidPositionError
 from pacru.gymnasium_vector import PacruVectorEnv
 from pacru.vector import VectorEnv, VectorState
+from pacru.vector.play import finish_seed
 
 SHACRU = pacru.new_game("shacru", 2)
 

@@ -233,6 +233,51 @@ def test_an_illegal_action_in_one_game_changes_no_game() -> None:
     assert env.step(state, random_actions(state, rng)).step_count.tolist() != [0] * 4
 
 
+@pytest.mark.parametrize("game", ["pacru", "lsd"])
+def test_step_rows_steps_those_games_as_step_does_and_leaves_the_others(game: str) -> None:
+    env = VectorEnv(game, players=2, num_envs=4)
+    rng = np.random.default_rng(1)
+    state = env.init(seed=5)
+    for _ in range(3):
+        state = env.step(state, random_actions(state, rng))
+    actions = random_actions(state, rng)
+    whole = env.step(state, actions)
+    rows = np.array([1, 3])
+    part = env.step_rows(state, rows, actions[rows])
+    for name in ARRAYS:
+        assert np.array_equal(getattr(part, name)[rows], getattr(whole, name)[rows]), name
+        assert np.array_equal(getattr(part, name)[[0, 2]], getattr(state, name)[[0, 2]]), name
+    assert [env.position(part, i) for i in (1, 3)] == [env.position(whole, i) for i in (1, 3)]
+    assert [env.position(part, i) for i in (0, 2)] == [env.position(state, i) for i in (0, 2)]
+    assert env.step_rows(state, np.arange(4), actions).equals(whole)
+    assert env.step_rows(state, [], []) is state
+
+
+def test_step_rows_refuses_bad_rows_and_names_the_game_of_an_illegal_action() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=4)
+    state = env.init()
+    snapshot = _snapshot(state)
+    illegal = int(np.flatnonzero(~state.legal_action_mask[3])[0])
+    legal = int(np.flatnonzero(state.legal_action_mask[1])[0])
+    with pytest.raises(pacru.IllegalMoveError, match=rf"game 3: action {illegal} \("):
+        env.step_rows(state, [1, 3], [legal, illegal])
+    with pytest.raises(pacru.IllegalMoveError, match="game 3: action 9999 is outside"):
+        env.step_rows(state, [1, 3], [legal, 9999])
+    with pytest.raises(pacru.IllegalMoveError, match=r"actions must have shape \(2,\)"):
+        env.step_rows(state, [1, 3], [legal])
+    for rows, error, message in [
+        ([3, 1], ValueError, "ascending"),
+        ([1, 1], ValueError, "ascending"),
+        ([0, 4], ValueError, "games 0..3"),
+        ([-1, 2], ValueError, "games 0..3"),
+        ([[1, 2]], ValueError, "one-dimensional"),
+        ([0.0, 1.0], TypeError, "integers"),
+    ]:
+        with pytest.raises(error, match=message):
+            env.step_rows(state, rows, [legal, legal])
+    assert _same(state, snapshot)
+
+
 def test_a_state_of_another_environment_is_refused() -> None:
     env = VectorEnv("pacru", players=2, num_envs=2)
     other = VectorEnv("pacru", players=2, num_envs=2, move_cap=30)

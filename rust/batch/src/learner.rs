@@ -5,7 +5,7 @@
 //! games, ends and counts; `tests/vector` compares the two.
 //!
 //! Every draw is a SplitMix64 hash of a seed, the game's row and its episode
-//! ([`game_seed`], `pacru._vector_random.game_seeds`): the bots' moves (salt 0) and, for
+//! ([`game_seed`], `pacru.vector.draws.game_seeds`): the bots' moves (salt 0) and, for
 //! `seat=None`, the learner's seat per episode (salt 1).
 
 use crate::decision::{DecisionError, Game, Layout};
@@ -16,7 +16,7 @@ pub use crate::rng::mix;
 use crate::rng::GAMMA;
 
 /// The seed of game `row` in its episode `episode`: `mix(mix(first ^ row * GAMMA) ^
-/// (episode + 1) * GAMMA)`, `first = mix(base)` for `pacru._vector_random.hash_base`'s
+/// (episode + 1) * GAMMA)`, `first = mix(base)` for `pacru.vector.draws.hash_base`'s
 /// `base` (`game_seeds`, wrapping arithmetic).
 pub fn game_seed(first: u64, row: usize, episode: i64) -> u64 {
     let z = mix(first ^ (row as u64).wrapping_mul(GAMMA));
@@ -27,7 +27,7 @@ pub fn game_seed(first: u64, row: usize, episode: i64) -> u64 {
 #[derive(Clone, Copy, Debug)]
 pub enum Seats {
     Fixed(u8),
-    /// `game_seed(first, row, episode) % players` (`pacru._vector_play.draw_seats`).
+    /// `game_seed(first, row, episode) % players` (`pacru.vector.play.draw_seats`).
     Drawn {
         first: u64,
         players: u8,
@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn seeds_and_seats_are_those_of_the_python_hashes() {
-        // pacru._vector_random.game_seeds(3, episodes, salt=1) and draw_seats(3, ..., 3).
+        // pacru.vector.draws.game_seeds(3, episodes, salt=1) and draw_seats(3, ..., 3).
         let first = mix(8_057_464_973_209_016_152); // hash_base(3, 1)
         assert_eq!(game_seed(first, 2, 5), 14_795_265_064_965_453_108);
         let seats = Seats::Drawn { first, players: 3 };

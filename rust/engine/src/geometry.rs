@@ -9,14 +9,37 @@
 /// Bitboard with all 81 bits set.
 pub const FULL: u128 = (1u128 << 81) - 1;
 
-const DX: [i32; 8] = [0, 1, 1, 1, 0, -1, -1, -1];
-const DY: [i32; 8] = [1, 1, 0, -1, -1, -1, 0, 1];
+// The conversions of the compile-time table builders below (`TryFrom` is not `const`): a
+// value out of range stops the build, as every table is evaluated by the compiler.
+
+/// `v` (below 256) as a `u8`.
+const fn byte(v: usize) -> u8 {
+    assert!(v < 256);
+    v as u8
+}
+
+/// `v` (below 128) as an `i8`.
+const fn signed(v: usize) -> i8 {
+    assert!(v < 128);
+    v as i8
+}
+
+/// `v` (not negative) as an index.
+const fn index(v: i8) -> usize {
+    assert!(v >= 0);
+    v as usize
+}
+
+/// Per direction, the column and row steps plus one (0, 1 or 2): unsigned arithmetic.
+const DX1: [usize; 8] = [1, 2, 2, 2, 1, 0, 0, 0];
+const DY1: [usize; 8] = [2, 2, 1, 0, 0, 0, 1, 2];
 
 const fn step(field: usize, direction: usize) -> i8 {
-    let x = (field % 9) as i32 + DX[direction];
-    let y = (field / 9) as i32 + DY[direction];
-    if x >= 0 && x < 9 && y >= 0 && y < 9 {
-        (y * 9 + x) as i8
+    // The neighbour's column and row plus one: 1..=9 on the board, 0 or 10 off it.
+    let x = field % 9 + DX1[direction];
+    let y = field / 9 + DY1[direction];
+    if x >= 1 && x <= 9 && y >= 1 && y <= 9 {
+        signed((y - 1) * 9 + (x - 1))
     } else {
         -1
     }
@@ -50,11 +73,11 @@ const fn build_rays() -> ([[[u8; 8]; 8]; 81], [[u8; 8]; 81]) {
             let mut k = 0;
             let mut t = nb[f][d];
             while t >= 0 {
-                rays[f][d][k] = t as u8;
+                rays[f][d][k] = byte(index(t));
                 k += 1;
-                t = nb[t as usize][d];
+                t = nb[index(t)][d];
             }
-            lens[f][d] = k as u8;
+            lens[f][d] = byte(k);
             d += 1;
         }
         f += 1;
@@ -78,7 +101,7 @@ const fn build_borderland() -> [u8; 81] {
     let mut out = [0u8; 81];
     let mut f = 0;
     while f < 81 {
-        out[f] = borderland(f) as u8;
+        out[f] = byte(borderland(f));
         f += 1;
     }
     out
@@ -126,7 +149,7 @@ const fn build_lines() -> ([[u8; 81]; 81], [[u128; 81]; 81]) {
             let mut k = 0;
             while k < lens[f][d] as usize {
                 let t = rays[f][d][k] as usize;
-                line[f][t] = ((d as u8) << 4) | (k as u8 + 1);
+                line[f][t] = (byte(d) << 4) | byte(k + 1);
                 between[f][t] = mask;
                 mask |= 1u128 << t;
                 k += 1;
@@ -185,13 +208,47 @@ pub fn forward(facing: u8) -> [u8; 3] {
     [(f + 7) & 7, f, (f + 1) & 7]
 }
 
+/// A board as its low and high 64 bits.
+#[inline(always)]
+pub fn halves(board: u128) -> [u64; 2] {
+    // Both conversions always succeed (the mask and the shift leave 64 bits): no branch.
+    [
+        u64::try_from(board & u128::from(u64::MAX)).unwrap_or(0),
+        u64::try_from(board >> 64).unwrap_or(0),
+    ]
+}
+
+/// A bit index (at most 128: a `trailing_zeros`) as a field number; no field is 128.
+#[inline(always)]
+fn bit_field(index: u32) -> u8 {
+    u8::try_from(index).unwrap_or(u8::MAX)
+}
+
+/// The lowest set field of `board` (128, off the board, when it is empty).
+#[inline]
+pub fn lowest_field(board: u128) -> u8 {
+    bit_field(board.trailing_zeros())
+}
+
+/// The field of the chevron code `field * 8 + facing` (off the board, at least 81, for
+/// a code of 648 or more).
+#[inline]
+pub fn code_field(code: u16) -> u8 {
+    u8::try_from(code >> 3).unwrap_or(u8::MAX)
+}
+
+/// The number of fields of `board` (at most 128), as the signed supply arithmetic of
+/// Pacru counts them {R16b}.
+#[inline]
+pub fn field_count(board: u128) -> i32 {
+    i32::try_from(board.count_ones()).unwrap_or(i32::MAX)
+}
+
 /// The set fields of a bitboard, ascending.
 #[inline]
 pub fn bits(board: u128) -> Bits {
-    Bits {
-        low: board as u64,
-        high: (board >> 64) as u64,
-    }
+    let [low, high] = halves(board);
+    Bits { low, high }
 }
 
 /// Iterator over the set bits of a bitboard, ascending: its low 64 bits, then its high
@@ -207,12 +264,12 @@ impl Iterator for Bits {
     #[inline]
     fn next(&mut self) -> Option<u8> {
         if self.low != 0 {
-            let f = self.low.trailing_zeros() as u8;
+            let f = bit_field(self.low.trailing_zeros());
             self.low &= self.low - 1;
             return Some(f);
         }
         if self.high != 0 {
-            let f = self.high.trailing_zeros() as u8 + 64;
+            let f = bit_field(self.high.trailing_zeros()) + 64;
             self.high &= self.high - 1;
             return Some(f);
         }
@@ -226,7 +283,7 @@ impl Iterator for Bits {
 /// step on a 64-bit word is half the operations of one on 128 bits.
 #[inline]
 pub fn count_few(board: u128) -> u32 {
-    let (mut low, mut high) = (board as u64, (board >> 64) as u64);
+    let [mut low, mut high] = halves(board);
     let mut n = 0;
     while low != 0 {
         low &= low - 1;
@@ -248,7 +305,7 @@ pub fn nth_field(mut mask: u128, n: u32) -> Option<u8> {
         }
         mask &= mask - 1;
     }
-    (mask != 0).then(|| mask.trailing_zeros() as u8)
+    (mask != 0).then(|| lowest_field(mask))
 }
 
 /// Field names `a1` .. `i9`, indexed by field.

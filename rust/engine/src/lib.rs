@@ -11,18 +11,20 @@
 
 #![forbid(unsafe_code)]
 
+mod error;
 pub mod geometry;
 mod movegen;
 mod movelist;
 mod resolve;
+pub mod rng;
 mod types;
 
+pub use error::{Counter, EngineError, OptionError, PositionError, Refusal};
 pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
 pub use movelist::{legal_moves, legal_moves_into, MoveList, StepChoice};
 pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
 pub use types::{
-    ChevronList, EngineError, Game, MeetingRule, Move, Outcome, Position, Rules, Termination,
-    COUNTER_MAX,
+    ChevronList, Game, MeetingRule, Move, Outcome, Position, Rules, Termination, COUNTER_MAX,
 };
 
 impl MoveList {

@@ -16,8 +16,8 @@
 //!   {R14, D25, D26}.
 
 use crate::geometry::{
-    bits, count_few, forward, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, LAND_MASK, LAND_OF,
-    NEIGHBOUR, RAY, RAY_LEN,
+    bits, code_field, count_few, field_count, forward, halves, BETWEEN, BORDERLAND, FORWARD_MASK,
+    FULL, LAND_MASK, LAND_OF, NEIGHBOUR, RAY, RAY_LEN,
 };
 use crate::types::{ChevronList, MeetingRule, Position, Rules};
 
@@ -195,13 +195,15 @@ fn walk_steps(
             if FORWARD_MASK[code as usize] & !blocked == 0 {
                 continue;
             }
-            let f = (code >> 3) as u8;
+            let f = code_field(code);
             for d in forward((code & 7) as u8) {
-                let t = NEIGHBOUR[f as usize][d as usize];
-                if t >= 0 && blocked >> t & 1 == 0 {
+                let Ok(t) = u8::try_from(NEIGHBOUR[f as usize][d as usize]) else {
+                    continue; // off the board
+                };
+                if blocked >> t & 1 == 0 {
                     let step = Step {
                         f,
-                        t: t as u8,
+                        t,
                         d,
                         k: 1,
                         ..Step::default()
@@ -221,19 +223,19 @@ fn walk_steps(
     // 128-bit shift.
     let (own2, occupied2, blocked2) = (halves(own), halves(occupied), halves(blocked));
     for code in pos.chevrons[seat].iter() {
-        let f = (code >> 3) as u8;
+        let f = code_field(code);
         let pom = count_few(own & LAND_OF[f as usize]).max(1);
         let from_own = has(&own2, f);
         for d in forward((code & 7) as u8) {
             let ray = &RAY[f as usize][d as usize];
             let len = u32::from(RAY_LEN[f as usize][d as usize]).min(pom) as usize;
             let mut jumped = false;
-            for (i, &t) in ray[..len].iter().enumerate() {
+            for (k, &t) in (1u8..).zip(&ray[..len]) {
                 let step = Step {
                     f,
                     t,
                     d,
-                    k: i as u8 + 1,
+                    k,
                     ..Step::default()
                 };
                 let keep_going = if !has(&blocked2, t) {
@@ -277,12 +279,6 @@ fn walk_steps(
         }
     }
     twice
-}
-
-/// A board as its low and high 64 bits.
-#[inline(always)]
-fn halves(board: u128) -> [u64; 2] {
-    [board as u64, (board >> 64) as u64]
 }
 
 /// Whether field `f` (below 128) is in the board `halves` made.
@@ -509,7 +505,7 @@ impl<'a> PacruCtx<'a> {
             occupied: pos.occupied(),
             marked: all_marked(&pos.markers, n),
             own,
-            supply: SUPPLY[n.min(4)] - own.count_ones() as i32,
+            supply: SUPPLY[n.min(4)] - field_count(own),
             own_codes: &pos.chevrons[seat],
         }
     }
@@ -518,12 +514,10 @@ impl<'a> PacruCtx<'a> {
     /// field beyond the target in the direction of travel, facing back (D21).
     #[inline]
     fn meeting_partner(&self, t: u8, d: u8) -> Option<u8> {
-        let nb = NEIGHBOUR[t as usize][d as usize];
-        if nb < 0 {
-            return None;
-        }
-        let code = nb as u16 * 8 + u16::from(d ^ 4);
-        self.own_codes.contains_code(code).then_some(nb as u8)
+        // Off the board (-1): no partner.
+        let nb = u8::try_from(NEIGHBOUR[t as usize][d as usize]).ok()?;
+        let code = u16::from(nb) * 8 + u16::from(d ^ 4);
+        self.own_codes.contains_code(code).then_some(nb)
     }
 
     /// What the choices of step `s` depend on; None when a pincer placed the last marker
@@ -632,7 +626,8 @@ impl<'a> PacruCtx<'a> {
             return;
         }
         for field in bits(c.fields) {
-            if !visit(option(false, field as i8)) {
+            // A field (below 81) is an `i8` marker field.
+            if !visit(option(false, i8::try_from(field).unwrap_or(-1))) {
                 return;
             }
         }
@@ -660,7 +655,7 @@ impl<'a> PacruCtx<'a> {
         field: i8,
     ) -> u128 {
         let changed = benefit_fields(own_a, s.f, s.t, conn, field);
-        if left - changed.count_ones() as i32 <= 0 {
+        if left - field_count(changed) <= 0 {
             return 0;
         }
         let own_b = own_a | changed;

@@ -155,7 +155,7 @@ fn fill(list: &mut MoveList) {
         for s in list.steps.as_mut_slice() {
             let (moves, bare) = ctx.count(s);
             total += moves;
-            s.end = total as u32;
+            s.end = step_end(total);
             s.bare = bare;
         }
         list.step_moves = total;
@@ -175,7 +175,7 @@ fn fill(list: &mut MoveList) {
         let ctx = PlainCtx::new(rules, pos);
         for s in list.steps.as_mut_slice() {
             total += ctx.twists(s).len() as u64;
-            s.end = total as u32;
+            s.end = step_end(total);
         }
         list.step_moves = total;
     }
@@ -285,7 +285,7 @@ impl MoveList {
             visit(StepChoice {
                 twist: o.twist,
                 connection: o.conn,
-                marker: (o.marker >= 0).then_some(o.marker as u8),
+                marker: u8::try_from(o.marker).ok(),
                 meetings: o.meet,
             });
         }
@@ -337,7 +337,7 @@ impl MoveList {
                 // One move per twist: no choice list needed.
                 let twist = *PlainCtx::new(&self.rules, &self.position)
                     .twists(s)
-                    .get(rest as usize)?;
+                    .get(usize::try_from(rest).ok()?)?;
                 return Some(Move {
                     twist,
                     ..step_base(s)
@@ -362,7 +362,7 @@ impl MoveList {
         if self.per_chevron == 0 {
             return None;
         }
-        let chevron = (rest / self.per_chevron) as u32;
+        let chevron = u32::try_from(rest / self.per_chevron).ok()?;
         let mut rest = rest % self.per_chevron;
         for (i, &turn) in self.turns.iter().enumerate() {
             let size = self.sizes[i];
@@ -418,7 +418,8 @@ impl MoveList {
             .iter()
             .position(|s| s.t == target && s.f == origin && s.capture == m.capture)?;
         let s = self.steps.as_slice()[i];
-        let marker = m.marker.map_or(-1, |f| f as i8);
+        // A field beyond `i8` (no field: a malformed move) matches no marker.
+        let marker = m.marker.map_or(-1, |f| i8::try_from(f).unwrap_or(i8::MAX));
         let mut index = self.step_begin(i);
         for o in self.choices(&s).as_slice() {
             if o.twist == m.twist && o.conn == m.connection && o.marker == marker {
@@ -442,7 +443,7 @@ impl MoveList {
             return None;
         }
         let chevron = (self.reorienting & ((1u128 << origin) - 1)).count_ones();
-        let cost = 2 * m.turn.unsigned_abs() as u32;
+        let cost = 2 * u32::from(m.turn.unsigned_abs());
         if m.relinquished.count_ones() != cost || m.relinquished & !self.free != 0 {
             return None;
         }
@@ -475,17 +476,22 @@ fn step_base(s: &Step) -> Move {
     }
 }
 
+/// A running move count as a step's `end` (a `u32`: no position has 2**32 moves).
+fn step_end(total: u64) -> u32 {
+    u32::try_from(total).unwrap_or(u32::MAX)
+}
+
 /// The `rest`-th move of the choice `o` of step `s` (its meeting field, if any).
 fn choice_move(s: &Step, o: &Opt, rest: u64) -> Option<Move> {
     let meeting = if o.meet != 0 {
-        Some(nth_field(o.meet, rest as u32)?)
+        Some(nth_field(o.meet, u32::try_from(rest).ok()?)?)
     } else {
         None
     };
     Some(Move {
         twist: o.twist,
         connection: o.conn,
-        marker: (o.marker >= 0).then_some(o.marker as u8),
+        marker: u8::try_from(o.marker).ok(),
         meeting,
         ..step_base(s)
     })

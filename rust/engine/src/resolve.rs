@@ -15,10 +15,13 @@
 //! player {A-R10, D36}; Lilacru and Shacru run the end test after every move
 //! {L7, S-R6, D33}.
 
-use crate::geometry::{forward, line, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, NEIGHBOUR, RAY};
+use crate::error::{Counter, EngineError, PositionError, Refusal};
+use crate::geometry::{
+    field_count, forward, line, BETWEEN, BORDERLAND, FORWARD_MASK, FULL, NEIGHBOUR, RAY,
+};
 use crate::movegen::{faces_any, has_step, SUPPLY};
 use crate::movelist::legal_moves;
-use crate::types::{ChevronList, EngineError, Move, Outcome, Position, Rules, Termination};
+use crate::types::{ChevronList, Move, Outcome, Position, Rules, Termination};
 
 /// The position after the legal move `m`.
 ///
@@ -28,15 +31,11 @@ use crate::types::{ChevronList, EngineError, Move, Outcome, Position, Rules, Ter
 /// The game is over, or `m` is not one of the position's legal moves.
 pub fn apply(rules: &Rules, pos: &Position, m: &Move) -> Result<Position, EngineError> {
     if pos.outcome.is_some() {
-        return Err(EngineError::GameOver(format!(
-            "the game is over; {m} was not played"
-        )));
+        return Err(EngineError::GameOver(*m));
     }
     let moves = legal_moves(rules, pos);
     if moves.index_of(m).is_none() {
-        return Err(EngineError::IllegalMove(format!(
-            "{m} is not a legal move here"
-        )));
+        return Err(EngineError::IllegalMove(*m, Refusal::NotLegal));
     }
     resolve(rules, pos, m)
 }
@@ -58,9 +57,7 @@ pub(crate) fn resolve_into(
     next: &mut Position,
 ) -> Result<(), EngineError> {
     if !pos.shape_ok() {
-        return Err(EngineError::InvalidPosition(String::from(
-            "a position needs 2..=4 players and a seat to move among them",
-        )));
+        return Err(PositionError::Shape.into());
     }
     let resolution = Resolution(
         rules,
@@ -86,11 +83,11 @@ struct Resolution<'a>(&'a Rules, &'a Position, &'a Move, usize, usize);
 fn next_ply(pos: &Position) -> Result<u64, EngineError> {
     pos.ply
         .checked_add(1)
-        .ok_or(EngineError::CounterLimit("ply"))
+        .ok_or(EngineError::CounterLimit(Counter::Ply))
 }
 
 fn bad(m: &Move) -> EngineError {
-    EngineError::IllegalMove(format!("{m} is not a move of this position"))
+    EngineError::IllegalMove(*m, Refusal::Unresolvable)
 }
 
 /// Lilacru, Shacru, Azacru: mark {L5, S-R3, A-R3, D6, D7}, connect and remove
@@ -102,7 +99,7 @@ fn resolve_plain(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
     match m.origin {
         None => {
             if rules.azacru() && next.trigger < 0 {
-                next.trigger = seat as i8;
+                next.trigger = i8::try_from(seat).unwrap_or(-1);
             }
         }
         Some(f) => {
@@ -138,18 +135,18 @@ fn resolve_plain(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
             }
         }
     }
-    next.to_move = ((seat + 1) % n.max(1)) as u8;
+    next.to_move = seat_u8((seat + 1) % n.max(1));
     // The idle count feeds only the Lilacru/Shacru safety valve (D33); Azacru keeps 0.
     next.idle = if acquired || !rules.lookahead_end() {
         0
     } else {
         pos.idle
             .checked_add(1)
-            .ok_or(EngineError::CounterLimit("idle"))?
+            .ok_or(EngineError::CounterLimit(Counter::Idle))?
     };
     next.ply = next_ply(pos)?;
     next.outcome = if rules.azacru() {
-        if next.trigger >= 0 && next.to_move as i8 == next.trigger {
+        if u8::try_from(next.trigger) == Ok(next.to_move) {
             Some(Outcome {
                 termination: Termination::EndTriggered,
                 winners: top_scorers(next),
@@ -271,17 +268,16 @@ fn search(start: u16, own: u128, neutral: u128, twist: bool) -> bool {
         head += 1;
         let f = (code >> 3) as usize;
         for d in forward((code & 7) as u8) {
-            let t = NEIGHBOUR[f][d as usize];
-            if t < 0 {
-                continue;
-            }
+            let Ok(t) = u8::try_from(NEIGHBOUR[f][d as usize]) else {
+                continue; // off the board
+            };
             if neutral >> t & 1 != 0 {
                 return true;
             }
             if own >> t & 1 == 0 {
                 continue;
             }
-            let t = t as u16;
+            let t = u16::from(t);
             visit(t * 8 + u16::from(d), &mut seen, &mut queue, &mut tail);
             if twist && BORDERLAND[f] != BORDERLAND[t as usize] {
                 visit(
@@ -316,7 +312,7 @@ fn place(markers: &mut [u128; 4], seat: usize, field: u8) {
 /// the next player's start of turn {R15, R16a, D27, D28} and the move cap (D32).
 fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), EngineError> {
     let Resolution(rules, pos, m, seat, n) = resolution;
-    let mut supply = SUPPLY[n.min(4)] - pos.markers[seat].count_ones() as i32;
+    let mut supply = SUPPLY[n.min(4)] - field_count(pos.markers[seat]);
     let f = m.origin.ok_or_else(|| bad(m))?;
     match m.target {
         None => {
@@ -379,7 +375,7 @@ fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
     if supply <= 0 {
         // g. {R16b, D29, D31}: a pincer that also took an opponent's last chevron puts
         // them out as well (D28, D31).
-        next.to_move = seat as u8;
+        next.to_move = seat_u8(seat);
         next.out = without_chevrons(&next.chevrons, n, next.out);
         next.outcome = Some(Outcome {
             termination: Termination::SupplyExhausted,
@@ -395,6 +391,11 @@ fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
         });
     }
     Ok(())
+}
+
+/// A seat index (below the player count, at most 4) as a position holds it.
+fn seat_u8(seat: usize) -> u8 {
+    u8::try_from(seat).unwrap_or(0)
 }
 
 /// `out` with every seat that has no chevron left marked out {R15, D28}.
@@ -413,14 +414,14 @@ fn without_chevrons(chevrons: &[ChevronList; 4], n: usize, mut out: u8) -> u8 {
 pub(crate) fn start_turn(rules: &Rules, pos: &mut Position, mut seat: usize) {
     let n = pos.players as usize;
     pos.out = without_chevrons(&pos.chevrons, n, pos.out);
-    let everyone = ((1u16 << n) - 1) as u8;
+    let everyone = u8::try_from((1u16 << n) - 1).unwrap_or(u8::MAX);
     for _ in 0..=n {
         let left = everyone & !pos.out;
         if left & left.wrapping_sub(1) == 0 {
             pos.to_move = if left != 0 {
-                left.trailing_zeros() as u8
+                u8::try_from(left.trailing_zeros()).unwrap_or(0)
             } else {
-                seat as u8
+                seat_u8(seat)
             };
             pos.outcome = Some(Outcome {
                 termination: Termination::LastPlayer,
@@ -432,7 +433,7 @@ pub(crate) fn start_turn(rules: &Rules, pos: &mut Position, mut seat: usize) {
             seat = (seat + 1) % n;
         }
         if has_step(rules, pos, seat) {
-            pos.to_move = seat as u8;
+            pos.to_move = seat_u8(seat);
             return;
         }
         pos.chevrons[seat] = ChevronList::EMPTY;

@@ -1,57 +1,12 @@
 //! The values of the engine: rules, positions, moves, outcomes and errors.
 
-use crate::geometry::{bits, field_name, line, FULL};
+use crate::error::{EngineError, OptionError, PositionError};
+use crate::geometry::{bits, code_field, field_name, line, lowest_field, FULL};
 use std::fmt;
 
 /// The largest value of a counter (`ply`, `idle`, `move_cap`, `idle_rounds`): the engine
 /// holds them as `u64`, and `pacru` refuses a larger one on both engines.
 pub const COUNTER_MAX: u64 = u64::MAX;
-
-/// An error for input the engine refuses, by kind; the binding maps each kind to one
-/// `pacru` exception (`rust/python/src/errors.rs`), and [`EngineError::message`] says what
-/// is wrong.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum EngineError {
-    /// A game name the engine does not know (`ValueError`).
-    UnknownGame(String),
-    /// A rule option the game does not have, or a value out of range (`ValueError`;
-    /// D32, D33, D48).
-    InvalidOption(String),
-    /// Values that make no position: a bad shape, marker, chevron code or seat
-    /// (`InvalidPositionError`).
-    InvalidPosition(String),
-    /// A move that is not one of the position's legal moves (`IllegalMoveError`, whose
-    /// message the Python rules work out).
-    IllegalMove(String),
-    /// A move asked of a finished game (`GameOverError`).
-    GameOver(String),
-    /// A counter would pass [`COUNTER_MAX`] (`InvalidPositionError`): the named counter.
-    CounterLimit(&'static str),
-}
-
-impl EngineError {
-    /// What is wrong.
-    pub fn message(&self) -> String {
-        match self {
-            EngineError::UnknownGame(m)
-            | EngineError::InvalidOption(m)
-            | EngineError::InvalidPosition(m)
-            | EngineError::IllegalMove(m)
-            | EngineError::GameOver(m) => m.clone(),
-            EngineError::CounterLimit(counter) => {
-                format!("{counter} cannot count past {COUNTER_MAX}")
-            }
-        }
-    }
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message())
-    }
-}
-
-impl std::error::Error for EngineError {}
 
 /// The four chevron games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -87,9 +42,7 @@ impl Game {
             "shacru" => Ok(Game::Shacru),
             "azacru" => Ok(Game::Azacru),
             "pacru" => Ok(Game::Pacru),
-            _ => Err(EngineError::UnknownGame(format!(
-                "unknown chevron game {name:?}; valid: lilacru, shacru, azacru, pacru"
-            ))),
+            _ => Err(EngineError::UnknownGame(name.to_owned())),
         }
     }
 }
@@ -147,31 +100,21 @@ impl Rules {
             idle_rounds,
         };
         if meeting_rule != MeetingRule::Y2011 && game != Game::Pacru {
-            return Err(EngineError::InvalidOption(String::from(
-                "meeting_rule applies to Pacru only",
-            )));
+            return Err(OptionError::MeetingRuleNotPacru(game).into());
         }
         if let Some(cap) = move_cap {
             if !(rules.pacru() || rules.azacru()) {
-                return Err(EngineError::InvalidOption(String::from(
-                    "move_cap applies to Pacru and Azacru only (ruling D32)",
-                )));
+                return Err(OptionError::MoveCapGame(game).into());
             }
             if cap < 1 {
-                return Err(EngineError::InvalidOption(String::from(
-                    "move_cap must be a positive number of plies",
-                )));
+                return Err(OptionError::MoveCapZero.into());
             }
         }
         if idle_rounds < 1 {
-            return Err(EngineError::InvalidOption(String::from(
-                "idle_rounds must be a positive whole number",
-            )));
+            return Err(OptionError::IdleRoundsZero.into());
         }
         if idle_rounds != 81 && !rules.lookahead_end() {
-            return Err(EngineError::InvalidOption(String::from(
-                "idle_rounds applies to Lilacru and Shacru only (ruling D33)",
-            )));
+            return Err(OptionError::IdleRoundsGame(game).into());
         }
         Ok(rules)
     }
@@ -310,15 +253,10 @@ impl ChevronList {
         let mut list = ChevronList::EMPTY;
         for &code in codes {
             if code >= 81 * 8 {
-                return Err(EngineError::InvalidPosition(format!(
-                    "chevron code must be field * 8 + facing below 648, not {code}"
-                )));
+                return Err(PositionError::ChevronCode(code).into());
             }
             if list.fields >> (code >> 3) & 1 != 0 {
-                return Err(EngineError::InvalidPosition(format!(
-                    "two chevrons on {}",
-                    field_name((code >> 3) as u8)
-                )));
+                return Err(PositionError::TwoChevrons(code_field(code)).into());
             }
             list.insert(code);
         }
@@ -352,7 +290,7 @@ impl ChevronList {
     /// Whether the chevron with this code is in the list.
     #[inline]
     pub fn contains_code(&self, code: u16) -> bool {
-        code < 648 && self.facing_at((code >> 3) as u8) == Some((code & 7) as u8)
+        code < 648 && self.facing_at(code_field(code)) == Some((code & 7) as u8)
     }
 
     /// Puts the chevron `code` on the board (replacing any of this list on its field).
@@ -431,17 +369,16 @@ impl Position {
         outcome: Option<Outcome>,
     ) -> Result<Position, EngineError> {
         if !(2..=4).contains(&players) {
-            return Err(EngineError::InvalidPosition(format!(
-                "a chevron game is played by 2, 3 or 4 players, not {players}"
-            )));
+            return Err(PositionError::PlayerCount(players).into());
         }
         let n = players as usize;
         if markers.len() != n || chevrons.len() != n {
-            return Err(EngineError::InvalidPosition(format!(
-                "markers and chevrons must list {n} seats, not {} and {}",
-                markers.len(),
-                chevrons.len()
-            )));
+            return Err(PositionError::SeatLists {
+                players,
+                markers: markers.len(),
+                chevrons: chevrons.len(),
+            }
+            .into());
         }
         let mut pos = Position {
             players,
@@ -457,15 +394,10 @@ impl Position {
         let mut marked = 0u128;
         for (i, &m) in markers.iter().enumerate() {
             if m & !FULL != 0 {
-                return Err(EngineError::InvalidPosition(String::from(
-                    "a marker bitboard has bits above field 80",
-                )));
+                return Err(PositionError::MarkerOffBoard.into());
             }
             if m & marked != 0 {
-                return Err(EngineError::InvalidPosition(format!(
-                    "{} holds markers of two colours",
-                    field_name((m & marked).trailing_zeros() as u8)
-                )));
+                return Err(PositionError::MarkersOfTwoColours(lowest_field(m & marked)).into());
             }
             marked |= m;
             pos.markers[i] = m;
@@ -474,36 +406,26 @@ impl Position {
         for (i, codes) in chevrons.iter().enumerate() {
             let list = ChevronList::from_codes(codes)?;
             if list.fields() & occupied != 0 {
-                return Err(EngineError::InvalidPosition(format!(
-                    "two chevrons on {}",
-                    field_name((list.fields() & occupied).trailing_zeros() as u8)
-                )));
+                return Err(
+                    PositionError::TwoChevrons(lowest_field(list.fields() & occupied)).into(),
+                );
             }
             occupied |= list.fields();
             pos.chevrons[i] = list;
         }
         let seats = (1u8 << n) - 1;
         if to_move >= players {
-            return Err(EngineError::InvalidPosition(format!(
-                "to_move must be a seat 0..{}, not {to_move}",
-                n - 1
-            )));
+            return Err(PositionError::ToMove { to_move, players }.into());
         }
         if out & !seats != 0 {
-            return Err(EngineError::InvalidPosition(String::from(
-                "out names a seat beyond the players",
-            )));
+            return Err(PositionError::OutBeyondPlayers.into());
         }
-        if trigger < -1 || trigger >= players as i8 {
-            return Err(EngineError::InvalidPosition(format!(
-                "trigger must be -1 or a seat, not {trigger}"
-            )));
+        if trigger < -1 || i16::from(trigger) >= i16::from(players) {
+            return Err(PositionError::Trigger(trigger).into());
         }
         if let Some(o) = outcome {
             if o.winners & !seats != 0 {
-                return Err(EngineError::InvalidPosition(String::from(
-                    "the winners name a seat beyond the players",
-                )));
+                return Err(PositionError::WinnersBeyondPlayers.into());
             }
         }
         Ok(pos)
@@ -525,11 +447,7 @@ impl Position {
             2 => (vec![&S, &N], [80 * 8 + 5, 1]),
             3 => (vec![&N, &E, &W], [255, 255]),
             4 => (vec![&S, &W, &N, &E], [255, 255]),
-            _ => {
-                return Err(EngineError::InvalidPosition(format!(
-                    "a chevron game is played by 2, 3 or 4 players, not {players}"
-                )))
-            }
+            _ => return Err(PositionError::PlayerCount(players).into()),
         };
         let mut lists: Vec<Vec<u16>> = seats.iter().map(|s| s.to_vec()).collect();
         for (list, corner) in lists.iter_mut().zip(corners) {

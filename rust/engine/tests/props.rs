@@ -3,8 +3,8 @@
 //! `index_of(get(i)) == Some(i)`.
 
 use pacru_engine::{
-    apply, legal_moves, legal_moves_into, perft, EngineError, Game, MeetingRule, Move, Position,
-    Rules, COUNTER_MAX,
+    apply, legal_moves, legal_moves_into, perft, Counter, EngineError, Game, MeetingRule, Move,
+    Position, Rules, COUNTER_MAX,
 };
 use proptest::prelude::*;
 
@@ -211,8 +211,8 @@ proptest! {
                 }
                 Err(EngineError::CounterLimit(counter)) => {
                     prop_assert!(
-                        (counter == "ply" && pos.ply == COUNTER_MAX)
-                            || (counter == "idle" && pos.idle == COUNTER_MAX)
+                        (counter == Counter::Ply && pos.ply == COUNTER_MAX)
+                            || (counter == Counter::Idle && pos.idle == COUNTER_MAX)
                     );
                 }
                 Err(other) => prop_assert!(false, "unexpected {:?}", other),

@@ -5,8 +5,8 @@ mod common;
 
 use common::{parse_position, position_key};
 use pacru_engine::{
-    apply, can_acquire, legal_moves, lookahead_outcome, Game, MeetingRule, Move, Outcome, Position,
-    Rules, Termination,
+    apply, can_acquire, legal_moves, lookahead_outcome, Counter, EngineError, Game, MeetingRule,
+    Move, OptionError, Outcome, Position, PositionError, Refusal, Rules, Termination,
 };
 
 fn moves_text(rules: &Rules, pos: &Position) -> Vec<String> {
@@ -328,23 +328,187 @@ fn many_steps() {
     }
 }
 
-/// Bad input is an error, never a panic.
+/// Bad input is an error of its kind, with the offending values, never a panic.
 #[test]
 fn errors() {
-    assert!(Position::new(5, &[], &[], 0, 0, -1, 0, 0, None).is_err());
-    assert!(Position::new(2, &[1, 1], &[&[], &[]], 0, 0, -1, 0, 0, None).is_err());
-    assert!(Position::new(2, &[0, 0], &[&[8], &[9]], 0, 0, -1, 0, 0, None).is_err());
-    assert!(Position::new(2, &[0, 0], &[&[648], &[]], 0, 0, -1, 0, 0, None).is_err());
-    assert!(Position::new(2, &[1 << 81, 0], &[&[], &[]], 0, 0, -1, 0, 0, None).is_err());
-    assert!(Position::new(2, &[0, 0], &[&[], &[]], 2, 0, -1, 0, 0, None).is_err());
-    assert!(Rules::with_options(Game::Shacru, MeetingRule::Y2011, Some(5), 81).is_err());
+    let new = |players, markers: &[u128], chevrons: &[&[u16]], to_move, trigger| {
+        Position::new(players, markers, chevrons, to_move, 0, trigger, 0, 0, None).map(|_| ())
+    };
+    let invalid = |e: PositionError| Err(EngineError::InvalidPosition(e));
+    assert_eq!(
+        new(5, &[], &[], 0, -1),
+        invalid(PositionError::PlayerCount(5))
+    );
+    let lists = PositionError::SeatLists {
+        players: 3,
+        markers: 2,
+        chevrons: 3,
+    };
+    assert_eq!(new(3, &[0, 0], &[&[], &[], &[]], 0, -1), invalid(lists));
+    let twice = invalid(PositionError::MarkersOfTwoColours(0));
+    assert_eq!(new(2, &[1, 1], &[&[], &[]], 0, -1), twice);
+    assert_eq!(
+        new(2, &[0, 0], &[&[8], &[9]], 0, -1),
+        invalid(PositionError::TwoChevrons(1))
+    );
+    assert_eq!(
+        new(2, &[0, 0], &[&[8, 9], &[]], 0, -1),
+        invalid(PositionError::TwoChevrons(1))
+    );
+    assert_eq!(
+        new(2, &[0, 0], &[&[648], &[]], 0, -1),
+        invalid(PositionError::ChevronCode(648))
+    );
+    assert_eq!(
+        new(2, &[1 << 81, 0], &[&[], &[]], 0, -1),
+        invalid(PositionError::MarkerOffBoard)
+    );
+    let seat = PositionError::ToMove {
+        to_move: 2,
+        players: 2,
+    };
+    assert_eq!(new(2, &[0, 0], &[&[], &[]], 2, -1), invalid(seat));
+    assert_eq!(
+        new(2, &[0, 0], &[&[], &[]], 0, 2),
+        invalid(PositionError::Trigger(2))
+    );
+    assert_eq!(
+        Rules::with_options(Game::Shacru, MeetingRule::Y2011, Some(5), 81),
+        Err(EngineError::InvalidOption(OptionError::MoveCapGame(
+            Game::Shacru
+        )))
+    );
+    assert_eq!(
+        Game::parse("chess"),
+        Err(EngineError::UnknownGame("chess".to_owned()))
+    );
     let rules = Rules::new(Game::Pacru);
     let pos = Position::start(2).unwrap();
-    assert!(apply(&rules, &pos, &Move::PASS).is_err());
+    let refused = Err(EngineError::IllegalMove(Move::PASS, Refusal::NotLegal));
+    assert_eq!(apply(&rules, &pos, &Move::PASS), refused);
     let bogus = Move {
         origin: Some(200),
         target: Some(3),
         ..Move::PASS
     };
     assert!(apply(&rules, &pos, &bogus).is_err());
+}
+
+/// Each kind of error has the message of the Python engine (`pacru.chevron.pystate`,
+/// `pacru.chevron.rules`, `pacru.chevron.resolve`), which the binding raises.
+#[test]
+fn error_messages() {
+    let step = Move {
+        origin: Some(4),
+        target: Some(13),
+        ..Move::PASS
+    };
+    let cases: [(EngineError, &str); 24] = [
+        (
+            EngineError::UnknownGame("chess".to_owned()),
+            "unknown chevron game \"chess\"; valid: lilacru, shacru, azacru, pacru",
+        ),
+        (
+            OptionError::MeetingRuleNotPacru(Game::Azacru).into(),
+            "meeting_rule applies to Pacru only",
+        ),
+        (
+            OptionError::MoveCapGame(Game::Lilacru).into(),
+            "move_cap applies to Pacru and Azacru only (ruling D32)",
+        ),
+        (
+            OptionError::MoveCapZero.into(),
+            "move_cap must be a positive number of plies",
+        ),
+        (
+            OptionError::IdleRoundsZero.into(),
+            "idle_rounds must be a positive whole number",
+        ),
+        (
+            OptionError::IdleRoundsGame(Game::Pacru).into(),
+            "idle_rounds applies to Lilacru and Shacru only (ruling D33)",
+        ),
+        (
+            PositionError::PlayerCount(5).into(),
+            "a chevron game is played by 2, 3 or 4 players, not 5",
+        ),
+        (
+            PositionError::SeatLists {
+                players: 3,
+                markers: 2,
+                chevrons: 3,
+            }
+            .into(),
+            "markers and chevrons must list 3 seats, not 2 and 3",
+        ),
+        (
+            PositionError::MarkerOffBoard.into(),
+            "a marker bitboard has bits above field 80",
+        ),
+        (
+            PositionError::MarkersOfTwoColours(10).into(),
+            "b2 holds markers of two colours",
+        ),
+        (
+            PositionError::ChevronCode(700).into(),
+            "chevron code must be field * 8 + facing below 648, not 700",
+        ),
+        (PositionError::TwoChevrons(80).into(), "two chevrons on i9"),
+        (
+            PositionError::ToMove {
+                to_move: 4,
+                players: 3,
+            }
+            .into(),
+            "to_move must be a seat 0..2, not 4",
+        ),
+        (
+            PositionError::OutBeyondPlayers.into(),
+            "out names a seat beyond the players",
+        ),
+        (
+            PositionError::Trigger(-2).into(),
+            "trigger must be -1 or a seat, not -2",
+        ),
+        (
+            PositionError::WinnersBeyondPlayers.into(),
+            "the winners name a seat beyond the players",
+        ),
+        (
+            PositionError::Shape.into(),
+            "a position needs 2..=4 players and a seat to move among them",
+        ),
+        (
+            PositionError::OutOfRange.into(),
+            "a count or seat of this position is out of range \
+             (counters: 0..18446744073709551615)",
+        ),
+        (
+            PositionError::PlayersDiffer.into(),
+            "the players and the markers differ in number",
+        ),
+        (
+            EngineError::IllegalMove(step, Refusal::NotLegal),
+            "e1-e2 is not a legal move here",
+        ),
+        (
+            EngineError::IllegalMove(step, Refusal::Unresolvable),
+            "e1-e2 is not a move of this position",
+        ),
+        (
+            EngineError::IllegalMove(Move::PASS, Refusal::NotListed),
+            "pass is not legal here",
+        ),
+        (
+            EngineError::GameOver(step),
+            "the game is over; e1-e2 was not played",
+        ),
+        (
+            EngineError::CounterLimit(Counter::Idle),
+            "idle cannot count past 18446744073709551615",
+        ),
+    ];
+    for (error, message) in cases {
+        assert_eq!(error.to_string(), message, "{error:?}");
+    }
 }

@@ -15,19 +15,19 @@ use pyo3::types::PyByteArray;
 /// at its end, `IllegalMoveError` and `GameOverError` for a refused move (the Python
 /// rules name the rule of a refused move before the engine sees it: these are defensive).
 pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
-    let message = err.message();
+    let message = err.to_string();
     let class = match err {
         EngineError::UnknownGame(_) | EngineError::InvalidOption(_) => {
             return PyValueError::new_err(message)
         }
         EngineError::InvalidPosition(_) | EngineError::CounterLimit(_) => "InvalidPositionError",
-        EngineError::IllegalMove(_) => "IllegalMoveError",
+        EngineError::IllegalMove(..) => "IllegalMoveError",
         EngineError::GameOver(_) => "GameOverError",
     };
     let made = (|| -> PyResult<PyErr> {
         let class = py.import("pacru.errors")?.getattr(class)?;
         let value = match err {
-            EngineError::IllegalMove(_) => {
+            EngineError::IllegalMove(..) => {
                 let kwargs = pyo3::types::PyDict::new(py);
                 kwargs.set_item("rule", "")?;
                 kwargs.set_item("reason", "not-legal")?;

@@ -92,13 +92,7 @@ fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py,
 /// `InvalidPositionError` for a count or seat no engine holds, as the Python engine's
 /// readers word it.
 fn out_of_range(py: Python<'_>) -> PyErr {
-    errors::to_py(
-        py,
-        engine::EngineError::InvalidPosition(format!(
-            "a count or seat of this position is out of range (counters: 0..{})",
-            u64::MAX
-        )),
-    )
+    errors::to_py(py, engine::PositionError::OutOfRange.into())
 }
 
 /// An int argument, as `operator.index` reads it (PyO3's extraction takes any integer type
@@ -258,9 +252,7 @@ impl State {
         if usize::from(pos.players) != players.len() {
             return Err(errors::to_py(
                 py,
-                engine::EngineError::InvalidPosition(
-                    "the players and the markers differ in number".to_owned(),
-                ),
+                engine::PositionError::PlayersDiffer.into(),
             ));
         }
         let table = py
@@ -455,13 +447,14 @@ impl State {
             r#move.clone()
         };
         let moves = State::moves_of(slf)?.get();
-        let found = moves.list().index_of(&from_python(&move_)?);
+        let wanted = from_python(&move_)?;
+        let found = moves.list().index_of(&wanted);
         let Some(m) = found.and_then(|i| moves.list().get(i)) else {
             // Refused: the Python rules name the rule (the error path only).
             slf.call_method1(intern!(py, "_check"), (&move_, py.None()))?;
             return Err(errors::to_py(
                 py,
-                engine::EngineError::IllegalMove(format!("{move_} is not legal here")),
+                engine::EngineError::IllegalMove(wanted, engine::Refusal::NotListed),
             ));
         };
         let next = moves

@@ -24,7 +24,10 @@ pub fn candidates(list: &MoveList) -> Vec<Move> {
         return vec![Move::PASS];
     }
     let (step_moves, sizes, turns, per_chevron) = list.reorientation_layout();
-    let mut out: Vec<Move> = list.iter().take(step_moves as usize).collect();
+    let mut out: Vec<Move> = list
+        .iter()
+        .take(usize::try_from(step_moves).unwrap_or(usize::MAX))
+        .collect();
     if per_chevron == 0 {
         return out;
     }

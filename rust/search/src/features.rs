@@ -7,7 +7,7 @@
 //! (`scripts/train_eval.py`), so `sigmoid(value)` estimates the seat's chance to win.
 
 use crate::territory::territory;
-use pacru_engine::geometry::{bits, FULL, LAND_OF};
+use pacru_engine::geometry::{bits, code_field, FULL, LAND_OF};
 use pacru_engine::{legal_moves, power_of_movement, Game, MoveList, Position, Rules, SUPPLY};
 
 /// The number of features of one seat.
@@ -67,16 +67,16 @@ pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
     probe.outcome = None;
     let mut captured = [0u128; 4];
     let target = if rules.game == Game::Pacru {
-        SUPPLY[n] as f32
+        f32_of(SUPPLY[n])
     } else {
         81.0
     };
     for (seat, row) in out.iter_mut().enumerate().take(n) {
         let own = pos.markers[seat];
         let chevrons = pos.chevrons[seat];
-        let markers = own.count_ones() as f32;
+        let markers = f32_of(own.count_ones());
         row[0] = markers;
-        row[1] = chevrons.len() as f32;
+        row[1] = f32_of(chevrons.len());
         row[8] = f32::from(u8::from(usize::from(pos.to_move) == seat));
         row[9] = (markers / target).powi(2) * 10.0;
         if pos.out >> seat & 1 != 0 || chevrons.is_empty() {
@@ -84,18 +84,18 @@ pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
         }
         row[6] = chevrons
             .iter()
-            .map(|c| power_of_movement(rules, own, (c >> 3) as u8) as f32)
+            .map(|c| f32_of(power_of_movement(rules, own, code_field(c))))
             .sum::<f32>();
         if rules.marks_arrival() {
             row[10] = approach(chevrons.fields(), !(pos.marked() | pos.occupied()) & FULL);
         }
-        probe.to_move = seat as u8;
+        probe.to_move = u8::try_from(seat).unwrap_or(0);
         let list = legal_moves(rules, &probe);
         let (mobile, steps, pincers, gains, victims) = step_counts(rules, &list);
-        row[2] = mobile as f32;
-        row[3] = steps as f32;
-        row[4] = pincers as f32;
-        row[7] = gains as f32;
+        row[2] = f32_of(mobile);
+        row[3] = f32_of(steps);
+        row[4] = f32_of(pincers);
+        row[7] = f32_of(gains);
         for (other, seen) in captured.iter_mut().enumerate().take(n) {
             if other != seat {
                 *seen |= victims & pos.chevrons[other].fields();
@@ -104,11 +104,11 @@ pub fn seat_features(rules: &Rules, pos: &Position) -> [[f32; FEATURES]; 4] {
     }
     let land = territory(rules, pos);
     for (seat, row) in out.iter_mut().enumerate().take(n) {
-        row[13] = land[seat].0 as f32;
+        row[13] = f32_of(land[seat].0);
         row[14] = land[seat]
             .1
-            .map_or(0.0, |d| (NEAR - d.min(NEAR)) as f32 / NEAR as f32);
-        row[5] = captured[seat].count_ones() as f32;
+            .map_or(0.0, |d| f32_of(NEAR - d.min(NEAR)) / f32_of(NEAR));
+        row[5] = f32_of(captured[seat].count_ones());
         if usize::from(pos.to_move) == seat {
             row[11] = row[4];
         } else {
@@ -140,7 +140,8 @@ fn step_counts(rules: &Rules, list: &MoveList) -> (u32, u32, u32, u32, u128) {
         };
         gains += u32::from(gain);
     }
-    (origins.count_ones(), count as u32, pincers, gains, victims)
+    let steps = u32::try_from(count).unwrap_or(u32::MAX);
+    (origins.count_ones(), steps, pincers, gains, victims)
 }
 
 /// Seat `seat`'s counts minus the mean counts of the other seats not eliminated {R15}.
@@ -157,7 +158,7 @@ pub fn relative_features(
     if others.is_empty() {
         return out;
     }
-    let share = 1.0 / others.len() as f32;
+    let share = 1.0 / f32_of(others.len());
     for o in others {
         for (x, y) in out.iter_mut().zip(rows[o]) {
             *x -= y * share;
@@ -176,9 +177,10 @@ pub fn evaluate(rules: &Rules, pos: &Position, seat: usize, weights: &[f32; FEAT
 /// How much giving up `field` costs the player with chevrons on `chevron_fields`: the chevrons whose borderland holds it (their power of movement
 /// drops, {R5}); used to pick a reorientation's relinquished fields {R14}.
 pub fn relinquish_cost(chevron_fields: u128, field: u8) -> u32 {
-    bits(chevron_fields)
+    let count = bits(chevron_fields)
         .filter(|&c| LAND_OF[usize::from(c)] >> field & 1 != 0)
-        .count() as u32
+        .count();
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
 /// The fields of files b..i (a chevron there has a western neighbour) and a..h.
@@ -211,6 +213,12 @@ fn dilate(board: u128) -> u128 {
     (row | row << 9 | row >> 9) & FULL
 }
 
+/// A count of fields, chevrons, moves or plies (far below 2**16: exact in an `f32`) as a
+/// feature value; a count that is not (never reached) saturates.
+fn f32_of(count: impl TryInto<u16>) -> f32 {
+    count.try_into().map_or(f32::from(u16::MAX), f32::from)
+}
+
 /// The sum over the chevrons on `chevrons` of `(8 - d) / 8`, `d` the king-move distance
 /// to the nearest field of `targets` (8 when there is none within 7).
 fn approach(chevrons: u128, targets: u128) -> f32 {
@@ -219,7 +227,7 @@ fn approach(chevrons: u128, targets: u128) -> f32 {
     let mut total = 0f32;
     for d in 0..8 {
         let here = left & reach;
-        total += here.count_ones() as f32 * (8 - d) as f32 / 8.0;
+        total += f32_of(here.count_ones()) * f32_of(8 - d) / 8.0;
         left &= !here;
         if left == 0 || reach == FULL {
             break;

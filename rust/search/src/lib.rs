@@ -172,7 +172,7 @@ pub fn search_until(
             break;
         }
         report.depth = depth;
-        if value.abs() >= WIN - MAX_DEPTH as i32 * 2 {
+        if value.unsigned_abs() >= WIN.unsigned_abs() - MAX_DEPTH * 2 {
             break;
         }
     }
@@ -266,7 +266,7 @@ impl Searcher<'_> {
         }
         if let Some(o) = pos.outcome {
             let me = 1u8 << self.root;
-            let plies = ply as i32;
+            let plies = i32::try_from(ply).unwrap_or(i32::MAX);
             return if o.winners == me {
                 WIN - plies
             } else if o.winners & me != 0 && pos.players == 2 {
@@ -329,7 +329,7 @@ impl Searcher<'_> {
             };
             if better {
                 best_value = v;
-                best_index = i as u16;
+                best_index = u16::try_from(i).unwrap_or(u16::MAX);
             }
             if maximizing {
                 alpha = alpha.max(v);
@@ -368,7 +368,9 @@ impl Searcher<'_> {
     fn leaf(&self, pos: &Position) -> i32 {
         let value = evaluate(self.rules, pos, self.root, &self.settings.weights);
         let scaled = (value * 1000.0).clamp(-(EVAL_CAP as f32), EVAL_CAP as f32) as i32;
-        let noise = (table::mix(zobrist(pos) ^ self.settings.seed) % (2 * NOISE as u64 + 1)) as i32;
+        let span = u64::from(2 * NOISE.unsigned_abs() + 1);
+        let draw = pacru_engine::rng::splitmix(zobrist(pos) ^ self.settings.seed) % span;
+        let noise = i32::try_from(draw).unwrap_or(0);
         scaled + noise - NOISE + self.idle_pressure(pos)
     }
 
@@ -435,7 +437,8 @@ impl Searcher<'_> {
             }
         }
         let h = &mut self.history[history_index(m)];
-        *h = (*h + (depth * depth) as i32).min(300_000);
+        let bonus = i32::try_from(depth * depth).unwrap_or(i32::MAX);
+        *h = h.saturating_add(bonus).min(300_000);
     }
 }
 

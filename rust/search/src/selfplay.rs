@@ -1,8 +1,8 @@
 //! Self-play games for fitting the evaluation: positions' features and the results.
 
 use crate::features::{relative_features, seat_features, FEATURES};
-use crate::table::mix;
 use crate::{candidates, search, Budget, Settings};
+use pacru_engine::rng::{splitmix, unit};
 use pacru_engine::{legal_moves, Position, Rules};
 
 /// The training samples of one self-play game.
@@ -35,7 +35,7 @@ pub fn selfplay(
     max_plies: u32,
 ) -> SelfPlay {
     let mut pos = start.clone();
-    let mut state = mix(seed);
+    let mut state = splitmix(seed);
     let mut sampled: Vec<(usize, [f32; FEATURES])> = Vec::new();
     let mut plies = 0u32;
     while pos.outcome.is_none() && plies < max_plies {
@@ -47,15 +47,18 @@ pub fn selfplay(
                 }
             }
         }
-        state = mix(state);
-        let explore = ((state >> 11) as f64) / ((1u64 << 53) as f64) < epsilon;
+        state = splitmix(state);
+        let explore = unit(state) < epsilon;
         let list = legal_moves(rules, &pos);
         let m = if explore {
             let moves = candidates(&list);
-            state = mix(state);
+            state = splitmix(state);
             match moves.len() {
                 0 => None,
-                n => moves.get((state % n as u64) as usize).copied(),
+                n => usize::try_from(state % n as u64)
+                    .ok()
+                    .and_then(|i| moves.get(i))
+                    .copied(),
             }
         } else {
             let settings = Settings {
@@ -84,7 +87,9 @@ pub fn selfplay(
         return out;
     };
     out.termination = outcome.termination.value();
-    let share = 1.0 / outcome.winners.count_ones().max(1) as f32;
+    // At most 8 winners (a bit per seat of a `u8`).
+    let winners = u8::try_from(outcome.winners.count_ones()).unwrap_or(1);
+    let share = 1.0 / f32::from(winners.max(1));
     for (seat, f) in sampled {
         out.features.push(f);
         out.results.push(if outcome.winners >> seat & 1 != 0 {

@@ -1,24 +1,17 @@
 //! The zobrist hash of a position and the transposition table.
 
 use pacru_engine::geometry::bits;
+use pacru_engine::rng::splitmix;
 use pacru_engine::{Move, Position};
 use std::sync::OnceLock;
-
-/// SplitMix64's output function (a bijection of `u64`).
-pub fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// Keys: chevrons by seat and code (4 x 648), markers by seat and field (4 x 81), then
 /// the seat to move (4), the eliminated set (16) and the trigger (5).
 fn keys() -> &'static [u64] {
     static KEYS: OnceLock<Vec<u64>> = OnceLock::new();
     KEYS.get_or_init(|| {
-        (0..4 * 648 + 4 * 81 + 4 + 16 + 5)
-            .map(|i| mix(i as u64 ^ 0x5eed))
+        (0..4 * 648 + 4 * 81 + 4 + 16 + 5u64)
+            .map(|i| splitmix(i ^ 0x5eed))
             .collect()
     })
 }
@@ -38,7 +31,9 @@ pub fn zobrist(pos: &Position) -> u64 {
     let base = 4 * 648 + 4 * 81;
     h ^= k[base + usize::from(pos.to_move % 4)];
     h ^= k[base + 4 + usize::from(pos.out & 15)];
-    h ^ k[base + 20 + (pos.trigger.clamp(-1, 3) + 1) as usize]
+    // The trigger -1..3 as the key index 0..4.
+    let trigger = usize::try_from(pos.trigger.clamp(-1, 3) + 1).unwrap_or(0);
+    h ^ k[base + 20 + trigger]
 }
 
 /// How a stored value bounds the true one.

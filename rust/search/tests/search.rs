@@ -1,6 +1,6 @@
 //! The search: legal answers, a win in one found, determinism and the node budget.
 
-use pacru_engine::{legal_moves, EngineError, Game, Position, Rules};
+use pacru_engine::{legal_moves, Counter, EngineError, Game, Position, Rules};
 use pacru_search::{
     candidates, search, search_until, selfplay, Budget, Settings, DEFAULT_WEIGHTS, WIN,
 };
@@ -134,7 +134,7 @@ fn at_the_last_ply_no_move_is_answered_and_the_refusal_is_the_counters() {
     assert!(search(&rules, &pos, &nodes(1000, 1)).is_none());
     let stop = AtomicBool::new(false);
     let found = search_until(&rules, &pos, &nodes(1000, 1), &stop);
-    assert_eq!(found, Err(EngineError::CounterLimit("ply")));
+    assert_eq!(found, Err(EngineError::CounterLimit(Counter::Ply)));
 }
 
 #[test]

@@ -25,6 +25,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
+from contextlib import closing
 from typing import Any
 
 import attrs
@@ -379,6 +380,7 @@ def run_match(
     record: bool = False,
     labels: Sequence[str] | None = None,
     progress: Callable[[GameResult], None] | None = None,
+    stop: Callable[[tuple[GameResult, ...]], bool] | None = None,
 ) -> MatchResult:
     """Play a match: ``games`` games of ``game`` between the bots ``specs``, one per seat.
 
@@ -406,6 +408,13 @@ def run_match(
         record: keep each game's record text in its result.
         labels: the entries' names (default: :func:`default_labels`).
         progress: called with each result as games finish (in finishing order).
+        stop: called with the first ``k`` games (in game order) for ``k = 1, 2,
+            ...`` as soon as they have all finished; once it returns True the
+            match ends there: the result holds those ``k`` games only and the
+            games not yet started are cancelled (those running are dropped).
+            Since it sees every ``k`` in turn, where a match stops does not
+            depend on the order the games finish in (an SPRT,
+            :mod:`pacru.bots.sprt`, stops a match this way).
 
     Raises:
         ValueError: a bad spec, game, option or count (checked before any game).
@@ -439,11 +448,18 @@ def run_match(
         for i in range(games)
     ]
     results: dict[int, GameResult] = {}
+    done = 0  # the games 0 .. done - 1 have finished and ``stop`` has seen them
     try:
-        for result in run_tasks(play_task, tasks, executor=executor, workers=workers):
-            results[result.index] = result
-            if progress is not None:
-                progress(result)
+        with closing(run_tasks(play_task, tasks, executor=executor, workers=workers)) as running:
+            for result in running:
+                results[result.index] = result
+                if progress is not None:
+                    progress(result)
+                while stop is not None and done in results:
+                    done += 1
+                    if stop(tuple(results[i] for i in range(done))):
+                        # Closing ``running`` cancels the games not yet started.
+                        return MatchResult(names, tuple(results[i] for i in range(done)))
     except KeyboardInterrupt as interrupt:
         kept = MatchResult(names, tuple(results[i] for i in sorted(results)))
         raise MatchInterrupted(kept) from interrupt

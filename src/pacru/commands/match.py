@@ -5,6 +5,7 @@ Usage::
     pacru match GAME --players N --bot SPEC [--bot SPEC ...] --games K
                 [--workers W | --scheduler ADDRESS] [--seed S] [--record DIR] [--max-plies P]
                 [--json FILE] [--no-progress]
+                [--sprt [ELO0,ELO1] [--alpha A] [--beta B] [--elo-model MODEL]]
                 [--start-layout LAYOUT] [--meeting-rule RULE] [--move-cap PLIES]
 
 One ``--bot`` per player, e.g. ``--bot mcts:iterations=400 --bot random``
@@ -28,6 +29,17 @@ installed, else one plain line per game); the tables go to standard output:
   k-way shared win) and mean final score, each with a 95% interval;
 * per seat: the same counts by turn-order seat.
 
+``--sprt`` (2 players, an even ``--games``) tests the first bot against the
+second with a pentanomial SPRT as fishtest runs it (:mod:`pacru.bots.sprt`):
+games ``2k`` and ``2k + 1`` are a pair (same start, seats swapped);
+``--sprt`` alone tests H0 ``elo0 = 0`` against H1 ``elo1 = 10``, ``--sprt=-5,5``
+other bounds, in the ``--elo-model`` (``normalized``, the default, or
+``logistic``), with error rates ``--alpha`` and ``--beta`` (0.05 each).
+``--games`` is then the most games: the match stops after the first pair
+whose log-likelihood ratio crosses a bound. Four lines follow the tables:
+the test, the LLR with its bounds and verdict, Elo and nElo with 95%
+intervals, and the pentanomial counts; ``--json`` has them under ``"sprt"``.
+
 A program speaking the engine protocol plays as ``--bot engine:COMMAND``
 (``docs/engine-protocol.rst``); if it answers an illegal move, stays silent
 past its timeout or exits, it loses that game by forfeit (the ending
@@ -40,7 +52,7 @@ names being the bot labels. ``--json FILE`` writes every game result and the
 tables as JSON.
 
 Exit status: 0 after the match, 2 on bad usage (an unknown bot, parameter,
-game or option; the wrong number of bots; a scheduler that cannot be reached
+game or option; the wrong number of bots; bad ``--sprt`` values; a scheduler that cannot be reached
 or ``distributed`` not installed), 1 if a game failed, 130 on Ctrl-C (after
 the finished games' tables).
 """
@@ -70,7 +82,10 @@ from pacru.commands._options import (
 from pacru.commands._ui import CommandExit, Output, Progress
 from pacru.games import GAMES
 
-__all__ = ["format_tables", "register", "run"]
+__all__ = ["format_sprt", "format_tables", "register", "run"]
+
+#: The Elo bounds of ``--sprt`` given alone.
+DEFAULT_SPRT = "0,10"
 
 
 def register(subparsers: Any) -> None:
@@ -109,7 +124,36 @@ def register(subparsers: Any) -> None:
     )
     add_max_plies_option(parser)
     parser.add_argument("--json", metavar="FILE", default=None, help="write the results as JSON")
+    _add_sprt_options(parser)
     finish_batch_parser(parser, run)
+
+
+def _add_sprt_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("sequential probability ratio test (2 players)")
+    group.add_argument(
+        "--sprt",
+        nargs="?",
+        const=DEFAULT_SPRT,
+        default=None,
+        metavar="ELO0,ELO1",
+        help=(
+            "test the first bot against the second, H0 elo0 against H1 elo1 (default 0,10; "
+            "negative bounds as --sprt=-5,5), by pairs of games with seats swapped; "
+            "--games (even) is the most games, the match stops once a bound is crossed"
+        ),
+    )
+    group.add_argument(
+        "--alpha", type=float, default=None, metavar="A", help="--sprt: false H1 rate (0.05)"
+    )
+    group.add_argument(
+        "--beta", type=float, default=None, metavar="B", help="--sprt: false H0 rate (0.05)"
+    )
+    group.add_argument(
+        "--elo-model",
+        choices=("normalized", "logistic"),
+        default=None,
+        help="--sprt: the Elo of ELO0,ELO1: normalized (nElo, fishtest's default) or logistic",
+    )
 
 
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
@@ -129,7 +173,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if args.games < 1 or args.max_plies < 1:
         out.error("--games and --max-plies must be positive")
         return 2
-    problem = executor_problem(args) or _path_problem(args)
+    problem = executor_problem(args) or _path_problem(args) or _sprt_problem(args)
     if problem:  # before playing: a long match must not end in an unwritable path
         out.error(problem)
         return 2
@@ -141,10 +185,8 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     seed = run_seed(args)
     labels = default_labels(specs)
     progress = _Progress(args.games, labels, enabled=not args.no_progress)
-    out.heading(
-        f"{args.game}, {args.players} players, {args.games} games, seed {seed}: "
-        + " vs ".join(labels)
-    )
+    count = f"up to {args.games} games (SPRT)" if args.sprt else f"{args.games} games"
+    out.heading(f"{args.game}, {args.players} players, {count}, seed {seed}: {' vs '.join(labels)}")
 
     def play(executor: Executor | None) -> Any:
         return run_match(
@@ -159,6 +201,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             record=args.record is not None,
             labels=labels,
             progress=progress.advance,
+            stop=_sprt_stop(args) if args.sprt else None,
         )
 
     status = 0
@@ -180,13 +223,17 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         result, status = interrupt.result, 130
     for line in format_tables(result).splitlines():
         out.line(line)
+    test = _sprt_of(result, args) if args.sprt else None
+    if test is not None:
+        for line in format_sprt(test, result.labels, len(result.games), args.games).splitlines():
+            out.line(line)
     if args.record is not None:
         written = _write_records(result, Path(args.record), out)
         if written:
             return written
     if args.json is not None:
         try:
-            Path(args.json).write_text(_to_json(result, seed, args), encoding="utf-8")
+            Path(args.json).write_text(_to_json(result, seed, args, test), encoding="utf-8")
         except OSError as err:
             out.error(f"--json {args.json}: {err.strerror or err}")
             return 2
@@ -231,6 +278,96 @@ def _path_problem(args: argparse.Namespace) -> str:
     return ""
 
 
+def _sprt_bounds(text: str) -> tuple[float, float]:
+    """``ELO0,ELO1`` of ``--sprt`` as two numbers.
+
+    Raises:
+        ValueError: not two numbers separated by a comma.
+    """
+    parts = text.split(",")
+    try:
+        if len(parts) != 2:
+            raise ValueError
+        return float(parts[0]), float(parts[1])
+    except ValueError:
+        raise ValueError(f"--sprt takes ELO0,ELO1 such as 0,10, not {text!r}") from None
+
+
+def _sprt_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`pacru.bots.sprt.sprt` that the options give."""
+    elo0, elo1 = _sprt_bounds(args.sprt)
+    return {
+        "elo0": elo0,
+        "elo1": elo1,
+        "alpha": 0.05 if args.alpha is None else args.alpha,
+        "beta": 0.05 if args.beta is None else args.beta,
+        "model": args.elo_model or "normalized",
+    }
+
+
+def _sprt_problem(args: argparse.Namespace) -> str:
+    """What is wrong with ``--sprt`` and its options, or ``""``."""
+    from pacru.bots.sprt import sprt
+
+    if args.sprt is None:
+        given = [f"--{n.replace('_', '-')}" for n in ("alpha", "beta", "elo_model")]
+        given = [g for g in given if getattr(args, g[2:].replace("-", "_")) is not None]
+        return f"{', '.join(given)} only go with --sprt" if given else ""
+    if args.players != 2:
+        return f"--sprt tests 2 players, not {args.players}"
+    if args.games % 2:
+        return f"--sprt plays games in pairs (seats swapped): --games {args.games} is odd"
+    try:
+        sprt((0, 0, 0, 0, 0), **_sprt_settings(args))  # checks the bounds and error rates
+    except ValueError as err:
+        return f"--sprt: {err}"
+    return ""
+
+
+def _sprt_of(result: Any, args: argparse.Namespace) -> Any:
+    """The :class:`pacru.bots.sprt.SPRTResult` of the first bot over the pairs played."""
+    from pacru.bots.sprt import pair_scores, pentanomial, sprt
+
+    return sprt(pentanomial(pair_scores(result.games)), **_sprt_settings(args))
+
+
+def _sprt_stop(args: argparse.Namespace) -> Any:
+    """The ``stop`` of :func:`pacru.bots.arena.run_match`: after a pair whose LLR is out of
+    bounds."""
+    from pacru.bots.arena import MatchResult
+
+    def stop(games: tuple[Any, ...]) -> bool:
+        if len(games) % 2:
+            return False
+        return bool(_sprt_of(MatchResult((), games), args).verdict != "continue")
+
+    return stop
+
+
+def format_sprt(test: Any, labels: tuple[str, ...], games: int, most: int) -> str:
+    """The lines of ``--sprt``: the test, LLR and verdict, Elo, pentanomial counts.
+
+    ``test`` is a :class:`pacru.bots.sprt.SPRTResult` of ``labels[0]`` against
+    ``labels[1]``; ``games`` were played of at most ``most``.
+    """
+    settings = (
+        f"{test.model} Elo, elo0 {test.elo0:g}, elo1 {test.elo1:g}, "
+        f"alpha {test.alpha:g}, beta {test.beta:g}"
+    )
+    stopped = f"; stopped after {games} of {most} games" if games < most else ""
+    return "\n".join(
+        [
+            "",
+            f"SPRT of {labels[0]} against {labels[1]}: {settings}",
+            f"LLR: {test.llr:.2f} ({test.lower:.2f}, {test.upper:.2f}): {test.verdict}{stopped}",
+            f"Elo: {_num(test.elo)} ± {_num(test.elo_error)} (95%), LOS: {_pct(test.los)}, "
+            f"nElo: {_num(test.nelo)} ± {_num(test.nelo_error)} (95%)",
+            f"Ptnml(0-2): {', '.join(map(str, test.pentanomial))} "
+            f"({test.pairs} pairs of games, seats swapped)",
+        ]
+    )
+
+
 def _write_records(result: Any, folder: Path, out: Output) -> int:
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -244,8 +381,8 @@ def _write_records(result: Any, folder: Path, out: Output) -> int:
     return 0
 
 
-def _to_json(result: Any, seed: int, args: argparse.Namespace) -> str:
-    data = {
+def _to_json(result: Any, seed: int, args: argparse.Namespace, test: Any = None) -> str:
+    data: dict[str, Any] = {
         "game": args.game,
         "players": args.players,
         "seed": seed,
@@ -254,6 +391,8 @@ def _to_json(result: Any, seed: int, args: argparse.Namespace) -> str:
         "seats": [attrs.asdict(s) for s in result.seat_stats()],
         "games": [attrs.asdict(g, filter=lambda a, _v: a.name != "record") for g in result.games],
     }
+    if test is not None:
+        data["sprt"] = attrs.asdict(test) | {"max_games": args.games}
     return json.dumps(_no_nan(data), indent=1) + "\n"
 
 

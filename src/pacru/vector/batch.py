@@ -4,7 +4,7 @@ the chevron games, ``pacru._native.LsdBatch`` for LSD).
 :class:`BatchLoop` holds a batch of games in the extension and steps the rows asked
 for in one call; its subclasses say how a batch is made (:meth:`BatchLoop._create`)
 and how a position is handed over (:meth:`BatchLoop._parts`). Openings
-(``opening_plies``) are drawn in Python exactly as :class:`pacru._vector_loop.PythonLoop`
+(``opening_plies``) are drawn in Python exactly as :class:`pacru.vector.python.PythonLoop`
 draws them, and handed over as the restarted games' positions. Both extension types
 lay a frame out the same way: one bytearray, read in place by numpy.
 """
@@ -13,17 +13,27 @@ from __future__ import annotations
 
 import abc
 import functools
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_loop import Frame, Loop, PythonLoop
 from pacru.base import GameState
 from pacru.encoding import Encoding
+from pacru.vector.draws import UNIFORM_SALT, hash_base
+from pacru.vector.loop import Episodes, Flags, Frame, Games, Loop, Played, Rows
+from pacru.vector.python import PythonLoop
+
+if TYPE_CHECKING:
+    from pacru import _native
 
 __all__ = ["BatchLoop", "ceil8", "frame_offsets"]
+
+#: The batch of a native loop (``pacru._native.Batch`` or ``LsdBatch``).
+B = TypeVar("B", bound="_native.Batch | _native.LsdBatch")
+#: A position as that batch takes it (``pacru._native.Position``, LSD's parts).
+Q = TypeVar("Q")
 
 
 def ceil8(n: int) -> int:
@@ -42,40 +52,40 @@ def frame_offsets(k: int, actions: int, players: int, masked: bool) -> tuple[int
     return a, b, c, c + 2 * k
 
 
-class BatchLoop(Loop):
-    """A batch of games held in the extension (see the module docstring).
-
-    Args:
-        encoding: the game's encoding.
-        start: the starting position of every game.
-        opening_plies: random moves played from ``start`` at every (re)start.
-    """
+class BatchLoop(Loop, Generic[B, Q]):
+    """A batch of games held in the extension, of type ``B``, its positions handed over as
+    ``Q`` (see the module docstring). Made as a
+    :class:`pacru.vector.loop.Loop`."""
 
     def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
-        self.encoding = encoding
-        self.opening_plies = opening_plies
-        self._start = start
+        super().__init__(encoding, start, opening_plies)
         self._openings = PythonLoop(encoding, start, opening_plies)
 
     @abc.abstractmethod
-    def _create(self, n: int) -> tuple[Any, bytearray]:
+    def _own(self, games: Games) -> B:
+        """``games`` as this loop holds them (``TypeError`` for another loop's)."""
+
+    @abc.abstractmethod
+    def _create(self, n: int) -> tuple[B, bytearray]:
         """A batch of ``n`` games at the start, and its frame's bytearray."""
 
     @abc.abstractmethod
-    def _parts(self, state: GameState[Any]) -> Any:
+    def _parts(self, state: GameState[Any]) -> Q:
         """``state`` as the extension takes a position."""
 
     @abc.abstractmethod
-    def position(self, games: Any, row: int) -> GameState[Any]:
-        """The position of game ``row`` (the final one once it has ended)."""
+    def _step(
+        self, batch: B, rows: list[int], acts: list[int], restart: list[bool], starts: list[Q|None]
+    ) -> tuple[B, bytearray]:
+        """``batch.step`` on the loop's threads (``Batch.step``, ``LsdBatch.step``)."""
 
-    def _opening(self, seed: int, env: int, episode: int) -> Any:
+    def _opening(self, seed: int, env: int, episode: int) -> Q | None:
         """The position a game restarts from, as the extension takes it (None: the start)."""
         if not self.opening_plies:
             return None
         return self._parts(self._openings.new_game(seed, env, episode).state)
 
-    def start(self, seed: int, episodes: npt.NDArray[np.int64]) -> tuple[Any, Frame]:
+    def start(self, seed: int, episodes: Episodes) -> tuple[Games, Frame]:
         """A new game in every env (env ``i`` starts its game ``episodes[i]``), and their frame."""
         games, raw = self._create(len(episodes))
         if self.opening_plies:
@@ -84,17 +94,12 @@ class BatchLoop(Loop):
         return games, self._frame(raw, len(episodes))
 
     def step(
-        self,
-        games: Any,
-        rows: npt.NDArray[np.intp],
-        actions: npt.NDArray[np.intp],
-        restart: npt.NDArray[np.bool_],
-        seed: int,
-        episodes: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
-        """Step the games of ``rows`` as :meth:`pacru._vector_loop.PythonLoop.step` does."""
+        self, games: Games, rows: Rows, actions: Rows, restart: Flags, seed: int, episodes: Episodes
+    ) -> tuple[Games, Frame]:
+        """As :meth:`pacru.vector.loop.Loop.step`, every row in one native call."""
         row_list = rows.tolist()
         restart_list = restart.tolist()
+        starts: list[Q | None]
         if self.opening_plies:
             starts = [
                 self._opening(seed, row, int(episodes[j])) if restart_list[j] else None
@@ -102,38 +107,48 @@ class BatchLoop(Loop):
             ]
         else:  # every game restarts from the batch's start
             starts = [None] * len(row_list)
-        new, raw = games.step(row_list, actions.tolist(), restart_list, starts, self.threads)
+        batch = self._own(games)
+        new, raw = self._step(batch, row_list, actions.tolist(), restart_list, starts)
         return new, self._frame(raw, len(row_list))
 
-    def observe(self, games: Any, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+    def random_actions(
+        self, games: Games, mask: Callable[[], Flags], player: npt.NDArray[np.int32], seed: int
+    ) -> npt.NDArray[np.int64]:
+        """As :meth:`pacru.vector.loop.Loop.random_actions`, drawn natively from each game's
+        legal actions (a row whose ``player`` is -1 has an all-True mask)."""
+        base = hash_base(seed, UNIFORM_SALT)
+        raw = self._own(games).random_actions(base, (player < 0).tobytes(), self.threads)
+        return np.frombuffer(raw, dtype=np.int64)
+
+    def observe(self, games: Games, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game (zeros for a game that is over), a new array of
         ``dtype`` (float32, uint8 or bool, the values of
-        :func:`pacru._vector_loop.as_dtype`), written natively in that type."""
-        raw = games.observation(self.threads, dtype.name)
+        :func:`pacru.vector.loop.as_dtype`), written natively in that type."""
+        raw = self._own(games).observation(self.threads, dtype.name)
         shape = self.encoding.observation_shape
         return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
 
-    def prefix(self, games: Any, row: int) -> tuple[int, ...]:
+    def prefix(self, games: Games, row: int) -> tuple[int, ...]:
         """The actions already chosen in the move under way in game ``row``."""
-        return tuple(games.prefix(row))
+        return tuple(self._own(games).prefix(row))
 
-    def restore(self, games: Sequence[tuple[GameState[Any], tuple[int, ...]]]) -> Any:
+    def restore(self, games: Sequence[Played]) -> Games:
         """The games of a pickled state: each position, then its move's chosen actions."""
         n = len(games)
         batch, _ = self._create(n)
         rows = list(range(n))
-        starts = [self._parts(state) for state, _prefix in games]
-        batch, _ = batch.step(rows, [0] * n, [True] * n, starts, self.threads)
+        starts: list[Q | None] = [self._parts(state) for state, _prefix in games]
+        batch, _ = self._step(batch, rows, [0] * n, [True] * n, starts)
         depth = max((len(p) for _, p in games), default=0)
         for d in range(depth):
             at = [i for i, (_, p) in enumerate(games) if len(p) > d]
-            batch, _ = batch.step(
-                at, [games[i][1][d] for i in at], [False] * len(at), [None] * len(at), self.threads
-            )
+            none: list[Q | None] = [None] * len(at)
+            actions = [games[i][1][d] for i in at]
+            batch, _ = self._step(batch, at, actions, [False] * len(at), none)
         return batch
 
-    def legal_action_mask(self, games: Any, shown: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-        """As :meth:`pacru._vector_loop.Loop.legal_action_mask`, from each game's position
+    def legal_action_mask(self, games: Games, shown: Flags) -> npt.NDArray[np.bool_]:
+        """As :meth:`pacru.vector.loop.Loop.legal_action_mask`, from each game's position
         and the actions chosen in its move under way, by the Python engine (a loop whose
         extension makes masks overrides this)."""
         rows = range(len(shown))

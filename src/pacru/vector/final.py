@@ -15,12 +15,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from pacru._vector_loop import Frame
 from pacru.base import GameState
 from pacru.chevron.state import ChevronState
 from pacru.encoding import Encoding
 from pacru.errors import InvalidPositionError
-from pacru.vector import VectorEnv, VectorState
+from pacru.vector.env import VectorEnv
+from pacru.vector.loop import Frame, Games
+from pacru.vector.state import VectorState
 
 __all__ = ["KeepingEnv", "Kept", "last_seen"]
 
@@ -38,20 +39,12 @@ class KeepingEnv(VectorEnv):
         #: Row -> (last position, prefix) of the games truncated since it was emptied.
         self.kept: Kept = {}
 
-    def _keep(self, games: Any, rows: npt.NDArray[np.intp]) -> None:
+    def _keep(self, games: Games, rows: npt.NDArray[np.intp]) -> None:
         for row in rows.tolist():
             self.kept[row] = (self._loop.position(games, row), self._loop.prefix(games, row))
 
-    def _restart(
-        self,
-        games: Any,
-        frame: Frame,
-        rows: npt.NDArray[np.intp],
-        seed: int,
-        episode: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
+    def _restarting(self, games: Games, frame: Frame, rows: npt.NDArray[np.intp]) -> None:
         self._keep(games, rows[~frame.terminated[rows]])
-        return super()._restart(games, frame, rows, seed, episode)
 
     def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
         after = super()._advance_all(state, acts)

@@ -23,13 +23,14 @@ import numpy as np
 import numpy.typing as npt
 
 from pacru._integers import integer
-from pacru._vector_checks import check_state
-from pacru._vector_loop import Frame
-from pacru._vector_random import game_seeds, hash_base
 from pacru.errors import IllegalMoveError
+from pacru.vector.draws import game_seeds, hash_base
+from pacru.vector.loop import BotLoop, Frame
+from pacru.vector.state import check_state
 
 if TYPE_CHECKING:
-    from pacru.vector import BatchedPolicy, VectorEnv, VectorState
+    from pacru.vector.env import BatchedPolicy, VectorEnv
+    from pacru.vector.state import VectorState
 
 __all__ = [
     "BUILT_IN",
@@ -105,9 +106,9 @@ def play_opponents(
         if stuck.size:
             finished += 1
             draws = env.random_actions(state, finish_seed(seed, finished))
-            state = env._advance(state, stuck, draws[stuck].astype(np.intp))
+            state = env.step_rows(state, stuck, draws[stuck].astype(np.intp))
             stuck = stuck[:0]
-        elif isinstance(opponent, str) and hasattr(env._loop, "play_bots") and not pending:
+        elif isinstance(opponent, str) and env.plays_bots_natively and not pending:
             state = native_bots(env, state, opponent, seat, seed)
             same = (state.step_count == before.step_count) & (state.episode == before.episode)
             stuck = rows[same[rows]]
@@ -180,10 +181,10 @@ def _frozen(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
 @attrs.frozen
 class Turn:
     """What every game's learner step against a built-in bot shares
-    (``pacru._vector_native.NativeLoop.learner_step``): the reset rule, the
+    (``pacru.vector.native.NativeLoop.learner_step``): the reset rule, the
     ``max_steps`` cut, the learner's seat (-1: drawn per game and episode from
     ``seat_base``, as :func:`draw_seats`), the bot, the hash base of its draws
-    (:func:`pacru._vector_random.hash_base`) and the observation dtype."""
+    (:func:`pacru.vector.draws.hash_base`) and the observation dtype."""
 
     same_step: bool
     max_steps: int | None
@@ -216,9 +217,8 @@ def fused_step(
     """
     acts = env._check(state, actions, look_up=False)
     restart = None if turn.same_step else state.terminated | state.truncated
-    loop: Any = env._loop
     try:
-        games, frame, arrays = loop.learner_step(
+        games, frame, arrays = _bot_loop(env).learner_step(
             state._games, acts, restart, (state.step_count, state.episode), turn
         )
     except ValueError:
@@ -252,8 +252,9 @@ def native_bots(
     else:
         budgets = np.maximum(env.max_steps - state.step_count, 0).astype(np.uint32)
     budgets[idle] = 0
-    loop: Any = env._loop
-    games, frame, taken = loop.play_bots(state._games, seat, bot, seed, state.episode, budgets)
+    games, frame, taken = _bot_loop(env).play_bots(
+        state._games, seat, bot, seed, state.episode, budgets
+    )
     steps = state.step_count + taken.view(np.int32)  # decisions, int32 as step_count
     if not idle.size:
         return env._state(frame, steps, state.episode.copy(), state.seed, games)
@@ -262,6 +263,13 @@ def native_bots(
         getattr(frame, field.name)[idle] = getattr(state, field.name)[idle]
     rows = np.flatnonzero(state.current_player >= 0)
     return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
+
+
+def _bot_loop(env: VectorEnv) -> BotLoop:
+    """``env``'s loop, once it plays the built-in bots natively."""
+    if not isinstance(env._loop, BotLoop):
+        raise ValueError("the built-in bots play natively on a chevron game, native engine only")
+    return env._loop
 
 
 def finish_seed(seed: int, decision: int) -> int:
@@ -304,7 +312,7 @@ def _python_bots(
         actions.append(queue.pop(0))
         if not queue:
             del pending[row]
-    return env._advance(state, rows, np.array(actions, dtype=np.intp)), draws is not None
+    return env.step_rows(state, rows, np.array(actions, dtype=np.intp)), draws is not None
 
 
 def _policy(
@@ -329,4 +337,4 @@ def _policy(
             f"game {int(rows[j])}: the opponent policy's action {int(actions[j])} "
             "is not legal in its decision"
         )
-    return env._advance(state, rows, actions.astype(np.intp))
+    return env.step_rows(state, rows, actions.astype(np.intp))

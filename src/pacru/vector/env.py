@@ -1,66 +1,9 @@
-"""Batched self-play in the functional style of pgx: many games stepped by one call.
+"""The batched environment of :mod:`pacru.vector`: :class:`VectorEnv`, and how it pickles.
 
-:class:`VectorEnv` plays ``num_envs`` games of one game at once; a
-:class:`VectorState` is an immutable value holding numpy arrays with one row
-per game, and :meth:`VectorEnv.step` returns a new state (the old one is
-unchanged). Each step is one *decision* of :mod:`pacru.encoding` in every
-game: a move may take several steps, by the same player.
-
-==========================  ========================  ==========================================
-attribute                   dtype, shape              meaning
-==========================  ========================  ==========================================
-``observation``             float32,                  :meth:`pacru.encoding.Encoding.observation`
-                            ``(num_envs, *obs)``      of the decision, seen by the player deciding
-``legal_action_mask``       bool,                     True at the legal actions of the decision
-                            ``(num_envs, actions)``
-``current_player``          int32, ``(num_envs,)``    seat (0-based turn order) deciding
-``rewards``                 float32,                  each seat's :meth:`pacru.GameState.returns`
-                            ``(num_envs, players)``   at the step a game ends, else 0
-``terminated``              bool, ``(num_envs,)``     the game ended by the rules at this step
-``truncated``               bool, ``(num_envs,)``     the game was stopped by a limit at this step
-``step_count``              int32, ``(num_envs,)``    decisions taken in the current game
-``episode``                 int64, ``(num_envs,)``    index of the env's current game (0 first)
-==========================  ========================  ==========================================
-
-The observation is made from the state's games when it is first read, then
-kept: a loop that reads only the masks (random play, a tree search's
-rollouts) does not pay for it. On the native engine the mask of a whole-batch
-step is made so too (by the extension, on the env's threads): a loop that
-draws its actions natively (:meth:`VectorEnv.random_actions`, the built-in
-opponents) reads neither, and a step writes about 30 bytes a game instead of
-about 440.
-
-**Auto-reset** (as pgx): a game that ends shows its end once, in the state
-returned by the step that ended it (``terminated`` or ``truncated`` True,
-``rewards`` set). Such a row has a zero observation, ``current_player`` -1
-and an all-True mask, so sampling from the mask never divides by zero. At the
-next step that game restarts (its ``episode`` goes up by one): the action
-given to it there is checked against that all-True mask and ignored.
-
-**Truncation**: a game stopped by the move cap (``move_cap``, ruling D32) or by
-the idle rounds (``idle_rounds``, ruling D33) is ``truncated``, with its
-returns; ``max_steps`` also truncates a game after that many decisions, with
-zero rewards.
-
-**Seeding**: the start of every game is the game's starting position, then
-``opening_plies`` random moves (default 0) drawn as
-:class:`pacru.bots.RandomBot` draws them, from a stream of its own:
-``random.Random(f"pacru.vector/{seed}/{env}/{episode}")`` (an opening stops
-early rather than end the game). A game's start thus depends only on the seed
-of :meth:`VectorEnv.init`, its env index and its episode: the same seed and the
-same actions give the same games.
-
-**Errors**: :meth:`VectorEnv.step` checks every action before applying any:
-an action that is not an integer, is out of range or is not in its game's
-mask raises :class:`pacru.IllegalMoveError` (rule ``"encoding"``) naming the
-game index, and no game changes.
-
-The stepping of each game lives in one private seam
-(``pacru._vector_loop.PythonLoop``); on the native engine a chevron game is
-stepped by ``pacru._vector_native.NativeLoop`` and LSD by ``pacru._vector_lsd.LsdLoop``
-instead, the whole batch in one call into the extension, with the same values.
-This module needs numpy (the ``ai`` extra); ``import pacru`` does not import it.
+See :mod:`pacru.vector` (the package's face) for the arrays, auto-reset, truncation,
+seeding and errors.
 """
+
 
 from __future__ import annotations
 
@@ -68,28 +11,27 @@ import operator
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
-from pacru import _vector_checks as checks
 from pacru._cursor import DEFAULT_MOVE_CAP, capped
+from pacru._integers import integer
 from pacru._parallel import check_memory, default_threads
-from pacru._vector_loop import Frame
-from pacru._vector_seam import choose_loop
 from pacru.base import GameState
 from pacru.encoding import Encoding
 from pacru.games import new_game
+from pacru.vector import checks
+from pacru.vector.loop import Advance, BotLoop, Frame, Games, Played
+from pacru.vector.seam import choose_loop
+from pacru.vector.state import STATE_ARRAYS, VectorState, check_state, games_of, read_only
 
 __all__ = [
     "AUTORESET_MODES",
     "DEFAULT_MOVE_CAP",
     "OBSERVATION_DTYPES",
-    "STATE_ARRAYS",
     "AutoresetMode",
     "BatchedPolicy",
     "VectorEnv",
-    "VectorState",
     "default_threads",
 ]
 
@@ -106,122 +48,10 @@ AUTORESET_MODES: Final[dict[str, AutoresetMode]] = {
 #: The observation dtypes: float32 (the encoding's values), uint8 (each value times 255,
 #: rounded) and bool (value != 0).
 OBSERVATION_DTYPES: Final = (np.dtype(np.float32), np.dtype(np.uint8), np.dtype(np.bool_))
-#: The names of a :class:`VectorState`'s per-game arrays but its observation (made when read).
-STATE_ARRAYS: Final = (
-    "legal_action_mask",
-    "current_player",
-    "rewards",
-    "terminated",
-    "truncated",
-    "step_count",
-    "episode",
-)
 #: A batched policy: ``(observation, legal_action_mask) -> actions`` on whole arrays, rows
 #: of the games it decides in (observation of :attr:`VectorEnv.observation_dtype`, shape
 #: ``(k, *observation_shape)``; mask bool ``(k, num_actions)``; actions integers ``(k,)``).
 BatchedPolicy = Callable[[npt.NDArray[Any], npt.NDArray[np.bool_]], Any]
-
-
-def _read_only(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    array.setflags(write=False)  # not flags.writeable: no flags object made (a step sets six)
-    return array
-
-
-@attrs.frozen(eq=False)
-class VectorState:
-    """The games of a :class:`VectorEnv` after a step: read-only arrays, one row per game.
-
-    See the module docstring for each attribute's dtype, shape and meaning.
-    Make one with :meth:`VectorEnv.init`; :meth:`VectorEnv.step` returns the next.
-    A state pickles and deep-copies (its games are stored as their positions and
-    the actions chosen in the move under way); :meth:`equals` compares two.
-    """
-
-    current_player: npt.NDArray[np.int32]
-    rewards: npt.NDArray[np.float32]
-    terminated: npt.NDArray[np.bool_]
-    truncated: npt.NDArray[np.bool_]
-    step_count: npt.NDArray[np.int32]
-    episode: npt.NDArray[np.int64]
-    #: The seed given to :meth:`VectorEnv.init`.
-    seed: int
-    #: The games themselves, opaque: owned by the stepping seam.
-    _games: Any = attrs.field(repr=False)
-    _env: VectorEnv = attrs.field(repr=False)
-    #: The mask once made (empty before): a box, as the state itself is frozen.
-    _masked: list[npt.NDArray[np.bool_]] = attrs.field(init=False, factory=list, repr=False)
-    #: The observation once read (empty before): a box, as the state itself is frozen.
-    _observed: list[npt.NDArray[Any]] = attrs.field(init=False, factory=list, repr=False)
-
-    @property
-    def legal_action_mask(self) -> npt.NDArray[np.bool_]:
-        """bool ``(num_envs, num_actions)``, read-only: True at the legal actions of each
-        game's decision, and at every action where ``current_player`` is -1 (an end
-        shown, a ``max_steps`` cut: any action is taken there, and ignored). Made by the
-        step or, where it left it out (a whole-batch step on the native engine), from the
-        games at the first read (natively, on the env's threads), then kept: the same
-        array at every read. ``MemoryError`` where it cannot be held.
-        """
-        if not self._masked:
-            shown = self.current_player < 0
-            mask = self._env._loop.legal_action_mask(self._games, shown)
-            self._masked.append(_read_only(mask))
-        return self._masked[0]
-
-    @property
-    def observation(self) -> npt.NDArray[Any]:
-        """``(num_envs, *observation_shape)`` of the env's ``observation_dtype``: read-only.
-
-        Row ``i`` is :meth:`pacru.encoding.Encoding.observation` of game ``i``'s
-        decision, seen by the player deciding, and zeros where
-        ``current_player`` is -1 (an end shown, a ``max_steps`` cut); as uint8
-        each value times 255, rounded, as bool each value != 0. Made from the
-        state's games at the first read, then kept (the same array at every
-        read): a loop that never reads it does not pay for it.
-        """
-        if not self._observed:
-            observation = self._env._loop.observe(self._games, self._env.observation_dtype)
-            shown = self.current_player < 0
-            if shown.any():  # a max_steps cut: its game goes on, its row shows an end
-                observation[shown] = 0
-            self._observed.append(_read_only(observation))
-        return self._observed[0]
-
-    @property
-    def num_envs(self) -> int:
-        """The number of games (rows)."""
-        return len(self.current_player)
-
-    @property
-    def ended(self) -> npt.NDArray[np.bool_]:
-        """``terminated | truncated``: the games that ended at this step (a new array)."""
-        return self.terminated | self.truncated
-
-    @property
-    def env(self) -> VectorEnv:
-        """The environment this state belongs to."""
-        return self._env
-
-    def equals(self, other: object) -> bool:
-        """Whether ``other`` holds the same games (positions, players, moves under way), seed,
-        arrays and observation dtype; how the envs step them (``num_threads``) does not count."""
-        if not isinstance(other, VectorState) or self.seed != other.seed:
-            return False
-        if self._env.observation_dtype != other._env.observation_dtype or not all(
-            np.array_equal(getattr(self, n), getattr(other, n)) for n in STATE_ARRAYS
-        ):
-            return False
-        return _games_of(self) == _games_of(other)
-
-    def __copy__(self) -> VectorState:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> VectorState:
-        return self
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        arrays = tuple(np.array(getattr(self, n)) for n in STATE_ARRAYS)
-        return (_restore_state, (self._env, arrays, self.seed, _games_of(self)))
 
 
 class VectorEnv:
@@ -311,6 +141,12 @@ class VectorEnv:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restore_env, self._args)
+
+    def _reduce_state(self, state: VectorState) -> tuple[Any, ...]:
+        """How ``state`` pickles (``VectorState.__reduce__``): this env, its arrays, its seed
+        and its games as positions and the actions of their moves under way."""
+        arrays = tuple(np.array(getattr(state, n)) for n in STATE_ARRAYS)
+        return (_restore_state, (self, arrays, state.seed, games_of(state)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> VectorEnv:
         return _restore_env(*self._args)
@@ -402,7 +238,7 @@ class VectorEnv:
                 outside ``0 .. players - 1``, or ``state`` of another environment.
             TypeError: ``seed`` is not an integer, or ``state`` not a :class:`VectorState`.
         """
-        from pacru._vector_play import play_opponents
+        from pacru.vector.play import play_opponents
 
         return play_opponents(self, state, opponent, seats, seed)
 
@@ -420,19 +256,53 @@ class VectorEnv:
             TypeError: ``seed`` is not an integer, or ``state`` not a :class:`VectorState`.
             ValueError: ``state`` belongs to another environment.
         """
-        checks.check_state(self, state)
+        check_state(self, state)
         seed = operator.index(seed)
         return self._loop.random_actions(
             state._games, lambda: state.legal_action_mask, state.current_player, seed
         )
 
+    def step_rows(self, state: VectorState, rows: Any, actions: Any) -> VectorState:
+        """The state after one decision in the games of ``rows`` only: ``actions[j]`` in game
+        ``rows[j]``. Every other game keeps its position and arrays (an end shown there stays
+        shown); the games of ``rows`` step and restart as in :meth:`step` (Python bots or a
+        policy deciding in some games, the others waiting). ``state`` is unchanged.
+
+        Args:
+            state: a state of this environment.
+            rows: game indices in ascending order, each at most once: integers ``(k,)``
+                (``k`` may be 0: the state itself is returned).
+            actions: integers ``(k,)``, as :meth:`step` takes them.
+
+        Raises:
+            IllegalMoveError: as :meth:`step`, naming the game (``rows[j]``); nothing changes.
+            ValueError: ``rows`` is not ascending, repeats a game or is out of
+                ``0 .. num_envs - 1``, or ``state`` belongs to another environment.
+            TypeError: ``rows`` is not integers, or ``state`` not a :class:`VectorState`.
+        """
+        check_state(self, state)
+        picked = checks.check_rows(rows, self.num_envs)
+        acts = checks.check_actions(actions, len(picked), self.num_actions, rows=picked)
+        if not len(picked):
+            return state
+        checks.check_legal(state.legal_action_mask[picked], acts, self.encoding, rows=picked)
+        return self._advance(state, picked, acts)
+
+    @property
+    def plays_bots_natively(self) -> bool:
+        """Whether the built-in bots of :meth:`play_opponents` (``"random"``, ``"greedy"``)
+        play natively, every game's moves in one call on the env's threads: a chevron
+        game on the native engine (else they play as :class:`pacru.bots.RandomBot` and
+        :class:`pacru.bots.GreedyBot`, the same moves)."""
+        return isinstance(self._loop, BotLoop)
+
     def position(self, state: VectorState, env: int) -> GameState[Any]:
         """The :class:`pacru.GameState` of game ``env``: the position moved in, or the final one."""
-        return self._loop.position(checks.check_state(self, state)._games, self._row(env))
+        return self._loop.position(check_state(self, state)._games, self._row(env))
 
     def prefix(self, state: VectorState, env: int) -> tuple[int, ...]:
         """The actions already chosen in the move under way in game ``env`` (empty at its end)."""
-        return self._loop.prefix(checks.check_state(self, state)._games, self._row(env))
+        return self._loop.prefix(check_state(self, state)._games, self._row(env))
 
     # -- internals ------------------------------------------------------------------------
 
@@ -448,7 +318,7 @@ class VectorEnv:
         """``actions`` as an intp array, once every action is legal in its game (its shape
         and type only, and the range of any but an intp array, without ``look_up``: for
         the native step, which refuses an illegal action itself)."""
-        checks.check_state(self, state)
+        check_state(self, state)
         acts = checks.check_actions(actions, self.num_envs, self.num_actions, ranges=look_up)
         if look_up:
             checks.check_legal(state.legal_action_mask, acts, self.encoding)
@@ -481,10 +351,11 @@ class VectorEnv:
         # The loop restarts the games that end itself when nothing else may end a game here
         # (a max_steps cut, handled in _state).
         renew = same_step and self.max_steps is None
-        games, frame, steps, episode, renewed = self._loop.advance(
-            state._games, acts, restart, renew, state.seed, state.step_count, state.episode
+        order = Advance(acts, restart, renew, state.seed, state.step_count, state.episode)
+        done = self._loop.advance(state._games, order)
+        return self._state(
+            done.frame, done.steps, done.episodes, state.seed, done.games, renewed=done.renewed
         )
-        return self._state(frame, steps, episode, state.seed, games, renewed=renewed)
 
     def _state(
         self,
@@ -492,7 +363,7 @@ class VectorEnv:
         steps: npt.NDArray[np.int32],
         episode: npt.NDArray[np.int64],
         seed: int,
-        games: Any,
+        games: Games,
         stepped: npt.NDArray[np.intp] | None = None,
         renewed: bool = False,
     ) -> VectorState:
@@ -513,23 +384,24 @@ class VectorEnv:
             if ended.any():
                 games, frame = self._restart(games, frame, np.flatnonzero(ended), seed, episode)
                 steps[ended] = 0
-        ro = _read_only
+        ro = read_only
         flags = ro(frame.current_player), ro(frame.rewards), ro(frame.terminated)
         state = VectorState(*flags, ro(frame.truncated), ro(steps), ro(episode), seed, games, self)
         if frame.legal_action_mask is not None:
-            state._masked.append(_read_only(frame.legal_action_mask))
+            state._masked.append(read_only(frame.legal_action_mask))
         return state
 
     def _restart(
         self,
-        games: Any,
+        games: Games,
         frame: Frame,
         rows: npt.NDArray[np.intp],
         seed: int,
         episode: npt.NDArray[np.int64],
-    ) -> tuple[Any, Frame]:
+    ) -> tuple[Games, Frame]:
         """Same-step auto-reset: the games of ``rows`` start their next episode; the frame
         keeps their end's rewards and flags, with the new games' masks and players."""
+        self._restarting(games, frame, rows)
         episode[rows] += 1
         restart = np.ones(len(rows), dtype=np.bool_)
         games, fresh = self._loop.step(games, rows, rows, restart, seed, episode[rows])
@@ -537,6 +409,10 @@ class VectorEnv:
             frame.legal_action_mask[rows] = fresh.legal_action_mask
         frame.current_player[rows] = fresh.current_player
         return games, frame
+
+    def _restarting(self, games: Games, frame: Frame, rows: npt.NDArray[np.intp]) -> None:
+        """Called as the games of ``rows`` (their ends in ``frame``) restart: a subclass's
+        hook (``pacru.vector.final.KeepingEnv`` keeps the last positions)."""
 
     def __repr__(self) -> str:
         dtype = self.observation_dtype.name
@@ -558,35 +434,78 @@ def _restore_env(*args: Any) -> VectorEnv:
     return VectorEnv(game, players, num_envs, **kwargs)
 
 
-def _games_of(state: VectorState) -> list[tuple[GameState[Any], tuple[int, ...]]]:
-    """Each game of ``state`` as its position and the actions chosen in its move under way."""
-    env = state._env
-    return [
-        (env._loop.position(state._games, i), env._loop.prefix(state._games, i))
-        for i in range(env.num_envs)
-    ]
-
-
 def _restore_state(
     env: VectorEnv,
     arrays: tuple[npt.NDArray[Any], ...],
     seed: int,
-    games: list[tuple[GameState[Any], tuple[int, ...]]],
+    games: list[Played],
 ) -> VectorState:
     """A pickled :class:`VectorState`: its arrays, and its games replayed from their positions
     (``ValueError`` for a pickle that does not fit ``env``)."""
-    replayed = checks.check_pickle(env, arrays, seed, games)
+    replayed = _check_pickle(env, arrays, seed, games)
     mask, player, rewards, terminated, truncated, steps, episode = (a.copy() for a in arrays)
     state = VectorState(
-        _read_only(player),
-        _read_only(rewards),
-        _read_only(terminated),
-        _read_only(truncated),
-        _read_only(steps),
-        _read_only(episode),
+        read_only(player),
+        read_only(rewards),
+        read_only(terminated),
+        read_only(truncated),
+        read_only(steps),
+        read_only(episode),
         seed,
         replayed,
         env,
     )
-    state._masked.append(_read_only(mask))
+    state._masked.append(read_only(mask))
     return state
+
+
+def _check_pickle(env: object, arrays: Any, seed: Any, games: Any) -> Games:
+    """The games of a pickled :class:`pacru.vector.VectorState` of ``env``, replayed,
+    once its arrays, seed and games fit ``env`` (a pickle doctored or of another
+    version is refused, not restored half-way).
+
+    Raises:
+        ValueError: an array of the wrong dtype or shape, a seed that is not an
+            integer, an environment that is not a ``VectorEnv``, not one
+            ``(position, actions)`` pair per game, a position of
+            another game, player count or options, or actions its move cannot take.
+    """
+    if not isinstance(env, VectorEnv):
+        raise _doctored(f"a VectorEnv expected, not {type(env).__name__}")
+    n, enc = env.num_envs, env.encoding
+    shapes = ((n, enc.num_actions), (n,), (n, enc.players), (n,), (n,), (n,), (n,))
+    dtypes = (np.bool_, np.int32, np.float32, np.bool_, np.bool_, np.int32, np.int64)
+    if not isinstance(arrays, tuple) or len(arrays) != len(shapes):
+        raise _doctored(f"{len(shapes)} arrays expected")
+    for array, shape, dtype in zip(arrays, shapes, dtypes, strict=True):
+        if not isinstance(array, np.ndarray) or array.shape != shape or array.dtype != dtype:
+            raise _doctored(f"an array of {np.dtype(dtype)} {shape} expected, not {array!r}")
+    if integer(seed) is None:
+        raise _doctored(f"the seed must be an integer, not {seed!r}")
+    if not isinstance(games, list | tuple) or len(games) != n:
+        raise _doctored(f"{n} games expected")
+    for state, prefix in (_game(game) for game in games):
+        if state.game != env.game or len(state.players) != env.players:
+            raise _doctored(f"a game of {env.game} for {env.players} expected, not {state!r}")
+        if dict(state.options()) != dict(enc.options):
+            raise _doctored(f"options {dict(enc.options)} expected, not {state.options()}")
+        if not all(type(a) is int and 0 <= a < enc.num_actions for a in prefix):
+            raise _doctored(f"actions 0..{enc.num_actions - 1} expected, not {prefix!r}")
+    try:
+        return env._loop.restore(games)
+    except (ValueError, TypeError, AssertionError, OverflowError) as error:
+        raise _doctored(f"its games cannot be replayed ({error})") from None
+
+
+def _game(game: Any) -> Played:
+    """A pickled game, ``(position, actions of the move under way)``, once it is one."""
+    if not (isinstance(game, tuple) and len(game) == 2):
+        raise _doctored(f"a (position, actions) pair expected, not {game!r}")
+    state, prefix = game
+    if not isinstance(state, GameState) or not isinstance(prefix, tuple):
+        raise _doctored(f"a (position, actions) pair expected, not {game!r}")
+    return state, prefix
+
+
+def _doctored(reason: str) -> ValueError:
+    return ValueError(f"this VectorState pickle does not fit its VectorEnv: {reason}")

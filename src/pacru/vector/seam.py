@@ -1,16 +1,15 @@
 """Which loop steps a :mod:`pacru.vector` batch: the one choice of the stepping seam.
 
-On the native engine a chevron game is stepped by ``pacru._vector_native.NativeLoop``
-and LSD by ``pacru._vector_lsd.LsdLoop`` (each imported only then, so that a build
+On the native engine a chevron game is stepped by ``pacru.vector.native.NativeLoop``
+and LSD by ``pacru.vector.native.LsdLoop`` (imported only then, so that a build
 without the extension never imports it); otherwise, and with ``PACRU_ENGINE=python``,
-by :class:`pacru._vector_loop.PythonLoop` on the Python engine, the reference.
+by :class:`pacru.vector.python.PythonLoop` on the Python engine, the reference.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pacru._vector_loop import PythonLoop
 from pacru.base import GameState
 from pacru.chevron.engine import ENGINE
 from pacru.chevron.state import ChevronState
@@ -18,25 +17,21 @@ from pacru.encoding import Encoding
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.encoding.lsd import LsdEncoding
 from pacru.lsd.state import LsdState
-
-if TYPE_CHECKING:
-    from pacru._vector_lsd import LsdLoop
-    from pacru._vector_native import NativeLoop
+from pacru.vector.loop import Loop
+from pacru.vector.python import PythonLoop
 
 __all__ = ["choose_loop"]
 
 
-def choose_loop(
-    encoding: Encoding, start: GameState[Any], opening_plies: int
-) -> PythonLoop | NativeLoop | LsdLoop:
+def choose_loop(encoding: Encoding, start: GameState[Any], opening_plies: int) -> Loop:
     """The loop for games of ``encoding`` from ``start`` with ``opening_plies`` random moves."""
     if ENGINE == "native" and isinstance(start, ChevronState):
-        from pacru._vector_native import NativeLoop
+        from pacru.vector.native import NativeLoop
 
         assert isinstance(encoding, ChevronEncoding)
         return NativeLoop(encoding, start, opening_plies)
     if ENGINE == "native" and isinstance(start, LsdState):
-        from pacru._vector_lsd import LsdLoop
+        from pacru.vector.native import LsdLoop
 
         assert isinstance(encoding, LsdEncoding)
         return LsdLoop(encoding, start, opening_plies)
