@@ -20,6 +20,7 @@ pub mod opponent;
 pub mod par;
 pub mod rng;
 mod rollout;
+pub mod tune;
 
 pub use rng::SplitMix64;
 pub use rollout::{

@@ -1,0 +1,278 @@
+//! How many threads a kind of call uses: one, or all it is allowed, whichever has been
+//! faster lately, measured call by call.
+//!
+//! On a quiet machine a second thread steps a batch in about 0.6 of the time; on one
+//! whose cores are all busy with other work it may take several times as long, as each
+//! call waits for a worker that the system runs only when another process's time slice
+//! ends (a scope's jobs must all have run before it returns, even those that find no work
+//! left). No count is right for both, and a machine goes from one to the other (a
+//! learner's own process training beside the batch). A [`Tuner`] keeps, for each shape of
+//! call (rows and threads allowed), the time a row of the count it uses took lately
+//! (smoothed), and now and then tries the other count for two calls: it moves to it when
+//! the faster of the two beat the count in use by a tenth. A try that loses makes the next
+//! one twice as far off (8 calls at first, 1,024 at most), so that on a machine where the
+//! other count loses, trying it costs a few calls in a thousand. The results never depend
+//! on the count (every game draws from its own stream), only the speed does.
+//!
+//! `PACRU_TUNE=0` in the environment turns the tuners off (every call then uses the
+//! threads it is allowed, as a scaling benchmark wants).
+
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The shapes of call a tuner keeps (the least recently used makes room for a new one).
+const SHAPES: usize = 8;
+
+/// The calls between two tries of the other count, at first and at most.
+const FIRST_TRY: u32 = 8;
+const LAST_TRY: u32 = 1024;
+
+/// The calls of a try.
+const TRY_CALLS: u32 = 2;
+
+/// How much faster the other count must be to be taken.
+const MARGIN: f64 = 0.9;
+
+/// What a tuner knows of one shape of call.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    rows: usize,
+    threads: usize,
+    /// Nanoseconds a row: smoothed for the count in use, the best call of the try for the
+    /// other (index 0: one thread, 1: `threads`); 0 before any measure.
+    cost: [f64; 2],
+    /// The count in use (0: one thread, 1: `threads`).
+    best: usize,
+    /// The calls since the last try ended (counting up to the next) or, during a try, the
+    /// calls of it made so far.
+    calls: u32,
+    trying: bool,
+    /// The calls between two tries now.
+    every: u32,
+    /// When it was last used (the tuner's clock), for making room.
+    used: u64,
+    /// Whether the first call, which pays for starting the pool, has been left out.
+    warm: bool,
+}
+
+impl Shape {
+    fn new(rows: usize, threads: usize, used: u64) -> Shape {
+        Shape {
+            rows,
+            threads,
+            cost: [0.0; 2],
+            best: 1,
+            calls: 0,
+            trying: false,
+            every: FIRST_TRY,
+            used,
+            warm: false,
+        }
+    }
+
+    /// The count the next call uses.
+    fn arm(&self) -> usize {
+        if self.trying {
+            1 - self.best
+        } else {
+            self.best
+        }
+    }
+
+    /// Records a call of `arm` that took `per_row` nanoseconds a row.
+    fn record(&mut self, arm: usize, per_row: f64) {
+        if !self.warm {
+            self.warm = true;
+            return;
+        }
+        if arm != self.arm() {
+            return; // another thread's call crossed a change of arm: left out
+        }
+        let cost = &mut self.cost[arm];
+        if !self.trying {
+            *cost = if *cost == 0.0 {
+                per_row
+            } else {
+                0.75 * *cost + 0.25 * per_row
+            };
+            self.calls += 1;
+            // The count in use now slower than the other was at its try (the machine got
+            // busy, or quiet): the other is tried at once.
+            let other = self.cost[1 - arm];
+            if self.calls >= self.every || (other > 0.0 && self.cost[arm] > other) {
+                (self.trying, self.calls) = (true, 0);
+            }
+            return;
+        }
+        *cost = if self.calls == 0 {
+            per_row
+        } else {
+            cost.min(per_row)
+        };
+        self.calls += 1;
+        if self.calls < TRY_CALLS {
+            return;
+        }
+        let used = self.cost[self.best];
+        if self.cost[arm] < MARGIN * used || used == 0.0 {
+            (self.best, self.every) = (arm, FIRST_TRY);
+        } else {
+            self.every = (2 * self.every).min(LAST_TRY);
+        }
+        (self.trying, self.calls) = (false, 0);
+    }
+}
+
+/// The thread count of one kind of call, chosen by measure (see the module's docs): a
+/// `static` per kind of call.
+pub struct Tuner {
+    shapes: Mutex<(u64, Vec<Shape>)>,
+}
+
+impl Default for Tuner {
+    fn default() -> Tuner {
+        Tuner::new()
+    }
+}
+
+/// Whether the tuners choose (`PACRU_TUNE` is not "0"), read once.
+fn enabled() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PACRU_TUNE").is_none_or(|v| v != "0"))
+}
+
+impl Tuner {
+    pub const fn new() -> Tuner {
+        Tuner {
+            shapes: Mutex::new((0, Vec::new())),
+        }
+    }
+
+    /// `f(t)`, with `t` one thread or `threads`, whichever has lately been faster for
+    /// calls of `rows` rows and `threads` threads, timed for the next choice.
+    pub fn run<R>(&self, rows: usize, threads: usize, f: impl FnOnce(usize) -> R) -> R {
+        if threads <= 1 || !enabled() {
+            return f(threads);
+        }
+        let arm = self.arm(rows, threads);
+        let start = Instant::now();
+        let out = f(if arm == 0 { 1 } else { threads });
+        self.record(rows, threads, arm, start.elapsed());
+        out
+    }
+
+    /// The shapes, or None when another thread holds them (a call then uses every
+    /// thread it is allowed and is not measured: a child forked while a thread of its
+    /// parent held the lock would otherwise wait forever).
+    fn lock(&self) -> Option<std::sync::MutexGuard<'_, (u64, Vec<Shape>)>> {
+        match self.shapes.try_lock() {
+            Ok(shapes) => Some(shapes),
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
+    /// The count (0: one thread, 1: `threads`) of the next call of this shape.
+    fn arm(&self, rows: usize, threads: usize) -> usize {
+        let Some(mut guard) = self.lock() else {
+            return 1;
+        };
+        let (clock, shapes) = &mut *guard;
+        *clock += 1;
+        let now = *clock;
+        if let Some(shape) = shapes
+            .iter_mut()
+            .find(|s| (s.rows, s.threads) == (rows, threads))
+        {
+            shape.used = now;
+            return shape.arm();
+        }
+        let shape = Shape::new(rows, threads, now);
+        if shapes.len() < SHAPES {
+            shapes.push(shape);
+        } else if let Some(old) = shapes.iter_mut().min_by_key(|s| s.used) {
+            *old = shape;
+        }
+        shape.arm()
+    }
+
+    fn record(&self, rows: usize, threads: usize, arm: usize, took: Duration) {
+        let Some(mut guard) = self.lock() else {
+            return;
+        };
+        let per_row = took.as_secs_f64() * 1e9 / rows.max(1) as f64;
+        if let Some(shape) = guard
+            .1
+            .iter_mut()
+            .find(|s| (s.rows, s.threads) == (rows, threads))
+        {
+            shape.record(arm, per_row);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds `shape` calls that take `costs[arm]` a row, `calls` of them: the arms used.
+    fn drive(shape: &mut Shape, costs: [f64; 2], calls: usize) -> Vec<usize> {
+        (0..calls)
+            .map(|_| {
+                let arm = shape.arm();
+                shape.record(arm, costs[arm]);
+                arm
+            })
+            .collect()
+    }
+
+    #[test]
+    fn threads_that_lose_are_left_and_tried_ever_more_rarely() {
+        let mut shape = Shape::new(1024, 2, 0);
+        // One thread twice as fast: after the first try every call uses it.
+        let arms = drive(&mut shape, [1.0, 2.0], 2000);
+        assert_eq!(&arms[..10], &[1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
+        assert_eq!(shape.best, 0);
+        // The tries of the threads, each of two calls, grow 16, 32, ... 1,024 apart.
+        let tried = arms[20..].iter().filter(|&&a| a == 1).count();
+        assert!((6..=20).contains(&tried), "{tried}");
+        assert_eq!(shape.every, LAST_TRY);
+    }
+
+    #[test]
+    fn threads_that_win_are_kept_and_a_change_of_load_is_followed() {
+        let mut shape = Shape::new(4096, 2, 0);
+        let arms = drive(&mut shape, [2.0, 1.0], 500);
+        assert_eq!(shape.best, 1);
+        assert!(arms.iter().filter(|&&a| a == 0).count() < 20);
+        // The machine gets busy: the threads now take four times as long.
+        let arms = drive(&mut shape, [2.0, 8.0], 500);
+        assert_eq!(shape.best, 0);
+        assert!(arms[100..].iter().filter(|&&a| a == 1).count() < 20);
+        // And quiet again: the threads come back at a later try.
+        drive(&mut shape, [2.0, 1.0], 3000);
+        assert_eq!(shape.best, 1);
+    }
+
+    #[test]
+    fn a_close_call_keeps_the_count_in_use() {
+        let mut shape = Shape::new(256, 2, 0);
+        drive(&mut shape, [1.0, 0.95], 300);
+        assert_eq!(shape.best, 1);
+    }
+
+    #[test]
+    fn a_tuner_runs_the_call_with_one_thread_or_all() {
+        let tuner = Tuner::new();
+        for _ in 0..100 {
+            let t = tuner.run(1000, 4, |t| t);
+            assert!(t == 1 || t == 4, "{t}");
+        }
+        assert_eq!(tuner.run(1000, 1, |t| t), 1);
+        // Shapes past the kept number make room for each other.
+        for rows in 0..3 * SHAPES {
+            tuner.run(rows, 2, |t| t);
+        }
+        assert_eq!(tuner.shapes.lock().unwrap().1.len(), SHAPES);
+    }
+}
