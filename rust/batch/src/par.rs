@@ -56,7 +56,7 @@ where
     // Several chunks a thread: a worker that does not come leaves the caller small ones.
     let n = if t > 1 { (4 * t).min(rows.max(1)) } else { 1 };
     let bounds: Vec<(usize, usize)> = (0..n).map(|i| (rows * i / n, rows * (i + 1) / n)).collect();
-    each_on(bounds, t, |(a, b)| f(a, b))
+    each(bounds, t, |(a, b)| f(a, b))
 }
 
 /// The process's pool and the id of the process that built it.
@@ -113,22 +113,11 @@ fn pool(workers: usize) -> Option<Arc<ThreadPool>> {
     Some(pool)
 }
 
-/// `f` on every part, on the calling thread and up to `parts.len() - 1` workers of the
+/// `f` on every part, on the calling thread and up to `threads - 1` workers of the
 /// process's pool, each part taken by whichever thread is free (see [`each_shared`]), in
 /// order: the parts' results, first part first (a panic in any part resumes here after
 /// all have ended).
-pub fn each<P, T, F>(parts: Vec<P>, f: F) -> Vec<T>
-where
-    P: Send,
-    T: Send,
-    F: Fn(P) -> T + Sync,
-{
-    let threads = parts.len();
-    each_on(parts, threads, f)
-}
-
-/// [`each`] on up to `threads` threads.
-pub fn each_on<P, T, F>(parts: Vec<P>, threads: usize, f: F) -> Vec<T>
+pub fn each<P, T, F>(parts: Vec<P>, threads: usize, f: F) -> Vec<T>
 where
     P: Send,
     T: Send,
@@ -533,7 +522,7 @@ mod tests {
         assert_eq!(chunks(10, 8, |a, b| (a, b)), vec![(0, 10)]);
         let parts: Vec<usize> = (0..13).collect();
         assert_eq!(
-            each(parts, |i| i * i),
+            each(parts, 4, |i| i * i),
             (0..13).map(|i| i * i).collect::<Vec<_>>()
         );
         assert_eq!(chunks(0, 8, |a, b| (a, b)), vec![(0, 0)]);

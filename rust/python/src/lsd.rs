@@ -312,7 +312,7 @@ impl LsdBatch {
                     rest = tail;
                     start = end;
                 }
-                each(parts, |(first, part): (usize, &mut [u8])| {
+                each(parts, t, |(first, part): (usize, &mut [u8])| {
                     for (j, chunk) in part.chunks_mut(row).enumerate() {
                         let mut out = Bytes { buf: chunk, cell };
                         self.games[first + j].observe(layout, &mut out);

@@ -8,8 +8,8 @@ use pacru_batch::decision::{Cell, DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_batch::learner::game_seed;
 use pacru_batch::opponent::{play_bots, Bot};
 use pacru_batch::par::{
-    chunks, drop_on_pool, each, each_on, each_shared, guided_ends, on_worker, threads_for,
-    threads_with, try_filled, try_with_capacity,
+    chunks, drop_on_pool, each, each_shared, guided_ends, on_worker, threads_for, threads_with,
+    try_filled, try_with_capacity,
 };
 use pacru_batch::returns_of;
 use pacru_batch::rng::{mix, pick, uniform};
@@ -220,7 +220,7 @@ where
             return vec![f(0, rows, out)];
         }
         let pieces = (4 * t).min(rows);
-        each(split_rows(rows, pieces, p, out), |(a, b, part)| {
+        each(split_rows(rows, pieces, p, out), t, |(a, b, part)| {
             f(a, b, part)
         })
     })
@@ -448,8 +448,8 @@ struct Games {
 }
 
 impl Games {
-    /// The parts of a call that gave each thread one part (`par::each`): the first made
-    /// on the calling thread, the others on workers.
+    /// The parts of a call (`par::chunks`, whose parts any thread may have made): the
+    /// first freed on the calling thread, the others on the pool.
     fn new(parts: Vec<Vec<Game>>) -> Games {
         let made = parts.into_iter().enumerate().map(|(i, part)| (part, i > 0));
         Games::made(made.collect())
@@ -1006,7 +1006,7 @@ impl Batch {
                     // Four pieces a thread, taken as the threads come.
                     let per = n.div_ceil(if t > 1 { 4 * t } else { 1 }).max(1);
                     let parts = buf.chunks_mut(NUM_ACTIONS * per).enumerate().collect();
-                    each_on(parts, t, |(i, rows): (usize, &mut [u8])| {
+                    each(parts, t, |(i, rows): (usize, &mut [u8])| {
                         let first = i * per;
                         let masks = rows.chunks_exact_mut(NUM_ACTIONS);
                         for ((mask, game), &s) in
@@ -1061,7 +1061,7 @@ impl Batch {
                     // Four pieces a thread, taken as the threads come.
                     let per = n.div_ceil(if t > 1 { 4 * t } else { 1 }).max(1);
                     let parts = buf.chunks_mut(per * row_bytes.max(1)).enumerate();
-                    each_on(parts.collect(), t, |(i, out)| write(i * per, out));
+                    each(parts.collect(), t, |(i, out)| write(i * per, out));
                 });
             });
             Ok(())
