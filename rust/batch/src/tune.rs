@@ -27,6 +27,11 @@ const SHAPES: usize = 8;
 const FIRST_TRY: u32 = 8;
 const LAST_TRY: u32 = 1024;
 
+/// The longest time between two tries: the other count's cost, measured at its last
+/// try, says little once the load has changed (a try costs a few calls: at most about
+/// 1% of a second of calls that the other count makes twice as slow).
+const TRY_AFTER: Duration = Duration::from_secs(1);
+
 /// The calls of a try.
 const TRY_CALLS: usize = 3;
 
@@ -61,9 +66,10 @@ struct Shape {
     /// The calls of the try under way, when one is.
     tried: Vec<f64>,
     trying: bool,
-    /// The calls since the last try ended, and between two tries now.
+    /// The calls since the last try ended, and between two tries now; when it ended.
     calls: u32,
     every: u32,
+    tried_at: Instant,
     /// When it was last used (the tuner's clock), for making room.
     used: u64,
     /// Whether the first call, which pays for starting the pool, has been left out.
@@ -71,7 +77,7 @@ struct Shape {
 }
 
 impl Shape {
-    fn new(rows: usize, threads: usize, used: u64) -> Shape {
+    fn new(rows: usize, threads: usize, used: u64, now: Instant) -> Shape {
         Shape {
             rows,
             threads,
@@ -83,6 +89,7 @@ impl Shape {
             trying: false,
             calls: 0,
             every: FIRST_TRY,
+            tried_at: now,
             used,
             warm: false,
         }
@@ -102,8 +109,8 @@ impl Shape {
         median(&self.recent[..self.held.min(RECENT)])
     }
 
-    /// Records a call of `arm` that took `per_row` nanoseconds a row.
-    fn record(&mut self, arm: usize, per_row: f64) {
+    /// Records a call of `arm` that took `per_row` nanoseconds a row and ended `now`.
+    fn record(&mut self, arm: usize, per_row: f64, now: Instant) {
         if !self.warm {
             self.warm = true;
             return;
@@ -118,7 +125,8 @@ impl Shape {
             // The count in use now slower than the other was at its try (the machine got
             // busy, or quiet): the other is tried at once.
             let slower = self.held >= RECENT && self.other > 0.0 && self.cost() > self.other;
-            if self.calls >= self.every || slower {
+            let due = self.calls >= self.every || now.duration_since(self.tried_at) >= TRY_AFTER;
+            if due || slower {
                 (self.trying, self.calls) = (true, 0);
                 self.tried.clear();
             }
@@ -136,7 +144,7 @@ impl Shape {
         } else {
             (self.other, self.every) = (other, (2 * self.every).min(LAST_TRY));
         }
-        (self.trying, self.calls) = (false, 0);
+        (self.trying, self.calls, self.tried_at) = (false, 0, now);
     }
 }
 
@@ -174,7 +182,7 @@ impl Tuner {
         let arm = self.arm(rows, threads);
         let start = Instant::now();
         let out = f(if arm == 0 { 1 } else { threads });
-        self.record(rows, threads, arm, start.elapsed());
+        self.record(rows, threads, arm, start);
         out
     }
 
@@ -191,20 +199,20 @@ impl Tuner {
 
     /// The count (0: one thread, 1: `threads`) of the next call of this shape.
     fn arm(&self, rows: usize, threads: usize) -> usize {
+        let now = Instant::now();
         let Some(mut guard) = self.lock() else {
             return 1;
         };
         let (clock, shapes) = &mut *guard;
         *clock += 1;
-        let now = *clock;
         if let Some(shape) = shapes
             .iter_mut()
             .find(|s| (s.rows, s.threads) == (rows, threads))
         {
-            shape.used = now;
+            shape.used = *clock;
             return shape.arm();
         }
-        let shape = Shape::new(rows, threads, now);
+        let shape = Shape::new(rows, threads, *clock, now);
         let arm = shape.arm();
         if shapes.len() < SHAPES {
             shapes.push(shape);
@@ -214,17 +222,20 @@ impl Tuner {
         arm
     }
 
-    fn record(&self, rows: usize, threads: usize, arm: usize, took: Duration) {
+    /// Records a call of this shape that used `arm` and started at `start`.
+    fn record(&self, rows: usize, threads: usize, arm: usize, start: Instant) {
+        let now = Instant::now();
         let Some(mut guard) = self.lock() else {
             return;
         };
+        let took = now.duration_since(start);
         let per_row = took.as_secs_f64() * 1e9 / rows.max(1) as f64;
         if let Some(shape) = guard
             .1
             .iter_mut()
             .find(|s| (s.rows, s.threads) == (rows, threads))
         {
-            shape.record(arm, per_row);
+            shape.record(arm, per_row, now);
         }
     }
 }
@@ -238,7 +249,7 @@ mod tests {
         (0..calls)
             .map(|_| {
                 let arm = shape.arm();
-                shape.record(arm, costs[arm]);
+                shape.record(arm, costs[arm], shape.tried_at);
                 arm
             })
             .collect()
@@ -246,7 +257,7 @@ mod tests {
 
     #[test]
     fn threads_that_lose_are_left_and_tried_ever_more_rarely() {
-        let mut shape = Shape::new(1024, 2, 0);
+        let mut shape = Shape::new(1024, 2, 0, Instant::now());
         // One thread twice as fast: after the first try every call uses it.
         let arms = drive(&mut shape, [1.0, 2.0], 2000);
         assert_eq!(&arms[..12], &[1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]);
@@ -259,7 +270,7 @@ mod tests {
 
     #[test]
     fn threads_that_win_are_kept_and_a_change_of_load_is_followed() {
-        let mut shape = Shape::new(4096, 2, 0);
+        let mut shape = Shape::new(4096, 2, 0, Instant::now());
         let arms = drive(&mut shape, [2.0, 1.0], 500);
         assert_eq!(shape.best, 1);
         assert!(arms.iter().filter(|&&a| a == 0).count() < 30);
@@ -274,13 +285,13 @@ mod tests {
 
     #[test]
     fn calls_stopped_for_a_time_slice_now_and_then_do_not_move_the_count() {
-        let mut shape = Shape::new(256, 2, 0);
+        let mut shape = Shape::new(256, 2, 0, Instant::now());
         // One thread: 1.0 a row, but one call in five stopped (8.0); the threads 1.5.
         let mut used = Vec::new();
         for i in 0..3000 {
             let arm = shape.arm();
             let cost = if arm == 0 { 1.0 } else { 1.5 };
-            shape.record(arm, if i % 5 == 0 { 8.0 } else { cost });
+            shape.record(arm, if i % 5 == 0 { 8.0 } else { cost }, shape.tried_at);
             used.push(arm);
         }
         assert_eq!(shape.best, 0);
@@ -288,8 +299,22 @@ mod tests {
     }
 
     #[test]
+    fn the_other_count_is_tried_at_least_once_a_second() {
+        let mut shape = Shape::new(4096, 2, 0, Instant::now());
+        drive(&mut shape, [1.0, 2.0], 3000);
+        assert_eq!(
+            (shape.best, shape.every, shape.trying),
+            (0, LAST_TRY, false)
+        );
+        // Far fewer calls than `every`, but a second later: the next call tries.
+        let later = shape.tried_at + TRY_AFTER;
+        shape.record(0, 1.0, later);
+        assert!(shape.trying);
+    }
+
+    #[test]
     fn a_close_call_keeps_the_count_in_use() {
-        let mut shape = Shape::new(256, 2, 0);
+        let mut shape = Shape::new(256, 2, 0, Instant::now());
         drive(&mut shape, [1.0, 0.95], 300);
         assert_eq!(shape.best, 1);
     }
