@@ -7,12 +7,15 @@
 //! ends (a scope's jobs must all have run before it returns, even those that find no work
 //! left). No count is right for both, and a machine goes from one to the other (a
 //! learner's own process training beside the batch). A [`Tuner`] keeps, for each shape of
-//! call (rows and threads allowed), the time a row of the count it uses took lately
-//! (smoothed), and now and then tries the other count for two calls: it moves to it when
-//! the faster of the two beat the count in use by a tenth. A try that loses makes the next
-//! one twice as far off (8 calls at first, 1,024 at most), so that on a machine where the
-//! other count loses, trying it costs a few calls in a thousand. The results never depend
-//! on the count (every game draws from its own stream), only the speed does.
+//! call (rows and threads allowed), what a row cost lately with the count it uses (the
+//! median of its last 7 calls: a call stopped for a time slice counts for no more than
+//! another), and now and then tries the other count for 3 calls: it moves to it when
+//! their median beat the count in use by a tenth. A try that loses makes the next one
+//! twice as far off (8 calls at first, then up to 1,024, and never more than a second),
+//! so that on a machine where the other count loses, trying it costs a few calls in a
+//! thousand; the other is tried at once when the count in use gets slower than the other
+//! was at its last try. The results never depend on the count (every game draws from its
+//! own stream), only the speed does.
 //!
 //! `PACRU_TUNE=0` in the environment turns the tuners off (every call then uses the
 //! threads it is allowed, as a scaling benchmark wants).
