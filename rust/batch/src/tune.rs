@@ -10,11 +10,11 @@
 //! call (rows and threads allowed), what a row cost lately with the count it uses (the
 //! median of its last 7 calls: a call stopped for a time slice counts for no more than
 //! another), and now and then tries the other count for 3 calls: it moves to it when
-//! their median beat the count in use by a tenth. A try that loses makes the next one
-//! twice as far off (8 calls at first, then up to 1,024, and never more than a second),
-//! so that on a machine where the other count loses, trying it costs a few calls in a
-//! thousand; the other is tried at once when the count in use gets slower than the other
-//! was at its last try. The results never depend on the count (every game draws from its
+//! their median beat the count in use by a fifth (to all the threads) or a twentieth (to
+//! one thread). A try that loses makes the next one twice as far off (8 calls at first,
+//! then up to 1,024, and never more than a second), so that on a machine where the other
+//! count loses, trying it costs a few calls in a thousand; the other is tried at once
+//! when the count in use gets slower than the other was at its last try. The results never depend on the count (every game draws from its
 //! own stream), only the speed does.
 //!
 //! `PACRU_TUNE=0` in the environment turns the tuners off (every call then uses the
@@ -41,8 +41,11 @@ const TRY_CALLS: usize = 3;
 /// The latest calls of the count in use that its cost is the median of.
 const RECENT: usize = 7;
 
-/// How much faster the other count must be to be taken.
-const MARGIN: f64 = 0.9;
+/// How much faster the other count must be to be taken: all the threads by a fifth
+/// (their cost at most 0.8 of one thread's), one thread by a twentieth. Uneven, as the
+/// losses are: a machine whose threads gain 10% loses little on one, while threads that
+/// lose on a busy machine may take twice as long.
+const MARGIN: [f64; 2] = [0.95, 0.8];
 
 /// The median of `values` (not empty; 0 when empty).
 fn median(values: &[f64]) -> f64 {
@@ -140,7 +143,7 @@ impl Shape {
             return;
         }
         let (used, other) = (self.cost(), median(&self.tried));
-        if other < MARGIN * used || used == 0.0 {
+        if other < MARGIN[arm] * used || used == 0.0 {
             self.best = arm;
             self.recent[..TRY_CALLS].copy_from_slice(&self.tried);
             (self.held, self.other, self.every) = (TRY_CALLS, used, FIRST_TRY);
@@ -313,6 +316,19 @@ mod tests {
         let later = shape.tried_at + TRY_AFTER;
         shape.record(0, 1.0, later);
         assert!(shape.trying);
+    }
+
+    #[test]
+    fn threads_must_gain_a_fifth_to_be_taken() {
+        let mut shape = Shape::new(4096, 2, 0, Instant::now());
+        drive(&mut shape, [1.0, 2.0], 100);
+        assert_eq!(shape.best, 0);
+        // Threads 10% faster: one thread is kept.
+        drive(&mut shape, [1.0, 0.9], 3000);
+        assert_eq!(shape.best, 0);
+        // 30% faster: taken.
+        drive(&mut shape, [1.0, 0.7], 3000);
+        assert_eq!(shape.best, 1);
     }
 
     #[test]
