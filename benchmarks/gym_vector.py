@@ -35,13 +35,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from busy import alternate, busy_cores, report
 
 from pacru.gymnasium_vector import PacruVectorEnv
-
-try:
-    from busy import alternate, busy_cores, report
-except ImportError:  # run as a module: python -m benchmarks.gym_vector
-    from benchmarks.busy import alternate, busy_cores, report
 
 
 def rate(
@@ -101,7 +97,10 @@ def busy(args: argparse.Namespace, opponent: str) -> None:
     """``--busy``: rounds of one thread then the default, beside the busy processes."""
     sizes = (args.game, args.players, args.num_envs, opponent)
     one, default = learner_windows(*sizes, 1), learner_windows(*sizes, None)
-    ways = {"num_threads=1": lambda s: one(s)[0], "default": lambda s: default(s)[0]}
+    ways: dict[str, Callable[[float], float]] = {
+        "num_threads=1": lambda s: one(s)[0],
+        "default": lambda s: default(s)[0],
+    }
     for window in ways.values():  # warm: the pool started, the caches filled
         window(0.2)
     with busy_cores(args.busy_procs) as n:

@@ -31,12 +31,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pacru.vector
+from busy import busy_cores, report
 
-try:
-    from busy import busy_cores, report
-except ImportError:  # run as a module: python -m benchmarks.ppo_threads
-    from benchmarks.busy import busy_cores, report
+import pacru.vector
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "train_maskable_ppo.py"
 
@@ -50,17 +47,17 @@ def example(steps: int, num_envs: int) -> ModuleType:
         raise SystemExit(f"cannot load {EXAMPLE}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.NUM_ENVS = num_envs
-    module.EVAL_GAMES = 2
+    setattr(module, "NUM_ENVS", num_envs)  # noqa: B010 (the example's settings, read by main)
+    setattr(module, "EVAL_GAMES", 2)  # noqa: B010
     return module
 
 
 def learn_rate(module: ModuleType, threads: int | None) -> float:
     """The learner steps per second of one training run of the example (its ``learn``)."""
     took: list[float] = []
-    base = module.MaskablePPO
+    base: Any = getattr(module, "MaskablePPO")  # noqa: B009
 
-    class Timed(base):  # type: ignore[misc, valid-type]
+    class Timed(base):  # type: ignore[misc]
         def learn(self, *args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
             out = super().learn(*args, **kwargs)
@@ -68,16 +65,16 @@ def learn_rate(module: ModuleType, threads: int | None) -> float:
             return out
 
     default = pacru.vector.default_threads
-    module.MaskablePPO = Timed
+    setattr(module, "MaskablePPO", Timed)  # noqa: B010
     if threads is not None:
-        pacru.vector.default_threads = lambda: threads  # type: ignore[assignment]
+        pacru.vector.default_threads = lambda: threads
     try:
         with tempfile.TemporaryDirectory() as out, contextlib.redirect_stdout(io.StringIO()):
             module.main(Path(out))
     finally:
-        module.MaskablePPO = base
-        pacru.vector.default_threads = default  # type: ignore[assignment]
-    return float(module.TIMESTEPS) / took[0]
+        setattr(module, "MaskablePPO", base)  # noqa: B010
+        pacru.vector.default_threads = default
+    return float(getattr(module, "TIMESTEPS")) / took[0]  # noqa: B009
 
 
 def main() -> None:

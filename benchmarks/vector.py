@@ -71,13 +71,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads OpenBLA
 
 import numpy as np
 import numpy.typing as npt
+from busy import alternate, busy_cores, report
 
 from pacru.vector import VectorEnv
-
-try:
-    from busy import alternate, busy_cores, report
-except ImportError:  # run as a module: python -m benchmarks.vector
-    from benchmarks.busy import alternate, busy_cores, report
 
 SCAN_STEPS = 100
 
@@ -237,7 +233,10 @@ def busy(args: argparse.Namespace, reads: tuple[str, ...]) -> None:
     """``--busy``: rounds of one thread then the default, beside the busy processes."""
     sizes = (args.game, args.players, args.num_envs, reads)
     one, default = pacru_windows(*sizes, 1), pacru_windows(*sizes, None)
-    ways = {"num_threads=1": lambda s: one(s)[0], "default": lambda s: default(s)[0]}
+    ways: dict[str, Callable[[float], float]] = {
+        "num_threads=1": lambda s: one(s)[0],
+        "default": lambda s: default(s)[0],
+    }
     for window in ways.values():  # warm: the pool started, the caches filled
         window(0.2)
     with busy_cores(args.busy_procs) as n:
