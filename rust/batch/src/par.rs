@@ -554,6 +554,34 @@ mod tests {
     }
 
     #[test]
+    fn the_caller_takes_the_pieces_of_a_worker_that_has_not_started() {
+        // The worker starts only once the caller has ended its share: the caller does
+        // not wait for it, and takes every piece itself.
+        let queue: Queue<std::thread::ThreadId> = Queue::new(10).unwrap();
+        let work = |_: usize| std::thread::current().id();
+        let caller_done = AtomicBool::new(false);
+        let late = || {
+            let start = Instant::now();
+            while !caller_done.load(Ordering::Acquire) {
+                // A guard against a hang, not a timing.
+                assert!(
+                    start.elapsed() < Duration::from_secs(60),
+                    "the caller waited"
+                );
+                std::thread::yield_now();
+            }
+            queue.drain_back(&work);
+        };
+        let caller = std::thread::current().id();
+        let ran: Vec<Option<std::thread::ThreadId>> = beside(1, &late, || {
+            queue.drain(&work);
+            caller_done.store(true, Ordering::Release);
+            (0..10).map(|i| queue.take(i, &work)).collect()
+        });
+        assert_eq!(ran, vec![Some(caller); 10]);
+    }
+
+    #[test]
     fn a_queue_runs_every_piece_once_beside_the_caller() {
         for workers in 0..4 {
             let queue: Queue<usize> = Queue::new(37).unwrap();
