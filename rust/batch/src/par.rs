@@ -13,8 +13,8 @@
 //! worker that the system has not run yet (its core busy with other work) leaves its share
 //! to the caller instead of holding the step up; only the pieces a running worker has
 //! claimed are waited for. What remains of a descheduled worker's cost (its rayon job
-//! must still run before the call returns) is left to [`crate::tune::Tuner`], which uses one thread
-//! where several do not pay.
+//! must still run before the call returns) is left to [`crate::tune::Tuner`], which uses
+//! one thread where several do not pay.
 //!
 //! The pool belongs to the process that built it: a forked child (multiprocessing, Dask
 //! workers) has a copy of the parent's pool but none of its threads, so the pool is kept
