@@ -11,7 +11,8 @@
 //! median of its last 7 calls: a call stopped for a time slice counts for no more than
 //! another), and now and then tries the other count for 3 calls: it moves to it when
 //! their median beat the count in use by a fifth (to all the threads) or a twentieth (to
-//! one thread). A try that loses makes the next one twice as far off (8 calls at first,
+//! one thread), both in its calls before the try and in 3 calls after it (a try made as
+//! the load fell does not win against calls made before). A try that loses makes the next one twice as far off (8 calls at first,
 //! then up to 1,024, and never more than a second), so that on a machine where the other
 //! count loses, trying it costs a few calls in a thousand; the other is tried at once
 //! when the count in use gets slower than the other was at its last try. The results never depend on the count (every game draws from its
@@ -72,6 +73,10 @@ struct Shape {
     /// The calls of the try under way, when one is.
     tried: Vec<f64>,
     trying: bool,
+    /// After a try that won, the calls of the count in use that it must beat too (the
+    /// load may have changed while it ran), while they are made.
+    confirm: Vec<f64>,
+    confirming: bool,
     /// The calls since the last try ended, and between two tries now; when it ended.
     calls: u32,
     every: u32,
@@ -93,6 +98,8 @@ impl Shape {
             other: 0.0,
             tried: Vec::new(),
             trying: false,
+            confirm: Vec::new(),
+            confirming: false,
             calls: 0,
             every: FIRST_TRY,
             tried_at: now,
@@ -124,6 +131,16 @@ impl Shape {
         if arm != self.arm() {
             return; // another thread's call crossed a change of arm: left out
         }
+        if self.confirming {
+            self.confirm.push(per_row);
+            if self.confirm.len() < TRY_CALLS {
+                return;
+            }
+            self.confirming = false;
+            let after = median(&self.confirm);
+            self.judge(1 - arm, after, now);
+            return;
+        }
         if !self.trying {
             self.recent[self.held % RECENT] = per_row;
             self.held += 1;
@@ -142,15 +159,32 @@ impl Shape {
         if self.tried.len() < TRY_CALLS {
             return;
         }
+        self.trying = false;
         let (used, other) = (self.cost(), median(&self.tried));
-        if other < MARGIN[arm] * used || used == 0.0 {
+        if used == 0.0 {
+            self.judge(arm, 0.0, now);
+        } else if other < MARGIN[arm] * used {
+            // Won against the calls before it: judged against those after it too.
+            self.other = other;
+            self.confirming = true;
+            self.confirm.clear();
+        } else {
+            self.judge(arm, used, now);
+        }
+    }
+
+    /// The end of a try of `arm`, whose cost is in `tried`, against `used`, the cost of
+    /// the count in use (0: unknown): `arm` is taken if it beat it.
+    fn judge(&mut self, arm: usize, used: f64, now: Instant) {
+        let other = median(&self.tried);
+        if used == 0.0 || other < MARGIN[arm] * used {
             self.best = arm;
             self.recent[..TRY_CALLS].copy_from_slice(&self.tried);
-            (self.held, self.other, self.every) = (TRY_CALLS, used, FIRST_TRY);
+            (self.held, self.other, self.every) = (TRY_CALLS, used.max(self.cost()), FIRST_TRY);
         } else {
             (self.other, self.every) = (other, (2 * self.every).min(LAST_TRY));
         }
-        (self.trying, self.calls, self.tried_at) = (false, 0, now);
+        (self.calls, self.tried_at) = (0, now);
     }
 }
 
@@ -266,7 +300,12 @@ mod tests {
         let mut shape = Shape::new(1024, 2, 0, Instant::now());
         // One thread twice as fast: after the first try every call uses it.
         let arms = drive(&mut shape, [1.0, 2.0], 2000);
-        assert_eq!(&arms[..12], &[1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0]);
+        // Eight calls after the first, three of one thread, three more of the threads
+        // to confirm, then one thread.
+        assert_eq!(
+            &arms[..16],
+            &[1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 0]
+        );
         assert_eq!(shape.best, 0);
         // The tries of the threads, each of three calls, grow 16, 32, ... 1,024 apart.
         let tried = arms[20..].iter().filter(|&&a| a == 1).count();
@@ -329,6 +368,29 @@ mod tests {
         // 30% faster: taken.
         drive(&mut shape, [1.0, 0.7], 3000);
         assert_eq!(shape.best, 1);
+    }
+
+    #[test]
+    fn a_try_that_won_as_the_load_fell_is_not_taken() {
+        let mut shape = Shape::new(4096, 2, 0, Instant::now());
+        drive(&mut shape, [1.0, 2.0], 100);
+        assert_eq!(shape.best, 0);
+        // One thread at 2.0 a row until the threads are tried (the machine busier),
+        // then both at half their cost: the threads beat the calls before their try,
+        // not those after it.
+        let mut fell = false;
+        for _ in 0..200 {
+            let arm = shape.arm();
+            fell |= shape.trying;
+            let cost = match (arm, fell) {
+                (0, false) => 2.0,
+                (0, true) => 1.0,
+                _ => 1.0,
+            };
+            shape.record(arm, cost, shape.tried_at);
+        }
+        assert!(fell);
+        assert_eq!(shape.best, 0);
     }
 
     #[test]
