@@ -72,6 +72,9 @@ type Stepped = Result<Vec<Arc<Game>>, (usize, GameError)>;
 /// nothing a game, shares out from 64 games a thread as the chevron games' does.
 const ROWS_PER_THREAD: usize = 4096;
 
+/// The thread count of LSD's random draws, chosen by measure (see `pacru_batch::tune`).
+static LSD_DRAWS: pacru_batch::tune::Tuner = pacru_batch::tune::Tuner::new();
+
 /// The threads worth using for `rows` LSD games when `threads` are allowed.
 fn lsd_threads(rows: usize, threads: usize) -> usize {
     pacru_batch::par::threads_with(rows, threads, ROWS_PER_THREAD)
@@ -259,6 +262,7 @@ impl LsdBatch {
         let t = lsd_threads(n, threads);
         let games = |a: usize, b: usize| self.games[a..b].iter();
         random_draws(
+            &LSD_DRAWS,
             py,
             base,
             shown,
@@ -308,7 +312,7 @@ impl LsdBatch {
                     rest = tail;
                     start = end;
                 }
-                each(parts, |(first, part): (usize, &mut [u8])| {
+                each(parts, t, |(first, part): (usize, &mut [u8])| {
                     for (j, chunk) in part.chunks_mut(row).enumerate() {
                         let mut out = Bytes { buf: chunk, cell };
                         self.games[first + j].observe(layout, &mut out);
