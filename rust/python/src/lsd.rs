@@ -1,5 +1,5 @@
 //! `LsdBatch`: the games of a `pacru.vector` LSD batch held natively, stepped decision by
-//! decision with the encoding of `pacru_lsd::game` (the native seam of `pacru._vector_lsd`).
+//! decision with the encoding of `pacru_lsd::game` (the native seam of `pacru.vector.native`).
 //!
 //! A position crosses the boundary as the parts an `LsdState` holds (`Parts`): the field
 //! as `(cell code, face | seat << 6)` pairs, each seat's supply and captured tiles by kind,
@@ -245,7 +245,7 @@ impl LsdBatch {
     /// native-endian int64 bytes of one action a game): game `i` takes the
     /// `floor(u * count)`-th (ascending) of its legal actions, or of all `num_actions`
     /// where `shown[i]` is set (a row showing an end or a cut, whose mask is all True) or
-    /// its game is over; `u` is `pacru._vector_random.uniforms`' for the hash base
+    /// its game is over; `u` is `pacru.vector.draws.uniforms`' for the hash base
     /// `base`. `shown` holds a byte per game. Drawn without the GIL on up to `threads`
     /// threads. `ValueError` when `shown` has another length.
     #[pyo3(signature = (base, shown, threads=1))]

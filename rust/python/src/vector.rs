@@ -1,6 +1,6 @@
 //! `Batch`: the games of a `pacru.vector` batch held natively, stepped decision by decision
 //! with the chevron encoding of `pacru_batch::decision` (the native seam of
-//! `pacru._vector_native`).
+//! `pacru.vector.native`).
 
 use std::collections::TryReserveError;
 
@@ -812,7 +812,7 @@ impl Batch {
     /// starts a move of a seat other than `seats[i]` (-1: every seat is a bot's), until
     /// that seat decides, the game ends or `budgets[i]` decisions are taken; the move at
     /// ply `p` of game `i` draws from `SplitMix64::for_game(seed_i, p)`, `seed_i =
-    /// mix(mix(mix(base) ^ i * GAMMA) ^ (episodes[i] + 1) * GAMMA)` (`pacru._vector_random.
+    /// mix(mix(mix(base) ^ i * GAMMA) ^ (episodes[i] + 1) * GAMMA)` (`pacru.vector.draws.
     /// game_seeds`). `seats` holds int32, `episodes` int64 and `budgets` uint32 values, one
     /// a game, as native-endian bytes. Returns the new batch, the frame of every row (as
     /// `Batch.advance`'s) and the decisions taken in each game (uint32 bytes). Played
@@ -899,7 +899,7 @@ impl Batch {
     /// an end; the action is ignored); with `same_step` a game that ends restarts at once
     /// and the bots play on in the new game, else its end is shown (player -1). The bots
     /// then play every game's moves until the learner's seat decides (`seat`, or, when
-    /// -1, drawn per game and episode as `pacru._vector_play.draw_seats` with `seat_base`
+    /// -1, drawn per game and episode as `pacru.vector.play.draw_seats` with `seat_base`
     /// = `hash_base(seed, 1)`); the move at ply `q` of game `i` draws from
     /// `SplitMix64::for_game(seed_i, q)`, `seed_i` hashed from `bot_base`, `i` and the
     /// episode as in `Batch.play_bots`. `max_steps` cuts a game after that many decisions
@@ -947,7 +947,7 @@ impl Batch {
     /// action a game: game `i` takes the `floor(u * count)`-th (ascending) of its legal
     /// actions, or of all 415 where `shown[i]` is set (a row showing an end, whose mask
     /// is all True) or its game is over; `u = (z >> 11) * 2**-53` for the SplitMix64 hash
-    /// `z = mix(mix(mix(base) ^ i * GAMMA) ^ GAMMA)` (`pacru._vector_play.uniforms`
+    /// `z = mix(mix(mix(base) ^ i * GAMMA) ^ GAMMA)` (`pacru.vector.draws.uniforms`
     /// computes the same with numpy). `shown` holds a byte per game. Drawn without the
     /// GIL on up to `threads` threads. `ValueError` when `shown` has another length.
     #[pyo3(signature = (base, shown, threads=1))]
