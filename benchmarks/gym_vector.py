@@ -4,7 +4,7 @@ Usage (from the repository root, with pacru installed)::
 
     python benchmarks/gym_vector.py [--game pacru] [--players 2] [--num-envs 256]
                                     [--opponents random,greedy] [--threads N]
-                                    [--seconds 3] [--windows 3]
+                                    [--seconds 3] [--windows 3] [--busy [--busy-procs N]]
 
 Each step the learner (seat 0) plays a uniformly random legal action of every
 game's mask: ``VectorEnv.random_actions`` of the env's state (drawn natively on
@@ -18,8 +18,12 @@ learner reads it). Figures are wall-clock rates, best of ``--windows`` windows,
 with the same window's rate per CPU second of the process (all its threads: on
 a shared machine the wall clock also counts the waits for a core).
 ``--threads`` sets ``num_threads`` (omitted: the environment's default, one per
-core; benchmarks of the code before ``num_threads`` existed leave it out). This
-is a script, not a test: it asserts nothing and its figures depend on the machine.
+core; benchmarks of the code before ``num_threads`` existed leave it out).
+``--busy`` compares the default ``num_threads`` to one thread beside one busy
+process a core (``--busy-procs N``: N of them, 0 for none), ``--windows``
+rounds of a one-thread window then a default window, and prints each round's
+ratio and their median (see ``benchmarks/busy.py``). This is a script, not a
+test: it asserts nothing and its figures depend on the machine.
 """
 
 from __future__ import annotations
@@ -27,9 +31,11 @@ from __future__ import annotations
 import argparse
 import inspect
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from busy import alternate, busy_cores, report
 
 from pacru.gymnasium_vector import PacruVectorEnv
 
@@ -45,6 +51,15 @@ def rate(
 ) -> tuple[float, float]:
     """Learner steps per second against ``opponent``, best of ``windows`` windows, and
     per CPU second of this process in that window (all its threads together)."""
+    window = learner_windows(game, players, num_envs, opponent, threads)
+    return max(window(seconds) for _ in range(windows))
+
+
+def learner_windows(
+    game: str, players: int, num_envs: int, opponent: str, threads: int | None
+) -> Callable[[float], tuple[float, float]]:
+    """A window of learner steps: called with a length in seconds, it steps that long and
+    returns the learner steps per second and per CPU second (the env goes on)."""
     kwargs: dict[str, Any] = {}
     if threads is not None and "num_threads" in inspect.signature(PacruVectorEnv).parameters:
         kwargs["num_threads"] = threads
@@ -52,14 +67,15 @@ def rate(
     envs.reset(seed=0)
     rng = np.random.default_rng(0)
     native_draw = hasattr(envs.env, "random_actions")
-    best = (0.0, 0.0)
-    for _ in range(windows):
-        steps = 0
+    box = [0]
+
+    def window(seconds: float) -> tuple[float, float]:
+        steps, total = 0, box[0]
         cpu = time.process_time()
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             if native_draw:
-                actions = envs.env.random_actions(envs.state, steps)
+                actions = envs.env.random_actions(envs.state, total + steps)
             else:
                 mask = envs.action_masks()
                 counts = mask.sum(axis=1)
@@ -71,8 +87,27 @@ def rate(
             steps += 1
         wall = time.perf_counter() - start
         used = max(time.process_time() - cpu, 1e-9)
-        best = max(best, (steps * num_envs / wall, steps * num_envs / used))
-    return best
+        box[0] = total + steps
+        return steps * num_envs / wall, steps * num_envs / used
+
+    return window
+
+
+def busy(args: argparse.Namespace, opponent: str) -> None:
+    """``--busy``: rounds of one thread then the default, beside the busy processes."""
+    sizes = (args.game, args.players, args.num_envs, opponent)
+    one, default = learner_windows(*sizes, 1), learner_windows(*sizes, None)
+    ways: dict[str, Callable[[float], float]] = {
+        "num_threads=1": lambda s: one(s)[0],
+        "default": lambda s: default(s)[0],
+    }
+    for window in ways.values():  # warm: the pool started, the caches filled
+        window(0.2)
+    with busy_cores(args.busy_procs) as n:
+        rates = alternate(ways, args.windows, args.seconds)
+    what = f"PacruVectorEnv {args.game}-{args.players}p, {args.num_envs} envs v {opponent}"
+    what += f", {n} busy processes"
+    report(what, rates, "learner steps/s")
 
 
 def main() -> None:
@@ -84,8 +119,17 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--windows", type=int, default=3)
+    parser.add_argument(
+        "--busy", action="store_true", help="default against one thread, every core kept busy"
+    )
+    parser.add_argument(
+        "--busy-procs", type=int, default=None, help="busy processes (default: one a core)"
+    )
     args = parser.parse_args()
     for opponent in args.opponents.split(","):
+        if args.busy:
+            busy(args, opponent)
+            continue
         r, per_cpu = rate(
             args.game,
             args.players,

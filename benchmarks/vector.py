@@ -4,7 +4,7 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 
     python benchmarks/vector.py [--game pacru] [--players 2] [--num-envs 256]
                                 [--seconds 3] [--windows 3] [--observe] [--mask] [--no-pgx]
-                                [--threads 1,2,4,...]
+                                [--threads 1,2,4,...] [--busy [--busy-procs N]]
 
 ``--threads`` runs pacru.vector at each thread count (``num_threads``), the
 counts' windows taken in turn (a window of each count, then the next round, so
@@ -15,6 +15,14 @@ time, so a machine whose speed drifts from minute to minute weighs least on
 it); without it the
 environment's default (one thread per core) runs, or one thread for a pacru
 that predates ``num_threads``. ``--threads`` skips pgx.
+
+``--busy`` compares the environment's default ``num_threads`` to one thread
+on a busy machine: it starts one busy process a core (``benchmarks/busy.py``:
+``while True: pass`` in Python, normal priority; ``--busy-procs N`` starts N
+instead, 0 for none: the same alternation on the machine as it is), runs
+``--windows`` rounds of a one-thread window then a default window, prints each
+round's ratio default / one thread and their median, and kills the busy
+processes at the end. It skips pgx.
 
 pacru.vector
     ``VectorEnv(game, players=players, num_envs=num_envs)`` (no move cap:
@@ -63,6 +71,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads OpenBLA
 
 import numpy as np
 import numpy.typing as npt
+from busy import alternate, busy_cores, report
 
 from pacru.vector import VectorEnv
 
@@ -220,6 +229,25 @@ def pgx_rates(num_envs: int, seconds: float, windows: int) -> tuple[float, float
     return per_step, per_scan
 
 
+def busy(args: argparse.Namespace, reads: tuple[str, ...]) -> None:
+    """``--busy``: rounds of one thread then the default, beside the busy processes."""
+    sizes = (args.game, args.players, args.num_envs, reads)
+    one, default = pacru_windows(*sizes, 1), pacru_windows(*sizes, None)
+    ways: dict[str, Callable[[float], float]] = {
+        "num_threads=1": lambda s: one(s)[0],
+        "default": lambda s: default(s)[0],
+    }
+    for window in ways.values():  # warm: the pool started, the caches filled
+        window(0.2)
+    with busy_cores(args.busy_procs) as n:
+        rates = alternate(ways, args.windows, args.seconds)
+    what = (
+        f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs}, "
+        f"{n} busy processes"
+    )
+    report(what, rates, "decisions/s")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="pacru")
@@ -235,8 +263,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--no-pgx", action="store_true", help="skip pgx's othello")
     parser.add_argument("--threads", default=None, help="thread counts, e.g. 1,2,4,8,16")
+    parser.add_argument(
+        "--busy", action="store_true", help="default against one thread, every core kept busy"
+    )
+    parser.add_argument(
+        "--busy-procs", type=int, default=None, help="busy processes (default: one a core)"
+    )
     args = parser.parse_args(argv)
     reads = ("observation",) * args.observe + ("legal_action_mask",) * args.mask
+    if args.busy:
+        busy(args, reads)
+        return
     if args.threads:
         counts = [int(t) for t in args.threads.split(",")]
         sizes = (args.game, args.players, args.num_envs, args.seconds, args.windows)

@@ -47,7 +47,12 @@ def default_threads() -> int:
     """One thread per core this process may run on (``sched_getaffinity``, else ``cpu_count``).
 
     The default ``num_threads`` of :class:`pacru.vector.VectorEnv` and
-    :func:`pacru.bots.random_rollouts`.
+    :func:`pacru.bots.random_rollouts`: an upper bound. The native engine uses
+    no more than 1 thread per 64 games, and each kind of :mod:`pacru.vector`
+    call uses one thread or all of these, whichever has lately been faster
+    (measured call by call, so a machine whose cores are busy with other work
+    gets about the speed of one thread and a quiet one the speed of all;
+    ``PACRU_TUNE=0`` turns the choice off).
     """
     try:
         return max(1, len(os.sched_getaffinity(0)))

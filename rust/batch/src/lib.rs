@@ -10,7 +10,8 @@
 //! Batches run on a rayon thread pool kept between calls ([`par`]): rayon is the one
 //! dependency besides the engine, a widely used, well-kept library whose scopes let the
 //! pool's threads borrow a batch's games and arrays in safe code (a pool of our own would
-//! need `unsafe` to hand borrowed work to long-lived threads).
+//! need `unsafe` to hand borrowed work to long-lived threads); whether a call uses one
+//! thread or all it is allowed is measured call by call ([`tune`]).
 
 #![forbid(unsafe_code)]
 
@@ -20,6 +21,7 @@ pub mod opponent;
 pub mod par;
 pub mod rng;
 mod rollout;
+pub mod tune;
 
 pub use rng::SplitMix64;
 pub use rollout::{

@@ -1,30 +1,31 @@
 //! Rows of a batch shared out over threads: each game is independent and draws from its
 //! own random stream, so the results are the same for every thread count.
 //!
-//! The threads are a rayon pool kept between calls: a batch step of 1,024 games lasts
-//! under a millisecond, and starting its threads afresh for every step (as
-//! `std::thread::scope` does) cost more than the second thread saved on the project's
-//! 2-core machine (the stacks mapped and faulted in, each new thread's allocator cache
-//! filled and flushed, a cold start on another core). After a call the workers spin for
-//! at most `WARM` (400 microseconds) waiting for the next one, then sleep (rayon's
-//! condition variable), so a pool between steps keeps no CPU busy for longer than that.
+//! The threads are a rayon pool kept between calls (a batch step of 1,024 games lasts
+//! under a millisecond; starting threads afresh for each, as `std::thread::scope` does,
+//! cost more than a second thread saved). Between calls the workers sleep on rayon's own
+//! condition variable: nothing here spins while idle, so a pool never takes a core from
+//! other work on a busy machine.
 //!
-//! A call either gives each thread one contiguous part of the rows ([`each`]), or cuts
-//! the rows into pieces that the threads take as they come free ([`each_shared`],
-//! [`Queue`] beside [`beside`]): a worker still freeing the batch before (see
-//! [`drop_on_pool`]) or a caller busy with the GIL then leaves its share to the others.
+//! A call cuts its rows into pieces that the calling thread and the workers claim as they
+//! come (a [`Queue`] beside [`beside`]; [`each`] and [`each_shared`] are built on it): the
+//! caller works from the first piece on and takes any piece no worker has claimed, so a
+//! worker that the system has not run yet (its core busy with other work) leaves its share
+//! to the caller instead of holding the step up; only the pieces a running worker has
+//! claimed are waited for. What remains of a descheduled worker's cost (its rayon job
+//! must still run before the call returns) is left to [`crate::tune::Tuner`], which uses
+//! one thread where several do not pay.
 //!
 //! The pool belongs to the process that built it: a forked child (multiprocessing, Dask
 //! workers) has a copy of the parent's pool but none of its threads, so the pool is kept
 //! with the id of its process and a child builds its own. Where no pool can be had (the
 //! system refuses its threads, or the pool's lock is held, as it may be forever in a child
-//! forked while another thread held it) the parts run on threads of their own started
-//! for the call, and those the system refuses run on the calling thread.
+//! forked while another thread held it) the work runs on threads of their own started
+//! for the call, and the caller takes what those the system refuses leave.
 
 use std::collections::{TryReserveError, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -44,7 +45,7 @@ pub fn threads_with(rows: usize, threads: usize, min_rows: usize) -> usize {
     threads.clamp(1, (rows / min_rows.max(1)).max(1))
 }
 
-/// `f(start, end)` on contiguous chunks of `0..rows`, at most `threads` of them at once,
+/// `f(start, end)` on contiguous chunks of `0..rows`, at most `threads` threads at once,
 /// in order: the chunks' results, first chunk first.
 pub fn chunks<T, F>(rows: usize, threads: usize, f: F) -> Vec<T>
 where
@@ -52,8 +53,10 @@ where
     F: Fn(usize, usize) -> T + Sync,
 {
     let t = threads_for(rows, threads);
-    let bounds: Vec<(usize, usize)> = (0..t).map(|i| (rows * i / t, rows * (i + 1) / t)).collect();
-    each(bounds, |(a, b)| f(a, b))
+    // Several chunks a thread: a worker that does not come leaves the caller small ones.
+    let n = if t > 1 { (4 * t).min(rows.max(1)) } else { 1 };
+    let bounds: Vec<(usize, usize)> = (0..n).map(|i| (rows * i / n, rows * (i + 1) / n)).collect();
+    each(bounds, t, |(a, b)| f(a, b))
 }
 
 /// The process's pool and the id of the process that built it.
@@ -110,189 +113,39 @@ fn pool(workers: usize) -> Option<Arc<ThreadPool>> {
     Some(pool)
 }
 
-/// `f` on every part, the first on the calling thread and each other on a worker of the
-/// process's pool, in order: the parts' results, first part first. Without a pool, each
-/// other part runs on a thread of its own started for the call (see [`tree`]).
-pub fn each<P, T, F>(parts: Vec<P>, f: F) -> Vec<T>
+/// `f` on every part, on the calling thread and up to `threads - 1` workers of the
+/// process's pool, each part taken by whichever thread is free (see [`each_shared`]), in
+/// order: the parts' results, first part first (a panic in any part resumes here after
+/// all have ended).
+pub fn each<P, T, F>(parts: Vec<P>, threads: usize, f: F) -> Vec<T>
 where
     P: Send,
     T: Send,
     F: Fn(P) -> T + Sync,
 {
-    if parts.len() <= 1 {
-        return parts.into_iter().map(f).collect();
-    }
-    let f = &f;
-    match pool(parts.len() - 1) {
-        Some(pool) => on_pool(&pool, parts, f),
-        None => std::thread::scope(|s| tree(s, parts, f)),
-    }
+    each_shared(parts, threads, f)
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
-/// Bumped by every call that hands work to the pool: a worker kept warm waits for it.
-static EPOCH: AtomicU64 = AtomicU64::new(0);
-
-/// The last [`EPOCH`] whose workers [`keep_warm`] kept awake.
-static WARMED: AtomicU64 = AtomicU64::new(u64::MAX);
-
-/// How long a worker waits, spinning, for the next call after its part of one ended.
-const WARM: Duration = Duration::from_micros(400);
-
-/// Keeps the pool's `workers` awake (spinning) until the next call hands them work or
-/// [`WARM`] passes. A batch's steps come a few hundred microseconds apart (the
-/// learner's Python between them); a worker gone to sleep in that gap is woken through
-/// the kernel at the next step, which on a virtual machine costs about as much as the
-/// worker's share of a step of 1,024 games. As OpenMP's active wait does, a short spin
-/// is cheaper; after [`WARM`] the workers sleep as usual.
-fn keep_warm(pool: &ThreadPool, workers: usize) {
-    // A drop job keeps its worker warm itself once it has freed everything; a spinner it
-    // ran while yielding would hold the freeing up until the next call.
-    if dropping() {
-        return;
-    }
-    let epoch = EPOCH.load(Ordering::Relaxed);
-    // Once per call: a call that nests another (see [`beside`]) would queue a second
-    // round, and a worker would spin twice as long.
-    if WARMED.swap(epoch, Ordering::Relaxed) == epoch {
-        return;
-    }
-    for _ in 0..workers {
-        pool.spawn(move || spin(epoch));
-    }
-}
-
-/// Spins until [`EPOCH`] is no longer `epoch` or a call's job waits for a worker (a call
-/// came), or [`WARM`] has passed.
-fn spin(epoch: u64) {
-    spin_while(|| EPOCH.load(Ordering::Relaxed) == epoch && WAITING.load(Ordering::Acquire) == 0);
-}
-
-/// Spins while `busy` holds, for [`WARM`] at most (the clock read once in 256 turns).
-fn spin_while(busy: impl Fn() -> bool) {
-    let start = Instant::now();
-    let mut turns: u32 = 0;
-    while busy() {
-        std::hint::spin_loop();
-        turns = turns.wrapping_add(1);
-        if turns.is_multiple_of(256) && start.elapsed() >= WARM {
-            break;
-        }
-    }
-}
-
-/// The jobs of calls handed to the pool and not started yet: a spinner (see [`spin`])
-/// gives its worker up to them at once. (A child forked while a call's jobs waited
-/// would count them forever: its spinners would only end at once, its workers sleep
-/// between calls.)
-static WAITING: AtomicUsize = AtomicUsize::new(0);
-
-/// A call's jobs on the pool: how many have ended, and whether the caller is done with
-/// its own share.
-#[derive(Default)]
-struct Call {
-    ended: AtomicUsize,
-    done: AtomicBool,
-}
-
-/// Marks the caller done when dropped (also when its share unwinds: the jobs stop
-/// waiting for it).
-struct Done<'a>(&'a Call);
-
-impl Drop for Done<'_> {
-    fn drop(&mut self) {
-        self.0.done.store(true, Ordering::Release);
-    }
-}
-
-/// Counts a job of a call ended when dropped (also when the job unwinds).
-struct Counted<'a>(&'a AtomicUsize);
-
-impl Drop for Counted<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::Release);
-    }
-}
-
-impl Call {
-    /// `work` as a job of this call on a worker, which then waits, spinning, until the
-    /// caller is done (at most [`WARM`]): a worker whose share ended first would
-    /// otherwise find no work and go to sleep, and on a virtual machine the next call's
-    /// wake-up costs its caller tens of microseconds (a fifth of the steps of 1,024 games
-    /// on two threads woke their worker so).
-    fn job(&self, work: impl FnOnce()) {
-        WAITING.fetch_sub(1, Ordering::AcqRel);
-        let _counted = Counted(&self.ended);
-        work();
-        spin_while(|| !self.done.load(Ordering::Acquire));
-    }
-
-    /// The caller's end of the call, its own share done: the workers' spinners queued
-    /// (see [`keep_warm`]) before they are let go, so that each worker goes from its job
-    /// to a spinner; then waits, spinning, for the jobs to end. The caller of a scope is
-    /// not a worker: left to rayon, it would wait for the last job on a lock, asleep, and
-    /// the worker ending it would wake it through the kernel (a random draw of 1,024
-    /// games took 60 to 70 us a call so, against 45 us of the caller's own).
-    fn end(&self, pool: &ThreadPool, workers: usize, done: Done<'_>) {
-        keep_warm(pool, workers);
-        drop(done);
-        spin_while(|| self.ended.load(Ordering::Acquire) < workers);
-    }
-}
-
-/// `f` on every part, the first on the calling thread, the others on `pool`'s workers
-/// (the calling thread then waits for them; a panic in any part resumes here after all
-/// have ended).
-fn on_pool<P, T, F>(pool: &ThreadPool, parts: Vec<P>, f: &F) -> Vec<T>
-where
-    P: Send,
-    T: Send,
-    F: Fn(P) -> T + Sync,
-{
-    EPOCH.fetch_add(1, Ordering::Relaxed);
-    let workers = parts.len() - 1;
-    let mut slots: Vec<Option<T>> = parts.iter().map(|_| None).collect();
-    let mut parts = parts.into_iter();
-    if let (Some(first), Some((head, tail))) = (parts.next(), slots.split_first_mut()) {
-        let call = Call::default();
-        pool.in_place_scope(|s| {
-            WAITING.fetch_add(workers, Ordering::AcqRel);
-            for (part, slot) in parts.zip(tail) {
-                let call = &call;
-                s.spawn(move |_| call.job(|| *slot = Some(f(part))));
-            }
-            let done = Done(&call);
-            *head = Some(f(first));
-            call.end(pool, workers, done);
-        });
-    }
-    slots.into_iter().flatten().collect()
-}
-
-/// `first` on the calling thread while `workers` other threads run `background`: the
-/// pool's workers or, without a pool, threads started for the call (none where the
-/// system refuses them). How a caller does what must stay on its thread (what holds the
-/// GIL: a new Python buffer zeroed) while the others start on a [`Queue`]; `first` must
-/// drain that queue too, as the others may not come. Returns `first`'s result once every
-/// `background` run has ended (a panic in one resumes here then).
+/// `first` on the calling thread while up to `workers` other threads run `background`:
+/// the pool's workers or, without a pool, threads started for the call (none where the
+/// system refuses them). `first` must drain the work that `background` takes (a
+/// [`Queue`]) as the others may not come; it runs at once, without waiting for any
+/// worker. Returns `first`'s result once every `background` run has ended (a panic in
+/// one resumes here then); the caller waits for them asleep, on rayon's latch.
 pub fn beside<R>(workers: usize, background: &(dyn Fn() + Sync), first: impl FnOnce() -> R) -> R {
     if workers == 0 {
         return first();
     }
     match pool(workers) {
-        Some(pool) => {
-            EPOCH.fetch_add(1, Ordering::Relaxed);
-            let call = Call::default();
-            pool.in_place_scope(|s| {
-                WAITING.fetch_add(workers, Ordering::AcqRel);
-                for _ in 0..workers {
-                    s.spawn(|_| call.job(background));
-                }
-                let done = Done(&call);
-                let out = first();
-                call.end(&pool, workers, done);
-                out
-            })
-        }
+        Some(pool) => pool.in_place_scope(|s| {
+            for _ in 0..workers {
+                s.spawn(|_| background());
+            }
+            first()
+        }),
         None => std::thread::scope(|s| {
             for _ in 0..workers {
                 // A thread refused leaves its share to the others and to `first`.
@@ -528,17 +381,6 @@ static DROPS: Mutex<Drops> = Mutex::new(Drops {
     pending: VecDeque::new(),
 });
 
-/// Whether a drop job of this process is queued or running.
-fn dropping() -> bool {
-    let drops = match DROPS.try_lock() {
-        Ok(drops) => drops,
-        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-        // Held: a drop is being queued or taken.
-        Err(std::sync::TryLockError::WouldBlock) => return true,
-    };
-    drops.running && drops.pid == std::process::id()
-}
-
 /// Whether the calling thread is a worker of the pool (not a caller): a part made on a
 /// worker is best freed on one (see [`drop_on_pool`]).
 pub fn on_worker() -> bool {
@@ -555,8 +397,7 @@ const DROP_CHUNK: usize = 32;
 /// worker frees a few
 /// items at a time and, between them, runs any work a call has handed the pool
 /// meanwhile (rayon's `yield_now`): a call never waits for the freeing of the batch
-/// before it. One drop job runs at a time and frees the batches queued, oldest first;
-/// once all is freed, its worker stays warm as after a call.
+/// before it. One drop job runs at a time and frees the batches queued, oldest first.
 pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>, retire: fn(T)) {
     let Some(pool) = pool(1) else {
         parts.into_iter().flatten().for_each(retire);
@@ -590,7 +431,6 @@ pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>, retire: fn(T)) {
         return;
     }
     drops.pending.push_back(chunked);
-    EPOCH.fetch_add(1, Ordering::Relaxed);
     if !drops.running {
         drops.running = true;
         drop(drops);
@@ -618,7 +458,7 @@ fn lock_drops() -> Option<std::sync::MutexGuard<'static, Drops>> {
 }
 
 /// The drop job: frees the batches queued until none is left, a chunk at a time, running
-/// other work of the pool between chunks; then keeps its worker warm.
+/// other work of the pool between chunks.
 fn free_pending() {
     // A drop that panics ends the job (the pool's handler drops the panic): the next
     // batch dropped then starts another, which frees what is left.
@@ -647,46 +487,6 @@ fn free_pending() {
             let _ = rayon::yield_now();
         }
     }
-    spin(EPOCH.load(Ordering::Relaxed));
-}
-
-/// `f` on every part, each on a thread of its own started for the call (the first on the
-/// calling thread), as a binary tree (each started thread starts half of the parts left
-/// to it, so the last starts after about log2(parts) thread starts); the parts of a
-/// thread the system refuses run on the thread that asked for it.
-fn tree<'scope, 'env, P, T, F>(
-    s: &'scope std::thread::Scope<'scope, 'env>,
-    mut parts: Vec<P>,
-    f: &'env F,
-) -> Vec<T>
-where
-    P: Send + 'scope,
-    T: Send + 'scope,
-    F: Fn(P) -> T + Sync,
-{
-    if parts.len() <= 1 {
-        return parts.into_iter().map(f).collect();
-    }
-    // The right half goes to a new thread through a shared cell, so that it comes back
-    // when the system refuses the thread (`Scope::spawn` would panic): it then runs here.
-    let right = Arc::new(Mutex::new(parts.split_off(parts.len().div_ceil(2))));
-    let theirs = Arc::clone(&right);
-    let spawned = std::thread::Builder::new().spawn_scoped(s, move || tree(s, take(&theirs), f));
-    let mut out = tree(s, parts, f);
-    match spawned {
-        Ok(handle) => match handle.join() {
-            Ok(rest) => out.extend(rest),
-            Err(e) => std::panic::resume_unwind(e),
-        },
-        Err(_) => out.extend(tree(s, take(&right), f)),
-    }
-    out
-}
-
-/// The parts in `cell`, leaving it empty (a poisoned lock still holds them: only `take`
-/// ever locks it, and it cannot panic).
-fn take<P>(cell: &Mutex<Vec<P>>) -> Vec<P> {
-    std::mem::take(&mut *cell.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
 /// A vector of `n` copies of `value`, or the error of an allocation that failed (instead
@@ -708,19 +508,21 @@ pub fn try_with_capacity<T>(n: usize) -> Result<Vec<T>, TryReserveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn chunks_cover_the_rows_in_order() {
         for threads in 1..5 {
             let parts = chunks(1000, threads, |a, b| (a..b).collect::<Vec<_>>());
-            assert_eq!(parts.len(), threads);
+            // Four chunks a thread on several threads.
+            assert_eq!(parts.len(), if threads > 1 { 4 * threads } else { 1 });
             let all: Vec<usize> = parts.into_iter().flatten().collect();
             assert_eq!(all, (0..1000).collect::<Vec<_>>());
         }
         assert_eq!(chunks(10, 8, |a, b| (a, b)), vec![(0, 10)]);
         let parts: Vec<usize> = (0..13).collect();
         assert_eq!(
-            each(parts, |i| i * i),
+            each(parts, 4, |i| i * i),
             (0..13).map(|i| i * i).collect::<Vec<_>>()
         );
         assert_eq!(chunks(0, 8, |a, b| (a, b)), vec![(0, 0)]);
@@ -749,6 +551,34 @@ mod tests {
         let at = ends.iter().position(|&e| e == 512).unwrap_or(0);
         assert_eq!((ends[at] - ends[at - 1], ends[at + 1] - ends[at]), (6, 6));
         assert!(ends.len() <= 32, "{}", ends.len());
+    }
+
+    #[test]
+    fn the_caller_takes_the_pieces_of_a_worker_that_has_not_started() {
+        // The worker starts only once the caller has ended its share: the caller does
+        // not wait for it, and takes every piece itself.
+        let queue: Queue<std::thread::ThreadId> = Queue::new(10).unwrap();
+        let work = |_: usize| std::thread::current().id();
+        let caller_done = AtomicBool::new(false);
+        let late = || {
+            let start = Instant::now();
+            while !caller_done.load(Ordering::Acquire) {
+                // A guard against a hang, not a timing.
+                assert!(
+                    start.elapsed() < Duration::from_secs(60),
+                    "the caller waited"
+                );
+                std::thread::yield_now();
+            }
+            queue.drain_back(&work);
+        };
+        let caller = std::thread::current().id();
+        let ran: Vec<Option<std::thread::ThreadId>> = beside(1, &late, || {
+            queue.drain(&work);
+            caller_done.store(true, Ordering::Release);
+            (0..10).map(|i| queue.take(i, &work)).collect()
+        });
+        assert_eq!(ran, vec![Some(caller); 10]);
     }
 
     #[test]

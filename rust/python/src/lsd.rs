@@ -1,5 +1,5 @@
 //! `LsdBatch`: the games of a `pacru.vector` LSD batch held natively, stepped decision by
-//! decision with the encoding of `pacru_lsd::game` (the native seam of `pacru._vector_lsd`).
+//! decision with the encoding of `pacru_lsd::game` (the native seam of `pacru.vector.native`).
 //!
 //! A position crosses the boundary as the parts an `LsdState` holds (`Parts`): the field
 //! as `(cell code, face | seat << 6)` pairs, each seat's supply and captured tiles by kind,
@@ -89,6 +89,9 @@ type Stepped = Result<Vec<Arc<Game>>, (usize, GameError)>;
 /// draw alone costs more than the draw). The observation, a bulk write that allocates
 /// nothing a game, shares out from 64 games a thread as the chevron games' does.
 const ROWS_PER_THREAD: usize = 4096;
+
+/// The thread count of LSD's random draws, chosen by measure (see `pacru_batch::tune`).
+static LSD_DRAWS: pacru_batch::tune::Tuner = pacru_batch::tune::Tuner::new();
 
 /// The threads worth using for `rows` LSD games when `threads` are allowed.
 fn lsd_threads(rows: usize, threads: usize) -> usize {
@@ -260,7 +263,7 @@ impl LsdBatch {
     /// native-endian int64 bytes of one action a game): game `i` takes the
     /// `floor(u * count)`-th (ascending) of its legal actions, or of all `num_actions`
     /// where `shown[i]` is set (a row showing an end or a cut, whose mask is all True) or
-    /// its game is over; `u` is `pacru._vector_random.uniforms`' for the hash base
+    /// its game is over; `u` is `pacru.vector.draws.uniforms`' for the hash base
     /// `base`. `shown` holds a byte per game. Drawn without the GIL on up to `threads`
     /// threads. `ValueError` when `shown` has another length.
     #[pyo3(signature = (base, shown, threads=1))]
@@ -277,6 +280,7 @@ impl LsdBatch {
         let t = lsd_threads(n, threads);
         let games = |a: usize, b: usize| self.games[a..b].iter();
         random_draws(
+            &LSD_DRAWS,
             py,
             base,
             shown,
@@ -326,7 +330,7 @@ impl LsdBatch {
                     rest = tail;
                     start = end;
                 }
-                each(parts, |(first, part): (usize, &mut [u8])| {
+                each(parts, t, |(first, part): (usize, &mut [u8])| {
                     for (j, chunk) in part.chunks_mut(row).enumerate() {
                         let mut out = Bytes { buf: chunk, cell };
                         self.games[first + j].observe(layout, &mut out);

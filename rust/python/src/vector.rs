@@ -1,6 +1,6 @@
 //! `Batch`: the games of a `pacru.vector` batch held natively, stepped decision by decision
 //! with the chevron encoding of `pacru_batch::decision` (the native seam of
-//! `pacru._vector_native`).
+//! `pacru.vector.native`).
 
 use std::collections::TryReserveError;
 
@@ -13,6 +13,7 @@ use pacru_batch::par::{
 };
 use pacru_batch::returns_of;
 use pacru_batch::rng::{mix, pick, uniform};
+use pacru_batch::tune::Tuner;
 use pacru_engine::Position;
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -199,18 +200,30 @@ fn write_mask(mask: &mut [u8], game: &Game, shown: bool) {
 }
 
 /// `f(start, end, out)` on contiguous chunks of `0..rows` and their rows of `out`, on up
-/// to `threads` threads (the first chunk on the calling thread): the chunks' results,
-/// first chunk first.
-fn par_rows<'a, T, F>(rows: usize, threads: usize, p: usize, out: Out<'a>, f: F) -> Vec<T>
+/// to `threads` threads (as many as `tuner` finds pay): the chunks' results, first chunk
+/// first. Four chunks a thread, taken as the threads come (`par::each`): a worker that
+/// does not come leaves the caller small ones.
+fn par_rows<'a, T, F>(
+    tuner: &Tuner,
+    rows: usize,
+    threads: usize,
+    p: usize,
+    out: Out<'a>,
+    f: F,
+) -> Vec<T>
 where
     T: Send,
     F: Fn(usize, usize, Out<'_>) -> T + Sync,
 {
-    let t = threads_for(rows, threads);
-    if t <= 1 {
-        return vec![f(0, rows, out)];
-    }
-    each(split_rows(rows, t, p, out), |(a, b, part)| f(a, b, part))
+    tuner.run(rows, threads_for(rows, threads), |t| {
+        if t <= 1 {
+            return vec![f(0, rows, out)];
+        }
+        let pieces = (4 * t).min(rows);
+        each(split_rows(rows, pieces, p, out), t, |(a, b, part)| {
+            f(a, b, part)
+        })
+    })
 }
 
 /// `out` cut into `pieces` contiguous pieces of its `rows` rows, alike: each piece's
@@ -281,6 +294,7 @@ fn counter_offsets(k: usize, p: usize) -> Option<[usize; 3]> {
 
 /// The counters before a step, and what changes them (see `Batch.advance`).
 struct Before<'a> {
+    actions: &'a [u8],
     restart: &'a [u8],
     renew: bool,
     steps: &'a [u8],
@@ -376,7 +390,9 @@ fn pieces(rows: usize, threads: usize, min_rows: usize) -> usize {
 /// rows' games in order (not looking each row up among the parts of a batch made on
 /// several threads: a binary search over their starts). `ValueError` when `shown` does
 /// not hold a byte a game.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn random_draws<'py, 'g, G: 'g, I: Iterator<Item = &'g G>>(
+    tuner: &Tuner,
     py: Python<'py>,
     base: u64,
     shown: &[u8],
@@ -391,17 +407,19 @@ pub(crate) fn random_draws<'py, 'g, G: 'g, I: Iterator<Item = &'g G>>(
     let first = mix(base);
     PyByteArray::new_with(py, 8 * n, |buf| {
         py.detach(|| {
-            let per = n.div_ceil(pieces(n, threads, DRAWS_PER_PIECE)).max(1);
-            let parts = buf.chunks_mut(8 * per).enumerate().collect();
-            each_shared(parts, threads, |(i, out): (usize, &mut [u8])| {
-                let mut scratch = Vec::new();
-                let (a, b) = (i * per, i * per + out.len() / 8);
-                let cells = out.chunks_exact_mut(8);
-                for ((row, cell), game) in (a..).zip(cells).zip(games(a, b)) {
-                    let action = draw(game, uniform(first, row), shown[row] != 0, &mut scratch);
-                    cell.copy_from_slice(&(action as i64).to_ne_bytes());
-                }
-            });
+            tuner.run(n, threads, |threads| {
+                let per = n.div_ceil(pieces(n, threads, DRAWS_PER_PIECE)).max(1);
+                let parts = buf.chunks_mut(8 * per).enumerate().collect();
+                each_shared(parts, threads, |(i, out): (usize, &mut [u8])| {
+                    let mut scratch = Vec::new();
+                    let (a, b) = (i * per, i * per + out.len() / 8);
+                    let cells = out.chunks_exact_mut(8);
+                    for ((row, cell), game) in (a..).zip(cells).zip(games(a, b)) {
+                        let action = draw(game, uniform(first, row), shown[row] != 0, &mut scratch);
+                        cell.copy_from_slice(&(action as i64).to_ne_bytes());
+                    }
+                });
+            })
         });
         Ok(())
     })
@@ -430,8 +448,8 @@ struct Games {
 }
 
 impl Games {
-    /// The parts of a call that gave each thread one part (`par::each`): the first made
-    /// on the calling thread, the others on workers.
+    /// The parts of a call (`par::chunks`, whose parts any thread may have made): the
+    /// first freed on the calling thread, the others on the pool.
     fn new(parts: Vec<Vec<Game>>) -> Games {
         let made = parts.into_iter().enumerate().map(|(i, part)| (part, i > 0));
         Games::made(made.collect())
@@ -520,6 +538,55 @@ impl Drop for Batch {
     }
 }
 
+/// The rows of a step of `batch` (see `Batch.advance`), written into `out`, on up to
+/// `threads` threads taking pieces of rows as they come: each piece's games, and whether
+/// a worker of the pool made them.
+#[allow(clippy::type_complexity)]
+fn advance_rows(
+    batch: &Batch,
+    threads: usize,
+    out: Out<'_>,
+    before: &Before<'_>,
+) -> Vec<Option<Result<(Vec<Game>, bool), StepError>>> {
+    let n = batch.games.len();
+    let p = usize::from(batch.layout.players);
+    let (layout, restart, actions, renew) =
+        (&batch.layout, before.restart, before.actions, before.renew);
+    let parts = split_at(guided_ends(n, threads, 8).into_iter(), p, out);
+    each_shared(parts, threads, |(a, b, mut out)| {
+        let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
+        for (j, (row, old)) in (a..b).zip(batch.games.range(a, b)).enumerate() {
+            // Each game is copied once, into its place in the new batch, and
+            // stepped there.
+            let mut game = if restart.get(row).is_some_and(|&r| r != 0) {
+                batch.start.clone()
+            } else {
+                let mut bytes = [0u8; 8];
+                bytes.copy_from_slice(&actions[8 * row..8 * row + 8]);
+                let action = i64::from_ne_bytes(bytes);
+                let mut game = old.clone();
+                let a = u16::try_from(action).unwrap_or(u16::MAX);
+                match game.choose_in_place(layout, a) {
+                    Ok(()) => game,
+                    Err(DecisionError::IllegalAction(_)) => {
+                        return Err(StepError::Illegal(row, action))
+                    }
+                    Err(e) => return Err(StepError::Decision(e)),
+                }
+            };
+            if renew && game.is_over() {
+                out.write(j, p, &batch.start, Some(&game));
+                game = batch.start.clone();
+            } else {
+                out.write(j, p, &game, None);
+            }
+            games.push(game);
+        }
+        count(&mut out, a, before);
+        Ok((games, on_worker()))
+    })
+}
+
 impl Batch {
     fn row(&self, row: usize) -> PyResult<&Game> {
         self.games
@@ -567,7 +634,7 @@ impl Batch {
             .detach(|| try_filled(n, first.clone()))
             .map_err(too_big)?;
         let (frame, ()) = new_frame(py, n, p, |out| {
-            par_rows(n, threads, p, out, |a, b, mut out| {
+            par_rows(&CREATE, n, threads, p, out, |a, b, mut out| {
                 for (j, g) in games[a..b].iter().enumerate() {
                     out.write(j, p, g, None);
                 }
@@ -623,48 +690,16 @@ impl Batch {
             ));
         }
         let p = usize::from(self.layout.players);
-        let layout = &self.layout;
-        let t = threads_for(n, threads);
         let before = Before {
+            actions,
             restart,
             renew,
             steps,
             episodes,
         };
-        let (frame, parts) = new_counted_frame(py, n, p, |out| {
-            let parts = split_at(guided_ends(n, t, 8).into_iter(), p, out);
-            each_shared(parts, t, |(a, b, mut out)| {
-                let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
-                for (j, (row, old)) in (a..b).zip(self.games.range(a, b)).enumerate() {
-                    // Each game is copied once, into its place in the new batch, and
-                    // stepped there.
-                    let mut game = if restart.get(row).is_some_and(|&r| r != 0) {
-                        self.start.clone()
-                    } else {
-                        let mut bytes = [0u8; 8];
-                        bytes.copy_from_slice(&actions[8 * row..8 * row + 8]);
-                        let action = i64::from_ne_bytes(bytes);
-                        let mut game = old.clone();
-                        let a = u16::try_from(action).unwrap_or(u16::MAX);
-                        match game.choose_in_place(layout, a) {
-                            Ok(()) => game,
-                            Err(DecisionError::IllegalAction(_)) => {
-                                return Err(StepError::Illegal(row, action))
-                            }
-                            Err(e) => return Err(StepError::Decision(e)),
-                        }
-                    };
-                    if renew && game.is_over() {
-                        out.write(j, p, &self.start, Some(&game));
-                        game = self.start.clone();
-                    } else {
-                        out.write(j, p, &game, None);
-                    }
-                    games.push(game);
-                }
-                count(&mut out, a, &before);
-                Ok((games, on_worker()))
-            })
+        let most = threads_for(n, threads);
+        let (frame, parts) = ADVANCE.run(n, most, |t| {
+            new_counted_frame(py, n, p, |out| advance_rows(self, t, out, &before))
         })?;
         let parts = parts
             .into_iter()
@@ -759,7 +794,7 @@ impl Batch {
             .map_err(StepError::into_py)?;
         let p = usize::from(self.layout.players);
         let (frame, ()) = new_frame(py, k, p, |out| {
-            par_rows(k, threads, p, out, |a, b, mut out| {
+            par_rows(&STEP, k, threads, p, out, |a, b, mut out| {
                 for (j, &row) in rows[a..b].iter().enumerate() {
                     out.write(j, p, &games[row], None);
                 }
@@ -777,7 +812,7 @@ impl Batch {
     /// starts a move of a seat other than `seats[i]` (-1: every seat is a bot's), until
     /// that seat decides, the game ends or `budgets[i]` decisions are taken; the move at
     /// ply `p` of game `i` draws from `SplitMix64::for_game(seed_i, p)`, `seed_i =
-    /// mix(mix(mix(base) ^ i * GAMMA) ^ (episodes[i] + 1) * GAMMA)` (`pacru._vector_random.
+    /// mix(mix(mix(base) ^ i * GAMMA) ^ (episodes[i] + 1) * GAMMA)` (`pacru.vector.draws.
     /// game_seeds`). `seats` holds int32, `episodes` int64 and `budgets` uint32 values, one
     /// a game, as native-endian bytes. Returns the new batch, the frame of every row (as
     /// `Batch.advance`'s) and the decisions taken in each game (uint32 bytes). Played
@@ -813,7 +848,7 @@ impl Batch {
         let p = usize::from(layout.players);
         let first = mix(base);
         let (frame, parts) = new_frame(py, n, p, |out| {
-            par_rows(n, threads, p, out, |a, b, mut out| {
+            par_rows(&BOTS, n, threads, p, out, |a, b, mut out| {
                 let mut games = try_with_capacity(b - a)?;
                 let mut taken: Vec<u32> = try_with_capacity(b - a)?;
                 for (j, i) in (a..b).enumerate() {
@@ -864,7 +899,7 @@ impl Batch {
     /// an end; the action is ignored); with `same_step` a game that ends restarts at once
     /// and the bots play on in the new game, else its end is shown (player -1). The bots
     /// then play every game's moves until the learner's seat decides (`seat`, or, when
-    /// -1, drawn per game and episode as `pacru._vector_play.draw_seats` with `seat_base`
+    /// -1, drawn per game and episode as `pacru.vector.play.draw_seats` with `seat_base`
     /// = `hash_base(seed, 1)`); the move at ply `q` of game `i` draws from
     /// `SplitMix64::for_game(seed_i, q)`, `seed_i` hashed from `bot_base`, `i` and the
     /// episode as in `Batch.play_bots`. `max_steps` cuts a game after that many decisions
@@ -912,7 +947,7 @@ impl Batch {
     /// action a game: game `i` takes the `floor(u * count)`-th (ascending) of its legal
     /// actions, or of all 415 where `shown[i]` is set (a row showing an end, whose mask
     /// is all True) or its game is over; `u = (z >> 11) * 2**-53` for the SplitMix64 hash
-    /// `z = mix(mix(mix(base) ^ i * GAMMA) ^ GAMMA)` (`pacru._vector_play.uniforms`
+    /// `z = mix(mix(mix(base) ^ i * GAMMA) ^ GAMMA)` (`pacru.vector.draws.uniforms`
     /// computes the same with numpy). `shown` holds a byte per game. Drawn without the
     /// GIL on up to `threads` threads. `ValueError` when `shown` has another length.
     #[pyo3(signature = (base, shown, threads=1))]
@@ -926,14 +961,23 @@ impl Batch {
         let n = self.games.len();
         let t = threads_with(n, threads, DRAWS_PER_THREAD);
         let games = |a, b| self.games.range(a, b);
-        random_draws(py, base, shown, n, t, games, |game: &Game, u, shown, _| {
-            let legal = &game.legal;
-            if shown || legal.is_empty() {
-                pick(u, NUM_ACTIONS)
-            } else {
-                legal.nth(pick(u, legal.len())).map_or(0, usize::from)
-            }
-        })
+        random_draws(
+            &DRAWS,
+            py,
+            base,
+            shown,
+            n,
+            t,
+            games,
+            |game: &Game, u, shown, _| {
+                let legal = &game.legal;
+                if shown || legal.is_empty() {
+                    pick(u, NUM_ACTIONS)
+                } else {
+                    legal.nth(pick(u, legal.len())).map_or(0, usize::from)
+                }
+            },
+        )
     }
 
     /// The mask of every game's decision, row after row: 415 bytes a game (bool), 1 at
@@ -958,17 +1002,20 @@ impl Batch {
         let games = &self.games;
         PyByteArray::new_with(py, total, |buf| {
             py.detach(|| {
-                let t = threads_for(n, threads);
-                let per = n.div_ceil(t).max(1);
-                let parts = buf.chunks_mut(NUM_ACTIONS * per).enumerate().collect();
-                each(parts, |(i, rows): (usize, &mut [u8])| {
-                    let first = i * per;
-                    let masks = rows.chunks_exact_mut(NUM_ACTIONS);
-                    for ((mask, game), &s) in masks.zip(games.range(first, n)).zip(&shown[first..])
-                    {
-                        write_mask(mask, game, s != 0);
-                    }
-                });
+                MASK.run(n, threads_for(n, threads), |t| {
+                    // Four pieces a thread, taken as the threads come.
+                    let per = n.div_ceil(if t > 1 { 4 * t } else { 1 }).max(1);
+                    let parts = buf.chunks_mut(NUM_ACTIONS * per).enumerate().collect();
+                    each(parts, t, |(i, rows): (usize, &mut [u8])| {
+                        let first = i * per;
+                        let masks = rows.chunks_exact_mut(NUM_ACTIONS);
+                        for ((mask, game), &s) in
+                            masks.zip(games.range(first, n)).zip(&shown[first..])
+                        {
+                            write_mask(mask, game, s != 0);
+                        }
+                    });
+                })
             });
             Ok(())
         })
@@ -1009,10 +1056,13 @@ impl Batch {
                         }
                     }
                 };
-                let t = threads_for(games.len(), threads);
-                let per = games.len().div_ceil(t).max(1);
-                let parts = buf.chunks_mut(per * row_bytes.max(1)).enumerate();
-                each(parts.collect(), |(i, out)| write(i * per, out));
+                let n = games.len();
+                OBSERVATION.run(n, threads_for(n, threads), |t| {
+                    // Four pieces a thread, taken as the threads come.
+                    let per = n.div_ceil(if t > 1 { 4 * t } else { 1 }).max(1);
+                    let parts = buf.chunks_mut(per * row_bytes.max(1)).enumerate();
+                    each(parts.collect(), t, |(i, out)| write(i * per, out));
+                });
             });
             Ok(())
         })
@@ -1084,6 +1134,15 @@ impl StepError {
         }
     }
 }
+
+// The thread count of each kind of call, chosen by measure (see `pacru_batch::tune`).
+static CREATE: Tuner = Tuner::new();
+static STEP: Tuner = Tuner::new();
+static BOTS: Tuner = Tuner::new();
+static ADVANCE: Tuner = Tuner::new();
+pub(crate) static DRAWS: Tuner = Tuner::new();
+static MASK: Tuner = Tuner::new();
+static OBSERVATION: Tuner = Tuner::new();
 
 /// The fewest games a thread of `Batch.random_actions` draws for: a draw takes about 50
 /// nanoseconds, handing a piece to a worker kept warm by the step before about a

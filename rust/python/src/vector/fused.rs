@@ -15,6 +15,7 @@ use pacru_batch::decision::{Cell, NUM_ACTIONS};
 use pacru_batch::learner::{mix, Row, Seats, Turn, TurnError};
 use pacru_batch::opponent::Bot;
 use pacru_batch::par::{beside, threads_for, try_with_capacity, Queue};
+use pacru_batch::tune::Tuner;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
@@ -22,6 +23,9 @@ use pyo3::types::PyByteArray;
 use super::{
     new_frame_of, observation_cell, offsets, pieces, too_big, word, Batch, Games, Out, ALIGN,
 };
+
+/// The thread count of learner steps, chosen by measure (see `pacru_batch::tune`).
+static LEARNER: Tuner = Tuner::new();
 
 /// The byte offsets of a learner step's arrays for `n` games of `p` players and
 /// observation rows of `row_bytes`: frame end, steps, episodes, rewards, seats,
@@ -227,43 +231,45 @@ pub(super) fn learner_step<'py>(
     };
     let row_bytes = layout.planes() * 81 * cell.size();
     let at = layout_or_err(n, p, row_bytes)?;
-    let t = threads_for(n, o.threads);
-    // Shared out as it comes (`queued`): zeroing the bytearray alone takes a third of a
-    // step on one thread at 256 games (4 MB of float32 observation), and the workers step
-    // games meanwhile. Pieces of 8 rows: a learner step plays several decisions a game.
-    let pieces = pieces(n, t, 8);
-    let bound = |piece: usize| n * piece / pieces;
-    let step_piece = |piece: usize| -> Result<Vec<Row>, Failure> {
-        let (a, b) = (bound(piece), bound(piece + 1));
-        let mut rows = try_with_capacity(b - a)?;
-        for i in a..b {
-            let row = turn
-                .step(
-                    i,
-                    &batch.games[i],
-                    restart.get(i).is_some_and(|&r| r != 0),
-                    i64::from_ne_bytes(word(actions, i)),
-                    i32::from_ne_bytes(word(steps, i)),
-                    i64::from_ne_bytes(word(episodes, i)),
-                )
-                .map_err(|e| Failure::Game(i, e))?;
-            rows.push(row);
-        }
-        Ok(rows)
-    };
-    let (buffer, games) = queued(py, t, pieces, at[6], &step_piece, |buf, take| {
-        let mut games = try_with_capacity(n)?;
-        let mut rest = Rows::of(buf, n, p, at);
-        for piece in 0..pieces {
-            let rows = take(piece).ok_or(Failure::Lost)??;
-            let (mut part, tail) = rest.split(rows.len(), p, row_bytes);
-            rest = tail;
-            for (j, row) in rows.into_iter().enumerate() {
-                part.write(j, p, &row, &turn, cell, row_bytes);
-                games.push(row.game);
+    let (buffer, games, t) = LEARNER.run(n, threads_for(n, o.threads), |t| {
+        // Shared out as it comes (`queued`): zeroing the bytearray alone takes a third of a
+        // step on one thread at 256 games (4 MB of float32 observation), and the workers step
+        // games meanwhile. Pieces of 8 rows: a learner step plays several decisions a game.
+        let pieces = pieces(n, t, 8);
+        let bound = |piece: usize| n * piece / pieces;
+        let step_piece = |piece: usize| -> Result<Vec<Row>, Failure> {
+            let (a, b) = (bound(piece), bound(piece + 1));
+            let mut rows = try_with_capacity(b - a)?;
+            for i in a..b {
+                let row = turn
+                    .step(
+                        i,
+                        &batch.games[i],
+                        restart.get(i).is_some_and(|&r| r != 0),
+                        i64::from_ne_bytes(word(actions, i)),
+                        i32::from_ne_bytes(word(steps, i)),
+                        i64::from_ne_bytes(word(episodes, i)),
+                    )
+                    .map_err(|e| Failure::Game(i, e))?;
+                rows.push(row);
             }
-        }
-        Ok(games)
+            Ok(rows)
+        };
+        let (buffer, games) = queued(py, t, pieces, at[6], &step_piece, |buf, take| {
+            let mut games = try_with_capacity(n)?;
+            let mut rest = Rows::of(buf, n, p, at);
+            for piece in 0..pieces {
+                let rows = take(piece).ok_or(Failure::Lost)??;
+                let (mut part, tail) = rest.split(rows.len(), p, row_bytes);
+                rest = tail;
+                for (j, row) in rows.into_iter().enumerate() {
+                    part.write(j, p, &row, &turn, cell, row_bytes);
+                    games.push(row.game);
+                }
+            }
+            Ok(games)
+        })?;
+        Ok::<_, PyErr>((buffer, games, t))
     })?;
     let games = games
         // Stepped by whichever thread came: freed on the pool on two threads or more.
