@@ -230,3 +230,17 @@ def test_a_doctored_pickle_is_a_value_error() -> None:
     for changes, message in cases:
         with pytest.raises(ValueError, match=message):
             _doctored(state, **changes)
+
+
+def test_an_lsd_row_length_past_32_bits_plays_as_any_row_longer_than_the_tiles() -> None:
+    """``row_length`` may be any int from 2 up: past 2**32 the native batch is given one more
+    than the tiles in play (no longer row can be made), not an OverflowError."""
+    states = []
+    for row_length in (2**33, 10**6):
+        env = VectorEnv("lsd", 2, num_envs=8, row_length=row_length)
+        state = env.init(3)
+        for step in range(30):
+            state = env.step(state, env.random_actions(state, step))
+        states.append([env.position(state, i).to_position() for i in range(8)])
+    far, near = states
+    assert [p.replace("row=8589934592", "row=1000000") for p in far] == near

@@ -29,6 +29,7 @@ from pacru.chevron.state import ChevronState
 from pacru.encoding.chevron import ChevronEncoding
 from pacru.encoding.lsd import LsdEncoding
 from pacru.lsd.moves import _move
+from pacru.lsd.native import rules_args
 from pacru.lsd.state import LsdState
 from pacru.vector.batch import BatchLoop, ceil8
 from pacru.vector.draws import hash_base
@@ -274,16 +275,9 @@ class LsdLoop(BatchLoop[_native.LsdBatch, Parts]):
         return lsd_parts(state)
 
     def _create(self, n: int) -> tuple[_native.LsdBatch, bytearray]:
-        rules = self._start.rules
-        return _native.LsdBatch.create(
-            [list(k) for k in rules.kinds],
-            [list(c) for c in rules.initial],
-            rules.allow_rotation,
-            rules.strict_dot_matching,
-            rules.row_length,
-            lsd_parts(self._start),
-            n,
-        )
+        # The rules as the LSD states' native positions take them (a row length past the
+        # tiles in play given as one more than them: no longer row can be made).
+        return _native.LsdBatch.create(*rules_args(self._start.rules), lsd_parts(self._start), n)
 
     def position(self, games: Games, row: int) -> GameState[Any]:
         """The position of game ``row`` (the final one once it has ended)."""
