@@ -277,6 +277,8 @@ def test_the_docs_show_pacru_sessions() -> None:
     """The sessions the next test runs, and the measurements it leaves out (the ladders)."""
     assert [command for _, _, command, _ in RUN] == [
         "pacru match shacru --bot greedy --bot random --games 4 --seed 1",
+        "pacru match lilacru --bot greedy --bot random --games 8 --seed 1 --sprt=0,400 "
+        "--elo-model logistic --alpha 0.2 --beta 0.2 --no-progress",
         "pacru play shacru --players 2 --seed 1",
         "pacru play pacru --players 3 --seed 3 --quiet",
         "pacru replay bad.pgn",
