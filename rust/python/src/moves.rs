@@ -62,6 +62,33 @@ fn pacru_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<
     py.import(module)?.getattr(name)
 }
 
+/// A bound of `Moves.index` as `list.index` reads it, clamped to `0..=len` as
+/// `slice.indices` clamps it: an integer (`operator.index`; one past the machine's counts
+/// by its sign), never `None` or another value.
+fn index_bound(bound: &Bound<'_, PyAny>, len: i64) -> PyResult<i64> {
+    let refused =
+        || PyTypeError::new_err("slice indices must be integers or have an __index__ method");
+    if bound.is_none() {
+        return Err(refused());
+    }
+    let i: i64 = match bound.extract() {
+        Ok(i) => i,
+        Err(e) if e.is_instance_of::<PyOverflowError>(bound.py()) => {
+            if bound.lt(0)? {
+                i64::MIN
+            } else {
+                i64::MAX
+            }
+        }
+        Err(_) => return Err(refused()),
+    };
+    Ok(if i < 0 {
+        i.saturating_add(len).max(0)
+    } else {
+        i.min(len)
+    })
+}
+
 impl Moves {
     /// The legal moves of `pos` under `rules`, whose moves come from `table`.
     pub(crate) fn of(
@@ -285,20 +312,38 @@ impl Moves {
     }
 
     /// The index of `value` in the list (within `start..stop`); `ValueError` if absent:
-    /// `list.index`, as the Python engine's list has it (`pacru.LegalMoves.index`, called
-    /// with this list: the same bounds, errors and messages).
+    /// `list.index`, as the Python engine's list has it (`pacru.LegalMoves.index`): the
+    /// same bounds, errors and messages, worked out here. A move is in a list once, so
+    /// its one index is the answer when it lies within the bounds; a text is no item.
     #[pyo3(signature = (value, /, *bounds))]
-    fn index<'py>(
-        slf: &Bound<'py, Self>,
-        value: &Bound<'py, PyAny>,
-        bounds: &Bound<'py, PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let mut args = vec![slf.clone().into_any(), value.clone()];
-        args.extend(bounds.iter());
-        pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
-            .getattr(intern!(py, "index"))?
-            .call1(PyTuple::new(py, args)?)
+    fn index(&self, value: &Bound<'_, PyAny>, bounds: &Bound<'_, PyTuple>) -> PyResult<u64> {
+        if bounds.len() > 2 {
+            return Err(PyTypeError::new_err(format!(
+                "index expected at most 3 arguments, got {}",
+                bounds.len() + 1
+            )));
+        }
+        let len = i64::try_from(self.list.len()).unwrap_or(i64::MAX);
+        let start = match bounds.get_item(0) {
+            Ok(bound) => index_bound(&bound, len)?,
+            Err(_) => 0,
+        };
+        let stop = match bounds.get_item(1) {
+            Ok(bound) => index_bound(&bound, len)?,
+            Err(_) => len,
+        };
+        let found = if value.is_instance_of::<PyString>() {
+            None
+        } else {
+            self.index_of(value)?
+        };
+        match found {
+            Some(i) if i64::try_from(i).is_ok_and(|i| start <= i && i < stop) => Ok(i),
+            _ => Err(PyValueError::new_err(format!(
+                "{} is not in list",
+                value.repr()?
+            ))),
+        }
     }
 
     /// How often `value` is in the list: `collections.abc.Sequence.count`, as the Python
