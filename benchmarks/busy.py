@@ -55,6 +55,26 @@ def alternate(
     return rates
 
 
+def default_against_one(
+    windows: Callable[[int | None], Callable[[float], tuple[float, ...]]],
+    busy_procs: int | None,
+    rounds: int,
+    seconds: float,
+) -> tuple[int, dict[str, list[float]]]:
+    """``--busy``: rounds of one thread then the default (``windows(num_threads)`` makes a
+    way's window, whose first value is its rate), each warmed first, beside the busy
+    processes; how many there were, and each way's rates."""
+    one, default = windows(1), windows(None)
+    ways: dict[str, Callable[[float], float]] = {
+        "num_threads=1": lambda s: one(s)[0],
+        "default": lambda s: default(s)[0],
+    }
+    for window in ways.values():  # warm: the pool started, the caches filled
+        window(0.2)
+    with busy_cores(busy_procs) as n:
+        return n, alternate(ways, rounds, seconds)
+
+
 def report(what: str, rates: dict[str, list[float]], unit: str) -> None:
     """Print each way's rates against the first way's, round by round, and the medians."""
     names = list(rates)

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from busy import alternate, busy_cores, report
+from busy import default_against_one, report
 
 from pacru.gymnasium_vector import PacruVectorEnv
 
@@ -96,15 +96,10 @@ def learner_windows(
 def busy(args: argparse.Namespace, opponent: str) -> None:
     """``--busy``: rounds of one thread then the default, beside the busy processes."""
     sizes = (args.game, args.players, args.num_envs, opponent)
-    one, default = learner_windows(*sizes, 1), learner_windows(*sizes, None)
-    ways: dict[str, Callable[[float], float]] = {
-        "num_threads=1": lambda s: one(s)[0],
-        "default": lambda s: default(s)[0],
-    }
-    for window in ways.values():  # warm: the pool started, the caches filled
-        window(0.2)
-    with busy_cores(args.busy_procs) as n:
-        rates = alternate(ways, args.windows, args.seconds)
+    n, rates = default_against_one(
+        lambda threads: learner_windows(*sizes, threads), args.busy_procs, args.windows,
+        args.seconds,
+    )
     what = f"PacruVectorEnv {args.game}-{args.players}p, {args.num_envs} envs v {opponent}"
     what += f", {n} busy processes"
     report(what, rates, "learner steps/s")

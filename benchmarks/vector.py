@@ -71,7 +71,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads OpenBLA
 
 import numpy as np
 import numpy.typing as npt
-from busy import alternate, busy_cores, report
+from busy import default_against_one, report
 
 from pacru.vector import VectorEnv
 
@@ -232,15 +232,10 @@ def pgx_rates(num_envs: int, seconds: float, windows: int) -> tuple[float, float
 def busy(args: argparse.Namespace, reads: tuple[str, ...]) -> None:
     """``--busy``: rounds of one thread then the default, beside the busy processes."""
     sizes = (args.game, args.players, args.num_envs, reads)
-    one, default = pacru_windows(*sizes, 1), pacru_windows(*sizes, None)
-    ways: dict[str, Callable[[float], float]] = {
-        "num_threads=1": lambda s: one(s)[0],
-        "default": lambda s: default(s)[0],
-    }
-    for window in ways.values():  # warm: the pool started, the caches filled
-        window(0.2)
-    with busy_cores(args.busy_procs) as n:
-        rates = alternate(ways, args.windows, args.seconds)
+    n, rates = default_against_one(
+        lambda threads: pacru_windows(*sizes, threads), args.busy_procs, args.windows,
+        args.seconds,
+    )
     what = (
         f"pacru.vector {args.game} players={args.players} num_envs={args.num_envs}, "
         f"{n} busy processes"
