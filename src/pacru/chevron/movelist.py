@@ -47,7 +47,7 @@ from itertools import combinations, pairwise
 from math import comb
 from operator import index as _index
 from operator import itemgetter
-from typing import Final, NoReturn, Self, SupportsIndex, overload
+from typing import TYPE_CHECKING, Final, NoReturn, Self, SupportsIndex, overload
 
 from attrs.exceptions import FrozenInstanceError
 
@@ -524,6 +524,14 @@ class LegalMoves(Sequence[Move]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    if not TYPE_CHECKING:  # for type checkers, as for any class, an unknown name is an error
+
+        def __setattr__(self, name: str, value: object) -> NoReturn:
+            raise FrozenInstanceError()
+
+        def __delattr__(self, name: str) -> NoReturn:
+            raise FrozenInstanceError()
+
     # An immutable value: a copy is the list itself. It does not pickle (it holds the
     # engine's working, not a position): pickle the state, whose legal_moves() makes it.
     def __copy__(self) -> Self:
@@ -559,14 +567,6 @@ def _slice_bound(value: SupportsIndex) -> int:
     except TypeError:
         raise TypeError("slice indices must be integers or have an __index__ method") from None
 
-
-def _read_only(*args: object) -> NoReturn:
-    raise FrozenInstanceError()
-
-
-# Every assignment is refused, also on subclasses (pacru.chevron.native.NativeLegalMoves).
-setattr(LegalMoves, "__setattr__", _read_only)  # noqa: B010
-setattr(LegalMoves, "__delattr__", _read_only)  # noqa: B010
 
 # The setter of the slot LegalMoves._impl, looked up once: it goes around the frozen
 # __setattr__ (LegalMoves.__init__, new_legal_moves).

@@ -32,6 +32,11 @@ __all__ = ["ENCODING_VERSION", "Decision", "Encoding", "make_decision", "registe
 ENCODING_VERSION: Final = 1
 
 
+def _item(index: int, doc: str) -> Any:
+    """A read-only property of a tuple's ``index``-th item, documented by ``doc``."""
+    return property(itemgetter(index), doc=doc)
+
+
 class Decision(tuple[Any, ...], metaclass=abc.ABCMeta):
     """One decision of the player to move: which action to take next.
 
@@ -57,50 +62,35 @@ class Decision(tuple[Any, ...], metaclass=abc.ABCMeta):
     __ne__ = object.__ne__
     __hash__ = object.__hash__
 
-    @property
-    def encoding(self) -> Encoding:
-        """The :class:`Encoding` this decision belongs to."""
-        return self[0]  # type: ignore[no-any-return]
-
-    @property
-    def state(self) -> GameState[Any]:
-        """The position the move is chosen in (unchanged until the move is applied)."""
-        return self[1]  # type: ignore[no-any-return]
-
-    @property
-    def player(self) -> int:
-        """The seat index (in ``state.players``) of the player deciding."""
-        return self[2]  # type: ignore[no-any-return]
-
-    @property
-    def prefix(self) -> tuple[int, ...]:
+    # Bots read these several times per ply: properties over a C getter (the tuple's item)
+    # cost no Python frame.
+    encoding: Encoding = _item(0, "The :class:`Encoding` this decision belongs to.")
+    state: GameState[Any] = _item(
+        1, "The position the move is chosen in (unchanged until the move is applied)."
+    )
+    player: int = _item(2, "The seat index (in ``state.players``) of the player deciding.")
+    prefix: tuple[int, ...] = _item(
+        3,
         """The actions chosen so far for this move, oldest first.
 
         Decisions with a single legal action are taken automatically (except
         the first of a move) and do not appear here; once :attr:`done` it
         equals ``encoding.actions(state, move)``.
-        """
-        return self[3]  # type: ignore[no-any-return]
-
-    @property
-    def legal_actions(self) -> tuple[int, ...]:
-        """The legal actions of this decision, ascending; empty once done."""
-        return self[4]  # type: ignore[no-any-return]
-
-    @property
-    def kind(self) -> str:
+        """,
+    )
+    legal_actions: tuple[int, ...] = _item(
+        4, "The legal actions of this decision, ascending; empty once done."
+    )
+    kind: str = _item(
+        5,
         """What is decided.
 
         ``"origin"``, ``"target"``, ``"twist"``, ``"benefit"``, ``"meeting"``,
         ``"relinquish"`` (chevron games), ``"cell"``, ``"tile"`` (LSD), or
         ``"done"`` once the move is complete.
-        """
-        return self[5]  # type: ignore[no-any-return]
-
-    @property
-    def move(self) -> Any:
-        """The complete move once :attr:`done`, else ``None``."""
-        return self[6]
+        """,
+    )
+    move: Any = _item(6, "The complete move once :attr:`done`, else ``None``.")
 
     @property
     def _cursor(self) -> Any:
@@ -136,14 +126,6 @@ class Decision(tuple[Any, ...], metaclass=abc.ABCMeta):
             f"<Decision {self.kind} player={self.player} prefix={list(self.prefix)} "
             f"legal={len(self.legal_actions)} move={self.move}>"
         )
-
-
-# Bots read these several times per ply: as properties over a C getter (the tuple item) they
-# cost no Python frame. The typed definitions above stay for type checkers and the docs.
-for _index, _name in enumerate(
-    ("encoding", "state", "player", "prefix", "legal_actions", "kind", "move")
-):
-    setattr(Decision, _name, property(itemgetter(_index), doc=getattr(Decision, _name).__doc__))
 
 _new_tuple = tuple.__new__
 
