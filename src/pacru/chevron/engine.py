@@ -141,12 +141,12 @@ python_apply: Final[Callable[[ChevronState, Move], ChevronState]] = resolve
 #: budgets and a seed give ``(move fields, value, depth, nodes)``, or None for a player
 #: without a move.
 SearchMove: TypeAlias = Callable[
-    [tuple[Any, ...], list[float], "int | None", "float | None", "int | None", int],
-    "tuple[tuple[Any, ...], int, int, int] | None",
+    [tuple[Any, ...], list[float], int | None, float | None, int | None, int],
+    tuple[tuple[Any, ...], int, int, int] | None,
 ]
 #: What :meth:`Engine.random_rollouts` gives: the returns (float32), the plies (int32) and,
 #: when recorded, the index of every move played (uint64), as the bytes of C arrays.
-RawRollouts: TypeAlias = "tuple[bytes, bytes, bytes | None]"
+RawRollouts: TypeAlias = tuple[bytes, bytes, bytes | None]
 
 
 class Engine(Protocol):
@@ -213,9 +213,9 @@ class Engine(Protocol):
     ) -> RawRollouts | None:
         """``n`` uniform random games from ``state`` played in the engine, or None.
 
-        ``seed`` is taken as below 2**64, ``cap`` the plies a game may play (None: no
-        limit), ``families`` draws a move family first, ``record`` keeps each move's
-        index, ``threads`` is the number of threads.
+        ``seed`` is in ``0 .. 2**64 - 1`` (the caller reduces it), ``cap`` the plies a
+        game may play (None: no limit), ``families`` draws a move family first,
+        ``record`` keeps each move's index, ``threads`` is the number of threads.
 
         Raises:
             InvalidPositionError: values of ``state`` the engine refuses.
