@@ -16,15 +16,22 @@
 #![forbid(unsafe_code)]
 
 pub mod decision;
+pub mod frame;
+pub mod fused;
+mod games;
+pub mod host;
 pub mod learner;
 pub mod opponent;
 pub mod par;
 pub mod rng;
 mod rollout;
 pub mod tune;
+pub mod vector;
 
+pub use host::{Error, Host, Plain};
 pub use rng::SplitMix64;
 pub use rollout::{
     family_count, family_range, family_ranges, playout, random_rollouts, returns_of, sample_index,
     Rollouts, Sampling,
 };
+pub use vector::Batch;

@@ -18,7 +18,10 @@ use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::vector::{frame_offsets, observation_cell, random_draws};
+use pacru_batch::frame::frame_offsets;
+use pacru_batch::vector::random_draws;
+
+use crate::vector::{observation_cell, Gil};
 
 /// The parts of a position (see the module docs).
 pub(crate) type Parts = (
@@ -281,7 +284,7 @@ impl LsdBatch {
         let games = |a: usize, b: usize| self.games[a..b].iter();
         random_draws(
             &LSD_DRAWS,
-            py,
+            &Gil(py),
             base,
             shown,
             n,
