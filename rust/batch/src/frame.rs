@@ -311,3 +311,87 @@ pub fn pieces(rows: usize, threads: usize, min_rows: usize) -> usize {
         (rows / min_rows.max(1)).clamp(threads, 16 * threads)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrays_start_at_multiples_of_eight() {
+        // 3 rows of 2 players: a mask of 1,245 bytes, then player, rewards and the flags.
+        assert_eq!(offsets(3, 2), Some([0, 1248, 1264, 1288, 1291, 1294]));
+        assert_eq!(bare_offsets(3, 2), Some([0, 0, 16, 40, 43, 46]));
+        assert_eq!(counter_offsets(3, 2), Some([48, 64, 88]));
+        assert_eq!(frame_offsets(0, 7, 4), Some([0; 6]));
+        assert_eq!(offsets(usize::MAX / 8, 2), None);
+        assert_eq!(counter_offsets(usize::MAX / 16, 4), None);
+    }
+
+    #[test]
+    fn a_split_frame_keeps_each_rows_arrays() {
+        let at = offsets(3, 2).unwrap();
+        let mut buf = vec![0u8; at[5]];
+        let parts = split_rows(3, 2, 2, Out::of(&mut buf, 3, 2));
+        let bounds: Vec<_> = parts.iter().map(|&(a, b, _)| (a, b)).collect();
+        assert_eq!(bounds, vec![(0, 1), (1, 3)]);
+        let lens: Vec<_> = parts
+            .iter()
+            .map(|(_, _, o)| {
+                (
+                    o.mask.len(),
+                    o.player.len(),
+                    o.rewards.len(),
+                    o.truncated.len(),
+                )
+            })
+            .collect();
+        assert_eq!(lens, vec![(415, 4, 8, 1), (830, 8, 16, 2)]);
+    }
+
+    #[test]
+    fn counters_restart_renew_and_wrap() {
+        let at = bare_offsets(3, 2).unwrap();
+        let ends = counter_offsets(3, 2).unwrap();
+        let mut buf = vec![0u8; ends[2]];
+        let steps: Vec<u8> = [i32::MAX, 4, 9]
+            .iter()
+            .flat_map(|s| s.to_ne_bytes())
+            .collect();
+        let episodes: Vec<u8> = [1i64, 2, i64::MAX]
+            .iter()
+            .flat_map(|e| e.to_ne_bytes())
+            .collect();
+        let before = Before {
+            actions: &[],
+            restart: &[0, 1, 0],
+            renew: true,
+            steps: &steps,
+            episodes: &episodes,
+        };
+        let (frame, counters) = buf.split_at_mut(ends[0]);
+        let (s, e) = counters.split_at_mut(ends[1] - ends[0]);
+        let mut out = Out::at(frame, at).counting(s, e);
+        out.truncated[2] = 1;
+        count(&mut out, 0, &before);
+        let steps: Vec<i32> = (0..3)
+            .map(|i| i32::from_ne_bytes(word(&buf[ends[0]..], i)))
+            .collect();
+        let episodes: Vec<i64> = (0..3)
+            .map(|i| i64::from_ne_bytes(word(&buf[ends[1]..], i)))
+            .collect();
+        assert_eq!(steps, vec![i32::MIN, 0, 0]);
+        assert_eq!(episodes, vec![1, 3, i64::MIN]);
+    }
+
+    #[test]
+    fn dtypes_and_pieces() {
+        assert_eq!(cell_of("uint8").unwrap(), Cell::U8);
+        assert_eq!(
+            cell_of("int8").unwrap_err().to_string(),
+            "no observation dtype \"int8\": 'float32', 'uint8' or 'bool'"
+        );
+        assert_eq!(pieces(1000, 1, 8), 1);
+        assert_eq!(pieces(1000, 2, 8), 32);
+        assert_eq!(pieces(10, 4, 8), 4);
+    }
+}
