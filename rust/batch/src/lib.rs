@@ -21,6 +21,7 @@ pub mod fused;
 mod games;
 pub mod host;
 pub mod learner;
+pub mod lsd;
 pub mod opponent;
 pub mod par;
 pub mod rng;

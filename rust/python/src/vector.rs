@@ -3,8 +3,8 @@
 //! batch, and hand its frames back as bytearrays numpy reads in place (laid out by
 //! [`pacru_batch::frame`]) and its errors back as exceptions.
 
-use pacru_batch::decision::{Cell, Layout};
-use pacru_batch::frame::{cell_of, Before};
+use pacru_batch::decision::Layout;
+use pacru_batch::frame::Before;
 use pacru_batch::fused::Options;
 use pacru_batch::{Error, Host};
 use pyo3::exceptions::{PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
@@ -63,12 +63,6 @@ pub(crate) fn batch_error(e: Error) -> PyErr {
             PyValueError::new_err(e.to_string())
         }
     }
-}
-
-/// The observation's cell of a dtype name: "float32", "uint8" or "bool" (`ValueError`
-/// for another).
-pub(crate) fn observation_cell(dtype: &str) -> PyResult<Cell> {
-    cell_of(dtype).map_err(batch_error)
 }
 
 /// The games of a batch: an immutable value; `step` returns a new one.
