@@ -1,5 +1,8 @@
 //! Batched play of the chevron games on [`pacru_engine`]: many seeded uniform random games
-//! from one position, played inside the engine ([`random_rollouts`]).
+//! from one position, played inside the engine ([`random_rollouts`]); and the batches of
+//! `pacru.vector` ([`Batch`], [`lsd::LsdBatch`] for LSD on [`pacru_lsd`]): their steps,
+//! the frames they write ([`frame`]) and the learner step against a bot ([`fused`]), for a
+//! [`Host`] that hands out buffers (`pacru._native`: bytearrays, the GIL released).
 //!
 //! Randomness is [`SplitMix64`] (Steele, Lea and Flood's generator, as in Java's
 //! `SplittableRandom`): game `i` of a batch draws from its own stream, seeded by the
