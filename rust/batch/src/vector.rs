@@ -45,9 +45,11 @@ const DRAWS_PER_PIECE: usize = 128;
 /// to copy (what the decisions of a move share is behind `Arc`s), so a new batch copies
 /// the games it does not step.
 pub struct Batch {
+    /// First, so that its parts are freed before the start (as they were when the binding
+    /// held them): fields drop in declaration order.
+    pub(crate) games: Games,
     pub(crate) layout: Layout,
     pub(crate) start: Game,
-    pub(crate) games: Games,
 }
 
 /// The built-in bot named `name`: "random" or "greedy" (an argument error for another).
