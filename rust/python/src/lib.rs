@@ -106,8 +106,8 @@ fn move_key(m: &engine::Move) -> u64 {
         | field(m.meeting) << 21
         | u64::from(m.capture) << 28
         | u64::from(m.connection) << 29
-        | ((i64::from(m.twist) + 1) as u64 & 3) << 30
-        | ((i64::from(m.turn) + 2) as u64 & 7) << 32
+        | ((i64::from(m.twist) + 1).cast_unsigned() & 3) << 30
+        | ((i64::from(m.turn) + 2).cast_unsigned() & 7) << 32
 }
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most

@@ -213,7 +213,7 @@ impl Moves {
         let mut codes = Vec::new();
         let mut rest = fields;
         while rest != 0 {
-            let f = rest.trailing_zeros() as u8;
+            let f = engine::geometry::lowest_field(rest);
             rest &= rest - 1;
             if let Some(facing) = pos.chevrons.get(seat).and_then(|c| c.facing_at(f)) {
                 codes.push(u16::from(f) * 8 + u16::from(facing));

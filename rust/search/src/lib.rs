@@ -367,7 +367,10 @@ impl Searcher<'_> {
     /// The evaluation for the root seat with its seeded noise, in thousandths of a logit.
     fn leaf(&self, pos: &Position) -> i32 {
         let value = evaluate(self.rules, pos, self.root, &self.settings.weights);
-        let scaled = (value * 1000.0).clamp(-(EVAL_CAP as f32), EVAL_CAP as f32) as i32;
+        let cap = f64::from(EVAL_CAP);
+        // Clamped to the cap first: the truncation toward zero fits an `i32`.
+        #[allow(clippy::cast_possible_truncation)]
+        let scaled = f64::from(value * 1000.0).clamp(-cap, cap) as i32;
         let span = u64::from(2 * NOISE.unsigned_abs() + 1);
         let draw = pacru_engine::rng::splitmix(zobrist(pos) ^ self.settings.seed) % span;
         let noise = i32::try_from(draw).unwrap_or(0);
