@@ -6,8 +6,10 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use pacru_engine::geometry::{bits, code_field, lowest_field, nth_field};
-use pacru_engine::{legal_moves, legal_moves_into, Move, MoveList, Position, Rules, Termination};
+use pacru_engine::geometry::{bits, code_field, nth_field};
+use pacru_engine::{
+    legal_moves, legal_moves_into, Field, Move, MoveList, Position, Rules, Termination,
+};
 
 use crate::rollout::{shape, Shape};
 
@@ -109,7 +111,7 @@ impl Layout {
 struct Opt {
     twist: i8,
     conn: bool,
-    marker: Option<u8>,
+    marker: Option<Field>,
     meet: u128,
 }
 
@@ -294,7 +296,7 @@ pub struct Game {
     shape: Shape,
     stage: u8,
     /// The chosen chevron's field (None before it is chosen).
-    origin: Option<u8>,
+    origin: Option<Field>,
     fam: Option<Fam>,
     /// The options of the step family entered, and the candidates still open among them
     /// (a bit per option: a Pacru step has at most a connection, nine crossing fields and
@@ -305,7 +307,7 @@ pub struct Game {
     twist: Option<i8>,
     benefit: Option<u16>,
     /// The meeting field of a finished step (None: none, or not chosen yet).
-    meeting: Option<u8>,
+    meeting: Option<Field>,
     /// Positions, among the free fields, of the fields given up so far.
     chosen: Inline<u8, 4>,
     /// The legal actions of the decision (empty once the game is over or the move done).
@@ -475,7 +477,7 @@ impl Game {
                 target, capture, ..
             } => Move {
                 origin,
-                target: Some(target),
+                target: Field::new(target),
                 capture,
                 twist: self.twist.unwrap_or(0),
                 connection: self.benefit == Some(BENEFIT_CONNECTION),
@@ -558,7 +560,7 @@ impl Game {
                 if action == PASS {
                     return Ok(g.finish(0));
                 }
-                let origin = u8::try_from(action - ORIGIN);
+                let origin = Field::try_from(action - ORIGIN);
                 g.origin = Some(origin.map_err(|_| DecisionError::NoFamily)?);
                 g.target_stage()
             }
@@ -595,7 +597,7 @@ impl Game {
             }
             _ => {
                 // S_MEETING
-                let meeting = u8::try_from(action - MEETING);
+                let meeting = Field::try_from(action - MEETING);
                 g.finish_step(Some(meeting.map_err(|_| DecisionError::NoFamily)?))
             }
         }
@@ -630,7 +632,7 @@ impl Game {
             return; // no family before the origin is chosen
         };
         let (pos, list, shape) = (self.list.position(), &*self.list, self.shape);
-        for step in list.steps_from(origin) {
+        for step in list.steps_from(origin.get()) {
             if let (Some((_, target, capture)), Some((start, _))) =
                 (list.step_fields(step), list.step_range(step))
             {
@@ -648,7 +650,7 @@ impl Game {
         if shape.turns > 0 {
             let seat = usize::from(pos.to_move);
             let own = pos.chevrons[seat].fields();
-            let k = u64::from((own & ((1u128 << origin) - 1)).count_ones());
+            let k = u64::from((own & (origin.bit() - 1)).count_ones());
             // The turns (by their index in `TURNS`) and the fields each gives up {R14}.
             const ALL: [(u8, usize); 4] = [(0, 4), (1, 2), (2, 2), (3, 4)];
             const QUARTER: [(u8, usize); 2] = [(1, 2), (2, 2)];
@@ -758,11 +760,11 @@ impl Game {
             let acts = bits(meet).map(|f| MEETING + u16::from(f)).collect();
             return self.ask(S_MEETING, acts);
         }
-        let meeting = (meet != 0).then(|| lowest_field(meet));
+        let meeting = Field::lowest(meet);
         self.finish_step(meeting)
     }
 
-    fn finish_step(&mut self, meeting: Option<u8>) -> Result<Option<u64>, DecisionError> {
+    fn finish_step(&mut self, meeting: Option<Field>) -> Result<Option<u64>, DecisionError> {
         let Some(Fam::Step { start, .. }) = self.fam else {
             return Err(DecisionError::NoFamily); // a meeting is chosen in a step
         };
@@ -778,7 +780,7 @@ impl Game {
             .sum();
         let meet = option.meet;
         if let (Some(m), true) = (meeting, meet != 0) {
-            index += u64::from((meet & ((1u128 << m) - 1)).count_ones());
+            index += u64::from((meet & (m.bit() - 1)).count_ones());
         }
         self.meeting = meeting;
         Ok(self.finish(start + index))
@@ -815,9 +817,9 @@ impl Game {
     }
 
     /// The marker field of the benefit chosen, if it is a marker's.
-    fn marker(&self) -> Option<u8> {
+    fn marker(&self) -> Option<Field> {
         let field = self.benefit?.checked_sub(MARKER)?;
-        u8::try_from(field).ok()
+        Field::try_from(field).ok()
     }
 
     /// The move of index `at` is chosen: the finished decision.
@@ -875,7 +877,7 @@ impl Game {
         }
         let d0 = 9 * p;
         if let Some(origin) = self.origin {
-            set(d0, origin);
+            set(d0, origin.get());
         }
         // The planes set to 1 everywhere: at most twist, benefit or turn, stage, game,
         // player to move, and one per eliminated seat and for the trigger.
@@ -892,12 +894,12 @@ impl Game {
                     push((d0 + 16).wrapping_add_signed(isize::from(twist)));
                 }
                 if let Some(marker) = self.marker() {
-                    set(d0 + 2, marker);
+                    set(d0 + 2, marker.get());
                 } else if self.benefit == Some(BENEFIT_CONNECTION) {
                     push(d0 + 18);
                 }
                 if let Some(meeting) = self.meeting {
-                    set(d0 + 3, meeting);
+                    set(d0 + 3, meeting.get());
                 }
             }
             Some(Fam::Reo { turn_index, .. }) => {

@@ -4,8 +4,8 @@
 //! (`pacru.chevron.pystate`, `pacru.chevron.rules`, `pacru.chevron.resolve`): the
 //! differential tests (tests/native) compare the two engines' messages.
 
-use crate::geometry::field_name;
 use crate::types::{Game, Move, COUNTER_MAX};
+use crate::units::Field;
 use std::fmt;
 
 /// An error for input the engine refuses, by kind; the binding maps each kind to one
@@ -62,12 +62,12 @@ pub enum PositionError {
     },
     /// A marker bitboard with a bit above field 80.
     MarkerOffBoard,
-    /// The field (0..=80) that holds markers of two colours.
-    MarkersOfTwoColours(u8),
+    /// The field that holds markers of two colours.
+    MarkersOfTwoColours(Field),
     /// A chevron code not below 648 (`field * 8 + facing`).
     ChevronCode(u16),
-    /// The field (0..=80) that holds two chevrons.
-    TwoChevrons(u8),
+    /// The field that holds two chevrons.
+    TwoChevrons(Field),
     /// A seat to move that is not one of the players.
     ToMove {
         /// The seat given.
@@ -176,13 +176,13 @@ impl fmt::Display for PositionError {
                 f.write_str("a marker bitboard has bits above field 80")
             }
             PositionError::MarkersOfTwoColours(field) => {
-                write!(f, "{} holds markers of two colours", field_name(field))
+                write!(f, "{field} holds markers of two colours")
             }
             PositionError::ChevronCode(code) => write!(
                 f,
                 "chevron code must be field * 8 + facing below 648, not {code}"
             ),
-            PositionError::TwoChevrons(field) => write!(f, "two chevrons on {}", field_name(field)),
+            PositionError::TwoChevrons(field) => write!(f, "two chevrons on {field}"),
             PositionError::ToMove { to_move, players } => write!(
                 f,
                 "to_move must be a seat 0..{}, not {to_move}",

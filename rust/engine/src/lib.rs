@@ -18,6 +18,7 @@ mod movelist;
 mod resolve;
 pub mod rng;
 mod types;
+mod units;
 
 pub use error::{Counter, EngineError, OptionError, PositionError, Refusal};
 pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
@@ -26,6 +27,7 @@ pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
 pub use types::{
     ChevronList, Game, MeetingRule, Move, Outcome, Position, Rules, Termination, COUNTER_MAX,
 };
+pub use units::{Facing, Field, Seat, UnitError};
 
 impl MoveList {
     /// The position after the `index`-th move of this list (no legality check needed: the

@@ -22,6 +22,7 @@ use crate::geometry::{
 use crate::movegen::{faces_any, has_step, SUPPLY};
 use crate::movelist::legal_moves;
 use crate::types::{ChevronList, Move, Outcome, Position, Rules, Termination};
+use crate::units::Field;
 
 /// The position after the legal move `m`.
 ///
@@ -103,7 +104,7 @@ fn resolve_plain(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
             }
         }
         Some(f) => {
-            let t = m.target.ok_or_else(|| bad(m))?;
+            let (f, t) = (f.get(), m.target.ok_or_else(|| bad(m))?.get());
             let (d, k) = line(f, t).ok_or_else(|| bad(m))?;
             let occupied = pos.occupied();
             let mut own = next.markers[seat];
@@ -313,8 +314,8 @@ fn place(markers: &mut [u128; 4], seat: usize, field: u8) {
 fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), EngineError> {
     let Resolution(rules, pos, m, seat, n) = resolution;
     let mut supply = SUPPLY[n.min(4)] - field_count(pos.markers[seat]);
-    let f = m.origin.ok_or_else(|| bad(m))?;
-    match m.target {
+    let f = m.origin.ok_or_else(|| bad(m))?.get();
+    match m.target.map(Field::get) {
         None => {
             // Reorientation {R14}.
             next.markers[seat] &= !m.relinquished;
@@ -357,14 +358,14 @@ fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
             }
             if let Some(marker) = m.marker {
                 if supply > 0 {
-                    place(&mut next.markers, seat, marker);
+                    place(&mut next.markers, seat, marker.get());
                     supply -= 1;
                 }
             }
             // f. meeting {R12}
             if let Some(meeting) = m.meeting {
                 if supply > 0 {
-                    place(&mut next.markers, seat, meeting);
+                    place(&mut next.markers, seat, meeting.get());
                     supply -= 1;
                 }
             }

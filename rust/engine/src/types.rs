@@ -2,6 +2,7 @@
 
 use crate::error::{EngineError, OptionError, PositionError};
 use crate::geometry::{bits, code_field, field_name, line, lowest_field, FULL};
+use crate::units::{Facing, Field, Seat};
 use std::fmt;
 
 /// The largest value of a counter (`ply`, `idle`, `move_cap`, `idle_rounds`): the engine
@@ -256,7 +257,8 @@ impl ChevronList {
                 return Err(PositionError::ChevronCode(code).into());
             }
             if list.fields >> (code >> 3) & 1 != 0 {
-                return Err(PositionError::TwoChevrons(code_field(code)).into());
+                // Below 648: the field is on the board.
+                return Err(PositionError::TwoChevrons(Field::of(code_field(code))).into());
             }
             list.insert(code);
         }
@@ -285,6 +287,18 @@ impl ChevronList {
             return None;
         }
         Some(nibble(&self.facings, field))
+    }
+
+    /// The facing of the chevron on `field`, if there is one ([`ChevronList::facing_at`]
+    /// typed).
+    pub fn facing_of(&self, field: Field) -> Option<Facing> {
+        self.facing_at(field.get())
+            .map(|n| Facing::of_code(u16::from(n)))
+    }
+
+    /// The fields of the chevrons, ascending.
+    pub fn field_iter(&self) -> impl Iterator<Item = Field> {
+        Field::all_of(self.fields)
     }
 
     /// Whether the chevron with this code is in the list.
@@ -397,7 +411,8 @@ impl Position {
                 return Err(PositionError::MarkerOffBoard.into());
             }
             if m & marked != 0 {
-                return Err(PositionError::MarkersOfTwoColours(lowest_field(m & marked)).into());
+                let field = Field::of(lowest_field(m & marked)); // within FULL, checked above
+                return Err(PositionError::MarkersOfTwoColours(field).into());
             }
             marked |= m;
             pos.markers[i] = m;
@@ -406,9 +421,8 @@ impl Position {
         for (i, codes) in chevrons.iter().enumerate() {
             let list = ChevronList::from_codes(codes)?;
             if list.fields() & occupied != 0 {
-                return Err(
-                    PositionError::TwoChevrons(lowest_field(list.fields() & occupied)).into(),
-                );
+                let field = Field::of(lowest_field(list.fields() & occupied));
+                return Err(PositionError::TwoChevrons(field).into());
             }
             occupied |= list.fields();
             pos.chevrons[i] = list;
@@ -460,6 +474,11 @@ impl Position {
         Position::new(players, &markers, &refs, 0, 0, -1, 0, 0, None)
     }
 
+    /// The seat to move, None when the public field `to_move` was set beyond 0..=3.
+    pub fn seat_to_move(&self) -> Option<Seat> {
+        Seat::new(self.to_move)
+    }
+
     /// Whether the public fields still have the shape [`Position::new`] checks, as far as
     /// the engine needs it to index safely: 2..=4 players and a seat to move among them.
     pub(crate) fn shape_ok(&self) -> bool {
@@ -481,9 +500,9 @@ impl Position {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Move {
     /// The chevron's field; None only for a pass.
-    pub origin: Option<u8>,
+    pub origin: Option<Field>,
     /// The destination (a pincer's victim's field); None for a reorientation or a pass.
-    pub target: Option<u8>,
+    pub target: Option<Field>,
     /// A Pacru pincer {R11}.
     pub capture: bool,
     /// The borderland twist {S-R4, A-R6}: -1 anticlockwise, +1 clockwise, 0 none.
@@ -493,9 +512,9 @@ pub struct Move {
     /// The Pacru connection change is taken {R8}.
     pub connection: bool,
     /// The Pacru border-crossing marker's field {R4, R6, R10}.
-    pub marker: Option<u8>,
+    pub marker: Option<Field>,
     /// The field changed by a Pacru meeting {R12}.
-    pub meeting: Option<u8>,
+    pub meeting: Option<Field>,
     /// The own fields given up by a reorientation {R14}, a bitboard.
     pub relinquished: u128,
 }
@@ -514,18 +533,14 @@ impl Move {
         relinquished: 0,
     };
 
-    /// Whether `pacru.Move` would accept these values (every field 0..80, twist -1..1,
-    /// turn -2..2, and the combinations its notation can write).
+    /// Whether `pacru.Move` would accept these values (every field on the board, as
+    /// [`Field`] holds it, twist -1..1, turn -2..2, and the combinations its notation can
+    /// write).
     pub fn is_well_formed(&self) -> bool {
-        let field_ok = |f: Option<u8>| f.is_none_or(|f| f < 81);
-        let fields_ok = field_ok(self.origin)
-            && field_ok(self.target)
-            && field_ok(self.marker)
-            && field_ok(self.meeting);
         let values_ok = (-1..=1).contains(&self.twist)
             && (-2..=2).contains(&self.turn)
             && self.relinquished & !FULL == 0;
-        if !(fields_ok && values_ok) {
+        if !values_ok {
             return false;
         }
         let extras = self.capture
@@ -542,7 +557,7 @@ impl Move {
 
     /// (direction, distance) of a step or pincer, when its fields lie on one line.
     pub fn line(&self) -> Option<(u8, u8)> {
-        line(self.origin?, self.target?)
+        line(self.origin?.get(), self.target?.get())
     }
 }
 
@@ -562,10 +577,10 @@ impl fmt::Display for Move {
                 _ => "?",
             };
             let fields: Vec<String> = bits(self.relinquished).map(field_name).collect();
-            return write!(f, "{}{turn}({})", field_name(origin), fields.join(","));
+            return write!(f, "{origin}{turn}({})", fields.join(","));
         };
         let sep = if self.capture { "x" } else { "-" };
-        write!(f, "{}{sep}{}", field_name(origin), field_name(target))?;
+        write!(f, "{origin}{sep}{target}")?;
         if self.twist != 0 {
             f.write_str(if self.twist < 0 { "<" } else { ">" })?;
         }
@@ -573,10 +588,10 @@ impl fmt::Display for Move {
             f.write_str("*")?;
         }
         if let Some(m) = self.marker {
-            write!(f, "+{}", field_name(m))?;
+            write!(f, "+{m}")?;
         }
         if let Some(m) = self.meeting {
-            write!(f, "@{}", field_name(m))?;
+            write!(f, "@{m}")?;
         }
         Ok(())
     }

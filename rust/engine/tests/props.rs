@@ -3,8 +3,8 @@
 //! `index_of(get(i)) == Some(i)`.
 
 use pacru_engine::{
-    apply, legal_moves, legal_moves_into, perft, Counter, EngineError, Game, MeetingRule, Move,
-    Position, Rules, COUNTER_MAX,
+    apply, legal_moves, legal_moves_into, perft, Counter, EngineError, Field, Game, MeetingRule,
+    Move, Position, Rules, COUNTER_MAX,
 };
 use proptest::prelude::*;
 
@@ -147,6 +147,10 @@ proptest! {
                                 marker in prop::option::of(0u8..100),
                                 meeting in prop::option::of(0u8..100),
                                 relinquished in any::<u128>()) {
+        // A number off the board makes no `Field`: that part of the move is left out.
+        let field = |n: Option<u8>| n.and_then(Field::new);
+        let (origin, target) = (field(origin), field(target));
+        let (marker, meeting) = (field(marker), field(meeting));
         let m = Move { origin, target, capture, twist, turn, connection, marker, meeting,
                        relinquished };
         let moves = legal_moves(&rules, &pos);

@@ -5,9 +5,14 @@ mod common;
 
 use common::{parse_position, position_key};
 use pacru_engine::{
-    apply, can_acquire, legal_moves, lookahead_outcome, Counter, EngineError, Game, MeetingRule,
-    Move, OptionError, Outcome, Position, PositionError, Refusal, Rules, Termination,
+    apply, can_acquire, legal_moves, lookahead_outcome, Counter, EngineError, Field, Game,
+    MeetingRule, Move, OptionError, Outcome, Position, PositionError, Refusal, Rules, Termination,
 };
+
+/// Field `n` (a test's literal, on the board).
+fn field(n: u8) -> Field {
+    Field::new(n).expect("a field on the board")
+}
 
 fn moves_text(rules: &Rules, pos: &Position) -> Vec<String> {
     legal_moves(rules, pos)
@@ -83,8 +88,8 @@ fn meeting() {
         "2 1 0 -1 0 1 - 40201000010000000000,70281c0000000 480.556/0"
     );
     let plain = Move {
-        origin: Some(62),
-        target: Some(71),
+        origin: Field::new(62),
+        target: Field::new(71),
         ..Move::PASS
     };
     assert!(
@@ -345,15 +350,15 @@ fn errors() {
         chevrons: 3,
     };
     assert_eq!(new(3, &[0, 0], &[&[], &[], &[]], 0, -1), invalid(lists));
-    let twice = invalid(PositionError::MarkersOfTwoColours(0));
+    let twice = invalid(PositionError::MarkersOfTwoColours(field(0)));
     assert_eq!(new(2, &[1, 1], &[&[], &[]], 0, -1), twice);
     assert_eq!(
         new(2, &[0, 0], &[&[8], &[9]], 0, -1),
-        invalid(PositionError::TwoChevrons(1))
+        invalid(PositionError::TwoChevrons(field(1)))
     );
     assert_eq!(
         new(2, &[0, 0], &[&[8, 9], &[]], 0, -1),
-        invalid(PositionError::TwoChevrons(1))
+        invalid(PositionError::TwoChevrons(field(1)))
     );
     assert_eq!(
         new(2, &[0, 0], &[&[648], &[]], 0, -1),
@@ -386,9 +391,11 @@ fn errors() {
     let pos = Position::start(2).unwrap();
     let refused = Err(EngineError::IllegalMove(Move::PASS, Refusal::NotLegal));
     assert_eq!(apply(&rules, &pos, &Move::PASS), refused);
+    // A field off the board cannot be written (`Field` holds 0..=80); fields on no line
+    // make no move.
     let bogus = Move {
-        origin: Some(200),
-        target: Some(3),
+        origin: Field::new(80),
+        target: Field::new(3),
         ..Move::PASS
     };
     assert!(apply(&rules, &pos, &bogus).is_err());
@@ -399,8 +406,8 @@ fn errors() {
 #[test]
 fn error_messages() {
     let step = Move {
-        origin: Some(4),
-        target: Some(13),
+        origin: Field::new(4),
+        target: Field::new(13),
         ..Move::PASS
     };
     let cases: [(EngineError, &str); 24] = [
@@ -446,14 +453,17 @@ fn error_messages() {
             "a marker bitboard has bits above field 80",
         ),
         (
-            PositionError::MarkersOfTwoColours(10).into(),
+            PositionError::MarkersOfTwoColours(field(10)).into(),
             "b2 holds markers of two colours",
         ),
         (
             PositionError::ChevronCode(700).into(),
             "chevron code must be field * 8 + facing below 648, not 700",
         ),
-        (PositionError::TwoChevrons(80).into(), "two chevrons on i9"),
+        (
+            PositionError::TwoChevrons(field(80)).into(),
+            "two chevrons on i9",
+        ),
         (
             PositionError::ToMove {
                 to_move: 4,

@@ -99,7 +99,7 @@ pub(crate) fn termination_of(value: &str) -> PyResult<engine::Termination> {
 
 /// A key packing every part of a move without relinquished fields (below 2^40).
 fn move_key(m: &engine::Move) -> u64 {
-    let field = |f: Option<u8>| u64::from(f.map_or(81, |x| x));
+    let field = |f: Option<engine::Field>| f.map_or(81, u64::from);
     field(m.origin)
         | field(m.target) << 7
         | field(m.marker) << 14
@@ -176,8 +176,8 @@ fn make_move<'py>(
     let py = table.py();
     let ints = code_ints(py);
     let none = py.None().into_bound(py);
-    let field = |f: Option<u8>| match f {
-        Some(x) => ints[usize::from(x)].bind(py).clone(),
+    let field = |f: Option<engine::Field>| match f {
+        Some(x) => ints[x.index()].bind(py).clone(),
         None => none.clone(),
     };
     let draft = table.getattr(intern!(py, "draft"))?;
@@ -199,17 +199,19 @@ fn make_move<'py>(
     Ok(made)
 }
 
-fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+/// The field a Python value names (None for None): the boundary where a number becomes
+/// an engine [`engine::Field`].
+fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<engine::Field>> {
     if value.is_none() {
         return Ok(None);
     }
     let f: u8 = value.extract()?;
-    if f > 80 {
-        return Err(PyValueError::new_err(format!(
+    match engine::Field::new(f) {
+        Some(field) => Ok(Some(field)),
+        None => Err(PyValueError::new_err(format!(
             "field index {f} outside 0..80"
-        )));
+        ))),
     }
-    Ok(Some(f))
 }
 
 /// The engine move of a Python `pacru.Move` (read attribute by attribute).
@@ -218,7 +220,7 @@ pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
     let mut relinquished: u128 = 0;
     for f in m.getattr(intern!(py, "relinquished"))?.try_iter()? {
         if let Some(f) = field_or_none(&f?)? {
-            relinquished |= 1u128 << f;
+            relinquished |= f.bit();
         }
     }
     Ok(engine::Move {

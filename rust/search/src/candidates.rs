@@ -11,7 +11,7 @@
 
 use crate::features::relinquish_cost;
 use pacru_engine::geometry::bits;
-use pacru_engine::{Move, MoveList};
+use pacru_engine::{Field, Move, MoveList};
 
 /// The candidate moves of `list`, in list order: every step move, then one
 /// reorientation per (chevron, turn) family; just the pass when that is the only move;
@@ -55,7 +55,7 @@ pub fn candidates(list: &MoveList) -> Vec<Move> {
                 .take(cost)
                 .fold(0u128, |acc, &(_, f)| acc | 1u128 << f);
             let m = Move {
-                origin: Some(origin),
+                origin: Field::new(origin),
                 turn,
                 relinquished,
                 ..Move::PASS

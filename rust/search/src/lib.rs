@@ -37,7 +37,7 @@ pub use features::{DEFAULT_WEIGHTS, FEATURES, FEATURE_NAMES};
 pub use selfplay::{selfplay, SelfPlay};
 
 use features::evaluate;
-use pacru_engine::{legal_moves, EngineError, Move, MoveList, Position, Rules};
+use pacru_engine::{legal_moves, EngineError, Field, Move, MoveList, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use table::{zobrist, Bound, Table};
@@ -415,7 +415,7 @@ impl Searcher<'_> {
             if m.marker.is_some() || m.meeting.is_some() {
                 score += 10_000_000;
             }
-            if m.target.is_some_and(|t| own >> t & 1 == 0) && !m.capture {
+            if m.target.is_some_and(|t| own & t.bit() == 0) && !m.capture {
                 score += 1_000_000;
             }
             if killers[0] == Some(*m) {
@@ -446,7 +446,7 @@ impl Searcher<'_> {
 }
 
 fn history_index(m: &Move) -> usize {
-    let o = usize::from(m.origin.unwrap_or(0).min(80));
-    let t = usize::from(m.target.unwrap_or(81).min(81));
+    let o = m.origin.map_or(0, Field::index);
+    let t = m.target.map_or(81, Field::index);
     o * 82 + t
 }
