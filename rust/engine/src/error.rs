@@ -12,10 +12,10 @@ use std::fmt;
 /// `pacru` exception (`rust/python/src/errors.rs`), and `Display` says what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EngineError {
-    /// A game name the engine does not know (`ValueError`): the name, which the message
-    /// echoes. It is the one text an error carries: the caller's text, which no enum of
-    /// the engine can hold.
-    UnknownGame(String),
+    /// A game name the engine does not know (`ValueError`). The name is the caller's
+    /// text, which the caller holds: it writes the message with it (the binding echoes
+    /// it, as the Python engine does); no error of the engine carries a `String`.
+    UnknownGame,
     /// A rule option the game does not have, or a value out of range (`ValueError`;
     /// D32, D33, D48).
     InvalidOption(OptionError),
@@ -122,10 +122,9 @@ impl Counter {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::UnknownGame(name) => write!(
-                f,
-                "unknown chevron game {name:?}; valid: lilacru, shacru, azacru, pacru"
-            ),
+            EngineError::UnknownGame => {
+                f.write_str("unknown chevron game; valid: lilacru, shacru, azacru, pacru")
+            }
             EngineError::InvalidOption(error) => error.fmt(f),
             EngineError::InvalidPosition(error) => error.fmt(f),
             EngineError::IllegalMove(m, Refusal::NotLegal) => {

@@ -33,17 +33,21 @@ impl Game {
         }
     }
 
+    /// The four games, in the order of their names in messages.
+    pub const ALL: [Game; 4] = [Game::Lilacru, Game::Shacru, Game::Azacru, Game::Pacru];
+
     /// The game named `name`.
     ///
     /// # Errors
-    /// An unknown name.
+    /// [`EngineError::UnknownGame`] for an unknown name (the caller holds the name for its
+    /// message).
     pub fn parse(name: &str) -> Result<Game, EngineError> {
         match name {
             "lilacru" => Ok(Game::Lilacru),
             "shacru" => Ok(Game::Shacru),
             "azacru" => Ok(Game::Azacru),
             "pacru" => Ok(Game::Pacru),
-            _ => Err(EngineError::UnknownGame(name.to_owned())),
+            _ => Err(EngineError::UnknownGame),
         }
     }
 }

@@ -17,7 +17,7 @@ use pyo3::types::PyByteArray;
 pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
     let message = err.to_string();
     let class = match err {
-        EngineError::UnknownGame(_) | EngineError::InvalidOption(_) => {
+        EngineError::UnknownGame | EngineError::InvalidOption(_) => {
             return PyValueError::new_err(message)
         }
         EngineError::InvalidPosition(_) | EngineError::CounterLimit(_) => "InvalidPositionError",
@@ -38,6 +38,16 @@ pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
         Ok(PyErr::from_value(value))
     })();
     made.unwrap_or_else(|e| e)
+}
+
+/// `ValueError` for the game name `name` the engine does not know, the name echoed as
+/// `pacru.chevron.rules` echoes it (the engine's error carries no text).
+pub(crate) fn unknown_game(name: &str) -> PyErr {
+    let valid: Vec<&str> = pacru_engine::Game::ALL.iter().map(|g| g.name()).collect();
+    PyValueError::new_err(format!(
+        "unknown chevron game {name:?}; valid: {}",
+        valid.join(", ")
+    ))
 }
 
 /// `MemoryError` for an allocation of `what` that the machine could not give: every

@@ -50,18 +50,11 @@ const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
 /// suite (tests/native): `pacru.ENGINE` is "native" only when that is every game.
 const VERIFIED: &[&str] = &GAMES;
 
+/// The game named `name`; `ValueError` echoing the name (as `pacru.chevron.pystate` does)
+/// for one the engine does not know.
 pub(crate) fn game_of(name: &str) -> PyResult<engine::Game> {
-    Ok(match name {
-        "lilacru" => engine::Game::Lilacru,
-        "shacru" => engine::Game::Shacru,
-        "azacru" => engine::Game::Azacru,
-        "pacru" => engine::Game::Pacru,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown chevron game {name:?}"
-            )))
-        }
-    })
+    engine::Game::parse(name)
+        .map_err(|_| PyValueError::new_err(format!("unknown chevron game {name:?}")))
 }
 
 fn game_name(game: engine::Game) -> &'static str {

@@ -1,6 +1,7 @@
 //! The alpha-beta bot of `pacru_search` for Python (`pacru.bots.search`): a best move,
 //! the evaluation's features and self-play samples, the position taken as plain values.
 
+use crate::errors;
 use pacru_engine as engine;
 use pacru_search as search;
 use pyo3::exceptions::PyValueError;
@@ -66,7 +67,7 @@ fn position_of(fields: &Fields) -> PyResult<(engine::Rules, engine::Position)> {
             )))
         }
     };
-    let game = engine::Game::parse(game).map_err(invalid)?;
+    let game = engine::Game::parse(game).map_err(|_| errors::unknown_game(game))?;
     let rules =
         engine::Rules::with_options(game, meeting_rule, *cap, *idle_rounds).map_err(invalid)?;
     let players = u8::try_from(markers.len())
@@ -221,7 +222,8 @@ fn search_selfplay(
     every: u32,
     max_plies: u32,
 ) -> PyResult<Samples> {
-    let rules = engine::Rules::new(engine::Game::parse(game).map_err(invalid)?);
+    let rules =
+        engine::Rules::new(engine::Game::parse(game).map_err(|_| errors::unknown_game(game))?);
     let start = engine::Position::start(players).map_err(invalid)?;
     let weights = weights_of(&weights)?;
     let g = py.detach(|| {
