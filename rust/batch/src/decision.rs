@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use pacru_engine::geometry::{bits, code_field, nth_field};
 use pacru_engine::{
-    legal_moves, legal_moves_into, Field, Move, MoveList, Position, Rules, Termination,
+    legal_moves, legal_moves_into, Field, Move, MoveList, Position, Rules, StepMove, Termination,
 };
 
 use crate::rollout::{shape, Shape};
@@ -469,22 +469,28 @@ impl Game {
             return None;
         }
         let Some(fam) = self.fam else {
-            return Some(Move::PASS);
+            return Some(Move::Pass);
         };
-        let origin = self.origin;
+        // A family is entered once its origin is chosen.
+        let origin = self.origin?;
         Some(match fam {
             Fam::Step {
                 target, capture, ..
-            } => Move {
-                origin,
-                target: Field::new(target),
-                capture,
-                twist: self.twist.unwrap_or(0),
-                connection: self.benefit == Some(BENEFIT_CONNECTION),
-                marker: self.marker(),
-                meeting: self.meeting,
-                ..Move::PASS
-            },
+            } => {
+                let step = StepMove {
+                    origin,
+                    target: Field::new(target)?,
+                    twist: self.twist.unwrap_or(0),
+                    connection: self.benefit == Some(BENEFIT_CONNECTION),
+                    marker: self.marker(),
+                    meeting: self.meeting,
+                };
+                if capture {
+                    Move::Pincer(step)
+                } else {
+                    Move::Step(step)
+                }
+            }
             Fam::Reo { turn_index, .. } => {
                 let free = self.free();
                 let relinquished = self
@@ -493,11 +499,10 @@ impl Game {
                     .iter()
                     .filter_map(|&c| nth_field(free, u32::from(c)))
                     .fold(0u128, |acc, f| acc | 1u128 << f);
-                Move {
+                Move::Reorientation {
                     origin,
                     turn: TURNS[usize::from(turn_index)],
                     relinquished,
-                    ..Move::PASS
                 }
             }
         })

@@ -37,20 +37,20 @@ const TURNS: [i8; 4] = [-2, -1, 1, 2];
 /// The action of decision `g` that leads towards move `m` (None: `m` is not reachable).
 pub fn action_for(g: &Game, m: &Move) -> Option<u16> {
     let action = match g.stage() {
-        0 => m.origin.map_or(PASS, |o| ORIGIN + u16::from(o)),
-        1 => match m.target {
+        0 => m.origin().map_or(PASS, |o| ORIGIN + u16::from(o)),
+        1 => match m.target() {
             Some(t) => TARGET + u16::from(t),
-            None => TURN + (0u16..).zip(TURNS).find(|&(_, t)| t == m.turn)?.0,
+            None => TURN + (0u16..).zip(TURNS).find(|&(_, t)| t == m.turn())?.0,
         },
-        2 => twist_action(m.twist),
-        3 => match (m.connection, m.marker) {
+        2 => twist_action(m.twist()),
+        3 => match (m.connection(), m.marker()) {
             (true, _) => BENEFIT_CONNECTION,
             (false, Some(f)) => MARKER + u16::from(f),
             (false, None) => BENEFIT_NONE,
         },
-        4 => MEETING + u16::from(m.meeting?),
+        4 => MEETING + u16::from(m.meeting()?),
         // The fields given up are chosen lowest first: the lowest one still open.
-        5 => bits(m.relinquished)
+        5 => bits(m.relinquished())
             .map(|f| RELINQUISH + u16::from(f))
             .find(|&a| g.legal.contains(a))?,
         _ => return None,

@@ -4,7 +4,8 @@
 //! (`pacru.chevron.pystate`, `pacru.chevron.rules`, `pacru.chevron.resolve`): the
 //! differential tests (tests/native) compare the two engines' messages.
 
-use crate::types::{Game, Move, COUNTER_MAX};
+use crate::moves::Move;
+use crate::types::{Game, COUNTER_MAX};
 use crate::units::Field;
 use std::fmt;
 

@@ -1,9 +1,8 @@
 //! The values of the engine: rules, positions, moves, outcomes and errors.
 
 use crate::error::{EngineError, OptionError, PositionError};
-use crate::geometry::{bits, code_field, field_name, line, lowest_field, FULL};
+use crate::geometry::{bits, code_field, lowest_field, FULL};
 use crate::units::{Facing, Field, Seat};
-use std::fmt;
 
 /// The largest value of a counter (`ply`, `idle`, `move_cap`, `idle_rounds`): the engine
 /// holds them as `u64`, and `pacru` refuses a larger one on both engines.
@@ -497,106 +496,5 @@ impl Position {
     /// The bitboard of every marked field.
     pub fn marked(&self) -> u128 {
         self.markers.iter().fold(0, |acc, m| acc | m)
-    }
-}
-
-/// One complete move of a chevron game, the fields of `pacru.Move`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Move {
-    /// The chevron's field; None only for a pass.
-    pub origin: Option<Field>,
-    /// The destination (a pincer's victim's field); None for a reorientation or a pass.
-    pub target: Option<Field>,
-    /// A Pacru pincer {R11}.
-    pub capture: bool,
-    /// The borderland twist {S-R4, A-R6}: -1 anticlockwise, +1 clockwise, 0 none.
-    pub twist: i8,
-    /// A Pacru reorientation {R14} in 45-degree steps, clockwise positive; 0 otherwise.
-    pub turn: i8,
-    /// The Pacru connection change is taken {R8}.
-    pub connection: bool,
-    /// The Pacru border-crossing marker's field {R4, R6, R10}.
-    pub marker: Option<Field>,
-    /// The field changed by a Pacru meeting {R12}.
-    pub meeting: Option<Field>,
-    /// The own fields given up by a reorientation {R14}, a bitboard.
-    pub relinquished: u128,
-}
-
-impl Move {
-    /// The pass {S-R2, A-R2, A-R10, D34, D37}.
-    pub const PASS: Move = Move {
-        origin: None,
-        target: None,
-        capture: false,
-        twist: 0,
-        turn: 0,
-        connection: false,
-        marker: None,
-        meeting: None,
-        relinquished: 0,
-    };
-
-    /// Whether `pacru.Move` would accept these values (every field on the board, as
-    /// [`Field`] holds it, twist -1..1, turn -2..2, and the combinations its notation can
-    /// write).
-    pub fn is_well_formed(&self) -> bool {
-        let values_ok = (-1..=1).contains(&self.twist)
-            && (-2..=2).contains(&self.turn)
-            && self.relinquished & !FULL == 0;
-        if !values_ok {
-            return false;
-        }
-        let extras = self.capture
-            || self.twist != 0
-            || self.connection
-            || self.marker.is_some()
-            || self.meeting.is_some();
-        match (self.origin, self.target) {
-            (None, t) => t.is_none() && !extras && self.turn == 0 && self.relinquished == 0,
-            (Some(o), Some(t)) => o != t && self.turn == 0 && self.relinquished == 0,
-            (Some(_), None) => self.turn != 0 && !extras,
-        }
-    }
-
-    /// (direction, distance) of a step or pincer, when its fields lie on one line.
-    pub fn line(&self) -> Option<(u8, u8)> {
-        line(self.origin?.get(), self.target?.get())
-    }
-}
-
-/// The move in pacru's notation (`e4-e6`, `a3-b4>`, `g9-e7*`, `e3xe4+e6@i9`,
-/// `d9>>(c4,b5,a7,b7)`, `pass`): what `str(move)` gives in Python.
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(origin) = self.origin else {
-            return f.write_str("pass");
-        };
-        let Some(target) = self.target else {
-            let turn = match self.turn {
-                -2 => "<<",
-                -1 => "<",
-                1 => ">",
-                2 => ">>",
-                _ => "?",
-            };
-            let fields: Vec<String> = bits(self.relinquished).map(field_name).collect();
-            return write!(f, "{origin}{turn}({})", fields.join(","));
-        };
-        let sep = if self.capture { "x" } else { "-" };
-        write!(f, "{origin}{sep}{target}")?;
-        if self.twist != 0 {
-            f.write_str(if self.twist < 0 { "<" } else { ">" })?;
-        }
-        if self.connection {
-            f.write_str("*")?;
-        }
-        if let Some(m) = self.marker {
-            write!(f, "+{m}")?;
-        }
-        if let Some(m) = self.meeting {
-            write!(f, "@{m}")?;
-        }
-        Ok(())
     }
 }

@@ -24,18 +24,25 @@ pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
         EngineError::IllegalMove(..) => "IllegalMoveError",
         EngineError::GameOver(_) => "GameOverError",
     };
+    if let EngineError::IllegalMove(..) = err {
+        return illegal(py, &message);
+    }
     let made = (|| -> PyResult<PyErr> {
         let class = py.import("pacru.errors")?.getattr(class)?;
-        let value = match err {
-            EngineError::IllegalMove(..) => {
-                let kwargs = pyo3::types::PyDict::new(py);
-                kwargs.set_item("rule", "")?;
-                kwargs.set_item("reason", "not-legal")?;
-                class.call((message.as_str(),), Some(&kwargs))?
-            }
-            _ => class.call1((message.as_str(),))?,
-        };
-        Ok(PyErr::from_value(value))
+        Ok(PyErr::from_value(class.call1((message.as_str(),))?))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
+/// `IllegalMoveError(message)` of a move the engine refused (no rule named: the Python
+/// rules name it before the engine sees a move, so this is defensive).
+pub(crate) fn illegal(py: Python<'_>, message: &str) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let class = py.import("pacru.errors")?.getattr("IllegalMoveError")?;
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("rule", "")?;
+        kwargs.set_item("reason", "not-legal")?;
+        Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
     })();
     made.unwrap_or_else(|e| e)
 }

@@ -93,14 +93,14 @@ pub(crate) fn termination_of(value: &str) -> PyResult<engine::Termination> {
 /// A key packing every part of a move without relinquished fields (below 2^40).
 fn move_key(m: &engine::Move) -> u64 {
     let field = |f: Option<engine::Field>| f.map_or(81, u64::from);
-    field(m.origin)
-        | field(m.target) << 7
-        | field(m.marker) << 14
-        | field(m.meeting) << 21
-        | u64::from(m.capture) << 28
-        | u64::from(m.connection) << 29
-        | ((i64::from(m.twist) + 1).cast_unsigned() & 3) << 30
-        | ((i64::from(m.turn) + 2).cast_unsigned() & 7) << 32
+    field(m.origin())
+        | field(m.target()) << 7
+        | field(m.marker()) << 14
+        | field(m.meeting()) << 21
+        | u64::from(m.capture()) << 28
+        | u64::from(m.connection()) << 29
+        | ((i64::from(m.twist()) + 1).cast_unsigned() & 3) << 30
+        | ((i64::from(m.turn()) + 2).cast_unsigned() & 7) << 32
 }
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
@@ -137,7 +137,7 @@ pub(crate) fn to_python<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = table.py();
     let ints = code_ints(py);
-    if m.relinquished == 0 {
+    if m.relinquished() == 0 {
         let key = move_key(m);
         // The dict's own lookup: a missing key is made here, not by `__missing__`.
         let kept = table.cast::<PyDict>()?;
@@ -148,8 +148,8 @@ pub(crate) fn to_python<'py>(
         kept.set_item(key, &made)?;
         return Ok(made);
     }
-    let mut fields = Vec::with_capacity(m.relinquished.count_ones() as usize);
-    let mut rest = m.relinquished;
+    let mut fields = Vec::with_capacity(m.relinquished().count_ones() as usize);
+    let mut rest = m.relinquished();
     while rest != 0 {
         fields.push(ints[rest.trailing_zeros() as usize].bind(py));
         rest &= rest - 1;
@@ -175,14 +175,14 @@ fn make_move<'py>(
     };
     let draft = table.getattr(intern!(py, "draft"))?;
     let made = draft.call_method1(intern!(py, "__new__"), (&draft,))?;
-    made.setattr(intern!(py, "origin"), field(m.origin))?;
-    made.setattr(intern!(py, "target"), field(m.target))?;
-    made.setattr(intern!(py, "capture"), m.capture)?;
-    made.setattr(intern!(py, "twist"), m.twist)?;
-    made.setattr(intern!(py, "turn"), m.turn)?;
-    made.setattr(intern!(py, "connection"), m.connection)?;
-    made.setattr(intern!(py, "marker"), field(m.marker))?;
-    made.setattr(intern!(py, "meeting"), field(m.meeting))?;
+    made.setattr(intern!(py, "origin"), field(m.origin()))?;
+    made.setattr(intern!(py, "target"), field(m.target()))?;
+    made.setattr(intern!(py, "capture"), m.capture())?;
+    made.setattr(intern!(py, "twist"), m.twist())?;
+    made.setattr(intern!(py, "turn"), m.turn())?;
+    made.setattr(intern!(py, "connection"), m.connection())?;
+    made.setattr(intern!(py, "marker"), field(m.marker()))?;
+    made.setattr(intern!(py, "meeting"), field(m.meeting()))?;
     made.setattr(intern!(py, "relinquished"), relinquished)?;
     made.setattr(intern!(py, "_attrs_cached_hash"), &none)?;
     made.setattr(
@@ -207,8 +207,9 @@ fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<engine::Field>> {
     }
 }
 
-/// The engine move of a Python `pacru.Move` (read attribute by attribute).
-pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
+/// The engine move of a Python `pacru.Move` (read attribute by attribute); None for parts
+/// that make no move (`pacru.Move` refuses them: no list holds such a move).
+pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<Option<engine::Move>> {
     let py = m.py();
     let mut relinquished: u128 = 0;
     for f in m.getattr(intern!(py, "relinquished"))?.try_iter()? {
@@ -216,17 +217,17 @@ pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
             relinquished |= f.bit();
         }
     }
-    Ok(engine::Move {
-        origin: field_or_none(&m.getattr(intern!(py, "origin"))?)?,
-        target: field_or_none(&m.getattr(intern!(py, "target"))?)?,
-        capture: m.getattr(intern!(py, "capture"))?.extract()?,
-        twist: m.getattr(intern!(py, "twist"))?.extract()?,
-        turn: m.getattr(intern!(py, "turn"))?.extract()?,
-        connection: m.getattr(intern!(py, "connection"))?.extract()?,
-        marker: field_or_none(&m.getattr(intern!(py, "marker"))?)?,
-        meeting: field_or_none(&m.getattr(intern!(py, "meeting"))?)?,
+    Ok(engine::Move::from_parts(
+        field_or_none(&m.getattr(intern!(py, "origin"))?)?,
+        field_or_none(&m.getattr(intern!(py, "target"))?)?,
+        m.getattr(intern!(py, "capture"))?.extract()?,
+        m.getattr(intern!(py, "twist"))?.extract()?,
+        m.getattr(intern!(py, "turn"))?.extract()?,
+        m.getattr(intern!(py, "connection"))?.extract()?,
+        field_or_none(&m.getattr(intern!(py, "marker"))?)?,
+        field_or_none(&m.getattr(intern!(py, "meeting"))?)?,
         relinquished,
-    })
+    ))
 }
 
 /// A chevron position with its rules, as the engine holds it: what the batch layer

@@ -170,7 +170,7 @@ impl Moves {
         if !move_.is_instance(&class)? {
             return Ok(None);
         }
-        Ok(self.list.index_of(&from_python(move_)?))
+        Ok(from_python(move_)?.and_then(|m| self.list.index_of(&m)))
     }
 
     /// The list of this list's families, made from the engine's steps and choices

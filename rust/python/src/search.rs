@@ -93,15 +93,15 @@ fn weights_of(weights: &[f32]) -> PyResult<[f32; search::FEATURES]> {
 
 fn move_fields(m: &engine::Move) -> MoveFields {
     (
-        m.origin.map(u8::from),
-        m.target.map(u8::from),
-        m.capture,
-        m.twist,
-        m.turn,
-        m.connection,
-        m.marker.map(u8::from),
-        m.meeting.map(u8::from),
-        engine::geometry::bits(m.relinquished).collect(),
+        m.origin().map(u8::from),
+        m.target().map(u8::from),
+        m.capture(),
+        m.twist(),
+        m.turn(),
+        m.connection(),
+        m.marker().map(u8::from),
+        m.meeting().map(u8::from),
+        engine::geometry::bits(m.relinquished()).collect(),
     )
 }
 

@@ -406,16 +406,16 @@ impl Searcher<'_> {
                 return i64::MAX;
             }
             let mut score = 0i64;
-            if m.target.is_none() {
-                return -1_000_000_000 + i64::from(m.turn.unsigned_abs());
+            if m.target().is_none() {
+                return -1_000_000_000 + i64::from(m.turn().unsigned_abs());
             }
-            if m.capture {
+            if m.capture() {
                 score += 100_000_000;
             }
-            if m.marker.is_some() || m.meeting.is_some() {
+            if m.marker().is_some() || m.meeting().is_some() {
                 score += 10_000_000;
             }
-            if m.target.is_some_and(|t| own & t.bit() == 0) && !m.capture {
+            if m.target().is_some_and(|t| own & t.bit() == 0) && !m.capture() {
                 score += 1_000_000;
             }
             if killers[0] == Some(*m) {
@@ -430,7 +430,7 @@ impl Searcher<'_> {
     }
 
     fn reward(&mut self, m: &Move, ply: u32, depth: u32) {
-        if m.capture {
+        if m.capture() {
             return;
         }
         if let Some(k) = self.killers.get_mut(ply as usize) {
@@ -446,7 +446,7 @@ impl Searcher<'_> {
 }
 
 fn history_index(m: &Move) -> usize {
-    let o = m.origin.map_or(0, Field::index);
-    let t = m.target.map_or(81, Field::index);
+    let o = m.origin().map_or(0, Field::index);
+    let t = m.target().map_or(81, Field::index);
     o * 82 + t
 }
