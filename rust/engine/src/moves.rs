@@ -239,3 +239,40 @@ impl fmt::Display for Move {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(n: u8) -> Field {
+        Field::new(n).expect("on the board")
+    }
+
+    #[test]
+    fn a_move_is_as_compact_as_the_struct_it_replaced() {
+        assert_eq!(std::mem::size_of::<Move>(), 32);
+        assert_eq!(std::mem::size_of::<StepMove>(), 8);
+    }
+
+    #[test]
+    fn parts_make_the_move_of_their_kind_or_none() {
+        let (e4, e6) = (Some(field(31)), Some(field(49)));
+        let parts = |o, t, capture, twist, turn, rel| {
+            Move::from_parts(o, t, capture, twist, turn, false, None, None, rel)
+        };
+        assert_eq!(parts(None, None, false, 0, 0, 0), Some(Move::Pass));
+        let step = StepMove::new(field(31), field(49));
+        assert_eq!(parts(e4, e6, false, 0, 0, 0), Some(Move::Step(step)));
+        assert_eq!(parts(e4, e6, true, 0, 0, 0), Some(Move::Pincer(step)));
+        let reo = parts(e4, None, false, 0, 2, 0b11);
+        assert_eq!(reo.map(|m| m.to_string()).as_deref(), Some("e4>>(a1,b1)"));
+        // A pass with a part, a target without origin, a step with a turn, a bad twist.
+        assert_eq!(parts(None, None, true, 0, 0, 0), None);
+        assert_eq!(parts(None, e6, false, 0, 0, 0), None);
+        assert_eq!(parts(e4, e6, false, 0, 1, 0), None);
+        assert_eq!(parts(e4, e6, false, 2, 0, 0), None);
+        assert_eq!(parts(e4, e4, false, 0, 0, 0), None);
+        assert_eq!(parts(e4, None, false, 0, 0, 0), None);
+        assert_eq!(parts(e4, None, false, 0, 1, 1 << 81), None);
+    }
+}
