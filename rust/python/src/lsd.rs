@@ -250,7 +250,7 @@ impl LsdBatch {
             .map(|e| {
                 let side = match e {
                     pacru_lsd::Illegal::ObstructsDot(s)
-                    | pacru_lsd::Illegal::DotAgainstEmpty(s) => s as i8,
+                    | pacru_lsd::Illegal::DotAgainstEmpty(s) => i8::try_from(s).unwrap_or(-1),
                     _ => -1,
                 };
                 (e.reason(), e.rule(), side)
