@@ -47,14 +47,14 @@ from pacru.sb3 import Opponent, PacruVecEnv, policy_opponent
 QUICK = os.environ.get("PACRU_EXAMPLE_QUICK") == "1"
 SEED = int(os.environ.get("PACRU_EXAMPLE_SEED", "1"))
 #: The teacher's decisions to imitate, per opponent it meets (their share).
-TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "60000"))
+TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "150000"))
 TEACHER_MIX = {"greedy": 0.5, "search:nodes=300": 0.375, "random": 0.125}
 #: The teacher's budget: positions searched per move.
 TEACHER_NODES = 1_000
 #: The share of the teacher's moves replaced by random ones (not imitated).
 EXPLORE = 0.1
-IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "6"))
-IMITATION_LR = 1e-3
+IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "8"))
+IMITATION_LR = 3e-4
 #: Decisions of the learner in PPO; the games are capped at MOVE_CAP moves (D32).
 TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "30000"))
 NUM_ENVS = 8 if QUICK else 16
@@ -366,7 +366,7 @@ def main(out: Path) -> None:
         learning_rate=3e-5,
         ent_coef=0.0,
         gamma=0.99,
-        policy_kwargs={"net_arch": [256, 256]},
+        policy_kwargs={"net_arch": [512, 512]},
         seed=SEED,
     )
     print(f"the search bot's decisions: {TEACHER_DECISIONS}, seed {SEED}")
@@ -377,7 +377,8 @@ def main(out: Path) -> None:
     examples = Examples(*(np.concatenate(column) for column in zip(*parts, strict=True)))
     print(f"{len(examples.actions)} decisions of the teacher{timing(start, cpu)}")
     imitate(model, examples, IMITATION_EPOCHS, SEED)
-    print(f"imitated{timing(start, cpu)}")
+    won, tied, lost = match(model, "greedy", EVAL_GAMES, seed=SEED + 1000)
+    print(f"imitated: against greedy {won} won, {tied} without a winner, {lost} lost")
     mix = OpponentMix(SEED)
     print(f"PPO on {TIMESTEPS} decisions, {NUM_ENVS} games at once")
     model.learn(total_timesteps=TIMESTEPS, callback=mix)
