@@ -1,6 +1,6 @@
 """
 Training MaskablePPO: imitation of ``search``, then PPO
-======================================================
+=======================================================
 
 A learner for two-player Pacru with sb3-contrib's ``MaskablePPO``: its policy
 first imitates the native ``search`` bot (alpha-beta, :doc:`/bots`) on
@@ -46,7 +46,7 @@ from pacru.sb3 import Opponent, PacruVecEnv, policy_opponent
 
 QUICK = os.environ.get("PACRU_EXAMPLE_QUICK") == "1"
 SEED = int(os.environ.get("PACRU_EXAMPLE_SEED", "1"))
-#: The teacher's decisions to imitate, per opponent it meets (their share).
+#: The teacher's decisions to imitate, in all; its opponents and their shares of them.
 TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "150000"))
 TEACHER_MIX = {"greedy": 0.5, "search:nodes=300": 0.375, "random": 0.125}
 #: The teacher's budget: positions searched per move.
@@ -63,55 +63,6 @@ EVAL_GAMES = 10 if QUICK else 200
 #: The opponent of a PPO rollout: its share of rollouts.
 MIX = {"self": 0.15, "greedy": 0.8, "random": 0.05}
 SHAPING = 0.2
-
-
-# %%
-# Reward shaping from the board
-# -----------------------------
-# The observation's planes (:meth:`pacru.encoding.Encoding.plane_names`) hold
-# each seat's markers and chevrons, the learner's seat first. The learner's
-# lead, chevrons counted double, is a potential: adding its change to the
-# reward (zero at a game's end) speeds learning without changing which
-# policy is best.
-
-
-class LeadShaping(VecEnvWrapper):
-    """Adds ``weight * (gamma * lead' - lead)`` to each reward; keeps each game's result."""
-
-    def __init__(self, venv: VecEnv, planes: tuple[str, ...], weight: float, gamma: float):
-        super().__init__(venv)
-        self.weight, self.gamma = weight, gamma
-        own = [i for i, name in enumerate(planes) if name.endswith("seat 0")]
-        other = [i for i, name in enumerate(planes) if name.endswith("seat 1")]
-        chevrons = [i for i, name in enumerate(planes) if name.startswith("chevrons")]
-        self.sign = np.zeros(len(planes), dtype=np.float32)
-        for i in own:
-            self.sign[i] = 2.0 if i in chevrons else 1.0
-        for i in other:
-            self.sign[i] = -2.0 if i in chevrons else -1.0
-        self.sign[[i for i, n in enumerate(planes) if not n.startswith(("chev", "mark"))]] = 0
-        self.sign /= 10.0
-        self.lead = np.zeros(venv.num_envs, dtype=np.float32)
-
-    def _lead(self, observation: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        counts = observation.reshape(*observation.shape[:2], -1).sum(axis=2)
-        return np.asarray(counts @ self.sign, dtype=np.float32)
-
-    def reset(self) -> Any:
-        observation: Any = self.venv.reset()
-        self.lead = self._lead(observation["observation"])
-        return observation
-
-    def step_wait(self) -> Any:
-        result: Any = self.venv.step_wait()
-        observation, rewards, dones, infos = result
-        lead = self._lead(observation["observation"])
-        after = np.where(dones, 0.0, lead)
-        shaped = rewards + self.weight * (self.gamma * after - self.lead)
-        for row in np.flatnonzero(dones).tolist():
-            infos[row]["result"] = float(rewards[row])
-        self.lead = lead
-        return observation, shaped.astype(np.float32), dones, infos
 
 
 # %%
@@ -226,6 +177,55 @@ def observations(examples: Examples, rows: npt.NDArray[np.intp]) -> dict[str, to
         "observation": torch.as_tensor(examples.observations[rows].astype(np.float32)),
         "action_mask": torch.as_tensor(examples.masks[rows].astype(np.float32)),
     }
+
+# %%
+# PPO's reward shaping from the board
+# -----------------------------------
+# The observation's planes (:meth:`pacru.encoding.Encoding.plane_names`) hold
+# each seat's markers and chevrons, the learner's seat first. The learner's
+# lead, chevrons counted double, is a potential: adding its change to the
+# reward (zero at a game's end) speeds learning without changing which
+# policy is best.
+
+
+class LeadShaping(VecEnvWrapper):
+    """Adds ``weight * (gamma * lead' - lead)`` to each reward; keeps each game's result."""
+
+    def __init__(self, venv: VecEnv, planes: tuple[str, ...], weight: float, gamma: float):
+        super().__init__(venv)
+        self.weight, self.gamma = weight, gamma
+        own = [i for i, name in enumerate(planes) if name.endswith("seat 0")]
+        other = [i for i, name in enumerate(planes) if name.endswith("seat 1")]
+        chevrons = [i for i, name in enumerate(planes) if name.startswith("chevrons")]
+        self.sign = np.zeros(len(planes), dtype=np.float32)
+        for i in own:
+            self.sign[i] = 2.0 if i in chevrons else 1.0
+        for i in other:
+            self.sign[i] = -2.0 if i in chevrons else -1.0
+        self.sign[[i for i, n in enumerate(planes) if not n.startswith(("chev", "mark"))]] = 0
+        self.sign /= 10.0
+        self.lead = np.zeros(venv.num_envs, dtype=np.float32)
+
+    def _lead(self, observation: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        counts = observation.reshape(*observation.shape[:2], -1).sum(axis=2)
+        return np.asarray(counts @ self.sign, dtype=np.float32)
+
+    def reset(self) -> Any:
+        observation: Any = self.venv.reset()
+        self.lead = self._lead(observation["observation"])
+        return observation
+
+    def step_wait(self) -> Any:
+        result: Any = self.venv.step_wait()
+        observation, rewards, dones, infos = result
+        lead = self._lead(observation["observation"])
+        after = np.where(dones, 0.0, lead)
+        shaped = rewards + self.weight * (self.gamma * after - self.lead)
+        for row in np.flatnonzero(dones).tolist():
+            infos[row]["result"] = float(rewards[row])
+        self.lead = lead
+        return observation, shaped.astype(np.float32), dones, infos
+
 
 # %%
 # The opponent mix and the learning curve
