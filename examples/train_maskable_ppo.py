@@ -1,23 +1,19 @@
 """
-Training MaskablePPO by self-play
-=================================
+Training MaskablePPO: imitation of ``search``, then PPO
+=======================================================
 
-A learner for two-player Pacru, trained by sb3-contrib's ``MaskablePPO`` on
-batched games (:class:`pacru.sb3.PacruVecEnv`), then measured against the
-``random`` and ``greedy`` bots, saved, and its learning curve drawn.
+A learner for two-player Pacru with sb3-contrib's ``MaskablePPO``: its policy
+first imitates the native ``search`` bot (alpha-beta, :doc:`/bots`) on
+batched games (:class:`pacru.sb3.PacruVecEnv`), then PPO goes on from there
+against a mix of opponents. It is measured against the ``random`` and
+``greedy`` bots, saved, loaded again and its learning curve drawn.
 
-Each rollout the learner meets one opponent, drawn from a mix: a frozen
-snapshot of its own past policy (self-play), the ``greedy`` bot or the
-``random`` bot (both played natively, every game's moves in one call). Its
-seat is drawn per game. Rewards are the games' returns (+1 a win, -1 a loss,
-0 at the move cap) plus a shaping term from the board:
-the change of the learner's lead in chevrons and markers. Beside the board
-the learner sees the ``greedy`` bot's suggestion, which its policy adds to
-its logits: it starts from the bot's play and learns where to depart from it.
+The policy is plain ``MultiInputPolicy``: it sees the board's planes and the
+action mask, and no bot plays inside it, so ``MaskablePPO.load(path)`` loads
+the saved agent with nothing else.
 
-Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (about
-7 minutes on the 2-core development machine; seed 1 wins 114 of 200
-games against ``greedy``: see :doc:`/training`) is::
+Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (see
+:doc:`/training` for its time and results) is::
 
     python examples/train_maskable_ppo.py OUTPUT_FOLDER
 
@@ -28,12 +24,11 @@ timings (its output is the same at every run).
 
 from __future__ import annotations
 
-import copy
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import matplotlib
 
@@ -42,33 +37,150 @@ import matplotlib.pyplot as plt
 import numpy as np
 import numpy.typing as npt
 import torch
-from gymnasium import spaces
 from sb3_contrib import MaskablePPO
-from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
 
-from pacru.bots import GreedyBot
+from pacru.bots import SearchBot
 from pacru.sb3 import Opponent, PacruVecEnv, policy_opponent
 
 QUICK = os.environ.get("PACRU_EXAMPLE_QUICK") == "1"
 SEED = int(os.environ.get("PACRU_EXAMPLE_SEED", "1"))
-#: Decisions of the learner to train on; the games are capped at MOVE_CAP moves (D32).
-TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "300000"))
+#: The teacher's decisions to imitate, in all; its opponents and their shares of them.
+TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "150000"))
+TEACHER_MIX = {"greedy": 0.5, "search:nodes=300": 0.375, "random": 0.125}
+#: The teacher's budget: positions searched per move.
+TEACHER_NODES = 1_000
+#: The share of the teacher's moves replaced by random ones (not imitated).
+EXPLORE = 0.1
+IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "8"))
+IMITATION_LR = 3e-4
+#: Decisions of the learner in PPO; the games are capped at MOVE_CAP moves (D32).
+TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "30000"))
 NUM_ENVS = 8 if QUICK else 16
 MOVE_CAP = 200
 EVAL_GAMES = 10 if QUICK else 200
-#: The opponent of a rollout: its share of rollouts.
+#: The opponent of a PPO rollout: its share of rollouts.
 MIX = {"self": 0.15, "greedy": 0.8, "random": 0.05}
 SHAPING = 0.2
-HINT = os.environ.get("PACRU_EXAMPLE_HINT", "1") == "1"
-#: The weight of the hint in the policy's logits.
-PRIOR = float(os.environ.get("PACRU_EXAMPLE_PRIOR", "4.5"))
 
 
 # %%
-# Reward shaping from the board
-# -----------------------------
+# Imitating the ``search`` bot
+# ----------------------------
+# The teacher is the native alpha-beta bot (``search``, :doc:`/bots`) with a
+# small node budget: it beats ``greedy`` nearly every game and takes a few
+# milliseconds a move. It plays the learner's seat in batched games against a
+# mix of opponents; every decision it takes there (a move is one to six
+# decisions of :mod:`pacru.encoding`) is a training example, seen exactly as
+# the learner will see it: the :class:`pacru.sb3.PacruVecEnv` observation
+# and mask. A few of its moves are random ones instead (not recorded), so
+# that the examples also cover positions its own play never reaches.
+
+
+class Examples(NamedTuple):
+    """The teacher's decisions: observations, masks, actions and the game's result."""
+
+    observations: npt.NDArray[np.float16]
+    masks: npt.NDArray[np.bool_]
+    actions: npt.NDArray[np.int64]
+    returns: npt.NDArray[np.float32]
+
+
+def teacher_games(opponent: str, decisions: int, seed: int) -> Examples:
+    """At least ``decisions`` decisions of the ``search`` bot in the learner's seat."""
+    games = PacruVecEnv("pacru", 2, NUM_ENVS, opponent=opponent, seat=None, move_cap=MOVE_CAP)
+    env, teacher = games.vector_env.env, SearchBot(seed, nodes=TEACHER_NODES)
+    rng = np.random.default_rng(seed)
+    games.seed(seed)
+    observation: Any = games.reset()
+    plans: dict[int, tuple[tuple[int, int], tuple[int, ...] | None]] = {}
+    rows: list[tuple[npt.NDArray[np.float16], npt.NDArray[np.bool_], int, int]] = []
+    results: dict[int, float] = {}  # each finished game's result, by its number
+    number = np.arange(NUM_ENVS)  # the number of the game now played in each env
+    while len(results) < NUM_ENVS or len(rows) < decisions:
+        masks, state = games.action_masks(), games.state
+        actions = np.zeros(NUM_ENVS, dtype=np.int64)
+        for row in range(NUM_ENVS):
+            position, prefix = env.position(state, row), env.prefix(state, row)
+            key = (int(state.episode[row]), position.ply)
+            plan = plans.get(row)
+            if plan is None or plan[0] != key:  # a new move: the teacher's, or a random one
+                move = None if rng.random() < EXPLORE else teacher.choose_move(position)
+                actions_of_move = None if move is None else env.encoding.actions(position, move)
+                plan = plans[row] = (key, actions_of_move)
+            if plan[1] is None:
+                actions[row] = rng.choice(np.flatnonzero(masks[row]))
+            else:
+                actions[row] = plan[1][len(prefix)]
+                seen = observation["observation"][row].astype(np.float16)
+                rows.append((seen, masks[row], int(actions[row]), int(number[row])))
+        observation, rewards, dones, _ = games.step(actions)
+        for row in np.flatnonzero(dones).tolist():
+            results[int(number[row])] = float(rewards[row])
+            number[row] = number.max() + 1
+    rows = [r for r in rows if r[3] in results]  # only games that ended
+    return Examples(
+        np.stack([r[0] for r in rows]),
+        np.stack([r[1] for r in rows]),
+        np.array([r[2] for r in rows], dtype=np.int64),
+        np.array([results[r[3]] for r in rows], dtype=np.float32),
+    )
+
+
+def imitate(model: MaskablePPO, examples: Examples, epochs: int, seed: int) -> list[float]:
+    """Train the policy on the teacher's decisions; the held-out accuracy after each epoch.
+
+    The loss is the cross-entropy of the teacher's action under the masked
+    logits (the illegal actions get no probability), plus the squared error
+    of the value head against the game's result, so that PPO starts from a
+    value that already knows who wins.
+    """
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=IMITATION_LR)
+    rng = np.random.default_rng(seed)
+    held_out = len(examples.actions) // 20
+    order = rng.permutation(len(examples.actions))
+    test, train = order[:held_out], order[held_out:]
+    accuracy: list[float] = []
+    for _ in range(epochs):
+        policy.set_training_mode(True)
+        for start in range(0, len(train), 256):
+            batch = train[start : start + 256]
+            values, log_prob, _ = policy.evaluate_actions(
+                observations(examples, batch),  # type: ignore[arg-type]  # a Dict space's
+                torch.as_tensor(examples.actions[batch]),
+                action_masks=torch.as_tensor(examples.masks[batch]),
+            )
+            target = torch.as_tensor(examples.returns[batch])
+            loss = -log_prob.mean() + 0.5 * ((values.flatten() - target) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimizer.step()
+        rng.shuffle(train)
+        policy.set_training_mode(False)
+        with torch.no_grad():
+            seen = {"observation": examples.observations[test].astype(np.float32)}
+            chosen, _ = model.predict(
+                {**seen, "action_mask": examples.masks[test]},
+                deterministic=True,
+                action_masks=examples.masks[test],
+            )
+        accuracy.append(float(np.mean(chosen == examples.actions[test])))
+        print(f"  epoch {len(accuracy)}: held-out decisions as the teacher's {accuracy[-1]:.0%}")
+    return accuracy
+
+
+def observations(examples: Examples, rows: npt.NDArray[np.intp]) -> dict[str, torch.Tensor]:
+    """The policy's input for ``rows`` of ``examples``, as PacruVecEnv gives it."""
+    return {
+        "observation": torch.as_tensor(examples.observations[rows].astype(np.float32)),
+        "action_mask": torch.as_tensor(examples.masks[rows].astype(np.float32)),
+    }
+
+# %%
+# PPO's reward shaping from the board
+# -----------------------------------
 # The observation's planes (:meth:`pacru.encoding.Encoding.plane_names`) hold
 # each seat's markers and chevrons, the learner's seat first. The learner's
 # lead, chevrons counted double, is a potential: adding its change to the
@@ -116,95 +228,11 @@ class LeadShaping(VecEnvWrapper):
 
 
 # %%
-# The greedy bot's suggestion
-# ---------------------------
-# The learner sees, beside the board, the decision the ``greedy`` bot would
-# take here (one-hot, zeros once the learner's move has left the bot's): a
-# residual learner starts from the bot's play and learns where to depart from
-# it, instead of rediscovering one-ply tactics from the planes.
-
-
-class GreedyHint(VecEnvWrapper):
-    """Adds ``"hint"``: float32 ``(num_envs, num_actions)``, the greedy bot's next decision."""
-
-    def __init__(self, venv: VecEnv, games: PacruVecEnv, seed: int) -> None:
-        space = copy.deepcopy(venv.observation_space)
-        n = games.vector_env.env.num_actions
-        space.spaces["hint"] = spaces.Box(0.0, 1.0, shape=(n,), dtype=np.float32)  # type: ignore[attr-defined]
-        super().__init__(venv, observation_space=space)
-        self.games = games
-        self.bot = GreedyBot(seed)
-        self.moves: dict[int, tuple[int, int, tuple[int, ...]]] = {}
-
-    def _hint(self, observation: dict[str, Any]) -> dict[str, Any]:
-        env, state = self.games.vector_env.env, self.games.state
-        hint = np.zeros((self.num_envs, env.num_actions), dtype=np.float32)
-        for row in range(self.num_envs):
-            position, prefix = env.position(state, row), env.prefix(state, row)
-            key = (int(state.episode[row]), position.ply)
-            cached = self.moves.get(row)
-            if cached is None or cached[:2] != key:
-                actions = env.encoding.actions(position, self.bot.choose_move(position))
-                cached = self.moves[row] = (*key, tuple(actions))
-            actions = cached[2]
-            if actions[: len(prefix)] == prefix and len(actions) > len(prefix):
-                hint[row, actions[len(prefix)]] = 1.0
-        return {**observation, "hint": hint}
-
-    def reset(self) -> Any:
-        self.moves = {}
-        observation: Any = self.venv.reset()
-        return self._hint(observation)
-
-    def step_wait(self) -> Any:
-        result: Any = self.venv.step_wait()
-        observation, rewards, dones, infos = result
-        for info in infos:  # a finished game has no decision: no hint
-            if "terminal_observation" in info:
-                final = info["terminal_observation"]
-                hint = np.zeros(final["action_mask"].shape, dtype=np.float32)
-                info["terminal_observation"] = {**final, "hint": hint}
-        return self._hint(observation), rewards, dones, infos
-
-
-class HintPolicy(MaskableMultiInputActorCriticPolicy):
-    """MaskablePPO's policy with the hint added to its action logits (times :data:`PRIOR`).
-
-    At first the learner mostly plays the bot's decision; training moves the
-    logits of the network where departing from it wins more.
-    """
-
-    def extract_features(self, obs: Any, features_extractor: Any = None) -> Any:
-        self.hint = obs["hint"]
-        return super().extract_features(obs, features_extractor)
-
-    def get_distribution(self, obs: Any, action_masks: Any = None) -> Any:
-        self.hint = obs["hint"]
-        return super().get_distribution(obs, action_masks)
-
-    def _get_action_dist_from_latent(self, latent_pi: torch.Tensor) -> Any:
-        logits = self.action_net(latent_pi) + PRIOR * self.hint
-        return self.action_dist.proba_distribution(action_logits=logits)
-
-
-# %%
 # The opponent mix and the learning curve
 # ---------------------------------------
 # Before each rollout a callback draws the opponent; every few rollouts it
 # keeps a frozen copy of the policy for self-play. It also counts the results
 # of the games the learner finished against each opponent.
-
-
-class WithoutHint:
-    """A snapshot playing the opponent's seat: its hint input left at zeros."""
-
-    def __init__(self, policy: Any) -> None:
-        self.policy = policy
-
-    def predict(self, observation: dict[str, Any], **kwargs: Any) -> Any:
-        rows = len(observation["action_mask"])
-        hint = np.zeros((rows, observation["action_mask"].shape[1]), dtype=np.float32)
-        return self.policy.predict({**observation, "hint": hint}, **kwargs)
 
 
 def frozen_copy(policy: Any) -> Any:
@@ -237,7 +265,7 @@ class OpponentMix(BaseCallback):
         opponent: Opponent = self.kind
         if self.kind == "self":
             snapshot = self.pool[int(self.rng.integers(len(self.pool)))]
-            opponent = policy_opponent(WithoutHint(snapshot) if HINT else snapshot)
+            opponent = policy_opponent(snapshot)
         self.training_env.env_method("set_opponent", opponent)
 
     def _on_step(self) -> bool:
@@ -263,28 +291,30 @@ class OpponentMix(BaseCallback):
 # %%
 # Measuring the agent
 # -------------------
-# 200 games against each bot, the seat drawn per game, the agent's most
-# likely legal decision each time. Each env plays the same number of games,
-# so that short games are not over-counted.
+# 200 games against each bot, the agent in the first seat in half of them
+# and in the second in the other half, its most likely legal decision each
+# time. Each env plays the same number of games, so that short games are not
+# over-counted.
 
 
 def match(model: MaskablePPO, opponent: str, games: int, seed: int) -> tuple[int, int, int]:
-    """The agent's (wins, games without a winner, losses) in ``games`` games."""
-    num_envs = min(games, 50)
-    board = PacruVecEnv("pacru", 2, num_envs, opponent=opponent, seat=None, move_cap=MOVE_CAP)
-    env: VecEnv = GreedyHint(board, board, seed) if HINT else board
-    env.seed(seed)
-    observation: Any = env.reset()
-    quota = np.full(num_envs, games // num_envs)
-    quota[: games % num_envs] += 1
+    """The agent's (wins, games without a winner, losses) in ``games`` games, half in each seat."""
     results: list[float] = []
-    while quota.any():
-        masks = board.action_masks()
-        actions, _ = model.predict(observation, deterministic=True, action_masks=masks)
-        observation, rewards, dones, _ = env.step(actions)
-        for row in np.flatnonzero(dones & (quota > 0)).tolist():
-            results.append(float(rewards[row]))
-            quota[row] -= 1
+    for seat in (0, 1):
+        share = games // 2 + (games % 2 if seat == 0 else 0)
+        num_envs = min(share, 50)
+        board = PacruVecEnv("pacru", 2, num_envs, opponent=opponent, seat=seat, move_cap=MOVE_CAP)
+        board.seed(seed + seat)
+        observation: Any = board.reset()
+        quota = np.full(num_envs, share // num_envs)
+        quota[: share % num_envs] += 1
+        while quota.any():
+            masks = board.action_masks()
+            actions, _ = model.predict(observation, deterministic=True, action_masks=masks)
+            observation, rewards, dones, _ = board.step(actions)
+            for row in np.flatnonzero(dones & (quota > 0)).tolist():
+                results.append(float(rewards[row]))
+                quota[row] -= 1
     return sum(r > 0 for r in results), sum(r == 0 for r in results), sum(r < 0 for r in results)
 
 
@@ -326,29 +356,38 @@ def main(out: Path) -> None:
     games = PacruVecEnv("pacru", 2, NUM_ENVS, opponent="random", seat=None, move_cap=MOVE_CAP)
     planes = games.vector_env.env.encoding.plane_names()
     env: VecEnv = LeadShaping(games, planes, SHAPING, gamma=0.99)
-    if HINT:
-        env = GreedyHint(env, games, SEED)
     env.seed(SEED)
     model = MaskablePPO(
-        HintPolicy if HINT else "MultiInputPolicy",
+        "MultiInputPolicy",
         env,
         n_steps=128,
         batch_size=512,
         n_epochs=4,
-        learning_rate=1.5e-4,
-        ent_coef=0.01,
+        learning_rate=3e-5,
+        ent_coef=0.0,
         gamma=0.99,
-        policy_kwargs={"net_arch": [256, 256]},
+        policy_kwargs={"net_arch": [512, 512]},
         seed=SEED,
     )
+    print(f"the search bot's decisions: {TEACHER_DECISIONS}, seed {SEED}")
+    parts = [
+        teacher_games(bot, round(TEACHER_DECISIONS * share), SEED + i)
+        for i, (bot, share) in enumerate(TEACHER_MIX.items())
+    ]
+    examples = Examples(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+    print(f"{len(examples.actions)} decisions of the teacher{timing(start, cpu)}")
+    imitate(model, examples, IMITATION_EPOCHS, SEED)
+    won, tied, lost = match(model, "greedy", EVAL_GAMES, seed=SEED + 1000)
+    print(f"imitated: against greedy {won} won, {tied} without a winner, {lost} lost")
     mix = OpponentMix(SEED)
-    print(f"training on {TIMESTEPS} decisions, {NUM_ENVS} games at once, seed {SEED}")
+    print(f"PPO on {TIMESTEPS} decisions, {NUM_ENVS} games at once")
     model.learn(total_timesteps=TIMESTEPS, callback=mix)
     print(f"trained: {len(mix.results)} games{timing(start, cpu)}")
     model.save(out / "maskable_ppo_pacru.zip")
     print("model saved: maskable_ppo_pacru.zip")
+    agent = MaskablePPO.load(out / "maskable_ppo_pacru.zip")  # no custom objects needed
     for bot in ("random", "greedy"):
-        won, tied, lost = match(model, bot, EVAL_GAMES, seed=SEED + 1000)
+        won, tied, lost = match(agent, bot, EVAL_GAMES, seed=SEED + 1000)
         print(f"against {bot}: {won} won, {tied} without a winner, {lost} lost of {EVAL_GAMES}")
     draw_curve(mix.results, TIMESTEPS, out / "learning_curve.svg")
     print(f"learning curve: learning_curve.svg{timing(start, cpu, 'in all ')}")

@@ -80,7 +80,8 @@ KEY_OUTPUT = {
         "after the pincer: red marker on e7, red marker on f8, chevron red SW",
     ],
     "train_maskable_ppo.py": [
-        "training on 1024 decisions, 8 games at once, seed 1",
+        "the search bot's decisions: 600, seed 1",
+        "PPO on 1024 decisions, 8 games at once",
         "model saved: maskable_ppo_pacru.zip",
         " lost of 10\nagainst greedy: ",
         "learning curve: learning_curve.svg",
@@ -124,6 +125,12 @@ def test_example_runs(path: Path, tmp_path: Path) -> None:
         curve = (tmp_path / "learning_curve.svg").read_text()
         assert "<svg" in curve
         assert "training games won" in curve
+        # The agent loads with nothing else: no bot, no custom policy class (issue 42).
+        from sb3_contrib import MaskablePPO
+        from sb3_contrib.common.maskable.policies import MaskableMultiInputActorCriticPolicy
+
+        agent = MaskablePPO.load(tmp_path / "maskable_ppo_pacru.zip")
+        assert type(agent.policy) is MaskableMultiInputActorCriticPolicy
     # The whole output, as the docs gallery shows it: no line of it goes unchecked.
     shown = proc.stdout.replace(str(tmp_path), "OUTPUT_DIR")
     assert shown == expected_output(path.name)

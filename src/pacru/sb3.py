@@ -262,9 +262,9 @@ def policy_opponent(policy: Any, *, deterministic: bool = False) -> BatchedPolic
 
     def play(observation: npt.NDArray[Any], legal_action_mask: npt.NDArray[np.bool_]) -> Any:
         batch = {"observation": observation, "action_mask": legal_action_mask.astype(np.int8)}
-        actions, _ = policy.predict(
-            batch, deterministic=deterministic, action_masks=legal_action_mask
-        )
+        # A writable copy of the mask: torch warns on the state's read-only one.
+        masks = np.array(legal_action_mask, dtype=np.bool_)
+        actions, _ = policy.predict(batch, deterministic=deterministic, action_masks=masks)
         return np.asarray(actions, dtype=np.intp)
 
     return play
