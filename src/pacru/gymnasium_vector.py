@@ -56,8 +56,11 @@ illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
   :class:`pacru.gymnasium.PacruEnv`: every game gets its own Python bots.
 
 Every bot is seeded from the seed of :meth:`PacruVectorEnv.reset`, so the same
-seed replays the same games. ``seat=None`` draws the learner's seat per game
-and per episode from that seed too (``infos["seat"]``).
+seed replays the same games on the same engine. The native ``"random"`` and
+``"greedy"`` draw from SplitMix64 streams, not :class:`random.Random`, so they
+play other games than on the pure-Python engine; Python bots (any other spec,
+class or factory) play the same games on both. ``seat=None`` draws the
+learner's seat per game and per episode from that seed too (``infos["seat"]``).
 
 >>> import numpy as np
 >>> from pacru.gymnasium_vector import PacruVectorEnv

@@ -17,7 +17,7 @@ import pytest
 from pacru import ChevronState, new_game
 from pacru._cursor import capped
 from pacru.chevron.engine import ENGINE
-from pacru.encoding.chevron import ChevronEncoding
+from pacru.encoding.chevron import ORIGIN, RELINQUISH, ChevronEncoding
 from pacru.vector import VectorEnv
 from pacru.vector.python import PythonLoop
 
@@ -25,12 +25,14 @@ from .support import CONFIGS
 from .vector_support import assert_same, play
 
 
-def pair(game: str, players: int, **options: Any) -> tuple[VectorEnv, VectorEnv]:
+def pair(
+    game: str, players: int, num_envs: int = 8, **options: Any
+) -> tuple[VectorEnv, VectorEnv]:
     # Imported here: the module needs the extension, which .support skips without.
     from pacru.vector.native import NativeLoop
 
-    native = VectorEnv(game, players=players, num_envs=8, **options)
-    python = VectorEnv(game, players=players, num_envs=8, **options)
+    native = VectorEnv(game, players=players, num_envs=num_envs, **options)
+    python = VectorEnv(game, players=players, num_envs=num_envs, **options)
     env_only = ("max_steps", "opening_plies", "autoreset_mode", "observation_dtype")
     rules = {k: v for k, v in options.items() if k not in env_only}
     start = new_game(game, players, **capped(game, rules))
@@ -80,6 +82,40 @@ def test_random_actions_and_observation_dtypes_equal_the_python_loop(mode: str, 
         ends += int(a.ended.sum())
         a, b = native.step(a, actions), python.step(b, actions)
     assert ends > 0
+
+
+def test_a_native_bots_move_cut_by_max_steps_shows_the_encodings_decisions() -> None:
+    """The native random bot plays its move decision by decision in the order of
+    ``Encoding.actions`` (the Python engine's bots play that list itself): a move cut by
+    ``max_steps`` after ``m`` decisions shows its first ``m`` actions, a reorientation's
+    relinquished fields among them ascending (R14, D25), so a cut's position, prefix and
+    ``final_obs`` are those of a replay through :mod:`pacru.encoding`. The bots' draws do not
+    depend on ``max_steps``: the whole move is the one played without a limit."""
+    options = {"opening_plies": 30, "move_cap": None, "autoreset_mode": "next-step"}
+    whole, _ = pair("pacru", 2, 64, **options)
+    start = whole.init(1)
+    seats = 1 - start.current_player  # every game's bot is to move
+    moved = whole.play_opponents(start, "random", seats, seed=1)
+    cuts = relinquishing = 0
+    for limit in range(1, 9):
+        env, _ = pair("pacru", 2, 64, max_steps=limit, **options)
+        cut = env.play_opponents(env.init(1), "random", seats, seed=1)
+        for i in range(64):
+            chosen = env.prefix(cut, i)
+            if not chosen:  # the move ended within the limit, or the limit came first
+                continue
+            before, after = whole.position(start, i), whole.position(moved, i)
+            assert env.position(cut, i) == before
+            origin = chosen[0] - ORIGIN
+            [move] = [
+                m
+                for m in before.legal_moves()
+                if m.origin == origin and before.apply_move(m) == after
+            ]
+            assert whole.encoding.actions(before, move)[: len(chosen)] == chosen
+            cuts += 1
+            relinquishing += any(a >= RELINQUISH for a in chosen)
+    assert (cuts, relinquishing) == (90, 5)
 
 
 @pytest.mark.skipif(ENGINE != "native", reason="the Python engine steps every game in Python")

@@ -220,8 +220,10 @@ class VectorEnv:
             seats: the learner's seat in each game, int ``(num_envs,)``.
             seed: the bots' seed (an integer): the move at ply ``p`` of episode
                 ``e`` of env ``i`` is drawn from a stream of ``(seed, i, e, p)``
-                only. A move under way that no bot began (an opponent's decision
-                taken with :meth:`step`) is finished first by a built-in bot, each
+                only (SplitMix64 for the native bots, :class:`random.Random` for
+                the Python ones: the engines draw other moves). A move under way
+                that no bot began (an opponent's decision taken with
+                :meth:`step`) is finished first by a built-in bot, each
                 of its decisions a uniformly random action of the mask
                 (:meth:`random_actions` of a seed drawn from ``seed``).
 
