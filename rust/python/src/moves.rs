@@ -4,9 +4,10 @@
 //! (`LegalMoves.register`: no method of either class is replaced), so `len`, indexing,
 //! iteration and `in` are this class's slots: no Python frame between a bot's
 //! `rng.choice(state.legal_moves())` and the engine. Its moves come from the move table
-//! the caller handed to `Position.legal_moves`; the sequence methods (`index`, `count`,
-//! `==`, `repr`) are those of `collections.abc.Sequence` and `LegalMoves`, called by
-//! name, so both engines' lists answer alike. The families (`steps`, `reorientations`,
+//! the caller handed to `Position.legal_moves`. The sequence methods (`index`, `count`,
+//! `==`, `repr`) and `in` with a move's text (read by `pacru_engine::Move::from_text`)
+//! are worked out here, with the results of `collections.abc.Sequence` and `LegalMoves`
+//! (tests/native compares them), and no call into pacru's Python. The families (`steps`, `reorientations`,
 //! `families`, `family_of`, `from_field`) are the pure-Python engine's for the same
 //! position, made when first read; `_family_draw` draws from the engine's own family
 //! bounds.
@@ -19,7 +20,7 @@ use pyo3::exceptions::{PyIndexError, PyOverflowError, PyRuntimeError, PyTypeErro
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PySlice, PyString, PyTuple};
+use pyo3::types::{PyFloat, PyInt, PyList, PySlice, PyString, PyTuple};
 
 use crate::{from_python, to_python};
 
@@ -36,12 +37,13 @@ pub(crate) struct Moves {
     python: PyOnceLock<Py<PyAny>>,
 }
 
-/// `collections.abc.Sequence`'s method `name`.
-fn sequence_method<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("collections.abc")?
-        .getattr("Sequence")?
-        .getattr(name)
-}
+/// Why a move list does not pickle: `pacru.chevron.movelist.NO_PICKLE` (a test holds
+/// them equal).
+const NO_PICKLE: &str =
+    "a LegalMoves does not pickle: pickle its state, whose legal_moves() makes the list again";
+
+/// How many moves `repr` shows before it gives the count (`LegalMoves.__repr__`).
+const REPR_SHOWN: u64 = 8;
 
 /// `attrs.exceptions.FrozenInstanceError()`, as the Python engine's list and state raise
 /// it on assignment.
@@ -157,20 +159,76 @@ impl Moves {
         if let Some((i, _)) = self.issued_move(move_) {
             return Ok(Some(i));
         }
-        let parsed;
-        let move_ = if move_.is_instance_of::<PyString>() {
-            // Text outside the grammar is in no list (`in` never raises).
-            parsed = pacru_attr(py, "pacru.chevron.movelist", "_move_or_none")?.call1((move_,))?;
-            &parsed
-        } else {
-            move_
-        };
+        if let Ok(text) = move_.cast::<PyString>() {
+            // `Move.parse`'s grammar; text outside it (or no UTF-8: a lone surrogate) is in
+            // no list (`in` never raises).
+            return Ok(text
+                .to_str()
+                .ok()
+                .and_then(|t| engine::Move::from_text(t).ok())
+                .and_then(|m| self.list.index_of(&m)));
+        }
         // `pacru.Move`, as the move table has it (no import on this path).
         let class = self.table.bind(py).getattr(intern!(py, "move"))?;
         if !move_.is_instance(&class)? {
             return Ok(None);
         }
         Ok(from_python(move_)?.and_then(|m| self.list.index_of(&m)))
+    }
+
+    /// The `i`-th move as a `pacru.Move` (not remembered as issued); `IndexError` outside.
+    fn item<'py>(&self, py: Python<'py>, i: u64) -> PyResult<Bound<'py, PyAny>> {
+        let m = self
+            .list
+            .get(i)
+            .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
+        to_python(self.table.bind(py), &m)
+    }
+
+    /// `LegalMoves.__eq__`: against a `LegalMoves` of either engine, the same length and
+    /// each pair of moves equal; against a tuple or list, `list(self) == list(other)`;
+    /// None (`NotImplemented`) against anything else.
+    fn equals(&self, other: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+        let py = other.py();
+        if let Ok(native) = other.cast::<Moves>() {
+            // Equal engine moves are equal `pacru.Move`s: no move need be made.
+            let theirs = &native.get().list;
+            let n = self.list.len();
+            return Ok(Some(
+                theirs.len() == n && (0..n).all(|i| self.list.get(i) == theirs.get(i)),
+            ));
+        }
+        let class = self.table.bind(py).getattr(intern!(py, "legal_moves"))?;
+        if other.is_instance(&class)? {
+            if u64::try_from(other.len()?).ok() != Some(self.list.len()) {
+                return Ok(Some(false));
+            }
+            // `all(a == b for a, b in zip(self, other))`.
+            let mut i = 0;
+            for b in other.try_iter()? {
+                if !self.item(py, i)?.eq(b?)? {
+                    return Ok(Some(false));
+                }
+                i += 1;
+            }
+            return Ok(Some(true));
+        }
+        if !(other.is_instance_of::<PyTuple>() || other.is_instance_of::<PyList>()) {
+            return Ok(None);
+        }
+        // `list(other)` (a subclass's own iteration), then `list.__eq__`: the lengths,
+        // then each pair by identity or `==`.
+        let theirs = PyList::new(py, other.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+        if u64::try_from(theirs.len()).ok() != Some(self.list.len()) {
+            return Ok(Some(false));
+        }
+        for (i, b) in (0..).zip(theirs.iter()) {
+            let a = self.item(py, i)?;
+            if !(a.is(&b) || a.eq(&b)?) {
+                return Ok(Some(false));
+            }
+        }
+        Ok(Some(true))
     }
 
     /// The list of this list's families, made from the engine's steps and choices
@@ -346,13 +404,31 @@ impl Moves {
         }
     }
 
-    /// How often `value` is in the list: `collections.abc.Sequence.count`, as the Python
-    /// engine's list has it.
-    fn count<'py>(
-        slf: &Bound<'py, Self>,
-        value: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        sequence_method(slf.py(), "count")?.call1((slf, value))
+    /// How often `value` is in the list: `collections.abc.Sequence.count` (the items `v`
+    /// with `v is value or v == value`), as the Python engine's list has it. A move is in
+    /// a list at most once; a text, an int or None equals no move (a text is no item:
+    /// `in` reads text, `count` does not); any other value is compared with every move.
+    fn count(&self, value: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let py = value.py();
+        let class = self.table.bind(py).getattr(intern!(py, "move"))?;
+        if value.get_type().is(&class) {
+            return Ok(usize::from(self.index_of(value)?.is_some()));
+        }
+        if value.is_none()
+            || value.is_exact_instance_of::<PyString>()
+            || value.is_exact_instance_of::<PyInt>()
+            || value.is_exact_instance_of::<PyFloat>()
+        {
+            return Ok(0);
+        }
+        let mut count = 0;
+        for i in 0..self.list.len() {
+            let item = self.item(py, i)?;
+            if item.is(value) || item.eq(value)? {
+                count += 1;
+            }
+        }
+        Ok(count)
     }
 
     fn __richcmp__(
@@ -361,26 +437,18 @@ impl Moves {
         op: CompareOp,
     ) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        let eq = || {
-            pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
-                .getattr(intern!(py, "__eq__"))?
-                .call1((slf, other))
+        let equal = match op {
+            CompareOp::Eq | CompareOp::Ne => slf.get().equals(other)?,
+            _ => None,
         };
-        match op {
-            CompareOp::Eq => Ok(eq()?.unbind()),
-            CompareOp::Ne => {
-                let result = eq()?;
-                if result.is(py.NotImplemented()) {
-                    return Ok(result.unbind());
-                }
-                Ok((!result.is_truthy()?)
-                    .into_pyobject(py)?
-                    .to_owned()
-                    .into_any()
-                    .unbind())
-            }
-            _ => Ok(py.NotImplemented()),
-        }
+        Ok(match equal {
+            None => py.NotImplemented(),
+            Some(equal) => (equal == matches!(op, CompareOp::Eq))
+                .into_pyobject(py)?
+                .to_owned()
+                .into_any()
+                .unbind(),
+        })
     }
 
     /// An immutable value: a copy is the list itself.
@@ -393,21 +461,28 @@ impl Moves {
     }
 
     /// A list does not pickle (its state does), with the Python list's message.
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let message = py.import("pacru.chevron.movelist")?.getattr("NO_PICKLE")?;
-        Err(PyTypeError::new_err(message.unbind()))
+    fn __reduce__(&self) -> PyResult<Py<PyAny>> {
+        Err(PyTypeError::new_err(NO_PICKLE))
     }
 
     fn __hash__(&self) -> PyResult<isize> {
         Err(PyTypeError::new_err("unhashable type: 'LegalMoves'"))
     }
 
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        Ok(pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
-            .getattr(intern!(py, "__repr__"))?
-            .call1((slf,))?
-            .unbind())
+    /// `<LegalMoves [e1-e2, ...]>`: the first 8 moves' text, then the count when there
+    /// are more (`LegalMoves.__repr__`).
+    fn __repr__(&self) -> String {
+        let n = self.list.len();
+        let shown: Vec<String> = (0..n.min(REPR_SHOWN))
+            .filter_map(|i| self.list.get(i))
+            .map(|m| m.to_string())
+            .collect();
+        let more = if n > REPR_SHOWN {
+            format!(", ... ({n} moves)")
+        } else {
+            String::new()
+        };
+        format!("<LegalMoves [{}{more}]>", shown.join(", "))
     }
 
     fn __setattr__(

@@ -106,6 +106,9 @@ class MoveTable(dict[MoveKey, Move]):
     draft: ClassVar[type[Move]] = _Draft
     #: The class a built move becomes.
     move: ClassVar[type[Move]] = Move
+    #: The Python engine's list class, which a native list compares equal to move by move
+    #: (``LegalMoves.__eq__``): the extension reads it here and imports no module of pacru's.
+    legal_moves: ClassVar[type[LegalMoves]] = LegalMoves
 
     def __missing__(self, key: MoveKey) -> Move:
         relinquished: tuple[int, ...] = ()
