@@ -204,12 +204,10 @@ impl Moves {
                 return Ok(Some(false));
             }
             // `all(a == b for a, b in zip(self, other))`.
-            let mut i = 0;
-            for b in other.try_iter()? {
+            for (i, b) in (0..).zip(other.try_iter()?) {
                 if !self.item(py, i)?.eq(b?)? {
                     return Ok(Some(false));
                 }
-                i += 1;
             }
             return Ok(Some(true));
         }
