@@ -8,8 +8,9 @@ families and the errors must be those of the Python engine's list.
 from __future__ import annotations
 
 import operator
+import pickle
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 import numpy as np
@@ -17,6 +18,7 @@ import pytest
 
 from pacru import ChevronState, LegalMoves, Move
 from pacru.chevron.engine import python_apply, python_legal_moves
+from pacru.chevron.movelist import NO_PICKLE
 
 from .support import CONFIGS, native, start
 
@@ -182,3 +184,93 @@ def test_an_index_is_taken_through_operator_index() -> None:
     nat, py = native.legal_moves(state), python_legal_moves(state)
     assert _index_outcomes(nat, Two()) == _index_outcomes(py, Two()) == ("value", py[2])
     assert operator.index(Two()) == 2
+
+
+class _Backwards(list[object]):
+    """A list whose iteration runs backwards: ``list(x)`` reads it so."""
+
+    def __iter__(self) -> Iterator[object]:
+        return reversed(list(super().__iter__()))
+
+
+class _EqualsAll:
+    """Equal to everything (as ``unittest.mock.ANY``)."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Sub(Move):
+    """A ``Move`` subclass: ``attrs`` equality holds only within one class."""
+
+
+def _compared(a: object, b: object) -> tuple[bool, bool]:
+    return (a == b, a != b)
+
+
+def test_equality_count_and_repr_are_the_python_lists() -> None:
+    """``==``/``!=`` both ways, ``count`` and ``repr`` of the native list are those of the
+    Python engine's ``LegalMoves`` against every kind of value, computed by the extension."""
+    states = _positions("pacru", 2, 20)[::4] + _positions("shacru", 3, 12)[::4]
+    lists = [(python_legal_moves(s), native.legal_moves(s)) for s in states]
+    assert all(len(py) <= 400 for py, _ in lists)
+    other_py, other_nat = lists[-1]
+    for py, nat in lists:
+        moves = list(py)
+        n = len(moves)
+        first = moves[0]
+        values: list[object] = [
+            py,
+            nat,
+            other_py,
+            other_nat,
+            native.legal_moves(states[0]),
+            moves,
+            tuple(moves),
+            moves[:-1],
+            [*moves, first],
+            [*moves[1:], first],
+            _Backwards(reversed(moves)),
+            _Backwards(moves),
+            [_EqualsAll()] * n,
+            (_EqualsAll(),) * (n + 1),
+            [str(m) for m in moves],
+            set(moves),
+            3,
+            None,
+            "e1-e2",
+        ]
+        for value in values:
+            assert _compared(nat, value) == _compared(py, value), value
+            assert _compared(value, nat) == _compared(value, py), value
+        sub = _Sub(first.origin, first.target, capture=first.capture, twist=first.twist)
+        counted: list[object] = [
+            first,
+            moves[-1],
+            Move.pass_move(),
+            str(first),
+            sub,
+            _EqualsAll(),
+            7,
+            1.5,
+            None,
+            (first,),
+        ]
+        for value in counted:
+            assert nat.count(value) == py.count(value), value
+        assert nat.count(_EqualsAll()) == n
+        assert repr(nat) == repr(py)
+    # A long list shows its first 8 moves and its count.
+    py, nat = lists[0]
+    assert repr(nat) == f"<LegalMoves [{', '.join(map(str, py[:8]))}, ... ({len(py)} moves)]>"
+
+
+def test_the_native_list_refuses_pickling_with_the_python_lists_message() -> None:
+    nat = native.legal_moves(start("pacru", 2))
+    with pytest.raises(TypeError) as err:
+        pickle.dumps(nat)
+    assert str(err.value) == NO_PICKLE
+    with pytest.raises(TypeError, match="does not pickle"):
+        pickle.dumps(python_legal_moves(start("pacru", 2)))

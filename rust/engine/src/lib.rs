@@ -16,6 +16,7 @@ pub mod geometry;
 mod movegen;
 mod movelist;
 mod moves;
+mod notation;
 mod resolve;
 pub mod rng;
 mod types;
@@ -25,6 +26,7 @@ pub use error::{Counter, EngineError, OptionError, PositionError, Refusal};
 pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
 pub use movelist::{legal_moves, legal_moves_into, MoveList, StepChoice};
 pub use moves::{Move, StepMove};
+pub use notation::{MoveTextError, MAX_MOVE_TEXT};
 pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
 pub use types::{
     ChevronList, Game, MeetingRule, Outcome, Position, Rules, Termination, COUNTER_MAX,

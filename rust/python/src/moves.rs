@@ -4,9 +4,10 @@
 //! (`LegalMoves.register`: no method of either class is replaced), so `len`, indexing,
 //! iteration and `in` are this class's slots: no Python frame between a bot's
 //! `rng.choice(state.legal_moves())` and the engine. Its moves come from the move table
-//! the caller handed to `Position.legal_moves`; the sequence methods (`index`, `count`,
-//! `==`, `repr`) are those of `collections.abc.Sequence` and `LegalMoves`, called by
-//! name, so both engines' lists answer alike. The families (`steps`, `reorientations`,
+//! the caller handed to `Position.legal_moves`. The sequence methods (`index`, `count`,
+//! `==`, `repr`) and `in` with a move's text (read by `pacru_engine::Move::from_text`)
+//! are worked out here, with the results of `collections.abc.Sequence` and `LegalMoves`
+//! (tests/native compares them), and no call into pacru's Python. The families (`steps`, `reorientations`,
 //! `families`, `family_of`, `from_field`) are the pure-Python engine's for the same
 //! position, made when first read; `_family_draw` draws from the engine's own family
 //! bounds.
@@ -23,6 +24,10 @@ use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::{from_python, to_python};
 
+mod sequence;
+
+use sequence::index_bound;
+
 /// The legal moves of one position, in the order of the Python engine.
 #[pyclass(frozen, module = "pacru._native", name = "NativeLegalMoves", sequence)]
 pub(crate) struct Moves {
@@ -36,12 +41,10 @@ pub(crate) struct Moves {
     python: PyOnceLock<Py<PyAny>>,
 }
 
-/// `collections.abc.Sequence`'s method `name`.
-fn sequence_method<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("collections.abc")?
-        .getattr("Sequence")?
-        .getattr(name)
-}
+/// Why a move list does not pickle: `pacru.chevron.movelist.NO_PICKLE` (a test holds
+/// them equal).
+const NO_PICKLE: &str =
+    "a LegalMoves does not pickle: pickle its state, whose legal_moves() makes the list again";
 
 /// `attrs.exceptions.FrozenInstanceError()`, as the Python engine's list and state raise
 /// it on assignment.
@@ -60,33 +63,6 @@ pub(crate) fn frozen(py: Python<'_>) -> PyErr {
 /// cold paths only), never kept.
 fn pacru_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import(module)?.getattr(name)
-}
-
-/// A bound of `Moves.index` as `list.index` reads it, clamped to `0..=len` as
-/// `slice.indices` clamps it: an integer (`operator.index`; one past the machine's counts
-/// by its sign), never `None` or another value.
-fn index_bound(bound: &Bound<'_, PyAny>, len: i64) -> PyResult<i64> {
-    let refused =
-        || PyTypeError::new_err("slice indices must be integers or have an __index__ method");
-    if bound.is_none() {
-        return Err(refused());
-    }
-    let i: i64 = match bound.extract() {
-        Ok(i) => i,
-        Err(e) if e.is_instance_of::<PyOverflowError>(bound.py()) => {
-            if bound.lt(0)? {
-                i64::MIN
-            } else {
-                i64::MAX
-            }
-        }
-        Err(_) => return Err(refused()),
-    };
-    Ok(if i < 0 {
-        i.saturating_add(len).max(0)
-    } else {
-        i.min(len)
-    })
 }
 
 impl Moves {
@@ -157,14 +133,15 @@ impl Moves {
         if let Some((i, _)) = self.issued_move(move_) {
             return Ok(Some(i));
         }
-        let parsed;
-        let move_ = if move_.is_instance_of::<PyString>() {
-            // Text outside the grammar is in no list (`in` never raises).
-            parsed = pacru_attr(py, "pacru.chevron.movelist", "_move_or_none")?.call1((move_,))?;
-            &parsed
-        } else {
-            move_
-        };
+        if let Ok(text) = move_.cast::<PyString>() {
+            // `Move.parse`'s grammar; text outside it (or no UTF-8: a lone surrogate) is in
+            // no list (`in` never raises).
+            return Ok(text
+                .to_str()
+                .ok()
+                .and_then(|t| engine::Move::from_text(t).ok())
+                .and_then(|m| self.list.index_of(&m)));
+        }
         // `pacru.Move`, as the move table has it (no import on this path).
         let class = self.table.bind(py).getattr(intern!(py, "move"))?;
         if !move_.is_instance(&class)? {
@@ -346,13 +323,12 @@ impl Moves {
         }
     }
 
-    /// How often `value` is in the list: `collections.abc.Sequence.count`, as the Python
-    /// engine's list has it.
-    fn count<'py>(
-        slf: &Bound<'py, Self>,
-        value: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        sequence_method(slf.py(), "count")?.call1((slf, value))
+    /// How often `value` is in the list: `collections.abc.Sequence.count` (the items `v`
+    /// with `v is value or v == value`), as the Python engine's list has it. A move is in
+    /// a list at most once; a text, an int or None equals no move (a text is no item:
+    /// `in` reads text, `count` does not); any other value is compared with every move.
+    fn count(&self, value: &Bound<'_, PyAny>) -> PyResult<usize> {
+        self.count_of(value)
     }
 
     fn __richcmp__(
@@ -361,26 +337,18 @@ impl Moves {
         op: CompareOp,
     ) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        let eq = || {
-            pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
-                .getattr(intern!(py, "__eq__"))?
-                .call1((slf, other))
+        let equal = match op {
+            CompareOp::Eq | CompareOp::Ne => slf.get().equals(other)?,
+            _ => None,
         };
-        match op {
-            CompareOp::Eq => Ok(eq()?.unbind()),
-            CompareOp::Ne => {
-                let result = eq()?;
-                if result.is(py.NotImplemented()) {
-                    return Ok(result.unbind());
-                }
-                Ok((!result.is_truthy()?)
-                    .into_pyobject(py)?
-                    .to_owned()
-                    .into_any()
-                    .unbind())
-            }
-            _ => Ok(py.NotImplemented()),
-        }
+        Ok(match equal {
+            None => py.NotImplemented(),
+            Some(equal) => (equal == matches!(op, CompareOp::Eq))
+                .into_pyobject(py)?
+                .to_owned()
+                .into_any()
+                .unbind(),
+        })
     }
 
     /// An immutable value: a copy is the list itself.
@@ -393,21 +361,18 @@ impl Moves {
     }
 
     /// A list does not pickle (its state does), with the Python list's message.
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let message = py.import("pacru.chevron.movelist")?.getattr("NO_PICKLE")?;
-        Err(PyTypeError::new_err(message.unbind()))
+    fn __reduce__(&self) -> PyResult<Py<PyAny>> {
+        Err(PyTypeError::new_err(NO_PICKLE))
     }
 
     fn __hash__(&self) -> PyResult<isize> {
         Err(PyTypeError::new_err("unhashable type: 'LegalMoves'"))
     }
 
-    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<Py<PyAny>> {
-        let py = slf.py();
-        Ok(pacru_attr(py, "pacru.chevron.movelist", "LegalMoves")?
-            .getattr(intern!(py, "__repr__"))?
-            .call1((slf,))?
-            .unbind())
+    /// `<LegalMoves [e1-e2, ...]>`: the first 8 moves' text, then the count when there
+    /// are more (`LegalMoves.__repr__`).
+    fn __repr__(&self) -> String {
+        self.repr()
     }
 
     fn __setattr__(

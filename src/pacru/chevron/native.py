@@ -11,7 +11,8 @@ rules (``ChevronState._check``), on the error path only.
 
 The move list is the extension's class ``NativeLegalMoves``, registered (by
 :mod:`pacru.chevron.engine`) as a virtual subclass of :class:`~pacru.LegalMoves`:
-its length, indexing, iteration and membership run in the extension. Its moves
+its length, indexing, iteration, membership (a move's text too), ``index``,
+``count``, ``==`` and ``repr`` run in the extension. Its moves
 are :class:`~pacru.Move` values taken from :data:`MOVES`, a table that builds
 each move the first time it is asked for and keeps every move without
 relinquished fields; a state hands the table on to its successors. Its families
@@ -106,6 +107,9 @@ class MoveTable(dict[MoveKey, Move]):
     draft: ClassVar[type[Move]] = _Draft
     #: The class a built move becomes.
     move: ClassVar[type[Move]] = Move
+    #: The Python engine's list class, which a native list compares equal to move by move
+    #: (``LegalMoves.__eq__``): the extension reads it here and imports no module of pacru's.
+    legal_moves: ClassVar[type[LegalMoves]] = LegalMoves
 
     def __missing__(self, key: MoveKey) -> Move:
         relinquished: tuple[int, ...] = ()
