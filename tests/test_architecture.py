@@ -475,19 +475,14 @@ def test_nothing_reaches_around_the_engine_boundary() -> None:
     assert _breaches(allowed, lambda module: True) == []
 
 
-#: The modules that may import the extension ``pacru._native``: the engine boundary with
-#: its native side (imported by the boundary alone, when the native engine is chosen), the
-#: vector/rollout layer, which plays whole batches inside the extension, and the search bot,
-#: which runs inside it (docs/architecture.rst). Everyone else asks the boundary
-#: (``native_module()``). The list is to shrink to the boundary's own modules, not to grow.
+#: The modules that import the extension ``pacru._native`` at run time: the engine boundary
+#: (to know whether it is there, and for the native search on either engine) with its
+#: native side (imported by the boundary alone, when the native engine is chosen, and by
+#: the batch layer), and the batch layer of :mod:`pacru.vector`, which steps whole batches
+#: inside the extension (docs/architecture.rst). Everyone else asks the boundary's engine
+#: object (``pacru.chevron.engine.OPS``). At most three, and to shrink, not to grow.
 NATIVE_IMPORTERS = frozenset(
-    {
-        "pacru.chevron.engine",
-        "pacru.chevron.native",
-        "pacru.vector.native",
-        "pacru.bots.rollouts",
-        "pacru.bots.search",
-    }
+    {"pacru.chevron.engine", "pacru.chevron.native", "pacru.vector.native"}
 )
 
 
@@ -502,13 +497,23 @@ def _extension_breaches() -> list[str]:
     return _breaches(allowed, lambda module: True)
 
 
+def _extension_importers() -> set[str]:
+    """The modules that import ``pacru._native`` at run time."""
+    return {name for name, targets in import_graph().items() if "pacru._native" in targets}
+
+
 def test_only_the_boundary_and_the_batch_layer_import_the_extension() -> None:
     assert _extension_breaches() == []
+    # The list is exact (no stale entry to let a new importer in) and short.
+    assert _extension_importers() == NATIVE_IMPORTERS
+    assert len(NATIVE_IMPORTERS) <= 3
 
 
 def test_an_import_of_the_extension_elsewhere_is_caught(toy: Path) -> None:
     """The check fails on a planted import of the extension, in each form: the graph keeps
-    the compiled module (known by its stub) as a target."""
+    the compiled module (known by its stub) as a target; and on an import of the
+    boundary's native side from elsewhere."""
+    (toy / "chevron").mkdir()
     _write(
         toy,
         {
@@ -517,13 +522,60 @@ def test_an_import_of_the_extension_elsewhere_is_caught(toy: Path) -> None:
             "planted.py": "import pacru._native\n",
             "lazy.py": "def f():\n    from pacru import _native\n",
             "named.py": "import importlib\nimportlib.import_module('pacru._native')\n",
+            "chevron/__init__.py": "",
+            "chevron/native.py": "",
+            "client.py": "from pacru.chevron.native import NativeEngine\n",
         },
     )
     assert _extension_breaches() == [
+        "pacru.client -> pacru.chevron.native",
         "pacru.lazy -> pacru._native",
         "pacru.named -> pacru._native",
         "pacru.planted -> pacru._native",
     ]
+    assert _extension_importers() == {"pacru.lazy", "pacru.named", "pacru.planted"}
+
+
+def _raw_extension_reads(tree: ast.AST) -> Iterator[ast.AST]:
+    """The extension module asked of the boundary itself: ``native_module`` named
+    (called, imported or handed on), not an operation of its engine object."""
+    for node in ast.walk(tree):
+        named = (isinstance(node, ast.Name) and node.id == "native_module") or (
+            isinstance(node, ast.Attribute) and node.attr == "native_module"
+        )
+        imported = isinstance(node, ast.ImportFrom) and any(
+            alias.name == "native_module" for alias in node.names
+        )
+        if named or imported:
+            yield node
+
+
+def _raw_extension_readers() -> list[str]:
+    return sorted(
+        name
+        for name, path in all_modules().items()
+        if any(_raw_extension_reads(ast.parse(path.read_text(encoding="utf-8"))))
+    )
+
+
+def test_only_the_boundary_reads_the_extension_module() -> None:
+    """``pacru.chevron.engine.native_module()`` (the raw extension module) is the
+    boundary's own: every other module asks for an operation of its engine object."""
+    assert _raw_extension_readers() == ["pacru.chevron.engine"]
+
+
+def test_a_read_of_the_extension_module_elsewhere_is_caught(toy: Path) -> None:
+    _write(
+        toy,
+        {
+            "__init__.py": "",
+            "a.py": "from pacru.chevron.engine import native_module\nx = native_module()\n",
+            "b.py": "from pacru.chevron import engine\next = engine.native_module()\n",
+            "c.py": "import pacru.chevron.engine as e\nget = e.native_module\n",
+            "d.py": "from pacru.chevron.engine import OPS\nOPS.searcher()\n",
+        },
+    )
+    assert _raw_extension_readers() == ["pacru.a", "pacru.b", "pacru.c"]
 
 
 def _environment_reads(tree: ast.AST) -> Iterator[ast.AST]:
@@ -541,14 +593,13 @@ def _environment_reads(tree: ast.AST) -> Iterator[ast.AST]:
 
 
 def _engine_attribute_reads(tree: ast.AST) -> Iterator[ast.AST]:
-    """The engine's name read: ``ENGINE`` as an attribute of a module (``pacru.ENGINE``,
-    ``engine.ENGINE``), or imported from a pacru module (``from pacru.chevron.engine import
-    ENGINE``). A module that reads it branches on the engine."""
+    """The engine's name read: ``ENGINE`` as an attribute (``pacru.ENGINE``,
+    ``engine.ENGINE``, ``pacru.chevron.engine.ENGINE``) or imported from a pacru module
+    (``from pacru.chevron.engine import ENGINE``), and the engine object's name
+    (``OPS.name``, ``engine.OPS.name``). A module that reads it branches on the engine."""
     for node in ast.walk(tree):
-        attribute = (
-            isinstance(node, ast.Attribute)
-            and node.attr == "ENGINE"
-            and isinstance(node.value, ast.Name)
+        attribute = isinstance(node, ast.Attribute) and (
+            node.attr == "ENGINE" or (node.attr == "name" and _names(node.value, "OPS"))
         )
         imported = (
             isinstance(node, ast.ImportFrom)
@@ -559,13 +610,18 @@ def _engine_attribute_reads(tree: ast.AST) -> Iterator[ast.AST]:
             yield node
 
 
-#: The modules besides the boundary that read the engine's name and branch on it: the
-#: package's face (it shows ``pacru.ENGINE``) and three that choose the native batch or
-#: decision code where it exists. The list is to shrink (the boundary's engine object
-#: answering for them), not to grow.
-ENGINE_READERS = frozenset(
-    {"pacru", "pacru.vector.seam", "pacru.bots.rollouts", "pacru.encoding._native"}
-)
+def _names(node: ast.expr, name: str) -> bool:
+    """Whether ``node`` is the name ``name`` or an attribute ``name`` of something."""
+    if isinstance(node, ast.Name):
+        return node.id == name
+    return isinstance(node, ast.Attribute) and node.attr == name
+
+
+#: The modules besides the boundary that read the engine's name: the package's face
+#: alone, which re-exports it as ``pacru.ENGINE`` (a name shown, no branch on it). Every
+#: other module asks the boundary's engine object (``pacru.chevron.engine.OPS``) for what
+#: it needs of the engine in use. Not to grow.
+ENGINE_READERS = frozenset({"pacru"})
 
 
 def _engine_readers() -> list[str]:
@@ -597,9 +653,13 @@ def test_a_branch_on_the_engine_elsewhere_is_caught(toy: Path) -> None:
             "b.py": "from .chevron import engine\nif engine.ENGINE == 'native':\n    pass\n",
             "c.py": "import pacru\nx = pacru.ENGINE\n",
             "d.py": "ENGINE = 'mine'\n",
+            "e.py": "import pacru.chevron.engine\nx = pacru.chevron.engine.ENGINE == 'python'\n",
+            "f.py": "from pacru.chevron.engine import OPS\nif OPS.name == 'native':\n    pass\n",
+            "g.py": "from pacru.chevron import engine\nx = engine.OPS.name\n",
+            "h.py": "from pacru.chevron.engine import OPS\nif OPS.batches:\n    pass\n",
         },
     )
-    assert _engine_readers() == ["pacru.a", "pacru.b", "pacru.c"]
+    assert _engine_readers() == ["pacru.a", "pacru.b", "pacru.c", "pacru.e", "pacru.f", "pacru.g"]
 
 
 def test_the_boundary_checks_see_what_they_look_for() -> None:

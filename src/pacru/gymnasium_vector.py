@@ -31,6 +31,7 @@ autoreset          ``autoreset_mode``: ``AutoresetMode.NEXT_STEP`` (default):
                    limit had not ended the game), its mask the learner's
                    legal actions there (zeros at another seat's decision);
                    for a game ended by the rules, zeros, mask all ones
+                   (of the end shown: a game's last in the step)
 illegal action     raises :class:`pacru.IllegalMoveError` naming the game;
                    no game changes (check with :meth:`action_masks`)
 =================  ==========================================================
@@ -89,7 +90,7 @@ from pacru.bots.base import Bot
 from pacru.bots.spec import BotEntry, build_bot, opponent_entries
 from pacru.vector import AUTORESET_MODES, BatchedPolicy, VectorEnv, VectorState
 from pacru.vector.draws import hash_base
-from pacru.vector.final import KeepingEnv, Kept, last_seen
+from pacru.vector.final import KeepingEnv, last_seen
 from pacru.vector.loop import as_dtype
 from pacru.vector.play import (
     BUILT_IN,
@@ -354,33 +355,23 @@ class PacruVectorEnv(
         if kept is not None:  # same-step
             ended = state.terminated | state.truncated
             if ended.any():
-                if turn is not None and (state.truncated & ~state.terminated).any():
-                    self._replay_cuts(before, actions, state)
-                infos["final_obs"] = self._final_observations(state, kept)
+                infos["final_obs"] = self._final_observations(state)
                 infos["_final_obs"] = ended
         return self._observe(), rewards, state.terminated.copy(), state.truncated.copy(), infos
 
-    def _replay_cuts(self, before: VectorState, actions: Any, state: VectorState) -> None:
-        """Keep the last positions of the games the fused step truncated: their step again on
-        the step by step path, whose restarts keep them (the built-in bots draw from hashes
-        of the seed, row, episode and ply only: the same moves, the same games)."""
-        rows = np.flatnonzero(state.truncated & ~state.terminated)
-        try:  # the actions passed the fused step's checks: an integer array of num_envs
-            self._opponents_play(self.env.step_rows(before, rows, np.asarray(actions)[rows]))
-        finally:
-            self._state = state  # the fused step's state stays the env's
-
-    def _final_observations(self, state: VectorState, kept: Kept) -> npt.NDArray[np.object_]:
+    def _final_observations(self, state: VectorState) -> npt.NDArray[np.object_]:
         """``infos["final_obs"]``: at each game that ended in the step, its last position seen
         from the learner's seat (``last_seen``) where a limit truncated it, else (ended
-        by the rules: no decision is left, nothing to learn from) :meth:`_final_obs`."""
+        by the rules: no decision is left, nothing to learn from) :meth:`_final_obs`. The
+        last positions are those the step's restarts kept (``KeepingEnv.last``)."""
         ended = state.terminated | state.truncated
         seats = self.seats
         if self._fixed_seat is None:  # the seat of the episode that ended (one end a step)
             seats = draw_seats(self._seeds[1], state.episode - ended, self.players)
         env, final = self.env, np.empty(self.num_envs, dtype=object)
+        assert isinstance(env, KeepingEnv)
         for row in np.flatnonzero(ended).tolist():
-            game = kept.get(row)
+            game = None if state.terminated[row] else env.last(row)
             seen = None if game is None else last_seen(env.encoding, *game, int(seats[row]))
             if seen is None:
                 final[row] = self._final_obs()

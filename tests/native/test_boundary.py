@@ -17,7 +17,17 @@ import pytest
 
 import pacru
 from pacru import ChevronState, IllegalMoveError, Move
-from pacru.chevron.engine import native_module, python_apply, python_legal_moves
+from pacru.chevron.engine import (
+    OPS,
+    STATE_CLASS,
+    Engine,
+    PythonEngine,
+    native_module,
+    python_apply,
+    python_legal_moves,
+)
+from pacru.chevron.pystate import PythonChevronState
+from pacru.lsd.native import rules_args
 
 from .support import CONFIGS, fresh, native, python_copy, start
 
@@ -168,6 +178,37 @@ def test_the_engine_in_use_and_the_python_override() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "python"
+
+
+def test_the_engine_object_of_each_engine() -> None:
+    """OPS is the object of the engine in use; the Python engine's answers None where the
+    native one runs the extension, and both hand over the extension's search."""
+    ext = native_module()
+    assert ext is not None
+    assert (OPS.name, OPS.state_class) == (pacru.ENGINE, STATE_CLASS)
+    assert type(OPS) is (native.NativeEngine if pacru.ENGINE == "native" else PythonEngine)
+    state = start("shacru", 2)
+    python: Engine = PythonEngine()
+    assert (python.name, python.batches) == ("python", False)
+    assert python.state_class is PythonChevronState
+    assert python.decision_class is None
+    assert python.decision_layout(2, 1, 1.0, 1.0, 0) is None
+    lsd = rules_args(pacru.new_game("lsd", 2).rules)
+    assert python.lsd_rules(*lsd) is None
+    assert python.random_rollouts(state, 2, 0, 10, True, False, 1) is None
+    engine = native.NativeEngine()
+    assert (engine.name, engine.state_class, engine.batches) == (
+        "native",
+        native.NativeChevronState,
+        True,
+    )
+    assert engine.decision_class is ext.NativeDecision
+    assert isinstance(engine.decision_layout(2, 1, 1.0, 1.0, 0), ext.DecisionLayout)
+    assert isinstance(engine.lsd_rules(*lsd), ext.LsdRules)
+    returns, plies, moves = engine.random_rollouts(state, 2, 0, 10, True, False, 1)
+    assert (len(returns), len(plies), moves) == (2 * 2 * 4, 2 * 4, None)
+    both: list[Engine] = [python, engine]  # each is an Engine to the type checker, too
+    assert [e.searcher() for e in both] == [ext.search_move, ext.search_move]
 
 
 def _forced() -> bool:

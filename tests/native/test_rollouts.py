@@ -10,16 +10,30 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from pacru import ChevronState, new_game
 from pacru.bots import random_rollouts
-from pacru.bots.rollouts import _native_rollouts
+from pacru.bots.rollouts import _engine_rollouts
 from pacru.chevron.engine import ENGINE, python_apply, python_legal_moves
 
-from .support import CONFIGS, start
+from .support import CONFIGS, native, start
 
 Uniform = Literal["families", "moves"]
+
+#: The native engine's object, whatever PACRU_ENGINE says (these tests compare it with the
+#: Python engine).
+NATIVE = native.NativeEngine()
+
+
+def _native_rollouts(
+    state: ChevronState, n: int, seed: int, cap: int | None, uniform: Uniform, *, record: bool
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.uint64] | None]:
+    """The games of ``random_rollouts`` played in the native engine (what it plays on it)."""
+    played = _engine_rollouts(NATIVE, state, n, seed, cap, uniform, record=record)
+    assert played is not None
+    return played
 
 
 def replay(state: ChevronState, indices: list[int]) -> ChevronState:

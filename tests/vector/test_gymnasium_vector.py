@@ -300,6 +300,19 @@ def _seen_by(decision: Any, seat: int) -> tuple[Any, Any]:
     return decision.encoding.observation(decision, seat), mask
 
 
+def _going_on(decision: Any, encoding: Any) -> Any:
+    """The decision of ``decision`` (a cut), or, where ``decision`` is the position a limit of
+    the rules ended (D32, D33), the first decision of its seat to move as if it went on."""
+    if not isinstance(decision, pacru.GameState):
+        return decision
+    p: Any = decision  # a chevron state
+    going_on = type(p)(  # the engine's own state class
+        p.rules, p.players, p.markers, p.chevrons, p.to_move,
+        p.out, p.trigger, p.idle, p.ply, None, p.occupied,
+    )  # fmt: skip
+    return encoding.start(going_on)
+
+
 @pytest.mark.parametrize(
     ("game", "players", "options"),
     [
@@ -337,17 +350,116 @@ def test_a_truncated_games_final_observation_is_its_last_position(
                 assert final["action_mask"].all()
                 continue
             cuts += 1
-            last = stop  # the decision under way at a cut
-            if why == "over":  # a limit of the rules: the position as if it went on
-                p = stop
-                going_on = type(p)(  # the engine's own state class
-                    p.rules, p.players, p.markers, p.chevrons, p.to_move,
-                    p.out, p.trigger, p.idle, p.ply, None, p.occupied,
-                )  # fmt: skip
-                last = envs.env.encoding.start(going_on)
-            observation, mask = _seen_by(last, int(seats[i]))
+            # The decision under way at a cut; at a limit of the rules, as if it went on.
+            observation, mask = _seen_by(_going_on(stop, envs.env.encoding), int(seats[i]))
             assert final["observation"].dtype == np.float32
             assert np.array_equal(final["observation"], observation)
             assert np.array_equal(final["action_mask"], mask)
             assert final["action_mask"].dtype == np.int8
     assert cuts >= 3
+
+
+def test_a_game_ended_twice_in_a_step_shows_the_last_end() -> None:
+    """Same-step, ``move_cap=1``: the learner's move ends its game (D32), and the new game's
+    first move, an opponent's, ends that one too; ``final_obs`` is the last end's (the one
+    ``truncated`` shows): the opponent's first move (the lowest legal actions), seen from
+    the seat of the episode that ended, not the learner's game before it."""
+    envs = PacruVectorEnv(
+        "pacru", 2, 1, _first_legal, seat=None, move_cap=1, autoreset_mode="same-step"
+    )
+    envs.reset(seed=7)
+    encoding = envs.env.encoding
+    start = envs.env.position(envs.state, 0)
+    twice = 0
+    for _ in range(4):
+        before = int(envs.state.episode[0])
+        # The learner takes its highest legal action: its game is not the opponent's.
+        actions = np.array([np.flatnonzero(envs.action_masks()[0])[-1]])
+        _, _, terminated, truncated, infos = envs.step(actions)
+        if int(envs.state.episode[0]) != before + 2:
+            continue
+        assert (terminated.tolist(), truncated.tolist()) == ([False], [True])
+        twice += 1
+        decision = encoding.start(start)
+        while not decision.done:
+            decision = decision.choose(min(decision.legal_actions))
+        seat = int(envs.seats[0]) ^ 1  # the seat of the episode that ended: seat 1
+        last = decision.state.apply_move(decision.move)
+        observation, mask = _seen_by(_going_on(last, encoding), seat)
+        final = infos["final_obs"][0]
+        assert np.array_equal(final["observation"], observation)
+        assert np.array_equal(final["action_mask"], mask)
+    assert twice >= 1, "a game ended twice in one step"
+
+
+def _bots_end_of_step(envs: PacruVectorEnv, row: int, action: int, bot: str) -> tuple[Any, str]:
+    """Game ``row``'s learner step (seat 0) against the built-in ``bot``, replayed with the
+    encoding and the bot's rules alone (:func:`pacru.bots.spec.make_bot`, seeded from the
+    env's bot seed, the row, the episode and the ply): as :func:`_end_of_step`."""
+    from pacru.bots.spec import make_bot
+    from pacru.vector.draws import game_seeds
+
+    env, before = envs.env, envs.state
+    seed = int(game_seeds(envs._seeds[0], before.episode)[row])
+    decision = env.encoding.start(env.position(before, row))
+    for chosen in env.prefix(before, row):
+        decision = decision.choose(chosen)
+    steps = int(before.step_count[row])
+    decision, steps = decision.choose(action), steps + 1
+    queue: list[int] = []
+    while True:
+        if decision.done:
+            position = decision.state.apply_move(decision.move)
+            if position.outcome is not None:
+                return position, "over"
+            decision = env.encoding.start(position)
+        if env.max_steps is not None and steps >= env.max_steps:
+            return decision, "cut"
+        if decision.player == 0:
+            return decision, "learner"
+        if not queue:
+            position = decision.state
+            move = make_bot(bot, seed=seed ^ position.ply).choose_move(position)
+            queue = list(env.encoding.actions(position, move))
+        decision, steps = decision.choose(queue.pop(0)), steps + 1
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "options", "expected"),
+    [
+        ("pacru", "random", {"move_cap": 9}, "over"),
+        ("pacru", "greedy", {"move_cap": 9}, "over"),
+        ("lilacru", "greedy", {"max_steps": 9}, "cut"),
+        ("azacru", "random", {"max_steps": 200}, "won"),
+    ],
+)
+def test_a_final_observation_against_a_built_in_bot_is_the_games_last_position(
+    game: str, bot: str, options: dict[str, Any], expected: str
+) -> None:
+    """As above against ``"random"`` and ``"greedy"`` (on the native engine one native call a
+    step): ``final_obs`` of a game cut by ``max_steps``, the move cap (D32) or the idle
+    rounds (D33), or won, against the game replayed with the rules and the bot alone."""
+    envs = PacruVectorEnv(game, 2, 6, bot, seat=0, autoreset_mode="same-step", **options)
+    envs.reset(seed=3)
+    encoding = envs.env.encoding
+    rng = np.random.default_rng(3)
+    seen = {"over": 0, "cut": 0, "won": 0}
+    for _ in range(50):
+        actions = _random_masked(envs, rng)
+        ends = [_bots_end_of_step(envs, i, int(actions[i]), bot) for i in range(6)]
+        _, _, terminated, truncated, infos = envs.step(actions)
+        for i, (stop, why) in enumerate(ends):
+            assert bool(terminated[i] or truncated[i]) == (why != "learner")
+            if why == "learner":
+                continue
+            final = infos["final_obs"][i]
+            if terminated[i]:
+                seen["won"] += 1
+                assert not final["observation"].any()
+                assert final["action_mask"].all()
+                continue
+            seen[why] += 1
+            observation, mask = _seen_by(_going_on(stop, encoding), 0)
+            assert np.array_equal(final["observation"], observation)
+            assert np.array_equal(final["action_mask"], mask)
+    assert seen[expected] >= 2, seen

@@ -79,6 +79,9 @@ pub struct Row {
     pub shown: bool,
     /// The last end met in the step, if any (its rewards and flags are the row's).
     pub end: Option<End>,
+    /// Same-step: the game of that end as it ended (over, or cut by `max_steps`), which
+    /// the step restarted (`pacru.vector.final` reads its last position).
+    pub last: Option<Game>,
     pub steps: i32,
     pub episode: i64,
     /// The reward of the learner's seat of the episode it decided in.
@@ -159,11 +162,13 @@ impl Turn<'_> {
             (next, steps.saturating_add(1), episode)
         };
         let mut end = None;
+        let mut last = None;
         let mut shown = false;
         if self.same_step {
             if let Some(e) = self.end_of(&game, steps) {
                 end = Some(e);
-                (game, steps, episode) = (self.start.clone(), 0, episode + 1);
+                last = Some(std::mem::replace(&mut game, self.start.clone()));
+                (steps, episode) = (0, episode + 1);
             }
             // The seat is drawn again after a restart: the new episode's learner decides.
             let mut restarts = 0;
@@ -182,7 +187,8 @@ impl Turn<'_> {
                         return Err(TurnError::Restarts);
                     }
                     end = Some(e);
-                    (game, steps, episode) = (self.start.clone(), 0, episode + 1);
+                    last = Some(std::mem::replace(&mut game, self.start.clone()));
+                    (steps, episode) = (0, episode + 1);
                 } else if taken == 0 {
                     break; // nothing was played (no budget left): never loop
                 }
@@ -206,6 +212,7 @@ impl Turn<'_> {
             game,
             shown,
             end,
+            last,
             steps,
             episode,
             reward,
@@ -302,11 +309,39 @@ mod tests {
             .unwrap();
         assert!(row.shown);
         assert_eq!(row.end, Some(End::default()));
+        assert!(
+            row.last.is_none(),
+            "next-step: the game itself shows its end"
+        );
         assert_eq!((row.steps, row.episode, row.reward), (1, 0, 0.0));
         // Same-step: the cut restarts the game, whose bot's moves (seat 0) are cut twice.
         let err = turn(&layout, &start, true, Some(1))
             .step(0, &start, false, i64::from(action), 0, 0)
             .unwrap_err();
         assert_eq!(err, TurnError::Restarts);
+    }
+
+    #[test]
+    fn a_same_step_restart_hands_back_the_game_as_it_ended() {
+        let layout = layout();
+        let start = Game::start(&layout, Position::start(2).unwrap());
+        let action = start.legal.iter().next().unwrap();
+        let t = Turn {
+            seats: Seats::Fixed(0),
+            ..turn(&layout, &start, true, Some(1))
+        };
+        // The learner's first decision reaches max_steps=1: cut, and restarted at once.
+        let row = t.step(0, &start, false, i64::from(action), 0, 0).unwrap();
+        assert_eq!(row.end, Some(End::default()));
+        assert_eq!((row.steps, row.episode, row.shown), (0, 1, false));
+        let last = row.last.expect("the cut game is handed back");
+        let cut = start.choose(&layout, action).unwrap();
+        assert_eq!(last.prefix(), cut.prefix());
+        assert_eq!(last.pos().ply, cut.pos().ply);
+        assert_eq!(row.game.prefix(), start.prefix());
+        // A step that ends nothing hands nothing back.
+        let on = turn(&layout, &start, true, None);
+        let row = on.step(0, &start, false, i64::from(action), 0, 0).unwrap();
+        assert!(row.end.is_none() && row.last.is_none());
     }
 }

@@ -539,15 +539,16 @@ impl Drop for Batch {
 }
 
 /// The rows of a step of `batch` (see `Batch.advance`), written into `out`, on up to
-/// `threads` threads taking pieces of rows as they come: each piece's games, and whether
-/// a worker of the pool made them.
+/// `threads` threads taking pieces of rows as they come: each piece's games, whether a
+/// worker of the pool made them, and the games its rows renewed as they ended (in row
+/// order).
 #[allow(clippy::type_complexity)]
 fn advance_rows(
     batch: &Batch,
     threads: usize,
     out: Out<'_>,
     before: &Before<'_>,
-) -> Vec<Option<Result<(Vec<Game>, bool), StepError>>> {
+) -> Vec<Option<Result<(Vec<Game>, bool, Vec<Game>), StepError>>> {
     let n = batch.games.len();
     let p = usize::from(batch.layout.players);
     let (layout, restart, actions, renew) =
@@ -555,6 +556,7 @@ fn advance_rows(
     let parts = split_at(guided_ends(n, threads, 8).into_iter(), p, out);
     each_shared(parts, threads, |(a, b, mut out)| {
         let mut games = try_with_capacity(b - a).map_err(StepError::Memory)?;
+        let mut ended = Vec::new();
         for (j, (row, old)) in (a..b).zip(batch.games.range(a, b)).enumerate() {
             // Each game is copied once, into its place in the new batch, and
             // stepped there.
@@ -576,18 +578,30 @@ fn advance_rows(
             };
             if renew && game.is_over() {
                 out.write(j, p, &batch.start, Some(&game));
-                game = batch.start.clone();
+                // Kept as it ended: the caller reads its last position (`final_obs`).
+                ended.try_reserve(1).map_err(StepError::Memory)?;
+                ended.push(std::mem::replace(&mut game, batch.start.clone()));
             } else {
                 out.write(j, p, &game, None);
             }
             games.push(game);
         }
         count(&mut out, a, before);
-        Ok((games, on_worker()))
+        Ok((games, on_worker(), ended))
     })
 }
 
 impl Batch {
+    /// A batch of `games` under this one's rules and start (the games a step renewed as
+    /// they ended, for `Batch.advance` and `Batch.learner_step` to hand back).
+    fn of_games(&self, games: Games) -> Batch {
+        Batch {
+            layout: self.layout,
+            start: self.start.clone(),
+            games,
+        }
+    }
+
     fn row(&self, row: usize) -> PyResult<&Game> {
         self.games
             .get(row)
@@ -662,10 +676,13 @@ impl Batch {
     /// `ceil8(d + 4n)`, each game's decisions and episode after this one (int32 and int64,
     /// from `steps` and `episodes`, the same native-endian arrays before it): 0 and the
     /// next episode for a game restarted or renewed, else one more decision (both wrap as
-    /// numpy's do). Everything a game needs (its decision, the engine's move, the
-    /// restart, its frame row) is done without the GIL on up to `threads` threads, each
-    /// taking pieces of contiguous rows as it comes free (a worker still freeing an old
-    /// batch leaves more to the others); the same games for every count.
+    /// numpy's do). Last, the games renewed, as they ended: a batch of its own whose game
+    /// `j` is that of the `j`-th row (ascending) whose frame shows an end (none without
+    /// `renew`), for their last positions (`pacru.vector.final`). Everything a game needs
+    /// (its decision, the engine's move, the restart, its frame row) is done without the
+    /// GIL on up to `threads` threads, each taking pieces of contiguous rows as it comes
+    /// free (a worker still freeing an old batch leaves more to the others); the same
+    /// games for every count.
     #[pyo3(signature = (actions, restart, renew, steps, episodes, threads=1))]
     #[allow(clippy::too_many_arguments)]
     fn advance<'py>(
@@ -677,7 +694,7 @@ impl Batch {
         steps: &[u8],
         episodes: &[u8],
         threads: usize,
-    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
+    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>, Py<Batch>)> {
         let n = self.games.len();
         let ok = actions.len() == 8 * n
             && (restart.is_empty() || restart.len() == n)
@@ -706,12 +723,21 @@ impl Batch {
             .map(|part| part.unwrap_or(Err(StepError::Lost)))
             .collect::<Result<Vec<_>, _>>()
             .map_err(StepError::into_py)?;
+        let mut ended = Vec::new();
+        let parts = parts
+            .into_iter()
+            .map(|(games, pool, last)| {
+                ended.push((last, pool));
+                (games, pool)
+            })
+            .collect();
         let batch = Batch {
             layout: self.layout,
             start: self.start.clone(),
             games: Games::made(parts),
         };
-        Ok((Py::new(py, batch)?, frame))
+        let ended = self.of_games(Games::made(ended));
+        Ok((Py::new(py, batch)?, frame, Py::new(py, ended)?))
     }
 
     /// The batch after one decision in each game of `rows`: a restart where `restart` is
@@ -910,8 +936,11 @@ impl Batch {
     /// then at offsets rounded up to 8 bytes the step counts (int32), the episodes
     /// (int64), right after them the learner's rewards (float32, its seat of the episode
     /// it decided in), then its seats now (int64) and the observation (as
-    /// `Batch.observation` writes it for `dtype`, zeros where the player is -1). Played
-    /// without the GIL on up to `threads` threads; the same games for every count.
+    /// `Batch.observation` writes it for `dtype`, zeros where the player is -1); last, with
+    /// `same_step`, the games of those ends as they ended (over, or cut by `max_steps`),
+    /// a batch of its own whose game `j` is that of the `j`-th row (ascending) showing an
+    /// end (empty in next-step mode). Played without the GIL on up to `threads` threads;
+    /// the same games for every count.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (actions, restart, steps, episodes, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
     fn learner_step<'py>(
@@ -929,7 +958,7 @@ impl Batch {
         bot_base: u64,
         dtype: &str,
         threads: usize,
-    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
+    ) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>, Py<Batch>)> {
         let options = fused::Options {
             same_step,
             max_steps,

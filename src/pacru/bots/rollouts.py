@@ -1,8 +1,10 @@
 """Many uniform random games from one position: :func:`random_rollouts`.
 
-The inner loop (one game) is the small private function ``_playout``. On
-the native engine (``pacru.ENGINE == "native"``) a chevron game's whole batch
-is played inside the engine instead (``pacru._native.random_rollouts``,
+The inner loop (one game) is the small private function ``_playout``. An
+engine that plays batches itself (the native one: the engine object
+:data:`pacru.chevron.engine.OPS` answers
+:meth:`~pacru.chevron.engine.Engine.random_rollouts`) plays a chevron game's
+whole batch inside the engine instead (``pacru._native.random_rollouts``,
 without the GIL), with its own generator (SplitMix64): each engine gives the
 same games for the same seed, but the two engines' games differ.
 """
@@ -17,7 +19,7 @@ from pacru._integers import MAX_COUNT, bounded
 from pacru._parallel import check_memory, thread_count
 from pacru.base import GameState
 from pacru.bots.base import Uniform, sample_move
-from pacru.chevron.engine import ENGINE
+from pacru.chevron.engine import OPS, Engine
 from pacru.chevron.rules import COUNTER_MAX
 from pacru.chevron.state import ChevronState
 
@@ -101,11 +103,10 @@ def random_rollouts(
     threads = thread_count(num_threads)
     seed = operator.index(seed)
     check_memory(games * (4 * len(state.players) + 4), f"the returns and plies of {games} games")
-    if ENGINE == "native" and isinstance(state, ChevronState) and not _near_end(state, cap):
-        returns, plies, _ = _native_rollouts(
-            state, games, seed, cap, uniform, record=False, threads=threads
-        )
-        return returns, plies
+    if isinstance(state, ChevronState) and not _near_end(state, cap):
+        played = _engine_rollouts(OPS, state, games, seed, cap, uniform, threads=threads)
+        if played is not None:  # None: the engine (the Python one) plays no batch itself
+            return played[0], played[1]
     rng = random.Random(seed)
     returns = np.zeros((games, len(state.players)), dtype=np.float32)
     plies = np.zeros(games, dtype=np.int32)
@@ -137,35 +138,31 @@ def _playout(
     return state.returns(), plies
 
 
-def _native_rollouts(
+def _engine_rollouts(
+    engine: Engine,
     state: ChevronState,
     n: int,
     seed: int,
     cap: int | None,
     uniform: Uniform,
     *,
-    record: bool,
+    record: bool = False,
     threads: int = 1,
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.uint64] | None]:
-    """The games of :func:`random_rollouts` played by the native engine.
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int32], npt.NDArray[np.uint64] | None] | None:
+    """The games of :func:`random_rollouts` played inside ``engine``, or None when it plays
+    no batch itself (:meth:`pacru.chevron.engine.Engine.random_rollouts`).
 
     With ``record``, also the index in its ``legal_moves()`` of every move
     played, game after game (``plies.sum()`` of them), to replay the games.
     """
     import numpy as np
 
-    from pacru import _native
-    from pacru.chevron.native import position
-
-    raw_returns, raw_plies, raw_moves = _native.random_rollouts(
-        position(state),
-        n,
-        operator.index(seed) & _SEED_MASK,
-        cap,
-        uniform == "families",
-        record,
-        threads,
+    raw = engine.random_rollouts(
+        state, n, operator.index(seed) & _SEED_MASK, cap, uniform == "families", record, threads
     )
+    if raw is None:
+        return None
+    raw_returns, raw_plies, raw_moves = raw
     returns = np.frombuffer(raw_returns, dtype=np.float32).reshape(n, len(state.players))
     plies = np.frombuffer(raw_plies, dtype=np.int32)
     moves = None if raw_moves is None else np.frombuffer(raw_moves, dtype=np.uint64)

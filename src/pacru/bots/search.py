@@ -34,10 +34,11 @@ Ctrl-C             the search runs on a thread of its own while the calling
 =================  ==========================================================
 
 The search runs in the native extension ``pacru._native`` whatever
-:data:`pacru.ENGINE` says: with ``PACRU_ENGINE=python`` the states are the
-Python engine's and the bot still plays (the move it returns is an ordinary
-:class:`pacru.Move`). A build of pacru without the extension cannot run it:
-the constructor raises :class:`SearchUnavailableError`.
+:data:`pacru.ENGINE` says (the engine boundary hands it over:
+:meth:`pacru.chevron.engine.Engine.searcher`): with ``PACRU_ENGINE=python``
+the states are the Python engine's and the bot still plays (the move it
+returns is an ordinary :class:`pacru.Move`). A build of pacru without the
+extension cannot run it: the constructor raises :class:`SearchUnavailableError`.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from typing import Any, Final, TypeVar, cast
 from pacru.base import GameState
 from pacru.bots._budget import UINT64_MAX, optional_count, optional_seconds
 from pacru.bots.base import Bot
+from pacru.chevron.engine import OPS, SearchMove
 from pacru.chevron.move import Move
 from pacru.chevron.state import ChevronState
 from pacru.errors import GameOverError
@@ -70,15 +72,19 @@ class SearchUnavailableError(RuntimeError):
     """The native extension ``pacru._native`` that runs the search cannot be imported."""
 
 
-def _native() -> Any:
-    try:
-        from pacru import _native
-    except ImportError as err:
+def _searcher() -> SearchMove:
+    """The native search, from the engine boundary (on either engine).
+
+    Raises:
+        SearchUnavailableError: pacru was built without its native extension.
+    """
+    search = OPS.searcher()
+    if search is None:
         raise SearchUnavailableError(
             "SearchBot needs pacru's native extension (pacru._native), which this build "
-            f"of pacru lacks ({err}); use MCTSBot (--bot mcts), or install a wheel of pacru"
-        ) from None
-    return _native
+            "of pacru lacks; use MCTSBot (--bot mcts), or install a wheel of pacru"
+        )
+    return search
 
 
 def position_fields(state: ChevronState) -> tuple[Any, ...]:
@@ -165,7 +171,7 @@ class SearchBot(Bot):
         weights: tuple[float, ...] | None = None,
         name: str | None = None,
     ) -> None:
-        self._native = _native()
+        self._search = _searcher()
         if nodes is None and time_limit is None:
             nodes = DEFAULT_NODES
         nodes = optional_count("nodes", nodes, 1, UINT64_MAX)
@@ -205,7 +211,7 @@ class SearchBot(Bot):
         if state.outcome is not None:
             raise GameOverError("no legal move: the game is over")
         weights = self.weights or load_weights(state.rules.game, len(state.players))
-        found = self._native.search_move(
+        found = self._search(
             position_fields(state),
             list(weights),
             self.nodes,

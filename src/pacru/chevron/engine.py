@@ -26,12 +26,17 @@ variable the native one when it was built, else the Python one; any other
 value is a ``ValueError`` at import.
 
 This module is the engine boundary: it is the only module that reads
-``PACRU_ENGINE`` and the only one of the state's modules that imports
-``pacru._native`` (``tests/test_architecture.py``); everyone else asks it
-(:data:`ENGINE`, :data:`STATE_CLASS`, :data:`NATIVE`, :func:`native_module`); LSD's
-states ask it through :mod:`pacru.lsd.native`. No method of a
-class is replaced: each engine's class has its own ``legal_moves`` and
-``apply_move``.
+``PACRU_ENGINE`` and branches on the engine's name, and one of the three that
+import ``pacru._native`` (with the native engine's side,
+:mod:`pacru.chevron.native`, and the batch loops of :mod:`pacru.vector`;
+``tests/test_architecture.py`` holds them to it). Everyone else asks it:
+:data:`ENGINE` and :data:`STATE_CLASS`, and :data:`OPS`, the :class:`Engine`
+object of the engine in use, with the operations that the layers above need of
+an engine (random rollouts, the native decisions of the encodings, whether the
+vector loops step batches natively, LSD's native rules, the search). The
+native engine's object is ``pacru.chevron.native.NativeEngine``, the Python
+engine's :class:`PythonEngine`. No method of a class is replaced: each
+engine's class has its own ``legal_moves`` and ``apply_move``.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from types import ModuleType
-from typing import TYPE_CHECKING, Final, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeAlias
 
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.pystate import PythonChevronState, python_legal_moves
@@ -47,15 +52,20 @@ from pacru.chevron.resolve import resolve
 from pacru.chevron.state import ENGINE_STATE, ChevronState
 
 if TYPE_CHECKING:
+    from pacru import _native
     from pacru.chevron.move import Move
 
 __all__ = [
     "ENGINE",
     "ENGINES",
     "ENGINE_REASON",
-    "NATIVE",
+    "OPS",
     "STATE_CLASS",
+    "Engine",
     "EngineName",
+    "PythonEngine",
+    "RawRollouts",
+    "SearchMove",
     "describe",
     "native_module",
     "perft",
@@ -126,13 +136,153 @@ def describe() -> str:
 python_apply: Final[Callable[[ChevronState, Move], ChevronState]] = resolve
 
 
-def _state_class() -> type[ChevronState]:
-    if ENGINE == "native":
-        from pacru.chevron.native import NativeChevronState
+#: The native search's entry (``pacru._native.search_move``): a position's fields
+#: (:func:`pacru.bots.search.position_fields`), weights, the nodes, seconds and depth
+#: budgets and a seed give ``(move fields, value, depth, nodes)``, or None for a player
+#: without a move.
+SearchMove: TypeAlias = Callable[
+    [tuple[Any, ...], list[float], int | None, float | None, int | None, int],
+    tuple[tuple[Any, ...], int, int, int] | None,
+]
+#: What :meth:`Engine.random_rollouts` gives: the returns (float32), the plies (int32) and,
+#: when recorded, the index of every move played (uint64), as the bytes of C arrays.
+RawRollouts: TypeAlias = tuple[bytes, bytes, bytes | None]
 
-        native: type[ChevronState] = NativeChevronState
-        return native
-    return PythonChevronState
+
+class Engine(Protocol):
+    """What the layers above the boundary ask of an engine: :data:`OPS` is the one in use.
+
+    The native engine's object (``pacru.chevron.native.NativeEngine``) runs each
+    operation in the extension; the Python engine's (:class:`PythonEngine`) has
+    no native code, and its operations answer None: the caller then plays,
+    decides or steps with the Python reference itself, as the Python engine does.
+    """
+
+    @property
+    def name(self) -> EngineName:
+        """The engine's name, as :data:`ENGINE`."""
+        ...
+
+    @property
+    def state_class(self) -> type[ChevronState]:
+        """Its state class (a subclass of :class:`~pacru.ChevronState`)."""
+        ...
+
+    @property
+    def batches(self) -> bool:
+        """Whether :mod:`pacru.vector`'s batches of games are stepped inside the engine
+        (``pacru.vector.native``'s loops), not by the Python loop."""
+        ...
+
+    @property
+    def decision_class(self) -> type | None:
+        """The class of its native decisions (a :class:`pacru.encoding.Decision` by
+        registration), None on an engine without them."""
+        ...
+
+    def decision_layout(
+        self, players: int, game: int, ply_scale: float, idle_scale: float, supply: int
+    ) -> _native.DecisionLayout | None:
+        """The native decisions of a chevron encoding (``pacru_batch::decision``), or None.
+
+        ``game`` is the index of the game in ``("lilacru", "shacru", "azacru", "pacru")``,
+        the scales those of the encoding's observation, ``supply`` Pacru's marker supply.
+        """
+        ...
+
+    def lsd_rules(
+        self,
+        kinds: list[list[int]],
+        initial: list[list[int]],
+        allow_rotation: bool,
+        strict: bool,
+        row_length: int,
+    ) -> _native.LsdRules | None:
+        """The native rules of an LSD game (:func:`pacru.lsd.native.rules_args`), or None."""
+        ...
+
+    def random_rollouts(
+        self,
+        state: ChevronState,
+        n: int,
+        seed: int,
+        cap: int | None,
+        families: bool,
+        record: bool,
+        threads: int,
+    ) -> RawRollouts | None:
+        """``n`` uniform random games from ``state`` played in the engine, or None.
+
+        ``seed`` is in ``0 .. 2**64 - 1`` (the caller reduces it), ``cap`` the plies a
+        game may play (None: no limit), ``families`` draws a move family first,
+        ``record`` keeps each move's index, ``threads`` is the number of threads.
+
+        Raises:
+            InvalidPositionError: values of ``state`` the engine refuses.
+            MemoryError: the arrays of ``n`` games do not fit.
+        """
+        ...
+
+    def searcher(self) -> SearchMove | None:
+        """The native search (on either engine), or None: pacru was built without it."""
+        ...
+
+
+class PythonEngine:
+    """The pure-Python engine's :class:`Engine`: no native operation (each answers None),
+    but the search, which runs in the extension whenever pacru was built with it."""
+
+    name: Final[EngineName] = "python"
+    state_class: Final[type[ChevronState]] = PythonChevronState
+    batches: Final = False
+    decision_class: Final = None
+
+    def decision_layout(
+        self, players: int, game: int, ply_scale: float, idle_scale: float, supply: int
+    ) -> None:
+        """None: the Python cursors decide (:class:`pacru.encoding.ChevronEncoding`)."""
+        return None
+
+    def lsd_rules(
+        self,
+        kinds: list[list[int]],
+        initial: list[list[int]],
+        allow_rotation: bool,
+        strict: bool,
+        row_length: int,
+    ) -> None:
+        """None: LSD's Python rules play (:mod:`pacru.lsd.engine`)."""
+        return None
+
+    def random_rollouts(
+        self,
+        state: ChevronState,
+        n: int,
+        seed: int,
+        cap: int | None,
+        families: bool,
+        record: bool,
+        threads: int,
+    ) -> None:
+        """None: :func:`pacru.bots.random_rollouts` plays the games one by one."""
+        return None
+
+    def searcher(self) -> SearchMove | None:
+        """The extension's search when it can be imported (whatever the engine), else None."""
+        extension = native_module()
+        if extension is None:
+            return None
+        search: SearchMove = extension.search_move
+        return search
+
+
+def _engine() -> Engine:
+    """The engine object of :data:`ENGINE` (imports the native side only when it is used)."""
+    if ENGINE == "native":
+        from pacru.chevron.native import NativeEngine
+
+        return NativeEngine()
+    return PythonEngine()
 
 
 _EXTENSION: Final = native_module()
@@ -140,11 +290,10 @@ if _EXTENSION is not None:
     # The extension's list is a LegalMoves by registration (isinstance, type hints): no
     # method of either class is replaced.
     LegalMoves.register(_EXTENSION.NativeLegalMoves)
+#: The engine object in use: the operations of :data:`ENGINE` that the layers above use.
+OPS: Final[Engine] = _engine()
 #: The state class of the engine in use (a subclass of :class:`~pacru.ChevronState`).
-STATE_CLASS: Final = _state_class()
-#: The extension module when the native engine is in use, else None: what LSD's side of
-#: the boundary (:mod:`pacru.lsd.native`) plays on, so that one choice serves both families.
-NATIVE: Final[ModuleType | None] = _EXTENSION if ENGINE == "native" else None
+STATE_CLASS: Final = OPS.state_class
 ENGINE_STATE.append(STATE_CLASS)
 
 

@@ -23,12 +23,14 @@ The extension keeps no object of pacru's in a static: a state carries what its
 successors need (the rule object, the players, the move table, its class), and
 the class builds what the extension cannot (an :class:`~pacru.Outcome`,
 :meth:`NativeChevronState._outcome`). Only the engine boundary imports this
-module, and only when the native engine is in use.
+module, and only when the native engine is in use; it makes the native engine's
+:class:`NativeEngine`, the operations the layers above ask of the engine in use
+(:data:`pacru.chevron.engine.OPS`).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from pacru import _native
 from pacru.base import Outcome, Termination
@@ -40,11 +42,15 @@ from pacru.chevron.rules import COUNTER_MAX, rules_of_key
 from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError
 
+if TYPE_CHECKING:
+    from pacru.chevron.engine import RawRollouts, SearchMove
+
 __all__ = [
     "MOVES",
     "MoveKey",
     "MoveTable",
     "NativeChevronState",
+    "NativeEngine",
     "NativeLegalMoves",
     "apply",
     "family_list",
@@ -210,3 +216,58 @@ def apply(state: ChevronState, move: Move | str) -> ChevronState:
     """The state after ``move`` (checked) in ``state`` (of either engine), from the native
     engine."""
     return native_state(state).apply_move(move)
+
+
+class NativeEngine:
+    """The native engine's :class:`pacru.chevron.engine.Engine` (:data:`pacru.chevron.engine.OPS`
+    when it is in use): each operation runs in the extension."""
+
+    name: Final = "native"
+    state_class: Final[type[ChevronState]] = NativeChevronState
+    batches: Final = True
+    decision_class: Final[type] = _native.NativeDecision
+
+    def decision_layout(
+        self, players: int, game: int, ply_scale: float, idle_scale: float, supply: int
+    ) -> _native.DecisionLayout:
+        """The extension's ``DecisionLayout`` of a chevron encoding."""
+        return _native.DecisionLayout(players, game, ply_scale, idle_scale, supply)
+
+    def lsd_rules(
+        self,
+        kinds: list[list[int]],
+        initial: list[list[int]],
+        allow_rotation: bool,
+        strict: bool,
+        row_length: int,
+    ) -> _native.LsdRules:
+        """The extension's ``LsdRules`` (the rules of ``rust/lsd``)."""
+        return _native.LsdRules(kinds, initial, allow_rotation, strict, row_length)
+
+    def random_rollouts(
+        self,
+        state: ChevronState,
+        n: int,
+        seed: int,
+        cap: int | None,
+        families: bool,
+        record: bool,
+        threads: int,
+    ) -> RawRollouts:
+        """The games of ``pacru._native.random_rollouts`` from ``state``'s position.
+
+        Raises:
+            InvalidPositionError: values of ``state`` the engine refuses.
+        """
+        return _native.random_rollouts(position(state), n, seed, cap, families, record, threads)
+
+    def searcher(self) -> SearchMove | None:
+        """The extension's search (``pacru._native.search_move``), imported when asked, as
+        the Python engine's object does: a process that has hidden the extension since
+        (``sys.modules``) gets None, as a build without it."""
+        try:
+            from pacru import _native as extension
+        except ImportError:
+            return None
+        search: SearchMove = extension.search_move
+        return search

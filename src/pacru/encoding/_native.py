@@ -11,27 +11,30 @@ here), and the Python cursors' decisions bit for bit
 ``Encoding._checked_action``, the Python decisions' own check, so both engines
 raise the same errors.
 
-This is the one module of :mod:`pacru.encoding` that reads the engine in use.
+This is the one module of :mod:`pacru.encoding` that asks the engine boundary for
+them (its engine object, :data:`pacru.chevron.engine.OPS`).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from pacru.chevron.engine import ENGINE, STATE_CLASS, native_module
+from pacru.chevron.engine import OPS
 from pacru.chevron.pystate import PythonChevronState
 from pacru.encoding.base import Decision
 
-__all__ = ["NATIVE", "NATIVE_DECISION", "STATE_CLASSES"]
+__all__ = ["NATIVE_DECISION", "STATE_CLASSES", "decision_layout"]
 
 #: The engines' own state classes (not a user's subclass): states read without a check.
-STATE_CLASSES: Final = frozenset({STATE_CLASS, PythonChevronState})
+STATE_CLASSES: Final = frozenset({OPS.state_class, PythonChevronState})
 
-#: The extension module when the native engine is in use, else None.
-NATIVE: Final = native_module() if ENGINE == "native" else None
+#: The native decisions of a chevron encoding from its layout (the extension's
+#: ``DecisionLayout``), or None on an engine without them: the engine object's
+#: :meth:`~pacru.chevron.engine.Engine.decision_layout`.
+decision_layout: Final = OPS.decision_layout
 #: The class of the native engine's decisions (None without the native engine: no
 #: class is None).
-NATIVE_DECISION: Final[type | None] = None if NATIVE is None else NATIVE.NativeDecision
+NATIVE_DECISION: Final[type | None] = OPS.decision_class
 
 if NATIVE_DECISION is not None:
     # Its objects are Decisions to isinstance, issubclass and their users.

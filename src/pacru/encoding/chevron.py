@@ -59,9 +59,9 @@ from pacru.chevron.move import _TURN_TEXT  # the move grammar's turn marks {R14}
 from pacru.chevron.movelist import LegalMoves, ReorientationFamily, StepFamily
 from pacru.chevron.rules import SUPPLY
 from pacru.chevron.state import ChevronState
-from pacru.encoding._native import NATIVE as _NATIVE
 from pacru.encoding._native import NATIVE_DECISION as _NATIVE_DECISION
 from pacru.encoding._native import STATE_CLASSES as _STATE_CLASSES
+from pacru.encoding._native import decision_layout as _decision_layout
 from pacru.encoding.base import Decision, Encoding, register, seat_index
 from pacru.games import CHEVRON_GAMES
 from pacru.geometry import FIELD_NAMES, Direction, bits
@@ -171,12 +171,12 @@ class ChevronEncoding(Encoding):
         self._idle_scale = float(rules.idle_rounds * players)
         # The native engine's lists are decided natively (pacru_batch::decision), the same
         # decisions as the Python cursors below, bit for bit (tests/native/test_decisions.py).
-        self._native = None
-        if _NATIVE is not None:
-            supply = SUPPLY[players] if rules.pacru else 0
-            self._native = _NATIVE.DecisionLayout(
-                players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
-            )
+        # None: an engine without them (the Python one). Any: its decisions are Decisions
+        # by registration, which type checkers do not see.
+        supply = SUPPLY[players] if rules.pacru else 0
+        self._native: Any = _decision_layout(
+            players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
+        )
         self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------

@@ -1,10 +1,12 @@
 """LSD's side of the engine boundary: the native engine of :class:`~pacru.lsd.LsdState`.
 
 The engine is the package's one choice, made by :mod:`pacru.chevron.engine`
-(``PACRU_ENGINE``, else the build): :data:`EXTENSION` is the extension module
-``pacru._native`` when the native engine is in use, else None. On the native
-engine an :class:`~pacru.lsd.LsdState` holds a position of the extension
-(``LsdPosition``, the rules of ``rust/lsd``), made once from the state's parts
+(``PACRU_ENGINE``, else the build), whose engine object
+(:data:`pacru.chevron.engine.OPS`) makes the extension's LSD rules
+(:meth:`~pacru.chevron.engine.Engine.lsd_rules`; None on the Python engine, whose
+states then play on the Python rules, :mod:`pacru.lsd.engine`). On the native engine
+an :class:`~pacru.lsd.LsdState` holds a position of the extension (``LsdPosition``,
+the rules of ``rust/lsd``), made once from the state's parts
 (:func:`position`) or by the position before it: its legal moves come from there as
 move keys (:class:`~pacru.lsd.movelist.LsdLegalMoves` makes each
 :class:`~pacru.lsd.LsdMove` when read), ``apply_move`` makes the next position
@@ -23,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 from pacru.base import Outcome, Termination
-from pacru.chevron.engine import NATIVE
+from pacru.chevron.engine import OPS
 from pacru.lsd.tiles import MAX_TILES
 
 if TYPE_CHECKING:
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
     from pacru.lsd.state import LsdState
 
 __all__ = [
-    "EXTENSION",
     "LazyParts",
     "native_rules",
     "on_python",
@@ -43,9 +44,6 @@ __all__ = [
     "rules_args",
 ]
 
-#: The extension when the native engine is in use, else None (the Python engine).
-EXTENSION: Final[Any] = NATIVE
-
 #: Per seat, a count by kind (supplies, captured tiles).
 Counts: TypeAlias = tuple[tuple[int, ...], ...]
 
@@ -53,7 +51,7 @@ _ENDS: Final = {Termination.ROW: 1, Termination.BLOCKED: 2}
 _TERMINATIONS: Final = {1: Termination.ROW, 2: Termination.BLOCKED}
 # By the id of the rules, which the entry keeps alive (rules hash by their options, a
 # few microseconds each time; a state builds its position from the rules it holds).
-_RULES: dict[int, tuple[LsdRules, _native.LsdRules]] = {}
+_RULES: dict[int, tuple[LsdRules, _native.LsdRules | None]] = {}
 _RULES_LIMIT: Final = 256
 
 
@@ -111,13 +109,14 @@ class LazyParts:
         return read
 
 
-def native_rules(rules: LsdRules) -> _native.LsdRules:
-    """The extension's rules of ``rules`` (its kinds, counts, rotation, strictness, row)."""
+def native_rules(rules: LsdRules) -> _native.LsdRules | None:
+    """The extension's rules of ``rules`` (its kinds, counts, rotation, strictness, row),
+    or None on an engine without them (the Python engine)."""
     entry = _RULES.get(id(rules))
     if entry is None:
         if len(_RULES) >= _RULES_LIMIT:
             _RULES.clear()
-        entry = _RULES[id(rules)] = (rules, EXTENSION.LsdRules(*rules_args(rules)))
+        entry = _RULES[id(rules)] = (rules, OPS.lsd_rules(*rules_args(rules)))
     return entry[1]
 
 
@@ -143,15 +142,19 @@ def position(
     turn: int,
     end: Outcome | None,
     last: LsdMove | None,
-) -> _native.LsdPosition:
-    """The extension's position of an :class:`~pacru.lsd.LsdState`'s parts.
+) -> _native.LsdPosition | None:
+    """The extension's position of an :class:`~pacru.lsd.LsdState`'s parts, or None on an
+    engine without LSD's native rules (the Python engine).
 
     Raises:
         ValueError: parts the engine refuses (a state built by hand against its rules).
     """
+    made = native_rules(rules)
+    if made is None:
+        return None
     players = rules.colours
     winners = 0 if end is None else sum(1 << players.index(w) for w in end.winners)
-    return native_rules(rules).position(
+    return made.position(
         (
             list(field.items()),
             [list(s) for s in supplies],

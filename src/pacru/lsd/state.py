@@ -484,7 +484,8 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         if pos is None:  # False on the Python engine, which the states after it keep (_play)
             end = (self._turn, self._outcome, self._last)
             parts = (self._rules, self._field, self._supplies, self._captured)
-            pos = False if native.EXTENSION is None else native.position(*parts, *end)
+            made = native.position(*parts, *end)  # None: the engine has no LSD of its own
+            pos = False if made is None else made
             _SET_POS(self, pos)
         return pos
 

@@ -353,6 +353,11 @@ class VectorEnv:
         renew = same_step and self.max_steps is None
         order = Advance(acts, restart, renew, state.seed, state.step_count, state.episode)
         done = self._loop.advance(state._games, order)
+        if done.ended is not None:  # the loop restarted them: its ended games hold them
+            frame = done.frame
+            rows = np.flatnonzero(frame.terminated | frame.truncated)
+            if rows.size:
+                self._restarting(done.ended, rows, np.arange(rows.size))
         return self._state(
             done.frame, done.steps, done.episodes, state.seed, done.games, renewed=done.renewed
         )
@@ -401,7 +406,7 @@ class VectorEnv:
     ) -> tuple[Games, Frame]:
         """Same-step auto-reset: the games of ``rows`` start their next episode; the frame
         keeps their end's rewards and flags, with the new games' masks and players."""
-        self._restarting(games, frame, rows)
+        self._restarting(games, rows, rows)
         episode[rows] += 1
         restart = np.ones(len(rows), dtype=np.bool_)
         games, fresh = self._loop.step(games, rows, rows, restart, seed, episode[rows])
@@ -410,9 +415,13 @@ class VectorEnv:
         frame.current_player[rows] = fresh.current_player
         return games, frame
 
-    def _restarting(self, games: Games, frame: Frame, rows: npt.NDArray[np.intp]) -> None:
-        """Called as the games of ``rows`` (their ends in ``frame``) restart: a subclass's
-        hook (``pacru.vector.final.KeepingEnv`` keeps the last positions)."""
+    def _restarting(
+        self, games: Games, rows: npt.NDArray[np.intp], at: npt.NDArray[np.intp]
+    ) -> None:
+        """Called as the games of ``rows`` restart in ``"same-step"`` mode, game ``rows[j]``
+        as it ended being game ``at[j]`` of ``games`` (the step's own games, or the ended
+        games a loop or a fused step handed back): a subclass's hook
+        (``pacru.vector.final.KeepingEnv`` keeps them for their last positions)."""
 
     def __repr__(self) -> str:
         dtype = self.observation_dtype.name

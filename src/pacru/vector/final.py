@@ -3,9 +3,12 @@
 In ``"same-step"`` mode a game that ends restarts at once, so the state after a step no
 longer holds the last position of a game that a limit stopped. :class:`KeepingEnv` is
 the :class:`pacru.vector.VectorEnv` of a same-step
-:class:`pacru.gymnasium_vector.PacruVectorEnv`: it keeps that position at every restart,
-and :func:`last_seen` encodes it from the learner's seat, so that a learner (SB3's
-``terminal_observation``) bootstraps a truncated episode's value from where it stopped.
+:class:`pacru.gymnasium_vector.PacruVectorEnv`: at every restart it keeps the game as it
+ended, from the step that ended it (the games it restarted itself, or those the loop or
+a fused native step restarted and handed back: nothing is stepped again), and
+:func:`last_seen` encodes its last position from the learner's seat, so that a learner
+(SB3's ``terminal_observation``) bootstraps a truncated episode's value from where it
+stopped.
 """
 
 from __future__ import annotations
@@ -20,47 +23,42 @@ from pacru.chevron.state import ChevronState
 from pacru.encoding import Encoding
 from pacru.errors import InvalidPositionError
 from pacru.vector.env import VectorEnv
-from pacru.vector.loop import Frame, Games
-from pacru.vector.state import VectorState
+from pacru.vector.loop import Games, Played
 
 __all__ = ["KeepingEnv", "Kept", "last_seen"]
 
-#: The last position of each truncated game, and the actions chosen in its move under way.
-Kept = dict[int, tuple[GameState[Any], tuple[int, ...]]]
+#: Row -> the games holding that row's game as it last ended, and its index there.
+Kept = dict[int, tuple[Games, int]]
 
 
 class KeepingEnv(VectorEnv):
-    """A :class:`pacru.vector.VectorEnv` that keeps, in :attr:`kept`, the last position of
-    every game truncated by a limit (``max_steps``, the move cap, the idle rounds) as it
-    restarts; the caller empties it between steps."""
+    """A :class:`pacru.vector.VectorEnv` that keeps, in :attr:`kept`, every game that ends
+    (by the rules or a limit: ``max_steps``, the move cap, the idle rounds) as it
+    restarts, the last end of a row replacing an earlier one; the caller empties it
+    between steps and reads a game's last position with :meth:`last`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        #: Row -> (last position, prefix) of the games truncated since it was emptied.
+        #: Row -> where its game as it last ended is (read with :meth:`last`), for the
+        #: games that ended since it was emptied. Kept as the games and an index, not as
+        #: positions: most ends are never read (ends by the rules show no position).
         self.kept: Kept = {}
 
-    def _keep(self, games: Games, rows: npt.NDArray[np.intp]) -> None:
-        for row in rows.tolist():
-            self.kept[row] = (self._loop.position(games, row), self._loop.prefix(games, row))
+    def _restarting(
+        self, games: Games, rows: npt.NDArray[np.intp], at: npt.NDArray[np.intp]
+    ) -> None:
+        for row, index in zip(rows.tolist(), at.tolist(), strict=True):
+            self.kept[row] = (games, index)
 
-    def _restarting(self, games: Games, frame: Frame, rows: npt.NDArray[np.intp]) -> None:
-        self._keep(games, rows[~frame.terminated[rows]])
-
-    def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
-        after = super()._advance_all(state, acts)
-        if self.autoreset_mode != "same-step":
-            return after
-        cut = np.flatnonzero(after.truncated & ~after.terminated)
-        cut = cut[~np.isin(cut, list(self.kept))]
-        if cut.size:
-            # The loop restarted these games itself (the native one may, where nothing but
-            # the rules ends a game): step them once more, without the restart, to see where
-            # they stopped.
-            none = np.zeros(cut.size, dtype=np.bool_)
-            episodes = state.episode[cut]
-            games, _ = self._loop.step(state._games, cut, acts[cut], none, state.seed, episodes)
-            self._keep(games, cut)
-        return after
+    def last(self, row: int) -> Played | None:
+        """Game ``row``'s last position and the actions chosen in its move under way (a
+        ``max_steps`` cut may stop a move half-way), as it last ended since :attr:`kept`
+        was emptied; None where it did not end."""
+        game = self.kept.get(row)
+        if game is None:
+            return None
+        games, index = game
+        return self._loop.position(games, index), self._loop.prefix(games, index)
 
 
 def last_seen(

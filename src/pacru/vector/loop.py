@@ -109,14 +109,17 @@ class Advance:
 @attrs.frozen(eq=False)
 class Advanced:
     """What :meth:`Loop.advance` gives: the new ``games``, the ``frame`` of every row, each
-    game's decisions (``steps``) and ``episodes`` after the step, and whether the loop
-    ``renewed`` the games that ended (restarted them in the same call)."""
+    game's decisions (``steps``) and ``episodes`` after the step, whether the loop
+    ``renewed`` the games that ended (restarted them in the same call), and then
+    ``ended``: those games as they ended, a :data:`Games` of their own whose game ``j``
+    is that of the ``j``-th row (ascending) whose frame shows an end (None: none renewed)."""
 
     games: Games
     frame: Frame
     steps: Steps
     episodes: Episodes
     renewed: bool
+    ended: Games | None = None
 
 
 def opening_rng(seed: int, env: int, episode: int) -> random.Random:
@@ -236,13 +239,15 @@ class BotLoop(Loop):
     @abc.abstractmethod
     def learner_step(
         self, games: Games, actions: Rows, restart: Flags | None, counts: Counts, turn: Turn
-    ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...]]:
+    ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...], Games]:
         """One learner step of every game against a built-in bot: the learner's
         ``actions`` (or a next-step ``restart``) with ``counts`` the decisions and
         episodes before it, the bots' moves until the learner decides again, the
-        restarts, the frame and the observation. Returns the new games, the frame, and
+        restarts, the frame and the observation. Returns the new games, the frame,
         the step counts (int32), episodes (int64), the learner's rewards (float32), its
-        seats (int64) and the observation (``turn.dtype``), one row a game."""
+        seats (int64) and the observation (``turn.dtype``), one row a game, and the games
+        restarted (same-step) as they ended, as :attr:`Advanced.ended` (none in
+        next-step mode)."""
 
 
 def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:

@@ -112,14 +112,15 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
         restarts = b"" if order.restart is None else order.restart.tobytes()
         acts = order.actions.astype(np.int64, copy=False).tobytes()
         steps, episodes = order.steps.tobytes(), order.episodes.tobytes()
-        new, raw = self._own(games).advance(
+        new, raw, ended = self._own(games).advance(
             acts, restarts, order.renew, steps, episodes, self.threads
         )
         n = len(order.actions)
         at = ceil8(self._frame_end(n, masked=False))
         after = np.frombuffer(raw, np.int32, n, at)
         episode = np.frombuffer(raw, np.int64, n, ceil8(at + 4 * n))
-        return Advanced(new, self._frame(raw, n, masked=False), after, episode, order.renew)
+        frame = self._frame(raw, n, masked=False)
+        return Advanced(new, frame, after, episode, order.renew, ended if order.renew else None)
 
     def legal_action_mask(self, games: Games, shown: Flags) -> npt.NDArray[np.bool_]:
         """As :meth:`pacru.vector.loop.Loop.legal_action_mask`, made natively on the
@@ -174,18 +175,19 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
 
     def learner_step(
         self, games: Games, actions: Rows, restart: Flags | None, counts: Counts, turn: Turn
-    ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...]]:
+    ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...], Games]:
         """One learner step of every game against a built-in bot, in one native call
         (``pacru._native.Batch.learner_step``): the learner's ``actions`` (or a
         next-step ``restart``), the bots' moves until the learner decides again, the
         restarts, the frame and the observation.
 
-        Returns the new games, the frame, and (views of the call's one bytearray)
+        Returns the new games, the frame, (views of the call's one bytearray)
         the step counts (int32), episodes (int64), the learner's rewards (float32),
-        its seats (int64) and the observation (``turn.dtype``), one row a game.
+        its seats (int64) and the observation (``turn.dtype``), one row a game, and the
+        games restarted as they ended (:attr:`pacru.vector.loop.Advanced.ended`).
         """
         steps, episodes = counts
-        new, raw = self._own(games).learner_step(
+        new, raw, ended = self._own(games).learner_step(
             actions.astype(np.int64, copy=False).tobytes(),
             b"" if restart is None else restart.tobytes(),
             steps.tobytes(),
@@ -213,7 +215,7 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
             np.frombuffer(raw, np.int64, n, at_seats),
             np.frombuffer(raw, turn.dtype, math.prod(shape), at_observation).reshape(shape),
         )
-        return new, self._frame(raw, n), arrays
+        return new, self._frame(raw, n), arrays, ended
 
 
 #: The end codes of a position's parts: none, a row, nobody can place {LSD 2.4}.

@@ -218,12 +218,16 @@ def fused_step(
     acts = env._check(state, actions, look_up=False)
     restart = None if turn.same_step else state.terminated | state.truncated
     try:
-        games, frame, arrays = _bot_loop(env).learner_step(
+        games, frame, arrays, ended = _bot_loop(env).learner_step(
             state._games, acts, restart, (state.step_count, state.episode), turn
         )
     except ValueError:
         env._check(state, actions)  # names the illegal action, if that was the error
         raise
+    if turn.same_step:  # the games that ended restarted: the step handed them back
+        rows = np.flatnonzero(frame.terminated | frame.truncated)
+        if rows.size:
+            env._restarting(ended, rows, np.arange(rows.size))
     steps, episodes, rewards, seats, observation = arrays
     after = type(state)(
         _frozen(frame.current_player),

@@ -184,7 +184,7 @@ pub(super) fn learner_step<'py>(
     steps: &[u8],
     episodes: &[u8],
     o: &Options<'_>,
-) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>)> {
+) -> PyResult<(Py<Batch>, Bound<'py, PyByteArray>, Py<Batch>)> {
     let n = batch.games.len();
     let ok = actions.len() == 8 * n
         && (restart.is_empty() || restart.len() == n)
@@ -257,6 +257,7 @@ pub(super) fn learner_step<'py>(
         };
         let (buffer, games) = queued(py, t, pieces, at[6], &step_piece, |buf, take| {
             let mut games = try_with_capacity(n)?;
+            let mut ended = Vec::new();
             let mut rest = Rows::of(buf, n, p, at);
             for piece in 0..pieces {
                 let rows = take(piece).ok_or(Failure::Lost)??;
@@ -265,26 +266,27 @@ pub(super) fn learner_step<'py>(
                 for (j, row) in rows.into_iter().enumerate() {
                     part.write(j, p, &row, &turn, cell, row_bytes);
                     games.push(row.game);
+                    if let Some(last) = row.last {
+                        ended.try_reserve(1)?;
+                        ended.push(last);
+                    }
                 }
             }
-            Ok(games)
+            Ok((games, ended))
         })?;
         Ok::<_, PyErr>((buffer, games, t))
     })?;
-    let games = games
+    let (games, ended) = games
         // Stepped by whichever thread came: freed on the pool on two threads or more.
-        .map(|g| Games::made(vec![(g, t > 1)]))
+        .map(|(g, e)| (Games::made(vec![(g, t > 1)]), Games::made(vec![(e, t > 1)])))
         .map_err(|f| match f {
             Failure::Memory(e) => too_big(e),
             Failure::Game(i, e) => game_error(i, e, o.max_steps),
             Failure::Lost => PyRuntimeError::new_err("a thread of the step failed"),
         })?;
-    let next = Batch {
-        layout: batch.layout,
-        start: batch.start.clone(),
-        games,
-    };
-    Ok((Py::new(py, next)?, buffer))
+    let next = batch.of_games(games);
+    let ended = batch.of_games(ended);
+    Ok((Py::new(py, next)?, buffer, Py::new(py, ended)?))
 }
 
 /// A new bytearray of `total` bytes and `fill`'s result, the work of a step shared out
