@@ -51,8 +51,8 @@ from pacru.bots.base import (
 )
 from pacru.bots.evaluation import evaluate
 from pacru.bots.mcts import BatchEvaluator, Evaluator, MCTSBot, SearchResult
-from pacru.bots.rollouts import random_rollouts
 from pacru.bots.network import NetworkBot
+from pacru.bots.rollouts import random_rollouts
 from pacru.bots.search import SearchBot, SearchUnavailableError
 from pacru.bots.simple import GreedyBot, Objective, RandomBot
 from pacru.bots.spec import BOTS, make_bot, parse_spec

@@ -30,7 +30,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from pacru.bots.search import SearchBot
+from pacru.bots.search import SearchBot, SearchUnavailableError
+from pacru.chevron.engine import OPS
 
 __all__ = ["NETWORK_FILE", "NetworkBot", "load_network"]
 
@@ -43,7 +44,7 @@ def _read_shipped() -> bytes:
     return resources.files("pacru.bots").joinpath("data", NETWORK_FILE).read_bytes()
 
 
-def load_network(native: Any, source: str | os.PathLike[str] | bytes | None = None) -> Any:
+def load_network(source: str | os.PathLike[str] | bytes | None = None) -> Any:
     """The extension's ``Network`` of ``source``: the bytes of a network file, its path,
     or None for the shipped network.
 
@@ -51,6 +52,7 @@ def load_network(native: Any, source: str | os.PathLike[str] | bytes | None = No
         ValueError: bytes that are not a network of this version (the reason: its
             format, inputs, layer sizes, length or a weight that is not finite).
         OSError: a path that cannot be read.
+        SearchUnavailableError: pacru was built without its native extension.
     """
     if source is None:
         data = _read_shipped()
@@ -58,7 +60,13 @@ def load_network(native: Any, source: str | os.PathLike[str] | bytes | None = No
         data = source
     else:
         data = Path(source).read_bytes()
-    return native.Network.from_bytes(data)
+    network = OPS.network(data)
+    if network is None:
+        raise SearchUnavailableError(
+            "the network needs pacru's native extension (pacru._native), which this build "
+            "of pacru lacks"
+        )
+    return network
 
 
 class NetworkBot(SearchBot):
@@ -93,6 +101,6 @@ class NetworkBot(SearchBot):
         name: str | None = None,
     ) -> None:
         super().__init__(seed, nodes=nodes, time_limit=time_limit, depth=depth, name=name)
-        self._network = load_network(self._native, network)
+        self._network = load_network(network)
         if name is None:
             self.name = self.name.replace("search(", "network(", 1)

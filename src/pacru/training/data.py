@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pacru.bots.search import load_weights
+from pacru.chevron.engine import SelfPlayGame
 from pacru.training.settings import parse_config
 
 __all__ = ["Samples", "play_round", "read_samples", "write_atomic", "write_samples"]
@@ -34,7 +35,7 @@ _MAX_PLIES = 1000
 
 
 def play_round(
-    native: Any,
+    play: SelfPlayGame,
     config: str,
     *,
     games: int,
@@ -54,7 +55,7 @@ def play_round(
     weights = list(load_weights(game, players))
 
     def one(i: int) -> tuple[Any, ...]:
-        played: tuple[Any, ...] = native.search_selfplay(
+        played: tuple[Any, ...] = play(
             game, players, seed + i, nodes, epsilon, weights, every, _MAX_PLIES, network
         )
         progress(1)

@@ -18,12 +18,16 @@ from torch import nn
 
 from pacru.training.data import Samples
 
-__all__ = ["MAGIC", "ValueNet", "fit", "to_bytes"]
+__all__ = ["FEATURES", "MAGIC", "SPARSE_INPUTS", "ValueNet", "fit", "to_bytes"]
 
 #: The first bytes of a network file (format 1).
 MAGIC: Final = b"PACRUNN1"
 #: The relative features of the search (``pacru._native.SEARCH_FEATURES``).
 FEATURES: Final = 15
+#: The sparse inputs of the network (``rust/search/src/network.rs``): markers (4 x 81),
+#: chevrons with their facings (4 x 81 x 8), the player to move (4), the game and
+#: player count (12). A file of another count is refused by the extension.
+SPARSE_INPUTS: Final = 4 * 81 + 4 * 81 * 8 + 4 + 12
 
 
 class ValueNet(nn.Module):

@@ -13,19 +13,30 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import attrs
 
+from pacru.bots.network import load_network
+from pacru.bots.search import SearchUnavailableError
+from pacru.chevron.engine import OPS, SelfPlayGame
 from pacru.training.data import play_round, read_samples, write_atomic, write_samples
 from pacru.training.settings import TrainSettings
 
 __all__ = ["TrainSettings", "train"]
 
-def _native() -> Any:
-    from pacru.bots.search import SearchBot
+def _self_player() -> SelfPlayGame:
+    """The native search's self-play game.
 
-    return SearchBot(nodes=1)._native  # raises SearchUnavailableError without it
+    Raises:
+        SearchUnavailableError: pacru was built without its native extension.
+    """
+    play = OPS.self_player()
+    if play is None:
+        raise SearchUnavailableError(
+            "pacru train needs pacru's native extension (pacru._native), which this build "
+            "of pacru lacks"
+        )
+    return play
 
 
 def train(
@@ -47,9 +58,9 @@ def train(
         ValueError: ``output`` holds a run with other settings.
         SearchUnavailableError: pacru was built without its native extension.
     """
-    from pacru.training.model import fit, to_bytes
+    from pacru.training.model import SPARSE_INPUTS, fit, to_bytes
 
-    native = _native()
+    play = _self_player()
     output.mkdir(parents=True, exist_ok=True)
     recorded = output / "settings.json"
     wanted = attrs.asdict(settings)
@@ -68,7 +79,7 @@ def train(
         folder = output / f"round-{k}"
         done = folder / "network.bin"
         if done.exists():
-            network = native.Network.from_bytes(done.read_bytes())
+            network = load_network(done)
             report(f"round {k}: done before ({done})")
             continue
         for i, config in enumerate(settings.configs):
@@ -78,7 +89,7 @@ def train(
             started = time.perf_counter()
             tick = progress(f"round {k} {config}", settings.games) if progress else None
             table, ends = play_round(
-                native,
+                play,
                 config,
                 games=settings.games,
                 seed=settings.seed * 1_000_003 + k * 10_007 + i * 101,
@@ -98,7 +109,7 @@ def train(
         started = time.perf_counter()
         model, figures = fit(
             samples,
-            sparse_inputs=native.NETWORK_SPARSE_INPUTS,
+            sparse_inputs=SPARSE_INPUTS,
             hidden=settings.hidden,
             hidden2=settings.hidden2,
             epochs=settings.epochs,
@@ -109,7 +120,7 @@ def train(
         )
         figures = {**figures, "samples": len(samples[2]), "seconds": time.perf_counter() - started}
         data = to_bytes(model)
-        network = native.Network.from_bytes(data)
+        network = load_network(data)
         _write_text(folder / "figures.json", json.dumps(figures))
         _write_bytes(done, data)
         report(
