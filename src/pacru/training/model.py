@@ -72,8 +72,27 @@ def _batch(
     return torch.from_numpy(ids), torch.from_numpy(offsets)
 
 
+def _split(samples: Samples, held: float) -> tuple[Samples, Samples]:
+    """The first and the last ``held`` share of ``samples`` (their last games)."""
+    active, features, results = samples
+    cut = len(results) - max(1, int(len(results) * held))
+    return (active[:cut], features[:cut], results[:cut]), (
+        active[cut:],
+        features[cut:],
+        results[cut:],
+    )
+
+
+def _joined(parts: list[Samples]) -> Samples:
+    return (
+        [a for part in parts for a in part[0]],
+        np.concatenate([part[1] for part in parts]),
+        np.concatenate([part[2] for part in parts]),
+    )
+
+
 def fit(
-    samples: Samples,
+    samples: list[Samples],
     *,
     sparse_inputs: int,
     hidden: int,
@@ -83,28 +102,30 @@ def fit(
     learning_rate: float,
     seed: int,
     device: str = "cpu",
-    start: ValueNet | None = None,
 ) -> tuple[ValueNet, dict[str, float]]:
-    """The network fitted to ``samples`` (binary cross-entropy of the share of the win,
-    Adam), from ``start`` or a new seeded one; and its figures on the held-out tenth
-    (the last samples): ``held_out_log_loss`` and ``held_out_accuracy`` (a win called
-    right where the result is 0 or 1)."""
-    active, features, results = samples
+    """A new network (seeded) fitted to ``samples`` (one set per configuration, its
+    games in order): binary cross-entropy of the share of the win, Adam; and its
+    figures on the held-out tenth of each set (its last games).
+
+    Samples of one game are alike, and the board inputs can learn games by heart, so
+    the network kept is that of the epoch with the best held-out log-loss (early
+    stopping). Figures: ``held_out_log_loss``, ``held_out_accuracy`` (a win called
+    right where the result is 0 or 1), ``epoch`` (the one kept, from 1).
+    """
     torch.manual_seed(seed)
-    n = len(results)
-    held = max(1, n // 10)
-    train_rows, test_rows = np.arange(n - held), np.arange(n - held, n)
-    mean = features[: n - held].mean(axis=0)
-    scale = features[: n - held].std(axis=0) + 1e-3
-    net = start or ValueNet(sparse_inputs, hidden, hidden2, mean, scale)
-    net.to(device)
+    pairs = [_split(s, 0.1) for s in samples if len(s[2]) >= 2]
+    train_set, test_set = _joined([p[0] for p in pairs]), _joined([p[1] for p in pairs])
+    active, features, results = train_set
+    mean = features.mean(axis=0)
+    scale = features.std(axis=0) + 1e-3
+    net = ValueNet(sparse_inputs, hidden, hidden2, mean, scale).to(device)
     optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate)
     loss_fn = nn.BCEWithLogitsLoss()
     rng = np.random.default_rng(seed)
-    feats = torch.from_numpy(features)
-    target = torch.from_numpy(results)
-    for _ in range(epochs):
-        order = rng.permutation(train_rows)
+    feats, target = torch.from_numpy(features), torch.from_numpy(results)
+    best: tuple[float, dict[str, float], dict[str, torch.Tensor]] | None = None
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(results))
         for begin in range(0, len(order), batch_size):
             rows = order[begin : begin + batch_size]
             ids, offsets = _batch(active, rows)
@@ -113,17 +134,29 @@ def fit(
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
+        figures = {**_measure(net, test_set, device), "epoch": float(epoch)}
+        if best is None or figures["held_out_log_loss"] < best[0]:
+            state = {k: v.detach().clone() for k, v in net.state_dict().items()}
+            best = (figures["held_out_log_loss"], figures, state)
+    assert best is not None
+    net.load_state_dict(best[2])
+    return net.cpu(), best[1]
+
+
+def _measure(net: ValueNet, samples: Samples, device: str) -> dict[str, float]:
+    active, features, results = samples
     net.eval()
     with torch.no_grad():
-        ids, offsets = _batch(active, test_rows)
-        logits = net(ids.to(device), offsets.to(device), feats[test_rows].to(device)).cpu()
-        y = target[test_rows]
-        log_loss = float(loss_fn(logits, y))
+        ids, offsets = _batch(active, np.arange(len(results)))
+        logits = net(ids.to(device), offsets.to(device), torch.from_numpy(features).to(device))
+        logits = logits.cpu()
+        y = torch.from_numpy(results)
+        log_loss = float(nn.functional.binary_cross_entropy_with_logits(logits, y))
         decided = (y == 0) | (y == 1)
         right = ((logits > 0) == (y > 0.5))[decided]
         accuracy = float(right.float().mean()) if len(right) else float("nan")
     net.train()
-    return net.cpu(), {"held_out_log_loss": log_loss, "held_out_accuracy": accuracy}
+    return {"held_out_log_loss": log_loss, "held_out_accuracy": accuracy}
 
 
 def to_bytes(net: ValueNet) -> bytes:

@@ -104,8 +104,10 @@ def train(
             seconds = time.perf_counter() - started
             report(f"round {k} {config}: {len(table)} samples, ends {ends}, {seconds:.0f} s")
         rounds = range(max(1, k - settings.window + 1), k + 1)
-        paths = [output / f"round-{j}" / f"{c}.parquet" for j in rounds for c in settings.configs]
-        samples = read_samples(paths)
+        samples = [
+            read_samples([output / f"round-{j}" / f"{c}.parquet" for j in rounds])
+            for c in settings.configs
+        ]
         started = time.perf_counter()
         model, figures = fit(
             samples,
@@ -118,7 +120,8 @@ def train(
             seed=settings.seed + k,
             device=device,
         )
-        figures = {**figures, "samples": len(samples[2]), "seconds": time.perf_counter() - started}
+        count = sum(len(s[2]) for s in samples)
+        figures = {**figures, "samples": count, "seconds": time.perf_counter() - started}
         data = to_bytes(model)
         network = load_network(data)
         _write_text(folder / "figures.json", json.dumps(figures))
