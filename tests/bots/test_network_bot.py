@@ -33,6 +33,7 @@ def _positions() -> list[ChevronState]:
     out = []
     for game, players in (("pacru", 2), ("pacru", 4), ("shacru", 2), ("lilacru", 3), ("azacru", 2)):
         state = pacru.new_game(game, players=players)
+        assert isinstance(state, ChevronState)
         for _ in range(25):
             if state.is_terminal:
                 break
@@ -47,8 +48,10 @@ def test_the_sparse_input_count_is_the_extensions() -> None:
 
 def test_the_rust_network_computes_what_pytorch_computes() -> None:
     """The file written from a PyTorch network evaluates in Rust as PyTorch evaluates it,
-    at every seat of positions of every game (the inputs taken from the extension)."""
+    at every seat of positions of every game (the inputs taken from the extension), added
+    to the logistic model's logit of the weights given."""
     net = _random_net()
+    weights = [0.1 * (k - 7) for k in range(FEATURES)]
     native = load_network(to_bytes(net))
     assert (native.hidden, native.hidden2) == (8, 4)
     checked = 0
@@ -64,7 +67,9 @@ def test_the_rust_network_computes_what_pytorch_computes() -> None:
                         torch.tensor([features]),
                     )[0]
                 )
-            assert native.evaluate(fields, seat) == pytest.approx(expected, rel=1e-5, abs=1e-5)
+            expected += sum(w * x for w, x in zip(weights, features, strict=True))
+            value = native.evaluate(fields, seat, weights)
+            assert value == pytest.approx(expected, rel=1e-5, abs=1e-5)
             checked += 1
     assert checked > 200
 
@@ -83,7 +88,9 @@ def test_inputs_are_the_board_seen_from_the_seat() -> None:
     )
     to_move, game = markers + 4 * 81 * 8, markers + 4 * 81 * 8 + 4
     assert mine == sorted([*own, *other, to_move + 0, game + 3 * 3 + 0])
-    swapped_own = sorted(markers + (f * 8 + d) for f, d in (divmod(c, 8) for c in state.chevrons[1]))
+    swapped_own = sorted(
+        markers + (f * 8 + d) for f, d in (divmod(c, 8) for c in state.chevrons[1])
+    )
     swapped_other = sorted(
         markers + ((81 + f) * 8 + d) for f, d in (divmod(c, 8) for c in state.chevrons[0])
     )
@@ -122,13 +129,15 @@ def test_the_shipped_network_loads_and_the_bot_is_registered() -> None:
     assert load_network().hidden == load_network(data).hidden
     assert BOTS["network"] is NetworkBot
     bot = make_bot("network:nodes=300", seed=4)
-    assert isinstance(bot, NetworkBot) and isinstance(bot, SearchBot)
+    assert isinstance(bot, NetworkBot)
+    assert isinstance(bot, SearchBot)
     assert (bot.name, bot.nodes) == ("network(nodes=300)", 300)
 
 
 @pytest.mark.parametrize(("game", "players"), [("pacru", 2), ("shacru", 2), ("pacru", 3)])
 def test_the_bot_plays_legal_moves_and_repeats_itself_for_a_seed(game: str, players: int) -> None:
     state = pacru.new_game(game, players=players)
+    assert isinstance(state, ChevronState)
     rng = random.Random(2)
     for _ in range(12):
         state = state.apply_move(rng.choice(state.legal_moves()))
@@ -146,7 +155,7 @@ def test_a_network_changes_the_search_and_a_game_ends_by_a_rule(tmp_path: object
     shipped.choose_move(state)
     other.choose_move(state)
     assert shipped.last_search[0] != other.last_search[0]
-    final = play_game(
-        pacru.new_game("shacru", players=2), [NetworkBot(seed=1, nodes=200), SearchBot(seed=2, nodes=200)]
-    )
-    assert final.is_terminal and final.outcome is not None
+    bots = [NetworkBot(seed=1, nodes=200), SearchBot(seed=2, nodes=200)]
+    final = play_game(pacru.new_game("shacru", players=2), bots)
+    assert final.is_terminal
+    assert final.outcome is not None

@@ -82,12 +82,15 @@ impl PyNetwork {
         self.inner.hidden2()
     }
 
-    /// The network's value of the position for `seat`, a logit. `ValueError`: a bad
-    /// position or seat.
-    fn evaluate(&self, fields: Fields, seat: u8) -> PyResult<f32> {
+    /// The value of the position for `seat`, a logit: the logistic model's with
+    /// `weights` plus the network's correction. `ValueError`: a bad position, seat or
+    /// weights.
+    fn evaluate(&self, fields: Fields, seat: u8, weights: Vec<f32>) -> PyResult<f32> {
         let (rules, pos) = position_of(&fields)?;
         let seat = seat_of(&pos, seat)?;
-        Ok(self.inner.evaluate(&rules, &pos, seat))
+        Ok(self
+            .inner
+            .evaluate(&rules, &pos, seat, &weights_of(&weights)?))
     }
 }
 

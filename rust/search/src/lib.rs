@@ -80,7 +80,7 @@ pub struct Settings {
     pub seed: u64,
     /// The evaluation weights ([`FEATURE_NAMES`] order), in logits per unit.
     pub weights: [f32; FEATURES],
-    /// A network that values the leaves instead of the weights ([`network`]).
+    /// A network that corrects the weights' values of the leaves ([`network`]).
     pub network: Option<Arc<Network>>,
 }
 
@@ -373,7 +373,7 @@ impl Searcher<'_> {
     /// The evaluation for the root seat with its seeded noise, in thousandths of a logit.
     fn leaf(&self, pos: &Position) -> i32 {
         let value = match &self.settings.network {
-            Some(network) => network.evaluate(self.rules, pos, self.root),
+            Some(network) => network.evaluate(self.rules, pos, self.root, &self.settings.weights),
             None => evaluate(self.rules, pos, self.root, &self.settings.weights),
         };
         let scaled = (value * 1000.0).clamp(-(EVAL_CAP as f32), EVAL_CAP as f32) as i32;

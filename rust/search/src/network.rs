@@ -3,9 +3,10 @@
 //! The design follows Stockfish's NNUE in its first layer: the board enters as sparse
 //! binary inputs, so the first layer is the sum of the weight columns of the inputs that
 //! are on (about a hundred of some three thousand), then a few small dense layers, in
-//! `f32` on the CPU. It replaces [`crate::features::evaluate`] at the leaves of the same
-//! alpha-beta search and speaks its units: a logit of the evaluated seat's share of the
-//! win.
+//! `f32` on the CPU. It values the leaves of the same alpha-beta search in its units, a
+//! logit of the evaluated seat's share of the win: the logistic model's logit
+//! ([`crate::features::evaluate`], with the search's weights) plus the network's
+//! correction. A network whose output is 0 is the logistic model; training starts there.
 //!
 //! Inputs, from the evaluated seat's view (seat `r` below is relative: 0 the seat
 //! itself, 1 the next in turn order, ...):
@@ -20,7 +21,7 @@
 //!   the network's own means and scales.
 //!
 //! Layers: `h1 = relu(b1 + W1 x)` ([`Network::hidden`] units), `h2 = relu(b2 + W2 h1)`,
-//! `value = b3 + w3 . h2`.
+//! `correction = b3 + w3 . h2`.
 
 use crate::features::{relative_features, seat_features, FEATURES};
 use pacru_engine::{Game, Position, Rules};
@@ -180,8 +181,8 @@ impl Network {
         self.hidden2
     }
 
-    /// The value of the inputs (`active`: the sparse inputs that are on; `features`: the
-    /// relative features), a logit.
+    /// The network's correction for the inputs (`active`: the sparse inputs that are on;
+    /// `features`: the relative features), in logits.
     pub fn forward(&self, active: &[u16], features: &[f32; FEATURES]) -> f32 {
         let h = self.hidden;
         let mut h1 = self.b1.clone();
@@ -203,10 +204,18 @@ impl Network {
         value
     }
 
-    /// The evaluation of `pos` for `seat`: a logit, positive when `seat` is ahead.
-    pub fn evaluate(&self, rules: &Rules, pos: &Position, seat: usize) -> f32 {
+    /// The evaluation of `pos` for `seat`: a logit, positive when `seat` is ahead: the
+    /// logistic model's with `weights`, plus the network's correction.
+    pub fn evaluate(
+        &self,
+        rules: &Rules,
+        pos: &Position,
+        seat: usize,
+        weights: &[f32; FEATURES],
+    ) -> f32 {
         let (active, features) = inputs(rules, pos, seat);
-        self.forward(&active, &features)
+        let prior: f32 = features.iter().zip(weights).map(|(x, w)| x * w).sum();
+        prior + self.forward(&active, &features)
     }
 }
 

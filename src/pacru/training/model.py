@@ -3,7 +3,10 @@
 The layers are those of the Rust evaluation (``rust/search/src/network.rs``): the
 sparse inputs summed into the first hidden layer (:class:`torch.nn.EmbeddingBag`),
 the standardised relative features added through a linear layer, ReLU, a second
-hidden layer, ReLU, one output: a logit of the player's share of the win.
+hidden layer, ReLU, one output: the correction, in logits, that the network adds to
+the logistic model's logit of the player's share of the win (the search's weights
+for the game and player count). Its output layer starts at zero: an untrained
+network is the logistic model.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ SPARSE_INPUTS: Final = 4 * 81 + 4 * 81 * 8 + 4 + 12
 
 
 class ValueNet(nn.Module):
-    """The network: ``sparse`` inputs (ids) and ``features`` float32 (n, 15) -> logits (n,)."""
+    """The network: ``sparse`` inputs (ids) and ``features`` float32 (n, 15) -> the
+    corrections of the logistic model's logits (n,)."""
 
     def __init__(
         self,
@@ -51,6 +55,8 @@ class ValueNet(nn.Module):
         self.mean = torch.as_tensor(mean, dtype=torch.float32)
         self.scale = torch.as_tensor(scale, dtype=torch.float32)
         nn.init.normal_(self.sparse.weight, std=0.05)
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
 
     def forward(
         self, ids: torch.Tensor, offsets: torch.Tensor, features: torch.Tensor
@@ -72,27 +78,33 @@ def _batch(
     return torch.from_numpy(ids), torch.from_numpy(offsets)
 
 
-def _split(samples: Samples, held: float) -> tuple[Samples, Samples]:
-    """The first and the last ``held`` share of ``samples`` (their last games)."""
+#: Samples with the logistic model's logit of each (float32 (n,)).
+_Floats = npt.NDArray[np.float32]
+_Set = tuple[list[npt.NDArray[np.uint16]], _Floats, _Floats, _Floats]
+
+
+def _split(samples: Samples, weights: npt.NDArray[np.float32], held: float) -> tuple[_Set, _Set]:
+    """The first and the last ``held`` share of ``samples`` (their last games), each
+    with the logits of the logistic model of ``weights``."""
     active, features, results = samples
+    prior = (features @ weights).astype(np.float32)
     cut = len(results) - max(1, int(len(results) * held))
-    return (active[:cut], features[:cut], results[:cut]), (
-        active[cut:],
-        features[cut:],
-        results[cut:],
-    )
+    first = (active[:cut], features[:cut], results[:cut], prior[:cut])
+    return first, (active[cut:], features[cut:], results[cut:], prior[cut:])
 
 
-def _joined(parts: list[Samples]) -> Samples:
+def _joined(parts: list[_Set]) -> _Set:
     return (
         [a for part in parts for a in part[0]],
         np.concatenate([part[1] for part in parts]),
         np.concatenate([part[2] for part in parts]),
+        np.concatenate([part[3] for part in parts]),
     )
 
 
 def fit(
     samples: list[Samples],
+    weights: list[npt.NDArray[np.float32]],
     *,
     sparse_inputs: int,
     hidden: int,
@@ -104,18 +116,20 @@ def fit(
     device: str = "cpu",
 ) -> tuple[ValueNet, dict[str, float]]:
     """A new network (seeded) fitted to ``samples`` (one set per configuration, its
-    games in order): binary cross-entropy of the share of the win, Adam; and its
-    figures on the held-out tenth of each set (its last games).
+    games in order, with the search's ``weights`` of that configuration): binary
+    cross-entropy of the share of the win, Adam; and its figures on the held-out tenth
+    of each set (its last games).
 
     Samples of one game are alike, and the board inputs can learn games by heart, so
     the network kept is that of the epoch with the best held-out log-loss (early
-    stopping). Figures: ``held_out_log_loss``, ``held_out_accuracy`` (a win called
-    right where the result is 0 or 1), ``epoch`` (the one kept, from 1).
+    stopping), epoch 0 being the untrained network: the logistic model. Figures:
+    ``held_out_log_loss``, ``held_out_accuracy`` (a win called right where the result
+    is 0 or 1), ``epoch`` (the one kept), ``logistic_log_loss`` (epoch 0's).
     """
     torch.manual_seed(seed)
-    pairs = [_split(s, 0.1) for s in samples if len(s[2]) >= 2]
+    pairs = [_split(s, w, 0.1) for s, w in zip(samples, weights, strict=True) if len(s[2]) >= 2]
     train_set, test_set = _joined([p[0] for p in pairs]), _joined([p[1] for p in pairs])
-    active, features, results = train_set
+    active, features, results, prior = train_set
     mean = features.mean(axis=0)
     scale = features.std(axis=0) + 1e-3
     net = ValueNet(sparse_inputs, hidden, hidden2, mean, scale).to(device)
@@ -123,18 +137,24 @@ def fit(
     loss_fn = nn.BCEWithLogitsLoss()
     rng = np.random.default_rng(seed)
     feats, target = torch.from_numpy(features), torch.from_numpy(results)
+    base = torch.from_numpy(prior)
+    logistic = _measure(net, test_set, device)["held_out_log_loss"]
     best: tuple[float, dict[str, float], dict[str, torch.Tensor]] | None = None
-    for epoch in range(1, epochs + 1):
-        order = rng.permutation(len(results))
+    for epoch in range(epochs + 1):
+        order = rng.permutation(len(results)) if epoch else np.zeros(0, np.int64)
         for begin in range(0, len(order), batch_size):
             rows = order[begin : begin + batch_size]
             ids, offsets = _batch(active, rows)
-            logits = net(ids.to(device), offsets.to(device), feats[rows].to(device))
-            loss = loss_fn(logits, target[rows].to(device))
+            correction = net(ids.to(device), offsets.to(device), feats[rows].to(device))
+            loss = loss_fn(base[rows].to(device) + correction, target[rows].to(device))
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-        figures = {**_measure(net, test_set, device), "epoch": float(epoch)}
+        figures = {
+            **_measure(net, test_set, device),
+            "epoch": float(epoch),
+            "logistic_log_loss": logistic,
+        }
         if best is None or figures["held_out_log_loss"] < best[0]:
             state = {k: v.detach().clone() for k, v in net.state_dict().items()}
             best = (figures["held_out_log_loss"], figures, state)
@@ -143,13 +163,13 @@ def fit(
     return net.cpu(), best[1]
 
 
-def _measure(net: ValueNet, samples: Samples, device: str) -> dict[str, float]:
-    active, features, results = samples
+def _measure(net: ValueNet, samples: _Set, device: str) -> dict[str, float]:
+    active, features, results, prior = samples
     net.eval()
     with torch.no_grad():
         ids, offsets = _batch(active, np.arange(len(results)))
-        logits = net(ids.to(device), offsets.to(device), torch.from_numpy(features).to(device))
-        logits = logits.cpu()
+        correction = net(ids.to(device), offsets.to(device), torch.from_numpy(features).to(device))
+        logits = torch.from_numpy(prior) + correction.cpu()
         y = torch.from_numpy(results)
         log_loss = float(nn.functional.binary_cross_entropy_with_logits(logits, y))
         decided = (y == 0) | (y == 1)

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import attrs
+import numpy as np
 
 from pacru.bots.network import load_network
-from pacru.bots.search import SearchUnavailableError
+from pacru.bots.search import SearchUnavailableError, load_weights
 from pacru.chevron.engine import OPS, SelfPlayGame
 from pacru.training.data import play_round, read_samples, write_atomic, write_samples
-from pacru.training.settings import TrainSettings
+from pacru.training.settings import TrainSettings, parse_config
 
 __all__ = ["TrainSettings", "train"]
 
@@ -109,8 +110,10 @@ def train(
             for c in settings.configs
         ]
         started = time.perf_counter()
+        weights = [np.array(load_weights(*parse_config(c)), np.float32) for c in settings.configs]
         model, figures = fit(
             samples,
+            weights,
             sparse_inputs=SPARSE_INPUTS,
             hidden=settings.hidden,
             hidden2=settings.hidden2,

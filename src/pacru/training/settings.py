@@ -52,17 +52,17 @@ class TrainSettings:
     """
 
     #: Seed of the games and of the fitting: the same settings give the same network.
-    seed: int = 1
+    seed: int = 2026
     #: Self-play rounds; the games of round K use the network of round K-1.
-    rounds: int = attrs.field(default=3, validator=_positive)
+    rounds: int = attrs.field(default=2, validator=_positive)
     #: Self-play games per configuration and round.
-    games: int = attrs.field(default=200, validator=_positive)
+    games: int = attrs.field(default=600, validator=_positive)
     #: Nodes of the search per self-play move.
-    nodes: int = attrs.field(default=1000, validator=_positive)
+    nodes: int = attrs.field(default=150, validator=_positive)
     #: Probability of a random candidate move instead of the search's.
     epsilon: float = attrs.field(default=0.1)
     #: Sample every N-th ply.
-    every: int = attrs.field(default=1, validator=_positive)
+    every: int = attrs.field(default=2, validator=_positive)
     #: Rounds of samples the network is fitted to (the last ones).
     window: int = attrs.field(default=2, validator=_positive)
     #: Passes over the samples per round.
@@ -70,8 +70,8 @@ class TrainSettings:
     #: Units of the first and second hidden layers.
     hidden: int = attrs.field(default=32, validator=_positive)
     hidden2: int = attrs.field(default=16, validator=_positive)
-    batch_size: int = attrs.field(default=256, validator=_positive)
-    learning_rate: float = attrs.field(default=2e-3, validator=_positive)
+    batch_size: int = attrs.field(default=512, validator=_positive)
+    learning_rate: float = attrs.field(default=1e-4, validator=_positive)
     #: The game configurations, ``game-players``.
     configs: tuple[str, ...] = attrs.field(default=CONFIGS, converter=_configs)
 
