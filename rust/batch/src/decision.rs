@@ -6,8 +6,10 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use pacru_engine::geometry::{bits, nth_field};
-use pacru_engine::{legal_moves, legal_moves_into, Move, MoveList, Position, Rules, Termination};
+use pacru_engine::geometry::{bits, code_field, nth_field};
+use pacru_engine::{
+    legal_moves, legal_moves_into, Field, Move, MoveList, Position, Rules, StepMove, Termination,
+};
 
 use crate::rollout::{shape, Shape};
 
@@ -23,6 +25,27 @@ pub const MEETING: u16 = 253;
 pub const RELINQUISH: u16 = 334;
 pub const NUM_ACTIONS: usize = 415;
 const TURNS: [i8; 4] = [-2, -1, 1, 2];
+
+/// The action of twist `twist` (-1..=1) at the twist stage: `TWIST + 1 + twist`.
+pub(crate) fn twist_action(twist: i8) -> u16 {
+    (TWIST + 1).wrapping_add_signed(i16::from(twist))
+}
+
+/// The twist (-1..=1) a twist-stage action picks; None for any other action.
+fn action_twist(action: u16) -> Option<i8> {
+    match action.checked_sub(TWIST)? {
+        0 => Some(-1),
+        1 => Some(0),
+        2 => Some(1),
+        _ => None,
+    }
+}
+
+/// The action of bit `bit` (the trailing zeros of a nonzero word: below 64) of word
+/// `word` of an [`Actions`] set.
+fn action_of(word: u16, bit: u32) -> u16 {
+    64 * word + u16::try_from(bit).unwrap_or(0)
+}
 
 /// Stages of a move being chosen, as `_ORIGIN` .. `_DONE` of the Python module.
 const S_ORIGIN: u8 = 0;
@@ -82,24 +105,22 @@ impl Layout {
     }
 }
 
-/// One choice of a step family: twist, connection change, marker field (-1: none) and
-/// meeting fields (a bitboard, 0: no meeting).
+/// One choice of a step family: twist, connection change, marker field and meeting
+/// fields (a bitboard, 0: no meeting).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Opt {
     twist: i8,
     conn: bool,
-    marker: i16,
+    marker: Option<Field>,
     meet: u128,
 }
 
 impl Opt {
     fn benefit(&self) -> u16 {
-        if self.conn {
-            BENEFIT_CONNECTION
-        } else if self.marker < 0 {
-            BENEFIT_NONE
-        } else {
-            MARKER + self.marker as u16
+        match (self.conn, self.marker) {
+            (true, _) => BENEFIT_CONNECTION,
+            (false, None) => BENEFIT_NONE,
+            (false, Some(m)) => MARKER + u16::from(m),
         }
     }
 }
@@ -172,14 +193,14 @@ impl Actions {
     /// The `k`-th action (from 0, ascending), as `iter().nth(k)` but skipping whole words
     /// by their counts (a uniformly random legal action is drawn this way).
     pub fn nth(&self, mut k: usize) -> Option<u16> {
-        for (i, &w) in self.0.iter().enumerate() {
+        for (i, &w) in (0u16..).zip(self.0.iter()) {
             let count = w.count_ones() as usize;
             if k < count {
                 let mut w = w;
                 for _ in 0..k {
                     w &= w - 1;
                 }
-                return Some(64 * i as u16 + w.trailing_zeros() as u16);
+                return Some(action_of(i, w.trailing_zeros()));
             }
             k -= count;
         }
@@ -192,7 +213,7 @@ impl Actions {
 pub struct ActionsIter {
     words: [u64; 7],
     /// The word being read; the bits already read are cleared.
-    word: usize,
+    word: u16,
     left: usize,
 }
 
@@ -200,11 +221,12 @@ impl Iterator for ActionsIter {
     type Item = u16;
 
     fn next(&mut self) -> Option<u16> {
-        while let Some(&w) = self.words.get(self.word) {
-            if w != 0 {
-                self.words[self.word] = w & (w - 1);
+        while let Some(w) = self.words.get_mut(usize::from(self.word)) {
+            if *w != 0 {
+                let bit = w.trailing_zeros();
+                *w &= *w - 1;
                 self.left -= 1;
-                return Some(64 * self.word as u16 + w.trailing_zeros() as u16);
+                return Some(action_of(self.word, bit));
             }
             self.word += 1;
         }
@@ -273,17 +295,19 @@ pub struct Game {
     /// How the moves are laid out.
     shape: Shape,
     stage: u8,
-    origin: i16,
+    /// The chosen chevron's field (None before it is chosen).
+    origin: Option<Field>,
     fam: Option<Fam>,
     /// The options of the step family entered, and the candidates still open among them
     /// (a bit per option: a Pacru step has at most a connection, nine crossing fields and
     /// no field; a Shacru or Azacru step three twists).
     options: Option<Arc<[Opt]>>,
     cands: u64,
-    twist: i8,
-    benefit: i16,
-    /// The meeting field of a finished step (-1: none, or not chosen yet).
-    meeting: i16,
+    /// The twist (-1..=1) and the benefit action of the step under way, once known.
+    twist: Option<i8>,
+    benefit: Option<u16>,
+    /// The meeting field of a finished step (None: none, or not chosen yet).
+    meeting: Option<Field>,
     /// Positions, among the free fields, of the fields given up so far.
     chosen: Inline<u8, 4>,
     /// The legal actions of the decision (empty once the game is over or the move done).
@@ -390,13 +414,13 @@ impl Game {
             list,
             shape: layout_of,
             stage: S_ORIGIN,
-            origin: -1,
+            origin: None,
             fam: None,
             options: None,
             cands: 0,
-            twist: -2,
-            benefit: -1,
-            meeting: -1,
+            twist: None,
+            benefit: None,
+            meeting: None,
             chosen: Inline::default(),
             legal,
             prefix: Inline::default(),
@@ -445,23 +469,28 @@ impl Game {
             return None;
         }
         let Some(fam) = self.fam else {
-            return Some(Move::PASS);
+            return Some(Move::Pass);
         };
-        let origin = Some(self.origin as u8);
+        // A family is entered once its origin is chosen.
+        let origin = self.origin?;
         Some(match fam {
             Fam::Step {
                 target, capture, ..
-            } => Move {
-                origin,
-                target: Some(target),
-                capture,
-                twist: self.twist,
-                connection: self.benefit == BENEFIT_CONNECTION as i16,
-                marker: (self.benefit >= MARKER as i16)
-                    .then(|| (self.benefit as u16 - MARKER) as u8),
-                meeting: (self.meeting >= 0).then_some(self.meeting as u8),
-                ..Move::PASS
-            },
+            } => {
+                let step = StepMove {
+                    origin,
+                    target: Field::new(target)?,
+                    twist: self.twist.unwrap_or(0),
+                    connection: self.benefit == Some(BENEFIT_CONNECTION),
+                    marker: self.marker(),
+                    meeting: self.meeting,
+                };
+                if capture {
+                    Move::Pincer(step)
+                } else {
+                    Move::Step(step)
+                }
+            }
             Fam::Reo { turn_index, .. } => {
                 let free = self.free();
                 let relinquished = self
@@ -470,11 +499,10 @@ impl Game {
                     .iter()
                     .filter_map(|&c| nth_field(free, u32::from(c)))
                     .fold(0u128, |acc, f| acc | 1u128 << f);
-                Move {
+                Move::Reorientation {
                     origin,
                     turn: TURNS[usize::from(turn_index)],
                     relinquished,
-                    ..Move::PASS
                 }
             }
         })
@@ -537,7 +565,8 @@ impl Game {
                 if action == PASS {
                     return Ok(g.finish(0));
                 }
-                g.origin = (action - ORIGIN) as i16;
+                let origin = Field::try_from(action - ORIGIN);
+                g.origin = Some(origin.map_err(|_| DecisionError::NoFamily)?);
                 g.target_stage()
             }
             S_TARGET => {
@@ -555,25 +584,26 @@ impl Game {
                 if let Some(Fam::Reo { .. }) = g.fam {
                     let f = action - RELINQUISH;
                     let below = g.free() & ((1u128 << f) - 1);
-                    g.chosen.push(below.count_ones() as u8)?;
+                    let below = u8::try_from(below.count_ones());
+                    g.chosen.push(below.map_err(|_| DecisionError::NoFamily)?)?;
                 }
                 g.relinquish_stage()
             }
             S_TWIST => {
-                let twist = action as i16 - TWIST as i16 - 1;
-                g.keep(|o| i16::from(o.twist) == twist);
-                g.twist = twist as i8;
+                let twist = action_twist(action).ok_or(DecisionError::NoFamily)?;
+                g.keep(|o| o.twist == twist);
+                g.twist = Some(twist);
                 g.option_stage()
             }
             S_BENEFIT => {
                 g.keep(|o| o.benefit() == action);
-                g.benefit = action as i16;
+                g.benefit = Some(action);
                 g.option_stage()
             }
             _ => {
                 // S_MEETING
-                let meeting = u32::from(action - MEETING);
-                g.finish_step(Some(meeting))
+                let meeting = Field::try_from(action - MEETING);
+                g.finish_step(Some(meeting.map_err(|_| DecisionError::NoFamily)?))
             }
         }
     }
@@ -603,9 +633,11 @@ impl Game {
     /// entered. Kept nowhere: the target decision's families are found again when one is
     /// chosen.
     fn each_family(&self, mut visit: impl FnMut(Fam) -> bool) {
-        let origin = self.origin as u8;
+        let Some(origin) = self.origin else {
+            return; // no family before the origin is chosen
+        };
         let (pos, list, shape) = (self.list.position(), &*self.list, self.shape);
-        for step in list.steps_from(origin) {
+        for step in list.steps_from(origin.get()) {
             if let (Some((_, target, capture)), Some((start, _))) =
                 (list.step_fields(step), list.step_range(step))
             {
@@ -623,14 +655,17 @@ impl Game {
         if shape.turns > 0 {
             let seat = usize::from(pos.to_move);
             let own = pos.chevrons[seat].fields();
-            let k = u64::from((own & ((1u128 << origin) - 1)).count_ones());
-            let turns: &[i8] = if shape.turns == 4 { &TURNS } else { &[-1, 1] };
+            let k = u64::from((own & (origin.bit() - 1)).count_ones());
+            // The turns (by their index in `TURNS`) and the fields each gives up {R14}.
+            const ALL: [(u8, usize); 4] = [(0, 4), (1, 2), (2, 2), (3, 4)];
+            const QUARTER: [(u8, usize); 2] = [(1, 2), (2, 2)];
+            let turns: &[(u8, usize)] = if shape.turns == 4 { &ALL } else { &QUARTER };
             let mut start = shape.step_moves + k * shape.per_chevron;
-            for (t, &turn) in turns.iter().enumerate() {
+            for (t, &(turn_index, cost)) in turns.iter().enumerate() {
                 let fam = Fam::Reo {
                     start,
-                    turn_index: TURNS.iter().position(|&x| x == turn).unwrap_or(0) as u8,
-                    cost: 2 * turn.unsigned_abs() as usize,
+                    turn_index,
+                    cost,
                 };
                 if !visit(fam) {
                     return;
@@ -650,7 +685,7 @@ impl Game {
                 *slot = Opt {
                     twist: c.twist,
                     conn: c.connection,
-                    marker: c.marker.map_or(-1, i16::from),
+                    marker: c.marker,
                     meet: c.meetings,
                 };
                 n += 1;
@@ -702,20 +737,19 @@ impl Game {
         if self.cands.count_ones() == 1 {
             // As the Python cursor: the only option gives the twist and benefit shown.
             let o = option(first)?;
-            self.twist = o.twist;
-            self.benefit = o.benefit() as i16;
+            self.twist = Some(o.twist);
+            self.benefit = Some(o.benefit());
             meet = o.meet;
         } else {
-            if self.twist == -2 {
+            if self.twist.is_none() {
                 let acts: Actions = bits64(self.cands)
                     .filter_map(|i| options.get(i))
-                    .map(|o| (TWIST as i16 + 1 + i16::from(o.twist)) as u16)
+                    .map(|o| twist_action(o.twist))
                     .collect();
                 if acts.len() > 1 {
                     return self.ask(S_TWIST, acts);
                 }
-                let only = acts.first().unwrap_or(TWIST + 1);
-                self.twist = (only as i16 - TWIST as i16 - 1) as i8;
+                self.twist = Some(acts.first().and_then(action_twist).unwrap_or(0));
             }
             let acts: Actions = bits64(self.cands)
                 .filter_map(|i| options.get(i))
@@ -724,18 +758,18 @@ impl Game {
             if acts.len() > 1 {
                 return self.ask(S_BENEFIT, acts);
             }
-            self.benefit = acts.first().map_or(-1, |a| a as i16);
+            self.benefit = acts.first();
             meet = option(first)?.meet;
         }
         if meet & meet.wrapping_sub(1) != 0 {
             let acts = bits(meet).map(|f| MEETING + u16::from(f)).collect();
             return self.ask(S_MEETING, acts);
         }
-        let meeting = (meet != 0).then(|| meet.trailing_zeros());
+        let meeting = Field::lowest(meet);
         self.finish_step(meeting)
     }
 
-    fn finish_step(&mut self, meeting: Option<u32>) -> Result<Option<u64>, DecisionError> {
+    fn finish_step(&mut self, meeting: Option<Field>) -> Result<Option<u64>, DecisionError> {
         let Some(Fam::Step { start, .. }) = self.fam else {
             return Err(DecisionError::NoFamily); // a meeting is chosen in a step
         };
@@ -751,9 +785,9 @@ impl Game {
             .sum();
         let meet = option.meet;
         if let (Some(m), true) = (meeting, meet != 0) {
-            index += u64::from((meet & ((1u128 << m) - 1)).count_ones());
+            index += u64::from((meet & (m.bit() - 1)).count_ones());
         }
-        self.meeting = meeting.map_or(-1, |m| m as i16);
+        self.meeting = meeting;
         Ok(self.finish(start + index))
     }
 
@@ -782,8 +816,15 @@ impl Game {
                     .collect();
                 return self.ask(S_RELINQUISH, acts);
             }
-            self.chosen.push(first as u8)?;
+            let first = u8::try_from(first).map_err(|_| DecisionError::NoFamily)?;
+            self.chosen.push(first)?;
         }
+    }
+
+    /// The marker field of the benefit chosen, if it is a marker's.
+    fn marker(&self) -> Option<Field> {
+        let field = self.benefit?.checked_sub(MARKER)?;
+        Field::try_from(field).ok()
     }
 
     /// The move of index `at` is chosen: the finished decision.
@@ -836,12 +877,12 @@ impl Game {
                 set(r, f);
             }
             for code in pos.chevrons[seat].iter() {
-                set(p + 8 * r + usize::from(code & 7), (code >> 3) as u8);
+                set(p + 8 * r + usize::from(code & 7), code_field(code));
             }
         }
         let d0 = 9 * p;
-        if self.origin >= 0 {
-            set(d0, self.origin as u8);
+        if let Some(origin) = self.origin {
+            set(d0, origin.get());
         }
         // The planes set to 1 everywhere: at most twist, benefit or turn, stage, game,
         // player to move, and one per eliminated seat and for the trigger.
@@ -854,17 +895,16 @@ impl Game {
         match self.fam {
             Some(Fam::Step { target, .. }) => {
                 set(d0 + 1, target);
-                if self.twist > -2 {
-                    push((d0 as i64 + 16 + i64::from(self.twist)) as usize);
+                if let Some(twist) = self.twist {
+                    push((d0 + 16).wrapping_add_signed(isize::from(twist)));
                 }
-                let b = self.benefit;
-                if b >= MARKER as i16 {
-                    set(d0 + 2, (b - MARKER as i16) as u8);
-                } else if b == BENEFIT_CONNECTION as i16 {
+                if let Some(marker) = self.marker() {
+                    set(d0 + 2, marker.get());
+                } else if self.benefit == Some(BENEFIT_CONNECTION) {
                     push(d0 + 18);
                 }
-                if self.meeting >= 0 {
-                    set(d0 + 3, self.meeting as u8);
+                if let Some(meeting) = self.meeting {
+                    set(d0 + 3, meeting.get());
                 }
             }
             Some(Fam::Reo { turn_index, .. }) => {
@@ -889,8 +929,8 @@ impl Game {
                 push(b0 + p + rot(seat));
             }
         }
-        if pos.trigger >= 0 {
-            push(b0 + 2 * p + rot(pos.trigger as usize));
+        if let Ok(trigger) = usize::try_from(pos.trigger) {
+            push(b0 + 2 * p + rot(trigger));
         }
         let nbin = b0 + 3 * p;
         let mut fill = |plane: usize, value: f32| {

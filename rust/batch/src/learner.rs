@@ -20,7 +20,11 @@ use crate::rng::GAMMA;
 /// `base` (`game_seeds`, wrapping arithmetic).
 pub fn game_seed(first: u64, row: usize, episode: i64) -> u64 {
     let z = mix(first ^ (row as u64).wrapping_mul(GAMMA));
-    mix(z ^ (episode as u64).wrapping_mul(GAMMA).wrapping_add(GAMMA))
+    // The episode's two's-complement bits, as numpy's uint64 view of an int64 reads them.
+    mix(z ^ episode
+        .cast_unsigned()
+        .wrapping_mul(GAMMA)
+        .wrapping_add(GAMMA))
 }
 
 /// The learner's seat: the same in every game, or drawn per game and episode.
@@ -39,7 +43,9 @@ impl Seats {
         match *self {
             Seats::Fixed(seat) => seat,
             Seats::Drawn { first, players } => {
-                (game_seed(first, row, episode) % u64::from(players.max(1))) as u8
+                let seat = game_seed(first, row, episode) % u64::from(players.max(1));
+                // Below `players`: it fits.
+                u8::try_from(seat).unwrap_or(0)
             }
         }
     }
@@ -129,7 +135,7 @@ impl Turn<'_> {
         episode: i64,
     ) -> Option<(Game, i32)> {
         let budget = match self.max_steps {
-            Some(m) => (i64::from(m) - i64::from(steps)).clamp(0, i64::from(u32::MAX)) as u32,
+            Some(m) => u32::try_from((i64::from(m) - i64::from(steps)).max(0)).unwrap_or(u32::MAX),
             None => u32::MAX,
         };
         let seed = game_seed(self.bot_first, row, episode);

@@ -1,5 +1,8 @@
 //! Batched play of the chevron games on [`pacru_engine`]: many seeded uniform random games
-//! from one position, played inside the engine ([`random_rollouts`]).
+//! from one position, played inside the engine ([`random_rollouts`]); and the batches of
+//! `pacru.vector` ([`Batch`], [`lsd::LsdBatch`] for LSD on [`pacru_lsd`]): their steps,
+//! the frames they write ([`frame`]) and the learner step against a bot ([`fused`]), for a
+//! [`Host`] that hands out buffers (`pacru._native`: bytearrays, the GIL released).
 //!
 //! Randomness is [`SplitMix64`] (Steele, Lea and Flood's generator, as in Java's
 //! `SplittableRandom`): game `i` of a batch draws from its own stream, seeded by the
@@ -16,15 +19,23 @@
 #![forbid(unsafe_code)]
 
 pub mod decision;
+pub mod frame;
+pub mod fused;
+mod games;
+pub mod host;
 pub mod learner;
+pub mod lsd;
 pub mod opponent;
 pub mod par;
 pub mod rng;
 mod rollout;
 pub mod tune;
+pub mod vector;
 
+pub use host::{Error, Host, Plain};
 pub use rng::SplitMix64;
 pub use rollout::{
     family_count, family_range, family_ranges, playout, random_rollouts, returns_of, sample_index,
     Rollouts, Sampling,
 };
+pub use vector::Batch;

@@ -11,12 +11,12 @@
 //! by the game's SplitMix64 stream, not by Python's `random.Random`: the two bots pick
 //! among the same best moves, not always the same one.
 
-use pacru_engine::geometry::{bits, forward, LAND_OF, RAY, RAY_LEN};
+use pacru_engine::geometry::{bits, code_field, forward, LAND_OF, RAY, RAY_LEN};
 use pacru_engine::{Move, MoveList, Position, Rules};
 
 use crate::decision::{
-    Game, Layout, Next, BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, MEETING, ORIGIN, PASS,
-    RELINQUISH, TARGET, TURN, TWIST,
+    twist_action, Game, Layout, Next, BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, MEETING, ORIGIN,
+    PASS, RELINQUISH, TARGET, TURN,
 };
 use crate::rng::SplitMix64;
 use crate::rollout::{family_count, family_range, returns_of, sample_index, Sampling};
@@ -37,20 +37,20 @@ const TURNS: [i8; 4] = [-2, -1, 1, 2];
 /// The action of decision `g` that leads towards move `m` (None: `m` is not reachable).
 pub fn action_for(g: &Game, m: &Move) -> Option<u16> {
     let action = match g.stage() {
-        0 => m.origin.map_or(PASS, |o| ORIGIN + u16::from(o)),
-        1 => match m.target {
+        0 => m.origin().map_or(PASS, |o| ORIGIN + u16::from(o)),
+        1 => match m.target() {
             Some(t) => TARGET + u16::from(t),
-            None => TURN + TURNS.iter().position(|&t| t == m.turn)? as u16,
+            None => TURN + (0u16..).zip(TURNS).find(|&(_, t)| t == m.turn())?.0,
         },
-        2 => (TWIST as i16 + 1 + i16::from(m.twist)) as u16,
-        3 => match (m.connection, m.marker) {
+        2 => twist_action(m.twist()),
+        3 => match (m.connection(), m.marker()) {
             (true, _) => BENEFIT_CONNECTION,
             (false, Some(f)) => MARKER + u16::from(f),
             (false, None) => BENEFIT_NONE,
         },
-        4 => MEETING + u16::from(m.meeting?),
+        4 => MEETING + u16::from(m.meeting()?),
         // The fields given up are chosen lowest first: the lowest one still open.
-        5 => bits(m.relinquished)
+        5 => bits(m.relinquished())
             .map(|f| RELINQUISH + u16::from(f))
             .find(|&a| g.legal.contains(a))?,
         _ => return None,
@@ -101,13 +101,14 @@ fn candidates(rules: &Rules, list: &MoveList, rng: &mut SplitMix64) -> Vec<u64> 
         .max()
         .unwrap_or(0);
     let mut out: Vec<u64> = (0..step_moves).collect();
+    let steps_end = out.len();
     let families = family_count(rules, pos, list);
     if families > steps {
         for _ in 0..REORIENTATION_SAMPLES {
-            let family = steps + rng.below((families - steps) as u64) as usize;
+            let family = steps + rng.below_index(families - steps);
             let (start, size) = family_range(list, family);
             let index = start + rng.below(size);
-            if !out[step_moves as usize..].contains(&index) {
+            if !out[steps_end..].contains(&index) {
                 out.push(index);
             }
         }
@@ -138,7 +139,7 @@ fn greedy(rules: &Rules, list: &MoveList, rng: &mut SplitMix64) -> u64 {
     match best_moves.len() {
         0 => 0,
         1 => best_moves[0],
-        n => best_moves[rng.below(n as u64) as usize],
+        n => best_moves[rng.below_index(n)],
     }
 }
 
@@ -146,7 +147,8 @@ fn greedy(rules: &Rules, list: &MoveList, rng: &mut SplitMix64) -> u64 {
 /// over the winners, a loss -1e9, else [`evaluate`]).
 pub fn value(rules: &Rules, after: &Position, seat: usize) -> f64 {
     if let Some(o) = after.outcome {
-        let winners = o.winners & ((1u16 << after.players) - 1) as u8;
+        let seats = u8::MAX.checked_shl(u32::from(after.players)).unwrap_or(0);
+        let winners = o.winners & !seats;
         if winners != 0 {
             if winners >> seat & 1 == 0 {
                 return -1e9;
@@ -224,7 +226,7 @@ fn steps_of(
     others: u128,
     out: &mut Vec<u16>,
 ) {
-    let field = (code >> 3) as u8;
+    let field = code_field(code);
     let reach = if rules.power() {
         (pos.markers[seat] & LAND_OF[usize::from(field)])
             .count_ones()
@@ -316,7 +318,7 @@ fn pacru_strengths(pos: &Position) -> [f64; 4] {
         let markers = f64::from(mine.count_ones());
         let mut value = markers + 4.0 * (markers / target).powf(4.0);
         for code in pos.chevrons[seat].iter() {
-            let field = (code >> 3) as u8;
+            let field = code_field(code);
             let reach = (mine & LAND_OF[usize::from(field)]).count_ones().max(1);
             value += CHEVRON + POWER * f64::from(reach);
             let mut mobile = false;

@@ -124,7 +124,7 @@ pub fn sample_index(
     if sampling == Sampling::Moves || families == 0 {
         return rng.below(list.len());
     }
-    let family = rng.below(families as u64) as usize;
+    let family = rng.below_index(families);
     let (start, size) = family_range(list, family);
     start + rng.below(size)
 }
@@ -164,8 +164,8 @@ pub(crate) fn shape(list: &MoveList) -> Shape {
 }
 
 /// How many chevrons the player to move has (each has its reorientation families).
-fn chevrons_to_move(pos: &Position) -> u64 {
-    pos.chevrons[usize::from(pos.to_move) % 4].len() as u64
+fn chevrons_to_move(pos: &Position) -> usize {
+    pos.chevrons[usize::from(pos.to_move) % 4].len()
 }
 
 /// The (start, size) of every family of `list`, in order: the step families, then the
@@ -173,7 +173,7 @@ fn chevrons_to_move(pos: &Position) -> u64 {
 pub fn family_ranges(pos: &Position, list: &MoveList) -> Vec<(u64, u64)> {
     let shape = shape(list);
     let chevrons = chevrons_to_move(pos);
-    let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons as usize);
+    let mut runs = Vec::with_capacity(list.step_count() + shape.turns * chevrons);
     if list.step_count() > 0 {
         step_runs(list, shape.step_moves, None, &mut runs);
     }

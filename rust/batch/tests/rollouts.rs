@@ -116,17 +116,17 @@ fn families_partition_the_move_list() {
                 let first = list.get(start).unwrap();
                 let last = list.get(start + size - 1).unwrap();
                 assert_eq!(
-                    (first.origin, first.target, first.turn),
-                    (last.origin, last.target, last.turn)
+                    (first.origin(), first.target(), first.turn()),
+                    (last.origin(), last.target(), last.turn())
                 );
                 if f >= list.step_count() {
-                    assert_ne!(first.turn, 0);
+                    assert_ne!(first.turn(), 0);
                     checked_reorientations += 1;
                 } else if start + size < list.len() {
                     let after = list.get(start + size).unwrap();
                     assert_ne!(
-                        (first.origin, first.target, first.turn),
-                        (after.origin, after.target, after.turn)
+                        (first.origin(), first.target(), first.turn()),
+                        (after.origin(), after.target(), after.turn())
                     );
                 }
                 next = start + size;

@@ -4,18 +4,19 @@
 //! (`pacru.chevron.pystate`, `pacru.chevron.rules`, `pacru.chevron.resolve`): the
 //! differential tests (tests/native) compare the two engines' messages.
 
-use crate::geometry::field_name;
-use crate::types::{Game, Move, COUNTER_MAX};
+use crate::moves::Move;
+use crate::types::{Game, COUNTER_MAX};
+use crate::units::Field;
 use std::fmt;
 
 /// An error for input the engine refuses, by kind; the binding maps each kind to one
 /// `pacru` exception (`rust/python/src/errors.rs`), and `Display` says what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EngineError {
-    /// A game name the engine does not know (`ValueError`): the name, which the message
-    /// echoes. It is the one text an error carries: the caller's text, which no enum of
-    /// the engine can hold.
-    UnknownGame(String),
+    /// A game name the engine does not know (`ValueError`). The name is the caller's
+    /// text, which the caller holds: it writes the message with it (the binding echoes
+    /// it, as the Python engine does); no error of the engine carries a `String`.
+    UnknownGame,
     /// A rule option the game does not have, or a value out of range (`ValueError`;
     /// D32, D33, D48).
     InvalidOption(OptionError),
@@ -62,12 +63,12 @@ pub enum PositionError {
     },
     /// A marker bitboard with a bit above field 80.
     MarkerOffBoard,
-    /// The field (0..=80) that holds markers of two colours.
-    MarkersOfTwoColours(u8),
+    /// The field that holds markers of two colours.
+    MarkersOfTwoColours(Field),
     /// A chevron code not below 648 (`field * 8 + facing`).
     ChevronCode(u16),
-    /// The field (0..=80) that holds two chevrons.
-    TwoChevrons(u8),
+    /// The field that holds two chevrons.
+    TwoChevrons(Field),
     /// A seat to move that is not one of the players.
     ToMove {
         /// The seat given.
@@ -122,10 +123,9 @@ impl Counter {
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            EngineError::UnknownGame(name) => write!(
-                f,
-                "unknown chevron game {name:?}; valid: lilacru, shacru, azacru, pacru"
-            ),
+            EngineError::UnknownGame => {
+                f.write_str("unknown chevron game; valid: lilacru, shacru, azacru, pacru")
+            }
             EngineError::InvalidOption(error) => error.fmt(f),
             EngineError::InvalidPosition(error) => error.fmt(f),
             EngineError::IllegalMove(m, Refusal::NotLegal) => {
@@ -176,13 +176,13 @@ impl fmt::Display for PositionError {
                 f.write_str("a marker bitboard has bits above field 80")
             }
             PositionError::MarkersOfTwoColours(field) => {
-                write!(f, "{} holds markers of two colours", field_name(field))
+                write!(f, "{field} holds markers of two colours")
             }
             PositionError::ChevronCode(code) => write!(
                 f,
                 "chevron code must be field * 8 + facing below 648, not {code}"
             ),
-            PositionError::TwoChevrons(field) => write!(f, "two chevrons on {}", field_name(field)),
+            PositionError::TwoChevrons(field) => write!(f, "two chevrons on {field}"),
             PositionError::ToMove { to_move, players } => write!(
                 f,
                 "to_move must be a seat 0..{}, not {to_move}",

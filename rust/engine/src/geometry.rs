@@ -13,18 +13,21 @@ pub const FULL: u128 = (1u128 << 81) - 1;
 // value out of range stops the build, as every table is evaluated by the compiler.
 
 /// `v` (below 256) as a `u8`.
+#[allow(clippy::cast_possible_truncation)] // the assert bounds it
 const fn byte(v: usize) -> u8 {
     assert!(v < 256);
     v as u8
 }
 
 /// `v` (below 128) as an `i8`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // the assert bounds it
 const fn signed(v: usize) -> i8 {
     assert!(v < 128);
     v as i8
 }
 
 /// `v` (not negative) as an index.
+#[allow(clippy::cast_sign_loss)] // the assert bounds it
 const fn index(v: i8) -> usize {
     assert!(v >= 0);
     v as usize

@@ -15,17 +15,21 @@ mod error;
 pub mod geometry;
 mod movegen;
 mod movelist;
+mod moves;
 mod resolve;
 pub mod rng;
 mod types;
+mod units;
 
 pub use error::{Counter, EngineError, OptionError, PositionError, Refusal};
 pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
 pub use movelist::{legal_moves, legal_moves_into, MoveList, StepChoice};
+pub use moves::{Move, StepMove};
 pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
 pub use types::{
-    ChevronList, Game, MeetingRule, Move, Outcome, Position, Rules, Termination, COUNTER_MAX,
+    ChevronList, Game, MeetingRule, Outcome, Position, Rules, Termination, COUNTER_MAX,
 };
+pub use units::{Facing, Field, Seat, UnitError};
 
 impl MoveList {
     /// The position after the `index`-th move of this list (no legality check needed: the

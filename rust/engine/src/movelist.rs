@@ -18,7 +18,9 @@
 
 use crate::geometry::{bits, count_few, nth_field};
 use crate::movegen::{raw_steps, Opt, Opts, PacruCtx, PlainCtx, Step, Steps};
-use crate::types::{Move, Position, Rules};
+use crate::moves::{Move, StepMove};
+use crate::types::{Position, Rules};
+use crate::units::Field;
 
 /// `COMB[n][k]`: C(n, k) for the sizes a reorientation needs (n <= 81, k <= 4).
 const fn build_comb() -> [[u64; 5]; 82] {
@@ -83,7 +85,7 @@ pub struct StepChoice {
     /// The Pacru connection change {R8}.
     pub connection: bool,
     /// The field of the border-crossing marker {R4, R6, R10}.
-    pub marker: Option<u8>,
+    pub marker: Option<Field>,
     /// The fields the meeting may change, a bitboard; 0 without a meeting {R12}.
     pub meetings: u128,
 }
@@ -285,7 +287,7 @@ impl MoveList {
             visit(StepChoice {
                 twist: o.twist,
                 connection: o.conn,
-                marker: u8::try_from(o.marker).ok(),
+                marker: opt_marker(o),
                 meetings: o.meet,
             });
         }
@@ -326,7 +328,7 @@ impl MoveList {
             return None;
         }
         if self.passes {
-            return Some(Move::PASS);
+            return Some(Move::Pass);
         }
         if index < self.step_moves {
             let steps = self.steps.as_slice();
@@ -338,13 +340,16 @@ impl MoveList {
                 let twist = *PlainCtx::new(&self.rules, &self.position)
                     .twists(s)
                     .get(usize::try_from(rest).ok()?)?;
-                return Some(Move {
-                    twist,
-                    ..step_base(s)
-                });
+                return Some(with_step(
+                    s,
+                    StepMove {
+                        twist,
+                        ..step_base(s)
+                    },
+                ));
             }
             if s.bare {
-                return Some(step_base(s));
+                return Some(with_step(s, step_base(s)));
             }
             let (mut rest, mut found) = (rest, None);
             PacruCtx::new(&self.rules, &self.position).each_option(s, |o| {
@@ -368,11 +373,10 @@ impl MoveList {
             let size = self.sizes[i];
             if rest < size {
                 let cost = 2 * turn.unsigned_abs() as usize;
-                return Some(Move {
-                    origin: Some(nth_field(self.reorienting, chevron)?),
+                return Some(Move::Reorientation {
+                    origin: Field::of(nth_field(self.reorienting, chevron)?),
                     turn,
                     relinquished: unrank(self.free, cost, rest),
-                    ..Move::PASS
                 });
             }
             rest -= size;
@@ -403,53 +407,54 @@ impl MoveList {
         if !m.is_well_formed() || self.total == 0 {
             return None;
         }
-        let Some(origin) = m.origin else {
+        let Some(origin) = m.origin() else {
             return self.passes.then_some(0);
         };
         if self.passes {
             return None;
         }
-        let Some(target) = m.target else {
+        let Some(target) = m.target() else {
             return self.reorientation_index(origin, m);
         };
-        let i = self
-            .steps
-            .as_slice()
-            .iter()
-            .position(|s| s.t == target && s.f == origin && s.capture == m.capture)?;
+        let i =
+            self.steps.as_slice().iter().position(|s| {
+                s.t == target.get() && s.f == origin.get() && s.capture == m.capture()
+            })?;
         let s = self.steps.as_slice()[i];
         // A field beyond `i8` (no field: a malformed move) matches no marker.
-        let marker = m.marker.map_or(-1, |f| i8::try_from(f).unwrap_or(i8::MAX));
+        let marker = m
+            .marker()
+            .map_or(-1, |f| i8::try_from(f.get()).unwrap_or(i8::MAX));
         let mut index = self.step_begin(i);
         for o in self.choices(&s).as_slice() {
-            if o.twist == m.twist && o.conn == m.connection && o.marker == marker {
+            if o.twist == m.twist() && o.conn == m.connection() && o.marker == marker {
                 if o.meet == 0 {
-                    return m.meeting.is_none().then_some(index);
+                    return m.meeting().is_none().then_some(index);
                 }
-                let f = m.meeting?;
-                if o.meet >> f & 1 == 0 {
+                let f = m.meeting()?;
+                if o.meet & f.bit() == 0 {
                     return None;
                 }
-                return Some(index + u64::from((o.meet & ((1u128 << f) - 1)).count_ones()));
+                return Some(index + u64::from((o.meet & (f.bit() - 1)).count_ones()));
             }
             index += o.size();
         }
         None
     }
 
-    fn reorientation_index(&self, origin: u8, m: &Move) -> Option<u64> {
-        let t = self.turns.iter().position(|&t| t == m.turn)?;
-        if origin >= 81 || self.reorienting >> origin & 1 == 0 {
+    fn reorientation_index(&self, origin: Field, m: &Move) -> Option<u64> {
+        let t = self.turns.iter().position(|&t| t == m.turn())?;
+        if self.reorienting & origin.bit() == 0 {
             return None;
         }
-        let chevron = (self.reorienting & ((1u128 << origin) - 1)).count_ones();
-        let cost = 2 * u32::from(m.turn.unsigned_abs());
-        if m.relinquished.count_ones() != cost || m.relinquished & !self.free != 0 {
+        let chevron = (self.reorienting & (origin.bit() - 1)).count_ones();
+        let cost = 2 * u32::from(m.turn().unsigned_abs());
+        if m.relinquished().count_ones() != cost || m.relinquished() & !self.free != 0 {
             return None;
         }
         let base = self.step_moves + u64::from(chevron) * self.per_chevron;
         let before: u64 = self.sizes[..t].iter().sum();
-        Some(base + before + rank(self.free, m.relinquished))
+        Some(base + before + rank(self.free, m.relinquished()))
     }
 
     /// Every move, in order (the choices of each step worked out once).
@@ -466,14 +471,23 @@ impl MoveList {
     }
 }
 
-/// The move of step `s` without choices.
-fn step_base(s: &Step) -> Move {
-    Move {
-        origin: Some(s.f),
-        target: Some(s.t),
-        capture: s.capture,
-        ..Move::PASS
+/// The fields of step `s`, without choices.
+fn step_base(s: &Step) -> StepMove {
+    StepMove::new(Field::of(s.f), Field::of(s.t))
+}
+
+/// The move of step `s` with the choices of `step`: a pincer when `s` captures {R11}.
+fn with_step(s: &Step, step: StepMove) -> Move {
+    if s.capture {
+        Move::Pincer(step)
+    } else {
+        Move::Step(step)
     }
+}
+
+/// The marker field of choice `o` (its -1: none).
+fn opt_marker(o: &Opt) -> Option<Field> {
+    u8::try_from(o.marker).ok().map(Field::of)
 }
 
 /// A running move count as a step's `end` (a `u32`: no position has 2**32 moves).
@@ -484,15 +498,16 @@ fn step_end(total: u64) -> u32 {
 /// The `rest`-th move of the choice `o` of step `s` (its meeting field, if any).
 fn choice_move(s: &Step, o: &Opt, rest: u64) -> Option<Move> {
     let meeting = if o.meet != 0 {
-        Some(nth_field(o.meet, u32::try_from(rest).ok()?)?)
+        Some(Field::of(nth_field(o.meet, u32::try_from(rest).ok()?)?))
     } else {
         None
     };
-    Some(Move {
+    let step = StepMove {
         twist: o.twist,
         connection: o.conn,
-        marker: u8::try_from(o.marker).ok(),
+        marker: opt_marker(o),
         meeting,
         ..step_base(s)
-    })
+    };
+    Some(with_step(s, step))
 }

@@ -21,7 +21,9 @@ use crate::geometry::{
 };
 use crate::movegen::{faces_any, has_step, SUPPLY};
 use crate::movelist::legal_moves;
-use crate::types::{ChevronList, Move, Outcome, Position, Rules, Termination};
+use crate::moves::Move;
+use crate::types::{ChevronList, Outcome, Position, Rules, Termination};
+use crate::units::Field;
 
 /// The position after the legal move `m`.
 ///
@@ -96,14 +98,14 @@ fn bad(m: &Move) -> EngineError {
 fn resolve_plain(resolution: Resolution<'_>, next: &mut Position) -> Result<(), EngineError> {
     let Resolution(rules, pos, m, seat, n) = resolution;
     let mut acquired = false;
-    match m.origin {
+    match m.origin() {
         None => {
             if rules.azacru() && next.trigger < 0 {
                 next.trigger = i8::try_from(seat).unwrap_or(-1);
             }
         }
         Some(f) => {
-            let t = m.target.ok_or_else(|| bad(m))?;
+            let (f, t) = (f.get(), m.target().ok_or_else(|| bad(m))?.get());
             let (d, k) = line(f, t).ok_or_else(|| bad(m))?;
             let occupied = pos.occupied();
             let mut own = next.markers[seat];
@@ -130,7 +132,7 @@ fn resolve_plain(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
             next.markers[seat] = own;
             next.chevrons[seat].remove(f);
             if !removed {
-                let facing = (i16::from(d) + i16::from(m.twist)).rem_euclid(8) as u16;
+                let facing = (i16::from(d) + i16::from(m.twist())).rem_euclid(8) as u16;
                 next.chevrons[seat].insert(u16::from(t) * 8 + facing);
             }
         }
@@ -313,13 +315,13 @@ fn place(markers: &mut [u128; 4], seat: usize, field: u8) {
 fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), EngineError> {
     let Resolution(rules, pos, m, seat, n) = resolution;
     let mut supply = SUPPLY[n.min(4)] - field_count(pos.markers[seat]);
-    let f = m.origin.ok_or_else(|| bad(m))?;
-    match m.target {
+    let f = m.origin().ok_or_else(|| bad(m))?.get();
+    match m.target().map(Field::get) {
         None => {
             // Reorientation {R14}.
-            next.markers[seat] &= !m.relinquished;
+            next.markers[seat] &= !m.relinquished();
             let facing = pos.chevrons[seat].facing_at(f).ok_or_else(|| bad(m))?;
-            let turned = (i16::from(facing) + i16::from(m.turn)).rem_euclid(8) as u16;
+            let turned = (i16::from(facing) + i16::from(m.turn())).rem_euclid(8) as u16;
             next.chevrons[seat].insert(u16::from(f) * 8 + turned);
         }
         Some(t) => {
@@ -327,7 +329,7 @@ fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
             if pos.chevrons[seat].facing_at(f).is_none() {
                 return Err(bad(m));
             }
-            if m.capture {
+            if m.capture() {
                 // a. pincer {R11}
                 for (i, c) in next.chevrons[..n].iter_mut().enumerate() {
                     if i != seat {
@@ -343,7 +345,7 @@ fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
             next.chevrons[seat].remove(f);
             next.chevrons[seat].insert(u16::from(t) * 8 + u16::from(d));
             // c.-e. the chosen benefit {R4, R6, R8, R10}
-            if supply > 0 && m.connection {
+            if supply > 0 && m.connection() {
                 let ray = &RAY[f as usize][d as usize];
                 for &field in &ray[..(k as usize).saturating_sub(1).min(8)] {
                     if next.markers[seat] >> field & 1 == 0 {
@@ -355,16 +357,16 @@ fn resolve_pacru(resolution: Resolution<'_>, next: &mut Position) -> Result<(), 
                     }
                 }
             }
-            if let Some(marker) = m.marker {
+            if let Some(marker) = m.marker() {
                 if supply > 0 {
-                    place(&mut next.markers, seat, marker);
+                    place(&mut next.markers, seat, marker.get());
                     supply -= 1;
                 }
             }
             // f. meeting {R12}
-            if let Some(meeting) = m.meeting {
+            if let Some(meeting) = m.meeting() {
                 if supply > 0 {
-                    place(&mut next.markers, seat, meeting);
+                    place(&mut next.markers, seat, meeting.get());
                     supply -= 1;
                 }
             }

@@ -25,7 +25,10 @@ pub fn splitmix(state: u64) -> u64 {
 pub fn unit(z: u64) -> f64 {
     const SCALE: f64 = 1.0 / 9_007_199_254_740_992.0; // 2**-53
                                                       // Below 2**53: the conversion is exact.
-    (z >> 11) as f64 * SCALE
+                                                      // 53 bits: below 2**53, exactly a float (`f64::from` takes at most 32 bits).
+    #[allow(clippy::cast_precision_loss)]
+    let top = (z >> 11) as f64;
+    top * SCALE
 }
 
 /// SplitMix64: a 64-bit state advanced by [`GAMMA`] and mixed on output.
@@ -52,6 +55,13 @@ impl SplitMix64 {
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(GAMMA);
         mix(self.state)
+    }
+
+    /// A uniform index in `0..n` (`n > 0`; 0 for `n == 0`): [`SplitMix64::below`] for a
+    /// count of things in memory (the draw is below `n`, so it fits a `usize`).
+    pub fn below_index(&mut self, n: usize) -> usize {
+        let draw = self.below(u64::try_from(n).unwrap_or(u64::MAX));
+        usize::try_from(draw).unwrap_or(0)
     }
 
     /// A uniform integer in `0..n` (`n > 0`; 0 for `n == 0`), without modulo bias.

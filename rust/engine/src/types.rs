@@ -1,8 +1,8 @@
 //! The values of the engine: rules, positions, moves, outcomes and errors.
 
 use crate::error::{EngineError, OptionError, PositionError};
-use crate::geometry::{bits, code_field, field_name, line, lowest_field, FULL};
-use std::fmt;
+use crate::geometry::{bits, code_field, lowest_field, FULL};
+use crate::units::{Facing, Field, Seat};
 
 /// The largest value of a counter (`ply`, `idle`, `move_cap`, `idle_rounds`): the engine
 /// holds them as `u64`, and `pacru` refuses a larger one on both engines.
@@ -32,17 +32,21 @@ impl Game {
         }
     }
 
+    /// The four games, in the order of their names in messages.
+    pub const ALL: [Game; 4] = [Game::Lilacru, Game::Shacru, Game::Azacru, Game::Pacru];
+
     /// The game named `name`.
     ///
     /// # Errors
-    /// An unknown name.
+    /// [`EngineError::UnknownGame`] for an unknown name (the caller holds the name for its
+    /// message).
     pub fn parse(name: &str) -> Result<Game, EngineError> {
         match name {
             "lilacru" => Ok(Game::Lilacru),
             "shacru" => Ok(Game::Shacru),
             "azacru" => Ok(Game::Azacru),
             "pacru" => Ok(Game::Pacru),
-            _ => Err(EngineError::UnknownGame(name.to_owned())),
+            _ => Err(EngineError::UnknownGame),
         }
     }
 }
@@ -256,7 +260,8 @@ impl ChevronList {
                 return Err(PositionError::ChevronCode(code).into());
             }
             if list.fields >> (code >> 3) & 1 != 0 {
-                return Err(PositionError::TwoChevrons(code_field(code)).into());
+                // Below 648: the field is on the board.
+                return Err(PositionError::TwoChevrons(Field::of(code_field(code))).into());
             }
             list.insert(code);
         }
@@ -285,6 +290,18 @@ impl ChevronList {
             return None;
         }
         Some(nibble(&self.facings, field))
+    }
+
+    /// The facing of the chevron on `field`, if there is one ([`ChevronList::facing_at`]
+    /// typed).
+    pub fn facing_of(&self, field: Field) -> Option<Facing> {
+        self.facing_at(field.get())
+            .map(|n| Facing::of_code(u16::from(n)))
+    }
+
+    /// The fields of the chevrons, ascending.
+    pub fn field_iter(&self) -> impl Iterator<Item = Field> {
+        Field::all_of(self.fields)
     }
 
     /// Whether the chevron with this code is in the list.
@@ -397,7 +414,8 @@ impl Position {
                 return Err(PositionError::MarkerOffBoard.into());
             }
             if m & marked != 0 {
-                return Err(PositionError::MarkersOfTwoColours(lowest_field(m & marked)).into());
+                let field = Field::of(lowest_field(m & marked)); // within FULL, checked above
+                return Err(PositionError::MarkersOfTwoColours(field).into());
             }
             marked |= m;
             pos.markers[i] = m;
@@ -406,9 +424,8 @@ impl Position {
         for (i, codes) in chevrons.iter().enumerate() {
             let list = ChevronList::from_codes(codes)?;
             if list.fields() & occupied != 0 {
-                return Err(
-                    PositionError::TwoChevrons(lowest_field(list.fields() & occupied)).into(),
-                );
+                let field = Field::of(lowest_field(list.fields() & occupied));
+                return Err(PositionError::TwoChevrons(field).into());
             }
             occupied |= list.fields();
             pos.chevrons[i] = list;
@@ -460,6 +477,11 @@ impl Position {
         Position::new(players, &markers, &refs, 0, 0, -1, 0, 0, None)
     }
 
+    /// The seat to move, None when the public field `to_move` was set beyond 0..=3.
+    pub fn seat_to_move(&self) -> Option<Seat> {
+        Seat::new(self.to_move)
+    }
+
     /// Whether the public fields still have the shape [`Position::new`] checks, as far as
     /// the engine needs it to index safely: 2..=4 players and a seat to move among them.
     pub(crate) fn shape_ok(&self) -> bool {
@@ -474,110 +496,5 @@ impl Position {
     /// The bitboard of every marked field.
     pub fn marked(&self) -> u128 {
         self.markers.iter().fold(0, |acc, m| acc | m)
-    }
-}
-
-/// One complete move of a chevron game, the fields of `pacru.Move`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Move {
-    /// The chevron's field; None only for a pass.
-    pub origin: Option<u8>,
-    /// The destination (a pincer's victim's field); None for a reorientation or a pass.
-    pub target: Option<u8>,
-    /// A Pacru pincer {R11}.
-    pub capture: bool,
-    /// The borderland twist {S-R4, A-R6}: -1 anticlockwise, +1 clockwise, 0 none.
-    pub twist: i8,
-    /// A Pacru reorientation {R14} in 45-degree steps, clockwise positive; 0 otherwise.
-    pub turn: i8,
-    /// The Pacru connection change is taken {R8}.
-    pub connection: bool,
-    /// The Pacru border-crossing marker's field {R4, R6, R10}.
-    pub marker: Option<u8>,
-    /// The field changed by a Pacru meeting {R12}.
-    pub meeting: Option<u8>,
-    /// The own fields given up by a reorientation {R14}, a bitboard.
-    pub relinquished: u128,
-}
-
-impl Move {
-    /// The pass {S-R2, A-R2, A-R10, D34, D37}.
-    pub const PASS: Move = Move {
-        origin: None,
-        target: None,
-        capture: false,
-        twist: 0,
-        turn: 0,
-        connection: false,
-        marker: None,
-        meeting: None,
-        relinquished: 0,
-    };
-
-    /// Whether `pacru.Move` would accept these values (every field 0..80, twist -1..1,
-    /// turn -2..2, and the combinations its notation can write).
-    pub fn is_well_formed(&self) -> bool {
-        let field_ok = |f: Option<u8>| f.is_none_or(|f| f < 81);
-        let fields_ok = field_ok(self.origin)
-            && field_ok(self.target)
-            && field_ok(self.marker)
-            && field_ok(self.meeting);
-        let values_ok = (-1..=1).contains(&self.twist)
-            && (-2..=2).contains(&self.turn)
-            && self.relinquished & !FULL == 0;
-        if !(fields_ok && values_ok) {
-            return false;
-        }
-        let extras = self.capture
-            || self.twist != 0
-            || self.connection
-            || self.marker.is_some()
-            || self.meeting.is_some();
-        match (self.origin, self.target) {
-            (None, t) => t.is_none() && !extras && self.turn == 0 && self.relinquished == 0,
-            (Some(o), Some(t)) => o != t && self.turn == 0 && self.relinquished == 0,
-            (Some(_), None) => self.turn != 0 && !extras,
-        }
-    }
-
-    /// (direction, distance) of a step or pincer, when its fields lie on one line.
-    pub fn line(&self) -> Option<(u8, u8)> {
-        line(self.origin?, self.target?)
-    }
-}
-
-/// The move in pacru's notation (`e4-e6`, `a3-b4>`, `g9-e7*`, `e3xe4+e6@i9`,
-/// `d9>>(c4,b5,a7,b7)`, `pass`): what `str(move)` gives in Python.
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Some(origin) = self.origin else {
-            return f.write_str("pass");
-        };
-        let Some(target) = self.target else {
-            let turn = match self.turn {
-                -2 => "<<",
-                -1 => "<",
-                1 => ">",
-                2 => ">>",
-                _ => "?",
-            };
-            let fields: Vec<String> = bits(self.relinquished).map(field_name).collect();
-            return write!(f, "{}{turn}({})", field_name(origin), fields.join(","));
-        };
-        let sep = if self.capture { "x" } else { "-" };
-        write!(f, "{}{sep}{}", field_name(origin), field_name(target))?;
-        if self.twist != 0 {
-            f.write_str(if self.twist < 0 { "<" } else { ">" })?;
-        }
-        if self.connection {
-            f.write_str("*")?;
-        }
-        if let Some(m) = self.marker {
-            write!(f, "+{}", field_name(m))?;
-        }
-        if let Some(m) = self.meeting {
-            write!(f, "@{}", field_name(m))?;
-        }
-        Ok(())
     }
 }

@@ -76,13 +76,13 @@ struct Kinds {
 
 impl Kinds {
     fn count(&mut self, m: &Move) {
-        self.pass += u64::from(m.origin.is_none());
-        self.twist += u64::from(m.twist != 0);
-        self.capture += u64::from(m.capture);
-        self.connection += u64::from(m.connection);
-        self.marker += u64::from(m.marker.is_some());
-        self.meeting += u64::from(m.meeting.is_some());
-        self.reorientation += u64::from(m.turn != 0);
+        self.pass += u64::from(m.origin().is_none());
+        self.twist += u64::from(m.twist() != 0);
+        self.capture += u64::from(m.capture());
+        self.connection += u64::from(m.connection());
+        self.marker += u64::from(m.marker().is_some());
+        self.meeting += u64::from(m.meeting().is_some());
+        self.reorientation += u64::from(m.turn() != 0);
     }
 }
 

@@ -10,7 +10,7 @@ mod common;
 
 use common::{parse_position, position_key};
 use pacru_engine::{
-    apply, legal_moves, Game, MeetingRule, Move, Position, Rules, Termination, SUPPLY,
+    apply, legal_moves, Field, Game, MeetingRule, Move, Position, Rules, Termination, SUPPLY,
 };
 use proptest::prelude::*;
 
@@ -71,18 +71,19 @@ fn check_markers(rules: &Rules, before: &Position, m: &Move, after: &Position) {
     }
     let mover_lost = before.markers[mover] & !after.markers[mover];
     assert_eq!(
-        mover_lost, m.relinquished,
+        mover_lost,
+        m.relinquished(),
         "{m}: the mover lost other fields"
     );
     assert_eq!(
-        after.marked() & m.relinquished,
+        after.marked() & m.relinquished(),
         0,
         "{m}: a given-up field kept a marker"
     );
     let new_own = after.markers[mover] & !before.markers[mover];
     assert_eq!(gained & !new_own, 0);
     if rules.lookahead_end() {
-        let arrival = m.target.map_or(0, |t| 1u128 << t);
+        let arrival = m.target().map_or(0, Field::bit);
         assert_eq!(
             new_own & !arrival,
             0,
@@ -107,7 +108,7 @@ fn check_chevrons(rules: &Rules, before: &Position, m: &Move, after: &Position) 
     let n = usize::from(before.players);
     let mover = usize::from(before.to_move);
     assert_eq!(
-        after.occupied() & !before.occupied() & !m.target.map_or(0, |t| 1 << t),
+        after.occupied() & !before.occupied() & !m.target().map_or(0, Field::bit),
         0
     );
     for seat in 0..n {

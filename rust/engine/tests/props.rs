@@ -3,8 +3,8 @@
 //! `index_of(get(i)) == Some(i)`.
 
 use pacru_engine::{
-    apply, legal_moves, legal_moves_into, perft, Counter, EngineError, Game, MeetingRule, Move,
-    Position, Rules, COUNTER_MAX,
+    apply, legal_moves, legal_moves_into, perft, Counter, EngineError, Field, Game, MeetingRule,
+    Move, Position, Rules, COUNTER_MAX,
 };
 use proptest::prelude::*;
 
@@ -147,8 +147,21 @@ proptest! {
                                 marker in prop::option::of(0u8..100),
                                 meeting in prop::option::of(0u8..100),
                                 relinquished in any::<u128>()) {
-        let m = Move { origin, target, capture, twist, turn, connection, marker, meeting,
-                       relinquished };
+        // A number off the board makes no `Field`: that part of the move is left out.
+        let field = |n: Option<u8>| n.and_then(Field::new);
+        let (origin, target) = (field(origin), field(target));
+        let (marker, meeting) = (field(marker), field(meeting));
+        let parts = Move::from_parts(origin, target, capture, twist, turn, connection, marker,
+                                     meeting, relinquished);
+        // Parts that make no move have no `Move` (`pacru.Move` refuses them too).
+        let Some(m) = parts else {
+            return Ok(());
+        };
+        // A move made of parts gives them back.
+        prop_assert_eq!((m.origin(), m.target(), m.capture(), m.twist(), m.turn()),
+                        (origin, target, capture, twist, turn));
+        prop_assert_eq!((m.connection(), m.marker(), m.meeting(), m.relinquished()),
+                        (connection, marker, meeting, relinquished));
         let moves = legal_moves(&rules, &pos);
         match moves.index_of(&m) {
             Some(i) => prop_assert_eq!(moves.get(i), Some(m)),
@@ -171,7 +184,7 @@ proptest! {
         let _ = pacru_engine::lookahead_outcome(&rules, &pos);
         let _ = pacru_engine::can_acquire(&rules, &pos);
         let _ = pacru_engine::top_scorers(&pos);
-        let _ = apply(&rules, &pos, &Move::PASS);
+        let _ = apply(&rules, &pos, &Move::Pass);
         let _ = perft(&rules, &pos, 2);
     }
 

@@ -5,9 +5,15 @@ mod common;
 
 use common::{parse_position, position_key};
 use pacru_engine::{
-    apply, can_acquire, legal_moves, lookahead_outcome, Counter, EngineError, Game, MeetingRule,
-    Move, OptionError, Outcome, Position, PositionError, Refusal, Rules, Termination,
+    apply, can_acquire, legal_moves, lookahead_outcome, Counter, EngineError, Field, Game,
+    MeetingRule, Move, OptionError, Outcome, Position, PositionError, Refusal, Rules, StepMove,
+    Termination,
 };
+
+/// Field `n` (a test's literal, on the board).
+fn field(n: u8) -> Field {
+    Field::new(n).expect("a field on the board")
+}
 
 fn moves_text(rules: &Rules, pos: &Position) -> Vec<String> {
     legal_moves(rules, pos)
@@ -82,11 +88,7 @@ fn meeting() {
         position_key(&after),
         "2 1 0 -1 0 1 - 40201000010000000000,70281c0000000 480.556/0"
     );
-    let plain = Move {
-        origin: Some(62),
-        target: Some(71),
-        ..Move::PASS
-    };
+    let plain = Move::Step(StepMove::new(field(62), field(71)));
     assert!(
         apply(&rules, &pos, &plain).is_err(),
         "D23: the meeting is compulsory"
@@ -177,11 +179,11 @@ fn reorientation_count_and_unranking() {
 fn extra(moves: &pacru_engine::MoveList) -> u64 {
     let mut n = 0;
     let mut last = None;
-    for m in moves.iter().filter(|m| m.target.is_some()) {
-        if last == Some((m.origin, m.target, m.capture)) {
+    for m in moves.iter().filter(|m| m.target().is_some()) {
+        if last == Some((m.origin(), m.target(), m.capture())) {
             n += 1;
         }
-        last = Some((m.origin, m.target, m.capture));
+        last = Some((m.origin(), m.target(), m.capture()));
     }
     n
 }
@@ -252,8 +254,8 @@ fn idle_rounds_and_pass() {
         Position::new(2, &[0, 0], &[&[4 * 8 + 4], &[80 * 8]], 0, 0, -1, 0, 0, None).unwrap();
     let moves = legal_moves(&rules, &stuck);
     assert!(moves.is_pass());
-    assert_eq!(moves.get(0), Some(Move::PASS));
-    assert_eq!(moves.index_of(&Move::PASS), Some(0));
+    assert_eq!(moves.get(0), Some(Move::Pass));
+    assert_eq!(moves.index_of(&Move::Pass), Some(0));
 }
 
 /// Each step family's range holds exactly the moves of one chevron step, one family after
@@ -276,13 +278,13 @@ fn step_ranges() {
             for j in first..first + size {
                 let m = moves.get(j).unwrap();
                 assert_eq!(
-                    (m.origin, m.target, m.capture),
-                    (step.origin, step.target, step.capture)
+                    (m.origin(), m.target(), m.capture()),
+                    (step.origin(), step.target(), step.capture())
                 );
             }
             next = first + size;
             if let Some(m) = moves.get(next) {
-                assert_ne!((m.origin, m.target), (step.origin, step.target));
+                assert_ne!((m.origin(), m.target()), (step.origin(), step.target()));
             }
         }
         assert_eq!(moves.step_range(moves.step_count()), None);
@@ -345,15 +347,15 @@ fn errors() {
         chevrons: 3,
     };
     assert_eq!(new(3, &[0, 0], &[&[], &[], &[]], 0, -1), invalid(lists));
-    let twice = invalid(PositionError::MarkersOfTwoColours(0));
+    let twice = invalid(PositionError::MarkersOfTwoColours(field(0)));
     assert_eq!(new(2, &[1, 1], &[&[], &[]], 0, -1), twice);
     assert_eq!(
         new(2, &[0, 0], &[&[8], &[9]], 0, -1),
-        invalid(PositionError::TwoChevrons(1))
+        invalid(PositionError::TwoChevrons(field(1)))
     );
     assert_eq!(
         new(2, &[0, 0], &[&[8, 9], &[]], 0, -1),
-        invalid(PositionError::TwoChevrons(1))
+        invalid(PositionError::TwoChevrons(field(1)))
     );
     assert_eq!(
         new(2, &[0, 0], &[&[648], &[]], 0, -1),
@@ -378,19 +380,14 @@ fn errors() {
             Game::Shacru
         )))
     );
-    assert_eq!(
-        Game::parse("chess"),
-        Err(EngineError::UnknownGame("chess".to_owned()))
-    );
+    assert_eq!(Game::parse("chess"), Err(EngineError::UnknownGame));
     let rules = Rules::new(Game::Pacru);
     let pos = Position::start(2).unwrap();
-    let refused = Err(EngineError::IllegalMove(Move::PASS, Refusal::NotLegal));
-    assert_eq!(apply(&rules, &pos, &Move::PASS), refused);
-    let bogus = Move {
-        origin: Some(200),
-        target: Some(3),
-        ..Move::PASS
-    };
+    let refused = Err(EngineError::IllegalMove(Move::Pass, Refusal::NotLegal));
+    assert_eq!(apply(&rules, &pos, &Move::Pass), refused);
+    // A field off the board cannot be written (`Field` holds 0..=80); fields on no line
+    // make no move.
+    let bogus = Move::Step(StepMove::new(field(80), field(3)));
     assert!(apply(&rules, &pos, &bogus).is_err());
 }
 
@@ -398,15 +395,11 @@ fn errors() {
 /// `pacru.chevron.rules`, `pacru.chevron.resolve`), which the binding raises.
 #[test]
 fn error_messages() {
-    let step = Move {
-        origin: Some(4),
-        target: Some(13),
-        ..Move::PASS
-    };
+    let step = Move::Step(StepMove::new(field(4), field(13)));
     let cases: [(EngineError, &str); 24] = [
         (
-            EngineError::UnknownGame("chess".to_owned()),
-            "unknown chevron game \"chess\"; valid: lilacru, shacru, azacru, pacru",
+            EngineError::UnknownGame,
+            "unknown chevron game; valid: lilacru, shacru, azacru, pacru",
         ),
         (
             OptionError::MeetingRuleNotPacru(Game::Azacru).into(),
@@ -446,14 +439,17 @@ fn error_messages() {
             "a marker bitboard has bits above field 80",
         ),
         (
-            PositionError::MarkersOfTwoColours(10).into(),
+            PositionError::MarkersOfTwoColours(field(10)).into(),
             "b2 holds markers of two colours",
         ),
         (
             PositionError::ChevronCode(700).into(),
             "chevron code must be field * 8 + facing below 648, not 700",
         ),
-        (PositionError::TwoChevrons(80).into(), "two chevrons on i9"),
+        (
+            PositionError::TwoChevrons(field(80)).into(),
+            "two chevrons on i9",
+        ),
         (
             PositionError::ToMove {
                 to_move: 4,
@@ -496,7 +492,7 @@ fn error_messages() {
             "e1-e2 is not a move of this position",
         ),
         (
-            EngineError::IllegalMove(Move::PASS, Refusal::NotListed),
+            EngineError::IllegalMove(Move::Pass, Refusal::NotListed),
             "pass is not legal here",
         ),
         (

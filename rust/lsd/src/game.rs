@@ -52,7 +52,8 @@ impl std::error::Error for GameError {}
 impl Layout {
     /// The layout of `rules`.
     pub fn new(rules: Rules) -> Layout {
-        let radius = (rules.total_tiles().div_ceil(2)).max(1) as i32;
+        // Rules hold at most a few hundred tiles; the cap only keeps `2 * radius + 1` finite.
+        let radius = i32::try_from(rules.total_tiles().div_ceil(2).max(1)).unwrap_or(1 << 20);
         let kinds = (0..rules.players())
             .map(|s| rules.kinds(s).len())
             .max()
@@ -83,7 +84,7 @@ impl Layout {
 
     /// `W`, the window's width.
     pub fn width(&self) -> usize {
-        self.width as usize
+        usize::try_from(self.width).unwrap_or(0) // positive: 2 * radius + 1
     }
 
     /// `W * W`: the actions of the cell decision.
@@ -145,8 +146,8 @@ pub struct Game {
     x0: i32,
     y0: i32,
     moves: Vec<Move>,
-    /// The cell action chosen, or -1; with the run of `moves` on that cell.
-    chosen: i64,
+    /// The cell action chosen, if any; with the run of `moves` on that cell.
+    chosen: Option<usize>,
     run: (usize, usize),
     prefix: Vec<i64>,
 }
@@ -163,7 +164,7 @@ impl Game {
             x0: 0,
             y0: 0,
             moves: Vec::new(),
-            chosen: -1,
+            chosen: None,
             run: (0, 0),
             prefix: Vec::new(),
         };
@@ -172,7 +173,7 @@ impl Game {
     }
 
     fn begin(&mut self, layout: &Layout) -> Result<(), GameError> {
-        self.chosen = -1;
+        self.chosen = None;
         self.run = (0, 0);
         self.prefix.clear();
         if self.position.outcome().is_some() {
@@ -219,9 +220,11 @@ impl Game {
         &self.moves
     }
 
+    /// The cell action of `cell` (`usize::MAX`, no action, for a cell left of or below
+    /// the window: never one of the moves, as the window holds them).
     fn cell_action(&self, layout: &Layout, cell: i32) -> usize {
         let (x, y) = decode_cell(cell);
-        ((y - self.y0) * layout.width + (x - self.x0)) as usize
+        usize::try_from((y - self.y0) * layout.width + (x - self.x0)).unwrap_or(usize::MAX)
     }
 
     /// The legal actions of the decision into `out` (cleared first), ascending, each once:
@@ -282,16 +285,18 @@ impl Game {
     /// encoding cannot hold (never in play).
     pub fn choose(&mut self, layout: &Layout, action: i64) -> Result<(), GameError> {
         let illegal = Err(GameError::IllegalAction(action));
-        let cells = layout.cells() as i64;
+        let w = layout.width;
         let mv = match self.stage {
             Stage::Over => return illegal,
             Stage::Cell => {
-                if !(0..cells).contains(&action) {
+                let Some(cell) = i32::try_from(action)
+                    .ok()
+                    .filter(|a| (0..w * w).contains(a))
+                else {
                     return illegal;
-                }
-                let w = i64::from(layout.width);
-                let (i, j) = (action / w, action % w);
-                let (x, y) = (j as i32 + self.x0, i as i32 + self.y0);
+                };
+                let (i, j) = (cell / w, cell % w);
+                let (x, y) = (j + self.x0, i + self.y0);
                 let cell = crate::rules::encode_cell(x, y);
                 let lo = self.moves.partition_point(|m| m.cell < cell);
                 let hi = lo + self.moves[lo..].partition_point(|m| m.cell == cell);
@@ -300,7 +305,7 @@ impl Game {
                     1 => self.moves[lo],
                     _ => {
                         self.stage = Stage::Tile;
-                        self.chosen = action;
+                        self.chosen = usize::try_from(action).ok();
                         self.run = (lo, hi);
                         self.prefix.push(action);
                         return Ok(());
@@ -308,7 +313,7 @@ impl Game {
                 }
             }
             Stage::Tile => {
-                let face = action.wrapping_sub(cells);
+                let face = action.wrapping_sub(i64::from(w * w));
                 let run = &self.moves[self.run.0..self.run.1];
                 match run.iter().find(|m| i64::from(m.face) == face) {
                     Some(&mv) => mv,
@@ -346,7 +351,9 @@ impl Game {
         let mark = |out: &mut P, plane: usize, x: i32, y: i32| {
             let (i, j) = (y - y0, x - x0);
             if (0..w).contains(&i) && (0..w).contains(&j) {
-                out.set(plane * area + (i * w + j) as usize, 1.0);
+                if let Ok(at) = usize::try_from(i * w + j) {
+                    out.set(plane * area + at, 1.0);
+                }
             }
         };
         for &(cell, tile) in self.position.field() {
@@ -369,8 +376,8 @@ impl Game {
             let (x, y) = decode_cell(cell);
             mark(out, p + 6, x, y);
         }
-        if self.chosen >= 0 {
-            out.set((p + 7) * area + self.chosen as usize, 1.0);
+        if let Some(chosen) = self.chosen {
+            out.set((p + 7) * area + chosen, 1.0);
         }
         let fill = |out: &mut P, plane: usize, value: f32| out.fill(plane * area, area, value);
         fill(out, p + 8 + usize::from(self.stage == Stage::Tile), 1.0);

@@ -321,7 +321,8 @@ impl Position {
             return Err(PartsError::TwoTiles);
         }
         let over = outcome.is_some();
-        if (turn == -1) != over || turn < -1 || turn >= players as i8 {
+        let beyond = usize::try_from(turn).is_ok_and(|seat| seat >= players);
+        if (turn == -1) != over || turn < -1 || beyond {
             return Err(PartsError::Turn(turn));
         }
         let mut position = Position {
@@ -383,8 +384,9 @@ impl Position {
     pub fn returns(&self, out: &mut [f32]) {
         out.fill(0.0);
         if let Some(outcome) = self.outcome {
-            let all = 1u32
-                .checked_shl(out.len() as u32)
+            let all = u32::try_from(out.len())
+                .ok()
+                .and_then(|n| 1u32.checked_shl(n))
                 .map_or(u32::MAX, |b| b - 1);
             if outcome.winners != 0 && u32::from(outcome.winners) != all {
                 for (seat, value) in out.iter_mut().enumerate() {
@@ -439,7 +441,7 @@ impl Position {
         (1..=players)
             .map(|step| (mover + step) % players)
             .find(|&seat| self.can_place(rules, seat))
-            .map_or(-1, |seat| seat as i8)
+            .map_or(-1, |seat| i8::try_from(seat).unwrap_or(-1)) // a seat: below 4
     }
 
     /// The seat to move with the kinds left in its supply as a bit set (kinds are distinct
@@ -592,7 +594,10 @@ impl Position {
         let need = code & DOT_BITS;
         let forbid = code >> 4;
         let dots = face & DOT_BITS;
-        let highest = |bits: u8| 7 - bits.leading_zeros() as u8;
+        let highest = |bits: u8| {
+            bits.checked_ilog2()
+                .map_or(0, |b| u8::try_from(b).unwrap_or(0))
+        };
         if need & !dots != 0 {
             return Err(Illegal::ObstructsDot(highest(need & !dots)));
         }
@@ -629,18 +634,15 @@ impl Position {
     }
 
     fn apply_legal(&mut self, rules: &Rules, mv: Move) {
-        let Ok(seat) = usize::try_from(self.turn) else {
+        let Ok(owner) = u8::try_from(self.turn) else {
             return;
         };
+        let seat = usize::from(owner);
         let first = self.field.is_empty();
         let Some(kind) = rules.kind_of(seat, mv.face) else {
             return;
         };
-        set(
-            &mut self.field,
-            mv.cell,
-            mv.face | (seat as u8) << OWNER_SHIFT,
-        );
+        set(&mut self.field, mv.cell, mv.face | owner << OWNER_SHIFT);
         self.counts[rules.offset(seat) + kind] -= 1;
         let (victims, n) = if first {
             ([0; 4], 0)
@@ -672,7 +674,7 @@ impl Position {
         }
         self.refresh(&affected[..m]);
         self.last = Some(mv);
-        if !first && has_row(&self.field, mv.cell, seat as u8, rules.row_length()) {
+        if !first && has_row(&self.field, mv.cell, owner, rules.row_length()) {
             self.outcome = Some(Outcome {
                 termination: Termination::Row,
                 winners: 1 << seat,
@@ -692,6 +694,7 @@ impl Position {
     /// Tiles placed since the start: those on the field plus those captured.
     pub fn ply(&self) -> u32 {
         let lost = &self.counts[self.counts.len() / 2..];
-        self.field.len() as u32 + lost.iter().map(|&c| u32::from(c)).sum::<u32>()
+        u32::try_from(self.field.len()).unwrap_or(u32::MAX)
+            + lost.iter().map(|&c| u32::from(c)).sum::<u32>()
     }
 }

@@ -78,9 +78,9 @@ pub fn canonical(mask: u8) -> u8 {
 /// cell (RULING 7).
 fn fit_table(strict: bool) -> [u16; 256] {
     let mut table = [0u16; 256];
-    for (code, slot) in table.iter_mut().enumerate() {
-        let need = code as u16 & 0x0F;
-        let forbid = code as u16 >> 4;
+    for (code, slot) in (0u16..).zip(table.iter_mut()) {
+        let need = code & 0x0F;
+        let forbid = code >> 4;
         if need != 0 && need & forbid == 0 {
             for mask in 0..16u16 {
                 if mask & need == need && !(strict && mask & forbid != 0) {
@@ -193,7 +193,7 @@ impl Rules {
             let mut seat_orients = Vec::with_capacity(faces.len());
             let mut seat_reach = Vec::with_capacity(faces.len());
             let mut seat_kind_of = [-1i16; 64];
-            for (index, &face) in faces.iter().enumerate() {
+            for (index, &face) in (0i16..).zip(faces.iter()) {
                 let turns = if allow_rotation { 4 } else { 1 };
                 let mut masks: Vec<u8> = (0..turns).map(|k| rotate(k, face)).collect();
                 masks.sort_unstable();
@@ -201,7 +201,7 @@ impl Rules {
                 let kind: Vec<(u8, u8)> =
                     masks.iter().map(|&m| (m, face & ICON_BITS | m)).collect();
                 for &(_, f) in &kind {
-                    seat_kind_of[usize::from(f)] = index as i16;
+                    seat_kind_of[usize::from(f)] = index;
                 }
                 seat_reach.push(masks.iter().fold(0u16, |r, &m| r | 1 << m));
                 seat_orients.push(kind);

@@ -17,27 +17,44 @@ use pyo3::types::PyByteArray;
 pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
     let message = err.to_string();
     let class = match err {
-        EngineError::UnknownGame(_) | EngineError::InvalidOption(_) => {
+        EngineError::UnknownGame | EngineError::InvalidOption(_) => {
             return PyValueError::new_err(message)
         }
         EngineError::InvalidPosition(_) | EngineError::CounterLimit(_) => "InvalidPositionError",
         EngineError::IllegalMove(..) => "IllegalMoveError",
         EngineError::GameOver(_) => "GameOverError",
     };
+    if let EngineError::IllegalMove(..) = err {
+        return illegal(py, &message);
+    }
     let made = (|| -> PyResult<PyErr> {
         let class = py.import("pacru.errors")?.getattr(class)?;
-        let value = match err {
-            EngineError::IllegalMove(..) => {
-                let kwargs = pyo3::types::PyDict::new(py);
-                kwargs.set_item("rule", "")?;
-                kwargs.set_item("reason", "not-legal")?;
-                class.call((message.as_str(),), Some(&kwargs))?
-            }
-            _ => class.call1((message.as_str(),))?,
-        };
-        Ok(PyErr::from_value(value))
+        Ok(PyErr::from_value(class.call1((message.as_str(),))?))
     })();
     made.unwrap_or_else(|e| e)
+}
+
+/// `IllegalMoveError(message)` of a move the engine refused (no rule named: the Python
+/// rules name it before the engine sees a move, so this is defensive).
+pub(crate) fn illegal(py: Python<'_>, message: &str) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let class = py.import("pacru.errors")?.getattr("IllegalMoveError")?;
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("rule", "")?;
+        kwargs.set_item("reason", "not-legal")?;
+        Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
+/// `ValueError` for the game name `name` the engine does not know, the name echoed as
+/// `pacru.chevron.rules` echoes it (the engine's error carries no text).
+pub(crate) fn unknown_game(name: &str) -> PyErr {
+    let valid: Vec<&str> = pacru_engine::Game::ALL.iter().map(|g| g.name()).collect();
+    PyValueError::new_err(format!(
+        "unknown chevron game {name:?}; valid: {}",
+        valid.join(", ")
+    ))
 }
 
 /// `MemoryError` for an allocation of `what` that the machine could not give: every

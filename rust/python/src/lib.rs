@@ -50,18 +50,11 @@ const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
 /// suite (tests/native): `pacru.ENGINE` is "native" only when that is every game.
 const VERIFIED: &[&str] = &GAMES;
 
+/// The game named `name`; `ValueError` echoing the name (as `pacru.chevron.pystate` does)
+/// for one the engine does not know.
 pub(crate) fn game_of(name: &str) -> PyResult<engine::Game> {
-    Ok(match name {
-        "lilacru" => engine::Game::Lilacru,
-        "shacru" => engine::Game::Shacru,
-        "azacru" => engine::Game::Azacru,
-        "pacru" => engine::Game::Pacru,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown chevron game {name:?}"
-            )))
-        }
-    })
+    engine::Game::parse(name)
+        .map_err(|_| PyValueError::new_err(format!("unknown chevron game {name:?}")))
 }
 
 fn game_name(game: engine::Game) -> &'static str {
@@ -99,15 +92,15 @@ pub(crate) fn termination_of(value: &str) -> PyResult<engine::Termination> {
 
 /// A key packing every part of a move without relinquished fields (below 2^40).
 fn move_key(m: &engine::Move) -> u64 {
-    let field = |f: Option<u8>| u64::from(f.map_or(81, |x| x));
-    field(m.origin)
-        | field(m.target) << 7
-        | field(m.marker) << 14
-        | field(m.meeting) << 21
-        | u64::from(m.capture) << 28
-        | u64::from(m.connection) << 29
-        | ((i64::from(m.twist) + 1) as u64 & 3) << 30
-        | ((i64::from(m.turn) + 2) as u64 & 7) << 32
+    let field = |f: Option<engine::Field>| f.map_or(81, u64::from);
+    field(m.origin())
+        | field(m.target()) << 7
+        | field(m.marker()) << 14
+        | field(m.meeting()) << 21
+        | u64::from(m.capture()) << 28
+        | u64::from(m.connection()) << 29
+        | ((i64::from(m.twist()) + 1).cast_unsigned() & 3) << 30
+        | ((i64::from(m.turn()) + 2).cast_unsigned() & 7) << 32
 }
 
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
@@ -144,7 +137,7 @@ pub(crate) fn to_python<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = table.py();
     let ints = code_ints(py);
-    if m.relinquished == 0 {
+    if m.relinquished() == 0 {
         let key = move_key(m);
         // The dict's own lookup: a missing key is made here, not by `__missing__`.
         let kept = table.cast::<PyDict>()?;
@@ -155,8 +148,8 @@ pub(crate) fn to_python<'py>(
         kept.set_item(key, &made)?;
         return Ok(made);
     }
-    let mut fields = Vec::with_capacity(m.relinquished.count_ones() as usize);
-    let mut rest = m.relinquished;
+    let mut fields = Vec::with_capacity(m.relinquished().count_ones() as usize);
+    let mut rest = m.relinquished();
     while rest != 0 {
         fields.push(ints[rest.trailing_zeros() as usize].bind(py));
         rest &= rest - 1;
@@ -176,20 +169,20 @@ fn make_move<'py>(
     let py = table.py();
     let ints = code_ints(py);
     let none = py.None().into_bound(py);
-    let field = |f: Option<u8>| match f {
-        Some(x) => ints[usize::from(x)].bind(py).clone(),
+    let field = |f: Option<engine::Field>| match f {
+        Some(x) => ints[x.index()].bind(py).clone(),
         None => none.clone(),
     };
     let draft = table.getattr(intern!(py, "draft"))?;
     let made = draft.call_method1(intern!(py, "__new__"), (&draft,))?;
-    made.setattr(intern!(py, "origin"), field(m.origin))?;
-    made.setattr(intern!(py, "target"), field(m.target))?;
-    made.setattr(intern!(py, "capture"), m.capture)?;
-    made.setattr(intern!(py, "twist"), m.twist)?;
-    made.setattr(intern!(py, "turn"), m.turn)?;
-    made.setattr(intern!(py, "connection"), m.connection)?;
-    made.setattr(intern!(py, "marker"), field(m.marker))?;
-    made.setattr(intern!(py, "meeting"), field(m.meeting))?;
+    made.setattr(intern!(py, "origin"), field(m.origin()))?;
+    made.setattr(intern!(py, "target"), field(m.target()))?;
+    made.setattr(intern!(py, "capture"), m.capture())?;
+    made.setattr(intern!(py, "twist"), m.twist())?;
+    made.setattr(intern!(py, "turn"), m.turn())?;
+    made.setattr(intern!(py, "connection"), m.connection())?;
+    made.setattr(intern!(py, "marker"), field(m.marker()))?;
+    made.setattr(intern!(py, "meeting"), field(m.meeting()))?;
     made.setattr(intern!(py, "relinquished"), relinquished)?;
     made.setattr(intern!(py, "_attrs_cached_hash"), &none)?;
     made.setattr(
@@ -199,39 +192,42 @@ fn make_move<'py>(
     Ok(made)
 }
 
-fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+/// The field a Python value names (None for None): the boundary where a number becomes
+/// an engine [`engine::Field`].
+fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<engine::Field>> {
     if value.is_none() {
         return Ok(None);
     }
     let f: u8 = value.extract()?;
-    if f > 80 {
-        return Err(PyValueError::new_err(format!(
+    match engine::Field::new(f) {
+        Some(field) => Ok(Some(field)),
+        None => Err(PyValueError::new_err(format!(
             "field index {f} outside 0..80"
-        )));
+        ))),
     }
-    Ok(Some(f))
 }
 
-/// The engine move of a Python `pacru.Move` (read attribute by attribute).
-pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
+/// The engine move of a Python `pacru.Move` (read attribute by attribute); None for parts
+/// that make no move (`pacru.Move` refuses them: no list holds such a move).
+pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<Option<engine::Move>> {
     let py = m.py();
     let mut relinquished: u128 = 0;
     for f in m.getattr(intern!(py, "relinquished"))?.try_iter()? {
         if let Some(f) = field_or_none(&f?)? {
-            relinquished |= 1u128 << f;
+            relinquished |= f.bit();
         }
     }
-    Ok(engine::Move {
-        origin: field_or_none(&m.getattr(intern!(py, "origin"))?)?,
-        target: field_or_none(&m.getattr(intern!(py, "target"))?)?,
-        capture: m.getattr(intern!(py, "capture"))?.extract()?,
-        twist: m.getattr(intern!(py, "twist"))?.extract()?,
-        turn: m.getattr(intern!(py, "turn"))?.extract()?,
-        connection: m.getattr(intern!(py, "connection"))?.extract()?,
-        marker: field_or_none(&m.getattr(intern!(py, "marker"))?)?,
-        meeting: field_or_none(&m.getattr(intern!(py, "meeting"))?)?,
+    Ok(engine::Move::from_parts(
+        field_or_none(&m.getattr(intern!(py, "origin"))?)?,
+        field_or_none(&m.getattr(intern!(py, "target"))?)?,
+        m.getattr(intern!(py, "capture"))?.extract()?,
+        m.getattr(intern!(py, "twist"))?.extract()?,
+        m.getattr(intern!(py, "turn"))?.extract()?,
+        m.getattr(intern!(py, "connection"))?.extract()?,
+        field_or_none(&m.getattr(intern!(py, "marker"))?)?,
+        field_or_none(&m.getattr(intern!(py, "meeting"))?)?,
         relinquished,
-    })
+    ))
 }
 
 /// A chevron position with its rules, as the engine holds it: what the batch layer

@@ -1,24 +1,20 @@
-//! `LsdBatch`: the games of a `pacru.vector` LSD batch held natively, stepped decision by
-//! decision with the encoding of `pacru_lsd::game` (the native seam of `pacru.vector.native`).
+//! `LsdBatch`: the games of a `pacru.vector` LSD batch held natively
+//! (`pacru_batch::lsd::LsdBatch`, stepped decision by decision with the encoding of
+//! `pacru_lsd::game`; the native seam of `pacru.vector.native`).
 //!
 //! A position crosses the boundary as the parts an `LsdState` holds (`Parts`): the field
 //! as `(cell code, face | seat << 6)` pairs, each seat's supply and captured tiles by kind,
 //! the seat to move (-1 once over), the end (0 none, 1 a row, 2 blocked) with its winners
 //! as a bit set of seats, and the last move as `(face, cell code)` or None.
 
-use std::sync::Arc;
-
-use pacru_batch::decision::Cell;
-use pacru_batch::par::{chunks, each};
-use pacru_batch::rng::pick;
 use pacru_lsd::{
-    Game, GameError, Layout, Move, Outcome, PartsError, Position, Rules, RulesError, Termination,
+    Game, Layout, Move, Outcome, PartsError, Position, Rules, RulesError, Termination,
 };
-use pyo3::exceptions::{PyIndexError, PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use crate::vector::{frame_offsets, observation_cell, random_draws};
+use crate::vector::{batch_error, Gil};
 
 /// The parts of a position (see the module docs).
 pub(crate) type Parts = (
@@ -79,73 +75,24 @@ pub(crate) fn rules_error(err: RulesError) -> PyErr {
     PyValueError::new_err(err.to_string())
 }
 
-/// The games a chunk of a step made, or the first row it could not step and why.
-type Stepped = Result<Vec<Arc<Game>>, (usize, GameError)>;
-
-/// The fewest games an LSD thread steps: an LSD step copies a position and its vectors,
-/// and on the project's 2-core machine the allocator's locks shared by two threads cost
-/// more than the second thread saves below thousands of games (256 games: 0.79x; 2,048:
-/// 0.85x-1.14x, 2026-11-28). The random draws follow the steps (a thread woken for a
-/// draw alone costs more than the draw). The observation, a bulk write that allocates
-/// nothing a game, shares out from 64 games a thread as the chevron games' does.
-const ROWS_PER_THREAD: usize = 4096;
-
-/// The thread count of LSD's random draws, chosen by measure (see `pacru_batch::tune`).
-static LSD_DRAWS: pacru_batch::tune::Tuner = pacru_batch::tune::Tuner::new();
-
-/// The threads worth using for `rows` LSD games when `threads` are allowed.
-fn lsd_threads(rows: usize, threads: usize) -> usize {
-    pacru_batch::par::threads_with(rows, threads, ROWS_PER_THREAD)
-}
-
-fn game_error(e: GameError) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
-
 /// The games of an LSD batch: an immutable value; `step` returns a new one (the games it
 /// does not step are shared).
 #[pyclass(frozen, module = "pacru._native")]
-pub(crate) struct LsdBatch {
-    layout: Arc<Layout>,
-    start: Arc<Game>,
-    games: Vec<Arc<Game>>,
-}
+pub(crate) struct LsdBatch(pacru_batch::lsd::LsdBatch);
+
+/// A new batch and its frame as Python values.
+type Made<'py> = (Py<LsdBatch>, Bound<'py, PyByteArray>);
 
 impl LsdBatch {
     fn row(&self, row: usize) -> PyResult<&Game> {
-        self.games
+        self.0
             .get(row)
-            .map(|g| &**g)
             .ok_or_else(|| PyIndexError::new_err(format!("no game {row} in the batch")))
     }
 
-    /// A frame of `games` (one bytearray, see `step`), written without the GIL.
-    fn frame<'py>(
-        py: Python<'py>,
-        layout: &Layout,
-        games: &[Arc<Game>],
-    ) -> PyResult<Bound<'py, PyByteArray>> {
-        let (k, a, p) = (games.len(), layout.num_actions(), layout.rules().players());
-        let at = frame_offsets(k, a, p)
-            .ok_or_else(|| PyMemoryError::new_err("the batch's arrays are too large to hold"))?;
-        PyByteArray::new_with(py, at[5], |buf| {
-            py.detach(|| {
-                let mut rewards = vec![0f32; p];
-                for (j, game) in games.iter().enumerate() {
-                    game.write_mask(layout, &mut buf[j * a..(j + 1) * a]);
-                    let player = at[1] + 4 * j;
-                    buf[player..player + 4].copy_from_slice(&game.player().to_ne_bytes());
-                    game.returns(&mut rewards);
-                    for (s, r) in rewards.iter().enumerate() {
-                        let o = at[2] + 4 * (j * p + s);
-                        buf[o..o + 4].copy_from_slice(&r.to_ne_bytes());
-                    }
-                    // LSD has no limit that truncates a game: every end is a termination.
-                    buf[at[3] + j] = u8::from(game.is_over());
-                }
-            });
-            Ok(())
-        })
+    /// The batch's rules.
+    fn rules(&self) -> &Rules {
+        self.0.layout().rules()
     }
 }
 
@@ -166,20 +113,13 @@ impl LsdBatch {
         row_length: u32,
         start: Parts,
         n: usize,
-    ) -> PyResult<(Py<LsdBatch>, Bound<'py, PyByteArray>)> {
+    ) -> PyResult<Made<'py>> {
         let rules =
             Rules::new(kinds, initial, allow_rotation, strict, row_length).map_err(rules_error)?;
         let first = position_of(py, &rules, start)?;
-        let layout = Arc::new(Layout::new(rules));
-        let game = Arc::new(Game::start(&layout, first).map_err(game_error)?);
-        let games = vec![game.clone(); n];
-        let frame = Self::frame(py, &layout, &games)?;
-        let batch = LsdBatch {
-            layout,
-            start: game,
-            games,
-        };
-        Ok((Py::new(py, batch)?, frame))
+        let layout = Layout::new(rules);
+        let (batch, frame) = pacru_batch::lsd::LsdBatch::create(&Gil(py), layout, first, n)?;
+        Ok((Py::new(py, LsdBatch(batch))?, frame))
     }
 
     /// The batch after one decision in the games of `rows`: a restart where `restart[j]`
@@ -200,63 +140,21 @@ impl LsdBatch {
         restart: Vec<bool>,
         starts: Vec<Option<Parts>>,
         threads: usize,
-    ) -> PyResult<(Py<LsdBatch>, Bound<'py, PyByteArray>)> {
-        let k = rows.len();
-        if actions.len() != k || restart.len() != k || starts.len() != k {
-            return Err(PyValueError::new_err(
-                "rows, actions, restart and starts must be of one length",
-            ));
-        }
-        if let Some(&bad) = rows.iter().find(|&&r| r >= self.games.len()) {
-            return Err(PyIndexError::new_err(format!("no game {bad} in the batch")));
-        }
-        let rules = self.layout.rules();
+    ) -> PyResult<Made<'py>> {
+        let (k, batch) = (rows.len(), &self.0);
+        batch
+            .check_rows(&rows, actions.len(), restart.len(), starts.len())
+            .map_err(batch_error)?;
         let mut fresh: Vec<Option<Position>> = Vec::with_capacity(k);
         for (start, &again) in starts.into_iter().zip(&restart) {
             fresh.push(match start {
-                Some(parts) if again => Some(position_of(py, rules, parts)?),
+                Some(parts) if again => Some(position_of(py, self.rules(), parts)?),
                 _ => None,
             });
         }
-        let layout = &*self.layout;
-        let stepped: Vec<Stepped> = py.detach(|| {
-            chunks(k, lsd_threads(k, threads), |a, b| {
-                let mut out = Vec::with_capacity(b - a);
-                for j in a..b {
-                    let game = if restart[j] {
-                        match fresh[j].clone() {
-                            Some(position) => {
-                                Arc::new(Game::start(layout, position).map_err(|e| (j, e))?)
-                            }
-                            None => self.start.clone(),
-                        }
-                    } else {
-                        let mut game = (*self.games[rows[j]]).clone();
-                        game.choose(layout, actions[j]).map_err(|e| (j, e))?;
-                        Arc::new(game)
-                    };
-                    out.push(game);
-                }
-                Ok(out)
-            })
-        });
-        let mut games = self.games.clone();
-        let mut shown = Vec::with_capacity(k);
-        for part in stepped {
-            let part =
-                part.map_err(|(j, e)| PyValueError::new_err(format!("game {}: {e}", rows[j])))?;
-            shown.extend(part);
-        }
-        for (&row, game) in rows.iter().zip(&shown) {
-            games[row] = game.clone();
-        }
-        let frame = Self::frame(py, layout, &shown)?;
-        let batch = LsdBatch {
-            layout: self.layout.clone(),
-            start: self.start.clone(),
-            games,
-        };
-        Ok((Py::new(py, batch)?, frame))
+        let host = Gil(py);
+        let (next, frame) = batch.step(&host, &rows, &actions, &restart, &fresh, threads)?;
+        Ok((Py::new(py, LsdBatch(next))?, frame))
     }
 
     /// A uniformly random action of every game, as `Batch.random_actions` draws one (the
@@ -274,28 +172,7 @@ impl LsdBatch {
         shown: &[u8],
         threads: usize,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let n = self.games.len();
-        let layout = &*self.layout;
-        let all = layout.num_actions();
-        let t = lsd_threads(n, threads);
-        let games = |a: usize, b: usize| self.games[a..b].iter();
-        random_draws(
-            &LSD_DRAWS,
-            py,
-            base,
-            shown,
-            n,
-            t,
-            games,
-            |game: &Arc<Game>, u, shown, legal| {
-                game.legal_actions(layout, legal);
-                if shown || legal.is_empty() {
-                    pick(u, all)
-                } else {
-                    legal[pick(u, legal.len())]
-                }
-            },
-        )
+        self.0.random_actions(&Gil(py), base, shown, threads)
     }
 
     /// The observation of every game, `(n, planes, W, W)` of `dtype` ("float32": native
@@ -308,44 +185,14 @@ impl LsdBatch {
         threads: usize,
         dtype: &str,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let cell = observation_cell(dtype)?;
-        let layout = &*self.layout;
-        let len = layout.observation_len();
-        let row = len * cell.size();
-        let bytes = row
-            .checked_mul(self.games.len())
-            .filter(|&b| b <= isize::MAX as usize)
-            .ok_or_else(|| PyMemoryError::new_err("the observation is too large to hold"))?;
-        PyByteArray::new_with(py, bytes, |buf| {
-            py.detach(|| {
-                let n = self.games.len();
-                let t = pacru_batch::par::threads_for(n, threads);
-                let mut parts = Vec::with_capacity(t);
-                let mut rest = buf;
-                let mut start = 0;
-                for i in 0..t {
-                    let end = n * (i + 1) / t;
-                    let (part, tail) = rest.split_at_mut((end - start) * row);
-                    parts.push((start, part));
-                    rest = tail;
-                    start = end;
-                }
-                each(parts, t, |(first, part): (usize, &mut [u8])| {
-                    for (j, chunk) in part.chunks_mut(row).enumerate() {
-                        let mut out = Bytes { buf: chunk, cell };
-                        self.games[first + j].observe(layout, &mut out);
-                    }
-                });
-            });
-            Ok(())
-        })
+        self.0.observation(&Gil(py), threads, dtype)
     }
 
     /// The parts of game `row`'s position (the final one once it has ended), with its
     /// frontier after the field (see the module docs).
     fn position(&self, row: usize) -> PyResult<PartsOut> {
         let game = self.row(row)?;
-        let rules = self.layout.rules();
+        let rules = self.rules();
         let pos = game.position();
         let per_seat = |f: &dyn Fn(usize) -> Vec<u16>| (0..rules.players()).map(f).collect();
         let (end, winners) = match pos.outcome() {
@@ -398,12 +245,12 @@ impl LsdBatch {
         let game = self.row(row)?;
         Ok(game
             .position()
-            .check(self.layout.rules(), Move { face, cell })
+            .check(self.rules(), Move { face, cell })
             .err()
             .map(|e| {
                 let side = match e {
                     pacru_lsd::Illegal::ObstructsDot(s)
-                    | pacru_lsd::Illegal::DotAgainstEmpty(s) => s as i8,
+                    | pacru_lsd::Illegal::DotAgainstEmpty(s) => i8::try_from(s).unwrap_or(-1),
                     _ => -1,
                 };
                 (e.reason(), e.rule(), side)
@@ -413,47 +260,13 @@ impl LsdBatch {
     /// The number of actions: `W * W + 64`.
     #[getter]
     fn num_actions(&self) -> usize {
-        self.layout.num_actions()
+        self.0.layout().num_actions()
     }
 
     /// The observation's shape: `(planes, W, W)`.
     #[getter]
     fn observation_shape(&self) -> (usize, usize, usize) {
-        (
-            self.layout.planes(),
-            self.layout.width(),
-            self.layout.width(),
-        )
-    }
-}
-
-/// An observation row in the bytes of its dtype, zeros before: float32 native endian,
-/// uint8 as numpy's `rint(x * 255).astype(uint8)` of the float32 value, bool 0 or 1.
-struct Bytes<'a> {
-    buf: &'a mut [u8],
-    cell: Cell,
-}
-
-impl pacru_lsd::game::Planes for Bytes<'_> {
-    fn len(&self) -> usize {
-        self.buf.len() / self.cell.size()
-    }
-    fn set(&mut self, index: usize, value: f32) {
-        let (code, size) = self.cell.encode(value);
-        if let Some(slot) = self.buf.get_mut(index * size..(index + 1) * size) {
-            slot.copy_from_slice(&code[..size]);
-        }
-    }
-    fn fill(&mut self, start: usize, count: usize, value: f32) {
-        let (code, size) = self.cell.encode(value);
-        if let Some(run) = self.buf.get_mut(start * size..(start + count) * size) {
-            if size == 1 {
-                run.fill(code[0]);
-            } else {
-                for slot in run.chunks_exact_mut(size) {
-                    slot.copy_from_slice(&code[..size]);
-                }
-            }
-        }
+        let layout = self.0.layout();
+        (layout.planes(), layout.width(), layout.width())
     }
 }

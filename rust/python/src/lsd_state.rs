@@ -145,7 +145,8 @@ impl LsdPosition {
 
 fn move_key(mv: Move) -> u32 {
     // Cell codes are below 2**24 and faces below 2**6 (`pacru.lsd.tiles`).
-    (mv.cell as u32) << 6 | u32::from(mv.face)
+    // The cell's bits as they are (a code is never negative).
+    mv.cell.cast_unsigned() << 6 | u32::from(mv.face)
 }
 
 /// The legal moves of an `LsdPosition` as move keys (`cell << 6 | face`), in order: the

@@ -170,7 +170,7 @@ impl Moves {
         if !move_.is_instance(&class)? {
             return Ok(None);
         }
-        Ok(self.list.index_of(&from_python(move_)?))
+        Ok(from_python(move_)?.and_then(|m| self.list.index_of(&m)))
     }
 
     /// The list of this list's families, made from the engine's steps and choices
@@ -213,7 +213,7 @@ impl Moves {
         let mut codes = Vec::new();
         let mut rest = fields;
         while rest != 0 {
-            let f = rest.trailing_zeros() as u8;
+            let f = engine::geometry::lowest_field(rest);
             rest &= rest - 1;
             if let Some(facing) = pos.chevrons.get(seat).and_then(|c| c.facing_at(f)) {
                 codes.push(u16::from(f) * 8 + u16::from(facing));

@@ -1,6 +1,7 @@
 //! The alpha-beta bot of `pacru_search` for Python (`pacru.bots.search`): a best move,
 //! the evaluation's features and self-play samples, the position taken as plain values.
 
+use crate::errors;
 use pacru_engine as engine;
 use pacru_search as search;
 use pyo3::exceptions::PyValueError;
@@ -134,7 +135,7 @@ fn position_of(fields: &Fields) -> PyResult<(engine::Rules, engine::Position)> {
             )))
         }
     };
-    let game = engine::Game::parse(game).map_err(invalid)?;
+    let game = engine::Game::parse(game).map_err(|_| errors::unknown_game(game))?;
     let rules =
         engine::Rules::with_options(game, meeting_rule, *cap, *idle_rounds).map_err(invalid)?;
     let players = u8::try_from(markers.len())
@@ -160,15 +161,15 @@ fn weights_of(weights: &[f32]) -> PyResult<[f32; search::FEATURES]> {
 
 fn move_fields(m: &engine::Move) -> MoveFields {
     (
-        m.origin,
-        m.target,
-        m.capture,
-        m.twist,
-        m.turn,
-        m.connection,
-        m.marker,
-        m.meeting,
-        engine::geometry::bits(m.relinquished).collect(),
+        m.origin().map(u8::from),
+        m.target().map(u8::from),
+        m.capture(),
+        m.twist(),
+        m.turn(),
+        m.connection(),
+        m.marker().map(u8::from),
+        m.meeting().map(u8::from),
+        engine::geometry::bits(m.relinquished()).collect(),
     )
 }
 
@@ -294,7 +295,8 @@ fn search_selfplay(
     max_plies: u32,
     network: Option<&PyNetwork>,
 ) -> PyResult<Samples> {
-    let rules = engine::Rules::new(engine::Game::parse(game).map_err(invalid)?);
+    let rules =
+        engine::Rules::new(engine::Game::parse(game).map_err(|_| errors::unknown_game(game))?);
     let start = engine::Position::start(players).map_err(invalid)?;
     let settings = search::Settings {
         budget: search::Budget {

@@ -448,14 +448,17 @@ impl State {
         };
         let moves = State::moves_of(slf)?.get();
         let wanted = from_python(&move_)?;
-        let found = moves.list().index_of(&wanted);
+        let found = wanted.and_then(|w| moves.list().index_of(&w));
         let Some(m) = found.and_then(|i| moves.list().get(i)) else {
             // Refused: the Python rules name the rule (the error path only).
             slf.call_method1(intern!(py, "_check"), (&move_, py.None()))?;
-            return Err(errors::to_py(
-                py,
-                engine::EngineError::IllegalMove(wanted, engine::Refusal::NotListed),
-            ));
+            return Err(match wanted {
+                Some(w) => errors::to_py(
+                    py,
+                    engine::EngineError::IllegalMove(w, engine::Refusal::NotListed),
+                ),
+                None => errors::illegal(py, &format!("{} is not legal here", move_.str()?)),
+            });
         };
         let next = moves
             .list()

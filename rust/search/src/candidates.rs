@@ -11,7 +11,7 @@
 
 use crate::features::relinquish_cost;
 use pacru_engine::geometry::bits;
-use pacru_engine::{Move, MoveList};
+use pacru_engine::{Field, Move, MoveList};
 
 /// The candidate moves of `list`, in list order: every step move, then one
 /// reorientation per (chevron, turn) family; just the pass when that is the only move;
@@ -21,7 +21,7 @@ pub fn candidates(list: &MoveList) -> Vec<Move> {
         return Vec::new();
     }
     if list.is_pass() {
-        return vec![Move::PASS];
+        return vec![Move::Pass];
     }
     let (step_moves, sizes, turns, per_chevron) = list.reorientation_layout();
     let mut out: Vec<Move> = list
@@ -54,11 +54,13 @@ pub fn candidates(list: &MoveList) -> Vec<Move> {
                 .iter()
                 .take(cost)
                 .fold(0u128, |acc, &(_, f)| acc | 1u128 << f);
-            let m = Move {
-                origin: Some(origin),
+            let Some(origin) = Field::new(origin) else {
+                continue; // a set bit of the board: never
+            };
+            let m = Move::Reorientation {
+                origin,
                 turn,
                 relinquished,
-                ..Move::PASS
             };
             if list.index_of(&m).is_some() {
                 out.push(m);

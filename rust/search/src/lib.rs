@@ -40,7 +40,7 @@ pub use network::{Network, NetworkError};
 pub use selfplay::{selfplay, SelfPlay};
 
 use features::evaluate;
-use pacru_engine::{legal_moves, EngineError, Move, MoveList, Position, Rules};
+use pacru_engine::{legal_moves, EngineError, Field, Move, MoveList, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -376,7 +376,10 @@ impl Searcher<'_> {
             Some(network) => network.evaluate(self.rules, pos, self.root, &self.settings.weights),
             None => evaluate(self.rules, pos, self.root, &self.settings.weights),
         };
-        let scaled = (value * 1000.0).clamp(-(EVAL_CAP as f32), EVAL_CAP as f32) as i32;
+        let cap = f64::from(EVAL_CAP);
+        // Clamped to the cap first: the truncation toward zero fits an `i32`.
+        #[allow(clippy::cast_possible_truncation)]
+        let scaled = f64::from(value * 1000.0).clamp(-cap, cap) as i32;
         let span = u64::from(2 * NOISE.unsigned_abs() + 1);
         let draw = pacru_engine::rng::splitmix(zobrist(pos) ^ self.settings.seed) % span;
         let noise = i32::try_from(draw).unwrap_or(0);
@@ -412,16 +415,16 @@ impl Searcher<'_> {
                 return i64::MAX;
             }
             let mut score = 0i64;
-            if m.target.is_none() {
-                return -1_000_000_000 + i64::from(m.turn.unsigned_abs());
+            if m.target().is_none() {
+                return -1_000_000_000 + i64::from(m.turn().unsigned_abs());
             }
-            if m.capture {
+            if m.capture() {
                 score += 100_000_000;
             }
-            if m.marker.is_some() || m.meeting.is_some() {
+            if m.marker().is_some() || m.meeting().is_some() {
                 score += 10_000_000;
             }
-            if m.target.is_some_and(|t| own >> t & 1 == 0) && !m.capture {
+            if m.target().is_some_and(|t| own & t.bit() == 0) && !m.capture() {
                 score += 1_000_000;
             }
             if killers[0] == Some(*m) {
@@ -436,7 +439,7 @@ impl Searcher<'_> {
     }
 
     fn reward(&mut self, m: &Move, ply: u32, depth: u32) {
-        if m.capture {
+        if m.capture() {
             return;
         }
         if let Some(k) = self.killers.get_mut(ply as usize) {
@@ -452,7 +455,7 @@ impl Searcher<'_> {
 }
 
 fn history_index(m: &Move) -> usize {
-    let o = usize::from(m.origin.unwrap_or(0).min(80));
-    let t = usize::from(m.target.unwrap_or(81).min(81));
+    let o = m.origin().map_or(0, Field::index);
+    let t = m.target().map_or(81, Field::index);
     o * 82 + t
 }

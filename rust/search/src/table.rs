@@ -66,7 +66,9 @@ impl Table {
     }
 
     fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.entries.len() - 1)
+        // The low bits of the key (the length is a power of two): the mask makes it fit.
+        let mask = u64::try_from(self.entries.len() - 1).unwrap_or(u64::MAX);
+        usize::try_from(key & mask).unwrap_or(0)
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {

@@ -269,7 +269,7 @@ fn the_idle_limit_is_won_by_the_player_ahead() {
         None,
     );
     let r = search(&rules, &pos.unwrap(), &nodes(20_000, 1)).unwrap();
-    assert_eq!(r.best.target, Some(9));
+    assert_eq!(r.best.target().map(u8::from), Some(9));
     assert_eq!(r.value, WIN - 1);
 }
 
@@ -296,7 +296,10 @@ fn a_two_player_tie_is_a_draw_not_half_a_win() {
     let pos = Position::new(2, &[seat0, seat1], &[&[0], &[80 * 8]], 0, 0, -1, 0, 0, None);
     let pos = pos.unwrap();
     let list = legal_moves(&rules, &pos);
-    let tie = list.iter().find(|m| m.target == Some(a2)).unwrap();
+    let tie = list
+        .iter()
+        .find(|m| m.target().map(u8::from) == Some(a2))
+        .unwrap();
     let end = list.apply_listed(&tie).unwrap().outcome.unwrap();
     assert_eq!(end.winners, 0b11);
     let mut weights = [0.0; pacru_search::FEATURES];
@@ -309,6 +312,6 @@ fn a_two_player_tie_is_a_draw_not_half_a_win() {
     };
     s.weights = weights;
     let r = search(&rules, &pos, &s).unwrap();
-    assert_eq!(r.best.target, Some(10));
+    assert_eq!(r.best.target().map(u8::from), Some(10));
     assert!(r.value > 900, "{}", r.value);
 }
