@@ -49,9 +49,10 @@ def _games(
     base = args.seed * 1_000_003 + round_ * 10_007
 
     def one(i: int) -> tuple[list[list[float]], list[float], int, str]:
-        return _native.search_selfplay(
+        features, _, results, plies, termination = _native.search_selfplay(
             game, players, base + i, args.nodes, args.epsilon, weights, args.every, 1000
         )
+        return features, results, plies, termination
 
     # The search releases the GIL: threads run the games in parallel.
     with ThreadPoolExecutor(args.jobs) as pool:

@@ -181,9 +181,9 @@ def test_the_bot_help_lists_every_registered_bot(
         assert len(helps) == 1
         return helps[0]
 
-    assert "random, greedy, mcts, search" in bot_help()
+    assert "random, greedy, mcts, search, network" in bot_help()
     monkeypatch.setitem(BOTS, "uniform", RandomBot)
-    assert "random, greedy, mcts, search, uniform" in bot_help()
+    assert "random, greedy, mcts, search, network, uniform" in bot_help()
 
 
 def _actions(parser: argparse.ArgumentParser, name: str) -> list[tuple[str, argparse.Action]]:

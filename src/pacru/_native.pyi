@@ -17,6 +17,7 @@ from pacru.encoding.base import Encoding
 __all__ = [
     "COMPLETE",
     "GAMES",
+    "NETWORK_SPARSE_INPUTS",
     "SEARCH_DEFAULT_WEIGHTS",
     "SEARCH_FEATURES",
     "Batch",
@@ -28,8 +29,10 @@ __all__ = [
     "MovesIter",
     "NativeDecision",
     "NativeLegalMoves",
+    "Network",
     "Position",
     "State",
+    "network_inputs",
     "random_rollouts",
     "search_features",
     "search_move",
@@ -63,6 +66,7 @@ def search_move(
     time_limit: float | None,
     depth: int | None,
     seed: int,
+    network: Network | None = None,
 ) -> (
     tuple[
         tuple[int | None, int | None, bool, int, int, bool, int | None, int | None, list[int]],
@@ -82,7 +86,24 @@ def search_selfplay(
     weights: list[float],
     every: int,
     max_plies: int,
-) -> tuple[list[list[float]], list[float], int, str]: ...
+    network: Network | None = None,
+) -> tuple[list[list[float]], list[list[int]], list[float], int, str]: ...
+
+#: The sparse inputs of the search's network (board, seat to move, game and players).
+NETWORK_SPARSE_INPUTS: Final[int]
+
+def network_inputs(fields: tuple[Any, ...], seat: int) -> tuple[list[int], list[float]]: ...
+@final
+class Network:
+    """A network evaluation of the search (``pacru_search::network``), immutable."""
+
+    @staticmethod
+    def from_bytes(data: bytes) -> Network: ...
+    @property
+    def hidden(self) -> int: ...
+    @property
+    def hidden2(self) -> int: ...
+    def evaluate(self, fields: tuple[Any, ...], seat: int, weights: list[float]) -> float: ...
 
 @final
 class Position:

@@ -8,6 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How often a search waiting for its worker looks for a signal (Ctrl-C).
@@ -46,8 +47,75 @@ type MoveFields = (
     Vec<u8>,
 );
 
-/// Self-play samples: features per sample, results, plies, termination.
-type Samples = (Vec<Vec<f32>>, Vec<f32>, u32, &'static str);
+/// Self-play samples: features per sample, the network's active inputs per sample,
+/// results, plies, termination.
+type Samples = (Vec<Vec<f32>>, Vec<Vec<u16>>, Vec<f32>, u32, &'static str);
+
+/// A network evaluation of the search (`pacru_search::network`), read from its file's
+/// bytes; immutable, shared by the searches that use it.
+#[pyclass(frozen, module = "pacru._native", name = "Network")]
+pub(crate) struct PyNetwork {
+    inner: Arc<search::Network>,
+}
+
+#[pymethods]
+impl PyNetwork {
+    /// The network written in `data` (the format of `pacru_search::network`).
+    /// `ValueError`: bytes that are not one, with the reason.
+    #[staticmethod]
+    fn from_bytes(data: &[u8]) -> PyResult<Self> {
+        search::Network::from_bytes(data)
+            .map(|net| PyNetwork {
+                inner: Arc::new(net),
+            })
+            .map_err(|err| PyValueError::new_err(err.to_string()))
+    }
+
+    /// The units of the first hidden layer.
+    #[getter]
+    fn hidden(&self) -> usize {
+        self.inner.hidden()
+    }
+
+    /// The units of the second hidden layer.
+    #[getter]
+    fn hidden2(&self) -> usize {
+        self.inner.hidden2()
+    }
+
+    /// The value of the position for `seat`, a logit: the logistic model's with
+    /// `weights` plus the network's correction. `ValueError`: a bad position, seat or
+    /// weights.
+    fn evaluate(&self, fields: Fields, seat: u8, weights: Vec<f32>) -> PyResult<f32> {
+        let (rules, pos) = position_of(&fields)?;
+        let seat = seat_of(&pos, seat)?;
+        Ok(self
+            .inner
+            .evaluate(&rules, &pos, seat, &weights_of(&weights)?))
+    }
+}
+
+/// `seat` of `pos` as an index; `ValueError` past its players.
+fn seat_of(pos: &engine::Position, seat: u8) -> PyResult<usize> {
+    if seat >= pos.players {
+        return Err(PyValueError::new_err(format!(
+            "seat {seat} of a {}-player game",
+            pos.players
+        )));
+    }
+    Ok(usize::from(seat))
+}
+
+/// The network's inputs of the position from `seat`'s view: the sparse inputs that are
+/// on, ascending, and the relative features (`pacru_search::network`). `ValueError`: a
+/// bad position or seat.
+#[pyfunction]
+fn network_inputs(fields: Fields, seat: u8) -> PyResult<(Vec<u16>, Vec<f32>)> {
+    let (rules, pos) = position_of(&fields)?;
+    let seat = seat_of(&pos, seat)?;
+    let (active, features) = search::network::inputs(&rules, &pos, seat);
+    Ok((active, features.to_vec()))
+}
 
 /// The engine's error as pacru's exception (mapped in one place, `crate::errors`).
 fn invalid(err: engine::EngineError) -> PyErr {
@@ -111,7 +179,8 @@ fn move_fields(m: &engine::Move) -> MoveFields {
 /// [`interruptible`]. `ValueError`: a bad position, weights or budget;
 /// `InvalidPositionError`: moves none of which can be played (the ply at its end).
 #[pyfunction]
-#[pyo3(signature = (fields, weights, nodes, time_limit, depth, seed))]
+#[pyo3(signature = (fields, weights, nodes, time_limit, depth, seed, network=None))]
+#[allow(clippy::too_many_arguments)]
 fn search_move(
     py: Python<'_>,
     fields: Fields,
@@ -120,6 +189,7 @@ fn search_move(
     time_limit: Option<f64>,
     depth: Option<u32>,
     seed: u64,
+    network: Option<&PyNetwork>,
 ) -> PyResult<Option<(MoveFields, i32, u32, u64)>> {
     let (rules, pos) = position_of(&fields)?;
     let time = match time_limit {
@@ -135,6 +205,7 @@ fn search_move(
         budget: search::Budget { nodes, time, depth },
         seed,
         weights: weights_of(&weights)?,
+        network: network.map(|n| Arc::clone(&n.inner)),
     };
     let found = interruptible(py, |stop| {
         search::search_until(&rules, &pos, &settings, stop)
@@ -206,10 +277,11 @@ fn search_features(fields: Fields) -> PyResult<Vec<Vec<f32>>> {
 }
 
 /// One self-play game from the start position (`pacru_search::selfplay`): (features per
-/// sample, results, plies, termination), without the GIL. `ValueError`: a bad game,
-/// player count or weights.
+/// sample, the network's active inputs per sample, results, plies, termination), without
+/// the GIL; the search values its leaves with `network` when given, else `weights`.
+/// `ValueError`: a bad game, player count or weights.
 #[pyfunction]
-#[pyo3(signature = (game, players, seed, nodes, epsilon, weights, every, max_plies))]
+#[pyo3(signature = (game, players, seed, nodes, epsilon, weights, every, max_plies, network=None))]
 #[allow(clippy::too_many_arguments)]
 fn search_selfplay(
     py: Python<'_>,
@@ -221,18 +293,25 @@ fn search_selfplay(
     weights: Vec<f32>,
     every: u32,
     max_plies: u32,
+    network: Option<&PyNetwork>,
 ) -> PyResult<Samples> {
     let rules =
         engine::Rules::new(engine::Game::parse(game).map_err(|_| errors::unknown_game(game))?);
     let start = engine::Position::start(players).map_err(invalid)?;
-    let weights = weights_of(&weights)?;
-    let g = py.detach(|| {
-        search::selfplay(
-            &rules, &start, seed, nodes, epsilon, &weights, every, max_plies,
-        )
-    });
+    let settings = search::Settings {
+        budget: search::Budget {
+            nodes: Some(nodes),
+            time: None,
+            depth: None,
+        },
+        seed: 0,
+        weights: weights_of(&weights)?,
+        network: network.map(|n| Arc::clone(&n.inner)),
+    };
+    let g =
+        py.detach(|| search::selfplay(&rules, &start, seed, &settings, epsilon, every, max_plies));
     let features = g.features.iter().map(|f| f.to_vec()).collect();
-    Ok((features, g.results, g.plies, g.termination))
+    Ok((features, g.boards, g.results, g.plies, g.termination))
 }
 
 /// Adds the search functions to the module.
@@ -241,5 +320,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SEARCH_DEFAULT_WEIGHTS", search::DEFAULT_WEIGHTS.to_vec())?;
     m.add_function(wrap_pyfunction!(search_move, m)?)?;
     m.add_function(wrap_pyfunction!(search_features, m)?)?;
-    m.add_function(wrap_pyfunction!(search_selfplay, m)?)
+    m.add_function(wrap_pyfunction!(search_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(network_inputs, m)?)?;
+    m.add("NETWORK_SPARSE_INPUTS", search::network::SPARSE_INPUTS)?;
+    m.add_class::<PyNetwork>()
 }

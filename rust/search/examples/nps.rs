@@ -22,6 +22,7 @@ fn main() {
         },
         seed: 1,
         weights: DEFAULT_WEIGHTS,
+        network: None,
     };
     let t = Instant::now();
     let r = search(&rules, &pos, &settings).expect("a start position has moves");

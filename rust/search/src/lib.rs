@@ -10,7 +10,8 @@
 //! Reorientations are searched by family ([`candidates`]).
 //!
 //! Leaves are valued by [`features::evaluate`], a logistic model of the chance to win
-//! fitted by self-play (`scripts/train_eval.py`), plus a tiny seeded noise (at most
+//! fitted by self-play (`scripts/train_eval.py`), or by a [`Network`] trained by
+//! `pacru train` ([`network`]), plus a tiny seeded noise (at most
 //! [`NOISE`] thousandths of a logit) so that seeded bots vary their play between games.
 //! In Lilacru and Shacru the idle limit (D33) ends the game like any other rule, the
 //! most markers winning, and a leaf moves [`IDLE_PRESSURE`] per ply since a field was
@@ -28,17 +29,20 @@
 
 mod candidates;
 pub mod features;
+pub mod network;
 mod selfplay;
 mod table;
 pub mod territory;
 
 pub use candidates::candidates;
 pub use features::{DEFAULT_WEIGHTS, FEATURES, FEATURE_NAMES};
+pub use network::{Network, NetworkError};
 pub use selfplay::{selfplay, SelfPlay};
 
 use features::evaluate;
 use pacru_engine::{legal_moves, EngineError, Field, Move, MoveList, Position, Rules};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use table::{zobrist, Bound, Table};
 
@@ -68,7 +72,7 @@ pub struct Budget {
 }
 
 /// The settings of one search.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// The budget.
     pub budget: Budget,
@@ -76,6 +80,8 @@ pub struct Settings {
     pub seed: u64,
     /// The evaluation weights ([`FEATURE_NAMES`] order), in logits per unit.
     pub weights: [f32; FEATURES],
+    /// A network that corrects the weights' values of the leaves ([`network`]).
+    pub network: Option<Arc<Network>>,
 }
 
 /// What a search found.
@@ -366,7 +372,10 @@ impl Searcher<'_> {
 
     /// The evaluation for the root seat with its seeded noise, in thousandths of a logit.
     fn leaf(&self, pos: &Position) -> i32 {
-        let value = evaluate(self.rules, pos, self.root, &self.settings.weights);
+        let value = match &self.settings.network {
+            Some(network) => network.evaluate(self.rules, pos, self.root, &self.settings.weights),
+            None => evaluate(self.rules, pos, self.root, &self.settings.weights),
+        };
         let cap = f64::from(EVAL_CAP);
         // Clamped to the cap first: the truncation toward zero fits an `i32`.
         #[allow(clippy::cast_possible_truncation)]

@@ -16,6 +16,7 @@ fn nodes(n: u64, seed: u64) -> Settings {
         },
         seed,
         weights: DEFAULT_WEIGHTS,
+        network: None,
     }
 }
 
@@ -176,18 +177,16 @@ fn a_raised_stop_flag_ends_a_search_within_256_nodes() {
 fn selfplay_labels_every_sample_with_the_result() {
     let rules = Rules::new(Game::Shacru);
     let pos = Position::start(2).unwrap();
-    let g = selfplay(&rules, &pos, 1, 200, 0.1, &DEFAULT_WEIGHTS, 5, 1000);
+    let g = selfplay(&rules, &pos, 1, &nodes(200, 0), 0.1, 5, 1000);
     assert_ne!(g.termination, "max-plies");
     assert_eq!(g.features.len(), g.results.len());
+    assert_eq!(g.boards.len(), g.results.len());
     assert!(!g.features.is_empty());
     // Two players: the samples come in pairs whose shares sum to 1 (or 0 without winner).
     for pair in g.results.chunks(2) {
         assert!(pair[0] + pair[1] == 1.0 || pair[0] + pair[1] == 0.0);
     }
-    assert_eq!(
-        g,
-        selfplay(&rules, &pos, 1, 200, 0.1, &DEFAULT_WEIGHTS, 5, 1000)
-    );
+    assert_eq!(g, selfplay(&rules, &pos, 1, &nodes(200, 0), 0.1, 5, 1000));
 }
 
 #[test]

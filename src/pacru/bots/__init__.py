@@ -14,7 +14,9 @@ reference bots     :class:`RandomBot` (uniform, by move family first),
                    ``batch_evaluator``; :meth:`MCTSBot.search` gives a
                    :class:`SearchResult` for training),
                    :class:`SearchBot` (native alpha-beta, learned
-                   evaluation; chevron games; :mod:`.search`)
+                   evaluation; chevron games; :mod:`.search`),
+                   :class:`NetworkBot` (the same search, leaves valued by a
+                   network trained by self-play; :mod:`.network`)
 other programs     ``engine:COMMAND`` plays a program speaking the engine
                    protocol (:mod:`.engine`); ``pacru engine`` serves one
 evaluation         :func:`evaluate`: each player's value of a position from
@@ -49,6 +51,7 @@ from pacru.bots.base import (
 )
 from pacru.bots.evaluation import evaluate
 from pacru.bots.mcts import BatchEvaluator, Evaluator, MCTSBot, SearchResult
+from pacru.bots.network import NetworkBot
 from pacru.bots.rollouts import random_rollouts
 from pacru.bots.search import SearchBot, SearchUnavailableError
 from pacru.bots.simple import GreedyBot, Objective, RandomBot
@@ -61,6 +64,7 @@ __all__ = [
     "Evaluator",
     "GreedyBot",
     "MCTSBot",
+    "NetworkBot",
     "Objective",
     "RandomBot",
     "SearchBot",

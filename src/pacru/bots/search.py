@@ -189,6 +189,9 @@ class SearchBot(Bot):
         #: (value for the player to move in thousandths of a logit, completed depth,
         #: nodes) of the last :meth:`choose_move`.
         self.last_search: tuple[int, int, int] = (0, 0, 0)
+        #: The extension's network that values the leaves instead of the weights
+        #: (:class:`pacru.bots.NetworkBot`), or None.
+        self._network: Any = None
 
     def choose_move(self, state: GameState[MoveT]) -> MoveT:
         """The search's move in ``state``.
@@ -215,6 +218,7 @@ class SearchBot(Bot):
             self.time_limit,
             self.depth,
             self._rng.getrandbits(63),
+            self._network,
         )
         if found is None:
             raise GameOverError("no legal move: the player to move is blocked")

@@ -37,6 +37,7 @@ from typing import Any, Final, TypeAlias
 from pacru.bots.base import Bot
 from pacru.bots.engine import ENGINE_PARAMETERS, EngineBot
 from pacru.bots.mcts import MCTSBot
+from pacru.bots.network import NetworkBot
 from pacru.bots.search import SearchBot
 from pacru.bots.simple import GreedyBot, RandomBot
 
@@ -60,6 +61,7 @@ BOTS: Final[dict[str, type[Any]]] = {
     "greedy": GreedyBot,
     "mcts": MCTSBot,
     "search": SearchBot,
+    "network": NetworkBot,
 }
 
 

@@ -66,6 +66,7 @@ __all__ = [
     "PythonEngine",
     "RawRollouts",
     "SearchMove",
+    "SelfPlayGame",
     "describe",
     "native_module",
     "perft",
@@ -141,8 +142,16 @@ python_apply: Final[Callable[[ChevronState, Move], ChevronState]] = resolve
 #: budgets and a seed give ``(move fields, value, depth, nodes)``, or None for a player
 #: without a move.
 SearchMove: TypeAlias = Callable[
-    [tuple[Any, ...], list[float], int | None, float | None, int | None, int],
+    [tuple[Any, ...], list[float], int | None, float | None, int | None, int, Any],
     tuple[tuple[Any, ...], int, int, int] | None,
+]
+#: The native search's self-play game (``pacru._native.search_selfplay``): game, players,
+#: seed, nodes, epsilon, weights, sample every k-th ply, the ply limit and a network (or
+#: None) give (features, the network's active inputs, results per sample, plies,
+#: termination).
+SelfPlayGame: TypeAlias = Callable[
+    [str, int, int, int, float, list[float], int, int, Any],
+    tuple[list[list[float]], list[list[int]], list[float], int, str],
 ]
 #: What :meth:`Engine.random_rollouts` gives: the returns (float32), the plies (int32) and,
 #: when recorded, the index of every move played (uint64), as the bytes of C arrays.
@@ -227,6 +236,20 @@ class Engine(Protocol):
         """The native search (on either engine), or None: pacru was built without it."""
         ...
 
+    def self_player(self) -> SelfPlayGame | None:
+        """The native search's self-play game (on either engine), or None: pacru was built
+        without it."""
+        ...
+
+    def network(self, data: bytes) -> Any | None:
+        """The native search's network evaluation read from ``data`` (the extension's
+        ``Network``, on either engine), or None: pacru was built without it.
+
+        Raises:
+            ValueError: bytes that are not a network of this version.
+        """
+        ...
+
 
 class PythonEngine:
     """The pure-Python engine's :class:`Engine`: no native operation (each answers None),
@@ -274,6 +297,23 @@ class PythonEngine:
             return None
         search: SearchMove = extension.search_move
         return search
+
+    def self_player(self) -> SelfPlayGame | None:
+        """The extension's self-play game when it can be imported, else None."""
+        extension = native_module()
+        if extension is None:
+            return None
+        play: SelfPlayGame = extension.search_selfplay
+        return play
+
+    def network(self, data: bytes) -> Any | None:
+        """The extension's network of ``data`` when it can be imported, else None.
+
+        Raises:
+            ValueError: bytes that are not a network of this version.
+        """
+        extension = native_module()
+        return None if extension is None else extension.Network.from_bytes(data)
 
 
 def _engine() -> Engine:

@@ -6,4 +6,4 @@ returning the exit status) with ``set_defaults``. :mod:`pacru.cli` imports
 them in this order.
 """
 
-COMMANDS = ("play", "replay", "show", "match", "ladder", "selfplay", "engine")
+COMMANDS = ("play", "replay", "show", "match", "ladder", "selfplay", "train", "engine")

@@ -31,7 +31,7 @@ def bot_kinds() -> str:
     """The bot kinds of :data:`pacru.bots.BOTS`, as the ``--bot`` help lists them.
 
     >>> bot_kinds()
-    'random, greedy, mcts, search'
+    'random, greedy, mcts, search, network'
     """
     return ", ".join(BOTS)
 

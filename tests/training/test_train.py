@@ -1,0 +1,105 @@
+"""``pacru train``: the rounds, the files, resuming after a kill, the settings' checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from pacru.bots import NetworkBot
+from pacru.bots.network import load_network
+from pacru.cli import main
+from pacru.training import TrainSettings
+from pacru.training.model import SPARSE_INPUTS
+from pacru.training.run import train
+
+TINY = TrainSettings(
+    seed=3, rounds=2, games=2, nodes=60, every=3, epochs=1, hidden=8, hidden2=4,
+    configs=("shacru-2", "pacru-2"),
+)
+
+
+def _quiet(line: str) -> None:
+    pass
+
+
+def test_a_run_writes_each_rounds_samples_and_network(tmp_path: Path) -> None:
+    final = train(tmp_path, TINY, report=_quiet)
+    assert final == tmp_path / "network.bin"
+    for k in (1, 2):
+        for config in TINY.configs:
+            table = pq.read_table(tmp_path / f"round-{k}" / f"{config}.parquet")
+            assert table.column_names == ["active", "features", "result"]
+            assert len(table) > 0
+            active = table.column("active").to_pylist()
+            assert all(0 <= i < SPARSE_INPUTS for row in active for i in row)
+            assert all(len(f) == 15 for f in table.column("features").to_pylist())
+            assert set(table.column("result").to_pylist()) <= {0.0, 0.5, 1.0}
+        figures = json.loads((tmp_path / f"round-{k}" / "figures.json").read_text())
+        assert figures["samples"] > 0
+        assert figures["held_out_log_loss"] > 0
+    assert final.read_bytes() == (tmp_path / "round-2" / "network.bin").read_bytes()
+    network = load_network(final)
+    assert (network.hidden, network.hidden2) == (8, 4)
+    bot = NetworkBot(seed=1, nodes=100, network=final)
+    import pacru
+
+    state = pacru.new_game("pacru")
+    assert state.is_legal(bot.choose_move(state))
+
+
+def test_a_killed_run_goes_on_to_the_same_network(tmp_path: Path) -> None:
+    whole = train(tmp_path / "whole", TINY, report=_quiet).read_bytes()
+    part = tmp_path / "part"
+    train(part, TINY, report=_quiet)
+    # As if killed while fitting round 2 and playing pacru-2 of round 2.
+    (part / "round-2" / "network.bin").unlink()
+    (part / "round-2" / "pacru-2.parquet").unlink()
+    (part / "network.bin").unlink()
+    lines: list[str] = []
+    assert train(part, TINY, report=lines.append).read_bytes() == whole
+    assert lines[0] == f"round 1: done before ({part / 'round-1' / 'network.bin'})"
+    assert not any("shacru-2" in line for line in lines)  # kept, not played again
+
+
+def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
+    train(tmp_path, TrainSettings(seed=3, rounds=1, games=1, nodes=30, epochs=1,
+                                  configs=("lilacru-2",)), report=_quiet)
+    with pytest.raises(ValueError, match="holds a run with other settings"):
+        train(tmp_path, TrainSettings(seed=4, rounds=1, games=1, nodes=30, epochs=1,
+                                      configs=("lilacru-2",)), report=_quiet)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"games": 0}, "games must be a positive number"),
+        ({"epsilon": 1.5}, "epsilon must be in 0..1"),
+        ({"configs": ("chess-2",)}, "a configuration is a chevron game"),
+        ({"configs": ("pacru-5",)}, "a configuration is a chevron game"),
+        ({"configs": ()}, "at least one configuration"),
+    ],
+)
+def test_settings_out_of_range_are_refused(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        TrainSettings(**changes)  # type: ignore[arg-type]
+
+
+def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "--help"])
+    assert stop.value.code == 0
+    help_text = capsys.readouterr().out
+    assert "--rounds ROUNDS" in help_text
+    assert "(default 2)" in help_text
+    out = tmp_path / "run"
+    args = ["train", str(out), "--rounds", "1", "--games", "1", "--nodes", "30", "--epochs",
+            "1", "--configs", "azacru-2", "--no-progress"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.strip() == str(out / "network.bin")
+    assert main([*args[:3], "2", *args[4:]]) == 2
+    assert "holds a run with other settings" in capsys.readouterr().err
+    assert main(["train", str(tmp_path / "x"), "--configs", "go-2"]) == 2
+    assert "a configuration is a chevron game" in capsys.readouterr().err
