@@ -222,10 +222,14 @@ def test_changelog_does_not_add_and_remove_the_same_build() -> None:
 
 
 #: ``$ pacru ...`` sessions that the docs show as measurements, run by hand (each takes minutes:
-#: MCTS ladders); every other session shown in the docs is run by the test below.
+#: MCTS ladders, the network's training and its matches); every other session shown in the
+#: docs is run by the test below.
 MEASURED = re.compile(
     r"^pacru ladder \w+ --bot random --bot greedy --bot mcts( --bot search)? --games 10 --seed 2026"
     r" --out ladder-\w+$"
+    r"|^pacru train net --jobs 2$"
+    r"|^pacru match pacru --players 2 --bot network:time_limit=0\.1 --bot search:time_limit=0\.1"
+    r" --games 40 --sprt --workers 2 --seed 1$"
 )
 #: What varies from run to run in a shown output: wall-clock time.
 _TIMING = re.compile(r"\d+(\.\d+)? s of play in total")
@@ -284,7 +288,7 @@ def test_the_docs_show_pacru_sessions() -> None:
         "pacru replay bad.pgn",
     ]
     measured = [command.split()[2] for _, _, command, _ in SESSIONS if MEASURED.match(command)]
-    assert measured == ["lilacru", "shacru", "azacru", "pacru", "lsd"]
+    assert measured == ["lilacru", "shacru", "azacru", "pacru", "lsd", "net", "pacru"]
 
 
 @pytest.mark.parametrize(
