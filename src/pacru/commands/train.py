@@ -67,7 +67,7 @@ def register(subparsers: Any) -> None:
         nargs="+",
         default=list(defaults["configs"]),
         metavar="GAME-PLAYERS",
-        help="configurations to train on (default: %(default)s)",
+        help=f"configurations to train on (default: {' '.join(defaults['configs'])})",
     )
     parser.add_argument("--jobs", type=int, default=1, help="threads playing games (default 1)")
     parser.add_argument("--device", default="cpu", help="PyTorch device (default cpu)")
