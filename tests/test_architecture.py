@@ -572,7 +572,7 @@ def test_a_read_of_the_extension_module_elsewhere_is_caught(toy: Path) -> None:
             "a.py": "from pacru.chevron.engine import native_module\nx = native_module()\n",
             "b.py": "from pacru.chevron import engine\next = engine.native_module()\n",
             "c.py": "import pacru.chevron.engine as e\nget = e.native_module\n",
-            "d.py": "from pacru.chevron.engine import OPS\nOPS.searcher()\n",
+            "d.py": "from pacru.chevron.engine import SEARCH\nSEARCH.searcher()\n",
         },
     )
     assert _raw_extension_readers() == ["pacru.a", "pacru.b", "pacru.c"]

@@ -19,6 +19,7 @@ import pacru
 from pacru import ChevronState, IllegalMoveError, Move
 from pacru.chevron.engine import (
     OPS,
+    SEARCH,
     STATE_CLASS,
     Engine,
     PythonEngine,
@@ -208,7 +209,9 @@ def test_the_engine_object_of_each_engine() -> None:
     returns, plies, moves = engine.random_rollouts(state, 2, 0, 10, True, False, 1)
     assert (len(returns), len(plies), moves) == (2 * 2 * 4, 2 * 4, None)
     both: list[Engine] = [python, engine]  # each is an Engine to the type checker, too
-    assert [e.searcher() for e in both] == [ext.search_move, ext.search_move]
+    assert [e.name for e in both] == ["python", "native"]
+    # The search is the extension's on either engine: one object, not an engine's.
+    assert SEARCH.searcher() is ext.search_move
 
 
 def _forced() -> bool:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from pacru.bots.search import SearchBot, SearchUnavailableError
-from pacru.chevron.engine import OPS
+from pacru.chevron.engine import SEARCH
 
 __all__ = ["NETWORK_FILE", "NetworkBot", "load_network"]
 
@@ -60,7 +60,7 @@ def load_network(source: str | os.PathLike[str] | bytes | None = None) -> Any:
         data = source
     else:
         data = Path(source).read_bytes()
-    network = OPS.network(data)
+    network = SEARCH.network(data)
     if network is None:
         raise SearchUnavailableError(
             "the network needs pacru's native extension (pacru._native), which this build "

@@ -35,7 +35,7 @@ Ctrl-C             the search runs on a thread of its own while the calling
 
 The search runs in the native extension ``pacru._native`` whatever
 :data:`pacru.ENGINE` says (the engine boundary hands it over:
-:meth:`pacru.chevron.engine.Engine.searcher`): with ``PACRU_ENGINE=python``
+:meth:`pacru.chevron.engine.ExtensionSearch.searcher`): with ``PACRU_ENGINE=python``
 the states are the Python engine's and the bot still plays (the move it
 returns is an ordinary :class:`pacru.Move`). A build of pacru without the
 extension cannot run it: the constructor raises :class:`SearchUnavailableError`.
@@ -52,7 +52,7 @@ from typing import Any, Final, TypeVar, cast
 from pacru.base import GameState
 from pacru.bots._budget import UINT64_MAX, optional_count, optional_seconds
 from pacru.bots.base import Bot
-from pacru.chevron.engine import OPS, SearchMove
+from pacru.chevron.engine import SEARCH, SearchMove
 from pacru.chevron.move import Move
 from pacru.chevron.state import ChevronState
 from pacru.errors import GameOverError
@@ -78,7 +78,7 @@ def _searcher() -> SearchMove:
     Raises:
         SearchUnavailableError: pacru was built without its native extension.
     """
-    search = OPS.searcher()
+    search = SEARCH.searcher()
     if search is None:
         raise SearchUnavailableError(
             "SearchBot needs pacru's native extension (pacru._native), which this build "

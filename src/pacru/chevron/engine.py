@@ -60,9 +60,11 @@ __all__ = [
     "ENGINES",
     "ENGINE_REASON",
     "OPS",
+    "SEARCH",
     "STATE_CLASS",
     "Engine",
     "EngineName",
+    "ExtensionSearch",
     "PythonEngine",
     "RawRollouts",
     "SearchMove",
@@ -232,28 +234,9 @@ class Engine(Protocol):
         """
         ...
 
-    def searcher(self) -> SearchMove | None:
-        """The native search (on either engine), or None: pacru was built without it."""
-        ...
-
-    def self_player(self) -> SelfPlayGame | None:
-        """The native search's self-play game (on either engine), or None: pacru was built
-        without it."""
-        ...
-
-    def network(self, data: bytes) -> Any | None:
-        """The native search's network evaluation read from ``data`` (the extension's
-        ``Network``, on either engine), or None: pacru was built without it.
-
-        Raises:
-            ValueError: bytes that are not a network of this version.
-        """
-        ...
-
 
 class PythonEngine:
-    """The pure-Python engine's :class:`Engine`: no native operation (each answers None),
-    but the search, which runs in the extension whenever pacru was built with it."""
+    """The pure-Python engine's :class:`Engine`: no native operation (each answers None)."""
 
     name: Final[EngineName] = "python"
     state_class: Final[type[ChevronState]] = PythonChevronState
@@ -290,6 +273,13 @@ class PythonEngine:
         """None: :func:`pacru.bots.random_rollouts` plays the games one by one."""
         return None
 
+
+class ExtensionSearch:
+    """The search's operations (:data:`SEARCH`): one object whatever the engine, since the
+    search, its self-play and its network run in the extension whenever pacru was built
+    with it. The extension is imported when asked (:func:`native_module`): a process that
+    has hidden it since (``sys.modules``) gets None, as a build without it."""
+
     def searcher(self) -> SearchMove | None:
         """The extension's search when it can be imported (whatever the engine), else None."""
         extension = native_module()
@@ -314,6 +304,10 @@ class PythonEngine:
         """
         extension = native_module()
         return None if extension is None else extension.Network.from_bytes(data)
+
+
+#: The search's operations, on either engine.
+SEARCH: Final = ExtensionSearch()
 
 
 def _engine() -> Engine:

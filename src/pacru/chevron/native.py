@@ -44,9 +44,7 @@ from pacru.chevron.state import ChevronState
 from pacru.errors import InvalidPositionError
 
 if TYPE_CHECKING:
-    from types import ModuleType
-
-    from pacru.chevron.engine import RawRollouts, SearchMove, SelfPlayGame
+    from pacru.chevron.engine import RawRollouts
 
 __all__ = [
     "MOVES",
@@ -266,41 +264,3 @@ class NativeEngine:
             InvalidPositionError: values of ``state`` the engine refuses.
         """
         return _native.random_rollouts(position(state), n, seed, cap, families, record, threads)
-
-    def searcher(self) -> SearchMove | None:
-        """The extension's search (``pacru._native.search_move``), imported when asked, as
-        the Python engine's object does: a process that has hidden the extension since
-        (``sys.modules``) gets None, as a build without it."""
-        extension = _extension()
-        if extension is None:
-            return None
-        search: SearchMove = extension.search_move
-        return search
-
-    def self_player(self) -> SelfPlayGame | None:
-        """The extension's self-play game (``pacru._native.search_selfplay``), imported as
-        :meth:`searcher` imports it."""
-        extension = _extension()
-        if extension is None:
-            return None
-        play: SelfPlayGame = extension.search_selfplay
-        return play
-
-    def network(self, data: bytes) -> Any | None:
-        """The extension's ``Network`` of ``data``, imported as :meth:`searcher` imports it.
-
-        Raises:
-            ValueError: bytes that are not a network of this version.
-        """
-        extension = _extension()
-        return None if extension is None else extension.Network.from_bytes(data)
-
-
-def _extension() -> ModuleType | None:
-    """The extension, imported when asked: a process that has hidden it since
-    (``sys.modules``) gets None, as a build without it."""
-    try:
-        from pacru import _native as extension
-    except ImportError:
-        return None
-    return extension

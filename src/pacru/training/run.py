@@ -19,7 +19,7 @@ import numpy as np
 
 from pacru.bots.network import load_network
 from pacru.bots.search import SearchUnavailableError, load_weights
-from pacru.chevron.engine import OPS, SelfPlayGame
+from pacru.chevron.engine import SEARCH, SelfPlayGame
 from pacru.training.data import play_round, read_samples, write_atomic, write_samples
 from pacru.training.settings import TrainSettings, parse_config
 
@@ -31,7 +31,7 @@ def _self_player() -> SelfPlayGame:
     Raises:
         SearchUnavailableError: pacru was built without its native extension.
     """
-    play = OPS.self_player()
+    play = SEARCH.self_player()
     if play is None:
         raise SearchUnavailableError(
             "pacru train needs pacru's native extension (pacru._native), which this build "
