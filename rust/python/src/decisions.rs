@@ -6,27 +6,38 @@
 //! `pacru_batch::decision::Game`: a few words and the shared list), so `choose` copies it,
 //! takes the action and wraps the result; no decision is kept anywhere else. The class
 //! has the fields and methods of `pacru.encoding.Decision`, whose virtual subclass
-//! `pacru.encoding._native` registers it as; it refuses an action through the encoding's
-//! own check (`Encoding._checked_action`), so both engines raise the same errors.
+//! `pacru.encoding._native` registers it as.
+//!
+//! It calls no method of pacru's: it reads the state as the `State` it is, refuses an
+//! action with the errors of `Encoding._checked_action` (the Python decisions' check: the
+//! same classes and messages, made here, see [`NativeDecision::checked_action`]) and
+//! makes its action mask with one call of numpy (`numpy.frombuffer`). The only Python it
+//! runs is the user's own: the `__index__` and `__repr__` of an action it refuses.
 //!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
-//! state and its list are made: [`native_moves`] finds a state's native list, and a
-//! decision uses two calls of that list, `Moves::list` (the engine's `MoveList`) and
-//! `Moves::issue_move` (the finished decision's move, handed out as the list hands out
-//! its moves, so that `apply_move` takes it without a check).
+//! state and its list are made: [`native_moves`] finds a state's native list
+//! (`State::moves_of`, what `legal_moves()` gives), and a decision uses two calls of that
+//! list, `Moves::list` (the engine's `MoveList`) and `Moves::issue_move` (the finished
+//! decision's move, handed out as the list hands out its moves, so that `apply_move`
+//! takes it without a check).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use pacru_batch::decision::{Actions, DecisionError, Game, Layout, NUM_ACTIONS};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pacru_batch::decision::{
+    Actions, DecisionError, Game, Layout, BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, MEETING,
+    NUM_ACTIONS, ORIGIN, PASS, RELINQUISH, TARGET, TURN, TWIST,
+};
+use pacru_engine::geometry::field_name;
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyInt, PyString, PyTuple};
 
-use crate::errors::Heap;
+use crate::errors::{self, Heap};
 use crate::moves::Moves;
+use crate::state::State;
 
 /// The error of a decision the engine could not take: `ValueError` for an action that is
 /// not legal (the Python side checks first, so only a direct call of this module meets
@@ -49,13 +60,16 @@ fn no_panic<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     })
 }
 
-/// The native move list of `state`, or None when its list is not one (a finished game's
-/// list, or one of the Python engine).
+/// The native move list of `state`, or None when `state` is not a native `State` (a
+/// state of the Python engine: its decisions are the Python ones).
 ///
-/// The one place that reads a state here: `legal_moves()`, as any caller does.
+/// The one place that reads a state here: the list `State.legal_moves()` gives (made and
+/// kept by the state on first use), read without calling the method.
 fn native_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Moves>>> {
-    let moves = state.call_method0(intern!(state.py(), "legal_moves"))?;
-    Ok(moves.cast_into::<Moves>().ok())
+    match state.cast::<State>() {
+        Ok(state) => State::moves_of(state).map(|moves| Some(moves.clone())),
+        Err(_) => Ok(None),
+    }
 }
 
 /// The fixed parts of one encoding: its game, player count and scales; the rules are
@@ -101,8 +115,9 @@ impl DecisionLayout {
 
     /// The first decision of the player to move in `state` (a chevron state of the
     /// encoding's rules, checked by the caller) for `encoding`, or None where the native
-    /// engine does not take it: the state's list is not a native one, the game is over or
-    /// of another game or player count, or the player has no legal move.
+    /// engine does not take it: the state is not a native `State` (one of the Python
+    /// engine), the game is over or of another game or player count, or the player has no
+    /// legal move.
     fn start<'py>(
         &self,
         encoding: &Bound<'py, PyAny>,
@@ -281,18 +296,30 @@ impl NativeDecision {
     }
 
     /// A new numpy bool array of length `encoding.num_actions`, True at the legal actions.
+    ///
+    /// Its data is a new bytearray of one byte per action, filled here and handed to
+    /// `numpy.frombuffer` (the one call of numpy). Raises `ModuleNotFoundError` without
+    /// numpy, as the Python decisions do.
     fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.encoding
-            .bind(py)
-            .call_method1(intern!(py, "_action_mask"), (self.legal_actions.bind(py),))
+        let bytes = PyByteArray::new_with(py, NUM_ACTIONS, |buf| {
+            // The buffer comes zeroed: only the legal actions are set.
+            for action in self.game.legal.iter() {
+                if let Some(byte) = buf.get_mut(usize::from(action)) {
+                    *byte = 1;
+                }
+            }
+            Ok(())
+        })?;
+        let (frombuffer, dtype) = numpy_frombuffer(py)?;
+        frombuffer.bind(py).call1((bytes, dtype.bind(py)))
     }
 
     /// The decision after taking `action`; this one is unchanged.
     ///
     /// `action` is an `int` or any integer type `operator.index` accepts, taken as its
     /// `int` value. Raises `IllegalMoveError` as `Decision.choose` does: `action` is not
-    /// one of `legal_actions` (reason `"illegal-action"`), or the move is already
-    /// complete (`"move-complete"`).
+    /// one of `legal_actions` (reason `"illegal-action"`; a `bool`, float or other
+    /// non-integer is never one), or the move is already complete (`"move-complete"`).
     fn choose<'py>(
         slf: &Bound<'py, Self>,
         action: &Bound<'py, PyAny>,
@@ -310,13 +337,7 @@ impl NativeDecision {
         };
         let action = match legal {
             Some(action) => action,
-            // The encoding's check, shared with the Python decisions: it raises the
-            // documented error, or gives the int of an integer of another type.
-            None => me
-                .encoding
-                .bind(py)
-                .call_method1(intern!(py, "_checked_action"), (slf, action))?
-                .extract::<u16>()?,
+            None => me.checked_action(action)?,
         };
         me.after(py, action)
     }
@@ -371,9 +392,168 @@ impl NativeDecision {
             self.game.pos().to_move,
             prefix.join(", "),
             self.game.legal.len(),
-            self.move_.bind(py).str()?,
+            self.move_text(py)?,
         ))
     }
+}
+
+impl NativeDecision {
+    /// `str(move)`: the engine's text of the chosen move (the notation `str(Move)`
+    /// gives), `"None"` before the move is complete.
+    fn move_text(&self, py: Python<'_>) -> PyResult<String> {
+        if self.move_.is_none(py) {
+            return Ok("None".to_owned());
+        }
+        match self.game.chosen_move() {
+            Some(chosen) => Ok(chosen.to_string()),
+            None => Err(PyRuntimeError::new_err(
+                "pacru engine: a finished decision has no move",
+            )),
+        }
+    }
+
+    /// The action `choose` takes for `action`, which its fast path (a legal `int`) did
+    /// not: the int value of an integer of another type that is legal, else the error of
+    /// `Encoding._checked_action` (the Python decisions' check), the same class, fields
+    /// and message.
+    ///
+    /// Raises `IllegalMoveError` (rule `"encoding"`): reason `"move-complete"` once the
+    /// move is complete, else `"illegal-action"` for a non-integer (a `bool` is not one,
+    /// as `pacru._integers.integer` has it) or an integer that is not a legal action. An
+    /// error of the action's own `__index__` other than `TypeError` propagates, as there.
+    fn checked_action(&self, action: &Bound<'_, PyAny>) -> PyResult<u16> {
+        let py = action.py();
+        if !self.move_.is_none(py) {
+            let message = format!(
+                "the move {} is complete; apply it and start the next decision",
+                self.move_text(py)?
+            );
+            return Err(errors::illegal_move(
+                py,
+                &message,
+                "encoding",
+                "move-complete",
+            ));
+        }
+        let legal = self.legal_text();
+        let Some(number) = index_of(action)? else {
+            let message = format!(
+                "an action is an integer, not {}; legal: {legal}",
+                action.repr()?
+            );
+            return Err(errors::illegal_move(
+                py,
+                &message,
+                "encoding",
+                "illegal-action",
+            ));
+        };
+        let found = match number {
+            Index::Small(n) => u16::try_from(n)
+                .ok()
+                .filter(|&a| self.game.legal.contains(a)),
+            Index::Large(_) => None,
+        };
+        if let Some(action) = found {
+            return Ok(action);
+        }
+        let (shown, name) = match number {
+            Index::Small(n) => (n.to_string(), action_name(n)),
+            Index::Large(int) => (int.repr()?.to_string(), "?".to_owned()),
+        };
+        let message = format!(
+            "action {shown} ({name}) is not legal in this {} decision; legal: {legal}",
+            self.kind.bind(py)
+        );
+        Err(errors::illegal_move(
+            py,
+            &message,
+            "encoding",
+            "illegal-action",
+        ))
+    }
+
+    /// `list(legal_actions)` as Python prints it: `[1, 5, 9]`.
+    fn legal_text(&self) -> String {
+        let actions: Vec<String> = self.game.legal.iter().map(|a| a.to_string()).collect();
+        format!("[{}]", actions.join(", "))
+    }
+}
+
+/// The int value of an action, as `operator.index` gives it.
+enum Index<'py> {
+    /// One that fits an `i64`.
+    Small(i64),
+    /// A larger one (no action), kept to be shown.
+    Large(Bound<'py, PyAny>),
+}
+
+/// `action` as `pacru._integers.integer` takes it: its int value (`operator.index`),
+/// or None for a `bool` or a value that is not an integer (`TypeError` of `__index__`).
+/// Any other error of the value's `__index__` propagates.
+fn index_of<'py>(action: &Bound<'py, PyAny>) -> PyResult<Option<Index<'py>>> {
+    let py = action.py();
+    if action.is_instance_of::<PyBool>() {
+        return Ok(None);
+    }
+    // PyO3 reads an integer through `operator.index` (`PyNumber_Index`).
+    match action.extract::<i64>() {
+        Ok(n) => Ok(Some(Index::Small(n))),
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => Ok(None),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            // Too large for an i64 (the error path only): its int, to be shown.
+            let index = py
+                .import(intern!(py, "operator"))?
+                .getattr(intern!(py, "index"))?;
+            index.call1((action,)).map(|int| Some(Index::Large(int)))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `ChevronEncoding.action_name(action)`: `"pass"`, `"origin e5"`, `"target e7"`,
+/// `"turn >>"`, `"twist <"`, `"benefit none"`, `"benefit connection"`, `"marker d9"`,
+/// `"meeting i9"`, `"relinquish c4"`; `"?"` outside `0 .. NUM_ACTIONS - 1`.
+fn action_name(action: i64) -> String {
+    let Some(a) = u16::try_from(action)
+        .ok()
+        .filter(|&a| usize::from(a) < NUM_ACTIONS)
+    else {
+        return "?".to_owned();
+    };
+    // A field of a block of 81 actions starting at `base` (below 81: a u8).
+    let field = |base: u16| field_name(u8::try_from(a - base).unwrap_or(u8::MAX));
+    match a {
+        PASS => "pass".to_owned(),
+        _ if a < TARGET => format!("origin {}", field(ORIGIN)),
+        _ if a < TURN => format!("target {}", field(TARGET)),
+        _ if a < TWIST => {
+            let turn = ["<<", "<", ">", ">>"][usize::from(a - TURN)];
+            format!("turn {turn}")
+        }
+        _ if a < BENEFIT_NONE => {
+            let twist = ["twist <", "twist none", "twist >"][usize::from(a - TWIST)];
+            twist.to_owned()
+        }
+        BENEFIT_NONE => "benefit none".to_owned(),
+        BENEFIT_CONNECTION => "benefit connection".to_owned(),
+        _ if a < MEETING => format!("marker {}", field(MARKER)),
+        _ if a < RELINQUISH => format!("meeting {}", field(MEETING)),
+        _ => format!("relinquish {}", field(RELINQUISH)),
+    }
+}
+
+/// `numpy.frombuffer` and the dtype `numpy.bool_`, looked up once.
+static FROMBUFFER: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
+
+/// `(numpy.frombuffer, numpy.dtype(bool))`; `ModuleNotFoundError` without numpy (then
+/// looked up again on the next call).
+fn numpy_frombuffer(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
+    FROMBUFFER.get_or_try_init(py, || {
+        let numpy = py.import("numpy")?;
+        let dtype = numpy.getattr("dtype")?.call1((numpy.getattr("bool_")?,))?;
+        Ok((numpy.getattr("frombuffer")?.unbind(), dtype.unbind()))
+    })
 }
 
 /// The Python int of every action, made once: most actions are past CPython's cache of

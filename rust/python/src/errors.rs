@@ -37,11 +37,17 @@ pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
 /// `IllegalMoveError(message)` of a move the engine refused (no rule named: the Python
 /// rules name it before the engine sees a move, so this is defensive).
 pub(crate) fn illegal(py: Python<'_>, message: &str) -> PyErr {
+    illegal_move(py, message, "", "not-legal")
+}
+
+/// `IllegalMoveError(message, rule=rule, reason=reason)`: a move or an action refused by
+/// `rule` for `reason` (the `pacru.errors` fields a caller can branch on).
+pub(crate) fn illegal_move(py: Python<'_>, message: &str, rule: &str, reason: &str) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
         let class = py.import("pacru.errors")?.getattr("IllegalMoveError")?;
         let kwargs = pyo3::types::PyDict::new(py);
-        kwargs.set_item("rule", "")?;
-        kwargs.set_item("reason", "not-legal")?;
+        kwargs.set_item("rule", rule)?;
+        kwargs.set_item("reason", reason)?;
         Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
     })();
     made.unwrap_or_else(|e| e)

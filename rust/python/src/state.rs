@@ -143,8 +143,9 @@ impl State {
         made
     }
 
-    /// The list of this state, made on first use.
-    fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
+    /// The list of this state, made on first use (what `legal_moves()` gives; for the
+    /// native decisions too).
+    pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
         let py = slf.py();
         let me = slf.get();
         let moves = me.moves.get_or_try_init(py, || {
