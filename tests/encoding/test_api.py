@@ -198,6 +198,113 @@ def test_choose_errors() -> None:
         enc.actions(state, Move.parse("e1-e3"))
 
 
+class Index:
+    """An integer type of the user's: ``__index__`` gives ``value`` or raises it."""
+
+    def __init__(self, value: int | Exception) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        if isinstance(self.value, Exception):
+            raise self.value
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"Index({self.value!r})"
+
+
+#: The legal actions of Shacru's first decision: origins e1, a3, i3, i9.
+OPENING = "legal: [5, 19, 27, 81]"
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (41, f"action 41 (origin e5) is not legal in this origin decision; {OPENING}"),
+        (np.int16(41), f"action 41 (origin e5) is not legal in this origin decision; {OPENING}"),
+        (Index(0), f"action 0 (pass) is not legal in this origin decision; {OPENING}"),
+        (415, f"action 415 (?) is not legal in this origin decision; {OPENING}"),
+        (-1, f"action -1 (?) is not legal in this origin decision; {OPENING}"),
+        (2**70, f"action {2**70} (?) is not legal in this origin decision; {OPENING}"),
+        (-(10**30), f"action {-(10**30)} (?) is not legal in this origin decision; {OPENING}"),
+        (
+            np.uint64(2**64 - 1),
+            f"action {2**64 - 1} (?) is not legal in this origin decision; {OPENING}",
+        ),
+        (True, f"an action is an integer, not True; {OPENING}"),
+        (np.bool_(True), f"an action is an integer, not {np.bool_(True)!r}; {OPENING}"),
+        (5.0, f"an action is an integer, not 5.0; {OPENING}"),
+        ("5", f"an action is an integer, not '5'; {OPENING}"),
+        (None, f"an action is an integer, not None; {OPENING}"),
+        (Index(TypeError("no")), f"an action is an integer, not Index(TypeError('no')); {OPENING}"),
+    ],
+)
+def test_choose_error_messages(action: object, message: str) -> None:
+    """The exact error of each refused action, the same on both engines (the native
+    decisions make the Python check's errors themselves)."""
+    state = pacru.new_game("shacru", 2)
+    d = Encoding.of(state).start(state)
+    with pytest.raises(IllegalMoveError) as err:
+        d.choose(action)  # type: ignore[arg-type]
+    assert type(err.value) is IllegalMoveError
+    assert (err.value.rule, err.value.reason, err.value.move) == ("encoding", "illegal-action", "")
+    assert str(err.value) == f"encoding: {message}"
+    assert err.value.detail == message
+
+
+def test_choose_names_every_refused_action() -> None:
+    """Each action a decision refuses is named as ``action_name`` names it."""
+    state = pacru.from_position(LANDING)
+    enc = Encoding.of(state)
+    d = enc.start(state).choose(ch.ORIGIN + f("h3"))
+    legal = f"legal: {list(d.legal_actions)}"
+    for action in range(-2, enc.num_actions + 2):
+        if action in d.legal_actions:
+            continue
+        with pytest.raises(IllegalMoveError) as err:
+            d.choose(action)
+        name = enc.action_name(action)
+        expected = f"action {action} ({name}) is not legal in this target decision; {legal}"
+        assert err.value.detail == expected
+
+
+def test_choose_after_the_move_and_other_errors() -> None:
+    """A complete move refuses any action first; an ``__index__`` that fails otherwise than
+    with TypeError raises its own error; any integer type is its int."""
+    state = pacru.new_game("shacru", 2)
+    enc = Encoding.of(state)
+    d = enc.start(state)
+    done = d.choose(ch.ORIGIN + f("e1")).choose(ch.TARGET + f("e2"))
+    for action in (0, ch.ORIGIN + f("e1"), "x", Index(ValueError("boom"))):
+        with pytest.raises(IllegalMoveError) as err:
+            done.choose(action)  # type: ignore[arg-type]
+        assert (err.value.rule, err.value.reason) == ("encoding", "move-complete")
+        assert str(err.value) == (
+            "encoding: the move e1-e2 is complete; apply it and start the next decision"
+        )
+    assert repr(done) == "<Decision done player=0 prefix=[5, 95] legal=0 move=e1-e2>"
+    with pytest.raises(ValueError, match=r"^boom$"):
+        d.choose(Index(ValueError("boom")))
+    assert d.choose(Index(ch.ORIGIN + f("a3"))).prefix == (19,)
+    assert d.choose(np.uint8(19)).prefix == (19,)
+
+
+def test_legal_action_mask_is_a_new_array() -> None:
+    """A new writable bool array per call, True exactly at the legal actions."""
+    state = pacru.from_position(LANDING)
+    enc = Encoding.of(state)
+    d = enc.start(state).choose(ch.ORIGIN + f("h3"))
+    mask = d.legal_action_mask()
+    assert type(mask) is np.ndarray
+    assert (mask.dtype, mask.shape) == (np.dtype(np.bool_), (enc.num_actions,))
+    assert tuple(np.flatnonzero(mask)) == d.legal_actions
+    mask[:] = True
+    again = d.legal_action_mask()
+    assert again is not mask
+    assert tuple(np.flatnonzero(again)) == d.legal_actions
+    assert not d.choose(d.legal_actions[0]).legal_action_mask().all()
+
+
 # Yellow's only chevron faces off the board: after red's move yellow is blocked and out {R15}.
 BLOCKED = "pacru players=red,yellow chevrons=red:e5N;yellow:a9N"
 

@@ -224,6 +224,32 @@ def test_native_start_without_a_native_list() -> None:
     assert decision.legal_actions == python_twin(enc).start(state).legal_actions
 
 
+def test_native_decisions_call_no_pacru_method(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state's list, the check of an action, its errors and the mask are the
+    extension's own: no method of the state or the encoding is called back (issue 40)."""
+    state = start("shacru", 2)
+    enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
+
+    def called(*args: object) -> None:
+        raise AssertionError("called back")
+
+    monkeypatch.setattr(type(state), "legal_moves", called)
+    for name in ("_checked_action", "_action_mask", "action_name"):
+        monkeypatch.setattr(ChevronEncoding, name, called)
+    decision = enc.start(state)
+    assert type(decision) is NATIVE_DECISION
+    assert np.flatnonzero(decision.legal_action_mask()).tolist() == [5, 19, 27, 81]
+    with pytest.raises(IllegalMoveError, match=r"action 41 \(origin e5\) is not legal"):
+        decision.choose(41)
+    with pytest.raises(IllegalMoveError, match=r"an action is an integer, not 5\.0"):
+        decision.choose(5.0)  # type: ignore[arg-type]
+    done = decision.choose(np.int64(5)).choose(95)
+    assert str(done.move) == "e1-e2"
+    with pytest.raises(IllegalMoveError, match="the move e1-e2 is complete"):
+        done.choose(0)
+
+
 @pytest.mark.parametrize("bad", [2**70, -(2**70), 2**64 - 1, np.uint64(2**64 - 1), np.bool_(1)])
 def test_native_choose_refuses_malformed_actions_as_python(bad: object) -> None:
     state = start("pacru", 3)

@@ -7,9 +7,10 @@ loop) on the position's own native move list. They are objects of the
 extension's class ``NativeDecision``: immutable, with the fields and methods of
 :class:`~pacru.encoding.Decision` (which registers it as a virtual subclass
 here), and the Python cursors' decisions bit for bit
-(``tests/native/test_decisions.py``). They refuse an action through
-``Encoding._checked_action``, the Python decisions' own check, so both engines
-raise the same errors.
+(``tests/native/test_decisions.py``). They call no method of pacru's: they
+read the state's native move list directly, refuse an action with the errors of
+``Encoding._checked_action`` (the Python decisions' check: the same classes and
+messages, made by the extension) and fill the action mask themselves.
 
 This is the one module of :mod:`pacru.encoding` that asks the engine boundary for
 them (its engine object, :data:`pacru.chevron.engine.OPS`).

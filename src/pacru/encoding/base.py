@@ -245,8 +245,9 @@ class Encoding(abc.ABC):
         """The ``int`` value of ``action`` where ``decision.choose`` takes it, else its error.
 
         The one check of :meth:`Decision.choose` for every call its fast path
-        (a legal ``int`` before the move is complete) does not take, on both
-        engines: so their errors are the same.
+        (a legal ``int`` before the move is complete) does not take. The native
+        engine's decisions make the same check in the extension, with the same
+        errors and messages (``tests/encoding/test_api.py`` holds both to them).
 
         Raises:
             IllegalMoveError: as :meth:`Decision.choose` documents.
