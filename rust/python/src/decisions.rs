@@ -11,8 +11,9 @@
 //! It calls no method of pacru's: it reads the state as the `State` it is, refuses an
 //! action with the errors of `Encoding._checked_action` (the Python decisions' check: the
 //! same classes and messages, made here, see [`NativeDecision::checked_action`]) and
-//! makes its action mask with one call of numpy (`numpy.frombuffer`). The only Python it
-//! runs is the user's own: the `__index__` and `__repr__` of an action it refuses.
+//! makes its action mask with one call of numpy (`numpy.frombuffer`). Besides that call,
+//! the only Python it runs is the user's: the `__index__` and `__repr__` of an action it
+//! refuses (and `operator.index` for an integer past 64 bits, to show it).
 //!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
 //! state and its list are made: [`native_moves`] finds a state's native list
@@ -35,7 +36,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyByteArray, PyInt, PyString, PyTuple};
 
-use crate::errors::{self, Heap};
+use crate::errors;
 use crate::moves::Moves;
 use crate::state::State;
 
@@ -155,7 +156,7 @@ impl DecisionLayout {
             idle_scale: self.idle_scale,
             supply: self.supply,
         };
-        let game = no_panic(|| Heap::new(Game::of_list(Arc::clone(list))))?;
+        let game = no_panic(|| Ok(Game::of_list(Arc::clone(list))))?;
         if game.legal.is_empty() {
             return Ok(None);
         }
@@ -187,12 +188,13 @@ struct Parts {
 /// identity.
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct NativeDecision {
-    /// The decision state, on the heap (allocated fallibly: `MemoryError`, not an abort)
-    /// so that a decision moves as a few words. It shares the
-    /// list of `moves`; declared before `moves`, so that it lets go of the list first:
+    /// The decision state, inside the object: a malloc and a free less per decision
+    /// than a box (its own parts allocate nothing: a clone shares the list and the
+    /// options, so only the object's allocation can fail, as `MemoryError`). It shares
+    /// the list of `moves`; declared before `moves`, so that it lets go of the list first:
     /// the list's box is reused only when the `Moves` object freeing it holds the last
     /// reference.
-    game: Heap<Game>,
+    game: Game,
     layout: Layout,
     moves: Py<Moves>,
     /// The fields read most, as Python objects: served by the interpreter as slots.
@@ -222,7 +224,7 @@ impl NativeDecision {
     /// complete.
     fn make<'py>(
         py: Python<'py>,
-        game: Heap<Game>,
+        game: Game,
         parts: Parts,
         move_: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, NativeDecision>> {
@@ -257,7 +259,7 @@ impl NativeDecision {
 
     /// The decision after the legal `action`.
     fn after<'py>(&self, py: Python<'py>, action: u16) -> PyResult<Bound<'py, NativeDecision>> {
-        let mut game = Heap::new((*self.game).clone())?;
+        let mut game = self.game.clone();
         let played = no_panic(|| game.step(action).map_err(decision_error))?;
         let move_ = match played {
             None => None,

@@ -3,10 +3,9 @@
 //! `MemoryError`.
 
 use std::collections::TryReserveError;
-use std::ops::{Deref, DerefMut};
 
 use pacru_engine::EngineError;
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
@@ -69,44 +68,6 @@ pub(crate) fn unknown_game(name: &str) -> PyErr {
 /// allocation. `what` says what did not fit ("the batch is too large to hold").
 pub(crate) fn no_memory(what: &str, err: TryReserveError) -> PyErr {
     PyMemoryError::new_err(format!("{what} ({err})"))
-}
-
-/// A value on the heap, allocated fallibly: `Box::new` aborts when the allocation fails
-/// and `Box::try_new` is not stable, so the value is held as a boxed array of one (a
-/// `Vec` reserved with `try_reserve_exact`, then boxed without reallocating); it reads
-/// as the value itself.
-pub(crate) struct Heap<T>(Box<[T; 1]>);
-
-impl<T> Heap<T> {
-    /// `value` moved onto the heap, or `MemoryError`.
-    pub(crate) fn new(value: T) -> PyResult<Self> {
-        let mut one = Vec::new();
-        one.try_reserve_exact(1)
-            .map_err(|e| no_memory("no memory for a native value", e))?;
-        one.push(value);
-        match Box::<[T; 1]>::try_from(one) {
-            Ok(boxed) => Ok(Heap(boxed)),
-            Err(_) => Err(PyRuntimeError::new_err(
-                "pacru engine: a vector of one value is not one",
-            )),
-        }
-    }
-}
-
-impl<T> Deref for Heap<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        let [value] = &*self.0;
-        value
-    }
-}
-
-impl<T> DerefMut for Heap<T> {
-    fn deref_mut(&mut self) -> &mut T {
-        let [value] = &mut *self.0;
-        value
-    }
 }
 
 /// A new `bytearray` holding `data`, or `MemoryError` (PyO3's `PyByteArray::new` panics
