@@ -99,7 +99,7 @@ pub enum Refusal {
     NotLegal,
     /// By resolution, defensively: a move the list handed out that cannot be resolved.
     Unresolvable,
-    /// By the binding, after the Python rules found no rule it breaks.
+    /// By the binding, for a move [`crate::check`] finds no rule against (defensive).
     NotListed,
     /// By [`crate::check`]: the rule it breaks, as data (its message names seats as
     /// `seat N`; [`Illegal::named`] gives the players' names).

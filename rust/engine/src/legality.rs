@@ -91,18 +91,19 @@ fn diagnose(list: &MoveList, m: &Move) -> Illegal {
 /// The owner and facing of the chevron on `field`.
 fn chevron_at(pos: &Position, field: Field) -> Option<(Seat, Facing)> {
     let n = usize::from(pos.players).min(Seat::COUNT);
-    pos.chevrons[..n].iter().zip(0u8..).find_map(|(list, seat)| {
-        let facing = list.facing_of(field)?;
-        Some((Seat::new(seat)?, facing))
-    })
+    pos.chevrons[..n]
+        .iter()
+        .zip(0u8..)
+        .find_map(|(list, seat)| {
+            let facing = list.facing_of(field)?;
+            Some((Seat::new(seat)?, facing))
+        })
 }
 
 /// The seat whose marker is on `field`.
 fn marker_at(pos: &Position, field: Field) -> Option<Seat> {
     let n = usize::from(pos.players).min(Seat::COUNT);
-    let seat = pos.markers[..n]
-        .iter()
-        .position(|m| m & field.bit() != 0)?;
+    let seat = pos.markers[..n].iter().position(|m| m & field.bit() != 0)?;
     Seat::new(u8::try_from(seat).ok()?)
 }
 
@@ -320,7 +321,13 @@ impl Ctx<'_> {
     }
 
     /// The meeting of a chosen benefit {R12, D21-D23, D29}, or None when it is not why.
-    fn meeting(&self, s: &StepMove, chosen: &StepChoice, left: i32, own_a: u128) -> Option<Illegal> {
+    fn meeting(
+        &self,
+        s: &StepMove,
+        chosen: &StepChoice,
+        left: i32,
+        own_a: u128,
+    ) -> Option<Illegal> {
         let meets = chosen.meetings != 0;
         match s.meeting {
             Some(_) if !meets => {
@@ -362,5 +369,156 @@ impl Ctx<'_> {
         let occupied = (self.occupied & !s.origin.bit()) | s.target.bit();
         let land = usize::from(BORDERLAND[s.target.index()]);
         crossing_options(land, marked, own_a, occupied, s.target.get()).1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movelist::legal_moves;
+    use crate::types::{Game, Outcome, Termination};
+
+    const NAMES: [&str; 2] = ["green", "yellow"];
+
+    /// The refusal of `text` in `pos` under `game`: (rule, reason, message).
+    fn refusal(game: Game, pos: &Position, text: &str) -> (&'static str, &'static str, String) {
+        let list = legal_moves(&Rules::new(game), pos);
+        let m = Move::from_text(text).expect("a move of the grammar");
+        let illegal = check(&list, &m).expect_err("an illegal move");
+        (
+            illegal.rule(),
+            illegal.reason(),
+            illegal.named(&NAMES).to_string(),
+        )
+    }
+
+    fn start() -> Position {
+        Position::start(2).expect("two players")
+    }
+
+    /// Green's chevron on e4 facing N, yellow's on e5 facing S; no markers.
+    fn facing_pair() -> Position {
+        Position::new(
+            2,
+            &[0, 0],
+            &[&[31 * 8], &[40 * 8 + 4]],
+            0,
+            0,
+            -1,
+            0,
+            0,
+            None,
+        )
+        .expect("a position")
+    }
+
+    /// `expected` is `rule|reason|message`.
+    fn owned(expected: &str) -> (&str, &str, String) {
+        let mut parts = expected.splitn(3, '|');
+        let mut next = || parts.next().unwrap_or_default();
+        (next(), next(), next().to_owned())
+    }
+
+    /// {S-R2, S-R3, D34, D37}: the Python engine's words (pacru.chevron.legality).
+    #[test]
+    fn passes_and_chevrons_of_another_player() {
+        assert_eq!(
+            refusal(Game::Shacru, &start(), "a1-i9"),
+            owned(
+                "S-R3|not-your-chevron|the chevron on a1 belongs to yellow, and green is to move"
+            )
+        );
+        assert_eq!(
+            refusal(Game::Shacru, &start(), "pass"),
+            owned(
+                "S-R2|pass-not-allowed|green may pass only when none of their chevrons can \
+                 move (D34, D37)"
+            )
+        );
+        assert_eq!(
+            refusal(Game::Pacru, &start(), "pass"),
+            owned("R2|pass-not-allowed|Pacru has no passing; move or reorient")
+        );
+    }
+
+    /// {G4, R3, R14, D25}.
+    #[test]
+    fn directions_and_reorientations() {
+        assert_eq!(
+            refusal(Game::Pacru, &start(), "e1-f1"),
+            owned("R3|not-forward|the chevron on e1 faces N and moves only NW, N, NE, not E")
+        );
+        assert_eq!(
+            refusal(Game::Pacru, &start(), "e1>(a1,b1)"),
+            owned(
+                "D25|too-few-fields|green has 0 unoccupied fields of their own, and a \
+                 45-degree turn gives up 2 (R14)"
+            )
+        );
+    }
+
+    /// {R5, A-R4, R7, R11, D18, D19, D39}.
+    #[test]
+    fn power_pincers_and_occupied_fields() {
+        let pos = facing_pair();
+        assert_eq!(
+            refusal(Game::Pacru, &pos, "e4xe5"),
+            owned(
+                "R11|single-attacker|a pincer needs two or more of your chevrons attacking e5 \
+                 at the start of your turn (R11, D18, D19)"
+            )
+        );
+        assert_eq!(
+            refusal(Game::Pacru, &pos, "e4-e5"),
+            owned(
+                "R7|occupied|e5 holds yellow's chevron; take it with a pincer (e4xe5) if two \
+                 of your chevrons attack it"
+            )
+        );
+        assert_eq!(
+            refusal(Game::Azacru, &pos, "e4-e5").0,
+            "A-R9",
+            "no pincer hint outside Pacru"
+        );
+        assert_eq!(
+            refusal(Game::Azacru, &pos, "e4-e6"),
+            owned(
+                "A-R4|beyond-power|the power of movement on e4 is 1 (own fields in the e5 \
+                 borderland), so it cannot move 2 fields (D39)"
+            )
+        );
+        assert_eq!(refusal(Game::Shacru, &pos, "e4xe5").1, "no-pincer");
+    }
+
+    /// A finished game refuses every move, legal or not, with its result (`end`).
+    #[test]
+    fn a_finished_game_names_its_result() {
+        let mut pos = start();
+        let list = legal_moves(&Rules::new(Game::Pacru), &pos);
+        let legal = list.get(0).expect("a move");
+        assert_eq!(check(&list, &legal), Ok(()));
+        for (winners, result) in [
+            (0b01, "green wins"),
+            (0b11, "green, yellow share the win"),
+            (0, "draw"),
+        ] {
+            pos.outcome = Some(Outcome {
+                termination: Termination::NoMoves,
+                winners,
+            });
+            let list = legal_moves(&Rules::new(Game::Pacru), &pos);
+            let illegal = check(&list, &legal).expect_err("over");
+            assert!(illegal.is_game_over());
+            assert_eq!((illegal.rule(), illegal.reason()), ("end", "game-over"));
+            assert_eq!(
+                illegal.named(&NAMES).to_string(),
+                format!("the game is over ({result})")
+            );
+        }
+        // Without names the seats are numbered.
+        assert_eq!(
+            Illegal::GameOver { winners: 0b10 }.to_string(),
+            "the game is over (seat 1 wins)"
+        );
     }
 }

@@ -14,6 +14,7 @@
 mod error;
 pub mod geometry;
 mod illegal;
+mod illegal_text;
 mod legality;
 mod movegen;
 mod movelist;

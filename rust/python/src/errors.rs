@@ -12,8 +12,9 @@ use pyo3::types::{PyByteArray, PyDict, PyTuple};
 
 /// The `pacru.errors` exception of an engine error: `ValueError` for a game or option the
 /// engine refuses, `InvalidPositionError` for values that make no position or a counter
-/// at its end, `IllegalMoveError` and `GameOverError` for a refused move (the Python
-/// rules name the rule of a refused move before the engine sees it: these are defensive).
+/// at its end, `IllegalMoveError` and `GameOverError` for a refused move: with the rule it
+/// breaks ([`refused`], seats unnamed) when the refusal carries it ([`Refusal::Rule`]),
+/// else defensively with none (a state names the rule itself before the engine refuses).
 pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
     let message = err.to_string();
     let class = match err {

@@ -491,13 +491,20 @@ impl State {
     /// is the move as written (None: ``str(move)``). The native engine's
     /// ``ChevronState._check`` (``parse_move`` and SAN call it).
     #[pyo3(signature = (r#move, text=None))]
-    fn _check(slf: &Bound<'_, Self>, r#move: &Bound<'_, PyAny>, text: Option<&str>) -> PyResult<()> {
+    fn _check(
+        slf: &Bound<'_, Self>,
+        r#move: &Bound<'_, PyAny>,
+        text: Option<&str>,
+    ) -> PyResult<()> {
         let py = slf.py();
         let me = slf.get();
         let list = State::moves_of(slf)?.get().list();
         let Some(m) = from_python(r#move)? else {
             // Parts no `pacru.Move` holds: no move of any list.
-            return Err(errors::illegal(py, &format!("{} is not legal here", r#move.str()?)));
+            return Err(errors::illegal(
+                py,
+                &format!("{} is not legal here", r#move.str()?),
+            ));
         };
         match engine::check(list, &m) {
             Ok(()) => Ok(()),
