@@ -490,6 +490,39 @@ mod tests {
         assert_eq!(refusal(Game::Shacru, &pos, "e4xe5").1, "no-pincer");
     }
 
+    /// {R11, R16b, D29}: red holds 41 of 42 markers; the pincer e6xe7 (d6 attacks e7 too)
+    /// places the last, so no choice follows it (tests/chevron/test_d29_diagnosis.py).
+    #[test]
+    fn a_choice_after_the_last_marker_cites_d29() {
+        let red = ((1u128 << 36) - 1) | [36, 37, 38, 42, 43].iter().fold(0, |a, f| a | 1 << f);
+        let pos = Position::new(
+            2,
+            &[red, 0],
+            &[&[49 * 8, 48 * 8 + 1], &[58 * 8 + 4, 72 * 8 + 2]],
+            0,
+            0,
+            -1,
+            0,
+            0,
+            None,
+        )
+        .expect("a position");
+        let list = legal_moves(&Rules::new(Game::Pacru), &pos);
+        assert_eq!(
+            check(&list, &Move::from_text("e6xe7").expect("a move")),
+            Ok(())
+        );
+        for text in ["e6xe7+e8", "e6xe7*", "e6xe7@a9"] {
+            assert_eq!(
+                refusal(Game::Pacru, &pos, text),
+                owned(
+                    "D29|supply-exhausted|the pincer places the last marker of the supply, \
+                     which wins at once (R16b): no '*', '+field' or '@field' follows (D29)"
+                )
+            );
+        }
+    }
+
     /// A finished game refuses every move, legal or not, with its result (`end`).
     #[test]
     fn a_finished_game_names_its_result() {

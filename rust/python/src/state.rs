@@ -143,27 +143,20 @@ impl State {
         made
     }
 
-    /// The error of `m`, refused in this state (`list` is its legal moves): the rule it
-    /// breaks as the engine names it ([`engine::check`]), or the end of the game; `text`
-    /// is the move as the caller wrote it (None: the move's own text). A legal `m` gets
-    /// the engine's defensive refusal.
-    fn refusal(
+    /// Nothing when `m` is legal in this state (`list` is its legal moves), else its
+    /// error: the rule it breaks as the engine names it ([`engine::check`]), or the end of
+    /// the game; `text` is the move as the caller wrote it (None: the move's own text).
+    fn check(
         &self,
         py: Python<'_>,
         list: &engine::MoveList,
         m: &engine::Move,
         text: Option<&str>,
-    ) -> PyErr {
-        match engine::check(list, m) {
-            Err(illegal) => {
-                let written = text.map_or_else(|| m.to_string(), str::to_owned);
-                errors::refused(py, &illegal, self.players.bind(py), &written)
-            }
-            Ok(()) => errors::to_py(
-                py,
-                engine::EngineError::IllegalMove(*m, engine::Refusal::NotListed),
-            ),
-        }
+    ) -> PyResult<()> {
+        engine::check(list, m).map_err(|illegal| {
+            let written = text.map_or_else(|| m.to_string(), str::to_owned);
+            errors::refused(py, &illegal, self.players.bind(py), &written)
+        })
     }
 
     /// The list of this state, made on first use.
@@ -475,7 +468,14 @@ impl State {
         let Some(m) = found.and_then(|i| moves.list().get(i)) else {
             // Refused: the engine names the rule (the error path only, no Python rules).
             return Err(match wanted {
-                Some(w) => me.refusal(py, moves.list(), &w, None),
+                Some(w) => match me.check(py, moves.list(), &w, None) {
+                    Err(refused) => refused,
+                    // Not listed, yet no rule against it: the engine's defensive refusal.
+                    Ok(()) => errors::to_py(
+                        py,
+                        engine::EngineError::IllegalMove(w, engine::Refusal::NotListed),
+                    ),
+                },
                 None => errors::illegal(py, &format!("{} is not legal here", move_.str()?)),
             });
         };
@@ -506,10 +506,7 @@ impl State {
                 &format!("{} is not legal here", r#move.str()?),
             ));
         };
-        match engine::check(list, &m) {
-            Ok(()) => Ok(()),
-            Err(_) => Err(me.refusal(py, list, &m, text)),
-        }
+        me.check(py, list, &m, text)
     }
 
     /// This state's position as the engine's ``Position`` (for the batch layer).
