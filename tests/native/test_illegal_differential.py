@@ -34,10 +34,10 @@ from .support import CONFIGS, native, python_copy, start
 
 #: Examples per game and player count: the profile's count, capped so that the twelve
 #: configurations run in CI time.
-EXAMPLES = min(settings().max_examples, 25)
+EXAMPLES = min(settings().max_examples, 15)
 #: Random games per configuration whose moves are mutated, and the plies between samples.
-GAMES = 3
-EVERY = 7
+GAMES = 2
+EVERY = 9
 #: Random boards per configuration whose moves are tried.
 BOARDS = 20
 
