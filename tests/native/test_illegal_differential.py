@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pacru import ChevronState, GameOverError, IllegalMoveError, Move, new_game
+from pacru.chevron import legality
 from pacru.chevron.engine import python_apply, python_legal_moves
 from pacru.chevron.rules import SUPPLY
 from pacru.geometry import BORDERLAND, BORDERLAND_FIELDS, FORWARD, LINE, NEIGHBOUR
@@ -282,3 +283,28 @@ def test_a_finished_game_refuses_every_move_alike() -> None:
                 "end",
                 "game-over",
             )
+
+
+def test_the_native_engine_names_the_rule_without_the_python_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``apply_move``, ``parse_move`` and ``is_legal`` of a native state never reach the
+    Python diagnosis (nor ``is_legal`` the Python move parser)."""
+
+    def forbidden(*args: object) -> None:
+        raise AssertionError("the Python rules were called")
+
+    state = native.native_state(start("shacru", 2))
+    legal = str(state.legal_moves()[0])
+    monkeypatch.setattr(legality, "diagnose", forbidden)
+    monkeypatch.setattr(ChevronState, "_check", forbidden)
+    for attempt in (state.apply_move, state.parse_move):
+        with pytest.raises(IllegalMoveError) as refused:
+            attempt("a1-i9")
+        assert (refused.value.rule, refused.value.reason) == ("S-R3", "not-your-chevron")
+    with pytest.raises(IllegalMoveError, match=r"^S-R3: a1-i9: the chevron on a1 belongs"):
+        state.apply_move(Move(origin=0, target=80))
+    monkeypatch.setattr(Move, "parse", forbidden)
+    assert state.is_legal(legal)
+    assert not state.is_legal("a1-i9")
+    assert not state.is_legal("no move")
