@@ -525,7 +525,9 @@ impl Game {
     pub fn choose_in_place(&mut self, layout: &Layout, action: u16) -> Result<(), DecisionError> {
         if let Some(at) = self.step(action)? {
             let next = self.list.apply_index(at).ok_or(DecisionError::NotListed)?;
-            *self = Game::start(layout, next);
+            // The old moves kept for this thread's next positions where no other game
+            // shares them (a batch stepped in place: see `crate::in_place`).
+            std::mem::replace(self, Game::start(layout, next)).retire();
         }
         Ok(())
     }

@@ -17,7 +17,15 @@ from pacru.vector.loop import Games, Played
 if TYPE_CHECKING:
     from pacru.vector.env import VectorEnv
 
-__all__ = ["STATE_ARRAYS", "VectorState", "check_state", "games_of", "read_only"]
+__all__ = [
+    "STATE_ARRAYS",
+    "VectorState",
+    "check_state",
+    "donate",
+    "games_of",
+    "live_games",
+    "read_only",
+]
 
 #: The names of a :class:`VectorState`'s per-game arrays but its observation (made when read).
 STATE_ARRAYS: Final = (
@@ -62,6 +70,9 @@ class VectorState:
     _masked: list[npt.NDArray[np.bool_]] = attrs.field(init=False, factory=list, repr=False)
     #: The observation once read (empty before): a box, as the state itself is frozen.
     _observed: list[npt.NDArray[Any]] = attrs.field(init=False, factory=list, repr=False)
+    #: Holds True once the state was donated to a step (``VectorEnv.step(...,
+    #: donate=True)``): its games are gone. A box, as the state itself is frozen.
+    _donated: list[bool] = attrs.field(init=False, factory=list, repr=False)
 
     @property
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
@@ -74,7 +85,7 @@ class VectorState:
         """
         if not self._masked:
             shown = self.current_player < 0
-            mask = self._env._loop.legal_action_mask(self._games, shown)
+            mask = self._env._loop.legal_action_mask(live_games(self), shown)
             self._masked.append(read_only(mask))
         return self._masked[0]
 
@@ -90,7 +101,7 @@ class VectorState:
         read): a loop that never reads it does not pay for it.
         """
         if not self._observed:
-            observation = self._env._loop.observe(self._games, self._env.observation_dtype)
+            observation = self._env._loop.observe(live_games(self), self._env.observation_dtype)
             shown = self.current_player < 0
             if shown.any():  # a max_steps cut: its game goes on, its row shows an end
                 observation[shown] = 0
@@ -137,7 +148,7 @@ class VectorState:
 
 def games_of(state: VectorState) -> list[Played]:
     """Each game of ``state`` as its position and the actions chosen in its move under way."""
-    loop, games = state._env._loop, state._games
+    loop, games = state._env._loop, live_games(state)
     return [(loop.position(games, i), loop.prefix(games, i)) for i in range(state.num_envs)]
 
 
@@ -152,4 +163,24 @@ def check_state(env: VectorEnv, state: object) -> VectorState:
         raise TypeError(f"state must be a VectorState, not {type(state).__name__}")
     if state._env is not env and state._env._args != env._args:
         raise ValueError("this state belongs to another VectorEnv")
+    live_games(state)
     return state
+
+
+def live_games(state: VectorState) -> Games:
+    """The games of ``state``, once it was not donated to a step.
+
+    Raises:
+        ValueError: ``state`` was donated (``VectorEnv.step(..., donate=True)``).
+    """
+    if state._donated:
+        raise ValueError(
+            "this VectorState was donated to VectorEnv.step(..., donate=True): "
+            "its games are gone (its arrays already read stay as they were)"
+        )
+    return state._games
+
+
+def donate(state: VectorState) -> None:
+    """Mark ``state`` donated: every later use of its games raises ``ValueError``."""
+    state._donated.append(True)
