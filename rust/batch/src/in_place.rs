@@ -6,7 +6,7 @@
 //! part of what the calling thread did alone.
 
 use crate::decision::{DecisionError, Game, Layout};
-use crate::frame::{count, split_at, word, Before, Out};
+use crate::frame::{count, split_at, Before, Out};
 use crate::games::Games;
 use crate::host::{Error, Host};
 use crate::par::{each_shared, guided_ends, on_worker, threads_for};
@@ -64,20 +64,24 @@ impl Batch {
     }
 
     /// [`Error::Illegal`] for the first game (row order) whose action is not legal,
-    /// restarted games aside: a step in place must refuse before any game steps.
+    /// restarted games aside: a step in place must refuse before any game steps. This
+    /// runs on the calling thread alone, so it is kept to a few instructions a game.
     fn check_actions(&self, before: &Before<'_>) -> Result<(), Error> {
         let n = self.games.len();
-        for (row, game) in self.games.range(0, n).enumerate() {
-            if before.restart.get(row).is_some_and(|&r| r != 0) {
-                continue;
-            }
-            let action = i64::from_ne_bytes(word(before.actions, row));
-            if !u16::try_from(action).is_ok_and(|a| game.legal.contains(a)) {
+        let actions = before.actions.chunks_exact(8).map(int64);
+        for (row, (game, action)) in self.games.range(0, n).zip(actions).enumerate() {
+            let legal = u16::try_from(action).is_ok_and(|a| game.legal.contains(a));
+            if !legal && before.restart.get(row).is_none_or(|&r| r == 0) {
                 return Err(Error::Illegal(row, action));
             }
         }
         Ok(())
     }
+}
+
+/// The native-endian int64 of 8 bytes (-1, never legal, for another length).
+fn int64(bytes: &[u8]) -> i64 {
+    bytes.try_into().map_or(-1, i64::from_ne_bytes)
 }
 
 /// The rows of a step in place (see [`Batch::advance_in_place`]) written into `out`, on up
@@ -127,7 +131,7 @@ fn step_row(
         std::mem::replace(game, start.clone()).retire();
         return Ok(());
     }
-    let action = i64::from_ne_bytes(word(before.actions, row));
+    let action = before.actions.get(8 * row..8 * row + 8).map_or(-1, int64);
     let a = u16::try_from(action).unwrap_or(u16::MAX);
     game.choose_in_place(layout, a).map_err(|e| match e {
         DecisionError::IllegalAction(_) => Error::Illegal(row, action),

@@ -52,7 +52,9 @@ class VectorState:
     See the module docstring for each attribute's dtype, shape and meaning.
     Make one with :meth:`VectorEnv.init`; :meth:`VectorEnv.step` returns the next.
     A state pickles and deep-copies (its games are stored as their positions and
-    the actions chosen in the move under way); :meth:`equals` compares two.
+    the actions chosen in the move under way); :meth:`equals` compares two. A state
+    donated to a step (``VectorEnv.step(..., donate=True)``) is spent: the arrays
+    already made stay as they were, and what needs its games raises ``ValueError``.
     """
 
     current_player: npt.NDArray[np.int32]
@@ -81,7 +83,8 @@ class VectorState:
         shown, a ``max_steps`` cut: any action is taken there, and ignored). Made by the
         step or, where it left it out (a whole-batch step on the native engine), from the
         games at the first read (natively, on the env's threads), then kept: the same
-        array at every read. ``MemoryError`` where it cannot be held.
+        array at every read. ``MemoryError`` where it cannot be held; ``ValueError``
+        where it must be made from the games of a donated state.
         """
         if not self._masked:
             shown = self.current_player < 0
@@ -98,7 +101,8 @@ class VectorState:
         ``current_player`` is -1 (an end shown, a ``max_steps`` cut); as uint8
         each value times 255, rounded, as bool each value != 0. Made from the
         state's games at the first read, then kept (the same array at every
-        read): a loop that never reads it does not pay for it.
+        read): a loop that never reads it does not pay for it. ``ValueError`` at the
+        first read of a donated state (``VectorEnv.step(..., donate=True)``).
         """
         if not self._observed:
             observation = self._env._loop.observe(live_games(self), self._env.observation_dtype)
