@@ -133,7 +133,7 @@ fn step_row(
     }
     let action = before.actions.get(8 * row..8 * row + 8).map_or(-1, int64);
     let a = u16::try_from(action).unwrap_or(u16::MAX);
-    game.choose_in_place(layout, a).map_err(|e| match e {
+    game.choose_keeping(layout, a).map_err(|e| match e {
         DecisionError::IllegalAction(_) => Error::Illegal(row, action),
         e => Error::Decision(e),
     })
