@@ -24,14 +24,7 @@ from pacru.games import new_game
 from pacru.vector import checks
 from pacru.vector.loop import Advance, BotLoop, Frame, Games, Played
 from pacru.vector.seam import choose_loop
-from pacru.vector.state import (
-    STATE_ARRAYS,
-    VectorState,
-    check_state,
-    donate,
-    games_of,
-    read_only,
-)
+from pacru.vector.state import STATE_ARRAYS, VectorState, check_state, games_of, read_only, spend
 
 __all__ = [
     "AUTORESET_MODES",
@@ -205,7 +198,7 @@ class VectorEnv:
             TypeError: ``state`` is not a :class:`VectorState`, or ``donate`` not a bool.
             ValueError: ``state`` belongs to another environment, or was donated.
         """
-        if not isinstance(donate, bool):
+        if donate is not False and donate is not True:  # two identity tests a step
             raise TypeError(f"donate must be a bool, not {type(donate).__name__}")
         if not self._loop.checks_actions:
             acts = self._check(state, actions)
@@ -225,7 +218,8 @@ class VectorEnv:
             except BaseException:
                 _spend(state, in_place)  # a step in place that failed holds no game
                 raise
-        _spend(state, donate)
+        if donate:
+            spend(state)
         return new
 
     def play_opponents(
@@ -499,7 +493,7 @@ def _alone(state: VectorState) -> bool:
 def _spend(state: VectorState, donated: bool) -> None:
     """Mark ``state`` donated where it was (see :meth:`VectorEnv.step`)."""
     if donated:
-        donate(state)
+        spend(state)
 
 
 def _restore_env(*args: Any) -> VectorEnv:

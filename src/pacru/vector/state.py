@@ -21,10 +21,10 @@ __all__ = [
     "STATE_ARRAYS",
     "VectorState",
     "check_state",
-    "donate",
     "games_of",
     "live_games",
     "read_only",
+    "spend",
 ]
 
 #: The names of a :class:`VectorState`'s per-game arrays but its observation (made when read).
@@ -185,6 +185,6 @@ def live_games(state: VectorState) -> Games:
     return state._games
 
 
-def donate(state: VectorState) -> None:
+def spend(state: VectorState) -> None:
     """Mark ``state`` donated: every later use of its games raises ``ValueError``."""
     state._donated.append(True)
