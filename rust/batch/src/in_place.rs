@@ -26,8 +26,9 @@ impl Batch {
     /// [`Batch::advance`] on this batch's own games: the same games, frame and counters,
     /// and the games renewed as they ended (a batch of their own), but each game steps
     /// where it is. Every action is checked first: an illegal one ([`Error::Illegal`],
-    /// naming the first such game) or arguments of the wrong length leave the batch
-    /// unchanged. After any other error (memory, a bug) the batch holds no game.
+    /// naming the first such game), arguments of the wrong length or no room for the
+    /// frame leave the batch unchanged. After an error while the games step (memory, a
+    /// bug) the batch holds no game.
     pub fn advance_in_place<H: Host>(
         &mut self,
         host: &H,
@@ -45,20 +46,18 @@ impl Batch {
                 step_rows(layout, start, games, t, out, before)
             })
         });
-        let outcome = made.and_then(|(frame, parts)| {
-            let parts = parts
-                .into_iter()
-                .map(|part| part.unwrap_or(Err(Error::Lost)))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| host.error(e))?;
-            Ok((frame, parts))
-        });
-        match outcome {
-            Ok((frame, ended)) => Ok((frame, self.with(Games::made(ended)))),
+        // No frame: no game has stepped.
+        let (frame, parts) = made?;
+        let parts = parts
+            .into_iter()
+            .map(|part| part.unwrap_or(Err(Error::Lost)))
+            .collect::<Result<Vec<_>, _>>();
+        match parts {
+            Ok(ended) => Ok((frame, self.with(Games::made(ended)))),
             Err(e) => {
                 // Some pieces may have stepped and others not: no batch of the two halves.
                 self.games = Games::new(Vec::new());
-                Err(e)
+                Err(host.error(e))
             }
         }
     }

@@ -187,8 +187,9 @@ impl Batch {
     /// no old batch freed): for a batch that its caller hands over and no one else holds
     /// (`VectorEnv.step(..., donate=True)`). Returns the frame and the games renewed as
     /// `Batch.advance` does; this batch is now the new one. Every action is checked before
-    /// any game steps: an illegal one (`ValueError` naming the game) or arguments of the
-    /// wrong length leave the batch unchanged; after any other error it holds no game.
+    /// any game steps: an illegal one (`ValueError` naming the game), arguments of the
+    /// wrong length or no room for the frame leave the batch unchanged; after an error
+    /// while the games step it holds no game.
     /// `RuntimeError` while another thread uses the batch.
     #[pyo3(signature = (actions, restart, renew, steps, episodes, threads=1))]
     #[allow(clippy::too_many_arguments)]
