@@ -276,6 +276,15 @@ class Batch:
         episodes: bytes,
         threads: int = 1,
     ) -> tuple[Batch, bytearray, Batch]: ...
+    def advance_in_place(
+        self,
+        actions: bytes,
+        restart: bytes,
+        renew: bool,
+        steps: bytes,
+        episodes: bytes,
+        threads: int = 1,
+    ) -> tuple[bytearray, Batch]: ...
     def step(
         self,
         rows: list[int],

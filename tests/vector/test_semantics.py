@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 import pacru
 from pacru.bots import sample_move
+from pacru.chevron.engine import ENGINE
 from pacru.encoding import Encoding
 from pacru.vector import STATE_ARRAYS, VectorEnv, VectorState
 
@@ -307,6 +309,99 @@ def test_arrays_are_read_only_and_step_leaves_the_old_state_unchanged() -> None:
         state.observation = np.zeros(1)  # type: ignore[misc]
     assert copy.copy(state) is state
     assert copy.deepcopy(state) is state
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("pacru", {"move_cap": 6}),  # short games: every step ends some, renewed in the call
+        ("pacru", {"move_cap": 6, "autoreset_mode": "next-step"}),
+        ("shacru", {"max_steps": 4}),  # cuts, restarted after the step
+        ("lsd", {}),
+    ],
+)
+def test_a_donated_step_gives_the_games_a_copying_step_gives(
+    game: str, options: dict[str, Any]
+) -> None:
+    # 130 games on two threads: the native step shares them out (64 a thread at least).
+    env = VectorEnv(game, players=2, num_envs=130, num_threads=2, **options)
+    rng = np.random.default_rng(6)
+    kept, given = env.init(seed=3), env.init(seed=3)
+    for _ in range(12):
+        actions = random_actions(kept, rng)
+        kept = env.step(kept, actions)
+        given = env.step(given, actions, donate=True)
+        assert given.equals(kept)
+        assert np.array_equal(given.observation, kept.observation)
+    # The native chevron loop steps a handed-over state's games in place (no copy).
+    assert env._loop.in_place_steps == (12 if ENGINE == "native" and game != "lsd" else 0)
+
+
+def test_a_donated_state_keeps_what_was_read_and_refuses_its_games() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=130, num_threads=2, move_cap=6)
+    rng = np.random.default_rng(5)
+    state = env.init(seed=1)
+    for _ in range(8):
+        state = env.step(state, random_actions(state, rng))
+    held = {name: getattr(state, name) for name in ARRAYS}  # the mask and observation made
+    snapshot = _snapshot(state)
+    actions = random_actions(state, rng)
+    after = env.step(state, actions, donate=True)
+    assert env._loop.in_place_steps == (ENGINE == "native")
+    assert all(getattr(state, name) is held[name] for name in ARRAYS)
+    assert _same(state, snapshot)
+    assert not _same(after, snapshot)
+    for use in (
+        lambda: env.position(state, 0),
+        lambda: env.prefix(state, 0),
+        lambda: env.step(state, actions),
+        lambda: env.random_actions(state, 0),
+        lambda: pickle.dumps(state),
+    ):
+        with pytest.raises(ValueError, match=r"donated to VectorEnv\.step"):
+            use()
+    # An observation not read before is made from the games: gone with them.
+    unread = env.step(after, env.random_actions(after, 1))
+    env.step(unread, env.random_actions(unread, 2), donate=True)
+    with pytest.raises(ValueError, match="its games are gone"):
+        _ = unread.observation
+
+
+def test_a_state_steps_in_place_only_where_nothing_else_holds_its_games() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=130, num_threads=2)
+    native = int(ENGINE == "native")
+    state = env.step(env.init(seed=2), env.random_actions(env.init(seed=2), 0), donate=True)
+    assert env._loop.in_place_steps == native
+    games = state._games  # another holder: the step copies the games, these stay
+    loop = env._loop
+    before = [(loop.position(games, i), loop.prefix(games, i)) for i in (0, 129)]
+    after = env.step(state, env.random_actions(state, 1), donate=True)
+    assert env._loop.in_place_steps == native
+    assert [(loop.position(games, i), loop.prefix(games, i)) for i in (0, 129)] == before
+    assert [(env.position(after, i), env.prefix(after, i)) for i in (0, 129)] != before
+    del games
+    after = env.step(after, env.random_actions(after, 2), donate=True)
+    assert env._loop.in_place_steps == 2 * native
+
+
+def test_a_refused_donation_spends_nothing() -> None:
+    env = VectorEnv("pacru", players=2, num_envs=130, num_threads=2)
+    state = env.step(env.init(seed=4), env.random_actions(env.init(seed=4), 0))
+    positions = [env.position(state, i) for i in range(130)]
+    snapshot = _snapshot(state)
+    actions = env.random_actions(state, 1)
+    illegal = int(np.flatnonzero(~state.legal_action_mask[129])[0])
+    actions[129] = illegal
+    # The last game is a worker's: every action is checked before any game steps.
+    with pytest.raises(pacru.IllegalMoveError, match=rf"game 129: action {illegal} \("):
+        env.step(state, actions, donate=True)
+    assert _same(state, snapshot)
+    assert [env.position(state, i) for i in range(130)] == positions
+    with pytest.raises(TypeError, match="donate must be a bool, not int"):
+        env.step(state, env.random_actions(state, 1), donate=1)  # type: ignore[arg-type]
+    after = env.step(state, env.random_actions(state, 1), donate=True)
+    assert after.step_count.tolist() == [2] * 130
+    assert env._loop.in_place_steps == (ENGINE == "native")
 
 
 @pytest.mark.parametrize("game", ["pacru", "lsd"])

@@ -326,6 +326,21 @@ thread_local! {
     static SPARE: RefCell<Vec<Arc<MoveList>>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Keeps `list` for a later game of this thread ([`Game::start`]) when no other game
+/// shares it and the thread keeps fewer than `SPARE_LISTS`; else drops it.
+fn keep(mut list: Arc<MoveList>) {
+    if Arc::get_mut(&mut list).is_none() {
+        return;
+    }
+    SPARE.with(|s| {
+        if let Ok(mut spare) = s.try_borrow_mut() {
+            if spare.len() < SPARE_LISTS && spare.try_reserve(1).is_ok() {
+                spare.push(list);
+            }
+        }
+    });
+}
+
 /// The legal moves of `pos`, in a spare list of this thread if it has one.
 fn new_list(rules: &Rules, pos: &Position) -> Arc<MoveList> {
     let spare = SPARE.with(|s| s.try_borrow_mut().ok().and_then(|mut s| s.pop()));
@@ -376,17 +391,8 @@ impl Game {
     /// [`Game::start`]) when no other game shares it and the thread keeps fewer than
     /// `SPARE_LISTS`. For a batch's games as it is freed.
     pub fn retire(self) {
-        let Game { mut list, .. } = self;
-        if Arc::get_mut(&mut list).is_none() {
-            return;
-        }
-        SPARE.with(|s| {
-            if let Ok(mut spare) = s.try_borrow_mut() {
-                if spare.len() < SPARE_LISTS && spare.try_reserve(1).is_ok() {
-                    spare.push(list);
-                }
-            }
-        });
+        let Game { list, .. } = self;
+        keep(list);
     }
 
     /// The first decision of the position of `list`, its legal moves (`layout.rules`'s).
@@ -526,6 +532,20 @@ impl Game {
         if let Some(at) = self.step(action)? {
             let next = self.list.apply_index(at).ok_or(DecisionError::NotListed)?;
             *self = Game::start(layout, next);
+        }
+        Ok(())
+    }
+
+    /// As [`Game::choose_in_place`], keeping the old position's moves for this thread's
+    /// next positions where no other game shares them (a batch stepped in place: see
+    /// `crate::in_place`; a copied game shares them with the batch it was copied from).
+    pub fn choose_keeping(&mut self, layout: &Layout, action: u16) -> Result<(), DecisionError> {
+        if let Some(at) = self.step(action)? {
+            let next = self.list.apply_index(at).ok_or(DecisionError::NotListed)?;
+            // A second reference, not a move of the whole game out of its place.
+            let old = Arc::clone(&self.list);
+            *self = Game::start(layout, next);
+            keep(old);
         }
         Ok(())
     }

@@ -56,6 +56,37 @@ impl Games {
         self.parts.get(i)?.get(row - self.starts[i])
     }
 
+    /// The games cut at the row ends `ends` (ascending, the last the number of games):
+    /// each piece's games, as the slices of the parts it spans, in order. A step in place
+    /// hands each piece to the thread that claims it.
+    pub fn pieces_mut(&mut self, ends: &[usize]) -> Vec<Vec<&mut [Game]>> {
+        let mut parts = self.parts.iter_mut().map(Vec::as_mut_slice);
+        let mut current: &mut [Game] = &mut [];
+        let mut pieces = Vec::with_capacity(ends.len());
+        let mut start = 0;
+        for &end in ends {
+            let mut piece = Vec::new();
+            let mut need = end.saturating_sub(start);
+            while need > 0 {
+                if current.is_empty() {
+                    match parts.next() {
+                        Some(part) => current = part,
+                        None => break,
+                    }
+                    continue;
+                }
+                let take = need.min(current.len());
+                let (head, tail) = std::mem::take(&mut current).split_at_mut(take);
+                need -= head.len();
+                piece.push(head);
+                current = tail;
+            }
+            pieces.push(piece);
+            start = end;
+        }
+        pieces
+    }
+
     /// The games of rows `a..b` (those of the batch among them), in order.
     pub fn range(&self, a: usize, b: usize) -> impl Iterator<Item = &Game> {
         self.parts
@@ -144,5 +175,23 @@ mod tests {
         assert_eq!(games.range(1, 4).count(), 3);
         assert_eq!(games.range(3, 9).count(), 2);
         assert!(Games::new(vec![]).is_empty());
+    }
+
+    #[test]
+    fn pieces_cut_across_the_parts() {
+        let g = game();
+        let mut games = Games::made(vec![
+            (vec![g.clone(); 2], false),
+            (vec![], true),
+            (vec![g.clone(); 3], true),
+        ]);
+        let lens: Vec<Vec<usize>> = games
+            .pieces_mut(&[1, 4, 5])
+            .iter()
+            .map(|piece| piece.iter().map(|s| s.len()).collect())
+            .collect();
+        assert_eq!(lens, vec![vec![1], vec![1, 2], vec![1]]);
+        let whole = games.pieces_mut(&[5]);
+        assert_eq!(whole[0].iter().map(|s| s.len()).sum::<usize>(), 5);
     }
 }

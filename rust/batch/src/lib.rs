@@ -23,6 +23,7 @@ pub mod frame;
 pub mod fused;
 mod games;
 pub mod host;
+pub mod in_place;
 pub mod learner;
 pub mod lsd;
 pub mod opponent;

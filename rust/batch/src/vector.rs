@@ -79,7 +79,7 @@ fn new_frame<H: Host, T: Send>(
 /// and its counters ([`counter_offsets`]), written by `write` without the host's lock (the
 /// counters with [`count`], once the rows' ends are written); `write`'s result comes back
 /// with it.
-fn new_counted_frame<H: Host, T: Send>(
+pub(crate) fn new_counted_frame<H: Host, T: Send>(
     host: &H,
     k: usize,
     p: usize,
@@ -93,6 +93,22 @@ fn new_counted_frame<H: Host, T: Send>(
         let (steps, episodes) = counters.split_at_mut(ends[1] - ends[0]);
         write(Out::at(frame, at).counting(steps, episodes))
     })
+}
+
+/// `before` checked against a batch of `n` games (see [`Batch::advance`]).
+pub(crate) fn check_before(n: usize, before: &Before<'_>) -> Result<(), Error> {
+    let ok = before.actions.len() == 8 * n
+        && (before.restart.is_empty() || before.restart.len() == n)
+        && before.steps.len() == 4 * n
+        && before.episodes.len() == 8 * n;
+    if ok {
+        Ok(())
+    } else {
+        Err(argument(
+            "actions and episodes must hold one int64 a game, steps one int32, restart \
+             one byte a game or none",
+        ))
+    }
 }
 
 /// The error of a frame past what an allocation can hold.
@@ -227,16 +243,7 @@ impl Batch {
         threads: usize,
     ) -> Result<(Batch, H::Bytes, Batch), H::Error> {
         let n = self.games.len();
-        let ok = before.actions.len() == 8 * n
-            && (before.restart.is_empty() || before.restart.len() == n)
-            && before.steps.len() == 4 * n
-            && before.episodes.len() == 8 * n;
-        if !ok {
-            return Err(host.error(argument(
-                "actions and episodes must hold one int64 a game, steps one int32, restart \
-                 one byte a game or none",
-            )));
-        }
+        check_before(n, before).map_err(|e| host.error(e))?;
         let p = usize::from(self.layout.players);
         let most = threads_for(n, threads);
         let (frame, parts) = ADVANCE.run(n, most, |t| {

@@ -296,6 +296,85 @@ fn advance_hands_back_the_games_it_renewed_as_they_ended() {
 }
 
 #[test]
+fn a_step_in_place_gives_the_copying_steps_games_frame_and_ends() {
+    // 200 games: two threads share the rows (64 a thread at least), in pieces that cut
+    // across the parts the batch was made in.
+    let n = 200;
+    let (mut copied, _) = batch(n);
+    let (mut stepped, _) = batch(n);
+    let (steps, episodes) = (int32s(n, 3), int64s(n, 1));
+    let shown = vec![0; n];
+    let restart: Vec<u8> = (0..n).map(|i| u8::from(i % 7 == 0)).collect();
+    let mut ends = 0;
+    for base in 0..300 {
+        let actions = copied.random_actions(&Plain, base, &shown, 2).unwrap();
+        let before = Before {
+            actions: &actions,
+            restart: if base % 5 == 0 { &restart } else { &[] },
+            renew: true,
+            steps: &steps,
+            episodes: &episodes,
+        };
+        let (next, frame, ended) = copied.advance(&Plain, &before, 2).unwrap();
+        let (frame2, ended2) = stepped.advance_in_place(&Plain, &before, 2).unwrap();
+        assert_eq!(frame2, frame);
+        assert_eq!(ended2.len(), ended.len());
+        ends += ended.len();
+        for i in 0..n {
+            let (a, b) = (next.get(i).unwrap(), stepped.get(i).unwrap());
+            assert_eq!(
+                (a.pos(), a.prefix(), a.legal),
+                (b.pos(), b.prefix(), b.legal)
+            );
+        }
+        for j in 0..ended.len() {
+            let (a, b) = (ended.get(j).unwrap(), ended2.get(j).unwrap());
+            assert_eq!((a.pos(), a.prefix()), (b.pos(), b.prefix()));
+        }
+        copied = next;
+    }
+    assert!(ends > 0, "no game ended");
+}
+
+/// Game `i`'s position and the actions of its move under way.
+fn game_at(batch: &Batch, i: usize) -> (Position, Vec<u16>) {
+    let game = batch.get(i).unwrap();
+    (game.pos().clone(), game.prefix().to_vec())
+}
+
+#[test]
+fn a_step_in_place_refuses_before_any_game_steps() {
+    let (mut batch, _) = batch(200);
+    let positions: Vec<_> = (0..200).map(|i| game_at(&batch, i)).collect();
+    let (steps, episodes) = (int32s(200, 0), int64s(200, 0));
+    let mut actions = first_actions(&batch);
+    actions[8 * 199..].copy_from_slice(&999i64.to_ne_bytes());
+    let before = Before {
+        actions: &actions,
+        restart: &[],
+        renew: true,
+        steps: &steps,
+        episodes: &episodes,
+    };
+    let err = batch.advance_in_place(&Plain, &before, 2).err().unwrap();
+    assert_eq!(
+        err.to_string(),
+        "game 199: action 999 is not legal in its decision"
+    );
+    let after: Vec<_> = (0..200).map(|i| game_at(&batch, i)).collect();
+    assert_eq!(after, positions, "no game stepped");
+    let short = Before {
+        steps: &steps[..4],
+        ..before
+    };
+    assert!(matches!(
+        batch.advance_in_place(&Plain, &short, 2),
+        Err(Error::Argument(_))
+    ));
+    assert_eq!(batch.len(), 200);
+}
+
+#[test]
 fn a_same_step_learner_step_hands_back_the_games_it_cut() {
     let (batch, _) = batch(6);
     let actions = first_actions(&batch);

@@ -65,8 +65,9 @@ pub(crate) fn batch_error(e: Error) -> PyErr {
     }
 }
 
-/// The games of a batch: an immutable value; `step` returns a new one.
-#[pyclass(frozen, module = "pacru._native")]
+/// The games of a batch: a value that `step` and `advance` leave as it is (each returns a
+/// new one); only `advance_in_place`, for a batch its caller hands over, changes it.
+#[pyclass(module = "pacru._native")]
 pub(crate) struct Batch(pacru_batch::Batch);
 
 /// A new batch and its frame as Python values.
@@ -180,6 +181,37 @@ impl Batch {
             episodes,
         };
         ended(py, self.0.advance(&Gil(py), &before, threads)?)
+    }
+
+    /// `Batch.advance` on this batch's own games, each stepped where it is (no game copied,
+    /// no old batch freed): for a batch that its caller hands over and no one else holds
+    /// (`VectorEnv.step(..., donate=True)`). Returns the frame and the games renewed as
+    /// `Batch.advance` does; this batch is now the new one. Every action is checked before
+    /// any game steps: an illegal one (`ValueError` naming the game), arguments of the
+    /// wrong length or no room for the frame leave the batch unchanged; after an error
+    /// while the games step it holds no game.
+    /// `RuntimeError` while another thread uses the batch.
+    #[pyo3(signature = (actions, restart, renew, steps, episodes, threads=1))]
+    #[allow(clippy::too_many_arguments)]
+    fn advance_in_place<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        py: Python<'py>,
+        actions: &[u8],
+        restart: &[u8],
+        renew: bool,
+        steps: &[u8],
+        episodes: &[u8],
+        threads: usize,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Py<Batch>)> {
+        let before = Before {
+            actions,
+            restart,
+            renew,
+            steps,
+            episodes,
+        };
+        let (frame, ended) = slf.0.advance_in_place(&Gil(py), &before, threads)?;
+        Ok((frame, Py::new(py, Batch(ended))?))
     }
 
     /// The batch after one decision in each game of `rows`: a restart where `restart` is

@@ -3,8 +3,10 @@
 :class:`VectorEnv` plays ``num_envs`` games of one game at once; a
 :class:`VectorState` is an immutable value holding numpy arrays with one row
 per game, and :meth:`VectorEnv.step` returns a new state (the old one is
-unchanged). Each step is one *decision* of :mod:`pacru.encoding` in every
-game: a move may take several steps, by the same player.
+unchanged; one handed over with ``donate=True`` is spent instead, its games
+stepped in place on the native engine). Each step is one *decision* of
+:mod:`pacru.encoding` in every game: a move may take several steps, by the same
+player.
 
 ==========================  ========================  ==========================================
 attribute                   dtype, shape              meaning

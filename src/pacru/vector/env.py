@@ -8,6 +8,7 @@ seeding and errors.
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
@@ -23,7 +24,7 @@ from pacru.games import new_game
 from pacru.vector import checks
 from pacru.vector.loop import Advance, BotLoop, Frame, Games, Played
 from pacru.vector.seam import choose_loop
-from pacru.vector.state import STATE_ARRAYS, VectorState, check_state, games_of, read_only
+from pacru.vector.state import STATE_ARRAYS, VectorState, check_state, games_of, read_only, spend
 
 __all__ = [
     "AUTORESET_MODES",
@@ -164,7 +165,7 @@ class VectorEnv:
         steps = np.zeros(self.num_envs, dtype=np.int32)
         return self._state(frame, steps, episode, seed, games)
 
-    def step(self, state: VectorState, actions: Any) -> VectorState:
+    def step(self, state: VectorState, actions: Any, *, donate: bool = False) -> VectorState:
         """The state after one decision in every game: ``actions[i]`` in game ``i``.
 
         A game that ends restarts as :attr:`autoreset_mode` says: in this step
@@ -173,10 +174,20 @@ class VectorEnv:
         everywhere else), or at the next step (``"next-step"``: the state shows
         its end, and the action given to it then is ignored). ``state`` is unchanged.
 
+        With ``donate=True`` the caller hands ``state`` over, as JAX and pgx donate
+        buffers (``state = env.step(state, actions, donate=True)``): on the native
+        engine its games then step in place, without copying each game into a new
+        batch or freeing the old one, where no other state shares them. Either way
+        ``state`` is spent once the step is taken: the arrays already read from it
+        stay as they were, and what would be made from its games (a mask or an
+        observation not read yet, a position, a pickle, another step) raises
+        ``ValueError``. A refused action spends nothing.
+
         Args:
             state: a state of this environment (or of one made with the same arguments).
             actions: integers, shape ``(num_envs,)``: a numpy array of any
                 integer dtype, or a sequence of ints.
+            donate: whether ``state`` is handed over (a bool; see above).
 
         Raises:
             IllegalMoveError: ``actions`` has the wrong shape (reason
@@ -184,20 +195,32 @@ class VectorEnv:
                 action is out of ``0 .. num_actions - 1`` (``"out-of-range"``) or
                 not in its game's mask (``"illegal-action"``); the message names
                 the first such game. Nothing changes.
-            TypeError: ``state`` is not a :class:`VectorState`.
-            ValueError: ``state`` belongs to another environment.
+            TypeError: ``state`` is not a :class:`VectorState`, or ``donate`` not a bool.
+            ValueError: ``state`` belongs to another environment, or was donated.
         """
-        if self._loop.checks_actions:
-            # The native step refuses an illegal action itself, changing nothing: the
-            # mask is looked up only to name the action refused.
+        if donate is not False and donate is not True:  # two identity tests a step
+            raise TypeError(f"donate must be a bool, not {type(donate).__name__}")
+        if not self._loop.checks_actions:
+            acts = self._check(state, actions)
+            new = self._advance(state, np.arange(self.num_envs), acts)
+        else:
+            # The native step refuses an illegal action itself, changing nothing (in
+            # place too: every action is checked before any game steps): the mask is
+            # looked up only to name the action refused.
             acts = self._check(state, actions, look_up=False)
+            in_place = donate and _alone(state)
             try:
-                return self._advance_all(state, acts)
+                new = self._advance_all(state, acts, in_place)
             except ValueError:
                 self._check(state, actions)
+                _spend(state, in_place)
                 raise
-        acts = self._check(state, actions)
-        return self._advance(state, np.arange(self.num_envs), acts)
+            except BaseException:
+                _spend(state, in_place)  # a step in place that failed holds no game
+                raise
+        if donate:
+            spend(state)
+        return new
 
     def play_opponents(
         self,
@@ -345,15 +368,20 @@ class VectorEnv:
             frame = checks.merge(state, rows, frame)
         return self._state(frame, steps, episode, state.seed, games, stepped=rows)
 
-    def _advance_all(self, state: VectorState, acts: npt.NDArray[np.intp]) -> VectorState:
+    def _advance_all(
+        self, state: VectorState, acts: npt.NDArray[np.intp], in_place: bool = False
+    ) -> VectorState:
         """Step every game with checked ``acts``: one call of the loop, which counts each
-        game's decisions and episodes too."""
+        game's decisions and episodes too (stepping ``state``'s own games ``in_place``
+        where the loop can: ``state`` is then spent)."""
         same_step = self.autoreset_mode == "same-step"
         restart = None if same_step else state.terminated | state.truncated
         # The loop restarts the games that end itself when nothing else may end a game here
         # (a max_steps cut, handled in _state).
         renew = same_step and self.max_steps is None
-        order = Advance(acts, restart, renew, state.seed, state.step_count, state.episode)
+        order = Advance(
+            acts, restart, renew, state.seed, state.step_count, state.episode, in_place
+        )
         done = self._loop.advance(state._games, order)
         if done.ended is not None:  # the loop restarted them: its ended games hold them
             frame = done.frame
@@ -435,6 +463,37 @@ class VectorEnv:
             + "".join(f", {k}={v!r}" for k, v in self.encoding.options.items())
             + ")"
         )
+
+
+def _held_by_one() -> int:
+    """What :func:`sys.getrefcount` says of an object held by one slot of one object,
+    read as :func:`_alone` reads a state's games (measured, not assumed: interpreters
+    count the argument's own reference differently)."""
+    holder = _Holder()
+    holder.held = object()
+    return sys.getrefcount(holder.held)
+
+
+class _Holder:
+    __slots__ = ("held",)
+    held: object
+
+
+#: :func:`_held_by_one`, measured once.
+_HELD_BY_ONE: Final = _held_by_one()
+
+
+def _alone(state: VectorState) -> bool:
+    """Whether ``state``'s games are held by ``state`` alone: no other state (an empty
+    :meth:`VectorEnv.step_rows` returns its own), no kept game of
+    ``pacru.vector.final.KeepingEnv`` shares them, so a step may change them in place."""
+    return sys.getrefcount(state._games) == _HELD_BY_ONE
+
+
+def _spend(state: VectorState, donated: bool) -> None:
+    """Mark ``state`` donated where it was (see :meth:`VectorEnv.step`)."""
+    if donated:
+        spend(state)
 
 
 def _restore_env(*args: Any) -> VectorEnv:

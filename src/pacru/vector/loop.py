@@ -96,7 +96,9 @@ class Advance:
     """A step of every game of a batch (:meth:`Loop.advance`): the checked ``actions``,
     ``restart`` the games that restart instead (next-step mode; None: none), whether the
     loop may ``renew`` a game that ends (restart it in the same call), the batch's
-    ``seed``, and each game's decisions (``steps``) and ``episodes`` before the step."""
+    ``seed``, each game's decisions (``steps``) and ``episodes`` before the step, and
+    whether the loop may step the games ``in_place`` (their state was handed over and
+    nothing else holds them: the native chevron loop does)."""
 
     actions: Rows
     restart: Flags | None
@@ -104,6 +106,7 @@ class Advance:
     seed: int
     steps: Steps
     episodes: Episodes
+    in_place: bool = False
 
 
 @attrs.frozen(eq=False)
@@ -145,6 +148,9 @@ class Loop(abc.ABC):
     #: Whether :meth:`advance` refuses an illegal action itself (``ValueError``, nothing
     #: changed), so that the caller need not look the actions up in the mask first.
     checks_actions = False
+    #: The steps :meth:`advance` took in place (``Advance.in_place``): a private count
+    #: that shows the tests which path a step took.
+    in_place_steps = 0
 
     def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
         self.encoding = encoding

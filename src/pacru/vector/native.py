@@ -112,9 +112,17 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
         restarts = b"" if order.restart is None else order.restart.tobytes()
         acts = order.actions.astype(np.int64, copy=False).tobytes()
         steps, episodes = order.steps.tobytes(), order.episodes.tobytes()
-        new, raw, ended = self._own(games).advance(
-            acts, restarts, order.renew, steps, episodes, self.threads
-        )
+        batch = self._own(games)
+        if order.in_place:  # the games were handed over: no copy, no old batch to free
+            raw, ended = batch.advance_in_place(
+                acts, restarts, order.renew, steps, episodes, self.threads
+            )
+            new = batch
+            self.in_place_steps += 1
+        else:
+            new, raw, ended = batch.advance(
+                acts, restarts, order.renew, steps, episodes, self.threads
+            )
         n = len(order.actions)
         at = ceil8(self._frame_end(n, masked=False))
         after = np.frombuffer(raw, np.int32, n, at)

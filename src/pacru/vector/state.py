@@ -17,7 +17,15 @@ from pacru.vector.loop import Games, Played
 if TYPE_CHECKING:
     from pacru.vector.env import VectorEnv
 
-__all__ = ["STATE_ARRAYS", "VectorState", "check_state", "games_of", "read_only"]
+__all__ = [
+    "STATE_ARRAYS",
+    "VectorState",
+    "check_state",
+    "games_of",
+    "live_games",
+    "read_only",
+    "spend",
+]
 
 #: The names of a :class:`VectorState`'s per-game arrays but its observation (made when read).
 STATE_ARRAYS: Final = (
@@ -44,7 +52,9 @@ class VectorState:
     See the module docstring for each attribute's dtype, shape and meaning.
     Make one with :meth:`VectorEnv.init`; :meth:`VectorEnv.step` returns the next.
     A state pickles and deep-copies (its games are stored as their positions and
-    the actions chosen in the move under way); :meth:`equals` compares two.
+    the actions chosen in the move under way); :meth:`equals` compares two. A state
+    donated to a step (``VectorEnv.step(..., donate=True)``) is spent: the arrays
+    already made stay as they were, and what needs its games raises ``ValueError``.
     """
 
     current_player: npt.NDArray[np.int32]
@@ -62,6 +72,9 @@ class VectorState:
     _masked: list[npt.NDArray[np.bool_]] = attrs.field(init=False, factory=list, repr=False)
     #: The observation once read (empty before): a box, as the state itself is frozen.
     _observed: list[npt.NDArray[Any]] = attrs.field(init=False, factory=list, repr=False)
+    #: Holds True once the state was donated to a step (``VectorEnv.step(...,
+    #: donate=True)``): its games are gone. A box, as the state itself is frozen.
+    _donated: list[bool] = attrs.field(init=False, factory=list, repr=False)
 
     @property
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
@@ -70,11 +83,12 @@ class VectorState:
         shown, a ``max_steps`` cut: any action is taken there, and ignored). Made by the
         step or, where it left it out (a whole-batch step on the native engine), from the
         games at the first read (natively, on the env's threads), then kept: the same
-        array at every read. ``MemoryError`` where it cannot be held.
+        array at every read. ``MemoryError`` where it cannot be held; ``ValueError``
+        where it must be made from the games of a donated state.
         """
         if not self._masked:
             shown = self.current_player < 0
-            mask = self._env._loop.legal_action_mask(self._games, shown)
+            mask = self._env._loop.legal_action_mask(live_games(self), shown)
             self._masked.append(read_only(mask))
         return self._masked[0]
 
@@ -87,10 +101,11 @@ class VectorState:
         ``current_player`` is -1 (an end shown, a ``max_steps`` cut); as uint8
         each value times 255, rounded, as bool each value != 0. Made from the
         state's games at the first read, then kept (the same array at every
-        read): a loop that never reads it does not pay for it.
+        read): a loop that never reads it does not pay for it. ``ValueError`` at the
+        first read of a donated state (``VectorEnv.step(..., donate=True)``).
         """
         if not self._observed:
-            observation = self._env._loop.observe(self._games, self._env.observation_dtype)
+            observation = self._env._loop.observe(live_games(self), self._env.observation_dtype)
             shown = self.current_player < 0
             if shown.any():  # a max_steps cut: its game goes on, its row shows an end
                 observation[shown] = 0
@@ -137,7 +152,7 @@ class VectorState:
 
 def games_of(state: VectorState) -> list[Played]:
     """Each game of ``state`` as its position and the actions chosen in its move under way."""
-    loop, games = state._env._loop, state._games
+    loop, games = state._env._loop, live_games(state)
     return [(loop.position(games, i), loop.prefix(games, i)) for i in range(state.num_envs)]
 
 
@@ -152,4 +167,24 @@ def check_state(env: VectorEnv, state: object) -> VectorState:
         raise TypeError(f"state must be a VectorState, not {type(state).__name__}")
     if state._env is not env and state._env._args != env._args:
         raise ValueError("this state belongs to another VectorEnv")
+    live_games(state)
     return state
+
+
+def live_games(state: VectorState) -> Games:
+    """The games of ``state``, once it was not donated to a step.
+
+    Raises:
+        ValueError: ``state`` was donated (``VectorEnv.step(..., donate=True)``).
+    """
+    if state._donated:
+        raise ValueError(
+            "this VectorState was donated to VectorEnv.step(..., donate=True): "
+            "its games are gone (its arrays already read stay as they were)"
+        )
+    return state._games
+
+
+def spend(state: VectorState) -> None:
+    """Mark ``state`` donated: every later use of its games raises ``ValueError``."""
+    state._donated.append(True)
