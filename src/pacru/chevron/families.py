@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import attrs
 
-from pacru.chevron.move import Move
+from pacru.chevron.move import Move, packed_key
 from pacru.geometry import bits
 
 __all__ = [
@@ -62,6 +62,7 @@ assert tuple(attrs.fields_dict(Move)) == (
     "marker",
     "meeting",
     "relinquished",
+    "_key",
 )
 
 
@@ -131,7 +132,9 @@ def _build_move(
     m.marker = marker
     m.meeting = meeting
     m.relinquished = relinquished
-    m._attrs_cached_hash = None
+    m._key = packed_key(
+        origin, target, capture, twist, turn, connection, marker, meeting, relinquished
+    )
     m.__class__ = Move
     built: Move = m
     return built
