@@ -33,7 +33,6 @@ from pacru.lsd.native import rules_args
 
 from .support import CONFIGS, fresh, native, python_copy, start
 
-
 #: The parts of a move, in the constructor's order.
 MOVE_FIELDS = (
     "origin",
