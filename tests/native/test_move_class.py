@@ -164,8 +164,9 @@ def test_any_integer_type_is_taken_as_its_int(cls: type[PythonMove]) -> None:
         def __index__(self) -> int:
             return self.n
 
-    given: list[Any] = [np.int64(40), np.uint8(41), False, np.int16(-1), 0, True, Index(3)]
-    move = cls(*given, meeting=np.int32(4))
+    given: tuple[Any, ...] = (40, 41, False, -1, 0, True, Index(3), 4)
+    given = tuple(np.int64(v) if type(v) is int else v for v in given)
+    move = cls(*given)
     assert _parts(move) == (40, 41, False, -1, 0, True, 3, 4, ())
     assert all(type(getattr(move, n)) is int for n in ("origin", "target", "twist", "marker"))
     fields: Any = [np.int64(9), 2, Index(5)]
