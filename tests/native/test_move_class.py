@@ -347,16 +347,32 @@ def test_a_pickled_move_loads_on_either_engine(maker: str, loader: str) -> None:
         assert out.split() == [str(engine_class), "True", str(expected)], (i, out)
 
 
-def test_a_python_move_pickled_by_attrs_still_loads() -> None:
-    """A pickle of a Python move of an earlier version (attrs' state, by field name)."""
+#: Pickles of Python moves made by the version before the native Move (attrs' state by
+#: field name, protocols 4 and 2): ``e3xe4+e6@i9`` and ``d9>>(c4,b5,a7,b7)``.
+OLD_PICKLES: Final = (
+    b"\x80\x04\x95\x90\x00\x00\x00\x00\x00\x00\x00\x8c\x12pacru.chevron.move\x94\x8c\x04Move"
+    b"\x94\x93\x94)\x81\x94}\x94(\x8c\x06origin\x94K\x16\x8c\x06target\x94K\x1f\x8c\x07capture"
+    b"\x94\x88\x8c\x05twist\x94K\x00\x8c\x04turn\x94K\x00\x8c\nconnection\x94\x89\x8c\x06marker"
+    b"\x94K1\x8c\x07meeting\x94KP\x8c\x0crelinquished\x94)ub.",
+    b"\x80\x02cpacru.chevron.move\nMove\nq\x00)\x81q\x01}q\x02(X\x06\x00\x00\x00originq\x03KKX"
+    b"\x06\x00\x00\x00targetq\x04NX\x07\x00\x00\x00captureq\x05\x89X\x05\x00\x00\x00twistq\x06K"
+    b"\x00X\x04\x00\x00\x00turnq\x07K\x02X\n\x00\x00\x00connectionq\x08\x89X\x06\x00\x00\x00marker"
+    b"q\tNX\x07\x00\x00\x00meetingq\nNX\x0c\x00\x00\x00relinquishedq\x0b(K\x1dK%K6K7tq\x0cub.",
+)
+
+
+def test_a_python_move_pickled_by_an_earlier_version_still_loads() -> None:
+    """Pickles of the attrs-made Python moves load as Python moves, equal (hash too) to
+    the moves of both classes; a state tuple (older attrs) loads too."""
+    for blob, text in zip(OLD_PICKLES, ("e3xe4+e6@i9", "d9>>(c4,b5,a7,b7)"), strict=True):
+        loaded = pickle.loads(blob)
+        assert type(loaded) is PythonMove
+        assert loaded == PythonMove.parse(text) == NativeMove.parse(text)
+        assert hash(loaded) == hash(NativeMove.parse(text))
+        assert str(loaded) == text
     move = PythonMove.parse("e3xe4+e6@i9")
-    state = {name: getattr(move, name) for name in FIELDS}
     loaded = PythonMove.__new__(PythonMove)
-    loaded.__setstate__(state)
-    assert loaded == move
-    assert hash(loaded) == hash(move)
-    loaded = PythonMove.__new__(PythonMove)
-    loaded.__setstate__(tuple(state.values()))
+    loaded.__setstate__(_parts(move))
     assert loaded == NativeMove.parse("e3xe4+e6@i9")
 
 
