@@ -175,6 +175,7 @@ def test_any_integer_type_is_taken_as_its_int(cls: type[PythonMove]) -> None:
     assert type(turned.relinquished) is tuple
     assert str(turned) == "e5<<(c1,f1,a2)"
     assert cls() == cls.pass_move() == PythonMove.parse("pass")
+    assert cls.parse(" PASS ") is cls.pass_move()  # one pass object, as the Python class's
 
 
 @CLASSES

@@ -107,7 +107,7 @@ impl Moves {
         i: u64,
         m: engine::Move,
     ) -> PyResult<Py<PyAny>> {
-        let obj = Py::new(py, PyMove::of(m))?.into_any();
+        let obj = PyMove::object(py, m)?.into_any().unbind();
         let before = match self.issued.lock() {
             Ok(mut issued) => issued.replace((obj.clone_ref(py), i, m)),
             Err(_) => None,
@@ -236,7 +236,7 @@ impl Moves {
                     .list
                     .get(u64::try_from(i).unwrap_or(u64::MAX))
                     .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
-                items.push(Py::new(py, PyMove::of(m))?);
+                items.push(PyMove::object(py, m)?);
                 i += range.step;
             }
             return Ok(PyTuple::new(py, items)?.into_any().unbind());
@@ -539,7 +539,7 @@ impl MovesIter {
             k
         };
         match moves.list.get(i) {
-            Some(m) => Py::new(py, PyMove::of(m)).map(|b| Some(b.into_any())),
+            Some(m) => PyMove::object(py, m).map(|b| Some(b.into_any().unbind())),
             None => Ok(None),
         }
     }

@@ -427,7 +427,7 @@ impl State {
         let text = r#move.is_instance_of::<PyString>();
         let move_ = if text {
             // Read by the engine's reader, with `Move.parse`'s errors.
-            Bound::new(py, PyMove::of(parse_text(r#move)?))?.into_any()
+            PyMove::object(py, parse_text(r#move)?)?.into_any()
         } else {
             if !is_move(r#move)? {
                 return Err(PyTypeError::new_err(format!(

@@ -48,7 +48,7 @@ impl Moves {
             .list
             .get(i)
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
-        Ok(Bound::new(py, PyMove::of(m))?.into_any())
+        Ok(PyMove::object(py, m)?.into_any())
     }
 
     /// `LegalMoves.__eq__`: against a `LegalMoves` of either engine, the same length and

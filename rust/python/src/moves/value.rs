@@ -367,10 +367,23 @@ pub(crate) fn parse_text(text: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
     Err(notation_error(py, &message, text))
 }
 
+/// The pass, made once: `parse("pass")`, `pass_move()` and the lists give this object, as
+/// the Python class gives its one pass.
+static PASS: PyOnceLock<Py<PyMove>> = PyOnceLock::new();
+
 impl PyMove {
     /// The native move of an engine move.
     pub(crate) fn of(m: engine::Move) -> PyMove {
         PyMove { m }
+    }
+
+    /// A native move object of `m` (the one pass object for the pass).
+    pub(crate) fn object(py: Python<'_>, m: engine::Move) -> PyResult<Bound<'_, PyMove>> {
+        if m.is_pass() {
+            let pass = PASS.get_or_try_init(py, || Py::new(py, PyMove::of(m)))?;
+            return Ok(pass.bind(py).clone());
+        }
+        Bound::new(py, PyMove::of(m))
     }
 
     /// The constructor's arguments of this move, in order.
@@ -434,14 +447,17 @@ impl PyMove {
 
     /// The move written as `text` (see `pacru.Move.parse`); `NotationError` otherwise.
     #[classmethod]
-    fn parse(_cls: &Bound<'_, PyType>, text: &Bound<'_, PyAny>) -> PyResult<PyMove> {
-        parse_text(text).map(PyMove::of)
+    fn parse<'py>(
+        cls: &Bound<'py, PyType>,
+        text: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyMove>> {
+        PyMove::object(cls.py(), parse_text(text)?)
     }
 
-    /// The pass {S-R2, A-R2, A-R10, D34, D37}.
+    /// The pass {S-R2, A-R2, A-R10, D34, D37}: always the same object.
     #[classmethod]
-    fn pass_move(_cls: &Bound<'_, PyType>) -> PyMove {
-        PyMove::of(engine::Move::Pass)
+    fn pass_move<'py>(cls: &Bound<'py, PyType>) -> PyResult<Bound<'py, PyMove>> {
+        PyMove::object(cls.py(), engine::Move::Pass)
     }
 
     /// The chevron's field; None only for a pass.
