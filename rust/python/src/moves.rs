@@ -24,11 +24,13 @@ use pyo3::types::{PySlice, PyString, PyTuple};
 
 use crate::from_python;
 
+mod arguments;
 mod sequence;
 mod value;
 
+pub(crate) use arguments::parse_text;
 use sequence::index_bound;
-pub(crate) use value::{is_move, parse_text, use_python_types, PyMove};
+pub(crate) use value::{is_move, use_python_types, PyMove};
 
 /// The legal moves of one position, in the order of the Python engine.
 #[pyclass(frozen, module = "pacru._native", name = "NativeLegalMoves", sequence)]
