@@ -170,8 +170,8 @@ def test_bad_input_is_an_exception_not_a_crash() -> None:
     assert moves[-16] == moves[0]
     assert moves[numpy.int64(3)] == moves[3]  # type: ignore[call-overload]
     state = start("shacru", 2)
-    # A refused move is diagnosed by the Python rules: the Python engine's error, word for
-    # word (the engine's own typed error is mapped in rust/python/src/errors.rs).
+    # A refused move is diagnosed by the engine (pacru_engine::check): the Python engine's
+    # error, word for word (mapped to IllegalMoveError in rust/python/src/errors.rs).
     with pytest.raises(IllegalMoveError) as refused:
         native.apply(state, Move(origin=0, target=80))
     with pytest.raises(IllegalMoveError) as reference:

@@ -4,6 +4,7 @@
 //! (`pacru.chevron.pystate`, `pacru.chevron.rules`, `pacru.chevron.resolve`): the
 //! differential tests (tests/native) compare the two engines' messages.
 
+use crate::illegal::Illegal;
 use crate::moves::Move;
 use crate::types::{Game, COUNTER_MAX};
 use crate::units::Field;
@@ -23,8 +24,9 @@ pub enum EngineError {
     /// Values that make no position: a bad shape, marker, chevron code or seat
     /// (`InvalidPositionError`).
     InvalidPosition(PositionError),
-    /// A move that is not one of the position's legal moves (`IllegalMoveError`, whose
-    /// rule the Python rules work out), and where it was refused.
+    /// A move that is not one of the position's legal moves (`IllegalMoveError`), and
+    /// where it was refused: with the rule it breaks ([`Refusal::Rule`]) when the caller
+    /// asked why ([`crate::check`]).
     IllegalMove(Move, Refusal),
     /// A move asked of a finished game (`GameOverError`).
     GameOver(Move),
@@ -97,8 +99,11 @@ pub enum Refusal {
     NotLegal,
     /// By resolution, defensively: a move the list handed out that cannot be resolved.
     Unresolvable,
-    /// By the binding, after the Python rules found no rule it breaks.
+    /// By the binding, for a move [`crate::check`] finds no rule against (defensive).
     NotListed,
+    /// By [`crate::check`]: the rule it breaks, as data (its message names seats as
+    /// `seat N`; [`Illegal::named`] gives the players' names).
+    Rule(Illegal),
 }
 
 /// A counter of a position that the engine holds up to [`COUNTER_MAX`].
@@ -135,6 +140,7 @@ impl fmt::Display for EngineError {
                 write!(f, "{m} is not a move of this position")
             }
             EngineError::IllegalMove(m, Refusal::NotListed) => write!(f, "{m} is not legal here"),
+            EngineError::IllegalMove(_, Refusal::Rule(illegal)) => illegal.fmt(f),
             EngineError::GameOver(m) => write!(f, "the game is over; {m} was not played"),
             EngineError::CounterLimit(counter) => {
                 write!(f, "{} cannot count past {COUNTER_MAX}", counter.name())

@@ -13,6 +13,9 @@
 
 mod error;
 pub mod geometry;
+mod illegal;
+mod illegal_text;
+mod legality;
 mod movegen;
 mod movelist;
 mod moves;
@@ -23,6 +26,8 @@ mod types;
 mod units;
 
 pub use error::{Counter, EngineError, OptionError, PositionError, Refusal};
+pub use illegal::{Illegal, Named};
+pub use legality::check;
 pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
 pub use movelist::{legal_moves, legal_moves_into, MoveList, StepChoice};
 pub use moves::{Move, StepMove};

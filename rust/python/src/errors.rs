@@ -5,15 +5,16 @@
 use std::collections::TryReserveError;
 use std::ops::{Deref, DerefMut};
 
-use pacru_engine::EngineError;
+use pacru_engine::{EngineError, Illegal, Refusal};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyByteArray;
+use pyo3::types::{PyByteArray, PyDict, PyTuple};
 
 /// The `pacru.errors` exception of an engine error: `ValueError` for a game or option the
 /// engine refuses, `InvalidPositionError` for values that make no position or a counter
-/// at its end, `IllegalMoveError` and `GameOverError` for a refused move (the Python
-/// rules name the rule of a refused move before the engine sees it: these are defensive).
+/// at its end, `IllegalMoveError` and `GameOverError` for a refused move: with the rule it
+/// breaks ([`refused`], seats unnamed) when the refusal carries it ([`Refusal::Rule`]),
+/// else defensively with none (a state names the rule itself before the engine refuses).
 pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
     let message = err.to_string();
     let class = match err {
@@ -24,8 +25,12 @@ pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
         EngineError::IllegalMove(..) => "IllegalMoveError",
         EngineError::GameOver(_) => "GameOverError",
     };
-    if let EngineError::IllegalMove(..) = err {
-        return illegal(py, &message);
+    match err {
+        EngineError::IllegalMove(m, Refusal::Rule(rule)) => {
+            return refused(py, &rule, &PyTuple::empty(py), &m.to_string())
+        }
+        EngineError::IllegalMove(..) => return illegal(py, &message),
+        _ => {}
     }
     let made = (|| -> PyResult<PyErr> {
         let class = py.import("pacru.errors")?.getattr(class)?;
@@ -39,9 +44,42 @@ pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
 pub(crate) fn illegal(py: Python<'_>, message: &str) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
         let class = py.import("pacru.errors")?.getattr("IllegalMoveError")?;
-        let kwargs = pyo3::types::PyDict::new(py);
+        let kwargs = PyDict::new(py);
         kwargs.set_item("rule", "")?;
         kwargs.set_item("reason", "not-legal")?;
+        Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
+/// The error of a move the engine refused, with the rule it breaks (`pacru.chevron.legality`
+/// in the engine, [`pacru_engine::check`]): `IllegalMoveError(message, rule=, reason=,
+/// move=text)`, or `GameOverError(message, move=text)` once the game is over. The message
+/// names the seats by `players` (colour names, in seat order); `text` is the move as the
+/// caller wrote it.
+pub(crate) fn refused(
+    py: Python<'_>,
+    illegal: &Illegal,
+    players: &Bound<'_, PyTuple>,
+    text: &str,
+) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let names = players
+            .iter()
+            .map(|p| p.extract::<String>())
+            .collect::<PyResult<Vec<String>>>()?;
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let message = illegal.named(&names).to_string();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("move", text)?;
+        let errors = py.import("pacru.errors")?;
+        let class = if illegal.is_game_over() {
+            errors.getattr("GameOverError")?
+        } else {
+            kwargs.set_item("rule", illegal.rule())?;
+            kwargs.set_item("reason", illegal.reason())?;
+            errors.getattr("IllegalMoveError")?
+        };
         Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
     })();
     made.unwrap_or_else(|e| e)

@@ -139,6 +139,22 @@ impl State {
         made
     }
 
+    /// Nothing when `m` is legal in this state (`list` is its legal moves), else its
+    /// error: the rule it breaks as the engine names it ([`engine::check`]), or the end of
+    /// the game; `text` is the move as the caller wrote it (None: the move's own text).
+    fn check(
+        &self,
+        py: Python<'_>,
+        list: &engine::MoveList,
+        m: &engine::Move,
+        text: Option<&str>,
+    ) -> PyResult<()> {
+        engine::check(list, m).map_err(|illegal| {
+            let written = text.map_or_else(|| m.to_string(), str::to_owned);
+            errors::refused(py, &illegal, self.players.bind(py), &written)
+        })
+    }
+
     /// The list of this state, made on first use.
     fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
         let py = slf.py();
@@ -441,18 +457,19 @@ impl State {
         let wanted = from_python(&move_)?;
         let found = wanted.and_then(|w| moves.list().index_of(&w));
         let Some(m) = found.and_then(|i| moves.list().get(i)) else {
-            // Refused: the Python rules name the rule (the error path only).
-            let given = if text {
-                r#move.clone()
-            } else {
-                py.None().into_bound(py)
-            };
-            slf.call_method1(intern!(py, "_check"), (&move_, given))?;
+            // Refused: the engine names the rule (the error path only, no Python rules),
+            // writing a text as it was given.
+            let given = r#move.cast::<PyString>().ok();
+            let written = given.as_ref().and_then(|t| t.to_str().ok());
             return Err(match wanted {
-                Some(w) => errors::to_py(
-                    py,
-                    engine::EngineError::IllegalMove(w, engine::Refusal::NotListed),
-                ),
+                Some(w) => match me.check(py, moves.list(), &w, written) {
+                    Err(refused) => refused,
+                    // Not listed, yet no rule against it: the engine's defensive refusal.
+                    Ok(()) => errors::to_py(
+                        py,
+                        engine::EngineError::IllegalMove(w, engine::Refusal::NotListed),
+                    ),
+                },
                 None => errors::illegal(py, &format!("{} is not legal here", move_.str()?)),
             });
         };
@@ -461,6 +478,29 @@ impl State {
             .resolve_listed(&m)
             .map_err(|e| errors::to_py(py, e))?;
         me.successor(py, next, &move_)
+    }
+
+    /// Nothing when ``move`` (a :class:`Move`) is legal here, else its error: the rule it
+    /// breaks (``IllegalMoveError``), named by the engine, or ``GameOverError``; ``text``
+    /// is the move as written (None: ``str(move)``). The native engine's
+    /// ``ChevronState._check`` (``parse_move`` and SAN call it).
+    #[pyo3(signature = (r#move, text=None))]
+    fn _check(
+        slf: &Bound<'_, Self>,
+        r#move: &Bound<'_, PyAny>,
+        text: Option<&str>,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        let me = slf.get();
+        let list = State::moves_of(slf)?.get().list();
+        let Some(m) = from_python(r#move)? else {
+            // Parts no `pacru.Move` holds: no move of any list.
+            return Err(errors::illegal(
+                py,
+                &format!("{} is not legal here", r#move.str()?),
+            ));
+        };
+        me.check(py, list, &m, text)
     }
 
     /// This state's position as the engine's ``Position`` (for the batch layer).

@@ -6,8 +6,10 @@ serves the state's values from them, under the shared class's methods and
 documentation (``class NativeChevronState(_native.State, ChevronState)``). Its
 ``legal_moves()`` and ``apply_move()`` are the extension's: a ply crosses into
 the extension once to list the moves and once to apply one, and the next state
-is made there (by calling this class). A refused move is diagnosed by the Python
-rules (``ChevronState._check``), on the error path only.
+is made there (by calling this class). A refused move is diagnosed there too: the
+extension's ``State._check`` (which ``parse_move`` and SAN call, in place of
+``ChevronState._check``) names the rule it breaks as :mod:`pacru.chevron.legality`
+does, word for word, without calling the Python rules.
 
 The move list is the extension's class ``NativeLegalMoves``, registered (by
 :mod:`pacru.chevron.engine`) as a virtual subclass of :class:`~pacru.LegalMoves`:

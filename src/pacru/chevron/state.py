@@ -35,7 +35,7 @@ from pacru.chevron.move import Move
 from pacru.chevron.movegen import power_of_movement
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.rules import SUPPLY, Rules, rules_of_key
-from pacru.errors import GameOverError, NotationError
+from pacru.errors import GameOverError
 from pacru.geometry import Direction, field_index
 
 if TYPE_CHECKING:
@@ -251,11 +251,8 @@ class ChevronState(GameState[Move]):
 
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` (a Move or its text) is legal here. Never raises for bad text."""
-        if isinstance(move, str):
-            try:
-                move = Move.parse(move)
-            except NotationError:
-                return False
+        # The list reads a text itself (False for text that is no move): on the native
+        # engine in the extension, with no call into Python.
         return move in self.legal_moves()
 
     def parse_move(self, text: str) -> Move:
