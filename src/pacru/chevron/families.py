@@ -20,7 +20,7 @@ from typing import Any, Final
 
 import attrs
 
-from pacru.chevron.move import Move, packed_key
+from pacru.chevron.move import Move
 from pacru.geometry import bits
 
 __all__ = [
@@ -62,7 +62,7 @@ assert tuple(attrs.fields_dict(Move)) == (
     "marker",
     "meeting",
     "relinquished",
-    "_key",
+    "_cached_key",
 )
 
 
@@ -132,9 +132,7 @@ def _build_move(
     m.marker = marker
     m.meeting = meeting
     m.relinquished = relinquished
-    m._key = packed_key(
-        origin, target, capture, twist, turn, connection, marker, meeting, relinquished
-    )
+    m._cached_key = None
     m.__class__ = Move
     built: Move = m
     return built

@@ -228,8 +228,8 @@ class Move(metaclass=abc.ABCMeta):  # noqa: B024
     marker: int | None = attrs.field(default=None, converter=_field_or_none)
     meeting: int | None = attrs.field(default=None, converter=_field_or_none)
     relinquished: tuple[int, ...] = attrs.field(default=(), converter=_sorted_fields)
-    #: The packed key (:func:`packed_key`), set on construction.
-    _key: int = attrs.field(init=False, repr=False, eq=False)
+    #: The packed key (:attr:`_key`) once computed, None before.
+    _cached_key: int | None = attrs.field(init=False, default=None, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         # Refuse values that could not be written in the notation, so every Move reads back.
@@ -259,7 +259,16 @@ class Move(metaclass=abc.ABCMeta):  # noqa: B024
             or self.meeting is not None
         ):
             raise ValueError("a reorientation has no capture, twist or Pacru step choices")
-        object.__setattr__(self, "_key", packed_key(*self._parts()))
+
+    @property
+    def _key(self) -> int:
+        """The packed key (:func:`packed_key`), computed when first compared or hashed:
+        most moves a game lists never are."""
+        key = self._cached_key
+        if key is None:
+            key = packed_key(*self._parts())
+            object.__setattr__(self, "_cached_key", key)
+        return key
 
     def _parts(self) -> tuple[Any, ...]:
         """The constructor's arguments, in order."""
@@ -294,7 +303,7 @@ class Move(metaclass=abc.ABCMeta):  # noqa: B024
         values = state if isinstance(state, dict) else dict(zip(_FIELDS, state, strict=False))
         for name in _FIELDS:
             object.__setattr__(self, name, values[name])
-        object.__setattr__(self, "_key", packed_key(*self._parts()))
+        object.__setattr__(self, "_cached_key", None)
 
     @property
     def kind(self) -> MoveKind:
