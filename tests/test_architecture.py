@@ -688,11 +688,9 @@ def test_every_crate_forbids_unsafe_code() -> None:
 
 
 #: The modules that still assign ``__class__``: a value built as a draft of the same slots,
-#: then retyped (the Python engine's moves and states, the native engine's move table).
+#: then retyped (the Python engine's moves and states).
 #: The list is to shrink to nothing, not to grow.
-RETYPERS = frozenset(
-    {"pacru.chevron.families", "pacru.chevron.resolve", "pacru.chevron.native"}
-)
+RETYPERS = frozenset({"pacru.chevron.families", "pacru.chevron.resolve"})
 
 
 def _retypings(tree: ast.AST) -> Iterator[str]:

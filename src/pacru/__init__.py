@@ -17,6 +17,7 @@ Fields are named ``"a1"`` to ``"i9"`` or indexed 0..80 (``a1 = 0``, row-major
 from rank 1; constants :data:`pacru.geometry.E5` etc.).
 """
 
+import typing as _typing
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 
 from pacru._status import Status
@@ -24,7 +25,7 @@ from pacru.base import GameState, Outcome, Termination
 from pacru.base import MoveT as _MoveT
 from pacru.chevron import engine as _engine
 from pacru.chevron.engine import EngineName as _EngineName
-from pacru.chevron.move import Move, MoveKind
+from pacru.chevron.move import MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.state import Chevron, ChevronState
 from pacru.errors import (
@@ -38,6 +39,14 @@ from pacru.explanation import Explanation, explain
 from pacru.game import Game
 from pacru.games import CHEVRON_GAMES, GAMES, AnyState, from_position, new_game
 from pacru.geometry import Direction, field_name, parse_field
+
+if _typing.TYPE_CHECKING:  # the name type checkers see: one API, the Python class's
+    from pacru.chevron.move import Move
+else:
+    #: The move class of the engine in use (``pacru.chevron.engine.OPS.move_class``): the
+    #: native engine's ``pacru._native.Move`` or the Python :class:`pacru.chevron.move.Move`,
+    #: one API; a move of either class is an instance of the Python one.
+    Move = _engine.OPS.move_class
 
 if _TYPE_CHECKING:
     from pacru._version import __version__

@@ -139,7 +139,8 @@ def test_legal_moves_and_families_refuse_assignment() -> None:
 
 def test_moves_handed_out_are_frozen_moves_like_constructed_ones() -> None:
     """Steps, pincers and reorientations (with relinquished fields) come out of the list
-    as Move itself, frozen, equal and hashing equal to a Move built by its constructor."""
+    as the engine's move class (``pacru.Move``), frozen, equal and hashing equal to a Move
+    built by its constructor."""
     state = pacru.from_position(
         "pacru players=red,blue markers=red:a1,a2,a3,b1,b2,e6 chevrons=red:e5N,c3E;blue:i9S"
     )
@@ -150,7 +151,7 @@ def test_moves_handed_out_are_frozen_moves_like_constructed_ones() -> None:
     fields = ["origin", "target", "capture", "twist", "turn", "connection", "marker"]
     fields += ["meeting", "relinquished"]
     for move in moves:
-        assert type(move) is Move
+        assert type(move) is pacru.Move
         assert _assignments(move, [*fields, "anything"]) == []
         built = Move(**{name: getattr(move, name) for name in fields})
         assert built == move

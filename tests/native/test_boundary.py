@@ -27,10 +27,24 @@ from pacru.chevron.engine import (
     python_apply,
     python_legal_moves,
 )
+from pacru.chevron.move import Move as PythonMove
 from pacru.chevron.pystate import PythonChevronState
 from pacru.lsd.native import rules_args
 
 from .support import CONFIGS, fresh, native, python_copy, start
+
+#: The parts of a move, in the constructor's order.
+MOVE_FIELDS = (
+    "origin",
+    "target",
+    "capture",
+    "twist",
+    "turn",
+    "connection",
+    "marker",
+    "meeting",
+    "relinquished",
+)
 
 
 def _line(game: str, players: int, seed: int, plies: int) -> list[ChevronState]:
@@ -268,9 +282,12 @@ def test_version_names_the_native_engine() -> None:
     assert out.stdout == f"pacru {pacru.__version__}\nengine: native\n"
 
 
-def test_the_move_table_builds_the_moves_the_constructor_builds() -> None:
-    """The native lists' moves are built without the constructor's checks: every field
-    is what the constructor gives, and so are ==, hash and the text."""
+def test_the_lists_hand_out_native_moves_the_constructor_builds() -> None:
+    """The native lists' moves are native moves (``pacru._native.Move``) made in Rust
+    without the constructor's checks: every field is what the Python constructor gives,
+    and so are ==, hash and the text."""
+    extension = native_module()
+    assert extension is not None
     state = start("pacru", 2)
     rng = random.Random(7)
     for _ in range(40):
@@ -278,12 +295,13 @@ def test_the_move_table_builds_the_moves_the_constructor_builds() -> None:
         if not moves:
             break
         for move in (moves[0], moves[-1], moves[rng.randrange(len(moves))]):
-            made = Move(**{f.name: getattr(move, f.name) for f in attrs.fields(Move)})
-            assert type(move) is Move
+            made = PythonMove(**{name: getattr(move, name) for name in MOVE_FIELDS})
+            assert type(move) is extension.Move
             assert move == made
+            assert made == move
             assert hash(move) == hash(made)
             assert str(move) == str(made)
-            assert Move.parse(str(move)) == move
+            assert PythonMove.parse(str(move)) == move
         state = state.apply_move(moves[rng.randrange(len(moves))])
 
 

@@ -19,7 +19,6 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -94,6 +93,13 @@ def _fields(rng: random.Random, *keep: int | None) -> list[int | None]:
     return [*keep, None, *rng.sample(range(81), 3)]
 
 
+def _changed(move: Move, **changes: Any) -> Move:
+    """``move`` with some parts changed: a move of the engine's class (a native move is no
+    attrs class: its parts are read, not evolved)."""
+    parts = {name: getattr(move, name) for name in Move.__match_args__}
+    return Move(**{**parts, **changes})
+
+
 def _mutations(move: Move, rng: random.Random) -> Iterator[Move]:
     """``move`` with one part changed at a time (the parts a player gets wrong), and
     with the parts a player leaves out or adds; combinations ``Move`` refuses are left out."""
@@ -131,7 +137,7 @@ def _mutations(move: Move, rng: random.Random) -> Iterator[Move]:
             yield Move(move.origin, None, turn=turn, relinquished=tuple(paid))
     for edit in edits:
         try:
-            yield attrs.evolve(base, **edit)
+            yield _changed(base, **edit)
         except ValueError:
             continue  # parts no move has (a pass with a field, a step onto its origin)
 

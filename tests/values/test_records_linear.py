@@ -23,6 +23,10 @@ from pacru.records import read_record, read_records, record_from_game, write_rec
 
 from .longline import CYCLE_START, cycle_moves
 
+#: The ``parse_move`` calls of one ``apply_move`` of a move's text: the Python engine's
+#: parses with it, the native engine's reads the text in Rust.
+PARSES = 0 if pacru.ENGINE == "native" else 1
+
 
 def _record_text(plies: int) -> str:
     return write_record(
@@ -52,11 +56,11 @@ def test_reading_parses_and_applies_each_move_once(
     calls = _counting(monkeypatch)
     (record,) = read_records(text)
     assert len(record.moves) == plies
-    assert (calls["parse_move"], calls["apply_move"]) == (plies, plies)
+    assert (calls["parse_move"], calls["apply_move"]) == (plies * PARSES, plies)
     calls.clear()
     game = record.to_game()
     assert len(game) == plies
-    assert (calls["parse_move"], calls["apply_move"]) == (plies, plies)
+    assert (calls["parse_move"], calls["apply_move"]) == (plies * PARSES, plies)
 
 
 def _function_calls(call: Callable[[], object]) -> int:

@@ -1,7 +1,8 @@
 //! `pacru._native`: the chevron engine `pacru_engine` as a Python extension module.
 //!
 //! Safe PyO3 on the stable ABI (`abi3-py311`) only: no object memory is read or written,
-//! no type is built by hand, and no Python object of pacru's is kept in a static. The
+//! no type is built by hand, and the only Python objects of pacru's kept in a static are
+//! the classes `pacru.chevron.engine` hands over at import (`moves::use_python_types`). The
 //! Python side is `pacru.chevron.native`, reached through the engine boundary
 //! `pacru.chevron.engine`:
 //!
@@ -9,11 +10,11 @@
 //!   `pacru.chevron.native.NativeChevronState` (which adds the shared methods of
 //!   `pacru.ChevronState`). It owns the engine's rules and position, serves the state's
 //!   fields from them, lists its legal moves and applies a move itself, making the next
-//!   state by calling its class; it carries the rule object, the players, the move table
-//!   and that class on to its successors;
+//!   state by calling its class; it carries the rule object, the players and that class
+//!   on to its successors;
 //! * `NativeLegalMoves` (`moves`): the move list, a `pacru.LegalMoves` by registration;
-//!   its moves are `pacru.Move` values taken from the state's move table (a dict that
-//!   builds a missing move);
+//! * `Move` (`moves::value`): the native engine's move, a frozen value holding the
+//!   engine's move (`pacru.Move` on the native engine), which the list hands out;
 //! * `Position`: a position with its rules, what the batch layer starts from;
 //! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine;
 //!   `DecisionLayout` and `NativeDecision` (`decisions`): the encodings' decisions;
@@ -40,9 +41,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyTuple;
 
-use moves::{Moves, MovesIter};
+use moves::{Moves, MovesIter, PyMove};
 
 /// The chevron games, by their Python names.
 const GAMES: [&str; 4] = ["lilacru", "shacru", "azacru", "pacru"];
@@ -90,19 +91,6 @@ pub(crate) fn termination_of(value: &str) -> PyResult<engine::Termination> {
         .ok_or_else(|| PyValueError::new_err(format!("no chevron termination {value:?}")))
 }
 
-/// A key packing every part of a move without relinquished fields (below 2^40).
-fn move_key(m: &engine::Move) -> u64 {
-    let field = |f: Option<engine::Field>| f.map_or(81, u64::from);
-    field(m.origin())
-        | field(m.target()) << 7
-        | field(m.marker()) << 14
-        | field(m.meeting()) << 21
-        | u64::from(m.capture()) << 28
-        | u64::from(m.connection()) << 29
-        | ((i64::from(m.twist()) + 1).cast_unsigned() & 3) << 30
-        | ((i64::from(m.turn()) + 2).cast_unsigned() & 7) << 32
-}
-
 /// The Python ints of every chevron code `field * 8 + facing` (0..648), made once: most
 /// are above CPython's cache of small ints, and every move changes a seat's codes.
 pub(crate) fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
@@ -127,71 +115,6 @@ pub(crate) fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {
     .unwrap_or_else(|never| match never {})
 }
 
-/// The `pacru.Move` of an engine move, from `table` (a `pacru.chevron.native.MoveTable`):
-/// the one kept under its key `move_key(m)` (below 2^40), else made and, without
-/// relinquished fields, kept. A reorientation that gives up fields is made each time (there
-/// are millions; they seldom repeat).
-pub(crate) fn to_python<'py>(
-    table: &Bound<'py, PyAny>,
-    m: &engine::Move,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = table.py();
-    let ints = code_ints(py);
-    if m.relinquished() == 0 {
-        let key = move_key(m);
-        // The dict's own lookup: a missing key is made here, not by `__missing__`.
-        let kept = table.cast::<PyDict>()?;
-        if let Some(found) = kept.get_item(key)? {
-            return Ok(found);
-        }
-        let made = make_move(table, m, PyTuple::empty(py))?;
-        kept.set_item(key, &made)?;
-        return Ok(made);
-    }
-    let mut fields = Vec::with_capacity(m.relinquished().count_ones() as usize);
-    let mut rest = m.relinquished();
-    while rest != 0 {
-        fields.push(ints[rest.trailing_zeros() as usize].bind(py));
-        rest &= rest - 1;
-    }
-    make_move(table, m, PyTuple::new(py, fields)?)
-}
-
-/// A new `pacru.Move` of `m`: an object of the table's `draft` class (a `Move` subclass of
-/// the same slots that takes plain assignment), its slots set, then made a `Move` by
-/// `__class__` assignment. The engine's moves are valid: the constructor's checks are
-/// left out, as `MoveTable.__missing__` leaves them out.
-fn make_move<'py>(
-    table: &Bound<'py, PyAny>,
-    m: &engine::Move,
-    relinquished: Bound<'py, PyTuple>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let py = table.py();
-    let ints = code_ints(py);
-    let none = py.None().into_bound(py);
-    let field = |f: Option<engine::Field>| match f {
-        Some(x) => ints[x.index()].bind(py).clone(),
-        None => none.clone(),
-    };
-    let draft = table.getattr(intern!(py, "draft"))?;
-    let made = draft.call_method1(intern!(py, "__new__"), (&draft,))?;
-    made.setattr(intern!(py, "origin"), field(m.origin()))?;
-    made.setattr(intern!(py, "target"), field(m.target()))?;
-    made.setattr(intern!(py, "capture"), m.capture())?;
-    made.setattr(intern!(py, "twist"), m.twist())?;
-    made.setattr(intern!(py, "turn"), m.turn())?;
-    made.setattr(intern!(py, "connection"), m.connection())?;
-    made.setattr(intern!(py, "marker"), field(m.marker()))?;
-    made.setattr(intern!(py, "meeting"), field(m.meeting()))?;
-    made.setattr(intern!(py, "relinquished"), relinquished)?;
-    made.setattr(intern!(py, "_attrs_cached_hash"), &none)?;
-    made.setattr(
-        intern!(py, "__class__"),
-        table.getattr(intern!(py, "move"))?,
-    )?;
-    Ok(made)
-}
-
 /// The field a Python value names (None for None): the boundary where a number becomes
 /// an engine [`engine::Field`].
 fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<engine::Field>> {
@@ -207,9 +130,13 @@ fn field_or_none(value: &Bound<'_, PyAny>) -> PyResult<Option<engine::Field>> {
     }
 }
 
-/// The engine move of a Python `pacru.Move` (read attribute by attribute); None for parts
-/// that make no move (`pacru.Move` refuses them: no list holds such a move).
+/// The engine move of a move: a native move's own, a Python `pacru.Move` read attribute
+/// by attribute; None for parts that make no move (`pacru.Move` refuses them: no list
+/// holds such a move).
 pub(crate) fn from_python(m: &Bound<'_, PyAny>) -> PyResult<Option<engine::Move>> {
+    if let Ok(native) = m.cast::<PyMove>() {
+        return Ok(Some(native.get().m));
+    }
     let py = m.py();
     let mut relinquished: u128 = 0;
     for f in m.getattr(intern!(py, "relinquished"))?.try_iter()? {
@@ -368,6 +295,8 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<lsd_state::LsdPosition>()?;
     m.add_class::<lsd_state::LsdMoves>()?;
     m.add_class::<Moves>()?;
+    m.add_class::<PyMove>()?;
+    m.add_function(wrap_pyfunction!(moves::use_python_types, m)?)?;
     m.add_class::<decisions::DecisionLayout>()?;
     m.add_class::<decisions::NativeDecision>()?;
     m.add_class::<MovesIter>()?;

@@ -3,8 +3,8 @@
 //! `pacru.chevron.engine` registers this class as a virtual subclass of `LegalMoves`
 //! (`LegalMoves.register`: no method of either class is replaced), so `len`, indexing,
 //! iteration and `in` are this class's slots: no Python frame between a bot's
-//! `rng.choice(state.legal_moves())` and the engine. Its moves come from the move table
-//! the caller handed to `Position.legal_moves`. The sequence methods (`index`, `count`,
+//! `rng.choice(state.legal_moves())` and the engine. Its moves are native moves
+//! (`pacru._native.Move`, `value`), each made once with `Py::new`. The sequence methods (`index`, `count`,
 //! `==`, `repr`) and `in` with a move's text (read by `pacru_engine::Move::from_text`)
 //! are worked out here, with the results of `collections.abc.Sequence` and `LegalMoves`
 //! (tests/native compares them), and no call into pacru's Python. The families (`steps`, `reorientations`,
@@ -22,17 +22,19 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
-use crate::{from_python, to_python};
+use crate::from_python;
 
+mod arguments;
 mod sequence;
+mod value;
 
+pub(crate) use arguments::parse_text;
 use sequence::index_bound;
+pub(crate) use value::{is_move, use_python_types, PyMove};
 
 /// The legal moves of one position, in the order of the Python engine.
 #[pyclass(frozen, module = "pacru._native", name = "NativeLegalMoves", sequence)]
 pub(crate) struct Moves {
-    /// The move table: `table[key]` is the `pacru.Move` of a move key (`crate::table_key`).
-    table: Py<PyAny>,
     /// Behind an `Arc`, so that the decisions of `pacru.encoding` may share the list.
     list: Arc<engine::MoveList>,
     /// The move last handed out by indexing, with its index: applied without a check.
@@ -66,14 +68,9 @@ fn pacru_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<
 }
 
 impl Moves {
-    /// The legal moves of `pos` under `rules`, whose moves come from `table`.
-    pub(crate) fn of(
-        rules: &engine::Rules,
-        pos: &engine::Position,
-        table: &Bound<'_, PyAny>,
-    ) -> Moves {
+    /// The legal moves of `pos` under `rules`.
+    pub(crate) fn of(rules: &engine::Rules, pos: &engine::Position) -> Moves {
         Moves {
-            table: table.clone().unbind(),
             list: Arc::new(engine::legal_moves(rules, pos)),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
@@ -83,12 +80,6 @@ impl Moves {
     /// The engine's list.
     pub(crate) fn list(&self) -> &Arc<engine::MoveList> {
         &self.list
-    }
-
-    /// The move table of this list's moves (for the native decisions).
-    #[allow(dead_code)] // used by decisions.rs, which the native decisions branch brings
-    pub(crate) fn table<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
-        self.table.bind(py)
     }
 
     /// The index and the engine's move of `move_` when it is the move indexing handed out
@@ -118,7 +109,7 @@ impl Moves {
         i: u64,
         m: engine::Move,
     ) -> PyResult<Py<PyAny>> {
-        let obj = to_python(self.table.bind(py), &m)?.unbind();
+        let obj = PyMove::object(py, m)?.into_any().unbind();
         let before = match self.issued.lock() {
             Ok(mut issued) => issued.replace((obj.clone_ref(py), i, m)),
             Err(_) => None,
@@ -127,11 +118,14 @@ impl Moves {
         Ok(obj)
     }
 
-    /// The index of a `pacru.Move`, or of the move a text writes; None when not listed.
+    /// The index of a move of either class, or of the move a text writes; None when not
+    /// listed.
     fn index_of(&self, move_: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
-        let py = move_.py();
         if let Some((i, _)) = self.issued_move(move_) {
             return Ok(Some(i));
+        }
+        if let Ok(native) = move_.cast::<PyMove>() {
+            return Ok(self.list.index_of(&native.get().m));
         }
         if let Ok(text) = move_.cast::<PyString>() {
             // `Move.parse`'s grammar; text outside it (or no UTF-8: a lone surrogate) is in
@@ -142,9 +136,8 @@ impl Moves {
                 .and_then(|t| engine::Move::from_text(t).ok())
                 .and_then(|m| self.list.index_of(&m)));
         }
-        // `pacru.Move`, as the move table has it (no import on this path).
-        let class = self.table.bind(py).getattr(intern!(py, "move"))?;
-        if !move_.is_instance(&class)? {
+        // A Python `pacru.Move`, read by attribute.
+        if !is_move(move_)? {
             return Ok(None);
         }
         Ok(from_python(move_)?.and_then(|m| self.list.index_of(&m)))
@@ -245,7 +238,7 @@ impl Moves {
                     .list
                     .get(u64::try_from(i).unwrap_or(u64::MAX))
                     .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
-                items.push(to_python(self.table.bind(py), &m)?);
+                items.push(PyMove::object(py, m)?);
                 i += range.step;
             }
             return Ok(PyTuple::new(py, items)?.into_any().unbind());
@@ -548,7 +541,7 @@ impl MovesIter {
             k
         };
         match moves.list.get(i) {
-            Some(m) => to_python(moves.table.bind(py), &m).map(|b| Some(b.unbind())),
+            Some(m) => PyMove::object(py, m).map(|b| Some(b.into_any().unbind())),
             None => Ok(None),
         }
     }

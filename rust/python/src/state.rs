@@ -3,9 +3,8 @@
 //! A frozen object that owns the engine's rules and position and serves the state's fields
 //! from them: the counters as plain getters, the markers, chevrons, occupied fields and
 //! outcome built when first read and kept (`PyOnceLock`). It carries the Python objects
-//! it was made with (the rule object, the players, the move table and the class of its
-//! successors) on to its successors by reference, so Rust keeps no object of pacru's in a
-//! static. `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
+//! it was made with (the rule object, the players and the class of its successors) on to
+//! its successors by reference. `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
 //! language boundary once for the list and once for the move.
 //!
 //! A successor is made by calling its class (`pacru.chevron.native.NativeChevronState`, a
@@ -22,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
 
-use crate::moves::{frozen, Moves};
+use crate::moves::{frozen, is_move, parse_text, Moves, PyMove};
 use crate::PyPosition;
 use crate::{board, code_ints, errors, from_python, game_of, meeting_rule_of, termination_of};
 
@@ -41,8 +40,6 @@ pub(crate) struct State {
     /// The `pacru.chevron.rules.Rules` object and the tuple of colours, carried on.
     py_rules: Py<PyAny>,
     players: Py<PyTuple>,
-    /// The move table of the moves (`pacru.chevron.native.MoveTable`).
-    table: Py<PyAny>,
     /// The class of the successors: the engine's concrete class.
     class: Py<PyType>,
     /// The move that produced this state, or None.
@@ -127,7 +124,6 @@ impl State {
             pos: next,
             py_rules: self.py_rules.clone_ref(py),
             players: self.players.clone_ref(py),
-            table: self.table.clone_ref(py),
             class: self.class.clone_ref(py),
             last: Some(last.clone().unbind()),
             moves: PyOnceLock::new(),
@@ -164,9 +160,9 @@ impl State {
     pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
         let py = slf.py();
         let me = slf.get();
-        let moves = me.moves.get_or_try_init(py, || {
-            Py::new(py, Moves::of(&me.rules, &me.pos, me.table.bind(py)))
-        })?;
+        let moves = me
+            .moves
+            .get_or_try_init(py, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
         // The cell lives as long as the state.
         Ok(moves.bind(py))
     }
@@ -272,15 +268,11 @@ impl State {
                 engine::PositionError::PlayersDiffer.into(),
             ));
         }
-        let table = py
-            .import(intern!(py, "pacru.chevron.native"))?
-            .getattr(intern!(py, "MOVES"))?;
         Ok(State {
             rules: engine_rules,
             pos,
             py_rules: rules.clone().unbind(),
             players: players.unbind(),
-            table: table.unbind(),
             class: successor_class(cls)?.unbind(),
             last: given(last).map(|m| m.clone().unbind()),
             moves: PyOnceLock::new(),
@@ -449,13 +441,12 @@ impl State {
                 return me.successor(py, next, r#move);
             }
         }
-        let move_ = if r#move.is_instance_of::<PyString>() {
-            // Parsed and checked by the shared Python method (its errors are the engine's).
-            slf.call_method1(intern!(py, "parse_move"), (r#move,))?
+        let text = r#move.is_instance_of::<PyString>();
+        let move_ = if text {
+            // Read by the engine's reader, with `Move.parse`'s errors.
+            PyMove::object(py, parse_text(r#move)?)?.into_any()
         } else {
-            // `pacru.Move`, as the move table has it (no import on this path).
-            let class = me.table.bind(py).getattr(intern!(py, "move"))?;
-            if !r#move.is_instance(&class)? {
+            if !is_move(r#move)? {
                 return Err(PyTypeError::new_err(format!(
                     "apply_move takes a Move or a string, not {}",
                     r#move.get_type().name()?
@@ -467,9 +458,12 @@ impl State {
         let wanted = from_python(&move_)?;
         let found = wanted.and_then(|w| moves.list().index_of(&w));
         let Some(m) = found.and_then(|i| moves.list().get(i)) else {
-            // Refused: the engine names the rule (the error path only, no Python rules).
+            // Refused: the engine names the rule (the error path only, no Python rules),
+            // writing a text as it was given.
+            let given = r#move.cast::<PyString>().ok();
+            let written = given.as_ref().and_then(|t| t.to_str().ok());
             return Err(match wanted {
-                Some(w) => match me.check(py, moves.list(), &w, None) {
+                Some(w) => match me.check(py, moves.list(), &w, written) {
                     Err(refused) => refused,
                     // Not listed, yet no rule against it: the engine's defensive refusal.
                     Ok(()) => errors::to_py(

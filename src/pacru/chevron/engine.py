@@ -46,6 +46,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeAlias
 
+from pacru.chevron.move import Move, MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.pystate import PythonChevronState, python_legal_moves
 from pacru.chevron.resolve import resolve
@@ -53,7 +54,6 @@ from pacru.chevron.state import ENGINE_STATE, ChevronState
 
 if TYPE_CHECKING:
     from pacru import _native
-    from pacru.chevron.move import Move
 
 __all__ = [
     "ENGINE",
@@ -180,6 +180,13 @@ class Engine(Protocol):
         ...
 
     @property
+    def move_class(self) -> type[Move]:
+        """Its move class: the class of the moves its lists hand out, and ``pacru.Move``
+        (the Python engine's :class:`pacru.chevron.move.Move`; the native engine's
+        ``pacru._native.Move``, a virtual subclass of it)."""
+        ...
+
+    @property
     def batches(self) -> bool:
         """Whether :mod:`pacru.vector`'s batches of games are stepped inside the engine
         (``pacru.vector.native``'s loops), not by the Python loop."""
@@ -240,6 +247,7 @@ class PythonEngine:
 
     name: Final[EngineName] = "python"
     state_class: Final[type[ChevronState]] = PythonChevronState
+    move_class: Final[type[Move]] = Move
     batches: Final = False
     decision_class: Final = None
 
@@ -321,11 +329,21 @@ def _engine() -> Engine:
 
 _EXTENSION: Final = native_module()
 if _EXTENSION is not None:
-    # The extension's list is a LegalMoves by registration (isinstance, type hints): no
-    # method of either class is replaced.
+    # The extension's list and move are a LegalMoves and a Move by registration
+    # (isinstance, type hints): no method of either class is replaced.
     LegalMoves.register(_EXTENSION.NativeLegalMoves)
+    Move.register(_EXTENSION.Move)
 #: The engine object in use: the operations of :data:`ENGINE` that the layers above use.
 OPS: Final[Engine] = _engine()
+if _EXTENSION is not None:
+    # The classes the extension compares with and hands out (it imports no module of
+    # pacru's), and the class its moves pickle as: the engine's, ``pacru.Move``.
+    _EXTENSION.use_python_types(
+        Move,
+        (MoveKind.STEP, MoveKind.PINCER, MoveKind.REORIENTATION, MoveKind.PASS),
+        LegalMoves,
+        OPS.move_class,
+    )
 #: The state class of the engine in use (a subclass of :class:`~pacru.ChevronState`).
 STATE_CLASS: Final = OPS.state_class
 ENGINE_STATE.append(STATE_CLASS)

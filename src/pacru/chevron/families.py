@@ -62,6 +62,7 @@ assert tuple(attrs.fields_dict(Move)) == (
     "marker",
     "meeting",
     "relinquished",
+    "_cached_key",
 )
 
 
@@ -131,7 +132,7 @@ def _build_move(
     m.marker = marker
     m.meeting = meeting
     m.relinquished = relinquished
-    m._attrs_cached_hash = None
+    m._cached_key = None
     m.__class__ = Move
     built: Move = m
     return built

@@ -37,6 +37,7 @@ Examples: ``a3-b4>``, ``g9-e7*``, ``g9-e7+d9``, ``e3xe4+e6@i9``,
 
 from __future__ import annotations
 
+import abc
 import enum
 import re
 from typing import Any, Final
@@ -47,7 +48,7 @@ from pacru._integers import integer
 from pacru.errors import NotationError
 from pacru.geometry import FIELD_NAMES, parse_field
 
-__all__ = ["MAX_MOVE_TEXT", "Move", "MoveKind"]
+__all__ = ["MAX_MOVE_TEXT", "Move", "MoveKind", "packed_key"]
 
 #: Longest move text the parser looks at; longer input is a NotationError.
 MAX_MOVE_TEXT: Final = 64
@@ -99,6 +100,58 @@ def _sorted_fields(value: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     return tuple(sorted(fields))
 
 
+#: The constructor's parameters, in order: what a pickle of a move holds.
+_FIELDS: Final = (
+    "origin",
+    "target",
+    "capture",
+    "twist",
+    "turn",
+    "connection",
+    "marker",
+    "meeting",
+    "relinquished",
+)
+#: The number that stands for None in a field of :func:`packed_key`.
+_NO_FIELD: Final = 81
+
+
+def packed_key(
+    origin: int | None,
+    target: int | None,
+    capture: bool,
+    twist: int,
+    turn: int,
+    connection: bool,
+    marker: int | None,
+    meeting: int | None,
+    relinquished: tuple[int, ...],
+) -> int:
+    """The key a move is compared and hashed by (``Move._key``), a non-negative int.
+
+    Bits 0-6 hold the origin, 7-13 the target, 14-20 the marker, 21-27 the meeting
+    (each a field index 0..80, or 81 for None), bit 28 ``capture``, 29
+    ``connection``, 30-31 ``twist + 1``, 32-34 ``turn + 2`` and bits 35 + f the
+    relinquished fields f; so equal moves, and only they, have equal keys. The
+    native engine's move class packs the same key in Rust, and its hash is
+    CPython's hash of that int (``key mod (2**61 - 1)`` on a 64-bit build): moves
+    of both classes compare equal and hash alike.
+    """
+    key = (
+        (_NO_FIELD if origin is None else origin)
+        | (_NO_FIELD if target is None else target) << 7
+        | (_NO_FIELD if marker is None else marker) << 14
+        | (_NO_FIELD if meeting is None else meeting) << 21
+        | capture << 28
+        | connection << 29
+        | (twist + 1) << 30
+        | (turn + 2) << 32
+    )
+    for field in relinquished:
+        key |= 1 << (35 + field)
+    return key
+
+
 def _exact_bool(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if type(value) is not bool:
         raise ValueError(f"'{attribute.name}' must be True or False as bool (got {value!r})")
@@ -123,8 +176,10 @@ def _turn(value: object) -> int:
     return _one_of("turn", (-2, -1, 0, 1, 2), value)
 
 
-@attrs.frozen(cache_hash=True)
-class Move:
+# eq and hash are this class's own (equal to the native engine's moves); no order. The
+# metaclass only lets pacru.chevron.engine register the native move class (no abstract method).
+@attrs.frozen(order=False)
+class Move(metaclass=abc.ABCMeta):  # noqa: B024
     """One complete move of a chevron game, with every choice the player made.
 
     All fields are field indices 0..80 (``a1 = 0``, row-major from rank 1; see
@@ -150,6 +205,12 @@ class Move:
     Build moves with :meth:`parse` or the keyword constructor; states produce
     them in :meth:`pacru.ChevronState.legal_moves`.
 
+    Moves are values: equal parts compare equal and hash alike (by their packed
+    key, :func:`packed_key`), also between this class and the native engine's
+    move class ``pacru._native.Move``, which is a virtual subclass of this one
+    (``isinstance(m, Move)`` holds for both). A pickle of a move loads on either
+    engine.
+
     Raises:
         ValueError: a field that is not an ``int`` 0..80, a relinquished field
             named twice, a ``twist``/``turn`` that is not one of its ``int``
@@ -167,6 +228,8 @@ class Move:
     marker: int | None = attrs.field(default=None, converter=_field_or_none)
     meeting: int | None = attrs.field(default=None, converter=_field_or_none)
     relinquished: tuple[int, ...] = attrs.field(default=(), converter=_sorted_fields)
+    #: The packed key (:attr:`_key`) once computed, None before.
+    _cached_key: int | None = attrs.field(init=False, default=None, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         # Refuse values that could not be written in the notation, so every Move reads back.
@@ -196,6 +259,51 @@ class Move:
             or self.meeting is not None
         ):
             raise ValueError("a reorientation has no capture, twist or Pacru step choices")
+
+    @property
+    def _key(self) -> int:
+        """The packed key (:func:`packed_key`), computed when first compared or hashed:
+        most moves a game lists never are."""
+        key = self._cached_key
+        if key is None:
+            key = packed_key(*self._parts())
+            object.__setattr__(self, "_cached_key", key)
+        return key
+
+    def _parts(self) -> tuple[Any, ...]:
+        """The constructor's arguments, in order."""
+        return (
+            self.origin,
+            self.target,
+            self.capture,
+            self.twist,
+            self.turn,
+            self.connection,
+            self.marker,
+            self.meeting,
+            self.relinquished,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        # Either class: a move of the native engine is a Move by registration.
+        if other.__class__ is Move or isinstance(other, Move):
+            key: int = other._key
+            return self._key == key
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __reduce__(self) -> tuple[type[Move], tuple[Any, ...]]:
+        return (Move, self._parts())
+
+    def __setstate__(self, state: dict[str, Any] | tuple[Any, ...]) -> None:
+        """Restore a pickle of an earlier version (attrs' state: a dict, or a tuple of the
+        fields in order)."""
+        values = state if isinstance(state, dict) else dict(zip(_FIELDS, state, strict=False))
+        for name in _FIELDS:
+            object.__setattr__(self, name, values[name])
+        object.__setattr__(self, "_cached_key", None)
 
     @property
     def kind(self) -> MoveKind:

@@ -14,16 +14,18 @@ does, word for word, without calling the Python rules.
 The move list is the extension's class ``NativeLegalMoves``, registered (by
 :mod:`pacru.chevron.engine`) as a virtual subclass of :class:`~pacru.LegalMoves`:
 its length, indexing, iteration, membership (a move's text too), ``index``,
-``count``, ``==`` and ``repr`` run in the extension. Its moves
-are :class:`~pacru.Move` values taken from :data:`MOVES`, a table that builds
-each move the first time it is asked for and keeps every move without
-relinquished fields; a state hands the table on to its successors. Its families
+``count``, ``==`` and ``repr`` run in the extension. Its moves are the
+extension's frozen class ``Move`` (``pacru.Move`` on the native engine, a
+:class:`~pacru.chevron.move.Move` by registration), each made once, in Rust,
+when the list hands it out. Its families
 (:attr:`~pacru.LegalMoves.steps`, ``reorientations``, ``families``,
 ``family_of``, ``from_field``) are made from the engine's steps and choices when
 first read (:func:`family_list`).
 
-The extension keeps no object of pacru's in a static: a state carries what its
-successors need (the rule object, the players, the move table, its class), and
+The extension keeps no object of pacru's in a static but the classes the engine
+boundary hands it at import (the Python ``Move``, ``MoveKind``'s members,
+``LegalMoves``): a state carries what its successors need (the rule object, the
+players, its class), and
 the class builds what the extension cannot (an :class:`~pacru.Outcome`,
 :meth:`NativeChevronState._outcome`). Only the engine boundary imports this
 module, and only when the native engine is in use; it makes the native engine's
@@ -33,7 +35,7 @@ module, and only when the native engine is in use; it makes the native engine's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from pacru import _native
 from pacru.base import Outcome, Termination
@@ -49,9 +51,6 @@ if TYPE_CHECKING:
     from pacru.chevron.engine import RawRollouts
 
 __all__ = [
-    "MOVES",
-    "MoveKey",
-    "MoveTable",
     "NativeChevronState",
     "NativeEngine",
     "NativeLegalMoves",
@@ -64,7 +63,6 @@ __all__ = [
 ]
 
 _TERMINATIONS: Final = {t.value: t for t in Termination}
-_NO_FIELD: Final = 81
 
 
 def outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome:
@@ -74,79 +72,19 @@ def outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome
     )
 
 
-class _Draft(Move):
-    """A :class:`~pacru.Move` being built by :class:`MoveTable`, which then turns it into
-    one by ``__class__`` assignment (the same slots): the engine's moves are valid, so
-    the constructor's checks, a few microseconds a move, are left out."""
-
-    __slots__ = ()
-    # Both, so that the class's setattro is object's own (CPython takes object's C slot
-    # only when neither is overridden): plain slot stores, which the interpreter specializes.
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
-
-
-_new: Final = object.__new__
-
-
-#: A key of :class:`MoveTable`.
-MoveKey = int | tuple[int, tuple[int, ...]]
-
-
-class MoveTable(dict[MoveKey, Move]):
-    """The :class:`~pacru.Move` of each move key of the extension, built when first asked.
-
-    A key packs a move's parts (7 bits a field, 81 for None): origin (bits 0-6), target
-    (7-13), marker (14-20), meeting (21-27), capture (28), connection (29), twist + 1
-    (30-31) and turn + 2 (32-34); a reorientation's key is the tuple of that int and its
-    relinquished fields, ascending. Moves without relinquished fields are kept (a few
-    thousand in a game); reorientations, of which there are millions, are built each
-    time. The extension builds a missing move itself, from the engine's move, with the
-    same two classes (:attr:`draft`, then :attr:`move`).
-    """
-
-    #: The class a move is built as (the slots of :class:`~pacru.Move`, plain assignment).
-    draft: ClassVar[type[Move]] = _Draft
-    #: The class a built move becomes.
-    move: ClassVar[type[Move]] = Move
-    #: The Python engine's list class, which a native list compares equal to move by move
-    #: (``LegalMoves.__eq__``): the extension reads it here and imports no module of pacru's.
-    legal_moves: ClassVar[type[LegalMoves]] = LegalMoves
-
-    def __missing__(self, key: MoveKey) -> Move:
-        relinquished: tuple[int, ...] = ()
-        if type(key) is tuple:
-            key, relinquished = key
-        assert isinstance(key, int)
-        origin, target = key & 127, key >> 7 & 127
-        marker, meeting = key >> 14 & 127, key >> 21 & 127
-        move: Any = _new(_Draft)
-        move.origin = None if origin == _NO_FIELD else origin
-        move.target = None if target == _NO_FIELD else target
-        move.capture = bool(key >> 28 & 1)
-        move.twist = (key >> 30 & 3) - 1
-        move.turn = (key >> 32 & 7) - 2
-        move.connection = bool(key >> 29 & 1)
-        move.marker = None if marker == _NO_FIELD else marker
-        move.meeting = None if meeting == _NO_FIELD else meeting
-        move.relinquished = relinquished
-        move._attrs_cached_hash = None
-        move.__class__ = Move
-        built: Move = move
-        if not relinquished:
-            self[key] = built
-        return built
-
-
-#: The move table of every native list of this process.
-MOVES: Final = MoveTable()
-
-
 class NativeChevronState(_native.State, ChevronState):  # type: ignore[misc, override]
     __doc__ = ChevronState.__doc__  # the shared class's, not the extension class's
     __slots__ = ()
 
     _concrete: ClassVar[bool] = True
+
+    def parse_move(self, text: str) -> Move:
+        # The engine's move class: the shared method's, read by the extension's reader.
+        move: Move = _native.Move.parse(text)
+        self._check(move, text)
+        return move
+
+    parse_move.__doc__ = ChevronState.parse_move.__doc__
 
     @staticmethod
     def _outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome:
@@ -230,6 +168,7 @@ class NativeEngine:
 
     name: Final = "native"
     state_class: Final[type[ChevronState]] = NativeChevronState
+    move_class: Final[type[Move]] = _native.Move
     batches: Final = True
     decision_class: Final[type] = _native.NativeDecision
 

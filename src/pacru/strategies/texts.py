@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, Final
 
-import attrs
 from hypothesis import strategies as st
 
 from pacru.base import GameState
@@ -60,6 +59,23 @@ def _chevron_move_texts(draw: st.DrawFn, origins: tuple[int, ...]) -> str:
     )
 
 
+def _changed(move: Move, **changes: Any) -> Move:
+    """``move`` with some parts changed (a move of either engine's class: the native one is
+    no attrs class, so the parts are read, not evolved)."""
+    parts = {
+        "origin": move.origin,
+        "target": move.target,
+        "capture": move.capture,
+        "twist": move.twist,
+        "turn": move.turn,
+        "connection": move.connection,
+        "marker": move.marker,
+        "meeting": move.meeting,
+        "relinquished": move.relinquished,
+    }
+    return Move(**{**parts, **changes})
+
+
 @st.composite
 def _perturbed(draw: st.DrawFn, move: Move) -> str:
     """A legal move with one choice changed: the near misses a player writes."""
@@ -68,17 +84,17 @@ def _perturbed(draw: st.DrawFn, move: Move) -> str:
         return draw(_chevron_move_texts(()))
     if move.target is None:
         if change < 4:
-            return str(attrs.evolve(move, turn=draw(st.sampled_from((-2, -1, 1, 2)))))
+            return str(_changed(move, turn=draw(st.sampled_from((-2, -1, 1, 2)))))
         rel = draw(st.sets(_fields, min_size=1, max_size=5))
-        return str(attrs.evolve(move, relinquished=tuple(rel)))
+        return str(_changed(move, relinquished=tuple(rel)))
     edits: list[Callable[[], Move]] = [
-        lambda: attrs.evolve(move, twist=draw(st.sampled_from((-1, 0, 1)))),
-        lambda: attrs.evolve(move, connection=not move.connection),
-        lambda: attrs.evolve(move, marker=draw(st.none() | _fields)),
-        lambda: attrs.evolve(move, meeting=draw(st.none() | _fields)),
-        lambda: attrs.evolve(move, capture=not move.capture),
-        lambda: attrs.evolve(move, target=draw(_fields.filter(lambda t: t != move.origin))),
-        lambda: attrs.evolve(move, origin=draw(_fields.filter(lambda f: f != move.target))),
+        lambda: _changed(move, twist=draw(st.sampled_from((-1, 0, 1)))),
+        lambda: _changed(move, connection=not move.connection),
+        lambda: _changed(move, marker=draw(st.none() | _fields)),
+        lambda: _changed(move, meeting=draw(st.none() | _fields)),
+        lambda: _changed(move, capture=not move.capture),
+        lambda: _changed(move, target=draw(_fields.filter(lambda t: t != move.origin))),
+        lambda: _changed(move, origin=draw(_fields.filter(lambda f: f != move.target))),
         lambda: Move(move.origin, None, turn=1, relinquished=(move.target or 0,)),
     ]
     return str(edits[change]())

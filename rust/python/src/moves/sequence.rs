@@ -5,12 +5,11 @@
 //! them).
 
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyInt, PyList, PyString, PyTuple};
 
+use super::value::{is_exact_move, legal_moves_class, PyMove};
 use super::Moves;
-use crate::to_python;
 
 /// How many moves `repr` shows before it gives the count (`LegalMoves.__repr__`).
 const REPR_SHOWN: u64 = 8;
@@ -43,13 +42,13 @@ pub(super) fn index_bound(bound: &Bound<'_, PyAny>, len: i64) -> PyResult<i64> {
 }
 
 impl Moves {
-    /// The `i`-th move as a `pacru.Move` (not remembered as issued); `IndexError` outside.
+    /// The `i`-th move as a native move (not remembered as issued); `IndexError` outside.
     fn item<'py>(&self, py: Python<'py>, i: u64) -> PyResult<Bound<'py, PyAny>> {
         let m = self
             .list
             .get(i)
             .ok_or_else(|| PyIndexError::new_err("legal move index out of range"))?;
-        to_python(self.table.bind(py), &m)
+        Ok(PyMove::object(py, m)?.into_any())
     }
 
     /// `LegalMoves.__eq__`: against a `LegalMoves` of either engine, the same length and
@@ -65,8 +64,7 @@ impl Moves {
                 theirs.len() == n && (0..n).all(|i| self.list.get(i) == theirs.get(i)),
             ));
         }
-        let class = self.table.bind(py).getattr(intern!(py, "legal_moves"))?;
-        if other.is_instance(&class)? {
+        if other.is_instance(legal_moves_class(py)?)? {
             if u64::try_from(other.len()?).ok() != Some(self.list.len()) {
                 return Ok(Some(false));
             }
@@ -99,8 +97,7 @@ impl Moves {
     /// `Sequence.count(value)`: see `Moves::count`.
     pub(super) fn count_of(&self, value: &Bound<'_, PyAny>) -> PyResult<usize> {
         let py = value.py();
-        let class = self.table.bind(py).getattr(intern!(py, "move"))?;
-        if value.get_type().is(&class) {
+        if is_exact_move(value)? {
             return Ok(usize::from(self.index_of(value)?.is_some()));
         }
         if value.is_none()
