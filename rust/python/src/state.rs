@@ -1,8 +1,9 @@
 //! `State`: the native engine's game state, the base of `pacru.chevron.native.NativeChevronState`.
 //!
 //! A frozen object that owns the engine's rules and position and serves the state's fields
-//! from them: the counters as plain getters, the markers, chevrons, occupied fields and
-//! outcome built when first read and kept (`PyOnceLock`). It carries the Python objects
+//! from them: the counters as plain getters, the markers, chevrons and occupied fields
+//! built when first read and kept (`PyOnceLock`), the outcome as the engine's parts (the
+//! Python subclass makes and keeps its `pacru.Outcome`). It carries the Python objects
 //! it was made with (the rule object, the players and the class of its successors) on to
 //! its successors by reference. `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
 //! language boundary once for the list and once for the move.
@@ -369,24 +370,31 @@ impl State {
         self.pos.ply
     }
 
-    /// How the game ended (a :class:`pacru.Outcome`), or None.
+    // `pacru.GameState.is_terminal`, read here without building the outcome.
+    /// True once the game is over.
     #[getter]
-    fn outcome(slf: &Bound<'_, Self>) -> PyResult<Option<Py<PyAny>>> {
-        let me = slf.get();
-        let Some(o) = me.pos.outcome else {
-            return Ok(None);
-        };
-        let py = slf.py();
-        me.outcome
-            .get_or_try_init(py, || {
-                // The class builds it: `NativeChevronState._outcome(termination, winners, players)`.
-                slf.call_method1(
-                    intern!(py, "_outcome"),
-                    (o.termination.value(), o.winners, me.players.bind(py)),
-                )
-                .map(Bound::unbind)
-            })
-            .map(|o| Some(o.clone_ref(py)))
+    fn is_terminal(&self) -> bool {
+        self.pos.outcome.is_some()
+    }
+
+    /// How the game ended, as the engine holds it: `(termination value, bitmask of the
+    /// winning seats)`, or None while it goes on. `NativeChevronState.outcome` makes the
+    /// `pacru.Outcome` of it, so that the extension builds no Python object of pacru's.
+    #[getter]
+    fn _outcome_parts(&self) -> Option<(&'static str, u8)> {
+        self.pos.outcome.map(|o| (o.termination.value(), o.winners))
+    }
+
+    /// The outcome this state keeps: `made` the first time (the `pacru.Outcome` of
+    /// `_outcome_parts`), the one kept then afterwards, so that every read gives one object.
+    fn _keep_outcome(&self, py: Python<'_>, made: Py<PyAny>) -> Py<PyAny> {
+        self.outcome.get_or_init(py, || made).clone_ref(py)
+    }
+
+    /// The outcome kept by `_keep_outcome`, or None before.
+    #[getter]
+    fn _kept_outcome(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.outcome.get(py).map(|o| o.clone_ref(py))
     }
 
     /// The move that produced this state; None at the start or for a loaded position.

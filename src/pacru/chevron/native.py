@@ -26,8 +26,9 @@ The extension keeps no object of pacru's in a static but the classes the engine
 boundary hands it at import (the Python ``Move``, ``MoveKind``'s members,
 ``LegalMoves``): a state carries what its successors need (the rule object, the
 players, its class), and
-the class builds what the extension cannot (an :class:`~pacru.Outcome`,
-:meth:`NativeChevronState._outcome`). Only the engine boundary imports this
+the class builds what the extension does not: a finished state's
+:class:`~pacru.Outcome`, from the engine's parts (``_outcome_parts``), kept by
+the state when first read. Only the engine boundary imports this
 module, and only when the native engine is in use; it makes the native engine's
 :class:`NativeEngine`, the operations the layers above ask of the engine in use
 (:data:`pacru.chevron.engine.OPS`).
@@ -86,11 +87,20 @@ class NativeChevronState(_native.State, ChevronState):  # type: ignore[misc, ove
 
     parse_move.__doc__ = ChevronState.parse_move.__doc__
 
-    @staticmethod
-    def _outcome(termination: str, winners: int, players: tuple[str, ...]) -> Outcome:
-        """The :class:`~pacru.Outcome` of a termination value and a bitmask of winning
-        seats (the extension builds a finished state's outcome with it, when first read)."""
-        return outcome(termination, winners, players)
+    @property
+    def outcome(self) -> Outcome | None:  # type: ignore[override]  # read-only, as a frozen field
+        # Made here from the engine's parts when first read, then kept by the state: the
+        # extension builds no object of pacru's (it calls nothing back).
+        kept: Outcome | None = self._kept_outcome
+        if kept is not None:
+            return kept
+        parts = self._outcome_parts
+        if parts is None:
+            return None
+        made: Outcome = self._keep_outcome(outcome(*parts, self.players))
+        return made
+
+    outcome.__doc__ = ChevronState.outcome.__doc__
 
 
 def native_state(state: ChevronState) -> NativeChevronState:
