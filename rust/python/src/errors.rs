@@ -8,6 +8,7 @@ use pacru_engine::{EngineError, Illegal, Refusal};
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyDict, PyTuple};
+use pyo3::BoundObject;
 
 /// The `pacru.errors` exception of an engine error: `ValueError` for a game or option the
 /// engine refuses, `InvalidPositionError` for values that make no position or a counter
@@ -31,11 +32,35 @@ pub(crate) fn to_py(py: Python<'_>, err: EngineError) -> PyErr {
         EngineError::IllegalMove(..) => return illegal(py, &message),
         _ => {}
     }
+    pacru_error(py, class, (message,), None)
+}
+
+/// The exception `module.class(*args, **kwargs)`: the binding's one call into Python to
+/// raise an error (`pacru.errors`' classes, and attrs' `FrozenInstanceError` that the
+/// Python engine's frozen objects raise). An error while making it is the error raised.
+pub(crate) fn exception<'py>(
+    py: Python<'py>,
+    module: &str,
+    class: &str,
+    args: impl IntoPyObject<'py, Target = PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
-        let class = py.import("pacru.errors")?.getattr(class)?;
-        Ok(PyErr::from_value(class.call1((message.as_str(),))?))
+        let class = py.import(module)?.getattr(class)?;
+        let args: Bound<'py, PyTuple> = args.into_pyobject(py).map_err(Into::into)?.into_bound();
+        Ok(PyErr::from_value(class.call(args, kwargs)?))
     })();
     made.unwrap_or_else(|e| e)
+}
+
+/// The `pacru.errors` exception `class(*args, **kwargs)` ([`exception`]).
+pub(crate) fn pacru_error<'py>(
+    py: Python<'py>,
+    class: &str,
+    args: impl IntoPyObject<'py, Target = PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyErr {
+    exception(py, "pacru.errors", class, args, kwargs)
 }
 
 /// `IllegalMoveError(message)` of a move the engine refused (no rule named: the Python
@@ -47,14 +72,14 @@ pub(crate) fn illegal(py: Python<'_>, message: &str) -> PyErr {
 /// `IllegalMoveError(message, rule=rule, reason=reason)`: a move or an action refused by
 /// `rule` for `reason` (the `pacru.errors` fields a caller can branch on).
 pub(crate) fn illegal_move(py: Python<'_>, message: &str, rule: &str, reason: &str) -> PyErr {
-    let made = (|| -> PyResult<PyErr> {
-        let class = py.import("pacru.errors")?.getattr("IllegalMoveError")?;
-        let kwargs = PyDict::new(py);
-        kwargs.set_item("rule", rule)?;
-        kwargs.set_item("reason", reason)?;
-        Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
-    })();
-    made.unwrap_or_else(|e| e)
+    let kwargs = PyDict::new(py);
+    if let Err(e) = kwargs
+        .set_item("rule", rule)
+        .and_then(|()| kwargs.set_item("reason", reason))
+    {
+        return e;
+    }
+    pacru_error(py, "IllegalMoveError", (message,), Some(&kwargs))
 }
 
 /// The error of a move the engine refused, with the rule it breaks (`pacru.chevron.legality`
@@ -77,15 +102,14 @@ pub(crate) fn refused(
         let message = illegal.named(&names).to_string();
         let kwargs = PyDict::new(py);
         kwargs.set_item("move", text)?;
-        let errors = py.import("pacru.errors")?;
         let class = if illegal.is_game_over() {
-            errors.getattr("GameOverError")?
+            "GameOverError"
         } else {
             kwargs.set_item("rule", illegal.rule())?;
             kwargs.set_item("reason", illegal.reason())?;
-            errors.getattr("IllegalMoveError")?
+            "IllegalMoveError"
         };
-        Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
+        Ok(pacru_error(py, class, (message,), Some(&kwargs)))
     })();
     made.unwrap_or_else(|e| e)
 }

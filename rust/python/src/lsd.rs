@@ -62,11 +62,7 @@ pub(crate) fn position_of(py: Python<'_>, rules: &Rules, parts: Parts) -> PyResu
 /// The `pacru.errors.InvalidPositionError` of parts the engine refuses (the LSD side's one
 /// conversion of `PartsError`; its message is the error's `Display`).
 fn parts_error(py: Python<'_>, err: PartsError) -> PyErr {
-    let made = (|| -> PyResult<PyErr> {
-        let class = py.import("pacru.errors")?.getattr("InvalidPositionError")?;
-        Ok(PyErr::from_value(class.call1((err.to_string(),))?))
-    })();
-    made.unwrap_or_else(|e| e)
+    crate::errors::pacru_error(py, "InvalidPositionError", (err.to_string(),), None)
 }
 
 /// The `ValueError` of tables the engine refuses (the LSD side's one conversion of

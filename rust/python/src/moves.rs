@@ -51,14 +51,7 @@ const NO_PICKLE: &str =
 /// `attrs.exceptions.FrozenInstanceError()`, as the Python engine's list and state raise
 /// it on assignment.
 pub(crate) fn frozen(py: Python<'_>) -> PyErr {
-    match py
-        .import("attrs.exceptions")
-        .and_then(|m| m.getattr("FrozenInstanceError"))
-        .and_then(|c| c.call0())
-    {
-        Ok(value) => PyErr::from_value(value),
-        Err(e) => e,
-    }
+    crate::errors::exception(py, "attrs.exceptions", "FrozenInstanceError", (), None)
 }
 
 /// A module of pacru's, by name, with one of its attributes: looked up on each call (the

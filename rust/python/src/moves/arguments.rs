@@ -208,11 +208,7 @@ fn checked_move(
 
 /// `NotationError(message, text)` (`pacru.errors`).
 fn notation_error(py: Python<'_>, message: &str, text: &Bound<'_, PyAny>) -> PyErr {
-    let made = (|| -> PyResult<PyErr> {
-        let class = py.import("pacru.errors")?.getattr("NotationError")?;
-        Ok(PyErr::from_value(class.call1((message, text))?))
-    })();
-    made.unwrap_or_else(|e| e)
+    crate::errors::pacru_error(py, "NotationError", (message, text), None)
 }
 
 /// The move `text` writes, read by the engine's reader (`pacru_engine::Move::from_text`),
