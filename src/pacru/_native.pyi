@@ -25,6 +25,7 @@ __all__ = [
     "SEARCH_FEATURES",
     "Batch",
     "DecisionLayout",
+    "FamilyIter",
     "LsdBatch",
     "LsdMoves",
     "LsdPosition",
@@ -257,7 +258,7 @@ class StepFamily(_StepFamily):
 
     def get(self, index: SupportsIndex) -> _Move: ...
     def contains(self, move: _Move) -> bool: ...
-    def __iter__(self) -> Iterator[_Move]: ...
+    def __iter__(self) -> FamilyIter: ...
 
 @final
 class ReorientationFamily(_ReorientationFamily):
@@ -266,7 +267,13 @@ class ReorientationFamily(_ReorientationFamily):
 
     def get(self, index: SupportsIndex) -> _Move: ...
     def contains(self, move: _Move) -> bool: ...
-    def __iter__(self) -> Iterator[_Move]: ...
+    def __iter__(self) -> FamilyIter: ...
+
+@final
+class FamilyIter(Iterator[_Move]):
+    """An iterator over the moves of a native family, in order."""
+
+    def __next__(self) -> _Move: ...
 
 @final
 class MovesIter(Iterator[_Move]):

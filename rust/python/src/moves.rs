@@ -33,7 +33,7 @@ mod sequence;
 mod value;
 
 pub(crate) use arguments::parse_text;
-pub(crate) use families::{ReorientationFamily, StepFamily};
+pub(crate) use families::{FamilyIter, ReorientationFamily, StepFamily};
 use sequence::index_bound;
 pub(crate) use value::{is_move, use_python_types, PyMove};
 

@@ -6,14 +6,14 @@
 //! shares the engine's list and hands out its moves by index: native moves
 //! (`pacru._native.Move`), the list's own.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use pacru_engine as engine;
-use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBool, PyList, PySlice, PyString, PyTuple};
+use pyo3::types::{PyBool, PySlice, PyString, PyTuple};
 
 use super::value::{is_move, PyMove};
 use crate::from_python;
@@ -56,20 +56,45 @@ fn move_at(py: Python<'_>, list: &engine::MoveList, index: u64) -> PyResult<Py<P
     Ok(PyMove::object(py, m)?.into_any().unbind())
 }
 
-/// The moves `start .. start + size` of `list`, as an iterator over native moves.
-fn moves_iter<'py>(
-    py: Python<'py>,
-    list: &engine::MoveList,
-    start: u64,
-    size: u64,
-) -> PyResult<Bound<'py, PyAny>> {
-    let moves = (start..start + size)
-        .map(|i| move_at(py, list, i))
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, moves)?
-        .into_any()
-        .try_iter()
-        .map(Bound::into_any)
+/// Iterates over the moves `next .. end` of a list, made one at a time (a reorientation
+/// family can hold hundreds of thousands of moves).
+#[pyclass(frozen, module = "pacru._native")]
+pub(crate) struct FamilyIter {
+    list: Arc<engine::MoveList>,
+    next: Mutex<u64>,
+    end: u64,
+}
+
+impl FamilyIter {
+    fn over(list: &Arc<engine::MoveList>, start: u64, size: u64) -> FamilyIter {
+        FamilyIter {
+            list: Arc::clone(list),
+            next: Mutex::new(start),
+            end: start + size,
+        }
+    }
+}
+
+#[pymethods]
+impl FamilyIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        let i = {
+            let mut next = self
+                .next
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("family iterator poisoned"))?;
+            if *next >= self.end {
+                return Ok(None);
+            }
+            *next += 1;
+            *next - 1
+        };
+        move_at(py, &self.list, i).map(Some)
+    }
 }
 
 /// Whether `move_` is a move of `list` within `start .. start + size`; a value that is
@@ -173,8 +198,8 @@ impl StepFamily {
         move_at(py, &self.list, self.start + i)
     }
 
-    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        moves_iter(py, &self.list, self.start, self.size)
+    fn __iter__(&self) -> FamilyIter {
+        FamilyIter::over(&self.list, self.start, self.size)
     }
 
     /// Whether `move` is one of this family's moves.
@@ -254,8 +279,8 @@ impl ReorientationFamily {
         move_at(py, &self.list, self.start + i)
     }
 
-    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        moves_iter(py, &self.list, self.start, self.size)
+    fn __iter__(&self) -> FamilyIter {
+        FamilyIter::over(&self.list, self.start, self.size)
     }
 
     /// Whether `move` is one of this family's moves.
