@@ -94,6 +94,8 @@ def _compare(state: ChevronState, others: list[Move], rng: random.Random, where:
         for nat, py in zip(families, py_families, strict=True):
             if nat.size and rng.random() < 0.2:
                 assert nat.contains(move) == py.contains(move), (where, move)
+    # A value that is no move: the AttributeError of reading its origin, on both.
+    assert _raised(nat_moves.family_of, "e1-e2") == _raised(py_moves.family_of, "e1-e2")
     for field in range(81):
         nat_field, py_field = nat_moves.from_field(field), py_moves.from_field(field)
         assert isinstance(nat_field, LegalMoves), where
