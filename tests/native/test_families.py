@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from pacru import ChevronState, LegalMoves, Move, NotationError
+from pacru import ChevronState, LegalMoves, Move, NotationError, from_position
 from pacru.chevron.engine import python_apply, python_legal_moves
 from pacru.chevron.families import ReorientationFamily, StepFamily
 
@@ -130,6 +130,39 @@ def test_families_are_the_python_engines(game: str, players: int) -> None:
             if state.outcome is not None:
                 break
     assert compared >= GAMES
+
+
+#: Pacru positions random play seldom reaches: meetings {R12, D23} (E.1-13 of the
+#: rules), and 29 own unoccupied fields, whose 90-degree reorientations number 20,475 {R14}.
+_RED = ",".join(f"{c}{r}" for c in "abc" for r in range(1, 10))
+POSITIONS = (
+    (
+        "pacru players=red,yellow markers=red:g9,g8,g7;yellow:d4,d5,d6,e4,e5,e6,f4,f5,f6 "
+        "chevrons=red:g9S,g7N;yellow:a1N",
+        True,
+    ),
+    (
+        f"pacru players=red,yellow markers=red:g9,g8,g7,{_RED};yellow:i1 "
+        "chevrons=red:g9S,g7N;yellow:i1N",
+        False,
+    ),
+)
+
+
+@pytest.mark.parametrize(("text", "meets"), POSITIONS)
+def test_meetings_and_large_families_are_the_python_engines(text: str, meets: bool) -> None:
+    """Step families with meeting fields and reorientation families of thousands of moves
+    (sampled by ``get``, iterated whole) are the Python engine's, with ``family_of`` and
+    ``from_field``."""
+    state = from_position(text)
+    assert isinstance(state, ChevronState)
+    py_moves = python_legal_moves(state)
+    assert any(o[3] for f in py_moves.steps for o in f.options) == meets
+    assert (max(f.size for f in py_moves.families) > 10_000) == (not meets)
+    _compare(state, [], random.Random(0), text)
+    nat_moves = native.native_state(state).legal_moves()
+    for nat, py in zip(nat_moves.families, py_moves.families, strict=True):
+        assert list(nat) == list(py), text
 
 
 @pytest.mark.parametrize("field", ["e5", " E5 ", "i9", 0, 80, 40])
