@@ -8,6 +8,8 @@ import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 from pacru.base import Outcome
+from pacru.chevron.families import ReorientationFamily as _ReorientationFamily
+from pacru.chevron.families import StepFamily as _StepFamily
 from pacru.chevron.move import Move as _Move
 from pacru.chevron.move import MoveKind
 from pacru.chevron.movelist import LegalMoves
@@ -23,6 +25,7 @@ __all__ = [
     "SEARCH_FEATURES",
     "Batch",
     "DecisionLayout",
+    "FamilyIter",
     "LsdBatch",
     "LsdMoves",
     "LsdPosition",
@@ -33,7 +36,9 @@ __all__ = [
     "NativeLegalMoves",
     "Network",
     "Position",
+    "ReorientationFamily",
     "State",
+    "StepFamily",
     "network_inputs",
     "random_rollouts",
     "search_features",
@@ -245,6 +250,30 @@ class NativeLegalMoves(LegalMoves):
     def family_range(self, family: int) -> tuple[int, int]: ...
     @property
     def issued(self) -> _Move | None: ...
+
+@final
+class StepFamily(_StepFamily):
+    """A step family of a ``NativeLegalMoves``: a ``pacru.chevron.families.StepFamily`` by
+    registration (declared a subclass here so that it types as one); its moves are native."""
+
+    def get(self, index: SupportsIndex) -> _Move: ...
+    def contains(self, move: _Move) -> bool: ...
+    def __iter__(self) -> FamilyIter: ...
+
+@final
+class ReorientationFamily(_ReorientationFamily):
+    """A reorientation family of a ``NativeLegalMoves``: a
+    ``pacru.chevron.families.ReorientationFamily`` by registration; its moves are native."""
+
+    def get(self, index: SupportsIndex) -> _Move: ...
+    def contains(self, move: _Move) -> bool: ...
+    def __iter__(self) -> FamilyIter: ...
+
+@final
+class FamilyIter(Iterator[_Move]):
+    """An iterator over the moves of a native family, in order."""
+
+    def __next__(self) -> _Move: ...
 
 @final
 class MovesIter(Iterator[_Move]):

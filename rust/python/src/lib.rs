@@ -296,6 +296,9 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<lsd_state::LsdMoves>()?;
     m.add_class::<Moves>()?;
     m.add_class::<PyMove>()?;
+    m.add_class::<moves::StepFamily>()?;
+    m.add_class::<moves::ReorientationFamily>()?;
+    m.add_class::<moves::FamilyIter>()?;
     m.add_function(wrap_pyfunction!(moves::use_python_types, m)?)?;
     m.add_class::<decisions::DecisionLayout>()?;
     m.add_class::<decisions::NativeDecision>()?;

@@ -7,10 +7,11 @@
 //! (`pacru._native.Move`, `value`), each made once with `Py::new`. The sequence methods (`index`, `count`,
 //! `==`, `repr`) and `in` with a move's text (read by `pacru_engine::Move::from_text`)
 //! are worked out here, with the results of `collections.abc.Sequence` and `LegalMoves`
-//! (tests/native compares them), and no call into pacru's Python. The families (`steps`, `reorientations`,
-//! `families`, `family_of`, `from_field`) are the pure-Python engine's for the same
-//! position, made when first read; `_family_draw` draws from the engine's own family
-//! bounds.
+//! (tests/native compares them), and no call into pacru's Python. The families (`steps`,
+//! `reorientations`, `families`, `family_of`) are this extension's `StepFamily` and
+//! `ReorientationFamily` (`families`), made from the engine's list when first read;
+//! `from_field` hands that chevron's families to `LegalMoves.from_families` (the class
+//! handed over at import); `_family_draw` draws from the engine's own family bounds.
 
 use std::sync::{Arc, Mutex};
 
@@ -22,13 +23,17 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
 
+use value::legal_moves_class;
+
 use crate::from_python;
 
 mod arguments;
+mod families;
 mod sequence;
 mod value;
 
 pub(crate) use arguments::parse_text;
+pub(crate) use families::{FamilyIter, ReorientationFamily, StepFamily};
 use sequence::index_bound;
 pub(crate) use value::{is_move, use_python_types, PyMove};
 
@@ -39,8 +44,8 @@ pub(crate) struct Moves {
     list: Arc<engine::MoveList>,
     /// The move last handed out by indexing, with its index: applied without a check.
     issued: Mutex<Option<(Py<PyAny>, u64, engine::Move)>>,
-    /// The Python engine's list of the same position, made when the families are read.
-    python: PyOnceLock<Py<PyAny>>,
+    /// The step families and the reorientation families, made when first read.
+    families: PyOnceLock<(Py<PyTuple>, Py<PyTuple>)>,
 }
 
 /// Why a move list does not pickle: `pacru.chevron.movelist.NO_PICKLE` (a test holds
@@ -54,19 +59,13 @@ pub(crate) fn frozen(py: Python<'_>) -> PyErr {
     crate::errors::exception(py, "attrs.exceptions", "FrozenInstanceError", (), None)
 }
 
-/// A module of pacru's, by name, with one of its attributes: looked up on each call (the
-/// cold paths only), never kept.
-fn pacru_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import(module)?.getattr(name)
-}
-
 impl Moves {
     /// The legal moves of `pos` under `rules`.
     pub(crate) fn of(rules: &engine::Rules, pos: &engine::Position) -> Moves {
         Moves {
             list: Arc::new(engine::legal_moves(rules, pos)),
             issued: Mutex::new(None),
-            python: PyOnceLock::new(),
+            families: PyOnceLock::new(),
         }
     }
 
@@ -136,59 +135,16 @@ impl Moves {
         Ok(from_python(move_)?.and_then(|m| self.list.index_of(&m)))
     }
 
-    /// The list of this list's families, made from the engine's steps and choices
-    /// (`_family_parts`) by `pacru.chevron.native.family_list` when first read.
-    fn python<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
-        let list = self.python.get_or_try_init(py, || {
-            let parts = self.family_parts(py)?;
-            pacru_attr(py, "pacru.chevron.native", "family_list")?
-                .call1(parts)
-                .map(Bound::unbind)
+    /// The step families and the reorientation families (`families::families`), made
+    /// when first read and kept.
+    fn family_tuples<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyTuple>)> {
+        let (steps, turns) = self.families.get_or_try_init(py, || {
+            families::families(py, &self.list).map(|(s, t)| (s.unbind(), t.unbind()))
         })?;
-        Ok(list.bind(py))
-    }
-
-    /// The engine's families: whether the only move is a pass; per step family
-    /// `(origin, target, capture, choices)` with each choice `(twist, connection, marker
-    /// field or -1, meeting bitboard)`; the codes `field * 8 + facing` of the chevrons
-    /// that may reorient; the own unoccupied fields they may give up {R14, D25}.
-    fn family_parts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let list = &self.list;
-        let mut steps = Vec::with_capacity(list.step_count());
-        for i in 0..list.step_count() {
-            let Some((origin, target, capture)) = list.step_fields(i) else {
-                break;
-            };
-            let mut choices = Vec::new();
-            list.each_step_choice(i, |c| {
-                choices.push((
-                    c.twist,
-                    c.connection,
-                    c.marker.map_or(-1, i16::from),
-                    c.meetings,
-                ))
-            });
-            steps.push((origin, target, capture, PyTuple::new(py, choices)?));
-        }
-        let (fields, free) = list.reorientation_fields();
-        let pos = list.position();
-        let seat = usize::from(pos.to_move);
-        let mut codes = Vec::new();
-        let mut rest = fields;
-        while rest != 0 {
-            let f = engine::geometry::lowest_field(rest);
-            rest &= rest - 1;
-            if let Some(facing) = pos.chevrons.get(seat).and_then(|c| c.facing_at(f)) {
-                codes.push(u16::from(f) * 8 + u16::from(facing));
-            }
-        }
-        (
-            list.is_pass(),
-            PyTuple::new(py, steps)?,
-            PyTuple::new(py, codes)?,
-            free,
-        )
-            .into_pyobject(py)
+        Ok((steps.bind(py).clone(), turns.bind(py).clone()))
     }
 
     /// The number of move families: the step families, then the reorientation families,
@@ -382,35 +338,66 @@ impl Moves {
 
     /// The step and pincer families, in list order.
     #[getter]
-    fn steps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.python(py)?.getattr(intern!(py, "steps"))
+    fn steps<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        Ok(self.family_tuples(py)?.0)
     }
 
     /// The reorientation families {R14}: by chevron, then turn (-2, -1, +1, +2).
     #[getter]
-    fn reorientations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.python(py)?.getattr(intern!(py, "reorientations"))
+    fn reorientations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        Ok(self.family_tuples(py)?.1)
     }
 
     /// Every family: the steps, then the reorientations.
     #[getter]
-    fn families<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.python(py)?.getattr(intern!(py, "families"))
+    fn families<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let (steps, turns) = self.family_tuples(py)?;
+        PyTuple::new(py, steps.iter().chain(turns.iter()).collect::<Vec<_>>())
     }
 
     /// The family a move would belong to (same chevron, target/turn, capture), if any.
-    fn family_of<'py>(&self, r#move: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn family_of<'py>(&self, r#move: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let py = r#move.py();
-        self.python(py)?
-            .call_method1(intern!(py, "family_of"), (r#move,))
+        let Some(k) = families::family_index(&self.list, r#move)? else {
+            return Ok(None);
+        };
+        let (steps, turns) = self.family_tuples(py)?;
+        match k.checked_sub(steps.len()) {
+            None => steps.get_item(k).map(Some),
+            Some(k) => turns.get_item(k).map(Some),
+        }
     }
 
-    /// The legal moves of the chevron on `field` (see `LegalMoves.from_field`).
+    /// The legal moves of the chevron on `field` (name or index), in list order: a
+    /// `LegalMoves` of that chevron's families only (`LegalMoves.from_field`), empty when
+    /// no chevron of the player to move stands there or the only move is a pass.
+    /// `NotationError` for an unknown field name, `ValueError` for an index outside
+    /// 0..80.
     #[allow(clippy::wrong_self_convention)] // the name of the `LegalMoves` method it is
     fn from_field<'py>(&self, field: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = field.py();
-        self.python(py)?
-            .call_method1(intern!(py, "from_field"), (field,))
+        let f = families::field_index(field)?;
+        let steps = self.family_tuples(py)?.0;
+        let own = PyTuple::new(
+            py,
+            self.list
+                .steps_from(f)
+                .map(|i| steps.get_item(i))
+                .collect::<PyResult<Vec<_>>>()?,
+        )?;
+        let codes: Vec<u16> = families::reorienting_codes(&self.list)
+            .into_iter()
+            .filter(|&c| engine::geometry::code_field(c) == f)
+            .collect();
+        let free = if self.list.is_pass() {
+            0
+        } else {
+            self.list.reorientation_fields().1
+        };
+        legal_moves_class(py)?.call_method1(
+            intern!(py, "from_families"),
+            (own, PyTuple::new(py, codes)?, free),
+        )
     }
 
     /// A family drawn by `randrange(family count)`, then its move by `randrange(size)`,

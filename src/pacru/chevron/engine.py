@@ -46,6 +46,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final, Literal, Protocol, TypeAlias
 
+from pacru.chevron.families import ReorientationFamily, StepFamily
 from pacru.chevron.move import Move, MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.pystate import PythonChevronState, python_legal_moves
@@ -329,10 +330,12 @@ def _engine() -> Engine:
 
 _EXTENSION: Final = native_module()
 if _EXTENSION is not None:
-    # The extension's list and move are a LegalMoves and a Move by registration
-    # (isinstance, type hints): no method of either class is replaced.
+    # The extension's list, move and families are a LegalMoves, a Move and families by
+    # registration (isinstance, type hints): no method of any class is replaced.
     LegalMoves.register(_EXTENSION.NativeLegalMoves)
     Move.register(_EXTENSION.Move)
+    StepFamily.register(_EXTENSION.StepFamily)
+    ReorientationFamily.register(_EXTENSION.ReorientationFamily)
 #: The engine object in use: the operations of :data:`ENGINE` that the layers above use.
 OPS: Final[Engine] = _engine()
 if _EXTENSION is not None:

@@ -13,6 +13,7 @@ move without relinquished fields is built once and shared.
 
 from __future__ import annotations
 
+from abc import ABCMeta
 from collections.abc import Iterator
 from itertools import combinations
 from math import comb
@@ -268,7 +269,7 @@ class FixedChoices(Choices):
         return self._options[index]
 
 
-class StepFamily:
+class StepFamily(metaclass=ABCMeta):  # noqa: B024 - for the native class's registration
     """Every complete move of one chevron step or pincer, differing only in choices.
 
     Built with its ``options``, or by :class:`LegalMoves` from the generator's
@@ -276,7 +277,8 @@ class StepFamily:
     playout looks at the choices of one family per ply, so Pacru's benefit and
     meeting fields are only worked out for the family that is asked (see
     :mod:`pacru.chevron.movegen`). Immutable: its attributes are read-only
-    properties.
+    properties. The native engine's family (``pacru._native.StepFamily``) is one by
+    registration (hence the ``ABCMeta``).
     """
 
     __slots__ = ("_capture", "_choices", "_index", "_options", "_origin", "_size", "_target")
@@ -381,13 +383,14 @@ def unrank(fields: tuple[int, ...], cost: int, index: int) -> tuple[int, ...]:
     return tuple(chosen)
 
 
-class ReorientationFamily:
+class ReorientationFamily(metaclass=ABCMeta):  # noqa: B024 - as StepFamily
     """Every reorientation of one chevron by one turn: each set of ``cost`` fields {R14}.
 
     ``fields`` are the own unoccupied fields that may be given up, ascending;
     ``mask`` their bitboard; ``cost`` is 2 for a 45-degree turn and 4 for 90
     degrees (D25); ``size`` is C(len(fields), cost). Immutable: its attributes
-    are read-only properties.
+    are read-only properties. The native engine's family
+    (``pacru._native.ReorientationFamily``) is one by registration.
     """
 
     __slots__ = ("_cost", "_fields", "_mask", "_origin", "_size", "_turn")

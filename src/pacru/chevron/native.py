@@ -19,8 +19,11 @@ extension's frozen class ``Move`` (``pacru.Move`` on the native engine, a
 :class:`~pacru.chevron.move.Move` by registration), each made once, in Rust,
 when the list hands it out. Its families
 (:attr:`~pacru.LegalMoves.steps`, ``reorientations``, ``families``,
-``family_of``, ``from_field``) are made from the engine's steps and choices when
-first read (:func:`family_list`).
+``family_of``) are the extension's classes ``StepFamily`` and
+``ReorientationFamily`` (registered as :class:`~pacru.chevron.families.StepFamily`
+and :class:`~pacru.chevron.families.ReorientationFamily`), made from the engine's
+list when first read, handing out native moves; ``from_field`` gives that chevron's
+families to ``LegalMoves.from_families``.
 
 The extension keeps no object of pacru's in a static but the classes the engine
 boundary hands it at import (the Python ``Move``, ``MoveKind``'s members,
@@ -40,7 +43,6 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from pacru import _native
 from pacru.base import Outcome, Termination
-from pacru.chevron.families import FixedChoices, Option
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
@@ -56,7 +58,6 @@ __all__ = [
     "NativeEngine",
     "NativeLegalMoves",
     "apply",
-    "family_list",
     "legal_moves",
     "outcome",
     "position",
@@ -138,27 +139,6 @@ NativeLegalMoves: Final = _native.NativeLegalMoves
 def python_list(pos: _native.Position) -> LegalMoves:
     """The pure-Python engine's list of a native position (for tests and tools)."""
     return generate(rules_of_key(pos.options), *pos.generator_args())
-
-
-def family_list(
-    passes: bool,
-    steps: tuple[tuple[int, int, bool, tuple[Option, ...]], ...],
-    reorienting: tuple[int, ...],
-    free: int,
-) -> LegalMoves:
-    """A :class:`~pacru.LegalMoves` of the native engine's families, from its parts.
-
-    The native list's ``steps``, ``reorientations``, ``families``, ``family_of``
-    and ``from_field`` are this list's: its step families hold the choices the
-    engine worked out for them (``(twist, connection, marker field or -1,
-    meeting bitboard)`` each), its reorientations the codes of the chevrons that
-    may reorient and the own unoccupied fields they may give up {R14, D25}.
-    """
-    if passes:
-        return LegalMoves.pass_only()
-    raw = tuple((origin, target, 0, 0, False, capture) for origin, target, capture, _ in steps)
-    choices = FixedChoices(raw, tuple(options for *_, options in steps)) if raw else None
-    return LegalMoves(choices, reorienting, free)
 
 
 def legal_moves(state: ChevronState) -> LegalMoves:
