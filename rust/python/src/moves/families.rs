@@ -451,14 +451,18 @@ pub(crate) fn field_index(field: &Bound<'_, PyAny>) -> PyResult<u8> {
 fn parse_field(text: &Bound<'_, PyString>) -> PyResult<u8> {
     let py = text.py();
     let found = if text.len()? < 8 {
-        let name = text
-            .call_method0(intern!(py, "strip"))?
-            .call_method0(intern!(py, "lower"))?;
-        let name = name.cast::<PyString>()?;
-        name.to_str().ok().and_then(|name| match name.as_bytes() {
-            &[file @ b'a'..=b'i', rank @ b'1'..=b'9'] => Some((rank - b'1') * 9 + (file - b'a')),
-            _ => None,
-        })
+        // `str.strip()`'s white space: Unicode's, and the separators U+001C..U+001F.
+        let space = |c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c);
+        text.to_str()
+            .ok()
+            .and_then(|name| match name.trim_matches(space).as_bytes() {
+                &[file, rank] => {
+                    let file = file.to_ascii_lowercase();
+                    ((b'a'..=b'i').contains(&file) && (b'1'..=b'9').contains(&rank))
+                        .then(|| (rank - b'1') * 9 + (file - b'a'))
+                }
+                _ => None,
+            })
     } else {
         None
     };
@@ -467,6 +471,10 @@ fn parse_field(text: &Bound<'_, PyString>) -> PyResult<u8> {
     }
     let head = text.get_item(PySlice::new(py, 0, 20, 1))?;
     let message = format!("{} is not a field; fields are a1..i9", head.repr()?);
-    let class = py.import("pacru.errors")?.getattr("NotationError")?;
-    Err(PyErr::from_value(class.call1((message, text))?))
+    Err(crate::errors::pacru_error(
+        py,
+        "NotationError",
+        (message, text),
+        None,
+    ))
 }
