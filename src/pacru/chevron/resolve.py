@@ -43,7 +43,7 @@ __all__ = ["STATE_SLOTS", "resolve", "successor"]
 #: builds a state with, filled in by :mod:`pacru.chevron.pystate` once the class exists
 #: (that module imports this one, so this one cannot import it). The class is frozen (its
 #: ``__setattr__`` refuses): a slot's own descriptor stores into it, as
-#: ``object.__setattr__`` does after looking the name up, at two thirds of its cost.
+#: ``object.__setattr__`` does after looking the name up, for less (docs/performance.rst).
 STATE_SLOTS: Final[list[Any]] = []
 _new: Final = object.__new__
 
