@@ -687,10 +687,9 @@ def test_every_crate_forbids_unsafe_code() -> None:
                 assert "unsafe" not in code.replace("unsafe_code", ""), f"{source}:{number}"
 
 
-#: The modules that still assign ``__class__``: a value built as a draft of the same slots,
-#: then retyped (the Python engine's moves and states).
-#: The list is to shrink to nothing, not to grow.
-RETYPERS = frozenset({"pacru.chevron.families", "pacru.chevron.resolve"})
+#: The modules allowed to assign ``__class__``: none (the Python engine builds its frozen
+#: moves and states through their slots' descriptors, never as a retyped draft).
+RETYPERS: frozenset[str] = frozenset()
 
 
 def _retypings(tree: ast.AST) -> Iterator[str]:
@@ -719,9 +718,9 @@ def _retypers() -> dict[str, set[str]]:
     return found
 
 
-def test_no_class_is_patched_and_only_the_known_drafts_are_retyped() -> None:
+def test_no_class_is_patched_and_no_object_is_retyped() -> None:
     """No ``setattr`` on a class (or any object but ``self``) anywhere in the package, and
-    ``__class__`` assigned only where :data:`RETYPERS` says."""
+    ``__class__`` assigned only where :data:`RETYPERS` says: nowhere."""
     assert _retypers() == {name: {"__class__"} for name in RETYPERS}
 
 

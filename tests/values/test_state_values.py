@@ -264,7 +264,8 @@ _FIELDS = (
 def test_a_successor_has_every_slot_of_a_state_built_by_attrs() -> None:
     """apply_move builds the next state without attrs' __init__ (its slots are set
     directly, by either engine): every field is there, the state is a ChevronState
-    itself (the Python engine fills a draft subclass first), frozen, and it equals,
+    itself (never a retyped draft: the Python engine stores each slot through its
+    descriptor), frozen, and it equals,
     hashes and pickles like one built through the class."""
     import pickle
 

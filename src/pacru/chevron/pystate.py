@@ -4,7 +4,7 @@ The readable reference of the native engine's state (``pacru.chevron.native``):
 the values are attrs fields, the legal moves come from
 :mod:`pacru.chevron.movegen` and a move is applied by
 :mod:`pacru.chevron.resolve`, which builds the next state of this class
-(:data:`pacru.chevron.resolve.STATE_CLASSES`). Everything else, and every
+(:data:`pacru.chevron.resolve.STATE_SLOTS`). Everything else, and every
 docstring, is the shared :class:`~pacru.chevron.state.ChevronState`'s.
 :mod:`pacru.chevron.engine` picks this class when the Python engine is in use.
 """
@@ -20,7 +20,7 @@ from pacru.base import Outcome, Termination
 from pacru.chevron.move import Move
 from pacru.chevron.movegen import generate
 from pacru.chevron.movelist import LegalMoves
-from pacru.chevron.resolve import STATE_CLASSES, resolve
+from pacru.chevron.resolve import STATE_SLOTS, resolve
 from pacru.chevron.rules import COUNTER_MAX, GAMES, MEETING_RULES, Rules
 from pacru.chevron.state import ChevronState, occupancy
 from pacru.errors import InvalidPositionError
@@ -93,9 +93,10 @@ class PythonChevronState(ChevronState):
         return resolve(self, move)
 
 
-# resolve.successor sets every slot of a new state by name: a field added to the class
+# resolve.successor sets every slot of a new state, in this order: a field added to the class
 # must be added there too.
-assert tuple(attrs.fields_dict(PythonChevronState)) == (
+_FIELDS: Final = tuple(attrs.fields_dict(PythonChevronState))
+assert _FIELDS == (
     "rules",
     "players",
     "markers",
@@ -112,17 +113,12 @@ assert tuple(attrs.fields_dict(PythonChevronState)) == (
 )
 
 
-class _Draft(PythonChevronState):
-    """A state being built by ``resolve.successor``, which then turns it into a
-    :class:`PythonChevronState` by ``__class__`` assignment: the same slots (none added),
-    but the plain attribute assignment of ``object`` instead of the frozen refusal."""
-
-    __slots__ = ()
-    __setattr__ = object.__setattr__
-    __delattr__ = object.__delattr__
-
-
-STATE_CLASSES.extend((_Draft, PythonChevronState))
+STATE_SLOTS.extend(
+    (
+        PythonChevronState,
+        tuple(PythonChevronState.__dict__[name].__set__ for name in _FIELDS),
+    )
+)
 
 
 # -- the values a state is built from, checked as the native engine checks them -------------

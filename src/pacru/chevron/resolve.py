@@ -37,13 +37,14 @@ from pacru.geometry import BETWEEN, BIT, LINE, RAYS
 if TYPE_CHECKING:
     from pacru.chevron.state import ChevronState
 
-__all__ = ["STATE_CLASSES", "resolve", "successor"]
+__all__ = ["STATE_SLOTS", "resolve", "successor"]
 
-#: ``[draft, PythonChevronState]``: the classes :func:`successor` builds a state with,
-#: filled in by :mod:`pacru.chevron.pystate` once they exist (that module imports this
-#: one, so this one cannot import it). The draft class has the slots of
-#: :class:`~pacru.chevron.pystate.PythonChevronState` and takes plain attribute assignment.
-STATE_CLASSES: Final[list[type[Any]]] = []
+#: ``[PythonChevronState, the setters of its slots in field order]``: what :func:`successor`
+#: builds a state with, filled in by :mod:`pacru.chevron.pystate` once the class exists
+#: (that module imports this one, so this one cannot import it). The class is frozen (its
+#: ``__setattr__`` refuses): a slot's own descriptor stores into it, as
+#: ``object.__setattr__`` does after looking the name up, for less (docs/performance.rst).
+STATE_SLOTS: Final[list[Any]] = []
 _new: Final = object.__new__
 
 # Bound once as module names: a global read per call, not a module attribute lookup.
@@ -79,32 +80,42 @@ def successor(
             :data:`~pacru.chevron.rules.COUNTER_MAX`, where the native engine's
             counters end (both engines refuse alike).
     """
-    draft_class, state_class = STATE_CLASSES
-    # The frozen class refuses assignment, and calling a slot's setter costs about twenty
-    # times a plain slot store: the new state is filled as a draft (same slots, stores
-    # CPython specializes), then becomes a state (same layout, so no copy).
-    new: Any = _new(draft_class)
-    new.rules = state.rules
-    new.players = state.players
-    new.markers = markers
-    new.chevrons = chevrons
-    new.to_move = to_move
-    new.out = out
-    new.trigger = trigger
     ply = state.ply + 1
     if ply > COUNTER_MAX or idle > COUNTER_MAX:
         # The native engine's counters end there: both engines refuse alike.
         counter = "ply" if ply > COUNTER_MAX else "idle"
         raise InvalidPositionError(f"{counter} cannot count past {COUNTER_MAX}")
-    new.idle = idle
-    new.ply = ply
-    new.outcome = outcome
-    new.occupied = occupied
-    new._last = move
-    new._moves = moves
-    new.__class__ = state_class
-    built: ChevronState = new
-    return built
+    state_class, setters = STATE_SLOTS
+    (
+        set_rules,
+        set_players,
+        set_markers,
+        set_chevrons,
+        set_to_move,
+        set_out,
+        set_trigger,
+        set_idle,
+        set_ply,
+        set_outcome,
+        set_occupied,
+        set_last,
+        set_moves,
+    ) = setters
+    new: ChevronState = _new(state_class)
+    set_rules(new, state.rules)
+    set_players(new, state.players)
+    set_markers(new, markers)
+    set_chevrons(new, chevrons)
+    set_to_move(new, to_move)
+    set_out(new, out)
+    set_trigger(new, trigger)
+    set_idle(new, idle)
+    set_ply(new, ply)
+    set_outcome(new, outcome)
+    set_occupied(new, occupied)
+    set_last(new, move)
+    set_moves(new, moves)
+    return new
 
 
 def resolve(state: ChevronState, move: Move) -> ChevronState:
