@@ -24,7 +24,9 @@ use pyo3::types::{PyString, PyTuple, PyType};
 
 use crate::moves::{frozen, is_move, parse_text, Moves, PyMove};
 use crate::PyPosition;
-use crate::{board, code_ints, errors, from_python, game_of, meeting_rule_of, termination_of};
+use crate::{
+    board, code_ints, errors, from_python, game_of, kept, meeting_rule_of, termination_of,
+};
 
 thread_local! {
     /// The successor being made: set by `State::successor` just before it calls the
@@ -161,9 +163,7 @@ impl State {
     pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
         let py = slf.py();
         let me = slf.get();
-        let moves = me
-            .moves
-            .get_or_try_init(py, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
+        let moves = kept(py, &me.moves, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
         // The cell lives as long as the state.
         Ok(moves.bind(py))
     }
@@ -300,43 +300,42 @@ impl State {
     #[getter]
     fn markers(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
         let n = usize::from(self.pos.players);
-        self.markers
-            .get_or_try_init(py, || {
-                let boards = self.pos.markers.iter().take(n).map(|&m| board(py, m));
-                PyTuple::new(py, boards).map(Bound::unbind)
-            })
-            .map(|t| t.clone_ref(py))
+        kept(py, &self.markers, || {
+            let boards = self.pos.markers.iter().take(n).map(|&m| board(py, m));
+            PyTuple::new(py, boards).map(Bound::unbind)
+        })
+        .map(|t| t.clone_ref(py))
     }
 
     /// Per player, the sorted codes ``field * 8 + facing`` of their chevrons.
     #[getter]
     fn chevrons(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
         let n = usize::from(self.pos.players);
-        self.chevrons
-            .get_or_try_init(py, || {
-                let ints = code_ints(py);
-                let seats = self
-                    .pos
-                    .chevrons
-                    .iter()
-                    .take(n)
-                    .map(|seat| {
-                        let codes: Vec<_> =
-                            seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
-                        PyTuple::new(py, codes)
-                    })
-                    .collect::<PyResult<Vec<_>>>()?;
-                PyTuple::new(py, seats).map(Bound::unbind)
-            })
-            .map(|t| t.clone_ref(py))
+        kept(py, &self.chevrons, || {
+            let ints = code_ints(py);
+            let seats = self
+                .pos
+                .chevrons
+                .iter()
+                .take(n)
+                .map(|seat| {
+                    let codes: Vec<_> =
+                        seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
+                    PyTuple::new(py, codes)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, seats).map(Bound::unbind)
+        })
+        .map(|t| t.clone_ref(py))
     }
 
     /// The bitboard of the fields a chevron stands on.
     #[getter]
-    fn occupied(&self, py: Python<'_>) -> Py<PyAny> {
-        self.occupied
-            .get_or_init(py, || board(py, self.pos.occupied()).unbind())
-            .clone_ref(py)
+    fn occupied(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        kept(py, &self.occupied, || {
+            Ok(board(py, self.pos.occupied()).unbind())
+        })
+        .map(|o| o.clone_ref(py))
     }
 
     /// The index in ``players`` of the player to move (of the winner or last mover once the
@@ -387,8 +386,8 @@ impl State {
 
     /// The outcome this state keeps: `made` the first time (the `pacru.Outcome` of
     /// `_outcome_parts`), the one kept then afterwards, so that every read gives one object.
-    fn _keep_outcome(&self, py: Python<'_>, made: Py<PyAny>) -> Py<PyAny> {
-        self.outcome.get_or_init(py, || made).clone_ref(py)
+    fn _keep_outcome(&self, py: Python<'_>, made: Py<PyAny>) -> PyResult<Py<PyAny>> {
+        kept(py, &self.outcome, || Ok(made)).map(|o| o.clone_ref(py))
     }
 
     /// The outcome kept by `_keep_outcome`, or None before.
