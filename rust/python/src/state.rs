@@ -39,7 +39,9 @@ thread_local! {
 #[pyclass(frozen, subclass, weakref, module = "pacru._native", name = "State")]
 pub(crate) struct State {
     rules: engine::Rules,
-    pos: engine::Position,
+    /// Boxed, so that the state moves as a few words (through the hand-over and into its
+    /// object) while its position is written once, where the engine resolves the move.
+    pos: Box<engine::Position>,
     /// The `pacru.chevron.rules.Rules` object and the tuple of colours, carried on.
     py_rules: Py<PyAny>,
     players: Py<PyTuple>,
@@ -113,13 +115,25 @@ where
     })
 }
 
+/// The position after `m`, a move of `list`, written in its box.
+fn resolved(
+    py: Python<'_>,
+    list: &engine::MoveList,
+    m: &engine::Move,
+) -> PyResult<Box<engine::Position>> {
+    let mut next = Box::new(list.position().clone());
+    list.resolve_listed_into(m, &mut next)
+        .map_err(|e| errors::to_py(py, e))?;
+    Ok(next)
+}
+
 impl State {
     /// The state of position `next`, reached by `last`: an object of this state's
     /// successor class.
     fn successor<'py>(
         &self,
         py: Python<'py>,
-        next: engine::Position,
+        next: Box<engine::Position>,
         last: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let state = State {
@@ -271,7 +285,7 @@ impl State {
         }
         Ok(State {
             rules: engine_rules,
-            pos,
+            pos: Box::new(pos),
             py_rules: rules.clone().unbind(),
             players: players.unbind(),
             class: successor_class(cls)?.unbind(),
@@ -441,10 +455,7 @@ impl State {
             if let Some((_, m)) = list.issued_move(r#move) {
                 // The move this state's own list handed out last: legal as decoded (the
                 // bot's hot path, rng.choice(state.legal_moves())).
-                let next = list
-                    .list()
-                    .resolve_listed(&m)
-                    .map_err(|e| errors::to_py(py, e))?;
+                let next = resolved(py, list.list(), &m)?;
                 return me.successor(py, next, r#move);
             }
         }
@@ -481,10 +492,7 @@ impl State {
                 None => errors::illegal(py, &format!("{} is not legal here", move_.str()?)),
             });
         };
-        let next = moves
-            .list()
-            .resolve_listed(&m)
-            .map_err(|e| errors::to_py(py, e))?;
+        let next = resolved(py, moves.list(), &m)?;
         me.successor(py, next, &move_)
     }
 
@@ -513,7 +521,7 @@ impl State {
 
     /// This state's position as the engine's ``Position`` (for the batch layer).
     fn _position(&self) -> PyPosition {
-        PyPosition::of(self.rules, self.pos.clone())
+        PyPosition::of(self.rules, self.pos.as_ref().clone())
     }
 
     fn __setattr__(
