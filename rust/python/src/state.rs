@@ -20,7 +20,9 @@ use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+
+mod arguments;
 
 use crate::moves::{frozen, is_move, parse_text, Moves, PyMove};
 use crate::PyPosition;
@@ -127,6 +129,16 @@ fn resolved(
     Ok(next)
 }
 
+/// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
+/// (the class called with no values).
+fn handed_over() -> PyResult<State> {
+    HANDOVER.with(Cell::take).ok_or_else(|| {
+        PyTypeError::new_err(
+            "a state is made by pacru.new_game or pacru.from_position, or from its values",
+        )
+    })
+}
+
 impl State {
     /// The state of position `next`, reached by `last`: an object of this state's
     /// successor class.
@@ -156,44 +168,10 @@ impl State {
         made
     }
 
-    /// Nothing when `m` is legal in this state (`list` is its legal moves), else its
-    /// error: the rule it breaks as the engine names it ([`engine::check`]), or the end of
-    /// the game; `text` is the move as the caller wrote it (None: the move's own text).
-    fn check(
-        &self,
-        py: Python<'_>,
-        list: &engine::MoveList,
-        m: &engine::Move,
-        text: Option<&str>,
-    ) -> PyResult<()> {
-        engine::check(list, m).map_err(|illegal| {
-            let written = text.map_or_else(|| m.to_string(), str::to_owned);
-            errors::refused(py, &illegal, self.players.bind(py), &written)
-        })
-    }
-
-    /// The list of this state, made on first use (what `legal_moves()` gives; for the
-    /// native decisions too).
-    pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
-        let py = slf.py();
-        let me = slf.get();
-        let moves = kept(py, &me.moves, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
-        // The cell lives as long as the state.
-        Ok(moves.bind(py))
-    }
-}
-
-#[pymethods]
-impl State {
-    /// A state from its values (see `pacru.ChevronState`); with no argument, the successor
-    /// that `apply_move` handed over.
-    #[new]
-    #[classmethod]
+    /// A state from its values (`State.__new__`'s body, its arguments bound; with no
+    /// rules, the successor handed over).
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (rules=None, players=None, markers=None, chevrons=None, to_move=None,
-                        out=None, trigger=None, idle=None, ply=None, outcome=None,
-                        occupied=None, last=None))]
-    fn new(
+    fn of_values(
         cls: &Bound<'_, PyType>,
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
@@ -211,11 +189,7 @@ impl State {
         let py = cls.py();
         let _ = occupied; // derived from the chevrons
         let Some(rules) = rules else {
-            return HANDOVER.with(Cell::take).ok_or_else(|| {
-                PyTypeError::new_err(
-                    "a state is made by pacru.new_game or pacru.from_position, or from its values",
-                )
-            });
+            return handed_over();
         };
         let (Some(players), Some(markers), Some(chevrons), Some(to_move)) =
             (players, markers, chevrons, to_move)
@@ -296,6 +270,70 @@ impl State {
             occupied: PyOnceLock::new(),
             outcome: PyOnceLock::new(),
         })
+    }
+
+    /// Nothing when `m` is legal in this state (`list` is its legal moves), else its
+    /// error: the rule it breaks as the engine names it ([`engine::check`]), or the end of
+    /// the game; `text` is the move as the caller wrote it (None: the move's own text).
+    fn check(
+        &self,
+        py: Python<'_>,
+        list: &engine::MoveList,
+        m: &engine::Move,
+        text: Option<&str>,
+    ) -> PyResult<()> {
+        engine::check(list, m).map_err(|illegal| {
+            let written = text.map_or_else(|| m.to_string(), str::to_owned);
+            errors::refused(py, &illegal, self.players.bind(py), &written)
+        })
+    }
+
+    /// The list of this state, made on first use (what `legal_moves()` gives; for the
+    /// native decisions too).
+    pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
+        let py = slf.py();
+        let me = slf.get();
+        let moves = kept(py, &me.moves, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
+        // The cell lives as long as the state.
+        Ok(moves.bind(py))
+    }
+}
+
+#[pymethods]
+impl State {
+    /// A state from its values (see `pacru.ChevronState`); with no argument, the successor
+    /// that `apply_move` handed over. The arguments are bound by [`arguments::bind`].
+    #[new]
+    #[classmethod]
+    #[pyo3(signature = (*args, **kwargs),
+           text_signature = "($cls, rules=None, players=None, markers=None, chevrons=None, \
+                             to_move=None, out=None, trigger=None, idle=None, ply=None, \
+                             outcome=None, occupied=None, last=None)")]
+    fn new(
+        cls: &Bound<'_, PyType>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<State> {
+        if arguments::none_given(args, kwargs) {
+            return handed_over();
+        }
+        let [rules, players, markers, chevrons, to_move, out, trigger, idle, ply, outcome, occupied, last] =
+            arguments::bind(args, kwargs)?;
+        State::of_values(
+            cls,
+            rules.as_ref(),
+            players.as_ref(),
+            markers.as_ref(),
+            chevrons.as_ref(),
+            to_move.as_ref(),
+            out.as_ref(),
+            trigger.as_ref(),
+            idle.as_ref(),
+            ply.as_ref(),
+            outcome.as_ref(),
+            occupied.as_ref(),
+            last.as_ref(),
+        )
     }
 
     /// The game and its options (:class:`pacru.chevron.rules.Rules`).
