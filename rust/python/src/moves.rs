@@ -12,7 +12,6 @@
 //! position, made when first read; `_family_draw` draws from the engine's own family
 //! bounds.
 
-use std::cell::Cell;
 use std::sync::{Arc, Mutex};
 
 use pacru_engine as engine;
@@ -27,6 +26,7 @@ use crate::from_python;
 
 mod arguments;
 mod sequence;
+mod spare;
 mod value;
 
 pub(crate) use arguments::parse_text;
@@ -68,39 +68,11 @@ fn pacru_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<
     py.import(module)?.getattr(name)
 }
 
-thread_local! {
-    /// The engine's list of a dropped `Moves` that shared it with nobody, for the next
-    /// `Moves::of` of this thread to fill again in place: a list is some 1,100 bytes, and
-    /// one made anew is zeroed, built and then copied to the heap, once a ply.
-    static SPARE: Cell<Option<Arc<engine::MoveList>>> = const { Cell::new(None) };
-    /// A list of this thread's first `Moves`, shared: what a dropped `Moves` holds in
-    /// place of the list it gives up to `SPARE` (a field cannot be left empty).
-    static STAND_IN: Cell<Option<Arc<engine::MoveList>>> = const { Cell::new(None) };
-}
-
 impl Moves {
     /// The legal moves of `pos` under `rules`.
     pub(crate) fn of(rules: &engine::Rules, pos: &engine::Position) -> Moves {
-        let spare = SPARE.try_with(Cell::take).ok().flatten();
-        let list = match spare {
-            Some(mut list) => match Arc::get_mut(&mut list) {
-                Some(unshared) => {
-                    engine::legal_moves_into(rules, pos, unshared);
-                    list
-                }
-                None => Arc::new(engine::legal_moves(rules, pos)),
-            },
-            None => {
-                let list = Arc::new(engine::legal_moves(rules, pos));
-                let _ = STAND_IN.try_with(|cell| {
-                    let kept = cell.take().unwrap_or_else(|| Arc::clone(&list));
-                    cell.set(Some(kept));
-                });
-                list
-            }
-        };
         Moves {
-            list,
+            list: spare::list_of(rules, pos),
             issued: Mutex::new(None),
             python: PyOnceLock::new(),
         }
@@ -537,29 +509,9 @@ impl Moves {
 }
 
 impl Drop for Moves {
-    /// Gives the engine's list to this thread's `SPARE` when nothing else holds it (the
-    /// decisions of `pacru.encoding` may share it) and the spare is free.
+    /// Gives the engine's list to this thread's spare (see `spare`).
     fn drop(&mut self) {
-        if Arc::get_mut(&mut self.list).is_none() {
-            return;
-        }
-        let Some(stand_in) = STAND_IN
-            .try_with(|cell| {
-                let kept = cell.take();
-                cell.set(kept.clone());
-                kept
-            })
-            .ok()
-            .flatten()
-        else {
-            return;
-        };
-        let list = std::mem::replace(&mut self.list, stand_in);
-        // Err: the thread is ending (its spare is gone); the list is then dropped here.
-        let _ = SPARE.try_with(|cell| {
-            let before = cell.replace(Some(list));
-            drop(before);
-        });
+        spare::give_up(&mut self.list);
     }
 }
 
