@@ -13,7 +13,7 @@
 //! `__new__` is this class's, and takes the position the caller left in this thread's
 //! hand-over cell (`HANDOVER`), so that no argument is built or parsed per ply.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use pacru_engine as engine;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
@@ -34,7 +34,9 @@ thread_local! {
     /// The successor being made: set by `State::successor` just before it calls the
     /// successor's class, taken by that class's `__new__` in the same thread before it
     /// allocates anything (so no Python code, not even a collection, runs between the two).
-    static HANDOVER: Cell<Option<State>> = const { Cell::new(None) };
+    /// A `RefCell`, not a `Cell`: the state is written in place and the slot is looked at
+    /// without moving it (a `Cell` copies the whole state in and out at each use).
+    static HANDOVER: RefCell<Option<State>> = const { RefCell::new(None) };
 }
 
 /// The native engine's game state (see the module docs).
@@ -132,7 +134,8 @@ fn resolved(
 /// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
 /// (the class called with no values).
 fn handed_over() -> PyResult<State> {
-    HANDOVER.with(Cell::take).ok_or_else(|| {
+    let handed = HANDOVER.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()));
+    handed.ok_or_else(|| {
         PyTypeError::new_err(
             "a state is made by pacru.new_game or pacru.from_position, or from its values",
         )
@@ -148,23 +151,33 @@ impl State {
         next: Box<engine::Position>,
         last: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let state = State {
-            rules: self.rules,
-            pos: next,
-            py_rules: self.py_rules.clone_ref(py),
-            players: self.players.clone_ref(py),
-            class: self.class.clone_ref(py),
-            last: Some(last.clone().unbind()),
-            moves: PyOnceLock::new(),
-            markers: PyOnceLock::new(),
-            chevrons: PyOnceLock::new(),
-            occupied: PyOnceLock::new(),
-            outcome: PyOnceLock::new(),
-        };
-        HANDOVER.with(|cell| cell.set(Some(state)));
+        HANDOVER.with(|cell| {
+            // Never borrowed here: no borrow of the slot outlives its closure.
+            if let Ok(mut slot) = cell.try_borrow_mut() {
+                *slot = Some(State {
+                    rules: self.rules,
+                    pos: next,
+                    py_rules: self.py_rules.clone_ref(py),
+                    players: self.players.clone_ref(py),
+                    class: self.class.clone_ref(py),
+                    last: Some(last.clone().unbind()),
+                    moves: PyOnceLock::new(),
+                    markers: PyOnceLock::new(),
+                    chevrons: PyOnceLock::new(),
+                    occupied: PyOnceLock::new(),
+                    outcome: PyOnceLock::new(),
+                });
+            }
+        });
         let made = self.class.bind(py).call0();
         // Left over only when the class's `__new__` is not this one's (a broken subclass).
-        drop(HANDOVER.with(Cell::take));
+        HANDOVER.with(|cell| {
+            if let Ok(mut slot) = cell.try_borrow_mut() {
+                if slot.is_some() {
+                    *slot = None;
+                }
+            }
+        });
         made
     }
 
