@@ -125,10 +125,8 @@ fn resolved(
     list: &engine::MoveList,
     m: &engine::Move,
 ) -> PyResult<Box<engine::Position>> {
-    let mut next = Box::new(list.position().clone());
-    list.resolve_listed_into(m, &mut next)
-        .map_err(|e| errors::to_py(py, e))?;
-    Ok(next)
+    list.resolve_listed_boxed(m)
+        .map_err(|e| errors::to_py(py, e))
 }
 
 /// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
