@@ -315,3 +315,36 @@ def test_a_hand_built_state_beyond_the_counters_is_an_invalid_position() -> None
         native.position(built)
     with pytest.raises(pacru.InvalidPositionError, match="out of range"):
         native.NativeChevronState(s.rules, s.players, s.markers, s.chevrons, 0, ply=2**64)
+
+
+def test_the_native_state_binds_its_arguments_as_its_signature_says() -> None:
+    """The native state's class binds its values itself (not by PyO3, so that the call with
+    none that makes each successor is cheap): by position and by keyword as its signature
+    gives them, with PyO3's errors word for word, and no value at all is refused."""
+    s = start("pacru", 2)
+    by_keyword = native.NativeChevronState(
+        rules=s.rules, players=s.players, markers=s.markers, chevrons=s.chevrons, to_move=0
+    )
+    mixed = native.NativeChevronState(s.rules, s.players, s.markers, chevrons=s.chevrons, to_move=0)
+    assert by_keyword == mixed == s
+    assert by_keyword.legal_moves() == s.legal_moves()
+    sig = "($cls, rules=None, players=None, markers=None, chevrons=None, to_move=None, out=None, "
+    extension = native_module()
+    assert extension is not None
+    assert extension.State.__text_signature__ == sig + (
+        "trigger=None, idle=None, ply=None, outcome=None, occupied=None, last=None)"
+    )
+    with pytest.raises(TypeError) as many:
+        native.NativeChevronState(*[None] * 13)
+    assert str(many.value) == (
+        "State.__new__() takes from 0 to 12 positional arguments but 13 were given"
+    )
+    with pytest.raises(TypeError) as twice:
+        native.NativeChevronState(s.rules, rules=s.rules)  # type: ignore[misc]
+    assert str(twice.value) == "State.__new__() got multiple values for argument 'rules'"
+    with pytest.raises(TypeError) as unknown:
+        native.NativeChevronState(s.rules, bogus=1)  # type: ignore[call-arg]
+    assert str(unknown.value) == "State.__new__() got an unexpected keyword argument 'bogus'"
+    for nothing in ({}, {"rules": None}):
+        with pytest.raises(TypeError, match=r"a state is made by pacru\.new_game"):
+            native.NativeChevronState(**nothing)

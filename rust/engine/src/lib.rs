@@ -73,6 +73,18 @@ impl MoveList {
         Ok(next)
     }
 
+    /// [`MoveList::resolve_listed`] written in a new box: the position is copied once, to
+    /// the heap, where a caller that keeps positions boxed (the Python extension's state)
+    /// would copy the returned one again.
+    ///
+    /// # Errors
+    /// As [`MoveList::resolve_listed`].
+    pub fn resolve_listed_boxed(&self, m: &Move) -> Result<Box<Position>, EngineError> {
+        let mut next = Box::new(self.position.clone());
+        resolve::resolve_into(&self.rules, &self.position, m, &mut next)?;
+        Ok(next)
+    }
+
     /// [`MoveList::apply_listed_into`] with the reason of a refusal: an impossible move
     /// ([`EngineError::IllegalMove`]) or a counter at its end
     /// ([`EngineError::CounterLimit`]).

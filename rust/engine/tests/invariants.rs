@@ -151,6 +151,7 @@ fn check_moves(rules: &Rules, pos: &Position, limit: u64) {
         let m = moves.get(i).expect("an index below the length");
         let after = apply(rules, pos, &m).unwrap_or_else(|e| panic!("{m} is listed: {e}"));
         assert_eq!(moves.apply_index(i).as_ref(), Some(&after), "{m}");
+        assert_eq!(moves.resolve_listed_boxed(&m).as_deref(), Ok(&after), "{m}");
         assert_eq!(after.ply, pos.ply + 1);
         check_markers(rules, pos, &m, &after);
         check_chevrons(rules, pos, &m, &after);

@@ -105,6 +105,28 @@ pub(crate) fn code_ints(py: Python<'_>) -> &[Py<PyAny>] {
     })
 }
 
+/// The value `cell` keeps, made by `make` when it holds none yet. Unlike
+/// `PyOnceLock::get_or_try_init`, which detaches from the interpreter around its lock (a
+/// release and reacquisition of the GIL on every first read: a state's move list is read
+/// once a ply), the value is made first, then set: a thread that loses a race to set it
+/// drops its own and reads the one kept, so every read still gives one object.
+///
+/// # Errors
+/// `make`'s error (the cell is then left empty).
+pub(crate) fn kept<'a, T>(
+    py: Python<'_>,
+    cell: &'a PyOnceLock<T>,
+    make: impl FnOnce() -> PyResult<T>,
+) -> PyResult<&'a T> {
+    if let Some(value) = cell.get(py) {
+        return Ok(value);
+    }
+    // Err: another thread set the cell first; its value is the one kept.
+    drop(cell.set(py, make()?));
+    cell.get(py)
+        .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("a kept value was not set"))
+}
+
 /// A board as a Python int: one call for the common board below 2^64 (pyo3's conversion of a
 /// `u128` under the stable ABI always takes three).
 pub(crate) fn board<'py>(py: Python<'py>, value: u128) -> Bound<'py, PyAny> {

@@ -30,6 +30,7 @@ use crate::from_python;
 mod arguments;
 mod families;
 mod sequence;
+mod spare;
 mod value;
 
 pub(crate) use arguments::parse_text;
@@ -63,7 +64,7 @@ impl Moves {
     /// The legal moves of `pos` under `rules`.
     pub(crate) fn of(rules: &engine::Rules, pos: &engine::Position) -> Moves {
         Moves {
-            list: Arc::new(engine::legal_moves(rules, pos)),
+            list: spare::list_of(rules, pos),
             issued: Mutex::new(None),
             families: PyOnceLock::new(),
         }
@@ -484,6 +485,13 @@ impl Moves {
             .ok()?
             .as_ref()
             .map(|(obj, _, _)| obj.clone_ref(py))
+    }
+}
+
+impl Drop for Moves {
+    /// Gives the engine's list to this thread's spare (see `spare`).
+    fn drop(&mut self) {
+        spare::give_up(&mut self.list);
     }
 }
 

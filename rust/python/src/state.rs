@@ -13,31 +13,39 @@
 //! `__new__` is this class's, and takes the position the caller left in this thread's
 //! hand-over cell (`HANDOVER`), so that no argument is built or parsed per ply.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use pacru_engine as engine;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+
+mod arguments;
 
 use crate::moves::{frozen, is_move, parse_text, Moves, PyMove};
 use crate::PyPosition;
-use crate::{board, code_ints, errors, from_python, game_of, meeting_rule_of, termination_of};
+use crate::{
+    board, code_ints, errors, from_python, game_of, kept, meeting_rule_of, termination_of,
+};
 
 thread_local! {
     /// The successor being made: set by `State::successor` just before it calls the
     /// successor's class, taken by that class's `__new__` in the same thread before it
     /// allocates anything (so no Python code, not even a collection, runs between the two).
-    static HANDOVER: Cell<Option<State>> = const { Cell::new(None) };
+    /// A `RefCell`, not a `Cell`: the state is written in place and the slot is looked at
+    /// without moving it (a `Cell` copies the whole state in and out at each use).
+    static HANDOVER: RefCell<Option<State>> = const { RefCell::new(None) };
 }
 
 /// The native engine's game state (see the module docs).
 #[pyclass(frozen, subclass, weakref, module = "pacru._native", name = "State")]
 pub(crate) struct State {
     rules: engine::Rules,
-    pos: engine::Position,
+    /// Boxed, so that the state moves as a few words (through the hand-over and into its
+    /// object) while its position is written once, where the engine resolves the move.
+    pos: Box<engine::Position>,
     /// The `pacru.chevron.rules.Rules` object and the tuple of colours, carried on.
     py_rules: Py<PyAny>,
     players: Py<PyTuple>,
@@ -111,75 +119,70 @@ where
     })
 }
 
+/// The position after `m`, a move of `list`, written in its box.
+fn resolved(
+    py: Python<'_>,
+    list: &engine::MoveList,
+    m: &engine::Move,
+) -> PyResult<Box<engine::Position>> {
+    list.resolve_listed_boxed(m)
+        .map_err(|e| errors::to_py(py, e))
+}
+
+/// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
+/// (the class called with no values).
+fn handed_over() -> PyResult<State> {
+    let handed = HANDOVER.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()));
+    handed.ok_or_else(|| {
+        PyTypeError::new_err(
+            "a state is made by pacru.new_game or pacru.from_position, or from its values",
+        )
+    })
+}
+
 impl State {
     /// The state of position `next`, reached by `last`: an object of this state's
     /// successor class.
     fn successor<'py>(
         &self,
         py: Python<'py>,
-        next: engine::Position,
+        next: Box<engine::Position>,
         last: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let state = State {
-            rules: self.rules,
-            pos: next,
-            py_rules: self.py_rules.clone_ref(py),
-            players: self.players.clone_ref(py),
-            class: self.class.clone_ref(py),
-            last: Some(last.clone().unbind()),
-            moves: PyOnceLock::new(),
-            markers: PyOnceLock::new(),
-            chevrons: PyOnceLock::new(),
-            occupied: PyOnceLock::new(),
-            outcome: PyOnceLock::new(),
-        };
-        HANDOVER.with(|cell| cell.set(Some(state)));
+        HANDOVER.with(|cell| {
+            // Never borrowed here: no borrow of the slot outlives its closure.
+            if let Ok(mut slot) = cell.try_borrow_mut() {
+                *slot = Some(State {
+                    rules: self.rules,
+                    pos: next,
+                    py_rules: self.py_rules.clone_ref(py),
+                    players: self.players.clone_ref(py),
+                    class: self.class.clone_ref(py),
+                    last: Some(last.clone().unbind()),
+                    moves: PyOnceLock::new(),
+                    markers: PyOnceLock::new(),
+                    chevrons: PyOnceLock::new(),
+                    occupied: PyOnceLock::new(),
+                    outcome: PyOnceLock::new(),
+                });
+            }
+        });
         let made = self.class.bind(py).call0();
         // Left over only when the class's `__new__` is not this one's (a broken subclass).
-        drop(HANDOVER.with(Cell::take));
+        HANDOVER.with(|cell| {
+            if let Ok(mut slot) = cell.try_borrow_mut() {
+                if slot.is_some() {
+                    *slot = None;
+                }
+            }
+        });
         made
     }
 
-    /// Nothing when `m` is legal in this state (`list` is its legal moves), else its
-    /// error: the rule it breaks as the engine names it ([`engine::check`]), or the end of
-    /// the game; `text` is the move as the caller wrote it (None: the move's own text).
-    fn check(
-        &self,
-        py: Python<'_>,
-        list: &engine::MoveList,
-        m: &engine::Move,
-        text: Option<&str>,
-    ) -> PyResult<()> {
-        engine::check(list, m).map_err(|illegal| {
-            let written = text.map_or_else(|| m.to_string(), str::to_owned);
-            errors::refused(py, &illegal, self.players.bind(py), &written)
-        })
-    }
-
-    /// The list of this state, made on first use (what `legal_moves()` gives; for the
-    /// native decisions too).
-    pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
-        let py = slf.py();
-        let me = slf.get();
-        let moves = me
-            .moves
-            .get_or_try_init(py, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
-        // The cell lives as long as the state.
-        Ok(moves.bind(py))
-    }
-}
-
-#[pymethods]
-impl State {
-    /// A state from its values (see `pacru.ChevronState`); with no argument, the successor
-    /// that `apply_move` handed over.
-    #[new]
-    #[classmethod]
+    /// A state from its values (`State.__new__`'s body, its arguments bound; with no
+    /// rules, the successor handed over).
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (rules=None, players=None, markers=None, chevrons=None, to_move=None,
-                        out=None, trigger=None, idle=None, ply=None, outcome=None,
-                        occupied=None, last=None))]
-    fn new(
+    fn of_values(
         cls: &Bound<'_, PyType>,
         rules: Option<&Bound<'_, PyAny>>,
         players: Option<&Bound<'_, PyAny>>,
@@ -197,11 +200,7 @@ impl State {
         let py = cls.py();
         let _ = occupied; // derived from the chevrons
         let Some(rules) = rules else {
-            return HANDOVER.with(Cell::take).ok_or_else(|| {
-                PyTypeError::new_err(
-                    "a state is made by pacru.new_game or pacru.from_position, or from its values",
-                )
-            });
+            return handed_over();
         };
         let (Some(players), Some(markers), Some(chevrons), Some(to_move)) =
             (players, markers, chevrons, to_move)
@@ -271,7 +270,7 @@ impl State {
         }
         Ok(State {
             rules: engine_rules,
-            pos,
+            pos: Box::new(pos),
             py_rules: rules.clone().unbind(),
             players: players.unbind(),
             class: successor_class(cls)?.unbind(),
@@ -282,6 +281,70 @@ impl State {
             occupied: PyOnceLock::new(),
             outcome: PyOnceLock::new(),
         })
+    }
+
+    /// Nothing when `m` is legal in this state (`list` is its legal moves), else its
+    /// error: the rule it breaks as the engine names it ([`engine::check`]), or the end of
+    /// the game; `text` is the move as the caller wrote it (None: the move's own text).
+    fn check(
+        &self,
+        py: Python<'_>,
+        list: &engine::MoveList,
+        m: &engine::Move,
+        text: Option<&str>,
+    ) -> PyResult<()> {
+        engine::check(list, m).map_err(|illegal| {
+            let written = text.map_or_else(|| m.to_string(), str::to_owned);
+            errors::refused(py, &illegal, self.players.bind(py), &written)
+        })
+    }
+
+    /// The list of this state, made on first use (what `legal_moves()` gives; for the
+    /// native decisions too).
+    pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
+        let py = slf.py();
+        let me = slf.get();
+        let moves = kept(py, &me.moves, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
+        // The cell lives as long as the state.
+        Ok(moves.bind(py))
+    }
+}
+
+#[pymethods]
+impl State {
+    /// A state from its values (see `pacru.ChevronState`); with no argument, the successor
+    /// that `apply_move` handed over. The arguments are bound by [`arguments::bind`].
+    #[new]
+    #[classmethod]
+    #[pyo3(signature = (*args, **kwargs),
+           text_signature = "($cls, rules=None, players=None, markers=None, chevrons=None, \
+                             to_move=None, out=None, trigger=None, idle=None, ply=None, \
+                             outcome=None, occupied=None, last=None)")]
+    fn new(
+        cls: &Bound<'_, PyType>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<State> {
+        if arguments::none_given(args, kwargs) {
+            return handed_over();
+        }
+        let [rules, players, markers, chevrons, to_move, out, trigger, idle, ply, outcome, occupied, last] =
+            arguments::bind(args, kwargs)?;
+        State::of_values(
+            cls,
+            rules.as_ref(),
+            players.as_ref(),
+            markers.as_ref(),
+            chevrons.as_ref(),
+            to_move.as_ref(),
+            out.as_ref(),
+            trigger.as_ref(),
+            idle.as_ref(),
+            ply.as_ref(),
+            outcome.as_ref(),
+            occupied.as_ref(),
+            last.as_ref(),
+        )
     }
 
     /// The game and its options (:class:`pacru.chevron.rules.Rules`).
@@ -300,43 +363,42 @@ impl State {
     #[getter]
     fn markers(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
         let n = usize::from(self.pos.players);
-        self.markers
-            .get_or_try_init(py, || {
-                let boards = self.pos.markers.iter().take(n).map(|&m| board(py, m));
-                PyTuple::new(py, boards).map(Bound::unbind)
-            })
-            .map(|t| t.clone_ref(py))
+        kept(py, &self.markers, || {
+            let boards = self.pos.markers.iter().take(n).map(|&m| board(py, m));
+            PyTuple::new(py, boards).map(Bound::unbind)
+        })
+        .map(|t| t.clone_ref(py))
     }
 
     /// Per player, the sorted codes ``field * 8 + facing`` of their chevrons.
     #[getter]
     fn chevrons(&self, py: Python<'_>) -> PyResult<Py<PyTuple>> {
         let n = usize::from(self.pos.players);
-        self.chevrons
-            .get_or_try_init(py, || {
-                let ints = code_ints(py);
-                let seats = self
-                    .pos
-                    .chevrons
-                    .iter()
-                    .take(n)
-                    .map(|seat| {
-                        let codes: Vec<_> =
-                            seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
-                        PyTuple::new(py, codes)
-                    })
-                    .collect::<PyResult<Vec<_>>>()?;
-                PyTuple::new(py, seats).map(Bound::unbind)
-            })
-            .map(|t| t.clone_ref(py))
+        kept(py, &self.chevrons, || {
+            let ints = code_ints(py);
+            let seats = self
+                .pos
+                .chevrons
+                .iter()
+                .take(n)
+                .map(|seat| {
+                    let codes: Vec<_> =
+                        seat.iter().map(|c| ints[usize::from(c)].bind(py)).collect();
+                    PyTuple::new(py, codes)
+                })
+                .collect::<PyResult<Vec<_>>>()?;
+            PyTuple::new(py, seats).map(Bound::unbind)
+        })
+        .map(|t| t.clone_ref(py))
     }
 
     /// The bitboard of the fields a chevron stands on.
     #[getter]
-    fn occupied(&self, py: Python<'_>) -> Py<PyAny> {
-        self.occupied
-            .get_or_init(py, || board(py, self.pos.occupied()).unbind())
-            .clone_ref(py)
+    fn occupied(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        kept(py, &self.occupied, || {
+            Ok(board(py, self.pos.occupied()).unbind())
+        })
+        .map(|o| o.clone_ref(py))
     }
 
     /// The index in ``players`` of the player to move (of the winner or last mover once the
@@ -387,8 +449,8 @@ impl State {
 
     /// The outcome this state keeps: `made` the first time (the `pacru.Outcome` of
     /// `_outcome_parts`), the one kept then afterwards, so that every read gives one object.
-    fn _keep_outcome(&self, py: Python<'_>, made: Py<PyAny>) -> Py<PyAny> {
-        self.outcome.get_or_init(py, || made).clone_ref(py)
+    fn _keep_outcome(&self, py: Python<'_>, made: Py<PyAny>) -> PyResult<Py<PyAny>> {
+        kept(py, &self.outcome, || Ok(made)).map(|o| o.clone_ref(py))
     }
 
     /// The outcome kept by `_keep_outcome`, or None before.
@@ -442,10 +504,7 @@ impl State {
             if let Some((_, m)) = list.issued_move(r#move) {
                 // The move this state's own list handed out last: legal as decoded (the
                 // bot's hot path, rng.choice(state.legal_moves())).
-                let next = list
-                    .list()
-                    .resolve_listed(&m)
-                    .map_err(|e| errors::to_py(py, e))?;
+                let next = resolved(py, list.list(), &m)?;
                 return me.successor(py, next, r#move);
             }
         }
@@ -482,10 +541,7 @@ impl State {
                 None => errors::illegal(py, &format!("{} is not legal here", move_.str()?)),
             });
         };
-        let next = moves
-            .list()
-            .resolve_listed(&m)
-            .map_err(|e| errors::to_py(py, e))?;
+        let next = resolved(py, moves.list(), &m)?;
         me.successor(py, next, &move_)
     }
 
@@ -514,7 +570,7 @@ impl State {
 
     /// This state's position as the engine's ``Position`` (for the batch layer).
     fn _position(&self) -> PyPosition {
-        PyPosition::of(self.rules, self.pos.clone())
+        PyPosition::of(self.rules, self.pos.as_ref().clone())
     }
 
     fn __setattr__(
