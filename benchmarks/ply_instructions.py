@@ -28,6 +28,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def play(plies: int, game: str) -> None:
@@ -35,7 +36,7 @@ def play(plies: int, game: str) -> None:
     import pacru
 
     rng = random.Random(1)
-    start = pacru.new_game(game, players=2)
+    start: Any = pacru.new_game(game, players=2)
     start.legal_moves()
     n = 0
     while n < plies:
