@@ -78,6 +78,23 @@ fn python_space(c: char) -> bool {
     )
 }
 
+/// The field of the lower-case name `file rank` (`a1` .. `i9`), else None.
+fn field_of(file: u8, rank: u8) -> Option<Field> {
+    match (file, rank) {
+        (b'a'..=b'i', b'1'..=b'9') => Field::new((rank - b'1') * 9 + (file - b'a')),
+        _ => None,
+    }
+}
+
+/// The field a name writes (`pacru.geometry.parse_field`): `a1` .. `i9`, case-insensitive,
+/// with the white space `str.strip` removes around it; None for any other text.
+pub fn field_from_name(text: &str) -> Option<Field> {
+    match text.trim_matches(python_space).as_bytes() {
+        &[file, rank] => field_of(file.to_ascii_lowercase(), rank),
+        _ => None,
+    }
+}
+
 /// A cursor over the lower-cased ASCII bytes of a move's text.
 struct Reader<'a> {
     text: &'a [u8],
@@ -98,12 +115,12 @@ impl Reader<'_> {
 
     /// A field name `a1` .. `i9`.
     fn field(&mut self) -> Result<Field, MoveTextError> {
-        let (file, rank) = match self.text.get(self.at..self.at + 2) {
-            Some(&[file @ b'a'..=b'i', rank @ b'1'..=b'9']) => (file - b'a', rank - b'1'),
-            _ => return Err(MoveTextError::NotAMove),
+        let field = match self.text.get(self.at..self.at + 2) {
+            Some(&[file, rank]) => field_of(file, rank),
+            _ => None,
         };
         self.at += 2;
-        Field::new(rank * 9 + file).ok_or(MoveTextError::NotAMove)
+        field.ok_or(MoveTextError::NotAMove)
     }
 
     /// `f` when the text ends here, else the text is no move.
@@ -372,6 +389,15 @@ mod tests {
         let wide = format!("pass{}", "\u{a0}".repeat(MAX_MOVE_TEXT - 4));
         assert_eq!(parse(&wide), Ok(Move::Pass));
         assert!(MoveTextError::TooLong(65).to_string().contains("64"));
+    }
+
+    #[test]
+    fn a_field_name_reads_as_python_reads_it() {
+        assert_eq!(field_from_name(" E4\u{1c}").map(Field::get), Some(31));
+        assert_eq!(field_from_name("i9").map(Field::get), Some(80));
+        for text in ["e10", "j1", "e0", "e4-", "", "\u{212a}4"] {
+            assert_eq!(field_from_name(text), None, "{text:?}");
+        }
     }
 
     #[test]

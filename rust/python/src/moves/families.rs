@@ -451,18 +451,10 @@ pub(crate) fn field_index(field: &Bound<'_, PyAny>) -> PyResult<u8> {
 fn parse_field(text: &Bound<'_, PyString>) -> PyResult<u8> {
     let py = text.py();
     let found = if text.len()? < 8 {
-        // `str.strip()`'s white space: Unicode's, and the separators U+001C..U+001F.
-        let space = |c: char| c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c);
         text.to_str()
             .ok()
-            .and_then(|name| match name.trim_matches(space).as_bytes() {
-                &[file, rank] => {
-                    let file = file.to_ascii_lowercase();
-                    ((b'a'..=b'i').contains(&file) && (b'1'..=b'9').contains(&rank))
-                        .then(|| (rank - b'1') * 9 + (file - b'a'))
-                }
-                _ => None,
-            })
+            .and_then(engine::field_from_name)
+            .map(engine::Field::get)
     } else {
         None
     };
