@@ -77,6 +77,7 @@ learner's seat per game and per episode from that seed too (``infos["seat"]``).
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -125,6 +126,21 @@ _PROGRESS: Final = (
     "_np_random",
     "_np_random_seed",
 )
+
+def _held_once() -> int:
+    """What :func:`sys.getrefcount` says of a value that one attribute of one object holds
+    (measured, not assumed: interpreters count the call's own reference differently)."""
+    holder = _Holder()
+    holder.held = object()
+    return sys.getrefcount(holder.held)
+
+
+class _Holder:
+    held: object
+
+
+#: :func:`_held_once`, measured once.
+_HELD_ONCE: Final = _held_once()
 
 #: A bot in every game, or a batched policy for all of them.
 Opponent = BotEntry | Sequence[BotEntry] | BatchedPolicy
@@ -344,6 +360,9 @@ class PacruVectorEnv(
         kept = self.env.kept if isinstance(self.env, KeepingEnv) else None
         if kept is not None:
             kept.clear()  # filled by this step's restarts
+        # The env alone holds its state (no one kept ``state``, no copy of the env shares
+        # it): the step may take it over (``donate``), its games stepped in place.
+        owned = sys.getrefcount(self._state) == _HELD_ONCE
         before = self.state
         if turn is not None:  # the built-in bots natively: one call for everything
             state, rewards, seats = fused_step(self.env, before, actions, turn)
@@ -351,7 +370,7 @@ class PacruVectorEnv(
             infos = {"seat": seats, "_seat": self._all_true}
         else:
             learners = self.seats
-            state = self._opponents_play(self.env.step(before, actions))
+            state = self._opponents_play(self.env.step(before, actions, donate=owned))
             self._state = state
             rewards = np.array(state.rewards[np.arange(self.num_envs), learners], dtype=np.float32)
             infos = self._infos()

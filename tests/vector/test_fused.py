@@ -158,3 +158,37 @@ def test_the_fused_step_gives_the_same_games_on_every_thread_count(mode: str) ->
         one, three = (e.state for e in envs)
         assert one.equals(three)  # the games and arrays: the thread count does not count
         assert np.array_equal(one.observation, three.observation)
+
+
+@pytest.mark.parametrize(("game", "players", "opponent", "seat", "mode", "options"), CASES)
+def test_the_step_by_step_path_donates_the_state_it_alone_holds(
+    game: str, players: int, opponent: str, seat: int | None, mode: str, options: dict[str, Any]
+) -> None:
+    """``VectorEnv.step(..., donate=True)`` where no one else holds the env's state: the
+    same results as a copying step (an env whose state the test holds), and the held
+    states stay whole (both engines; in place on the native chevron loop)."""
+    kwargs = {"game": game, "players": players, "num_envs": 12, "opponent": opponent}
+    donating, copying = _pair(seat=seat, autoreset_mode=mode, **kwargs, **options)
+    donating._fused = False
+    _same_results(donating.reset(seed=5), copying.reset(seed=5))
+    rng = np.random.default_rng(7)
+    held = []
+    for _ in range(30):
+        held.append(copying.state)  # held here: that env's steps copy it
+        mask = donating.action_masks()
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        _same_results(donating.step(actions), copying.step(actions))
+        assert donating.state.equals(copying.state)
+        assert np.array_equal(donating.state.observation, copying.state.observation)
+    # None of the held states was spent (a spent state's position raises ValueError).
+    assert all(copying.env.position(state, 3).ply >= 0 for state in held)
+    assert copying.env._loop.in_place_steps == 0
+    # Next-step: every learner step's first call steps every game (same-step: a kept
+    # game of an end shares the batch now and then, and that step copies).
+    in_place = donating.env._loop.in_place_steps
+    if ENGINE != "native":
+        assert in_place == 0
+    elif mode == "next-step":
+        assert in_place == 30
+    else:
+        assert 0 < in_place <= 30
