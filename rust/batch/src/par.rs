@@ -320,10 +320,11 @@ where
         Some(f(part))
     };
     let drain = || queue.drain_back(&work);
-    beside(workers, &drain, || {
-        queue.drain(&work);
-        (0..n).map(|i| queue.take(i, &work).flatten()).collect()
-    })
+    // The caller takes pieces until none is left, then waits asleep on rayon's latch for
+    // the workers' last pieces (a spinning caller kept a core from a worker that a busy
+    // machine had stopped mid-piece); once `beside` returns, every piece has ended.
+    beside(workers, &drain, || queue.drain(&work));
+    (0..n).map(|i| queue.take(i, &work).flatten()).collect()
 }
 
 /// The row ends of the pieces of a step of `rows` rows shared out as it comes on
