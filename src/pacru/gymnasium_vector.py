@@ -317,6 +317,9 @@ class PacruVectorEnv(
     def state(self) -> VectorState:
         """The :class:`pacru.vector.VectorState` of the games (after the opponents' moves).
 
+        A state kept from here stays whole: the env hands its state over to a step
+        (``VectorEnv.step(..., donate=True)``) only while it alone holds it.
+
         Raises:
             RuntimeError: before the first :meth:`reset`.
         """
