@@ -19,8 +19,9 @@
 //! than the other was at its last try; but never before the calls since the last try have
 //! taken [`BUDGET`] times what the try is expected to lose (3 calls of the other count at
 //! its cost of its last try, less the count in use's). So a try costs at most about 2% of
-//! the time whatever a call lasts: at batch 4,096 on a busy machine a call of two threads
-//! may take tens of milliseconds, and a try every second cost 15% of one thread's steps.
+//! the time whatever a call lasts: at batch 4,096 on a busy machine a call of one thread
+//! takes about 12 ms and one of two threads often several times as long, and a try every
+//! second cost 7% of one thread's time (the tests' model, below).
 //! The results never depend on the count (every game draws from its own stream), only
 //! the speed does.
 //!
