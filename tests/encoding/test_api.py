@@ -305,6 +305,15 @@ def test_legal_action_mask_is_a_new_array() -> None:
     assert not d.choose(d.legal_actions[0]).legal_action_mask().all()
 
 
+def test_legal_action_mask_needs_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without numpy the mask is refused with ModuleNotFoundError, on both engines."""
+    state = pacru.from_position(LANDING)
+    d = Encoding.of(state).start(state)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy fails as if missing
+    with pytest.raises(ModuleNotFoundError):
+        d.legal_action_mask()
+
+
 # Yellow's only chevron faces off the board: after red's move yellow is blocked and out {R15}.
 BLOCKED = "pacru players=red,yellow chevrons=red:e5N;yellow:a9N"
 

@@ -8,12 +8,15 @@
 //! has the fields and methods of `pacru.encoding.Decision`, whose virtual subclass
 //! `pacru.encoding._native` registers it as.
 //!
-//! It calls no method of pacru's: it reads the state as the `State` it is, refuses an
+//! It calls nothing of Python's: it reads the state as the `State` it is, refuses an
 //! action with the errors of `Encoding._checked_action` (the Python decisions' check: the
-//! same classes and messages, made by [`refusal`]) and
-//! makes its action mask with one call of numpy (`numpy.frombuffer`). Besides that call,
-//! the only Python it runs is the user's: the `__index__` and `__repr__` of an action it
-//! refuses (and `operator.index` for an integer past 64 bits, to show it).
+//! same classes and messages, made by [`refusal`], the one place that makes a Python
+//! object by calling it: the error's class) and fills its action mask's bytes, which
+//! `pacru.encoding._native` makes a numpy array of (the method `legal_action_mask`,
+//! Python code set on this class there: numpy has no safe Rust API, and a call of numpy
+//! from here would be a call into Python). The only Python it runs besides is the
+//! user's: the `__index__`, `__str__` and `__repr__` of an action it refuses, through the
+//! C API.
 //!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
 //! state and its list are made: [`native_moves`] finds a state's native list
@@ -294,13 +297,12 @@ impl NativeDecision {
         !self.move_.is_none(py)
     }
 
-    /// A new numpy bool array of length `encoding.num_actions`, True at the legal actions.
-    ///
-    /// Its data is a new bytearray of one byte per action, filled here and handed to
-    /// `numpy.frombuffer` (the one call of numpy). Raises `ModuleNotFoundError` without
-    /// numpy, as the Python decisions do.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let bytes = PyByteArray::new_with(py, NUM_ACTIONS, |buf| {
+    /// The data of `legal_action_mask()`: a new bytearray of `encoding.num_actions`
+    /// bytes, 1 at the legal actions, else 0; `pacru.encoding._native` makes the numpy
+    /// bool array of it (`numpy.frombuffer`: writable, as the bytearray is, and as the
+    /// Python decisions' mask is).
+    fn _legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
+        PyByteArray::new_with(py, NUM_ACTIONS, |buf| {
             // The buffer comes zeroed: only the legal actions are set.
             for action in self.game.legal.iter() {
                 if let Some(byte) = buf.get_mut(usize::from(action)) {
@@ -308,9 +310,7 @@ impl NativeDecision {
                 }
             }
             Ok(())
-        })?;
-        let (frombuffer, dtype) = numpy_frombuffer(py)?;
-        frombuffer.bind(py).call1((bytes, dtype.bind(py)))
+        })
     }
 
     /// The decision after taking `action`; this one is unchanged.
@@ -410,19 +410,6 @@ impl NativeDecision {
             )),
         }
     }
-}
-
-/// `numpy.frombuffer` and the dtype `numpy.bool_`, looked up once.
-static FROMBUFFER: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
-
-/// `(numpy.frombuffer, numpy.dtype(bool))`; `ModuleNotFoundError` without numpy (then
-/// looked up again on the next call).
-fn numpy_frombuffer(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
-    FROMBUFFER.get_or_try_init(py, || {
-        let numpy = py.import("numpy")?;
-        let dtype = numpy.getattr("dtype")?.call1((numpy.getattr("bool_")?,))?;
-        Ok((numpy.getattr("frombuffer")?.unbind(), dtype.unbind()))
-    })
 }
 
 /// The Python int of every action, made once: most actions are past CPython's cache of
