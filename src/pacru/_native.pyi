@@ -290,8 +290,13 @@ class DecisionLayout:
         ply_scale: float,
         idle_scale: float,
         supply: int,
+        state_class: type[ChevronState],
+        meeting_rule: str,
+        move_cap: int | None,
+        idle_rounds: int,
     ) -> DecisionLayout: ...
     def start(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
+    def start_checked(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
 
 @final
 class NativeDecision:

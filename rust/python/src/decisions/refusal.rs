@@ -68,7 +68,7 @@ impl NativeDecision {
         };
         let message = format!(
             "action {shown} ({name}) is not legal in this {} decision; legal: {legal}",
-            self.kind.bind(py)
+            super::kind_name(py, self.game.stage())
         );
         Err(errors::illegal_move(
             py,
