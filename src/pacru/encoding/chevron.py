@@ -184,16 +184,14 @@ class ChevronEncoding(Encoding):
     def start(self, state: GameState[Any]) -> Decision:
         native = self._native
         if native is not None:
-            # A NativeDecision, a Decision by registration: the extension checks the state
-            # itself (the engine's own class, this encoding's rules, a game under way of
-            # this player count, a legal move: what the checks below make sure of), so that
-            # nearly every decision costs no Python but this call. None: anything else.
+            # A NativeDecision (a Decision by registration); the extension checks the state
+            # as below (the engine's own class, these rules, a game under way, a legal move),
+            # so this call is the only Python of nearly every start. None: anything else.
             decision: Decision | None = native.start(self, state)
             if decision is not None:
                 return decision
             if state.__class__ not in _STATE_CLASSES:
-                # A user's subclass of a state class: checked as such, then decided by the
-                # extension if it is a native state (None: no legal move, or of Python).
+                # A user's subclass: checked, then decided natively if a native state.
                 self._check_state(state)
                 decision = native.start_checked(self, state)
                 if decision is not None:
