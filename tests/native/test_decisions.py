@@ -269,6 +269,29 @@ def test_native_decisions_call_no_pacru_method(monkeypatch: pytest.MonkeyPatch) 
         done.choose(0)
 
 
+def test_native_start_checks_the_state_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``start`` hands the state to the extension at once, which checks its class and
+    rules itself (no Python of pacru's on the way); other options take the Python check."""
+    state = start("pacru", 2)
+    enc = Encoding.of(state)
+
+    def called(*args: object) -> None:
+        raise AssertionError("called back")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ChevronEncoding, "_check_state", called)
+        patch.setattr(type(state), "rules", property(called))
+        assert type(enc.start(state)) is NATIVE_DECISION
+    equal = attrs.evolve(state.rules)  # equal rules, another object: decided natively
+    assert equal == state.rules
+    assert equal is not state.rules
+    assert type(enc.start(fresh(state, equal))) is NATIVE_DECISION
+    capped = fresh(state, attrs.evolve(state.rules, move_cap=50))
+    with pytest.raises(ValueError, match=r"use Encoding\.of\(state\)"):
+        enc.start(capped)
+    assert type(Encoding.of(capped).start(capped)) is NATIVE_DECISION
+
+
 class _BigInt(int):
     """An int subclass: ``choose`` reads its value, as ``operator.index`` does."""
 
