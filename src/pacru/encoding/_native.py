@@ -50,6 +50,11 @@ decision_layout: Final = OPS.decision_layout
 NATIVE_DECISION: Final[type | None] = OPS.decision_class
 
 
+#: ``(numpy.frombuffer, numpy.dtype(bool))`` once numpy is imported (not at import:
+#: pacru.encoding does not need numpy), for the masks below.
+_FROMBUFFER: list[Any] = []
+
+
 def _legal_action_mask(decision: Any) -> npt.NDArray[np.bool_]:
     """A new numpy bool array of length ``encoding.num_actions``, True at the legal actions.
 
@@ -57,9 +62,12 @@ def _legal_action_mask(decision: Any) -> npt.NDArray[np.bool_]:
     extension's ``_legal_mask`` (one byte per action, 1 where legal), which numpy reads
     in place. Raises ``ModuleNotFoundError`` without numpy, as the Python decisions do.
     """
-    import numpy as np  # not at import: pacru.encoding does not need numpy
+    if not _FROMBUFFER:  # the first mask: numpy is imported once, not at every mask
+        import numpy as np
 
-    return np.frombuffer(decision._legal_mask(), np.bool_)
+        _FROMBUFFER[:] = (np.frombuffer, np.dtype(np.bool_))
+    frombuffer, dtype = _FROMBUFFER
+    return frombuffer(decision._legal_mask(), dtype)  # type: ignore[no-any-return]
 
 
 if NATIVE_DECISION is not None:
