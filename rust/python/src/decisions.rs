@@ -18,6 +18,10 @@
 //! user's: the `__index__`, `__str__` and `__repr__` of an action it refuses, through the
 //! C API.
 //!
+//! It checks the state `ChevronEncoding.start` hands it (`DecisionLayout::start`: the
+//! engine's own state class and the encoding's rules, as the engine holds them), so that
+//! the Python method is one call of it and nothing else on nearly every move.
+//!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
 //! state and its list are made: [`native_moves`] finds a state's native list
 //! (`State::moves_of`, what `legal_moves()` gives), and a decision uses two calls of that
