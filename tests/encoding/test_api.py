@@ -305,6 +305,29 @@ def test_legal_action_mask_is_a_new_array() -> None:
     assert not d.choose(d.legal_actions[0]).legal_action_mask().all()
 
 
+_WITHOUT_NUMPY = f"""
+import sys
+sys.modules["numpy"] = None  # import numpy fails as if it were not installed
+import pacru
+from pacru.encoding import Encoding
+state = pacru.from_position({LANDING!r})
+decision = Encoding.of(state).start(state)
+try:
+    decision.legal_action_mask()
+except ModuleNotFoundError:
+    print(pacru.ENGINE, "ModuleNotFoundError")
+"""
+
+
+def test_legal_action_mask_needs_numpy() -> None:
+    """Without numpy the mask is refused with ModuleNotFoundError, on both engines (in a
+    process of its own: a process that made a mask keeps numpy's functions)."""
+    run = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_NUMPY], capture_output=True, text=True, check=True
+    )
+    assert run.stdout.split() == [pacru.ENGINE, "ModuleNotFoundError"]
+
+
 # Yellow's only chevron faces off the board: after red's move yellow is blocked and out {R15}.
 BLOCKED = "pacru players=red,yellow chevrons=red:e5N;yellow:a9N"
 

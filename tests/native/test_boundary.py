@@ -207,7 +207,7 @@ def test_the_engine_object_of_each_engine() -> None:
     assert (python.name, python.batches) == ("python", False)
     assert python.state_class is PythonChevronState
     assert python.decision_class is None
-    assert python.decision_layout(2, 1, 1.0, 1.0, 0) is None
+    assert python.decision_layout(2, 1, 1.0, 1.0, 0, state.rules) is None
     lsd = rules_args(pacru.new_game("lsd", 2).rules)
     assert python.lsd_rules(*lsd) is None
     assert python.random_rollouts(state, 2, 0, 10, True, False, 1) is None
@@ -218,7 +218,7 @@ def test_the_engine_object_of_each_engine() -> None:
         True,
     )
     assert engine.decision_class is ext.NativeDecision
-    assert isinstance(engine.decision_layout(2, 1, 1.0, 1.0, 0), ext.DecisionLayout)
+    assert isinstance(engine.decision_layout(2, 1, 1.0, 1.0, 0, state.rules), ext.DecisionLayout)
     assert isinstance(engine.lsd_rules(*lsd), ext.LsdRules)
     returns, plies, moves = engine.random_rollouts(state, 2, 0, 10, True, False, 1)
     assert (len(returns), len(plies), moves) == (2 * 2 * 4, 2 * 4, None)

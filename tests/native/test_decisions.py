@@ -224,6 +224,25 @@ def test_native_start_without_a_native_list() -> None:
     assert decision.legal_actions == python_twin(enc).start(state).legal_actions
 
 
+def test_native_refusal_of_a_huge_action_calls_no_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action past 64 bits is shown from the C API, not by a call of ``operator.index``
+    (issue 40: the decisions call nothing of Python's), with the Python check's message."""
+    import operator
+
+    state = start("shacru", 2)
+    enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
+    nat, py = enc.start(state), python_twin(enc).start(python_state(state))
+    huge = (2**70, -(2**70), 2**64 - 1, np.uint64(2**64 - 1))
+    expected = [errors(py, action) for action in huge]
+
+    def called(*args: object) -> None:
+        raise AssertionError("called back")
+
+    monkeypatch.setattr(operator, "index", called)
+    assert [errors(nat, action) for action in huge] == expected
+
+
 def test_native_decisions_call_no_pacru_method(monkeypatch: pytest.MonkeyPatch) -> None:
     """The state's list, the check of an action, its errors and the mask are the
     extension's own: no method of the state or the encoding is called back (issue 40)."""
@@ -250,7 +269,47 @@ def test_native_decisions_call_no_pacru_method(monkeypatch: pytest.MonkeyPatch) 
         done.choose(0)
 
 
-@pytest.mark.parametrize("bad", [2**70, -(2**70), 2**64 - 1, np.uint64(2**64 - 1), np.bool_(1)])
+def test_native_start_checks_the_state_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``start`` hands the state to the extension at once, which checks its class and
+    rules itself (no Python of pacru's on the way); other options take the Python check."""
+    state = start("pacru", 2)
+    enc = Encoding.of(state)
+
+    def called(*args: object) -> None:
+        raise AssertionError("called back")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ChevronEncoding, "_check_state", called)
+        patch.setattr(type(state), "rules", property(called))
+        assert type(enc.start(state)) is NATIVE_DECISION
+    equal = attrs.evolve(state.rules)  # equal rules, another object: decided natively
+    assert equal == state.rules
+    assert equal is not state.rules
+    assert type(enc.start(fresh(state, equal))) is NATIVE_DECISION
+    capped = fresh(state, attrs.evolve(state.rules, move_cap=50))
+    with pytest.raises(ValueError, match=r"use Encoding\.of\(state\)"):
+        enc.start(capped)
+    assert type(Encoding.of(capped).start(capped)) is NATIVE_DECISION
+
+
+class _BigInt(int):
+    """An int subclass: ``choose`` reads its value, as ``operator.index`` does."""
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        2**70,
+        -(2**70),
+        2**64 - 1,
+        2**63,
+        -(2**63) - 1,
+        2**200,
+        _BigInt(2**70),
+        np.uint64(2**64 - 1),
+        np.bool_(1),
+    ],
+)
 def test_native_choose_refuses_malformed_actions_as_python(bad: object) -> None:
     state = start("pacru", 3)
     enc = Encoding.of(state)

@@ -129,6 +129,7 @@ def assert_same(nat: LsdState, py: LsdState) -> None:
     assert nat.returns() == py.returns()
     assert nat.last_move == py.last_move
     assert nat.to_position() == py.to_position()
+    assert nat.bounds == py.bounds
     assert nat == py
     assert hash(nat) == hash(py)
 
@@ -242,6 +243,7 @@ def test_a_native_state_reads_its_parts_once_and_only_when_asked() -> None:
     nat = on_native(py).apply_move("B+NESW@0,0")
     assert nat._pos
     assert nat._legal is None
+    assert nat.bounds == ((0, 0), (0, 0))  # the extension's: no part read for it
     with pytest.raises(AttributeError):
         nat._cells  # noqa: B018 (the slot behind _field: not read yet)
     assert len(nat.legal_moves()) == len(py.apply_move("B+NESW@0,0").legal_moves())
@@ -250,6 +252,28 @@ def test_a_native_state_reads_its_parts_once_and_only_when_asked() -> None:
     assert {decode_cell(c) for c in field} == {(0, 0)}
     assert nat._cells is field
     assert (nat._frontier, nat._supplies, nat._captured) == (nat._open, nat._left, nat._lost)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_decisions_on_a_native_list_are_the_python_lists(players: int) -> None:
+    """The LSD decisions read a native list's move keys (only the chosen cell's moves are
+    made): the same actions, kinds and moves as on the Python engine's list."""
+    from pacru.encoding import Encoding
+
+    rng = random.Random(players)
+    py = on_python(new_game(players, tile_set="+N*3,xNE*2,W+NS*2,BxNESW*1,+NES*2"))
+    nat = on_native(py)
+    enc = Encoding.of(py)
+    while py.outcome is None:
+        d_py, d_nat = enc.start(py), enc.start(nat)
+        assert nat._legal is not None
+        assert nat._legal._move_keys() is not None  # the moves are not all made
+        while d_py.move is None:
+            assert (d_nat.kind, d_nat.legal_actions) == (d_py.kind, d_py.legal_actions)
+            action = rng.choice(d_py.legal_actions)
+            d_py, d_nat = d_py.choose(action), d_nat.choose(action)
+        assert (d_nat.move, d_nat.prefix) == (d_py.move, d_py.prefix)
+        py, nat = py.apply_move(d_py.move), nat.apply_move(d_nat.move)
 
 
 _OTHER_ENGINE = """

@@ -8,12 +8,19 @@
 //! has the fields and methods of `pacru.encoding.Decision`, whose virtual subclass
 //! `pacru.encoding._native` registers it as.
 //!
-//! It calls no method of pacru's: it reads the state as the `State` it is, refuses an
+//! It calls nothing of Python's: it reads the state as the `State` it is, refuses an
 //! action with the errors of `Encoding._checked_action` (the Python decisions' check: the
-//! same classes and messages, made by [`refusal`]) and
-//! makes its action mask with one call of numpy (`numpy.frombuffer`). Besides that call,
-//! the only Python it runs is the user's: the `__index__` and `__repr__` of an action it
-//! refuses (and `operator.index` for an integer past 64 bits, to show it).
+//! same classes and messages, made by [`refusal`], the one place that makes a Python
+//! object by calling it: the error's class) and fills its action mask's bytes, which
+//! `pacru.encoding._native` makes a numpy array of (the method `legal_action_mask`,
+//! Python code set on this class there: numpy has no safe Rust API, and a call of numpy
+//! from here would be a call into Python). The only Python it runs besides is the
+//! user's: the `__index__`, `__str__` and `__repr__` of an action it refuses, through the
+//! C API.
+//!
+//! It checks the state `ChevronEncoding.start` hands it (`DecisionLayout::start`: the
+//! engine's own state class and the encoding's rules, as the engine holds them), so that
+//! the Python method is one call of it and nothing else on nearly every move.
 //!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
 //! state and its list are made: [`native_moves`] finds a state's native list
@@ -26,11 +33,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use pacru_batch::decision::{Actions, DecisionError, Game, Layout, NUM_ACTIONS};
+use pacru_engine::Rules;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple, PyType};
 
 use crate::moves::Moves;
 use crate::state::State;
@@ -70,53 +78,107 @@ fn native_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Mo
     }
 }
 
-/// The fixed parts of one encoding: its game, player count and scales; the rules are
-/// those of each position's list.
+/// The fixed parts of one encoding: its game, player count, scales, rules and the
+/// engine's state class.
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct DecisionLayout {
     players: u8,
+    /// The layout its decisions share, with the encoding's rules as the engine holds
+    /// them (None: options no native state has, so that no state is decided here).
+    layout: Option<Arc<Layout>>,
+    /// The engine's own state class (`NativeChevronState`): `start` takes its states, not
+    /// a user's subclass (which may change what the encoding checks).
+    class: Py<PyType>,
+}
+
+/// The engine's rules of game `game_index` with these options, or None for options out
+/// of the engine's range (no native state has them).
+fn engine_rules(
     game_index: u8,
-    ply_scale: f64,
-    idle_scale: f64,
-    supply: u32,
+    meeting_rule: &Bound<'_, PyAny>,
+    move_cap: &Bound<'_, PyAny>,
+    idle_rounds: &Bound<'_, PyAny>,
+) -> Option<Rules> {
+    let game = crate::game_of(crate::GAMES.get(usize::from(game_index))?).ok()?;
+    let meeting: String = meeting_rule.extract().ok()?;
+    let move_cap = if move_cap.is_none() {
+        None
+    } else {
+        Some(move_cap.extract::<u64>().ok()?)
+    };
+    Some(Rules {
+        game,
+        meeting_rule: crate::meeting_rule_of(&meeting).ok()?,
+        move_cap,
+        idle_rounds: idle_rounds.extract::<u64>().ok()?,
+    })
 }
 
 #[pymethods]
 impl DecisionLayout {
     /// The layout of the encoding of game `game_index` (0..3: Lilacru, Shacru, Azacru,
-    /// Pacru) for `players` players, with its ply and idle scales and its Pacru supply
-    /// {R1} (0 for the other games).
+    /// Pacru) for `players` players, with its ply and idle scales, its Pacru supply {R1}
+    /// (0 for the other games), the engine's state class `state_class` and the options
+    /// of its rules (`pacru.chevron.rules.Rules`'s `meeting_rule`, `move_cap` and
+    /// `idle_rounds`; options out of the engine's range take no native state).
     ///
     /// Raises `ValueError` for a game index past the chevron games or a player count
     /// other than 2, 3 or 4.
     #[new]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         players: u8,
         game_index: u8,
         ply_scale: f64,
         idle_scale: f64,
         supply: u32,
+        state_class: Bound<'_, PyType>,
+        meeting_rule: &Bound<'_, PyAny>,
+        move_cap: &Bound<'_, PyAny>,
+        idle_rounds: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         if usize::from(game_index) >= crate::GAMES.len() || !(2..=4).contains(&players) {
             return Err(PyValueError::new_err(format!(
                 "no chevron game {game_index} for {players} players"
             )));
         }
+        let layout = engine_rules(game_index, meeting_rule, move_cap, idle_rounds).map(|rules| {
+            Arc::new(Layout {
+                rules,
+                players,
+                game_index,
+                ply_scale,
+                idle_scale,
+                supply,
+            })
+        });
         Ok(DecisionLayout {
             players,
-            game_index,
-            ply_scale,
-            idle_scale,
-            supply,
+            layout,
+            class: state_class.unbind(),
         })
     }
 
-    /// The first decision of the player to move in `state` (a chevron state of the
-    /// encoding's rules, checked by the caller) for `encoding`, or None where the native
-    /// engine does not take it: the state is not a native `State` (one of the Python
-    /// engine), the game is over or of another game or player count, or the player has no
-    /// legal move.
+    /// The first decision of the player to move in `state` for `encoding`, or None where
+    /// the native engine does not take it: `state` is not of the engine's own state class
+    /// (a state of the Python engine, or a subclass: see `start_checked`), its rules are
+    /// not the encoding's, its game is over or of another player count, or the player
+    /// has no legal move. `ChevronEncoding.start` calls it first, with no check of its
+    /// own: this is that check.
     fn start<'py>(
+        &self,
+        encoding: &Bound<'py, PyAny>,
+        state: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, NativeDecision>>> {
+        if !state.get_type().is(self.class.bind(state.py())) {
+            return Ok(None);
+        }
+        self.start_checked(encoding, state)
+    }
+
+    /// As `start`, for a native `State` of any class (a subclass of the engine's, which
+    /// the caller checked as `Encoding.start` checks a state), or None.
+    fn start_checked<'py>(
         &self,
         encoding: &Bound<'py, PyAny>,
         state: &Bound<'py, PyAny>,
@@ -138,32 +200,21 @@ impl DecisionLayout {
     ) -> PyResult<Option<Bound<'py, NativeDecision>>> {
         let py = state.py();
         let list = moves.get().list();
-        let (rules, pos) = (list.rules(), list.position());
-        if pos.outcome.is_some()
-            || pos.players != self.players
-            || rules.game as u8 != self.game_index
-        {
+        let pos = list.position();
+        let Some(layout) = &self.layout else {
+            return Ok(None);
+        };
+        if pos.outcome.is_some() || pos.players != self.players || layout.rules != list.rules() {
             return Ok(None);
         }
-        let layout = Layout {
-            rules,
-            players: self.players,
-            game_index: self.game_index,
-            ply_scale: self.ply_scale,
-            idle_scale: self.idle_scale,
-            supply: self.supply,
-        };
         let game = no_panic(|| Ok(Game::of_list(Arc::clone(list))))?;
         if game.legal.is_empty() {
             return Ok(None);
         }
-        let player = pos.to_move.into_pyobject(py)?.into_any().unbind();
         let parts = Parts {
-            layout,
-            moves: moves.clone().unbind(),
+            layout: Arc::clone(layout),
             encoding: encoding.clone().unbind(),
             state: state.clone().unbind(),
-            player,
         };
         NativeDecision::make(py, game, parts, None).map(Some)
     }
@@ -171,11 +222,9 @@ impl DecisionLayout {
 
 /// What every decision of one move has alike.
 struct Parts {
-    layout: Layout,
-    moves: Py<Moves>,
+    layout: Arc<Layout>,
     encoding: Py<PyAny>,
     state: Py<PyAny>,
-    player: Py<PyAny>,
 }
 
 /// A decision of the player to move in a chevron game, on the native engine: a
@@ -188,29 +237,22 @@ pub(crate) struct NativeDecision {
     /// The decision state, inside the object: a malloc and a free less per decision
     /// than a box (its own parts allocate nothing: a clone shares the list and the
     /// options, so only the object's allocation can fail, as `MemoryError`). It shares
-    /// the list of `moves`; declared before `moves`, so that it lets go of the list first:
-    /// the list's box is reused only when the `Moves` object freeing it holds the last
-    /// reference.
+    /// the list of the state's `Moves`, which `state` keeps.
     game: Game,
-    layout: Layout,
-    moves: Py<Moves>,
+    /// Shared by the encoding's decisions: a word to copy, not the layout.
+    layout: Arc<Layout>,
     /// The fields read most, as Python objects: served by the interpreter as slots.
+    /// Every Python object a decision holds costs each decision a reference taken and
+    /// given back, so those read less (`player`, `kind`) are made when read.
     /// The `Encoding` this decision belongs to.
     #[pyo3(get)]
     encoding: Py<PyAny>,
     /// The position the move is chosen in (unchanged until the move is applied).
     #[pyo3(get)]
     state: Py<PyAny>,
-    /// The seat index (in `state.players`) of the player deciding.
-    #[pyo3(get)]
-    player: Py<PyAny>,
     /// The legal actions of this decision, ascending; empty once done.
     #[pyo3(get)]
     legal_actions: Py<PyTuple>,
-    /// What is decided: `"origin"`, `"target"`, `"twist"`, `"benefit"`, `"meeting"`,
-    /// `"relinquish"`, or `"done"` once the move is complete.
-    #[pyo3(get)]
-    kind: Py<PyString>,
     /// The complete move once `done`, else None.
     #[pyo3(get, name = "move")]
     move_: Py<PyAny>,
@@ -230,25 +272,19 @@ impl NativeDecision {
         } else {
             actions_tuple(py, &game.legal)?
         };
-        let kind = kind_name(py, game.stage()).clone().unbind();
         let Parts {
             layout,
-            moves,
             encoding,
             state,
-            player,
         } = parts;
         Bound::new(
             py,
             NativeDecision {
                 game,
                 layout,
-                moves,
                 encoding,
                 state,
-                player,
                 legal_actions: legal_actions.unbind(),
-                kind,
                 move_: move_.unwrap_or_else(|| py.None()),
             },
         )
@@ -264,15 +300,16 @@ impl NativeDecision {
                 let chosen = game.chosen_move().ok_or_else(|| {
                     PyRuntimeError::new_err("pacru engine: a finished decision has no move")
                 })?;
-                Some(self.moves.get().issue_move(py, at, chosen)?)
+                let moves = native_moves(self.state.bind(py))?.ok_or_else(|| {
+                    PyRuntimeError::new_err("pacru engine: a decision's state is not native")
+                })?;
+                Some(moves.get().issue_move(py, at, chosen)?)
             }
         };
         let parts = Parts {
-            layout: self.layout,
-            moves: self.moves.clone_ref(py),
+            layout: Arc::clone(&self.layout),
             encoding: self.encoding.clone_ref(py),
             state: self.state.clone_ref(py),
-            player: self.player.clone_ref(py),
         };
         NativeDecision::make(py, game, parts, move_)
     }
@@ -288,19 +325,31 @@ impl NativeDecision {
         ints_tuple(py, self.game.prefix().iter().copied())
     }
 
+    /// The seat index (in `state.players`) of the player deciding.
+    #[getter]
+    fn player(&self) -> u8 {
+        self.game.pos().to_move
+    }
+
+    /// What is decided: `"origin"`, `"target"`, `"twist"`, `"benefit"`, `"meeting"`,
+    /// `"relinquish"`, or `"done"` once the move is complete.
+    #[getter]
+    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        kind_name(py, self.game.stage()).clone()
+    }
+
     /// True once the move is complete (`move` is set, no action is left).
     #[getter]
     fn done(&self, py: Python<'_>) -> bool {
         !self.move_.is_none(py)
     }
 
-    /// A new numpy bool array of length `encoding.num_actions`, True at the legal actions.
-    ///
-    /// Its data is a new bytearray of one byte per action, filled here and handed to
-    /// `numpy.frombuffer` (the one call of numpy). Raises `ModuleNotFoundError` without
-    /// numpy, as the Python decisions do.
-    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let bytes = PyByteArray::new_with(py, NUM_ACTIONS, |buf| {
+    /// The data of `legal_action_mask()`: a new bytearray of `encoding.num_actions`
+    /// bytes, 1 at the legal actions, else 0; `pacru.encoding._native` makes the numpy
+    /// bool array of it (`numpy.frombuffer`: writable, as the bytearray is, and as the
+    /// Python decisions' mask is).
+    fn _legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
+        PyByteArray::new_with(py, NUM_ACTIONS, |buf| {
             // The buffer comes zeroed: only the legal actions are set.
             for action in self.game.legal.iter() {
                 if let Some(byte) = buf.get_mut(usize::from(action)) {
@@ -308,9 +357,7 @@ impl NativeDecision {
                 }
             }
             Ok(())
-        })?;
-        let (frombuffer, dtype) = numpy_frombuffer(py)?;
-        frombuffer.bind(py).call1((bytes, dtype.bind(py)))
+        })
     }
 
     /// The decision after taking `action`; this one is unchanged.
@@ -357,7 +404,7 @@ impl NativeDecision {
         py: Python<'py>,
         player: usize,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let layout = &self.layout;
+        let layout = &*self.layout;
         if player >= usize::from(layout.players) {
             return Err(PyValueError::new_err(format!(
                 "player must be a seat index 0..{}, not {player}",
@@ -387,7 +434,7 @@ impl NativeDecision {
         let prefix: Vec<String> = self.game.prefix().iter().map(u16::to_string).collect();
         Ok(format!(
             "<Decision {} player={} prefix=[{}] legal={} move={}>",
-            self.kind.bind(py),
+            kind_name(py, self.game.stage()),
             self.game.pos().to_move,
             prefix.join(", "),
             self.game.legal.len(),
@@ -410,19 +457,6 @@ impl NativeDecision {
             )),
         }
     }
-}
-
-/// `numpy.frombuffer` and the dtype `numpy.bool_`, looked up once.
-static FROMBUFFER: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
-
-/// `(numpy.frombuffer, numpy.dtype(bool))`; `ModuleNotFoundError` without numpy (then
-/// looked up again on the next call).
-fn numpy_frombuffer(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
-    FROMBUFFER.get_or_try_init(py, || {
-        let numpy = py.import("numpy")?;
-        let dtype = numpy.getattr("dtype")?.call1((numpy.getattr("bool_")?,))?;
-        Ok((numpy.getattr("frombuffer")?.unbind(), dtype.unbind()))
-    })
 }
 
 /// The Python int of every action, made once: most actions are past CPython's cache of

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use pacru_lsd::rules::decode_cell;
 use pacru_lsd::{Move, Position, Rules, Termination};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
@@ -90,6 +91,22 @@ impl LsdPosition {
             rules: self.rules.clone(),
             position,
         })
+    }
+
+    /// `((min_x, min_y), (max_x, max_y))` of the tiles on the field, or None while it is
+    /// empty: `LsdState.bounds` without the field read into Python (the LSD decisions ask
+    /// for it at every move).
+    #[getter]
+    fn bounds(&self) -> Option<((i32, i32), (i32, i32))> {
+        // The field is in cell order, x first: its ends hold the least and the greatest x.
+        let field = self.position.field();
+        let (min_x, _) = decode_cell(field.first()?.0);
+        let (max_x, _) = decode_cell(field.last()?.0);
+        let (min_y, max_y) = field
+            .iter()
+            .map(|&(cell, _)| decode_cell(cell).1)
+            .fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+        Some(((min_x, min_y), (max_x, max_y)))
     }
 
     /// The seat to move, or -1 once the game is over.

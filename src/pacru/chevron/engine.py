@@ -55,6 +55,7 @@ from pacru.chevron.state import ENGINE_STATE, ChevronState
 
 if TYPE_CHECKING:
     from pacru import _native
+    from pacru.chevron.rules import Rules
 
 __all__ = [
     "ENGINE",
@@ -200,12 +201,19 @@ class Engine(Protocol):
         ...
 
     def decision_layout(
-        self, players: int, game: int, ply_scale: float, idle_scale: float, supply: int
+        self,
+        players: int,
+        game: int,
+        ply_scale: float,
+        idle_scale: float,
+        supply: int,
+        rules: Rules,
     ) -> _native.DecisionLayout | None:
         """The native decisions of a chevron encoding (``pacru_batch::decision``), or None.
 
         ``game`` is the index of the game in ``("lilacru", "shacru", "azacru", "pacru")``,
-        the scales those of the encoding's observation, ``supply`` Pacru's marker supply.
+        the scales those of the encoding's observation, ``supply`` Pacru's marker supply,
+        ``rules`` the encoding's (its states are those of these rules).
         """
         ...
 
@@ -253,7 +261,13 @@ class PythonEngine:
     decision_class: Final = None
 
     def decision_layout(
-        self, players: int, game: int, ply_scale: float, idle_scale: float, supply: int
+        self,
+        players: int,
+        game: int,
+        ply_scale: float,
+        idle_scale: float,
+        supply: int,
+        rules: Rules,
     ) -> None:
         """None: the Python cursors decide (:class:`pacru.encoding.ChevronEncoding`)."""
         return None

@@ -52,6 +52,7 @@ from pacru.errors import InvalidPositionError
 
 if TYPE_CHECKING:
     from pacru.chevron.engine import RawRollouts
+    from pacru.chevron.rules import Rules
 
 __all__ = [
     "NativeChevronState",
@@ -163,10 +164,27 @@ class NativeEngine:
     decision_class: Final[type] = _native.NativeDecision
 
     def decision_layout(
-        self, players: int, game: int, ply_scale: float, idle_scale: float, supply: int
+        self,
+        players: int,
+        game: int,
+        ply_scale: float,
+        idle_scale: float,
+        supply: int,
+        rules: Rules,
     ) -> _native.DecisionLayout:
-        """The extension's ``DecisionLayout`` of a chevron encoding."""
-        return _native.DecisionLayout(players, game, ply_scale, idle_scale, supply)
+        """The extension's ``DecisionLayout`` of a chevron encoding (of this engine's own
+        state class and ``rules``, which it checks a state against itself)."""
+        return _native.DecisionLayout(
+            players,
+            game,
+            ply_scale,
+            idle_scale,
+            supply,
+            NativeChevronState,
+            rules.meeting_rule,
+            rules.move_cap,
+            rules.idle_rounds,
+        )
 
     def lsd_rules(
         self,

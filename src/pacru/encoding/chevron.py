@@ -175,23 +175,29 @@ class ChevronEncoding(Encoding):
         # by registration, which type checkers do not see.
         supply = SUPPLY[players] if rules.pacru else 0
         self._native: Any = _decision_layout(
-            players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply
+            players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply, rules
         )
         self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------
 
     def start(self, state: GameState[Any]) -> Decision:
-        rules = self.rules
         native = self._native
-        engines = state.__class__ in _STATE_CLASSES  # an engine's own class: a ChevronState
-        if native is not None and engines and state.rules is rules:  # type: ignore[attr-defined]
-            # A NativeDecision, a Decision by registration; None: a finished game, another
-            # player count, no legal move, a list of the Python engine (found below).
+        if native is not None:
+            # A NativeDecision (a Decision by registration); the extension checks the state
+            # as below (the engine's own class, these rules, a game under way, a legal move),
+            # so this call is the only Python of nearly every start. None: anything else.
             decision: Decision | None = native.start(self, state)
             if decision is not None:
                 return decision
-            native = None
+            if state.__class__ not in _STATE_CLASSES:
+                # A user's subclass: checked, then decided natively if a native state.
+                self._check_state(state)
+                decision = native.start_checked(self, state)
+                if decision is not None:
+                    return decision
+        rules = self.rules
+        engines = state.__class__ in _STATE_CLASSES  # an engine's own class: a ChevronState
         if (
             not engines
             or state.outcome is not None
@@ -199,10 +205,6 @@ class ChevronEncoding(Encoding):
             or not (state.rules is rules or state.rules == rules)  # type: ignore[attr-defined]
         ):
             self._check_state(state)
-        if native is not None:
-            decision = native.start(self, state)
-            if decision is not None:
-                return decision
         chevron: ChevronState = state  # type: ignore[assignment]
         moves = chevron.legal_moves()
         if moves.is_pass:

@@ -42,12 +42,21 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from pacru._integers import integer
 from pacru.encoding.base import Decision, Encoding, make_decision, register, seat_index
 from pacru.errors import InvalidPositionError
-from pacru.lsd.tiles import Shade, Shape, face_text
+from pacru.lsd.moves import _move_key
+from pacru.lsd.tiles import (
+    CELL_OFFSET,
+    CELL_STRIDE,
+    FACE_BITS,
+    Shade,
+    Shape,
+    encode_cell,
+    face_text,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -74,8 +83,20 @@ def window_radius(total_tiles: int) -> int:
 
 #: What has been fixed so far of an LSD move, a plain tuple for speed: (stage,
 #: window corner x0, y0, the legal moves, the cell of each, the cell action chosen
-#: or -1, face -> move on the chosen cell or None).
-_Cursor = tuple[int, int, int, Sequence["LsdMove"], list["Cell"], int, dict[int, "LsdMove"] | None]
+#: or -1, face -> move on the chosen cell or None). On a native list the moves are
+#: its move keys (``cell code << 6 | face``) and the cells their cell codes (ints,
+#: in the same order as the cells: a code grows with x, then y), so that only the
+#: chosen cell's moves are made (making the position's every move would cost more
+#: than the whole ply of the public API).
+_Cursor = tuple[
+    int,
+    int,
+    int,
+    Sequence["LsdMove"] | list[int],
+    list["Cell"] | list[int],
+    int,
+    dict[int, "LsdMove"] | dict[int, int] | None,
+]
 
 
 #: The 6-bit face of a move's tile as placed: the tile action minus ``W*W``. It is
@@ -147,13 +168,22 @@ class LsdEncoding(Encoding):
         x0, y0 = self._window(lsd)
         w = self.width
         moves = lsd.legal_moves()
-        cells = list(map(_CELL_OF, moves))
-        offset = x0 + y0 * w
-        legal = sorted([y * w + x - offset for x, y in dict.fromkeys(cells)])
+        keys = moves._move_keys()
+        cursor: _Cursor
+        if keys is None:
+            cells = list(map(_CELL_OF, moves))
+            offset = x0 + y0 * w
+            legal = sorted([y * w + x - offset for x, y in dict.fromkeys(cells)])
+            cursor = (_CELL, x0, y0, moves, cells, -1, None)
+        else:
+            codes = [key >> 6 for key in keys]
+            # The action of code c: (y - y0) * w + x - x0 with x, y = divmod(c, S) - OFFSET.
+            offset = (x0 + CELL_OFFSET) + (y0 + CELL_OFFSET) * w
+            legal = sorted([c % CELL_STRIDE * w + c // CELL_STRIDE - offset for c in set(codes)])
+            cursor = (_CELL, x0, y0, keys, codes, -1, None)
         if not legal:
             self._refuse_no_legal_move(state)
         seat = lsd.players.index(lsd.current_player)
-        cursor: _Cursor = (_CELL, x0, y0, moves, cells, -1, None)
         return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
 
     def _choose(self, decision: Decision, action: int) -> Decision:
@@ -161,12 +191,7 @@ class LsdEncoding(Encoding):
         prefix = (*decision[3], action)
         stage, x0, y0, moves, cells, _, faces = cursor
         if stage == _CELL:
-            i, j = divmod(action, self.width)
-            cell = (j + x0, i + y0)
-            # legal_moves() is ordered by cell (LsdState.legal_moves), so a cell's moves are a run.
-            lo = bisect_left(cells, cell)
-            run = moves[lo : bisect_right(cells, cell, lo)]
-            faces = dict(zip(map(_face, run), run, strict=True))
+            faces = self._faces(cursor, action)
             if len(faces) > 1:
                 legal = tuple(map(self.cells.__add__, sorted(faces)))
                 asked: _Cursor = (_TILE, x0, y0, moves, cells, action, faces)
@@ -179,8 +204,26 @@ class LsdEncoding(Encoding):
             assert faces is not None
             move = faces[action - self.cells]
             cell_action = cursor[5]
+        if type(move) is int:  # a native list's move key
+            move = _move_key(move)
         done: _Cursor = (_DONE, x0, y0, moves, cells, cell_action, faces)
         return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
+
+    def _faces(self, cursor: _Cursor, action: int) -> dict[int, LsdMove] | dict[int, int]:
+        """Face -> move on the cell of the cell ``action``: its move key on a native list
+        (the move is made once chosen), else the move."""
+        _, x0, y0, moves, cells, _, _ = cursor
+        i, j = divmod(action, self.width)
+        # legal_moves() is ordered by cell (LsdState.legal_moves), so a cell's moves are a run.
+        if type(cells[0]) is int:  # a native list's keys and cell codes (_Cursor)
+            code = encode_cell(j + x0, i + y0)
+            lo = bisect_left(cells, code)
+            keys = cast("list[int]", moves)[lo : bisect_right(cells, code, lo)]
+            return {key & FACE_BITS: key for key in keys}
+        cell = (j + x0, i + y0)
+        lo = bisect_left(cells, cell)
+        run = cast("Sequence[LsdMove]", moves)[lo : bisect_right(cells, cell, lo)]
+        return dict(zip(map(_face, run), run, strict=True))
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:
         cursor: _Cursor = decision[7]

@@ -68,6 +68,13 @@ class LsdLegalMoves(Sequence[LsdMove]):
             self._keys = None
         return self._moves
 
+    def _move_keys(self) -> list[int] | None:
+        """The native engine's move keys (``cell code << 6 | face``, in list order) while
+        the moves are not made yet, else None: read by the LSD decisions
+        (:mod:`pacru.encoding.lsd`), which make only the moves of the chosen cell."""
+        keys = self._keys
+        return None if keys is None else keys.keys()
+
     def __len__(self) -> int:
         keys = self._keys
         return len(self._moves) if keys is None else len(keys)

@@ -445,6 +445,9 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
     @property
     def bounds(self) -> tuple[Cell, Cell] | None:
         """``((min_x, min_y), (max_x, max_y))`` of the tiles, or ``None`` for an empty field."""
+        pos = self._pos
+        if pos:  # the native engine's: the field is not read into Python for this
+            return pos.bounds
         if not self._field:
             return None
         cells = [decode_cell(c) for c in self._field]

@@ -10,7 +10,6 @@ use pacru_batch::decision::{
 };
 use pacru_engine::geometry::field_name;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
 
@@ -65,11 +64,11 @@ impl NativeDecision {
         }
         let (shown, name) = match number {
             Index::Small(n) => (n.to_string(), action_name(n)),
-            Index::Large(int) => (int.repr()?.to_string(), "?".to_owned()),
+            Index::Large(text) => (text, "?".to_owned()),
         };
         let message = format!(
             "action {shown} ({name}) is not legal in this {} decision; legal: {legal}",
-            self.kind.bind(py)
+            super::kind_name(py, self.game.stage())
         );
         Err(errors::illegal_move(
             py,
@@ -87,32 +86,44 @@ impl NativeDecision {
 }
 
 /// The int value of an action, as `operator.index` gives it.
-enum Index<'py> {
+enum Index {
     /// One that fits an `i64`.
     Small(i64),
-    /// A larger one (no action), kept to be shown.
-    Large(Bound<'py, PyAny>),
+    /// A larger one (no action): its text, `repr` of its int value (see [`large_text`]).
+    Large(String),
 }
 
 /// `action` as `pacru._integers.integer` takes it: its int value (`operator.index`),
 /// or None for a `bool` or a value that is not an integer (`TypeError` of `__index__`).
 /// Any other error of the value's `__index__` propagates.
-fn index_of<'py>(action: &Bound<'py, PyAny>) -> PyResult<Option<Index<'py>>> {
+fn index_of(action: &Bound<'_, PyAny>) -> PyResult<Option<Index>> {
     let py = action.py();
     if action.is_instance_of::<PyBool>() {
         return Ok(None);
     }
-    // PyO3 reads an integer through `operator.index` (`PyNumber_Index`).
+    // PyO3 reads an integer through `operator.index` (`PyNumber_Index`, the C API).
     match action.extract::<i64>() {
         Ok(n) => Ok(Some(Index::Small(n))),
         Err(e) if e.is_instance_of::<PyTypeError>(py) => Ok(None),
         Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
-            // Too large for an i64 (the error path only): its int, to be shown.
-            let index = py
-                .import(intern!(py, "operator"))?
-                .getattr(intern!(py, "index"))?;
-            index.call1((action,)).map(|int| Some(Index::Large(int)))
+            large_text(action).map(|text| Some(Index::Large(text)))
         }
+        Err(e) => Err(e),
+    }
+}
+
+/// The text of an integer `action` past an `i64` (the error path only), as the Python
+/// check shows its int value (`repr(operator.index(action))`), by the C API alone (no call
+/// of anything of Python's but the action's own `__index__`): its value as a `u64` (PyO3
+/// reads it through `PyNumber_Index`), written here, else its `str()` (`PyObject_Str`):
+/// the same digits for an `int` and for every integer type of numpy (none is wider than 64
+/// bits); only a type of one's own whose `__index__` gives an int past 64 bits, or an
+/// `int` subclass with a `__str__` of its own, is shown by that `__str__`.
+fn large_text(action: &Bound<'_, PyAny>) -> PyResult<String> {
+    let py = action.py();
+    match action.extract::<u64>() {
+        Ok(n) => Ok(n.to_string()),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => Ok(action.str()?.to_string()),
         Err(e) => Err(e),
     }
 }
