@@ -11,12 +11,10 @@
 //! It calls nothing of Python's: it reads the state as the `State` it is, refuses an
 //! action with the errors of `Encoding._checked_action` (the Python decisions' check: the
 //! same classes and messages, made by [`refusal`], the one place that makes a Python
-//! object by calling it: the error's class) and fills its action mask's bytes, which
-//! `pacru.encoding._native` makes a numpy array of (the method `legal_action_mask`,
-//! Python code set on this class there: numpy has no safe Rust API, and a call of numpy
-//! from here would be a call into Python). The only Python it runs besides is the
-//! user's: the `__index__`, `__str__` and `__repr__` of an action it refuses, through the
-//! C API.
+//! object by calling it: the error's class) and makes its action mask through numpy's C
+//! API (the `numpy` crate: no numpy function is called; numpy is imported on the first
+//! mask). The only Python it runs besides is the user's: the `__index__`, `__str__` and
+//! `__repr__` of an action it refuses, through the C API.
 //!
 //! It checks the state `ChevronEncoding.start` hands it (`DecisionLayout::start`: the
 //! engine's own state class and the encoding's rules, as the engine holds them), so that
@@ -32,6 +30,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use numpy::PyArray1;
 use pacru_batch::decision::{Actions, DecisionError, Game, Layout, NUM_ACTIONS};
 use pacru_engine::Rules;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -344,20 +343,20 @@ impl NativeDecision {
         !self.move_.is_none(py)
     }
 
-    /// The data of `legal_action_mask()`: a new bytearray of `encoding.num_actions`
-    /// bytes, 1 at the legal actions, else 0; `pacru.encoding._native` makes the numpy
-    /// bool array of it (`numpy.frombuffer`: writable, as the bytearray is, and as the
-    /// Python decisions' mask is).
-    fn _legal_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
-        PyByteArray::new_with(py, NUM_ACTIONS, |buf| {
-            // The buffer comes zeroed: only the legal actions are set.
-            for action in self.game.legal.iter() {
-                if let Some(byte) = buf.get_mut(usize::from(action)) {
-                    *byte = 1;
-                }
+    /// A new numpy bool array of length `encoding.num_actions`, True at the legal actions
+    /// (writable, as the Python decisions' mask is).
+    ///
+    /// Made through numpy's C API (the `numpy` crate), not by calling a numpy function.
+    /// Raises `ModuleNotFoundError` without numpy, as the Python decisions do.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        numpy_imported(py)?;
+        let mut mask = vec![false; NUM_ACTIONS];
+        for action in self.game.legal.iter() {
+            if let Some(legal) = mask.get_mut(usize::from(action)) {
+                *legal = true;
             }
-            Ok(())
-        })
+        }
+        Ok(PyArray1::from_vec(py, mask))
     }
 
     /// The decision after taking `action`; this one is unchanged.
@@ -457,6 +456,18 @@ impl NativeDecision {
             )),
         }
     }
+}
+
+/// Set once numpy is imported: the `numpy` crate reads numpy's C API from the module it
+/// imports, and panics where numpy is missing, so the import is tried here first.
+static NUMPY: PyOnceLock<()> = PyOnceLock::new();
+
+/// Ok once numpy can be imported (`ModuleNotFoundError` without it; tried again on the
+/// next call, as the Python decisions import it at each mask).
+fn numpy_imported(py: Python<'_>) -> PyResult<()> {
+    NUMPY
+        .get_or_try_init(py, || py.import(intern!(py, "numpy")).map(drop))
+        .copied()
 }
 
 /// The Python int of every action, made once: most actions are past CPython's cache of
