@@ -13,7 +13,7 @@
 //! `__new__` is this class's, and takes the position the caller left in this thread's
 //! hand-over cell (`HANDOVER`), so that no argument is built or parsed per ply.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 
 use pacru_engine as engine;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
@@ -34,9 +34,19 @@ thread_local! {
     /// The successor being made: set by `State::successor` just before it calls the
     /// successor's class, taken by that class's `__new__` in the same thread before it
     /// allocates anything (so no Python code, not even a collection, runs between the two).
-    /// A `RefCell`, not a `Cell`: the state is written in place and the slot is looked at
-    /// without moving it (a `Cell` copies the whole state in and out at each use).
-    static HANDOVER: RefCell<Option<State>> = const { RefCell::new(None) };
+    /// Three words ([`Handover`]), not the whole state: the slot is written, read and
+    /// cleared once a ply, and a `Cell` of a few words moves them in and out without a
+    /// borrow flag; `__new__` builds the state from them where PyO3 places it.
+    static HANDOVER: Cell<Option<Handover>> = const { Cell::new(None) };
+}
+
+/// What `State::successor` hands to the class's `__new__`: the state it is made from
+/// (whose rules, rule object, players and class it takes on), its position and the move
+/// that reached it.
+struct Handover {
+    from: Py<State>,
+    pos: Box<engine::Position>,
+    last: Py<PyAny>,
 }
 
 /// The native engine's game state (see the module docs).
@@ -131,51 +141,48 @@ fn resolved(
 
 /// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
 /// (the class called with no values).
-fn handed_over() -> PyResult<State> {
-    let handed = HANDOVER.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()));
-    handed.ok_or_else(|| {
-        PyTypeError::new_err(
+fn handed_over(py: Python<'_>) -> PyResult<State> {
+    let Some(Handover { from, pos, last }) = HANDOVER.try_with(Cell::take).ok().flatten() else {
+        return Err(PyTypeError::new_err(
             "a state is made by pacru.new_game or pacru.from_position, or from its values",
-        )
+        ));
+    };
+    let from = from.get();
+    Ok(State {
+        rules: from.rules,
+        pos,
+        py_rules: from.py_rules.clone_ref(py),
+        players: from.players.clone_ref(py),
+        class: from.class.clone_ref(py),
+        last: Some(last),
+        moves: PyOnceLock::new(),
+        markers: PyOnceLock::new(),
+        chevrons: PyOnceLock::new(),
+        occupied: PyOnceLock::new(),
+        outcome: PyOnceLock::new(),
     })
 }
 
 impl State {
-    /// The state of position `next`, reached by `last`: an object of this state's
-    /// successor class.
+    /// The state of position `next`, reached by `last`: an object of the successor class
+    /// of `slf`.
     fn successor<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         next: Box<engine::Position>,
         last: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        HANDOVER.with(|cell| {
-            // Never borrowed here: no borrow of the slot outlives its closure.
-            if let Ok(mut slot) = cell.try_borrow_mut() {
-                *slot = Some(State {
-                    rules: self.rules,
-                    pos: next,
-                    py_rules: self.py_rules.clone_ref(py),
-                    players: self.players.clone_ref(py),
-                    class: self.class.clone_ref(py),
-                    last: Some(last.clone().unbind()),
-                    moves: PyOnceLock::new(),
-                    markers: PyOnceLock::new(),
-                    chevrons: PyOnceLock::new(),
-                    occupied: PyOnceLock::new(),
-                    outcome: PyOnceLock::new(),
-                });
-            }
-        });
-        let made = self.class.bind(py).call0();
-        // Left over only when the class's `__new__` is not this one's (a broken subclass).
-        HANDOVER.with(|cell| {
-            if let Ok(mut slot) = cell.try_borrow_mut() {
-                if slot.is_some() {
-                    *slot = None;
-                }
-            }
-        });
+        let py = slf.py();
+        let handover = Handover {
+            from: slf.clone().unbind(),
+            pos: next,
+            last: last.clone().unbind(),
+        };
+        // Err: the thread is ending; the class then refuses the call with no values.
+        let _ = HANDOVER.try_with(|cell| cell.set(Some(handover)));
+        let made = slf.get().class.bind(py).call0();
+        // Left over only when the class's `__new__` is not this one's (a broken subclass):
+        // dropped here, so that no later call with no values finds it.
+        drop(HANDOVER.try_with(Cell::take));
         made
     }
 
@@ -200,7 +207,7 @@ impl State {
         let py = cls.py();
         let _ = occupied; // derived from the chevrons
         let Some(rules) = rules else {
-            return handed_over();
+            return handed_over(py);
         };
         let (Some(players), Some(markers), Some(chevrons), Some(to_move)) =
             (players, markers, chevrons, to_move)
@@ -326,7 +333,7 @@ impl State {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<State> {
         if arguments::none_given(args, kwargs) {
-            return handed_over();
+            return handed_over(cls.py());
         }
         let [rules, players, markers, chevrons, to_move, out, trigger, idle, ply, outcome, occupied, last] =
             arguments::bind(args, kwargs)?;
@@ -505,7 +512,7 @@ impl State {
                 // The move this state's own list handed out last: legal as decoded (the
                 // bot's hot path, rng.choice(state.legal_moves())).
                 let next = resolved(py, list.list(), &m)?;
-                return me.successor(py, next, r#move);
+                return State::successor(slf, next, r#move);
             }
         }
         let text = r#move.is_instance_of::<PyString>();
@@ -542,7 +549,7 @@ impl State {
             });
         };
         let next = resolved(py, moves.list(), &m)?;
-        me.successor(py, next, &move_)
+        State::successor(slf, next, &move_)
     }
 
     /// Nothing when ``move`` (a :class:`Move`) is legal here, else its error: the rule it
