@@ -5,15 +5,17 @@
 //! built when first read and kept (`PyOnceLock`), the outcome as the engine's parts (the
 //! Python subclass makes and keeps its `pacru.Outcome`). It carries the Python objects
 //! it was made with (the rule object, the players and the class of its successors) on to
-//! its successors by reference. `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
+//! its successors, shared with them (`Carried`). `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
 //! language boundary once for the list and once for the move.
 //!
 //! A successor is made by calling its class (`pacru.chevron.native.NativeChevronState`, a
 //! Python subclass adding the shared methods of `pacru.ChevronState`): the class's
-//! `__new__` is this class's, and takes the position the caller left in this thread's
-//! hand-over cell (`HANDOVER`), so that no argument is built or parsed per ply.
+//! `__new__` is this class's, and takes what the caller left in this thread's hand-over
+//! cell (`HANDOVER`: what it carries on, its position and the move), so that no argument
+//! is built or parsed per ply.
 
 use std::cell::Cell;
+use std::sync::Arc;
 
 use pacru_engine as engine;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
@@ -40,27 +42,33 @@ thread_local! {
     static HANDOVER: Cell<Option<Handover>> = const { Cell::new(None) };
 }
 
-/// What `State::successor` hands to the class's `__new__`: the state it is made from
-/// (whose rules, rule object, players and class it takes on), its position and the move
-/// that reached it.
+/// What `State::successor` hands to the class's `__new__`: what the successor carries on
+/// from its predecessor, its position and the move that reached it.
 struct Handover {
-    from: Py<State>,
+    carried: Arc<Carried>,
     pos: Box<engine::Position>,
     last: Py<PyAny>,
+}
+
+/// What a state carries on to its successors unchanged, shared by all of them: one count
+/// to keep a ply instead of a Python reference each.
+struct Carried {
+    rules: engine::Rules,
+    /// The `pacru.chevron.rules.Rules` object and the tuple of colours.
+    py_rules: Py<PyAny>,
+    players: Py<PyTuple>,
+    /// The class of the successors: the engine's concrete class.
+    class: Py<PyType>,
 }
 
 /// The native engine's game state (see the module docs).
 #[pyclass(frozen, subclass, weakref, module = "pacru._native", name = "State")]
 pub(crate) struct State {
-    rules: engine::Rules,
     /// Boxed, so that the state moves as a few words (through the hand-over and into its
     /// object) while its position is written once, where the engine resolves the move.
     pos: Box<engine::Position>,
-    /// The `pacru.chevron.rules.Rules` object and the tuple of colours, carried on.
-    py_rules: Py<PyAny>,
-    players: Py<PyTuple>,
-    /// The class of the successors: the engine's concrete class.
-    class: Py<PyType>,
+    /// The rules, the rule object, the players and the successors' class.
+    carried: Arc<Carried>,
     /// The move that produced this state, or None.
     last: Option<Py<PyAny>>,
     moves: PyOnceLock<Py<Moves>>,
@@ -141,19 +149,15 @@ fn resolved(
 
 /// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
 /// (the class called with no values).
-fn handed_over(py: Python<'_>) -> PyResult<State> {
-    let Some(Handover { from, pos, last }) = HANDOVER.try_with(Cell::take).ok().flatten() else {
+fn handed_over() -> PyResult<State> {
+    let Some(Handover { carried, pos, last }) = HANDOVER.try_with(Cell::take).ok().flatten() else {
         return Err(PyTypeError::new_err(
             "a state is made by pacru.new_game or pacru.from_position, or from its values",
         ));
     };
-    let from = from.get();
     Ok(State {
-        rules: from.rules,
         pos,
-        py_rules: from.py_rules.clone_ref(py),
-        players: from.players.clone_ref(py),
-        class: from.class.clone_ref(py),
+        carried,
         last: Some(last),
         moves: PyOnceLock::new(),
         markers: PyOnceLock::new(),
@@ -173,13 +177,13 @@ impl State {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let handover = Handover {
-            from: slf.clone().unbind(),
+            carried: Arc::clone(&slf.get().carried),
             pos: next,
             last: last.clone().unbind(),
         };
         // Err: the thread is ending; the class then refuses the call with no values.
         let _ = HANDOVER.try_with(|cell| cell.set(Some(handover)));
-        let made = slf.get().class.bind(py).call0();
+        let made = slf.get().carried.class.bind(py).call0();
         // Left over only when the class's `__new__` is not this one's (a broken subclass):
         // dropped here, so that no later call with no values finds it.
         drop(HANDOVER.try_with(Cell::take));
@@ -207,7 +211,7 @@ impl State {
         let py = cls.py();
         let _ = occupied; // derived from the chevrons
         let Some(rules) = rules else {
-            return handed_over(py);
+            return handed_over();
         };
         let (Some(players), Some(markers), Some(chevrons), Some(to_move)) =
             (players, markers, chevrons, to_move)
@@ -276,11 +280,13 @@ impl State {
             ));
         }
         Ok(State {
-            rules: engine_rules,
             pos: Box::new(pos),
-            py_rules: rules.clone().unbind(),
-            players: players.unbind(),
-            class: successor_class(cls)?.unbind(),
+            carried: Arc::new(Carried {
+                rules: engine_rules,
+                py_rules: rules.clone().unbind(),
+                players: players.unbind(),
+                class: successor_class(cls)?.unbind(),
+            }),
             last: given(last).map(|m| m.clone().unbind()),
             moves: PyOnceLock::new(),
             markers: PyOnceLock::new(),
@@ -302,7 +308,7 @@ impl State {
     ) -> PyResult<()> {
         engine::check(list, m).map_err(|illegal| {
             let written = text.map_or_else(|| m.to_string(), str::to_owned);
-            errors::refused(py, &illegal, self.players.bind(py), &written)
+            errors::refused(py, &illegal, self.carried.players.bind(py), &written)
         })
     }
 
@@ -311,7 +317,9 @@ impl State {
     pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
         let py = slf.py();
         let me = slf.get();
-        let moves = kept(py, &me.moves, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
+        let moves = kept(py, &me.moves, || {
+            Py::new(py, Moves::of(&me.carried.rules, &me.pos))
+        })?;
         // The cell lives as long as the state.
         Ok(moves.bind(py))
     }
@@ -333,7 +341,7 @@ impl State {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<State> {
         if arguments::none_given(args, kwargs) {
-            return handed_over(cls.py());
+            return handed_over();
         }
         let [rules, players, markers, chevrons, to_move, out, trigger, idle, ply, outcome, occupied, last] =
             arguments::bind(args, kwargs)?;
@@ -357,13 +365,13 @@ impl State {
     /// The game and its options (:class:`pacru.chevron.rules.Rules`).
     #[getter]
     fn rules(&self, py: Python<'_>) -> Py<PyAny> {
-        self.py_rules.clone_ref(py)
+        self.carried.py_rules.clone_ref(py)
     }
 
     /// Colour names in turn order.
     #[getter]
     fn players(&self, py: Python<'_>) -> Py<PyTuple> {
-        self.players.clone_ref(py)
+        self.carried.players.clone_ref(py)
     }
 
     /// Per player (turn order), a bitboard of the fields with their marker.
@@ -577,7 +585,7 @@ impl State {
 
     /// This state's position as the engine's ``Position`` (for the batch layer).
     fn _position(&self) -> PyPosition {
-        PyPosition::of(self.rules, self.pos.as_ref().clone())
+        PyPosition::of(self.carried.rules, self.pos.as_ref().clone())
     }
 
     fn __setattr__(
