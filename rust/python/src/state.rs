@@ -5,8 +5,9 @@
 //! built when first read and kept (`PyOnceLock`), the outcome as the engine's parts (the
 //! Python subclass makes and keeps its `pacru.Outcome`). It carries the Python objects
 //! it was made with (the rule object, the players and the class of its successors) on to
-//! its successors, shared with them (`Carried`). `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
-//! language boundary once for the list and once for the move.
+//! its successors, shared with them (`Carried`). `legal_moves()` and `apply_move()` are
+//! its own methods: a ply crosses the language boundary once for the list and once for
+//! the move.
 //!
 //! A successor is made by calling its class (`pacru.chevron.native.NativeChevronState`, a
 //! Python subclass adding the shared methods of `pacru.ChevronState`): the class's
