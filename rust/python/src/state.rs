@@ -12,10 +12,9 @@
 //! A successor is made by calling its class (`pacru.chevron.native.NativeChevronState`, a
 //! Python subclass adding the shared methods of `pacru.ChevronState`): the class's
 //! `__new__` is this class's, and takes what the caller left in this thread's hand-over
-//! cell (`HANDOVER`: what it carries on, its position and the move), so that no argument
+//! cell (`handover`: what it carries on, its position and the move), so that no argument
 //! is built or parsed per ply.
 
-use std::cell::Cell;
 use std::sync::Arc;
 
 use pacru_engine as engine;
@@ -26,30 +25,15 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 mod arguments;
+mod handover;
+
+use handover::handed_over;
 
 use crate::moves::{frozen, is_move, parse_text, Moves, PyMove};
 use crate::PyPosition;
 use crate::{
     board, code_ints, errors, from_python, game_of, kept, meeting_rule_of, termination_of,
 };
-
-thread_local! {
-    /// The successor being made: set by `State::successor` just before it calls the
-    /// successor's class, taken by that class's `__new__` in the same thread before it
-    /// allocates anything (so no Python code, not even a collection, runs between the two).
-    /// Three words ([`Handover`]), not the whole state: the slot is written, read and
-    /// cleared once a ply, and a `Cell` of a few words moves them in and out without a
-    /// borrow flag; `__new__` builds the state from them where PyO3 places it.
-    static HANDOVER: Cell<Option<Handover>> = const { Cell::new(None) };
-}
-
-/// What `State::successor` hands to the class's `__new__`: what the successor carries on
-/// from its predecessor, its position and the move that reached it.
-struct Handover {
-    carried: Arc<Carried>,
-    pos: Box<engine::Position>,
-    last: Py<PyAny>,
-}
 
 /// What a state carries on to its successors unchanged, shared by all of them: one count
 /// to keep a ply instead of a Python reference each.
@@ -148,26 +132,6 @@ fn resolved(
         .map_err(|e| errors::to_py(py, e))
 }
 
-/// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
-/// (the class called with no values).
-fn handed_over() -> PyResult<State> {
-    let Some(Handover { carried, pos, last }) = HANDOVER.try_with(Cell::take).ok().flatten() else {
-        return Err(PyTypeError::new_err(
-            "a state is made by pacru.new_game or pacru.from_position, or from its values",
-        ));
-    };
-    Ok(State {
-        pos,
-        carried,
-        last: Some(last),
-        moves: PyOnceLock::new(),
-        markers: PyOnceLock::new(),
-        chevrons: PyOnceLock::new(),
-        occupied: PyOnceLock::new(),
-        outcome: PyOnceLock::new(),
-    })
-}
-
 impl State {
     /// The state of position `next`, reached by `last`: an object of the successor class
     /// of `slf`.
@@ -176,19 +140,9 @@ impl State {
         next: Box<engine::Position>,
         last: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let py = slf.py();
-        let handover = Handover {
-            carried: Arc::clone(&slf.get().carried),
-            pos: next,
-            last: last.clone().unbind(),
-        };
-        // Err: the thread is ending; the class then refuses the call with no values.
-        let _ = HANDOVER.try_with(|cell| cell.set(Some(handover)));
-        let made = slf.get().carried.class.bind(py).call0();
-        // Left over only when the class's `__new__` is not this one's (a broken subclass):
-        // dropped here, so that no later call with no values finds it.
-        drop(HANDOVER.try_with(Cell::take));
-        made
+        let me = slf.get();
+        let carried = Arc::clone(&me.carried);
+        handover::made(me.carried.class.bind(slf.py()), carried, next, last)
     }
 
     /// A state from its values (`State.__new__`'s body, its arguments bound; with no
