@@ -5,15 +5,17 @@
 //! built when first read and kept (`PyOnceLock`), the outcome as the engine's parts (the
 //! Python subclass makes and keeps its `pacru.Outcome`). It carries the Python objects
 //! it was made with (the rule object, the players and the class of its successors) on to
-//! its successors by reference. `legal_moves()` and `apply_move()` are its own methods: a ply crosses the
-//! language boundary once for the list and once for the move.
+//! its successors, shared with them (`Carried`). `legal_moves()` and `apply_move()` are
+//! its own methods: a ply crosses the language boundary once for the list and once for
+//! the move.
 //!
 //! A successor is made by calling its class (`pacru.chevron.native.NativeChevronState`, a
 //! Python subclass adding the shared methods of `pacru.ChevronState`): the class's
-//! `__new__` is this class's, and takes the position the caller left in this thread's
-//! hand-over cell (`HANDOVER`), so that no argument is built or parsed per ply.
+//! `__new__` is this class's, and takes what the caller left in this thread's hand-over
+//! cell (`handover`: what it carries on, its position and the move), so that no argument
+//! is built or parsed per ply.
 
-use std::cell::RefCell;
+use std::sync::Arc;
 
 use pacru_engine as engine;
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
@@ -23,6 +25,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString, PyTuple, PyType};
 
 mod arguments;
+mod handover;
+
+use handover::handed_over;
 
 use crate::moves::{frozen, is_move, parse_text, Moves, PyMove};
 use crate::PyPosition;
@@ -30,27 +35,25 @@ use crate::{
     board, code_ints, errors, from_python, game_of, kept, meeting_rule_of, termination_of,
 };
 
-thread_local! {
-    /// The successor being made: set by `State::successor` just before it calls the
-    /// successor's class, taken by that class's `__new__` in the same thread before it
-    /// allocates anything (so no Python code, not even a collection, runs between the two).
-    /// A `RefCell`, not a `Cell`: the state is written in place and the slot is looked at
-    /// without moving it (a `Cell` copies the whole state in and out at each use).
-    static HANDOVER: RefCell<Option<State>> = const { RefCell::new(None) };
+/// What a state carries on to its successors unchanged, shared by all of them: one count
+/// to keep a ply instead of a Python reference each.
+struct Carried {
+    rules: engine::Rules,
+    /// The `pacru.chevron.rules.Rules` object and the tuple of colours.
+    py_rules: Py<PyAny>,
+    players: Py<PyTuple>,
+    /// The class of the successors: the engine's concrete class.
+    class: Py<PyType>,
 }
 
 /// The native engine's game state (see the module docs).
 #[pyclass(frozen, subclass, weakref, module = "pacru._native", name = "State")]
 pub(crate) struct State {
-    rules: engine::Rules,
     /// Boxed, so that the state moves as a few words (through the hand-over and into its
     /// object) while its position is written once, where the engine resolves the move.
     pos: Box<engine::Position>,
-    /// The `pacru.chevron.rules.Rules` object and the tuple of colours, carried on.
-    py_rules: Py<PyAny>,
-    players: Py<PyTuple>,
-    /// The class of the successors: the engine's concrete class.
-    class: Py<PyType>,
+    /// The rules, the rule object, the players and the successors' class.
+    carried: Arc<Carried>,
     /// The move that produced this state, or None.
     last: Option<Py<PyAny>>,
     moves: PyOnceLock<Py<Moves>>,
@@ -129,54 +132,17 @@ fn resolved(
         .map_err(|e| errors::to_py(py, e))
 }
 
-/// The successor that `apply_move` left in `HANDOVER`; `TypeError` when there is none
-/// (the class called with no values).
-fn handed_over() -> PyResult<State> {
-    let handed = HANDOVER.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()));
-    handed.ok_or_else(|| {
-        PyTypeError::new_err(
-            "a state is made by pacru.new_game or pacru.from_position, or from its values",
-        )
-    })
-}
-
 impl State {
-    /// The state of position `next`, reached by `last`: an object of this state's
-    /// successor class.
+    /// The state of position `next`, reached by `last`: an object of the successor class
+    /// of `slf`.
     fn successor<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         next: Box<engine::Position>,
         last: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        HANDOVER.with(|cell| {
-            // Never borrowed here: no borrow of the slot outlives its closure.
-            if let Ok(mut slot) = cell.try_borrow_mut() {
-                *slot = Some(State {
-                    rules: self.rules,
-                    pos: next,
-                    py_rules: self.py_rules.clone_ref(py),
-                    players: self.players.clone_ref(py),
-                    class: self.class.clone_ref(py),
-                    last: Some(last.clone().unbind()),
-                    moves: PyOnceLock::new(),
-                    markers: PyOnceLock::new(),
-                    chevrons: PyOnceLock::new(),
-                    occupied: PyOnceLock::new(),
-                    outcome: PyOnceLock::new(),
-                });
-            }
-        });
-        let made = self.class.bind(py).call0();
-        // Left over only when the class's `__new__` is not this one's (a broken subclass).
-        HANDOVER.with(|cell| {
-            if let Ok(mut slot) = cell.try_borrow_mut() {
-                if slot.is_some() {
-                    *slot = None;
-                }
-            }
-        });
-        made
+        let me = slf.get();
+        let carried = Arc::clone(&me.carried);
+        handover::made(me.carried.class.bind(slf.py()), carried, next, last)
     }
 
     /// A state from its values (`State.__new__`'s body, its arguments bound; with no
@@ -269,11 +235,13 @@ impl State {
             ));
         }
         Ok(State {
-            rules: engine_rules,
             pos: Box::new(pos),
-            py_rules: rules.clone().unbind(),
-            players: players.unbind(),
-            class: successor_class(cls)?.unbind(),
+            carried: Arc::new(Carried {
+                rules: engine_rules,
+                py_rules: rules.clone().unbind(),
+                players: players.unbind(),
+                class: successor_class(cls)?.unbind(),
+            }),
             last: given(last).map(|m| m.clone().unbind()),
             moves: PyOnceLock::new(),
             markers: PyOnceLock::new(),
@@ -295,7 +263,7 @@ impl State {
     ) -> PyResult<()> {
         engine::check(list, m).map_err(|illegal| {
             let written = text.map_or_else(|| m.to_string(), str::to_owned);
-            errors::refused(py, &illegal, self.players.bind(py), &written)
+            errors::refused(py, &illegal, self.carried.players.bind(py), &written)
         })
     }
 
@@ -304,7 +272,9 @@ impl State {
     pub(crate) fn moves_of<'a, 'py>(slf: &'a Bound<'py, Self>) -> PyResult<&'a Bound<'py, Moves>> {
         let py = slf.py();
         let me = slf.get();
-        let moves = kept(py, &me.moves, || Py::new(py, Moves::of(&me.rules, &me.pos)))?;
+        let moves = kept(py, &me.moves, || {
+            Py::new(py, Moves::of(&me.carried.rules, &me.pos))
+        })?;
         // The cell lives as long as the state.
         Ok(moves.bind(py))
     }
@@ -350,13 +320,13 @@ impl State {
     /// The game and its options (:class:`pacru.chevron.rules.Rules`).
     #[getter]
     fn rules(&self, py: Python<'_>) -> Py<PyAny> {
-        self.py_rules.clone_ref(py)
+        self.carried.py_rules.clone_ref(py)
     }
 
     /// Colour names in turn order.
     #[getter]
     fn players(&self, py: Python<'_>) -> Py<PyTuple> {
-        self.players.clone_ref(py)
+        self.carried.players.clone_ref(py)
     }
 
     /// Per player (turn order), a bitboard of the fields with their marker.
@@ -505,7 +475,7 @@ impl State {
                 // The move this state's own list handed out last: legal as decoded (the
                 // bot's hot path, rng.choice(state.legal_moves())).
                 let next = resolved(py, list.list(), &m)?;
-                return me.successor(py, next, r#move);
+                return State::successor(slf, next, r#move);
             }
         }
         let text = r#move.is_instance_of::<PyString>();
@@ -542,7 +512,7 @@ impl State {
             });
         };
         let next = resolved(py, moves.list(), &m)?;
-        me.successor(py, next, &move_)
+        State::successor(slf, next, &move_)
     }
 
     /// Nothing when ``move`` (a :class:`Move`) is legal here, else its error: the rule it
@@ -570,7 +540,7 @@ impl State {
 
     /// This state's position as the engine's ``Position`` (for the batch layer).
     fn _position(&self) -> PyPosition {
-        PyPosition::of(self.rules, self.pos.as_ref().clone())
+        PyPosition::of(self.carried.rules, self.pos.as_ref().clone())
     }
 
     fn __setattr__(
