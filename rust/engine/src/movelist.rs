@@ -292,15 +292,8 @@ impl MoveList {
         }
         let range = self.steps_from(origin);
         // The step ends are running move counts: counted again from this chevron's first.
-        // Not `step_begin`, which `get` inlines: a second caller of it cost every ply of
-        // benchmarks/ply_instructions.py a dozen instructions.
-        let steps = self.steps.as_slice();
-        let before = range
-            .start
-            .checked_sub(1)
-            .and_then(|j| steps.get(j))
-            .map_or(0, |s| u64::from(s.end));
-        for s in steps.get(range).unwrap_or(&[]) {
+        let before = self.step_begin(range.start);
+        for s in self.steps.as_slice().get(range).unwrap_or(&[]) {
             let end = u64::from(s.end) - before;
             out.steps.push(Step {
                 end: step_end(end),

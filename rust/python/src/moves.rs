@@ -396,9 +396,12 @@ impl Moves {
     /// list (`MoveList::of_chevron`), without Python. `NotationError` for an unknown
     /// field name, `ValueError` for an index outside 0..80.
     #[allow(clippy::wrong_self_convention)] // the name of the `LegalMoves` method it is
-    fn from_field(&self, field: &Bound<'_, PyAny>) -> PyResult<Moves> {
+    fn from_field(&self, field: &Bound<'_, PyAny>) -> PyResult<Py<Moves>> {
         let f = families::field_index(field)?;
-        Ok(Moves::over(self.list.of_chevron(f)))
+        // Made by `Py::new`, as a state's list is: a list returned by value would have
+        // PyO3 build it by another path, which cost every ply a dozen instructions
+        // (benchmarks/ply_instructions.py: a function of the hot path inlined otherwise).
+        Py::new(field.py(), Moves::over(self.list.of_chevron(f)))
     }
 
     /// A family drawn by `randrange(family count)`, then its move by `randrange(size)`,
