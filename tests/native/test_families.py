@@ -98,10 +98,71 @@ def _compare(state: ChevronState, others: list[Move], rng: random.Random, where:
     assert _raised(nat_moves.family_of, "e1-e2") == _raised(py_moves.family_of, "e1-e2")
     for field in range(81):
         nat_field, py_field = nat_moves.from_field(field), py_moves.from_field(field)
-        assert isinstance(nat_field, LegalMoves), where
-        assert len(nat_field) == len(py_field), (where, field)
-        assert nat_field == py_field, (where, field)
-        assert len(nat_field.families) == len(py_field.families), (where, field)
+        _same_chevron_list(py_field, nat_field, others, rng, f"{where} field {field}")
+        assert (nat_field == nat_moves) == (len(nat_field) == len(nat_moves)), where
+
+
+def _same_chevron_list(
+    py: LegalMoves, nat: LegalMoves, others: list[Move], rng: random.Random, where: str
+) -> None:
+    """One chevron's list (``from_field``) of each engine: the native one is a native
+    list, made without the Python class, with every public reading of the Python one:
+    length, truth, moves in order (indexing, slices, iteration both ways), ``==``,
+    ``repr``, ``in`` (a move, its text, moves of other chevrons and positions),
+    ``index``, ``count``, the families and ``family_of``, the family bounds and draw,
+    and its own ``from_field``."""
+    assert isinstance(nat, native.NativeLegalMoves), where
+    assert isinstance(nat, LegalMoves), where
+    n = len(py)
+    assert len(nat) == n, where
+    assert bool(nat) == bool(py), where
+    assert nat.is_pass is py.is_pass is False, where
+    assert repr(nat) == repr(py), where
+    assert nat == py, where
+    assert py == nat, where
+    assert not nat != py  # noqa: SIM202 (__ne__ is its own slot)
+    assert nat == list(py), where
+    assert nat[-3:] == py[-3:], where
+    if n <= 400:
+        assert list(nat) == list(py), where
+        assert list(reversed(nat)) == list(reversed(py)), where
+    assert [repr(f) for f in nat.steps] == [repr(f) for f in py.steps], where
+    assert [repr(f) for f in nat.reorientations] == [repr(f) for f in py.reorientations], where
+    for nat_family, py_family in zip(nat.families, py.families, strict=True):
+        _same_family(py_family, nat_family, rng, where)
+    assert nat._family_bounds() == py._family_bounds(), where
+    assert nat.family_count() == len(py.families), where
+    seed = rng.randrange(1 << 30)
+    drawn = nat._family_draw(random.Random(seed).randrange)
+    assert drawn == py._family_draw(random.Random(seed).randrange), where
+    for i in sample(n, rng)[:: 1 if n <= 200 else 37]:
+        move = py[i]
+        assert nat[i] == move, (where, i)
+        assert move in nat, (where, i)
+        assert str(move) in nat, (where, i)
+        assert nat.index(move) == i, (where, i)
+        assert nat.count(move) == 1, (where, i)
+        assert repr(nat.family_of(move)) == repr(py.family_of(move)), (where, i)
+    for move in others:
+        assert (move in nat) == (move in py), (where, move)
+        assert (str(move) in nat) == (str(move) in py), (where, move)
+        assert repr(nat.family_of(move)) == repr(py.family_of(move)), (where, move)
+        assert _raised_or(nat.index, move) == _raised_or(py.index, move), (where, move)
+    if n:
+        origin = py[0].origin
+        assert origin is not None, where
+        assert nat.from_field(origin) == nat, where
+        assert isinstance(nat.from_field(origin), native.NativeLegalMoves), where
+        assert nat.from_field((origin + 1) % 81) == py.from_field((origin + 1) % 81), where
+
+
+def _raised_or(call: object, *args: object) -> object:
+    """What ``call(*args)`` returns, or the class and arguments of what it raises."""
+    assert callable(call)
+    try:
+        return call(*args)
+    except ValueError as err:
+        return (type(err), err.args)
 
 
 @pytest.mark.parametrize(("game", "players"), CONFIGS)

@@ -63,3 +63,24 @@ def test_family_bounds_and_draws_agree(game: str, players: int) -> None:
             if state.outcome is not None:
                 break
     assert draws > 100
+
+
+@pytest.mark.parametrize("drawn", [-1, 1 << 70, "0"])
+def test_a_draw_out_of_range_is_refused_alike(drawn: object) -> None:
+    """A ``randrange`` that draws outside the count (negative, or past 2**64) makes an
+    ``IndexError`` on both engines (no ``OverflowError`` from the native list), one that
+    draws no integer a ``TypeError``; an error it raises passes through."""
+    state = start("pacru", 2)
+    py_moves = python_legal_moves(state)
+    nat_moves = native.native_state(state).legal_moves()
+    expected = IndexError if isinstance(drawn, int) else TypeError
+    for moves in (py_moves, nat_moves):
+        with pytest.raises(expected):
+            moves._family_draw(lambda n, d=drawn: d)  # type: ignore[misc]
+
+    def refuse(n: int) -> int:
+        raise ZeroDivisionError(n)
+
+    for moves in (py_moves, nat_moves):
+        with pytest.raises(ZeroDivisionError):
+            moves._family_draw(refuse)

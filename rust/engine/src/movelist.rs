@@ -268,6 +268,52 @@ impl MoveList {
         lo..hi
     }
 
+    /// The moves of the chevron on `origin` alone, a list of their own in the same order
+    /// (`LegalMoves.from_field`): its step and pincer families, then its reorientation
+    /// families {R14}, each with the moves it has here. Empty when no chevron of the
+    /// player to move with a move stands there, and for a pass list (a pass is no
+    /// chevron's move {S-R2, A-R10}).
+    pub fn of_chevron(&self, origin: u8) -> MoveList {
+        let mut out = MoveList {
+            passes: false,
+            steps: Steps::new(),
+            step_moves: 0,
+            reorienting: 0,
+            free: 0,
+            turns: &[],
+            sizes: [0; 4],
+            per_chevron: 0,
+            total: 0,
+            rules: self.rules,
+            position: self.position.clone(),
+        };
+        if self.passes {
+            return out;
+        }
+        let range = self.steps_from(origin);
+        // The step ends are running move counts: counted again from this chevron's first.
+        let before = self.step_begin(range.start);
+        for s in self.steps.as_slice().get(range).unwrap_or(&[]) {
+            let end = u64::from(s.end) - before;
+            out.steps.push(Step {
+                end: step_end(end),
+                ..*s
+            });
+            out.step_moves = end;
+        }
+        out.total = out.step_moves;
+        let bit = Field::new(origin).map_or(0, Field::bit);
+        if self.reorienting & bit != 0 {
+            out.reorienting = bit;
+            out.free = self.free;
+            out.turns = self.turns;
+            out.sizes = self.sizes;
+            out.per_chevron = self.per_chevron;
+            out.total += self.per_chevron;
+        }
+        out
+    }
+
     /// The choices of the `i`-th step family, in list order: its twists {S-R4, A-R6}, or
     /// its Pacru benefits, each with its meeting fields {R4-R12, D13-D23, D29}. The moves
     /// of one choice follow each other in the list, one per meeting field ascending (one

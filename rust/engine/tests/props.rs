@@ -4,7 +4,7 @@
 
 use pacru_engine::{
     apply, legal_moves, legal_moves_into, perft, Counter, EngineError, Field, Game, MeetingRule,
-    Move, Position, Rules, COUNTER_MAX,
+    Move, MoveList, Position, Rules, COUNTER_MAX,
 };
 use proptest::prelude::*;
 
@@ -106,6 +106,71 @@ fn check_list(rules: &Rules, pos: &Position, picks: &[u64]) {
     }
 }
 
+/// The indices in `full` of the moves of the chevron on `origin`, in order: its one run
+/// of step families, then its reorientations {R14} (none for a pass list).
+fn chevron_indices(full: &MoveList, origin: u8) -> Vec<std::ops::Range<u64>> {
+    if full.is_pass() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let steps = full.steps_from(origin);
+    if let (Some(first), Some(last)) = (
+        full.step_range(steps.start),
+        steps.end.checked_sub(1).and_then(|i| full.step_range(i)),
+    ) {
+        if !steps.is_empty() {
+            out.push(first.0..last.0 + last.1);
+        }
+    }
+    let (step_moves, _, _, per_chevron) = full.reorientation_layout();
+    let reorienting = full.reorientation_fields().0;
+    if let Some(bit) = Field::new(origin).map(Field::bit) {
+        if reorienting & bit != 0 {
+            let before = u64::from((reorienting & (bit - 1)).count_ones());
+            let start = step_moves + before * per_chevron;
+            out.push(start..start + per_chevron);
+        }
+    }
+    out
+}
+
+/// `of_chevron(origin)` is the moves of `full` whose origin is `origin`, in order, as a
+/// list of its own: its length, `get`, `index_of` and iteration.
+fn check_chevron_list(full: &MoveList, origin: u8, picks: &[u64]) {
+    let sub = full.of_chevron(origin);
+    let indices: Vec<u64> = chevron_indices(full, origin)
+        .into_iter()
+        .flatten()
+        .collect();
+    let n = sub.len();
+    assert_eq!(n, indices.len() as u64, "origin {origin}");
+    assert!(!sub.is_pass());
+    assert_eq!(sub.get(n), None);
+    assert_eq!(sub.step_count(), full.steps_from(origin).len());
+    for &p in picks {
+        if n == 0 {
+            break;
+        }
+        let i = p % n;
+        let m = sub.get(i).expect("in range");
+        assert_eq!(full.get(indices[i as usize]), Some(m));
+        assert_eq!(m.origin().map(Field::get), Some(origin));
+        assert_eq!(sub.index_of(&m), Some(i), "{m}");
+    }
+    assert!(sub
+        .iter()
+        .take(64)
+        .eq(indices.iter().take(64).filter_map(|&i| full.get(i))));
+    // A move of another chevron is not in it.
+    if let Some(other) = full
+        .iter()
+        .take(64)
+        .find(|m| m.origin().map(Field::get) != Some(origin))
+    {
+        assert_eq!(sub.index_of(&other), None, "{other}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
@@ -186,6 +251,31 @@ proptest! {
         let _ = pacru_engine::top_scorers(&pos);
         let _ = apply(&rules, &pos, &Move::Pass);
         let _ = perft(&rules, &pos, 2);
+    }
+
+    /// A chevron's own list (`of_chevron`, `LegalMoves.from_field`) in random positions.
+    #[test]
+    fn chevron_lists_of_random_positions(rules in rules_strategy(), pos in position_strategy(),
+                                         origin in 0u8..90,
+                                         picks in prop::collection::vec(any::<u64>(), 8)) {
+        check_chevron_list(&legal_moves(&rules, &pos), origin, &picks);
+    }
+
+    /// A chevron's own list in random play: every field of the positions reached.
+    #[test]
+    fn chevron_lists_in_play(rules in rules_strategy(), players in 2u8..=4,
+                             picks in prop::collection::vec(any::<u64>(), 1..20)) {
+        let mut pos = Position::start(players).unwrap();
+        for &p in &picks {
+            let moves = legal_moves(&rules, &pos);
+            if moves.is_empty() {
+                break;
+            }
+            for origin in 0..81 {
+                check_chevron_list(&moves, origin, &[p, p / 7]);
+            }
+            pos = moves.apply_index(p % moves.len()).unwrap();
+        }
     }
 
     #[test]

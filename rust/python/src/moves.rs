@@ -10,20 +10,18 @@
 //! (tests/native compares them), and no call into pacru's Python. The families (`steps`,
 //! `reorientations`, `families`, `family_of`) are this extension's `StepFamily` and
 //! `ReorientationFamily` (`families`), made from the engine's list when first read;
-//! `from_field` hands that chevron's families to `LegalMoves.from_families` (the class
-//! handed over at import); `_family_draw` draws from the engine's own family bounds.
+//! `from_field` is a native list of its own over the engine's list of that chevron's
+//! moves (`MoveList::of_chevron`); `_family_draw` draws from the engine's own family
+//! bounds, calling the user's `randrange` in one place (`draw`).
 
 use std::sync::{Arc, Mutex};
 
 use pacru_engine as engine;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PySlice, PyString, PyTuple};
-
-use value::legal_moves_class;
 
 use crate::from_python;
 
@@ -60,11 +58,34 @@ pub(crate) fn frozen(py: Python<'_>) -> PyErr {
     crate::errors::exception(py, "attrs.exceptions", "FrozenInstanceError", (), None)
 }
 
+/// `randrange(n)`, the callable the user gave `_family_draw`: the binding's one call of
+/// a callable it is given. Its errors pass through; a result that is no integer is the
+/// `TypeError` of reading it, a negative one or one past 2**64 an `IndexError` (out of
+/// range, as one from `n` on is where the caller checks it; no `OverflowError`).
+fn draw(randrange: &Bound<'_, PyAny>, n: u64) -> PyResult<u64> {
+    let py = randrange.py();
+    match randrange.call1((n,))?.extract::<u64>() {
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            Err(PyIndexError::new_err("legal move index out of range"))
+        }
+        drawn => drawn,
+    }
+}
+
 impl Moves {
     /// The legal moves of `pos` under `rules`.
     pub(crate) fn of(rules: &engine::Rules, pos: &engine::Position) -> Moves {
         Moves {
             list: spare::list_of(rules, pos),
+            issued: Mutex::new(None),
+            families: PyOnceLock::new(),
+        }
+    }
+
+    /// A list of the moves `list` holds (one chevron's, `from_field`).
+    fn over(list: engine::MoveList) -> Moves {
+        Moves {
+            list: Arc::new(list),
             issued: Mutex::new(None),
             families: PyOnceLock::new(),
         }
@@ -151,8 +172,7 @@ impl Moves {
     /// The number of move families: the step families, then the reorientation families,
     /// one per chevron and turn {R14}.
     fn families_len(&self) -> usize {
-        let list = &self.list;
-        pacru_batch::family_count(&list.rules(), list.position(), list)
+        families::family_count(&self.list)
     }
 
     /// `(start, size)` of the `family`-th of `count` families; `IndexError` outside.
@@ -370,35 +390,18 @@ impl Moves {
     }
 
     /// The legal moves of the chevron on `field` (name or index), in list order: a
-    /// `LegalMoves` of that chevron's families only (`LegalMoves.from_field`), empty when
-    /// no chevron of the player to move stands there or the only move is a pass.
-    /// `NotationError` for an unknown field name, `ValueError` for an index outside
-    /// 0..80.
+    /// native list of that chevron's families only (`LegalMoves.from_field`: its step
+    /// families, then its reorientation families {R14}), empty when no chevron of the
+    /// player to move stands there or the only move is a pass. Made from the engine's
+    /// list (`MoveList::of_chevron`), without Python. `NotationError` for an unknown
+    /// field name, `ValueError` for an index outside 0..80.
     #[allow(clippy::wrong_self_convention)] // the name of the `LegalMoves` method it is
-    fn from_field<'py>(&self, field: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let py = field.py();
+    fn from_field(&self, field: &Bound<'_, PyAny>) -> PyResult<Py<Moves>> {
         let f = families::field_index(field)?;
-        let steps = self.family_tuples(py)?.0;
-        let own = PyTuple::new(
-            py,
-            self.list
-                .steps_from(f)
-                .map(|i| steps.get_item(i))
-                .collect::<PyResult<Vec<_>>>()?,
-        )?;
-        let codes: Vec<u16> = families::reorienting_codes(&self.list)
-            .into_iter()
-            .filter(|&c| engine::geometry::code_field(c) == f)
-            .collect();
-        let free = if self.list.is_pass() {
-            0
-        } else {
-            self.list.reorientation_fields().1
-        };
-        legal_moves_class(py)?.call_method1(
-            intern!(py, "from_families"),
-            (own, PyTuple::new(py, codes)?, free),
-        )
+        // Made by `Py::new`, as a state's list is: a list returned by value would have
+        // PyO3 build it by another path, which cost every ply a dozen instructions
+        // (benchmarks/ply_instructions.py: a function of the hot path inlined otherwise).
+        Py::new(field.py(), Moves::over(self.list.of_chevron(f)))
     }
 
     /// A family drawn by `randrange(family count)`, then its move by `randrange(size)`,
@@ -410,9 +413,10 @@ impl Moves {
         if count == 0 {
             return Ok(None);
         }
-        let family: usize = randrange.call1((count,))?.extract()?;
+        let family = usize::try_from(draw(randrange, u64::try_from(count).unwrap_or(u64::MAX))?)
+            .unwrap_or(usize::MAX);
         let (start, size) = self.range_of(family, count)?;
-        let offset: u64 = randrange.call1((size,))?.extract()?;
+        let offset = draw(randrange, size)?;
         if offset >= size {
             return Err(PyIndexError::new_err("legal move index out of range"));
         }
@@ -423,11 +427,7 @@ impl Moves {
     /// reorientation family {R14}, in list order, as `LegalMoves._family_bounds` gives
     /// them (both empty for a pass): from the engine, without the families.
     fn _family_bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let ranges = if self.list.is_pass() {
-            Vec::new()
-        } else {
-            pacru_batch::family_ranges(self.list.position(), &self.list)
-        };
+        let ranges = families::family_ranges(&self.list);
         let steps = self.list.step_count().min(ranges.len());
         let (step_ranges, turn_ranges) = ranges.split_at(steps);
         (

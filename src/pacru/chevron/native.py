@@ -22,8 +22,9 @@ when the list hands it out. Its families
 ``family_of``) are the extension's classes ``StepFamily`` and
 ``ReorientationFamily`` (registered as :class:`~pacru.chevron.families.StepFamily`
 and :class:`~pacru.chevron.families.ReorientationFamily`), made from the engine's
-list when first read, handing out native moves; ``from_field`` gives that chevron's
-families to ``LegalMoves.from_families``.
+list when first read, handing out native moves; ``from_field`` is a
+``NativeLegalMoves`` of its own, of that chevron's moves alone, made in the
+extension.
 
 The extension keeps no object of pacru's in a static but the classes the engine
 boundary hands it at import (the Python ``Move``, ``MoveKind``'s members,

@@ -48,6 +48,34 @@ pub(crate) fn reorienting_codes(list: &engine::MoveList) -> Vec<u16> {
         .collect()
 }
 
+/// The number of families of `list`: its step families, then one reorientation family
+/// per reorienting chevron and turn {R14}; none for a pass.
+pub(crate) fn family_count(list: &engine::MoveList) -> usize {
+    if list.is_pass() {
+        return 0;
+    }
+    let chevrons = list.reorientation_fields().0.count_ones() as usize;
+    list.step_count() + chevrons * turns(list).len()
+}
+
+/// `(start, size)` of every family of `list`, in list order ([`family_count`] of them):
+/// the step families, then the reorientation families by chevron and turn {R14}.
+pub(crate) fn family_ranges(list: &engine::MoveList) -> Vec<(u64, u64)> {
+    let mut out = Vec::with_capacity(family_count(list));
+    if list.is_pass() {
+        return out;
+    }
+    out.extend((0..list.step_count()).filter_map(|i| list.step_range(i)));
+    let (mut at, sizes, _, _) = list.reorientation_layout();
+    for _ in 0..list.reorientation_fields().0.count_ones() {
+        for &size in sizes.iter().take(turns(list).len()) {
+            out.push((at, size));
+            at += size;
+        }
+    }
+    out
+}
+
 /// The move `index` of `list`, as a native move.
 fn move_at(py: Python<'_>, list: &engine::MoveList, index: u64) -> PyResult<Py<PyAny>> {
     let m = list

@@ -27,7 +27,8 @@ struct PythonTypes {
     move_class: Py<PyType>,
     /// `MoveKind.STEP`, `PINCER`, `REORIENTATION` and `PASS`.
     kinds: [Py<PyAny>; 4],
-    /// `pacru.chevron.movelist.LegalMoves`, the Python engine's move list.
+    /// `pacru.chevron.movelist.LegalMoves`, the Python engine's move list, which a native
+    /// list's `==` recognizes (it is never called).
     legal_moves: Py<PyType>,
     /// The move class of the engine in use (`pacru.Move`), which a native move pickles as.
     engine_class: Py<PyType>,
