@@ -692,9 +692,33 @@ def test_every_crate_forbids_unsafe_code() -> None:
 RETYPERS: frozenset[str] = frozenset()
 
 
-def _retypings(tree: ast.AST) -> Iterator[str]:
-    """``x.__class__ = ...`` and ``setattr(...)`` on anything but ``self`` (a class patched
-    after its definition, a frozen object written around its refusal)."""
+def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements a module runs at import (inside its ``if``, ``try`` and ``with``
+    blocks too), not those of its functions and classes."""
+    for node in body:
+        if isinstance(node, ast.If | ast.With):
+            yield from _module_statements(node.body)
+            yield from _module_statements(getattr(node, "orelse", []))
+        elif isinstance(node, ast.Try):
+            for block in (node.body, node.orelse, node.finalbody):
+                yield from _module_statements(block)
+            for handler in node.handlers:
+                yield from _module_statements(handler.body)
+        else:
+            yield node
+
+
+def _retypings(tree: ast.Module) -> Iterator[str]:
+    """``x.__class__ = ...``, ``setattr(...)`` on anything but ``self``, and an attribute
+    assigned at import (``SomeClass.method = f``): a class patched after its definition,
+    a frozen object written around its refusal."""
+    for statement in _module_statements(tree.body):
+        if isinstance(statement, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            assigned = (
+                statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            )
+            if any(isinstance(t, ast.Attribute) for t in assigned):
+                yield "patch"
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -719,8 +743,9 @@ def _retypers() -> dict[str, set[str]]:
 
 
 def test_no_class_is_patched_and_no_object_is_retyped() -> None:
-    """No ``setattr`` on a class (or any object but ``self``) anywhere in the package, and
-    ``__class__`` assigned only where :data:`RETYPERS` says: nowhere."""
+    """No ``setattr`` on a class (or any object but ``self``) and no attribute assigned at
+    import anywhere in the package, and ``__class__`` assigned only where
+    :data:`RETYPERS` says: nowhere."""
     assert _retypers() == {name: {"__class__"} for name in RETYPERS}
 
 
@@ -732,6 +757,11 @@ def test_a_patched_class_or_a_retyped_object_is_caught(toy: Path) -> None:
             "a.py": "class A:\n    pass\nsetattr(A, 'x', 1)\n",
             "b.py": "def f(o, c):\n    o.__class__ = c\n",
             "c.py": "class C:\n    def set(self, v):\n        setattr(self, 'v', v)\n",
+            "d.py": "class D:\n    pass\nif D:\n    D.method = len\n",
         },
     )
-    assert _retypers() == {"pacru.a": {"setattr"}, "pacru.b": {"__class__"}}
+    assert _retypers() == {
+        "pacru.a": {"setattr"},
+        "pacru.b": {"__class__"},
+        "pacru.d": {"patch"},
+    }
