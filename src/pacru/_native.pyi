@@ -129,7 +129,7 @@ def search_selfplay(
     every: int,
     max_plies: int,
     network: Network | None = None,
-) -> tuple[list[list[float]], list[list[int]], list[float], int, str]: ...
+) -> tuple[list[list[float]], list[list[int]], list[float], list[float], int, str]: ...
 
 #: The sparse inputs of the search's network (board, seat to move, game and players).
 NETWORK_SPARSE_INPUTS: Final[int]

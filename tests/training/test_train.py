@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
@@ -12,7 +13,7 @@ from pacru.bots import NetworkBot
 from pacru.bots.network import load_network
 from pacru.cli import main
 from pacru.training import TrainSettings
-from pacru.training.model import SPARSE_INPUTS
+from pacru.training.model import SPARSE_INPUTS, targets
 from pacru.training.run import train
 
 TINY = TrainSettings(
@@ -31,12 +32,16 @@ def test_a_run_writes_each_rounds_samples_and_network(tmp_path: Path) -> None:
     for k in (1, 2):
         for config in TINY.configs:
             table = pq.read_table(tmp_path / f"round-{k}" / f"{config}.parquet")
-            assert table.column_names == ["active", "features", "result"]
+            assert table.column_names == ["active", "features", "result", "value"]
             assert len(table) > 0
             active = table.column("active").to_pylist()
             assert all(0 <= i < SPARSE_INPUTS for row in active for i in row)
             assert all(len(f) == 15 for f in table.column("features").to_pylist())
             assert set(table.column("result").to_pylist()) <= {0.0, 0.5, 1.0}
+            # Two players: the search's value for the mover, negated for the other seat.
+            values = table.column("value").to_numpy()
+            assert np.isfinite(values).all()
+            assert (values[0::2] == -values[1::2]).all()
         figures = json.loads((tmp_path / f"round-{k}" / "figures.json").read_text())
         assert figures["samples"] > 0
         assert figures["held_out_log_loss"] > 0
@@ -64,6 +69,26 @@ def test_a_killed_run_goes_on_to_the_same_network(tmp_path: Path) -> None:
     assert not any("shacru-2" in line for line in lines)  # kept, not played again
 
 
+def test_samples_of_more_than_two_players_have_no_search_value(tmp_path: Path) -> None:
+    settings = TrainSettings(seed=5, rounds=1, games=1, nodes=30, epochs=1, hidden=4,
+                             hidden2=2, value_weight=0.5, configs=("pacru-3",))
+    train(tmp_path, settings, report=_quiet)
+    table = pq.read_table(tmp_path / "round-1" / "pacru-3.parquet")
+    assert len(table) > 0
+    assert np.isnan(table.column("value").to_numpy()).all()
+
+
+def test_targets_blend_the_search_value_with_the_result() -> None:
+    results = np.array([1.0, 0.0, 0.5, 1.0, 0.0], np.float32)
+    values = np.array([0.0, np.log(3.0), 1000.0, np.nan, -999.5], np.float32)
+    # Chances 0.5, 0.75, 1, (none), 0.
+    blended = targets(results, values, 0.8)
+    assert blended.dtype == np.float32
+    assert blended.tolist() == pytest.approx([0.6, 0.6, 0.9, 1.0, 0.0])
+    assert targets(results, values, 0.0).tolist() == results.tolist()
+    assert targets(results, values, 1.0).tolist() == pytest.approx([0.5, 0.75, 1.0, 1.0, 0.0])
+
+
 def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
     train(tmp_path, TrainSettings(seed=3, rounds=1, games=1, nodes=30, epochs=1,
                                   configs=("lilacru-2",)), report=_quiet)
@@ -77,6 +102,8 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
     [
         ({"games": 0}, "games must be a positive number"),
         ({"epsilon": 1.5}, "epsilon must be in 0..1"),
+        ({"value_weight": -0.1}, "value_weight must be in 0..1"),
+        ({"value_weight": 2}, "value_weight must be in 0..1"),
         ({"configs": ("chess-2",)}, "a configuration is a chevron game"),
         ({"configs": ("pacru-5",)}, "a configuration is a chevron game"),
         ({"configs": ()}, "at least one configuration"),
@@ -93,6 +120,7 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert stop.value.code == 0
     help_text = capsys.readouterr().out
     assert "--rounds ROUNDS" in help_text
+    assert "--value-weight VALUE_WEIGHT" in help_text
     assert "(default 2)" in help_text
     out = tmp_path / "run"
     args = ["train", str(out), "--rounds", "1", "--games", "1", "--nodes", "30", "--epochs",

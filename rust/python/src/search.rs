@@ -49,7 +49,14 @@ type MoveFields = (
 
 /// Self-play samples: features per sample, the network's active inputs per sample,
 /// results, plies, termination.
-type Samples = (Vec<Vec<f32>>, Vec<Vec<u16>>, Vec<f32>, u32, &'static str);
+type Samples = (
+    Vec<Vec<f32>>,
+    Vec<Vec<u16>>,
+    Vec<f32>,
+    Vec<f32>,
+    u32,
+    &'static str,
+);
 
 /// A network evaluation of the search (`pacru_search::network`), read from its file's
 /// bytes; immutable, shared by the searches that use it.
@@ -277,7 +284,8 @@ fn search_features(fields: Fields) -> PyResult<Vec<Vec<f32>>> {
 }
 
 /// One self-play game from the start position (`pacru_search::selfplay`): (features per
-/// sample, the network's active inputs per sample, results, plies, termination), without
+/// sample, the network's active inputs per sample, results, the search's values in logits
+/// (NaN where none), plies, termination), without
 /// the GIL; the search values its leaves with `network` when given, else `weights`.
 /// `ValueError`: a bad game, player count or weights.
 #[pyfunction]
@@ -311,7 +319,14 @@ fn search_selfplay(
     let g =
         py.detach(|| search::selfplay(&rules, &start, seed, &settings, epsilon, every, max_plies));
     let features = g.features.iter().map(|f| f.to_vec()).collect();
-    Ok((features, g.boards, g.results, g.plies, g.termination))
+    Ok((
+        features,
+        g.boards,
+        g.results,
+        g.values,
+        g.plies,
+        g.termination,
+    ))
 }
 
 /// Adds the search functions to the module.

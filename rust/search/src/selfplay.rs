@@ -17,6 +17,11 @@ pub struct SelfPlay {
     /// Aligned with `features`: the seat's share of the win (1 a sole win, 1/k shared by
     /// k, 0 a loss or a game without winner).
     pub results: Vec<f32>,
+    /// Aligned with `features`: the search's value of the position for the seat, in
+    /// logits (the mover's [`crate::Report::value`], its negation for the other seat;
+    /// a forced win is `WIN / 1000` less the plies); NaN with more than two players (the
+    /// paranoid search's value is not the seat's chance) or where no search found a move.
+    pub values: Vec<f32>,
     /// Plies played.
     pub plies: u32,
     /// The termination value (`"supply-exhausted"`, ...), or `"max-plies"`.
@@ -26,8 +31,10 @@ pub struct SelfPlay {
 /// Plays one game from `start`: each move is a uniform random candidate with
 /// probability `epsilon`, else the search's with `settings` (its budget and evaluation;
 /// the seed is drawn per move from `seed`); the positions of every `every`-th ply are
-/// sampled for every seat in play. The game stops after `max_plies` plies (then no
-/// sample is kept).
+/// sampled for every seat in play, each with the search's value of the position (the
+/// search runs on a sampled ply even when the move played is a random one, with the
+/// seed it would have had, so the game does not depend on the values being taken).
+/// The game stops after `max_plies` plies (then no sample is kept).
 pub fn selfplay(
     rules: &Rules,
     start: &Position,
@@ -40,20 +47,31 @@ pub fn selfplay(
     let mut pos = start.clone();
     let mut state = splitmix(seed);
     let mut settings = settings.clone();
-    let mut sampled: Vec<(usize, [f32; FEATURES], Vec<u16>)> = Vec::new();
+    let mut sampled: Vec<(usize, [f32; FEATURES], Vec<u16>, f32)> = Vec::new();
     let mut plies = 0u32;
     while pos.outcome.is_none() && plies < max_plies {
-        if plies.is_multiple_of(every.max(1)) {
+        let sampling = plies.is_multiple_of(every.max(1));
+        state = splitmix(state);
+        let explore = unit(state) < epsilon;
+        // The search of a sampled ply, run before the random choice: its seed is the one
+        // the search would have had, so the game is the same as without it.
+        let searched = if sampling {
+            settings.seed = state;
+            search(rules, &pos, &settings)
+        } else {
+            None
+        };
+        if sampling {
             let rows = seat_features(rules, &pos);
+            let mover = usize::from(pos.to_move);
             for seat in 0..usize::from(pos.players) {
                 if pos.out >> seat & 1 == 0 {
                     let board = active_inputs(rules, &pos, seat);
-                    sampled.push((seat, relative_features(&pos, &rows, seat), board));
+                    let value = seat_value(searched.as_ref(), pos.players, seat == mover);
+                    sampled.push((seat, relative_features(&pos, &rows, seat), board, value));
                 }
             }
         }
-        state = splitmix(state);
-        let explore = unit(state) < epsilon;
         let list = legal_moves(rules, &pos);
         let m = if explore {
             let moves = candidates(&list);
@@ -65,6 +83,8 @@ pub fn selfplay(
                     .and_then(|i| moves.get(i))
                     .copied(),
             }
+        } else if sampling {
+            searched.map(|r| r.best)
         } else {
             settings.seed = state;
             search(rules, &pos, &settings).map(|r| r.best)
@@ -87,9 +107,10 @@ pub fn selfplay(
     // At most 8 winners (a bit per seat of a `u8`).
     let winners = u8::try_from(outcome.winners.count_ones()).unwrap_or(1);
     let share = 1.0 / f32::from(winners.max(1));
-    for (seat, f, board) in sampled {
+    for (seat, f, board, value) in sampled {
         out.features.push(f);
         out.boards.push(board);
+        out.values.push(value);
         out.results.push(if outcome.winners >> seat & 1 != 0 {
             share
         } else {
@@ -97,4 +118,18 @@ pub fn selfplay(
         });
     }
     out
+}
+
+/// The search's value for a seat in logits: the mover's, negated for the other of two
+/// seats; NaN with more players or without a search result.
+fn seat_value(report: Option<&crate::Report>, players: u8, mover: bool) -> f32 {
+    match report {
+        // Thousandths of a logit, at most `WIN` (a million): exact in f64.
+        #[allow(clippy::cast_possible_truncation)]
+        Some(r) if players == 2 => {
+            let logits = f64::from(r.value) / 1000.0;
+            (if mover { logits } else { -logits }) as f32
+        }
+        _ => f32::NAN,
+    }
 }

@@ -186,7 +186,43 @@ fn selfplay_labels_every_sample_with_the_result() {
     for pair in g.results.chunks(2) {
         assert!(pair[0] + pair[1] == 1.0 || pair[0] + pair[1] == 0.0);
     }
+    // The search's values: the mover's and its negation, a pair per sampled position.
+    assert_eq!(g.values.len(), g.results.len());
+    for pair in g.values.chunks(2) {
+        assert!(pair[0].is_finite() && pair[0] == -pair[1], "{pair:?}");
+    }
+    assert!(g.values.iter().any(|v| *v != 0.0));
     assert_eq!(g, selfplay(&rules, &pos, 1, &nodes(200, 0), 0.1, 5, 1000));
+}
+
+#[test]
+fn selfplay_takes_no_search_value_with_more_than_two_players() {
+    let rules = Rules::new(Game::Pacru);
+    let pos = Position::start(3).unwrap();
+    let g = selfplay(&rules, &pos, 2, &nodes(60, 0), 0.1, 7, 1000);
+    assert_eq!(g.values.len(), g.results.len());
+    assert!(!g.values.is_empty());
+    assert!(g.values.iter().all(|v| v.is_nan()));
+}
+
+#[test]
+fn selfplay_games_do_not_depend_on_the_sampling() {
+    // The search of a sampled ply uses the seed it would have had: sampling every ply or
+    // every 5th plays the same game.
+    let rules = Rules::new(Game::Pacru);
+    let pos = Position::start(2).unwrap();
+    let every = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 1, 1000);
+    let fifth = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 5, 1000);
+    assert_eq!(
+        (every.plies, every.termination),
+        (fifth.plies, fifth.termination)
+    );
+    assert_eq!(every.features.len(), 2 * every.plies as usize);
+    // Two samples per sampled ply: fifth's k-th pair is every's (5k)-th.
+    for (k, pair) in fifth.features.chunks(2).enumerate() {
+        assert_eq!(pair, &every.features[10 * k..10 * k + 2]);
+        assert_eq!(fifth.values[2 * k], every.values[10 * k]);
+    }
 }
 
 #[test]

@@ -155,7 +155,7 @@ SearchMove: TypeAlias = Callable[
 #: termination).
 SelfPlayGame: TypeAlias = Callable[
     [str, int, int, int, float, list[float], int, int, Any],
-    tuple[list[list[float]], list[list[int]], list[float], int, str],
+    tuple[list[list[float]], list[list[int]], list[float], list[float], int, str],
 ]
 #: What :meth:`Engine.random_rollouts` gives: the returns (float32), the plies (int32) and,
 #: when recorded, the index of every move played (uint64), as the bytes of C arrays.

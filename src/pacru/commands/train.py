@@ -6,7 +6,7 @@ Usage::
 
     pacru train OUTPUT [--seed S] [--rounds R] [--games G] [--nodes N]
                 [--epsilon E] [--every K] [--window W] [--epochs P]
-                [--hidden H] [--hidden2 H2] [--configs pacru-2 ...]
+                [--value-weight L] [--hidden H] [--hidden2 H2] [--configs pacru-2 ...]
                 [--jobs J] [--device cpu|cuda] [--no-progress]
 
 Writes ``OUTPUT/network.bin`` (the file ``network:network=PATH`` plays, and the
@@ -56,12 +56,14 @@ def register(subparsers: Any) -> None:
         ("every", int, "sample every K-th ply"),
         ("window", int, "fit to the samples of the last W rounds"),
         ("epochs", int, "passes over the samples per round"),
+        ("value_weight", float, "share of the search's value in the target (2 players)"),
         ("hidden", int, "units of the first hidden layer"),
         ("hidden2", int, "units of the second hidden layer"),
     ):
         default = defaults[name]
         help_text = f"{text} (default {default})"
-        parser.add_argument(f"--{name}", type=kind, default=default, help=help_text)
+        flag = "--" + name.replace("_", "-")
+        parser.add_argument(flag, type=kind, default=default, help=help_text)
     parser.add_argument(
         "--configs",
         nargs="+",
@@ -125,6 +127,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             every=args.every,
             window=args.window,
             epochs=args.epochs,
+            value_weight=args.value_weight,
             hidden=args.hidden,
             hidden2=args.hidden2,
             configs=tuple(args.configs),

@@ -2,10 +2,12 @@
 
 A sample is one position seen by one player: ``active`` (the sparse inputs that
 are on, ascending, uint16; ``pacru._native.NETWORK_SPARSE_INPUTS`` in all),
-``features`` (the search's 15 relative features, float32) and ``result`` (the
-player's share of the win, float32). A configuration is ``game-players`` (e.g.
-``"pacru-2"``); its games are seeded by their number, so the samples of a seed
-do not depend on the number of threads.
+``features`` (the search's 15 relative features, float32), ``result`` (the
+player's share of the win, float32) and ``value`` (the search's value of the
+position for the player, in logits, float32; NaN with more than two players, where
+the paranoid search's value is not the player's chance, or where no search ran).
+A configuration is ``game-players`` (e.g. ``"pacru-2"``); its games are seeded by
+their number, so the samples of a seed do not depend on the number of threads.
 """
 
 from __future__ import annotations
@@ -28,8 +30,13 @@ from pacru.training.settings import parse_config
 __all__ = ["Samples", "play_round", "read_samples", "write_atomic", "write_samples"]
 
 #: The arrays of a set of samples: (active inputs as a list per sample, features
-#: float32 (n, 15), results float32 (n,)).
-Samples = tuple[list[npt.NDArray[np.uint16]], npt.NDArray[np.float32], npt.NDArray[np.float32]]
+#: float32 (n, 15), results float32 (n,), search values in logits float32 (n,)).
+Samples = tuple[
+    list[npt.NDArray[np.uint16]],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32],
+]
 
 _MAX_PLIES = 1000
 
@@ -67,17 +74,20 @@ def play_round(
     active: list[list[int]] = []
     features: list[list[float]] = []
     results: list[float] = []
+    values: list[float] = []
     ends: dict[str, int] = {}
-    for f, boards, r, _, termination in played:
+    for f, boards, r, v, _, termination in played:
         ends[termination] = ends.get(termination, 0) + 1
         features.extend(f)
         active.extend(boards)
         results.extend(r)
+        values.extend(v)
     table = pa.table(
         {
             "active": pa.array(active, type=pa.list_(pa.uint16())),
             "features": pa.array(features, type=pa.list_(pa.float32())),
             "result": pa.array(results, type=pa.float32()),
+            "value": pa.array(values, type=pa.float32()),
         }
     )
     return table, ends
@@ -101,6 +111,7 @@ def read_samples(paths: Iterable[Path]) -> Samples:
     active: list[npt.NDArray[np.uint16]] = []
     features: list[npt.NDArray[np.float32]] = []
     results: list[npt.NDArray[np.float32]] = []
+    scores: list[npt.NDArray[np.float32]] = []
     for path in paths:
         table = pq.read_table(path)
         column = table.column("active").combine_chunks()
@@ -110,6 +121,8 @@ def read_samples(paths: Iterable[Path]) -> Samples:
         flat = table.column("features").combine_chunks().values.to_numpy()
         features.append(flat.astype(np.float32).reshape(len(table), -1))
         results.append(table.column("result").to_numpy().astype(np.float32))
+        scores.append(table.column("value").to_numpy().astype(np.float32))
     if not results:
-        return [], np.zeros((0, 15), np.float32), np.zeros(0, np.float32)
-    return active, np.concatenate(features), np.concatenate(results)
+        empty = np.zeros(0, np.float32)
+        return [], np.zeros((0, 15), np.float32), empty, empty
+    return active, np.concatenate(features), np.concatenate(results), np.concatenate(scores)

@@ -21,7 +21,7 @@ from torch import nn
 
 from pacru.training.data import Samples
 
-__all__ = ["FEATURES", "MAGIC", "SPARSE_INPUTS", "ValueNet", "fit", "to_bytes"]
+__all__ = ["FEATURES", "MAGIC", "SPARSE_INPUTS", "ValueNet", "fit", "targets", "to_bytes"]
 
 #: The first bytes of a network file (format 1).
 MAGIC: Final = b"PACRUNN1"
@@ -78,19 +78,35 @@ def _batch(
     return torch.from_numpy(ids), torch.from_numpy(offsets)
 
 
-#: Samples with the logistic model's logit of each (float32 (n,)).
 _Floats = npt.NDArray[np.float32]
-_Set = tuple[list[npt.NDArray[np.uint16]], _Floats, _Floats, _Floats]
+#: Samples: active inputs, features, results, the logistic model's logit of each and
+#: the training target of each (float32 (n,) each).
+_Set = tuple[list[npt.NDArray[np.uint16]], _Floats, _Floats, _Floats, _Floats]
 
 
-def _split(samples: Samples, weights: npt.NDArray[np.float32], held: float) -> tuple[_Set, _Set]:
+def targets(results: _Floats, values: _Floats, value_weight: float) -> _Floats:
+    """The training targets (float32 (n,), in 0..1): ``value_weight`` times the
+    search's value as a chance (the logistic function of ``values``, in logits) plus
+    ``1 - value_weight`` times the result, as Stockfish's NNUE blends search scores with
+    game results; the result alone where the value is NaN (none was taken)."""
+    known = np.isfinite(values)
+    # Values of forced wins are about 1,000 logits: clipped, the chance is 0 or 1.
+    chance = 1.0 / (1.0 + np.exp(-np.clip(np.where(known, values, 0.0), -50.0, 50.0)))
+    blended = value_weight * chance + (1.0 - value_weight) * results
+    return np.where(known, blended, results).astype(np.float32)
+
+
+def _split(
+    samples: Samples, weights: npt.NDArray[np.float32], value_weight: float, held: float
+) -> tuple[_Set, _Set]:
     """The first and the last ``held`` share of ``samples`` (their last games), each
-    with the logits of the logistic model of ``weights``."""
-    active, features, results = samples
+    with the logits of the logistic model of ``weights`` and the targets."""
+    active, features, results, values = samples
     prior = (features @ weights).astype(np.float32)
+    target = targets(results, values, value_weight)
     cut = len(results) - max(1, int(len(results) * held))
-    first = (active[:cut], features[:cut], results[:cut], prior[:cut])
-    return first, (active[cut:], features[cut:], results[cut:], prior[cut:])
+    first = (active[:cut], features[:cut], results[:cut], prior[:cut], target[:cut])
+    return first, (active[cut:], features[cut:], results[cut:], prior[cut:], target[cut:])
 
 
 def _joined(parts: list[_Set]) -> _Set:
@@ -99,6 +115,7 @@ def _joined(parts: list[_Set]) -> _Set:
         np.concatenate([part[1] for part in parts]),
         np.concatenate([part[2] for part in parts]),
         np.concatenate([part[3] for part in parts]),
+        np.concatenate([part[4] for part in parts]),
     )
 
 
@@ -113,12 +130,14 @@ def fit(
     batch_size: int,
     learning_rate: float,
     seed: int,
+    value_weight: float = 0.0,
     device: str = "cpu",
 ) -> tuple[ValueNet, dict[str, float]]:
     """A new network (seeded) fitted to ``samples`` (one set per configuration, its
     games in order, with the search's ``weights`` of that configuration): binary
-    cross-entropy of the share of the win, Adam; and its figures on the held-out tenth
-    of each set (its last games).
+    cross-entropy of the :func:`targets` (the share of the win blended with the search's
+    value by ``value_weight``), Adam; and its figures on the held-out tenth of each set
+    (its last games), measured against the results alone.
 
     Samples of one game are alike, and the board inputs can learn games by heart, so
     the network kept is that of the epoch with the best held-out log-loss (early
@@ -127,16 +146,20 @@ def fit(
     is 0 or 1), ``epoch`` (the one kept), ``logistic_log_loss`` (epoch 0's).
     """
     torch.manual_seed(seed)
-    pairs = [_split(s, w, 0.1) for s, w in zip(samples, weights, strict=True) if len(s[2]) >= 2]
+    pairs = [
+        _split(s, w, value_weight, 0.1)
+        for s, w in zip(samples, weights, strict=True)
+        if len(s[2]) >= 2
+    ]
     train_set, test_set = _joined([p[0] for p in pairs]), _joined([p[1] for p in pairs])
-    active, features, results, prior = train_set
+    active, features, results, prior, wanted = train_set
     mean = features.mean(axis=0)
     scale = features.std(axis=0) + 1e-3
     net = ValueNet(sparse_inputs, hidden, hidden2, mean, scale).to(device)
     optimiser = torch.optim.Adam(net.parameters(), lr=learning_rate)
     loss_fn = nn.BCEWithLogitsLoss()
     rng = np.random.default_rng(seed)
-    feats, target = torch.from_numpy(features), torch.from_numpy(results)
+    feats, target = torch.from_numpy(features), torch.from_numpy(wanted)
     base = torch.from_numpy(prior)
     logistic = _measure(net, test_set, device)["held_out_log_loss"]
     best: tuple[float, dict[str, float], dict[str, torch.Tensor]] | None = None
@@ -164,7 +187,7 @@ def fit(
 
 
 def _measure(net: ValueNet, samples: _Set, device: str) -> dict[str, float]:
-    active, features, results, prior = samples
+    active, features, results, prior, _ = samples
     net.eval()
     with torch.no_grad():
         ids, offsets = _batch(active, np.arange(len(results)))

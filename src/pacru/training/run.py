@@ -121,6 +121,7 @@ def train(
             batch_size=settings.batch_size,
             learning_rate=settings.learning_rate,
             seed=settings.seed + k,
+            value_weight=settings.value_weight,
             device=device,
         )
         count = sum(len(s[2]) for s in samples)

@@ -67,6 +67,9 @@ class TrainSettings:
     window: int = attrs.field(default=2, validator=_positive)
     #: Passes over the samples per round.
     epochs: int = attrs.field(default=4, validator=_positive)
+    #: The share of the search's value in the training target, the rest the game's
+    #: result (0: results only); two-player samples only.
+    value_weight: float = attrs.field(default=0.0)
     #: Units of the first and second hidden layers.
     hidden: int = attrs.field(default=32, validator=_positive)
     hidden2: int = attrs.field(default=16, validator=_positive)
@@ -76,7 +79,9 @@ class TrainSettings:
     configs: tuple[str, ...] = attrs.field(default=CONFIGS, converter=_configs)
 
     def __attrs_post_init__(self) -> None:
-        if not 0 <= self.epsilon <= 1:
-            raise ValueError(f"epsilon must be in 0..1, not {self.epsilon!r}")
+        for name in ("epsilon", "value_weight"):
+            value = getattr(self, name)
+            if not 0 <= value <= 1:
+                raise ValueError(f"{name} must be in 0..1, not {value!r}")
 
 
