@@ -11,7 +11,7 @@ there against a mix of opponents. It is measured against the ``random`` and
 ``greedy`` bots, saved, loaded again and its learning curve drawn.
 
 The policy is sb3's ``MultiInputPolicy`` with this example's features
-extractor (:class:`BoardNet`): it sees the board's planes and the action
+extractor (``BoardNet``): it sees the board's planes and the action
 mask, and no bot plays inside it. sb3 saves the extractor's class with the
 agent, so ``MaskablePPO.load(path)`` loads the saved agent with nothing else.
 
@@ -54,20 +54,20 @@ from pacru.sb3 import Opponent, PacruVecEnv, policy_opponent
 QUICK = os.environ.get("PACRU_EXAMPLE_QUICK") == "1"
 SEED = int(os.environ.get("PACRU_EXAMPLE_SEED", "1"))
 #: The teacher's decisions to imitate in its own games, in all; its opponents and their shares.
-TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "150000"))
+TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "60000"))
 TEACHER_MIX = {"greedy": 0.5, "search:nodes=300": 0.375, "random": 0.125}
 #: The teacher's budget: positions searched per move.
 TEACHER_NODES = 1_000
 #: The share of the teacher's moves replaced by random ones (not imitated).
 EXPLORE = 0.1
 #: The teacher's decisions in the learner's own games against ``greedy`` (DAgger).
-LEARNER_DECISIONS = 300 if QUICK else int(os.environ.get("PACRU_EXAMPLE_LEARNER", "30000"))
+LEARNER_DECISIONS = 300 if QUICK else int(os.environ.get("PACRU_EXAMPLE_LEARNER", "15000"))
 IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "3"))
 IMITATION_LR = 1e-3
 #: The network: convolution channels and residual blocks.
-CHANNELS, BLOCKS = (8, 1) if QUICK else (32, 2)
+CHANNELS, BLOCKS = (8, 1) if QUICK else (32, 1)
 #: Decisions of the learner in PPO; the games are capped at MOVE_CAP moves (D32).
-TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "16384"))
+TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "8192"))
 NUM_ENVS = 8 if QUICK else 16
 MOVE_CAP = 200
 EVAL_GAMES = 10 if QUICK else 200
@@ -461,7 +461,7 @@ def timing(start: float, cpu: float, what: str = "") -> str:
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(1 if QUICK else 2)  # the quick run's output is the same at every run
+    torch.set_num_threads(1)
     start, cpu = time.perf_counter(), time.process_time()
     games = PacruVecEnv("pacru", 2, NUM_ENVS, opponent="random", seat=None, move_cap=MOVE_CAP)
     planes = games.vector_env.env.encoding.plane_names()
