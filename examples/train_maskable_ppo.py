@@ -54,18 +54,20 @@ from pacru.sb3 import Opponent, PacruVecEnv, policy_opponent
 QUICK = os.environ.get("PACRU_EXAMPLE_QUICK") == "1"
 SEED = int(os.environ.get("PACRU_EXAMPLE_SEED", "1"))
 #: The teacher's decisions to imitate in its own games, in all; its opponents and their shares.
-TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "60000"))
+TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "100000"))
 TEACHER_MIX = {"greedy": 0.5, "search:nodes=300": 0.375, "random": 0.125}
 #: The teacher's budget: positions searched per move.
 TEACHER_NODES = 1_000
 #: The share of the teacher's moves replaced by random ones (not imitated).
 EXPLORE = 0.1
 #: The teacher's decisions in the learner's own games against ``greedy`` (DAgger).
-LEARNER_DECISIONS = 300 if QUICK else int(os.environ.get("PACRU_EXAMPLE_LEARNER", "15000"))
+LEARNER_DECISIONS = 300 if QUICK else int(os.environ.get("PACRU_EXAMPLE_LEARNER", "20000"))
+#: Rounds of the learner's games, each followed by one epoch over all the decisions.
+LEARNER_ROUNDS = 1 if QUICK else 2
 IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "3"))
 IMITATION_LR = 1e-3
 #: The network: convolution channels and residual blocks.
-CHANNELS, BLOCKS = (8, 1) if QUICK else (32, 1)
+CHANNELS, BLOCKS = (8, 1) if QUICK else (32, 2)
 #: Decisions of the learner in PPO; the games are capped at MOVE_CAP moves (D32).
 TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "8192"))
 NUM_ENVS = 8 if QUICK else 16
@@ -494,12 +496,15 @@ def main(out: Path) -> None:
     imitate(model, examples, IMITATION_EPOCHS, SEED, IMITATION_LR)
     won, tied, lost = match(model, "greedy", EVAL_GAMES, seed=SEED + 1000)
     print(f"imitated: against greedy {won} won, {tied} without a winner, {lost} lost")
-    own = teacher_games("greedy", LEARNER_DECISIONS, SEED + 100, learner=model)
-    examples = Examples(*(np.concatenate(c) for c in zip(examples, own, strict=True)))
-    print(f"{len(own.actions)} decisions of the teacher in the learner's games{timing(start, cpu)}")
-    imitate(model, examples, 1, SEED + 1, IMITATION_LR / 3)
-    won, tied, lost = match(model, "greedy", EVAL_GAMES, seed=SEED + 1000)
-    print(f"imitated in own games: against greedy {won} won, {tied} without a winner, {lost} lost")
+    for round_ in range(LEARNER_ROUNDS):
+        own = teacher_games("greedy", LEARNER_DECISIONS, SEED + 100 + round_, learner=model)
+        examples = Examples(*(np.concatenate(c) for c in zip(examples, own, strict=True)))
+        spent = timing(start, cpu)
+        print(f"{len(own.actions)} decisions of the teacher in the learner's games{spent}")
+        imitate(model, examples, 1, SEED + 1 + round_, IMITATION_LR / 3)
+        won, tied, lost = match(model, "greedy", EVAL_GAMES, seed=SEED + 1000)
+        result = f"{won} won, {tied} without a winner, {lost} lost"
+        print(f"imitated in own games: against greedy {result}")
     mix = OpponentMix(SEED)
     print(f"PPO on {TIMESTEPS} decisions, {NUM_ENVS} games at once")
     model.learn(total_timesteps=TIMESTEPS, callback=mix)
