@@ -2,15 +2,18 @@
 Training MaskablePPO: imitation of ``search``, then PPO
 =======================================================
 
-A learner for two-player Pacru with sb3-contrib's ``MaskablePPO``: its policy
-first imitates the native ``search`` bot (alpha-beta, :doc:`/bots`) on
-batched games (:class:`pacru.sb3.PacruVecEnv`), then PPO goes on from there
-against a mix of opponents. It is measured against the ``random`` and
+A learner for two-player Pacru with sb3-contrib's ``MaskablePPO``: its policy,
+a small convolutional network over the board, first imitates the native
+``search`` bot (alpha-beta, :doc:`/bots`) on batched games
+(:class:`pacru.sb3.PacruVecEnv`), in the teacher's own games and then in its
+own games (the teacher labels the learner's decisions), then PPO goes on from
+there against a mix of opponents. It is measured against the ``random`` and
 ``greedy`` bots, saved, loaded again and its learning curve drawn.
 
-The policy is plain ``MultiInputPolicy``: it sees the board's planes and the
-action mask, and no bot plays inside it, so ``MaskablePPO.load(path)`` loads
-the saved agent with nothing else.
+The policy is sb3's ``MultiInputPolicy`` with this example's features
+extractor (``BoardNet``): it sees the board's planes and the action
+mask, and no bot plays inside it. sb3 saves the extractor's class with the
+agent, so ``MaskablePPO.load(path)`` loads the saved agent with nothing else.
 
 Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (see
 :doc:`/training` for its time and results) is::
@@ -33,36 +36,122 @@ from typing import Any, NamedTuple
 import matplotlib
 
 matplotlib.use("Agg")
+import gymnasium as gym
 import matplotlib.pyplot as plt
 import numpy as np
 import numpy.typing as npt
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from stable_baselines3.common.vec_env import VecEnv, VecEnvWrapper
+from torch import nn
 
 from pacru.bots import SearchBot
+from pacru.encoding.chevron import MARKER, MEETING, NUM_ACTIONS, ORIGIN, RELINQUISH, TARGET
 from pacru.sb3 import Opponent, PacruVecEnv, policy_opponent
 
 QUICK = os.environ.get("PACRU_EXAMPLE_QUICK") == "1"
 SEED = int(os.environ.get("PACRU_EXAMPLE_SEED", "1"))
-#: The teacher's decisions to imitate, in all; its opponents and their shares of them.
-TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "150000"))
+#: The teacher's decisions to imitate in its own games, in all; its opponents and their shares.
+TEACHER_DECISIONS = 600 if QUICK else int(os.environ.get("PACRU_EXAMPLE_DECISIONS", "100000"))
 TEACHER_MIX = {"greedy": 0.5, "search:nodes=300": 0.375, "random": 0.125}
 #: The teacher's budget: positions searched per move.
 TEACHER_NODES = 1_000
 #: The share of the teacher's moves replaced by random ones (not imitated).
 EXPLORE = 0.1
-IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "8"))
-IMITATION_LR = 3e-4
+#: The teacher's decisions in the learner's own games against ``greedy`` (DAgger).
+LEARNER_DECISIONS = 300 if QUICK else int(os.environ.get("PACRU_EXAMPLE_LEARNER", "20000"))
+#: Rounds of the learner's games, each followed by one epoch over all the decisions.
+LEARNER_ROUNDS = 1 if QUICK else 2
+IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "3"))
+IMITATION_LR = 1e-3
+#: The network: convolution channels and residual blocks.
+CHANNELS, BLOCKS = (8, 1) if QUICK else (32, 2)
 #: Decisions of the learner in PPO; the games are capped at MOVE_CAP moves (D32).
-TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "30000"))
+TIMESTEPS = 1_024 if QUICK else int(os.environ.get("PACRU_EXAMPLE_STEPS", "8192"))
 NUM_ENVS = 8 if QUICK else 16
 MOVE_CAP = 200
 EVAL_GAMES = 10 if QUICK else 200
 #: The opponent of a PPO rollout: its share of rollouts.
 MIX = {"self": 0.15, "greedy": 0.8, "random": 0.05}
 SHAPING = 0.2
+
+
+# %%
+# The policy's network
+# --------------------
+# The observation is planes of the 9x9 board (:mod:`pacru.encoding`), and most
+# actions are a field too: five blocks of 81 actions (origin, target, marker,
+# meeting field, relinquished field). So the network sees the board as a
+# board: a convolution over the planes and the action mask's field blocks,
+# residual blocks, and one logit per field and block from a 1x1 convolution,
+# the same weights on every field, so that a pincer's pattern is learned once
+# rather than once per field. The few other actions (pass, turns, twists,
+# benefits) and the value come from the board's pooled features. sb3's
+# policy puts a linear layer on the extractor's features: it is set to pass
+# the logits through (and frozen while imitating).
+
+#: The first action of each block of one action per field, in the network's order.
+FIELD_BLOCKS = (ORIGIN, TARGET, MARKER, MEETING, RELINQUISH)
+#: The actions that are not a field.
+OTHER_ACTIONS = np.setdiff1d(
+    np.arange(NUM_ACTIONS), np.concatenate([np.arange(b, b + 81) for b in FIELD_BLOCKS])
+)
+VALUE_FEATURES = 64
+
+
+class Residual(nn.Module):
+    """Two 3x3 convolutions with a skip connection."""
+
+    def __init__(self, channels: int) -> None:
+        super().__init__()
+        self.first = nn.Conv2d(channels, channels, 3, padding=1)
+        self.second = nn.Conv2d(channels, channels, 3, padding=1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.relu(x + self.second(torch.relu(self.first(x))))
+
+
+class BoardNet(BaseFeaturesExtractor):
+    """Features: the ``NUM_ACTIONS`` logits in action order, then ``VALUE_FEATURES``."""
+
+    def __init__(self, observation_space: gym.spaces.Dict, channels: int, blocks: int) -> None:
+        super().__init__(observation_space, features_dim=NUM_ACTIONS + VALUE_FEATURES)
+        planes = observation_space["observation"].shape[0]  # type: ignore[index]
+        self.stem = nn.Conv2d(planes + len(FIELD_BLOCKS), channels, 3, padding=1)
+        self.trunk = nn.Sequential(*(Residual(channels) for _ in range(blocks)))
+        self.fields = nn.Conv2d(channels, len(FIELD_BLOCKS), 1)
+        self.other = nn.Linear(2 * channels + len(OTHER_ACTIONS), len(OTHER_ACTIONS))
+        self.value = nn.Linear(2 * channels, VALUE_FEATURES)
+        order = np.zeros(NUM_ACTIONS, dtype=np.int64)  # action -> the network's logit
+        for k, first in enumerate(FIELD_BLOCKS):
+            order[first : first + 81] = np.arange(81) + 81 * k
+        order[OTHER_ACTIONS] = 81 * len(FIELD_BLOCKS) + np.arange(len(OTHER_ACTIONS))
+        self.order = nn.Buffer(torch.as_tensor(order), persistent=False)
+        self.other_actions = nn.Buffer(torch.as_tensor(OTHER_ACTIONS), persistent=False)
+
+    def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
+        board, mask = observations["observation"], observations["action_mask"]
+        n = board.shape[0]
+        field_masks = torch.stack([mask[:, b : b + 81] for b in FIELD_BLOCKS], 1)
+        x = torch.relu(self.stem(torch.cat([board, field_masks.reshape(n, -1, 9, 9)], 1)))
+        x = self.trunk(x)
+        pooled = torch.cat([x.mean((2, 3)), x.amax((2, 3))], 1)
+        other = self.other(torch.cat([pooled, mask[:, self.other_actions]], 1))
+        logits = torch.cat([self.fields(x).reshape(n, -1), other], 1)[:, self.order]
+        return torch.cat([logits, torch.relu(self.value(pooled))], 1)
+
+
+def pass_logits_through(model: MaskablePPO) -> None:
+    """Sets the policy's action layer to copy the extractor's logits, and freezes it."""
+    layer = model.policy.action_net
+    assert isinstance(layer, nn.Linear)
+    with torch.no_grad():
+        layer.weight.zero_()
+        layer.weight[:, :NUM_ACTIONS] = torch.eye(NUM_ACTIONS)
+        layer.bias.zero_()
+    layer.requires_grad_(False)
 
 
 # %%
@@ -76,6 +165,12 @@ SHAPING = 0.2
 # the learner will see it: the :class:`pacru.sb3.PacruVecEnv` observation
 # and mask. A few of its moves are random ones instead (not recorded), so
 # that the examples also cover positions its own play never reaches.
+#
+# Then the learner plays its own games against ``greedy`` and the teacher
+# labels its decisions (DAgger): the learner's mistakes lead to positions the
+# teacher's games never reach, and there it learns what the teacher would do.
+# A decision is labelled where the learner's move so far is the start of the
+# teacher's move for that position.
 
 
 class Examples(NamedTuple):
@@ -87,8 +182,14 @@ class Examples(NamedTuple):
     returns: npt.NDArray[np.float32]
 
 
-def teacher_games(opponent: str, decisions: int, seed: int) -> Examples:
-    """At least ``decisions`` decisions of the ``search`` bot in the learner's seat."""
+def teacher_games(
+    opponent: str, decisions: int, seed: int, learner: MaskablePPO | None = None
+) -> Examples:
+    """At least ``decisions`` decisions of the ``search`` bot in the learner's seat.
+
+    With ``learner``, the learner plays (its most likely decisions) and the
+    teacher's decisions are those it would take in the learner's positions.
+    """
     games = PacruVecEnv("pacru", 2, NUM_ENVS, opponent=opponent, seat=None, move_cap=MOVE_CAP)
     env, teacher = games.vector_env.env, SearchBot(seed, nodes=TEACHER_NODES)
     rng = np.random.default_rng(seed)
@@ -101,20 +202,25 @@ def teacher_games(opponent: str, decisions: int, seed: int) -> Examples:
     while len(results) < NUM_ENVS or len(rows) < decisions:
         masks, state = games.action_masks(), games.state
         actions = np.zeros(NUM_ENVS, dtype=np.int64)
+        if learner is not None:
+            actions, _ = learner.predict(observation, deterministic=True, action_masks=masks)
         for row in range(NUM_ENVS):
             position, prefix = env.position(state, row), env.prefix(state, row)
             key = (int(state.episode[row]), position.ply)
             plan = plans.get(row)
             if plan is None or plan[0] != key:  # a new move: the teacher's, or a random one
-                move = None if rng.random() < EXPLORE else teacher.choose_move(position)
+                explore = learner is None and rng.random() < EXPLORE
+                move = None if explore else teacher.choose_move(position)
                 actions_of_move = None if move is None else env.encoding.actions(position, move)
                 plan = plans[row] = (key, actions_of_move)
             if plan[1] is None:
                 actions[row] = rng.choice(np.flatnonzero(masks[row]))
-            else:
-                actions[row] = plan[1][len(prefix)]
+            elif tuple(plan[1][: len(prefix)]) == tuple(prefix):  # always without a learner
+                label = plan[1][len(prefix)]
+                if learner is None:
+                    actions[row] = label
                 seen = observation["observation"][row].astype(np.float16)
-                rows.append((seen, masks[row], int(actions[row]), int(number[row])))
+                rows.append((seen, masks[row], label, int(number[row])))
         observation, rewards, dones, _ = games.step(actions)
         for row in np.flatnonzero(dones).tolist():
             results[int(number[row])] = float(rewards[row])
@@ -128,24 +234,30 @@ def teacher_games(opponent: str, decisions: int, seed: int) -> Examples:
     )
 
 
-def imitate(model: MaskablePPO, examples: Examples, epochs: int, seed: int) -> list[float]:
+def imitate(
+    model: MaskablePPO, examples: Examples, epochs: int, seed: int, rate: float
+) -> list[float]:
     """Train the policy on the teacher's decisions; the held-out accuracy after each epoch.
 
     The loss is the cross-entropy of the teacher's action under the masked
     logits (the illegal actions get no probability), plus the squared error
     of the value head against the game's result, so that PPO starts from a
-    value that already knows who wins.
+    value that already knows who wins. The learning rate falls from
+    ``rate`` to 0 along a half cosine. Every 20th decision is held out.
     """
     policy = model.policy
-    optimizer = torch.optim.Adam(policy.parameters(), lr=IMITATION_LR)
+    optimizer = torch.optim.Adam([p for p in policy.parameters() if p.requires_grad])
     rng = np.random.default_rng(seed)
-    held_out = len(examples.actions) // 20
-    order = rng.permutation(len(examples.actions))
-    test, train = order[:held_out], order[held_out:]
+    everything = np.arange(len(examples.actions))
+    test, train = everything[::20], everything[everything % 20 != 0]
+    batches = epochs * -(-len(train) // 256)
     accuracy: list[float] = []
     for _ in range(epochs):
+        rng.shuffle(train)
         policy.set_training_mode(True)
         for start in range(0, len(train), 256):
+            done = (len(accuracy) * -(-len(train) // 256) + start // 256) / batches
+            optimizer.param_groups[0]["lr"] = rate * 0.5 * (1 + np.cos(np.pi * done))
             batch = train[start : start + 256]
             values, log_prob, _ = policy.evaluate_actions(
                 observations(examples, batch),  # type: ignore[arg-type]  # a Dict space's
@@ -157,7 +269,6 @@ def imitate(model: MaskablePPO, examples: Examples, epochs: int, seed: int) -> l
             optimizer.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimizer.step()
-        rng.shuffle(train)
         policy.set_training_mode(False)
         with torch.no_grad():
             seen = {"observation": examples.observations[test].astype(np.float32)}
@@ -177,6 +288,7 @@ def observations(examples: Examples, rows: npt.NDArray[np.intp]) -> dict[str, to
         "observation": torch.as_tensor(examples.observations[rows].astype(np.float32)),
         "action_mask": torch.as_tensor(examples.masks[rows].astype(np.float32)),
     }
+
 
 # %%
 # PPO's reward shaping from the board
@@ -366,9 +478,14 @@ def main(out: Path) -> None:
         learning_rate=3e-5,
         ent_coef=0.0,
         gamma=0.99,
-        policy_kwargs={"net_arch": [512, 512]},
+        policy_kwargs={
+            "features_extractor_class": BoardNet,
+            "features_extractor_kwargs": {"channels": CHANNELS, "blocks": BLOCKS},
+            "net_arch": {"pi": [], "vf": []},
+        },
         seed=SEED,
     )
+    pass_logits_through(model)
     print(f"the search bot's decisions: {TEACHER_DECISIONS}, seed {SEED}")
     parts = [
         teacher_games(bot, round(TEACHER_DECISIONS * share), SEED + i)
@@ -376,9 +493,18 @@ def main(out: Path) -> None:
     ]
     examples = Examples(*(np.concatenate(column) for column in zip(*parts, strict=True)))
     print(f"{len(examples.actions)} decisions of the teacher{timing(start, cpu)}")
-    imitate(model, examples, IMITATION_EPOCHS, SEED)
+    imitate(model, examples, IMITATION_EPOCHS, SEED, IMITATION_LR)
     won, tied, lost = match(model, "greedy", EVAL_GAMES, seed=SEED + 1000)
     print(f"imitated: against greedy {won} won, {tied} without a winner, {lost} lost")
+    for round_ in range(LEARNER_ROUNDS):
+        own = teacher_games("greedy", LEARNER_DECISIONS, SEED + 100 + round_, learner=model)
+        examples = Examples(*(np.concatenate(c) for c in zip(examples, own, strict=True)))
+        spent = timing(start, cpu)
+        print(f"{len(own.actions)} decisions of the teacher in the learner's games{spent}")
+        imitate(model, examples, 1, SEED + 1 + round_, IMITATION_LR / 3)
+        won, tied, lost = match(model, "greedy", EVAL_GAMES, seed=SEED + 1000)
+        result = f"{won} won, {tied} without a winner, {lost} lost"
+        print(f"imitated in own games: against greedy {result}")
     mix = OpponentMix(SEED)
     print(f"PPO on {TIMESTEPS} decisions, {NUM_ENVS} games at once")
     model.learn(total_timesteps=TIMESTEPS, callback=mix)
