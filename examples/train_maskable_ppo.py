@@ -182,6 +182,16 @@ class Examples(NamedTuple):
     returns: npt.NDArray[np.float32]
 
 
+def joined(first: Examples, second: Examples) -> Examples:
+    """``first``'s decisions followed by ``second``'s."""
+    return Examples(
+        np.concatenate((first.observations, second.observations)),
+        np.concatenate((first.masks, second.masks)),
+        np.concatenate((first.actions, second.actions)),
+        np.concatenate((first.returns, second.returns)),
+    )
+
+
 def teacher_games(
     opponent: str, decisions: int, seed: int, learner: MaskablePPO | None = None
 ) -> Examples:
@@ -498,7 +508,7 @@ def main(out: Path) -> None:
     print(f"imitated: against greedy {won} won, {tied} without a winner, {lost} lost")
     for round_ in range(LEARNER_ROUNDS):
         own = teacher_games("greedy", LEARNER_DECISIONS, SEED + 100 + round_, learner=model)
-        examples = Examples(*(np.concatenate(c) for c in zip(examples, own, strict=True)))
+        examples = joined(examples, own)
         spent = timing(start, cpu)
         print(f"{len(own.actions)} decisions of the teacher in the learner's games{spent}")
         imitate(model, examples, 1, SEED + 1 + round_, IMITATION_LR / 3)
