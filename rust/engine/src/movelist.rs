@@ -104,19 +104,7 @@ const TURNS: [i8; 4] = [-2, -1, 1, 2];
 /// {R4-R12, D13-D23, D29}; every own chevron may reorient, giving up own unoccupied
 /// fields, when the player has a step {R14, D25, D26}.
 pub fn legal_moves(rules: &Rules, pos: &Position) -> MoveList {
-    let mut list = MoveList {
-        passes: false,
-        steps: Steps::new(),
-        step_moves: 0,
-        reorienting: 0,
-        free: 0,
-        turns: &[],
-        sizes: [0; 4],
-        per_chevron: 0,
-        total: 0,
-        rules: *rules,
-        position: pos.clone(),
-    };
+    let mut list = MoveList::empty(*rules, pos.clone());
     fill(&mut list);
     list
 }
@@ -268,13 +256,10 @@ impl MoveList {
         lo..hi
     }
 
-    /// The moves of the chevron on `origin` alone, a list of their own in the same order
-    /// (`LegalMoves.from_field`): its step and pincer families, then its reorientation
-    /// families {R14}, each with the moves it has here. Empty when no chevron of the
-    /// player to move with a move stands there, and for a pass list (a pass is no
-    /// chevron's move {S-R2, A-R10}).
-    pub fn of_chevron(&self, origin: u8) -> MoveList {
-        let mut out = MoveList {
+    /// A list of no move of `position` under `rules`, to be filled.
+    #[inline]
+    fn empty(rules: Rules, position: Position) -> MoveList {
+        MoveList {
             passes: false,
             steps: Steps::new(),
             step_moves: 0,
@@ -284,9 +269,18 @@ impl MoveList {
             sizes: [0; 4],
             per_chevron: 0,
             total: 0,
-            rules: self.rules,
-            position: self.position.clone(),
-        };
+            rules,
+            position,
+        }
+    }
+
+    /// The moves of the chevron on `origin` alone, a list of their own in the same order
+    /// (`LegalMoves.from_field`): its step and pincer families, then its reorientation
+    /// families {R14}, each with the moves it has here. Empty when no chevron of the
+    /// player to move with a move stands there, and for a pass list (a pass is no
+    /// chevron's move {S-R2, A-R10}).
+    pub fn of_chevron(&self, origin: u8) -> MoveList {
+        let mut out = MoveList::empty(self.rules, self.position.clone());
         if self.passes {
             return out;
         }
