@@ -15,6 +15,7 @@ use pacru_lsd::rules::decode_cell;
 use pacru_lsd::{Move, Position, Rules, Termination};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use crate::lsd::{position_of, rules_error, Parts};
 
@@ -206,5 +207,56 @@ impl LsdMoves {
         pos.position
             .for_each_legal(&pos.rules, |m| keys.push(move_key(m)));
         keys
+    }
+
+    /// The cell decision's legal actions of `pacru.encoding.lsd` for the window whose
+    /// south-west corner is `(x0, y0)` and whose rows are `width` cells: the action
+    /// `(y - y0) * width + (x - x0)` of each cell some move is on, each once, ascending.
+    /// Read without making a key per move (a position has hundreds of moves, a few cells).
+    fn cell_actions<'py>(
+        &self,
+        py: Python<'py>,
+        x0: i32,
+        y0: i32,
+        width: i32,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let pos = self.position.get();
+        let mut actions: Vec<i64> = Vec::new();
+        let mut last = None;
+        // The moves come by cell: a cell's moves are a run.
+        pos.position.for_each_legal(&pos.rules, |m| {
+            if last != Some(m.cell) {
+                last = Some(m.cell);
+                let (x, y) = decode_cell(m.cell);
+                let (dx, dy) = (i64::from(x) - i64::from(x0), i64::from(y) - i64::from(y0));
+                actions.push(dy * i64::from(width) + dx);
+            }
+        });
+        actions.sort_unstable();
+        PyTuple::new(py, actions)
+    }
+
+    /// The tile decision's legal actions of `pacru.encoding.lsd` once the cell code `cell`
+    /// is chosen: `base + face` of each move on it (base: the encoding's cell actions),
+    /// ascending (none: an empty tuple). The move of a face is the key
+    /// `cell << 6 | face`: nothing else need be kept.
+    fn cell_tiles<'py>(
+        &self,
+        py: Python<'py>,
+        cell: i64,
+        base: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let pos = self.position.get();
+        let mut faces: u64 = 0;
+        pos.position.for_each_legal(&pos.rules, |m| {
+            if i64::from(m.cell) == cell {
+                faces |= 1u64.checked_shl(u32::from(m.face)).unwrap_or(0);
+            }
+        });
+        let ascending: Vec<i64> = (0..64u8)
+            .filter(|&f| faces >> f & 1 == 1)
+            .map(|f| base.saturating_add(i64::from(f)))
+            .collect();
+        PyTuple::new(py, ascending)
     }
 }
