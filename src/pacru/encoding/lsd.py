@@ -48,6 +48,7 @@ from pacru._integers import integer
 from pacru.encoding.base import Decision, Encoding, make_decision, register, seat_index
 from pacru.errors import InvalidPositionError
 from pacru.lsd.moves import _move_key
+from pacru.lsd.state import LsdState
 from pacru.lsd.tiles import CELL_OFFSET, CELL_STRIDE, Shade, Shape, face_text
 
 if TYPE_CHECKING:
@@ -57,7 +58,6 @@ if TYPE_CHECKING:
     from pacru._native import LsdMoves
     from pacru.base import GameState
     from pacru.lsd.moves import LsdMove
-    from pacru.lsd.state import LsdState
     from pacru.lsd.tiles import Cell
 
 __all__ = ["FACES", "LsdEncoding", "window_radius"]
@@ -157,7 +157,14 @@ class LsdEncoding(Encoding):
         return x0, y0
 
     def start(self, state: GameState[Any]) -> Decision:
-        self._check_state(state)
+        if (
+            state.__class__ is not LsdState
+            or state.rules is not self.rules
+            or state.outcome is not None
+        ):
+            # Anything but a game under way of the engines' own class with these very rules
+            # (a check that costs more than the rest of a start).
+            self._check_state(state)
         lsd: LsdState = state  # type: ignore[assignment]
         x0, y0 = self._window(lsd)
         w = self.width
@@ -181,48 +188,39 @@ class LsdEncoding(Encoding):
     def _choose(self, decision: Decision, action: int) -> Decision:
         cursor: _Cursor = decision[7]
         prefix = (*decision[3], action)
-        stage, x0, y0, moves, cells, _, faces = cursor
+        stage, x0, y0, moves, cells, cell_action, faces = cursor
+        base = self.cells
         if cells is None:
-            return self._choose_native(decision, prefix, cursor, action)
+            # A native list of move keys: the engine gives the chosen cell's tile actions,
+            # and only the chosen move is made, from its key cell code << 6 | face.
+            code = cast(int, faces)
+            if stage == _CELL:
+                i, j = divmod(action, self.width)
+                code = (j + x0 + CELL_OFFSET) * CELL_STRIDE + i + y0 + CELL_OFFSET  # encode_cell
+                legal = cast("LsdMoves", moves).cell_tiles(code, base)
+                if len(legal) > 1:
+                    asked: _Cursor = (_TILE, x0, y0, moves, None, action, code)
+                    return make_decision(
+                        self, decision[1], decision[2], prefix, legal, "tile", None, asked
+                    )
+                action, cell_action = legal[0], action
+            move = _move_key(code << 6 | action - base)
+            done: _Cursor = (_DONE, x0, y0, moves, None, cell_action, code)
+            return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
         if stage == _CELL:
             faces = self._faces(cursor, action)
             if len(faces) > 1:
-                base = self.cells
                 legal = tuple(sorted([base + face for face in faces]))
-                asked: _Cursor = (_TILE, x0, y0, moves, cells, action, faces)
+                asked = (_TILE, x0, y0, moves, cells, action, faces)
                 return make_decision(
                     self, decision[1], decision[2], prefix, legal, "tile", None, asked
                 )
-            (move,) = faces.values()
+            (found,) = faces.values()
             cell_action = action
         else:
-            assert isinstance(faces, dict)
-            move = faces[action - self.cells]
-            cell_action = cursor[5]
-        done: _Cursor = (_DONE, x0, y0, moves, cells, cell_action, faces)
-        return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
-
-    def _choose_native(
-        self, decision: Decision, prefix: tuple[int, ...], cursor: _Cursor, action: int
-    ) -> Decision:
-        """:meth:`_choose` on a native list: the engine gives the chosen cell's tile actions,
-        and the move is made once chosen, from its key ``cell code << 6 | face``."""
-        stage, x0, y0, moves, _, cell_action, code = cursor
-        base = self.cells
-        if stage == _CELL:
-            i, j = divmod(action, self.width)
-            # encode_cell(j + x0, i + y0), without a call.
-            code = (j + x0 + CELL_OFFSET) * CELL_STRIDE + i + y0 + CELL_OFFSET
-            legal = cast("LsdMoves", moves).cell_tiles(code, base)
-            if len(legal) > 1:
-                asked: _Cursor = (_TILE, x0, y0, moves, None, action, code)
-                return make_decision(
-                    self, decision[1], decision[2], prefix, legal, "tile", None, asked
-                )
-            action, cell_action = legal[0], action
-        move = _move_key(cast(int, code) << 6 | action - base)
-        done: _Cursor = (_DONE, x0, y0, moves, None, cell_action, code)
-        return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
+            found = cast("dict[int, LsdMove]", faces)[action - base]
+        done = (_DONE, x0, y0, moves, cells, cell_action, faces)
+        return make_decision(self, decision[1], decision[2], prefix, (), "done", found, done)
 
     def _faces(self, cursor: _Cursor, action: int) -> dict[int, LsdMove]:
         """Face -> move on the cell of the cell ``action`` (a Python list of moves)."""
