@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 from pacru._integers import integer
 from pacru.encoding.base import Decision, Encoding, make_decision, register, seat_index
 from pacru.errors import InvalidPositionError
-from pacru.lsd.moves import _move_key
+from pacru.lsd.moves import _MOVES, _move_key
 from pacru.lsd.state import LsdState
 from pacru.lsd.tiles import CELL_OFFSET, CELL_STRIDE, Shade, Shape, face_text
 
@@ -67,6 +67,7 @@ FACES: Final = 64
 _CELL, _TILE, _DONE = 0, 1, 2
 _KINDS: Final = ("cell", "tile", "done")
 _CELL_OF: Final = attrgetter("cell")
+_new_tuple: Final = tuple.__new__
 
 
 def window_radius(total_tiles: int) -> int:
@@ -157,15 +158,17 @@ class LsdEncoding(Encoding):
         return x0, y0
 
     def start(self, state: GameState[Any]) -> Decision:
-        if (
-            state.__class__ is not LsdState
-            or state.rules is not self.rules
-            or state.outcome is not None
-        ):
-            # Anything but a game under way of the engines' own class with these very rules
-            # (a check that costs more than the rest of a start).
+        lsd: LsdState
+        if state.__class__ is LsdState and state._rules is self.rules and state._outcome is None:
+            # A game under way of the engines' own class with these very rules: nothing to
+            # check (checking costs more than the rest of a start), and the seat to move is
+            # its turn (the index of current_player).
+            lsd = state
+            seat = lsd._turn
+        else:
             self._check_state(state)
-        lsd: LsdState = state  # type: ignore[assignment]
+            lsd = state  # type: ignore[assignment]
+            seat = lsd.players.index(lsd.current_player)
         x0, y0 = self._window(lsd)
         w = self.width
         moves = lsd.legal_moves()
@@ -182,8 +185,7 @@ class LsdEncoding(Encoding):
             cursor = (_CELL, x0, y0, keys, None, -1, None)
         if not legal:
             self._refuse_no_legal_move(state)
-        seat = lsd.players.index(lsd.current_player)
-        return make_decision(self, state, seat, (), legal, "cell", None, cursor)
+        return _new_tuple(Decision, (self, state, seat, (), legal, "cell", None, cursor))
 
     def _choose(self, decision: Decision, action: int) -> Decision:
         cursor: _Cursor = decision[7]
@@ -193,6 +195,7 @@ class LsdEncoding(Encoding):
         if cells is None:
             # A native list of move keys: the engine gives the chosen cell's tile actions,
             # and only the chosen move is made, from its key cell code << 6 | face.
+            # The decisions are made as make_decision makes them, without its call.
             code = cast(int, faces)
             if stage == _CELL:
                 i, j = divmod(action, self.width)
@@ -200,13 +203,15 @@ class LsdEncoding(Encoding):
                 legal = cast("LsdMoves", moves).cell_tiles(code, base)
                 if len(legal) > 1:
                     asked: _Cursor = (_TILE, x0, y0, moves, None, action, code)
-                    return make_decision(
-                        self, decision[1], decision[2], prefix, legal, "tile", None, asked
-                    )
+                    parts = (self, decision[1], decision[2], prefix, legal, "tile", None, asked)
+                    return _new_tuple(Decision, parts)
                 action, cell_action = legal[0], action
-            move = _move_key(code << 6 | action - base)
+            key = code << 6 | action - base
+            move = _MOVES.get(key) or _move_key(key)  # a lookup, mostly
             done: _Cursor = (_DONE, x0, y0, moves, None, cell_action, code)
-            return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
+            return _new_tuple(
+                Decision, (self, decision[1], decision[2], prefix, (), "done", move, done)
+            )
         if stage == _CELL:
             faces = self._faces(cursor, action)
             if len(faces) > 1:
