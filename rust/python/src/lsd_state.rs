@@ -15,7 +15,8 @@ use pacru_lsd::rules::decode_cell;
 use pacru_lsd::{Move, Position, Rules, Termination};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyInt, PyTuple};
 
 use crate::lsd::{position_of, rules_error, Parts};
 
@@ -108,6 +109,26 @@ impl LsdPosition {
             .map(|&(cell, _)| decode_cell(cell).1)
             .fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
         Some(((min_x, min_y), (max_x, max_y)))
+    }
+
+    /// The south-west corner `(x0, y0)` of `pacru.encoding.lsd`'s window of radius
+    /// `radius` (`LsdEncoding._window`): `(-radius, -radius)` on the empty field, else
+    /// the middle of the tiles' box (floored) less `radius`; None when the window would
+    /// not hold the box and the ring of cells around it (then Python says why).
+    fn window(&self, radius: i64) -> Option<(i64, i64)> {
+        let Some(((min_x, min_y), (max_x, max_y))) = self.bounds() else {
+            return Some((-radius, -radius));
+        };
+        let (min_x, min_y) = (i64::from(min_x), i64::from(min_y));
+        let (max_x, max_y) = (i64::from(max_x), i64::from(max_y));
+        let x0 = (min_x + max_x).div_euclid(2).checked_sub(radius)?;
+        let y0 = (min_y + max_y).div_euclid(2).checked_sub(radius)?;
+        let span = radius.checked_mul(2)?;
+        let covered = min_x - 1 >= x0
+            && min_y - 1 >= y0
+            && max_x + 1 <= x0.checked_add(span)?
+            && max_y + 1 <= y0.checked_add(span)?;
+        covered.then_some((x0, y0))
     }
 
     /// The seat to move, or -1 once the game is over.
@@ -233,7 +254,7 @@ impl LsdMoves {
             }
         });
         actions.sort_unstable();
-        PyTuple::new(py, actions)
+        actions_tuple(py, &actions)
     }
 
     /// The tile decision's legal actions of `pacru.encoding.lsd` once the cell code `cell`
@@ -257,6 +278,31 @@ impl LsdMoves {
             .filter(|&f| faces >> f & 1 == 1)
             .map(|f| base.saturating_add(i64::from(f)))
             .collect();
-        PyTuple::new(py, ascending)
+        actions_tuple(py, &ascending)
     }
+}
+
+/// Actions below this are made once as Python ints (`ACTION_INTS`): the cells and tiles
+/// of the default window (1,745 actions) and of tile sets up to about 90 tiles.
+const KEPT_INTS: usize = 1 << 13;
+
+/// The Python int of every action below `KEPT_INTS`, made on first use: the decisions list
+/// a dozen actions a ply, nearly all past CPython's cache of small ints, and making an
+/// int costs more than finding the actions.
+static ACTION_INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
+
+/// `actions` as a tuple of ints, those below `KEPT_INTS` the ints made once.
+fn actions_tuple<'py>(py: Python<'py>, actions: &[i64]) -> PyResult<Bound<'py, PyTuple>> {
+    let ints = ACTION_INTS.get_or_init(py, || {
+        (0..KEPT_INTS).map(|a| PyInt::new(py, a).unbind()).collect()
+    });
+    PyTuple::new(
+        py,
+        actions.iter().map(
+            |&a| match usize::try_from(a).ok().and_then(|a| ints.get(a)) {
+                Some(int) => int.bind(py).clone(),
+                None => PyInt::new(py, a),
+            },
+        ),
+    )
 }

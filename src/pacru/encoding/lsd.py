@@ -142,6 +142,11 @@ class LsdEncoding(Encoding):
 
     def _window(self, state: LsdState) -> tuple[int, int]:
         """The window's south-west corner ``(x0, y0)`` for ``state``."""
+        pos = state._pos
+        if pos:  # the native engine's position works it out (None: it outgrows the window)
+            corner = pos.window(self.radius)
+            if corner is not None:
+                return corner
         bounds = state.bounds
         if bounds is None:
             return -self.radius, -self.radius
@@ -196,11 +201,13 @@ class LsdEncoding(Encoding):
             # A native list of move keys: the engine gives the chosen cell's tile actions,
             # and only the chosen move is made, from its key cell code << 6 | face.
             # The decisions are made as make_decision makes them, without its call.
-            code = cast(int, faces)
+            # Typed without cast(): a call a decision costs more than the annotations.
+            code: int = faces  # type: ignore[assignment]
             if stage == _CELL:
                 i, j = divmod(action, self.width)
                 code = (j + x0 + CELL_OFFSET) * CELL_STRIDE + i + y0 + CELL_OFFSET  # encode_cell
-                legal = cast("LsdMoves", moves).cell_tiles(code, base)
+                listed: LsdMoves = moves  # type: ignore[assignment]
+                legal = listed.cell_tiles(code, base)
                 if len(legal) > 1:
                     asked: _Cursor = (_TILE, x0, y0, moves, None, action, code)
                     parts = (self, decision[1], decision[2], prefix, legal, "tile", None, asked)
