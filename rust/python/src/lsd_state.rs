@@ -124,10 +124,11 @@ impl LsdPosition {
         let x0 = (min_x + max_x).div_euclid(2).checked_sub(radius)?;
         let y0 = (min_y + max_y).div_euclid(2).checked_sub(radius)?;
         let span = radius.checked_mul(2)?;
-        let covered = min_x - 1 >= x0
-            && min_y - 1 >= y0
-            && max_x + 1 <= x0.checked_add(span)?
-            && max_y + 1 <= y0.checked_add(span)?;
+        // The ring around the box inside: min - 1 >= corner, max + 1 <= corner + 2r.
+        let covered = min_x > x0
+            && min_y > y0
+            && max_x < x0.checked_add(span)?
+            && max_y < y0.checked_add(span)?;
         covered.then_some((x0, y0))
     }
 
