@@ -15,8 +15,8 @@ use pacru_engine::geometry::{bits, code_field, forward, LAND_OF, RAY, RAY_LEN};
 use pacru_engine::{Move, MoveList, Position, Rules};
 
 use crate::decision::{
-    twist_action, Game, Layout, Next, BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, MEETING, ORIGIN,
-    PASS, RELINQUISH, TARGET, TURN,
+    twist_action, Game, Layout, Next, Stage, BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, MEETING,
+    ORIGIN, PASS, RELINQUISH, TARGET, TURN, TURNS,
 };
 use crate::rng::SplitMix64;
 use crate::rollout::{family_count, family_range, returns_of, sample_index, Sampling};
@@ -31,29 +31,26 @@ pub enum Bot {
 /// Reorientations `Greedy` tries per decision, as `GreedyBot(reorientation_samples=16)`.
 pub const REORIENTATION_SAMPLES: usize = 16;
 
-/// The turns of a reorientation, by the index its action gives (`TURN + index`).
-const TURNS: [i8; 4] = [-2, -1, 1, 2];
-
 /// The action of decision `g` that leads towards move `m` (None: `m` is not reachable).
 pub fn action_for(g: &Game, m: &Move) -> Option<u16> {
     let action = match g.stage() {
-        0 => m.origin().map_or(PASS, |o| ORIGIN + u16::from(o)),
-        1 => match m.target() {
+        Stage::Origin => m.origin().map_or(PASS, |o| ORIGIN + u16::from(o)),
+        Stage::Target => match m.target() {
             Some(t) => TARGET + u16::from(t),
             None => TURN + (0u16..).zip(TURNS).find(|&(_, t)| t == m.turn())?.0,
         },
-        2 => twist_action(m.twist()),
-        3 => match (m.connection(), m.marker()) {
+        Stage::Twist => twist_action(m.twist()),
+        Stage::Benefit => match (m.connection(), m.marker()) {
             (true, _) => BENEFIT_CONNECTION,
             (false, Some(f)) => MARKER + u16::from(f),
             (false, None) => BENEFIT_NONE,
         },
-        4 => MEETING + u16::from(m.meeting()?),
+        Stage::Meeting => MEETING + u16::from(m.meeting()?),
         // The fields given up are chosen lowest first: the lowest one still open.
-        5 => bits(m.relinquished())
+        Stage::Relinquish => bits(m.relinquished())
             .map(|f| RELINQUISH + u16::from(f))
             .find(|&a| g.legal.contains(a))?,
-        _ => return None,
+        Stage::Done => return None,
     };
     g.legal.contains(action).then_some(action)
 }

@@ -31,7 +31,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use numpy::PyArray1;
-use pacru_batch::decision::{Actions, DecisionError, Game, Layout, NUM_ACTIONS};
+use pacru_batch::decision::{Actions, DecisionError, Game, Layout, Stage, NUM_ACTIONS};
 use pacru_engine::Rules;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
@@ -395,7 +395,7 @@ impl NativeDecision {
     /// relinquish, done) and how many fields given up by the reorientation are chosen so
     /// far {R14}; for `ChevronEncoding.action_to_choice`.
     fn _stage(&self) -> (u8, usize) {
-        (self.game.stage(), self.game.relinquished_count())
+        (self.game.stage() as u8, self.game.relinquished_count())
     }
 
     /// The observation planes seen by seat `player`: `planes * 81` float32 values
@@ -508,14 +508,14 @@ fn actions_tuple<'py>(py: Python<'py>, set: &Actions) -> PyResult<Bound<'py, PyT
 }
 
 /// The `kind` of a decision at each stage.
-fn kind_name(py: Python<'_>, stage: u8) -> &Bound<'_, PyString> {
+fn kind_name(py: Python<'_>, stage: Stage) -> &Bound<'_, PyString> {
     match stage {
-        0 => intern!(py, "origin"),
-        1 => intern!(py, "target"),
-        2 => intern!(py, "twist"),
-        3 => intern!(py, "benefit"),
-        4 => intern!(py, "meeting"),
-        5 => intern!(py, "relinquish"),
-        _ => intern!(py, "done"),
+        Stage::Origin => intern!(py, "origin"),
+        Stage::Target => intern!(py, "target"),
+        Stage::Twist => intern!(py, "twist"),
+        Stage::Benefit => intern!(py, "benefit"),
+        Stage::Meeting => intern!(py, "meeting"),
+        Stage::Relinquish => intern!(py, "relinquish"),
+        Stage::Done => intern!(py, "done"),
     }
 }

@@ -323,7 +323,8 @@ fn search_selfplay(
         features,
         g.boards,
         g.results,
-        g.values,
+        // NaN where the game has no value (`pacru.training` reads NaN as "none taken").
+        g.values.iter().map(|v| v.unwrap_or(f32::NAN)).collect(),
         g.plies,
         g.termination,
     ))

@@ -19,13 +19,21 @@ pub struct SelfPlay {
     pub results: Vec<f32>,
     /// Aligned with `features`: the search's value of the position for the seat, in
     /// logits (the mover's [`crate::Report::value`], its negation for the other seat;
-    /// a forced win is `WIN / 1000` less the plies); NaN with more than two players (the
+    /// a forced win is `WIN / 1000` less the plies); None with more than two players (the
     /// paranoid search's value is not the seat's chance) or where no search found a move.
-    pub values: Vec<f32>,
+    pub values: Vec<Option<f32>>,
     /// Plies played.
     pub plies: u32,
     /// The termination value (`"supply-exhausted"`, ...), or `"max-plies"`.
     pub termination: &'static str,
+}
+
+/// A sampled position seen by one seat, kept until the game's result is known.
+struct Sample {
+    seat: usize,
+    features: [f32; FEATURES],
+    board: Vec<u16>,
+    value: Option<f32>,
 }
 
 /// Plays one game from `start`: each move is a uniform random candidate with
@@ -47,7 +55,7 @@ pub fn selfplay(
     let mut pos = start.clone();
     let mut state = splitmix(seed);
     let mut settings = settings.clone();
-    let mut sampled: Vec<(usize, [f32; FEATURES], Vec<u16>, f32)> = Vec::new();
+    let mut sampled: Vec<Sample> = Vec::new();
     let mut plies = 0u32;
     while pos.outcome.is_none() && plies < max_plies {
         let sampling = plies.is_multiple_of(every.max(1));
@@ -68,7 +76,12 @@ pub fn selfplay(
                 if pos.out >> seat & 1 == 0 {
                     let board = active_inputs(rules, &pos, seat);
                     let value = seat_value(searched.as_ref(), pos.players, seat == mover);
-                    sampled.push((seat, relative_features(&pos, &rows, seat), board, value));
+                    sampled.push(Sample {
+                        seat,
+                        features: relative_features(&pos, &rows, seat),
+                        board,
+                        value,
+                    });
                 }
             }
         }
@@ -107,8 +120,14 @@ pub fn selfplay(
     // At most 8 winners (a bit per seat of a `u8`).
     let winners = u8::try_from(outcome.winners.count_ones()).unwrap_or(1);
     let share = 1.0 / f32::from(winners.max(1));
-    for (seat, f, board, value) in sampled {
-        out.features.push(f);
+    for Sample {
+        seat,
+        features,
+        board,
+        value,
+    } in sampled
+    {
+        out.features.push(features);
         out.boards.push(board);
         out.values.push(value);
         out.results.push(if outcome.winners >> seat & 1 != 0 {
@@ -121,15 +140,15 @@ pub fn selfplay(
 }
 
 /// The search's value for a seat in logits: the mover's, negated for the other of two
-/// seats; NaN with more players or without a search result.
-fn seat_value(report: Option<&crate::Report>, players: u8, mover: bool) -> f32 {
+/// seats; None with more players or without a search result.
+fn seat_value(report: Option<&crate::Report>, players: u8, mover: bool) -> Option<f32> {
     match report {
         // Thousandths of a logit, at most `WIN` (a million): exact in f64.
         #[allow(clippy::cast_possible_truncation)]
         Some(r) if players == 2 => {
             let logits = f64::from(r.value) / 1000.0;
-            (if mover { logits } else { -logits }) as f32
+            Some((if mover { logits } else { -logits }) as f32)
         }
-        _ => f32::NAN,
+        _ => None,
     }
 }
