@@ -113,6 +113,24 @@ const fn build_borderland() -> [u8; 81] {
 /// `BORDERLAND[field]`: its borderland 0..8 {G2}.
 pub static BORDERLAND: [u8; 81] = build_borderland();
 
+/// [`BORDERLAND`] over every byte (9, no borderland, from 81 on): indexed by a `u8`
+/// field it needs no bounds check, twice per step listed.
+static LAND_BYTE: [u8; 256] = {
+    let mut out = [9u8; 256];
+    let mut f = 0;
+    while f < 81 {
+        out[f] = BORDERLAND[f];
+        f += 1;
+    }
+    out
+};
+
+/// The borderland (0..8) of `field`, 9 for a number beyond the board {G2}.
+#[inline(always)]
+pub fn land_of(field: u8) -> u8 {
+    LAND_BYTE[usize::from(field)]
+}
+
 const fn build_land_mask() -> [u128; 9] {
     let mut out = [0u128; 9];
     let mut f = 0;

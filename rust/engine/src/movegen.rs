@@ -16,7 +16,7 @@
 //!   {R14, D25, D26}.
 
 use crate::geometry::{
-    bits, code_field, count_few, field_count, forward, halves, BETWEEN, BORDERLAND, FORWARD_MASK,
+    bits, code_field, count_few, field_count, forward, halves, land_of, BETWEEN, FORWARD_MASK,
     FULL, LAND_MASK, LAND_OF, NEIGHBOUR, RAY, RAY_LEN,
 };
 use crate::types::{ChevronList, MeetingRule, Position, Rules};
@@ -76,19 +76,29 @@ impl Steps {
     }
 
     /// Appends a step.
-    #[inline]
+    // Always inlined, with the rare heap path out of line: a push is a few instructions,
+    // once per step listed, and a call around it (the walk's visit) cost as much again.
+    #[inline(always)]
     pub fn push(&mut self, s: Step) {
-        if self.spilled {
-            self.heap.push(s);
-        } else if let Some(slot) = self.inline.get_mut(self.len) {
-            *slot = s;
-            self.len += 1;
-        } else {
+        match self.inline.get_mut(self.len) {
+            Some(slot) if !self.spilled => {
+                *slot = s;
+                self.len += 1;
+            }
+            _ => self.push_heap(s),
+        }
+    }
+
+    /// [`Steps::push`] once the steps are, or are about to be, on the heap.
+    #[cold]
+    #[inline(never)]
+    fn push_heap(&mut self, s: Step) {
+        if !self.spilled {
             self.heap = Vec::with_capacity(2 * Steps::INLINE);
             self.heap.extend_from_slice(&self.inline);
-            self.heap.push(s);
             self.spilled = true;
         }
+        self.heap.push(s);
     }
 
     /// No steps, inline again.
@@ -303,10 +313,15 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut St
     });
     if attacks {
         let steps = out.as_mut_slice();
-        let mut i = start;
-        for j in start..steps.len() {
+        let dropped = |s: &Step| s.capture && twice >> s.t & 1 == 0;
+        // The steps before the first dropped attack stay where they are: moved from there on.
+        let Some(first) = steps[start..].iter().position(dropped) else {
+            return;
+        };
+        let mut i = start + first;
+        for j in i + 1..steps.len() {
             let s = steps[j];
-            if !s.capture || twice >> s.t & 1 != 0 {
+            if !dropped(&s) {
                 steps[i] = s;
                 i += 1;
             }
@@ -381,8 +396,7 @@ impl PlainCtx {
     #[inline]
     pub fn twists(&self, s: &Step) -> &'static [i8] {
         const TWISTS: [i8; 3] = [0, -1, 1];
-        if !self.twist || BORDERLAND[s.f as usize] == BORDERLAND[s.t as usize] || self.end_triggered
-        {
+        if !self.twist || land_of(s.f) == land_of(s.t) || self.end_triggered {
             return &TWISTS[..1];
         }
         if self.azacru
@@ -539,13 +553,13 @@ impl<'a> PacruCtx<'a> {
         } else {
             self.own
         };
-        let land = BORDERLAND[s.t as usize] as usize;
-        let fields = if BORDERLAND[s.f as usize] as usize == land {
+        let land = land_of(s.t);
+        let fields = if land_of(s.f) == land {
             0
         } else {
             // Every field of own_a is marked: the victim's field joins the marked ones.
             let occupied = self.occupied | 1u128 << s.t;
-            crossing_options(land, self.marked | own_a, own_a, occupied, s.t).0
+            crossing_options(usize::from(land), self.marked | own_a, own_a, occupied, s.t).0
         };
         Some(Choices {
             own_a,
