@@ -200,6 +200,9 @@ fn walk_steps(
     let other = all_marked(&pos.markers, n) ^ own;
     let occupied = pos.occupied();
     let blocked = occupied | other;
+    // The boards as two words each: a field's bit is then one word's shift, cheaper than a
+    // 128-bit shift.
+    let blocked2 = halves(blocked);
     if !rules.power() {
         for code in pos.chevrons[seat].iter() {
             if FORWARD_MASK[code as usize] & !blocked == 0 {
@@ -210,7 +213,7 @@ fn walk_steps(
                 let Ok(t) = u8::try_from(NEIGHBOUR[f as usize][d as usize]) else {
                     continue; // off the board
                 };
-                if blocked >> t & 1 == 0 {
+                if !has(&blocked2, t) {
                     let step = Step {
                         f,
                         t,
@@ -229,9 +232,7 @@ fn walk_steps(
     let own_occ = pos.chevrons[seat].fields();
     let pacru = rules.pacru();
     let (mut once, mut twice) = (0u128, 0u128);
-    // The boards as two words each: a field's bit is then one word's shift, cheaper than a
-    // 128-bit shift.
-    let (own2, occupied2, blocked2) = (halves(own), halves(occupied), halves(blocked));
+    let (own2, occupied2) = (halves(own), halves(occupied));
     for code in pos.chevrons[seat].iter() {
         let f = code_field(code);
         let pom = count_few(own & LAND_OF[f as usize]).max(1);
