@@ -344,6 +344,9 @@ mod tests {
     fn tables() {
         assert_eq!(borderland(40), 4);
         assert_eq!(BORDERLAND[80], 8);
+        assert!((0..81u8).all(|f| usize::from(land_of(f)) == borderland(usize::from(f))));
+        assert_eq!(land_of(81), 9);
+        assert_eq!(land_of(255), 9);
         assert_eq!(LAND_MASK.iter().map(|m| m.count_ones()).sum::<u32>(), 81);
         assert_eq!(NEIGHBOUR[0][5], -1);
         assert_eq!(NEIGHBOUR[0][1], 10);
