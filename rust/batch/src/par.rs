@@ -13,8 +13,11 @@
 //! worker that the system has not run yet (its core busy with other work) leaves its share
 //! to the caller instead of holding the step up; only the pieces a running worker has
 //! claimed are waited for. What remains of a descheduled worker's cost (its rayon job
-//! must still run before the call returns) is left to [`crate::tune::Tuner`], which uses
-//! one thread where several do not pay.
+//! must still run before the call returns, even when it finds no piece left) is left to
+//! [`crate::tune::Tuner`], which uses one thread where several do not pay: each shared
+//! call notes on its calling thread what it took the caller to step its own pieces and
+//! how long it then waited for the workers ([`Shares`]), from which the tuner tells what
+//! the same call would have taken on the caller alone.
 //!
 //! The pool belongs to the process that built it: a forked child (multiprocessing, Dask
 //! workers) has a copy of the parent's pool but none of its threads, so the pool is kept
@@ -23,9 +26,11 @@
 //! forked while another thread held it) the work runs on threads of their own started
 //! for the call, and the caller takes what those the system refuses leave.
 
+use std::cell::Cell;
 use std::collections::{TryReserveError, VecDeque};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -293,8 +298,26 @@ impl<T: Send> Queue<T> {
 /// caller and `threads - 1` workers of the pool. A worker still busy with other work
 /// (freeing an old batch: see [`drop_on_pool`]) leaves more parts to the others. The
 /// parts' results, first part first: None for a part whose thread panicked (its panic
-/// resumes here too, once all have ended).
+/// resumes here too, once all have ended). The parts count as alike in the call's
+/// [`Shares`] (see [`each_weighted`]).
 pub fn each_shared<P, T, F>(parts: Vec<P>, threads: usize, f: F) -> Vec<Option<T>>
+where
+    P: Send,
+    T: Send,
+    F: Fn(P) -> T + Sync,
+{
+    each_weighted(parts, threads, |_| 1, f)
+}
+
+/// [`each_shared`], each part weighing `weight(part)` (its rows) in the [`Shares`] that
+/// the call notes on the calling thread: the caller's rate over the parts it stepped
+/// stands for the rate of all of them on one thread.
+pub fn each_weighted<P, T, F>(
+    parts: Vec<P>,
+    threads: usize,
+    weight: impl Fn(&P) -> usize,
+    f: F,
+) -> Vec<Option<T>>
 where
     P: Send,
     T: Send,
@@ -310,6 +333,7 @@ where
         // No room for the queue: the parts one after the other, here.
         Err(_) => return parts.into_iter().map(|part| Some(f(part))).collect(),
     };
+    let weights: Vec<usize> = parts.iter().map(&weight).collect();
     let inputs: Vec<Mutex<Option<P>>> = parts.into_iter().map(|p| Mutex::new(Some(p))).collect();
     let work = |i: usize| -> Option<T> {
         let part = inputs
@@ -320,11 +344,103 @@ where
         Some(f(part))
     };
     let drain = || queue.drain_back(&work);
+    // The weight of the pieces the caller stepped (an atomic: the work is shared).
+    let mine = AtomicUsize::new(0);
+    let caller = |i: usize| -> Option<T> {
+        let w = weights.get(i).copied().unwrap_or(0);
+        mine.fetch_add(w, Ordering::Relaxed);
+        work(i)
+    };
     // The caller takes pieces until none is left, then waits asleep on rayon's latch for
     // the workers' last pieces (a spinning caller kept a core from a worker that a busy
     // machine had stopped mid-piece); once `beside` returns, every piece has ended.
-    beside(workers, &drain, || queue.drain(&work));
+    let start = Instant::now();
+    let drained = beside(workers, &drain, || {
+        queue.drain(&caller);
+        Instant::now()
+    });
+    let own = drained.duration_since(start).as_secs_f64() * 1e9;
+    let wait = drained.elapsed().as_secs_f64() * 1e9;
+    note(own, wait, mine.into_inner(), weights.iter().sum());
     (0..n).map(|i| queue.take(i, &work).flatten()).collect()
+}
+
+/// What the calling thread saw of the calls it shared out ([`each_weighted`]) since its
+/// last [`take_shares`], in nanoseconds: a [`crate::tune::Tuner`] tells from it what a
+/// call of several threads would have taken on one, under the same load.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Shares {
+    /// The calls noted.
+    pub calls: u32,
+    /// The time the caller spent stepping pieces, from handing the workers their jobs
+    /// until it found no piece left.
+    pub own: f64,
+    /// The time it then waited for the workers' jobs to end (their last pieces, or a
+    /// worker that the system had not run yet and that found no piece left).
+    pub wait: f64,
+    /// What every piece would have taken at the rate of the caller's own (`own` times
+    /// all the pieces' weight over the caller's).
+    pub solo: f64,
+    /// Whether the caller of some call stepped no piece (its rate unknown).
+    pub unknown: bool,
+}
+
+impl Shares {
+    /// These shares and `other`'s.
+    pub fn plus(self, other: Shares) -> Shares {
+        Shares {
+            calls: self.calls.saturating_add(other.calls),
+            own: self.own + other.own,
+            wait: self.wait + other.wait,
+            solo: self.solo + other.solo,
+            unknown: self.unknown || other.unknown,
+        }
+    }
+
+    /// What a call that took `took` nanoseconds, these its shares, would have taken on
+    /// its calling thread alone: its time outside the shared pieces (`took - own -
+    /// wait`) and the pieces at the caller's rate. None when no call was shared out or a
+    /// caller stepped no piece.
+    pub fn one_thread(&self, took: f64) -> Option<f64> {
+        if self.calls == 0 || self.unknown {
+            return None;
+        }
+        Some((took - self.own - self.wait).max(0.0) + self.solo)
+    }
+}
+
+thread_local! {
+    static SHARES: Cell<Shares> = const {
+        Cell::new(Shares { calls: 0, own: 0.0, wait: 0.0, solo: 0.0, unknown: false })
+    };
+}
+
+/// The calling thread's [`Shares`] since the last take, now cleared.
+pub fn take_shares() -> Shares {
+    SHARES.with(Cell::take)
+}
+
+/// Puts `shares` back as the calling thread's (a tuner's call within another's: the
+/// outer call's shares include the inner's).
+pub fn put_shares(shares: Shares) {
+    SHARES.with(|cell| cell.set(shares));
+}
+
+/// Notes a shared call on the calling thread: the caller stepped pieces of weight `mine`
+/// of `all` in `own` nanoseconds, then waited `wait`.
+fn note(own: f64, wait: f64, mine: usize, all: usize) {
+    let call = Shares {
+        calls: 1,
+        own,
+        wait,
+        solo: if mine > 0 {
+            own * all as f64 / mine as f64
+        } else {
+            0.0
+        },
+        unknown: mine == 0 && all > 0,
+    };
+    SHARES.with(|cell| cell.set(cell.get().plus(call)));
 }
 
 /// The row ends of the pieces of a step of `rows` rows shared out as it comes on
@@ -580,6 +696,55 @@ mod tests {
             (0..10).map(|i| queue.take(i, &work)).collect()
         });
         assert_eq!(ran, vec![Some(caller); 10]);
+    }
+
+    #[test]
+    fn a_shared_call_notes_the_callers_share_on_its_thread() {
+        let _ = take_shares();
+        // One thread: nothing shared, nothing noted.
+        each_weighted((0..8).collect(), 1, |_| 3, |i: usize| i);
+        assert_eq!(take_shares(), Shares::default());
+        // Two threads: the caller steps its pieces at once, and what the call would have
+        // taken on it alone is its own time scaled by the weight of all the pieces over
+        // that of its own.
+        let out = each_weighted((0..40).collect(), 2, |&i| 1 + i % 3, |i: usize| i);
+        assert_eq!(out, (0..40).map(Some).collect::<Vec<_>>());
+        let shares = take_shares();
+        assert_eq!(shares.calls, 1);
+        assert!(shares.own > 0.0 && shares.wait >= 0.0, "{shares:?}");
+        // (Unknown only where the system stopped the caller while the worker took every
+        // piece.)
+        assert!(shares.unknown || shares.solo >= shares.own, "{shares:?}");
+        // Two calls add up.
+        each_shared((0..40).collect(), 2, |i: usize| i);
+        each_shared((0..40).collect(), 2, |i: usize| i);
+        assert_eq!(take_shares().calls, 2);
+    }
+
+    #[test]
+    fn what_a_call_would_have_taken_on_one_thread() {
+        let shares = Shares {
+            calls: 1,
+            own: 300.0,
+            wait: 500.0,
+            solo: 600.0,
+            unknown: false,
+        };
+        // 1,000 in all: 200 outside the pieces, and the pieces at the caller's rate.
+        assert_eq!(shares.one_thread(1000.0), Some(800.0));
+        assert_eq!(Shares::default().one_thread(10.0), None);
+        let unknown = Shares {
+            unknown: true,
+            ..shares
+        };
+        assert_eq!(shares.plus(unknown).one_thread(2000.0), None);
+        assert_eq!(shares.plus(shares).calls, 2);
+        // Where the caller stepped every piece itself, it would have taken the same alone
+        // less the wait: the worker that never came.
+        note(300.0, 500.0, 7, 7);
+        assert_eq!(take_shares().one_thread(1000.0), Some(500.0));
+        note(300.0, 0.0, 0, 7);
+        assert!(take_shares().unknown);
     }
 
     #[test]
