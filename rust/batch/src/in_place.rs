@@ -97,30 +97,28 @@ fn step_rows(
     let p = usize::from(layout.players);
     let ends = guided_ends(n, threads, 8);
     let pieces = games.pieces_mut(&ends);
-    let parts = split_at(ends.into_iter(), p, out).into_iter().zip(pieces);
+    let parts: Vec<_> = split_at(ends.into_iter(), p, out)
+        .into_iter()
+        .zip(pieces)
+        .collect();
     let rows = |((a, b, _), _): &((usize, usize, Out<'_>), _)| b - a;
-    each_weighted(
-        parts.collect(),
-        threads,
-        rows,
-        |((a, _, mut out), piece)| {
-            let mut ended = Vec::new();
-            let rows = piece.into_iter().flat_map(|slice| slice.iter_mut());
-            for (j, game) in rows.enumerate() {
-                step_row(layout, start, game, a + j, before)?;
-                if before.renew && game.is_over() {
-                    out.write(j, p, start, Some(game));
-                    // Kept as it ended: the caller reads its last position (`final_obs`).
-                    ended.try_reserve(1).map_err(Error::Memory)?;
-                    ended.push(std::mem::replace(game, start.clone()));
-                } else {
-                    out.write(j, p, game, None);
-                }
+    each_weighted(parts, threads, rows, |((a, _, mut out), piece)| {
+        let mut ended = Vec::new();
+        let rows = piece.into_iter().flat_map(|slice| slice.iter_mut());
+        for (j, game) in rows.enumerate() {
+            step_row(layout, start, game, a + j, before)?;
+            if before.renew && game.is_over() {
+                out.write(j, p, start, Some(game));
+                // Kept as it ended: the caller reads its last position (`final_obs`).
+                ended.try_reserve(1).map_err(Error::Memory)?;
+                ended.push(std::mem::replace(game, start.clone()));
+            } else {
+                out.write(j, p, game, None);
             }
-            count(&mut out, a, before);
-            Ok((ended, on_worker()))
-        },
-    )
+        }
+        count(&mut out, a, before);
+        Ok((ended, on_worker()))
+    })
 }
 
 /// Game `row` after its decision: restarted from `start` where `before` restarts it (its
