@@ -19,7 +19,8 @@
 //! have (one call that waited a time slice may be enough: what counts is the time in
 //! all, not a typical call). On one thread it tries all the threads for 3 calls now and
 //! then and takes them when those calls took at most 0.9 of what one thread would have
-//! (a margin, so that threads that gain nothing do not come and go). Where a call notes
+//! (a margin, so that threads that gain nothing do not come and go); a try ends at its
+//! first call if that call lost. Where a call notes
 //! no shares (the fused learner step, whose caller writes rows while the workers step
 //! them), what one thread would have taken is the mean of its last calls on one thread.
 //!
@@ -166,8 +167,11 @@ impl Shape {
             return;
         };
         if self.trying {
+            // A try ends once its calls have lost in all (a worker that waited a time
+            // slice: the calls left could hardly win it back), else after its calls.
             self.tried.push((took, one));
-            if self.tried.len() >= TRY_CALLS {
+            let (t, o) = sums(&self.tried);
+            if t > o || self.tried.len() >= TRY_CALLS {
                 self.trying = false;
                 self.judge(now);
             }
@@ -338,14 +342,35 @@ mod tests {
         let mut shape = Shape::new(1024, 2, 0, Instant::now());
         let arms = drive(&mut shape, ratio(2.0), 2000);
         // Eight calls of one thread first, then a try of the threads: its first call
-        // left out (the pool may start in it), three judged; they lose.
-        assert_eq!(&arms[..14], &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0]);
+        // left out (the pool may start in it), the next loses: one thread again.
+        assert_eq!(&arms[..12], &[0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0]);
         assert_eq!(shape.best, 0);
-        // The tries, each of three calls, grow 16, 32, ... 1,024 apart.
-        let tried = arms[12..].iter().filter(|&&a| a == 1).count();
-        assert_eq!(tried % TRY_CALLS, 0);
-        assert!((9..=30).contains(&tried), "{tried}");
+        // The tries, each of one call that loses, grow 16, 32, ... 1,024 apart (and
+        // 50 calls at least: the budget).
+        let tried = arms[10..].iter().filter(|&&a| a == 1).count();
+        assert!((5..=8).contains(&tried), "{tried}");
         assert_eq!(shape.every, LAST_TRY);
+    }
+
+    #[test]
+    fn a_try_ends_at_its_first_call_that_leaves_it_losing() {
+        let mut shape = Shape::new(1024, 2, 0, Instant::now());
+        let arms = drive(&mut shape, ratio(3.0), 12);
+        // The first call of the threads left out, the next lost: one thread again.
+        assert_eq!(arms, [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0]);
+        // A try whose first call gained and second lost more ends at the second.
+        let mut shape = Shape::new(1024, 2, 0, Instant::now());
+        drive(&mut shape, ratio(3.0), 10);
+        let mut arms = Vec::new();
+        for took in [0.5, 2.0, 1.0, 1.0] {
+            while shape.arm() == 0 {
+                shape.record(0, 1.0, None, shape.tried_at + TRY_AFTER);
+            }
+            shape.record(1, took, Some(1.0), shape.tried_at);
+            arms.push(shape.trying);
+        }
+        assert_eq!(&arms[..2], &[true, false]);
+        assert_eq!(shape.best, 0);
     }
 
     #[test]
