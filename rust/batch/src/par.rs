@@ -310,8 +310,9 @@ where
 }
 
 /// [`each_shared`], each part weighing `weight(part)` (its rows) in the [`Shares`] that
-/// the call notes on the calling thread: the caller's rate over the parts it stepped
-/// stands for the rate of all of them on one thread.
+/// the call notes on the calling thread: the workers' parts count at the pace of the
+/// caller's typical part (its median time a unit) in what the call would have taken on
+/// the caller alone.
 pub fn each_weighted<P, T, F>(
     parts: Vec<P>,
     threads: usize,
