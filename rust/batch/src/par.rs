@@ -13,8 +13,11 @@
 //! worker that the system has not run yet (its core busy with other work) leaves its share
 //! to the caller instead of holding the step up; only the pieces a running worker has
 //! claimed are waited for. What remains of a descheduled worker's cost (its rayon job
-//! must still run before the call returns) is left to [`crate::tune::Tuner`], which uses
-//! one thread where several do not pay.
+//! must still run before the call returns, even when it finds no piece left) is left to
+//! [`crate::tune::Tuner`], which uses one thread where several do not pay: each shared
+//! call notes on its calling thread what it took the caller to step its own pieces and
+//! how long it then waited for the workers ([`Shares`]), from which the tuner tells what
+//! the same call would have taken on the caller alone.
 //!
 //! The pool belongs to the process that built it: a forked child (multiprocessing, Dask
 //! workers) has a copy of the parent's pool but none of its threads, so the pool is kept
@@ -23,9 +26,11 @@
 //! forked while another thread held it) the work runs on threads of their own started
 //! for the call, and the caller takes what those the system refuses leave.
 
-use std::collections::{TryReserveError, VecDeque};
+use std::cell::Cell;
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -71,7 +76,7 @@ static POOL: Mutex<Option<Pool>> = Mutex::new(None);
 
 /// A pool of at least `workers` threads built by this process, or None when the system
 /// refuses its threads or another thread holds the pool's lock.
-fn pool(workers: usize) -> Option<Arc<ThreadPool>> {
+pub(crate) fn pool(workers: usize) -> Option<Arc<ThreadPool>> {
     // `try_lock`, not `lock`: a child forked while another thread of its parent held the
     // lock would wait forever (the holder does not exist in the child).
     let mut cell = match POOL.try_lock() {
@@ -291,10 +296,29 @@ impl<T: Send> Queue<T> {
 
 /// `f` on every part, as [`each`], but each part taken by whichever thread is free: the
 /// caller and `threads - 1` workers of the pool. A worker still busy with other work
-/// (freeing an old batch: see [`drop_on_pool`]) leaves more parts to the others. The
-/// parts' results, first part first: None for a part whose thread panicked (its panic
-/// resumes here too, once all have ended).
+/// (freeing an old batch: see [`crate::drops::drop_on_pool`]) leaves more parts to the
+/// others. The parts' results, first part first: None for a part whose thread panicked
+/// (its panic resumes here too, once all have ended). The parts count as alike in the
+/// call's [`Shares`] (see [`each_weighted`]).
 pub fn each_shared<P, T, F>(parts: Vec<P>, threads: usize, f: F) -> Vec<Option<T>>
+where
+    P: Send,
+    T: Send,
+    F: Fn(P) -> T + Sync,
+{
+    each_weighted(parts, threads, |_| 1, f)
+}
+
+/// [`each_shared`], each part weighing `weight(part)` (its rows) in the [`Shares`] that
+/// the call notes on the calling thread: the workers' parts count at the pace of the
+/// caller's typical part (its median time a unit) in what the call would have taken on
+/// the caller alone.
+pub fn each_weighted<P, T, F>(
+    parts: Vec<P>,
+    threads: usize,
+    weight: impl Fn(&P) -> usize,
+    f: F,
+) -> Vec<Option<T>>
 where
     P: Send,
     T: Send,
@@ -310,6 +334,7 @@ where
         // No room for the queue: the parts one after the other, here.
         Err(_) => return parts.into_iter().map(|part| Some(f(part))).collect(),
     };
+    let weights: Vec<usize> = parts.iter().map(&weight).collect();
     let inputs: Vec<Mutex<Option<P>>> = parts.into_iter().map(|p| Mutex::new(Some(p))).collect();
     let work = |i: usize| -> Option<T> {
         let part = inputs
@@ -320,11 +345,118 @@ where
         Some(f(part))
     };
     let drain = || queue.drain_back(&work);
+    // The weight of the pieces the caller stepped and the time a unit of each took (in
+    // a lock that only the caller takes: the closure must be shareable).
+    let paced: Mutex<(usize, Vec<f64>)> = Mutex::new((0, Vec::new()));
+    let caller = |i: usize| -> Option<T> {
+        let w = weights.get(i).copied().unwrap_or(0);
+        let start = Instant::now();
+        let out = work(i);
+        let per = start.elapsed().as_secs_f64() * 1e9 / w.max(1) as f64;
+        let mut paced = paced.lock().unwrap_or_else(PoisonError::into_inner);
+        paced.0 += w;
+        if w > 0 && paced.1.try_reserve(1).is_ok() {
+            paced.1.push(per);
+        }
+        out
+    };
     // The caller takes pieces until none is left, then waits asleep on rayon's latch for
     // the workers' last pieces (a spinning caller kept a core from a worker that a busy
     // machine had stopped mid-piece); once `beside` returns, every piece has ended.
-    beside(workers, &drain, || queue.drain(&work));
+    let start = Instant::now();
+    let drained = beside(workers, &drain, || {
+        queue.drain(&caller);
+        Instant::now()
+    });
+    let own = drained.duration_since(start).as_secs_f64() * 1e9;
+    let wait = drained.elapsed().as_secs_f64() * 1e9;
+    let (mine, mut rates) = paced.into_inner().unwrap_or_else(PoisonError::into_inner);
+    note(own, wait, mine, weights.iter().sum(), median(&mut rates));
     (0..n).map(|i| queue.take(i, &work).flatten()).collect()
+}
+
+/// What the calling thread saw of the calls it shared out ([`each_weighted`]) since its
+/// last [`take_shares`], in nanoseconds: a [`crate::tune::Tuner`] tells from it what a
+/// call of several threads would have taken on one, under the same load.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Shares {
+    /// The calls noted.
+    pub calls: u32,
+    /// The time the caller spent stepping pieces, from handing the workers their jobs
+    /// until it found no piece left.
+    pub own: f64,
+    /// The time it then waited for the workers' jobs to end (their last pieces, or a
+    /// worker that the system had not run yet and that found no piece left).
+    pub wait: f64,
+    /// What the caller would have taken for every piece on its own: `own`, and the
+    /// workers' pieces at the pace of its typical piece.
+    pub solo: f64,
+    /// Whether the caller of some call stepped no piece (its rate unknown).
+    pub unknown: bool,
+}
+
+impl Shares {
+    /// These shares and `other`'s.
+    pub fn plus(self, other: Shares) -> Shares {
+        Shares {
+            calls: self.calls.saturating_add(other.calls),
+            own: self.own + other.own,
+            wait: self.wait + other.wait,
+            solo: self.solo + other.solo,
+            unknown: self.unknown || other.unknown,
+        }
+    }
+
+    /// What a call that took `took` nanoseconds, these its shares, would have taken on
+    /// its calling thread alone: its time outside the shared pieces (`took - own -
+    /// wait`) and `solo`. None when no call was shared out or a caller stepped no piece.
+    pub fn one_thread(&self, took: f64) -> Option<f64> {
+        if self.calls == 0 || self.unknown {
+            return None;
+        }
+        Some((took - self.own - self.wait).max(0.0) + self.solo)
+    }
+}
+
+thread_local! {
+    static SHARES: Cell<Shares> = const {
+        Cell::new(Shares { calls: 0, own: 0.0, wait: 0.0, solo: 0.0, unknown: false })
+    };
+}
+
+/// The calling thread's [`Shares`] since the last take, now cleared.
+pub fn take_shares() -> Shares {
+    SHARES.with(Cell::take)
+}
+
+/// Puts `shares` back as the calling thread's (a tuner's call within another's: the
+/// outer call's shares include the inner's).
+pub fn put_shares(shares: Shares) {
+    SHARES.with(|cell| cell.set(shares));
+}
+
+/// Notes a shared call on the calling thread: the caller stepped pieces of weight `mine`
+/// of `all` in `own` nanoseconds, a unit of its typical piece in `pace` (the median: a
+/// piece that the system stopped counts for no more than another), then waited `wait`.
+/// On its own the caller would have taken its own time and the workers' pieces at that
+/// pace. (Not its own time scaled to all the pieces: a caller stopped for a time slice
+/// while a worker stepped most pieces would then count the time slice several times
+/// over, and on a busy machine find the threads faster than they were.)
+fn note(own: f64, wait: f64, mine: usize, all: usize, pace: f64) {
+    let call = Shares {
+        calls: 1,
+        own,
+        wait,
+        solo: own + all.saturating_sub(mine) as f64 * pace,
+        unknown: mine == 0 && all > 0,
+    };
+    SHARES.with(|cell| cell.set(cell.get().plus(call)));
+}
+
+/// The median of `values` (0 when empty), sorting them.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// The row ends of the pieces of a step of `rows` rows shared out as it comes on
@@ -360,134 +492,10 @@ pub fn guided_ends(rows: usize, threads: usize, min_rows: usize) -> Vec<usize> {
     ends
 }
 
-/// Frees one chunk of what it holds and says whether anything is left.
-type Chunked = Box<dyn FnMut() -> bool + Send>;
-
-/// The batches waiting to be freed on the pool (see [`drop_on_pool`]), oldest first, and
-/// whether a drop job of this process runs: one at a time, so that a drop job never
-/// starts another from its `yield_now` (each would hold what it had left to free until
-/// the one it started ended, and with a batch dropped at every step, that nesting had
-/// no end: two threads at batch 1,024 grew by 1.3 GB in 15,000 steps).
-struct Drops {
-    /// The process that counts `running` (a child forked while a drop job ran has the
-    /// flag but not the job: it frees what is pending with a job of its own).
-    pid: u32,
-    running: bool,
-    pending: VecDeque<Chunked>,
-}
-
-static DROPS: Mutex<Drops> = Mutex::new(Drops {
-    pid: 0,
-    running: false,
-    pending: VecDeque::new(),
-});
-
 /// Whether the calling thread is a worker of the pool (not a caller): a part made on a
-/// worker is best freed on one (see [`drop_on_pool`]).
+/// worker is best freed on one (see [`crate::drops::drop_on_pool`]).
 pub fn on_worker() -> bool {
     rayon::current_thread_index().is_some()
-}
-
-/// The items a drop job frees between two looks for other work.
-const DROP_CHUNK: usize = 32;
-
-/// Drops `parts` on a worker of the process's pool, each item through `retire` (which
-/// may keep what it holds for the worker's later work), without waiting (the caller goes
-/// on); on the calling thread when no pool can be had. For the parts of a batch that the
-/// pool's workers made (each thread's allocations are best freed by one of its kind). The
-/// worker frees a few
-/// items at a time and, between them, runs any work a call has handed the pool
-/// meanwhile (rayon's `yield_now`): a call never waits for the freeing of the batch
-/// before it. One drop job runs at a time and frees the batches queued, oldest first.
-pub fn drop_on_pool<T: Send + 'static>(parts: Vec<Vec<T>>, retire: fn(T)) {
-    let Some(pool) = pool(1) else {
-        parts.into_iter().flatten().for_each(retire);
-        return;
-    };
-    let mut parts = parts;
-    let chunked: Chunked = Box::new(move || {
-        while let Some(part) = parts.last_mut() {
-            if part.is_empty() {
-                parts.pop();
-            } else {
-                let from = part.len().saturating_sub(DROP_CHUNK);
-                part.drain(from..).for_each(retire);
-                return true;
-            }
-        }
-        false
-    });
-    let Some(mut drops) = lock_drops() else {
-        chunked_all(chunked);
-        return;
-    };
-    let pid = std::process::id();
-    if drops.pid != pid {
-        drops.pid = pid;
-        drops.running = false;
-    }
-    if drops.pending.try_reserve(1).is_err() {
-        drop(drops);
-        chunked_all(chunked);
-        return;
-    }
-    drops.pending.push_back(chunked);
-    if !drops.running {
-        drops.running = true;
-        drop(drops);
-        pool.spawn(free_pending);
-    }
-}
-
-/// Frees all that `chunked` holds, here.
-fn chunked_all(mut chunked: Chunked) {
-    while chunked() {}
-}
-
-/// The lock of [`DROPS`], or None (the caller then frees the batch itself) when it stays
-/// held: it is held only to queue or take a batch, but a child forked while a worker of
-/// its parent held it would wait forever for it.
-fn lock_drops() -> Option<std::sync::MutexGuard<'static, Drops>> {
-    for _ in 0..1 << 16 {
-        match DROPS.try_lock() {
-            Ok(drops) => return Some(drops),
-            Err(std::sync::TryLockError::Poisoned(e)) => return Some(e.into_inner()),
-            Err(std::sync::TryLockError::WouldBlock) => std::hint::spin_loop(),
-        }
-    }
-    None
-}
-
-/// The drop job: frees the batches queued until none is left, a chunk at a time, running
-/// other work of the pool between chunks.
-fn free_pending() {
-    // A drop that panics ends the job (the pool's handler drops the panic): the next
-    // batch dropped then starts another, which frees what is left.
-    struct Stopped;
-    impl Drop for Stopped {
-        fn drop(&mut self) {
-            if std::thread::panicking() {
-                DROPS.lock().unwrap_or_else(PoisonError::into_inner).running = false;
-            }
-        }
-    }
-    let _stopped = Stopped;
-    loop {
-        let next = {
-            let mut drops = DROPS.lock().unwrap_or_else(PoisonError::into_inner);
-            let next = drops.pending.pop_front();
-            if next.is_none() {
-                drops.running = false;
-            }
-            next
-        };
-        let Some(mut chunked) = next else {
-            break;
-        };
-        while chunked() {
-            let _ = rayon::yield_now();
-        }
-    }
 }
 
 /// A vector of `n` copies of `value`, or the error of an allocation that failed (instead
@@ -583,6 +591,59 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_call_notes_the_callers_share_on_its_thread() {
+        let _ = take_shares();
+        // One thread: nothing shared, nothing noted.
+        each_weighted((0..8).collect(), 1, |_| 3, |i: usize| i);
+        assert_eq!(take_shares(), Shares::default());
+        // Two threads: the caller steps its pieces at once, and what the call would have
+        // taken on it alone is its own time and more.
+        let out = each_weighted((0..40).collect(), 2, |&i| 1 + i % 3, |i: usize| i);
+        assert_eq!(out, (0..40).map(Some).collect::<Vec<_>>());
+        let shares = take_shares();
+        assert_eq!(shares.calls, 1);
+        assert!(shares.own > 0.0 && shares.wait >= 0.0, "{shares:?}");
+        // (Unknown only where the system stopped the caller while the worker took every
+        // piece.)
+        assert!(shares.unknown || shares.solo >= shares.own, "{shares:?}");
+        // Two calls add up.
+        each_shared((0..40).collect(), 2, |i: usize| i);
+        each_shared((0..40).collect(), 2, |i: usize| i);
+        assert_eq!(take_shares().calls, 2);
+    }
+
+    #[test]
+    fn what_a_call_would_have_taken_on_one_thread() {
+        let shares = Shares {
+            calls: 1,
+            own: 300.0,
+            wait: 500.0,
+            solo: 600.0,
+            unknown: false,
+        };
+        // 1,000 in all: 200 outside the pieces, and the pieces at the caller's rate.
+        assert_eq!(shares.one_thread(1000.0), Some(800.0));
+        assert_eq!(Shares::default().one_thread(10.0), None);
+        let unknown = Shares {
+            unknown: true,
+            ..shares
+        };
+        assert_eq!(shares.plus(unknown).one_thread(2000.0), None);
+        assert_eq!(shares.plus(shares).calls, 2);
+        // Where the caller stepped every piece itself, it would have taken the same alone
+        // less the wait: the worker that never came.
+        note(300.0, 500.0, 7, 7, 40.0);
+        assert_eq!(take_shares().one_thread(1000.0), Some(500.0));
+        // Else its own time and the workers' pieces at its pace: a caller stopped for a
+        // time slice (1,000 of its 1,030) while a worker stepped 9 units of 10 would have
+        // taken 1,030 and 9 units at 3 on its own (not 10 times 1,030).
+        note(1030.0, 10.0, 1, 10, 3.0);
+        assert_eq!(take_shares().one_thread(1100.0), Some(1030.0 + 27.0 + 60.0));
+        note(300.0, 0.0, 0, 7, 0.0);
+        assert!(take_shares().unknown);
+    }
+
+    #[test]
     fn a_queue_runs_every_piece_once_beside_the_caller() {
         for workers in 0..4 {
             let queue: Queue<usize> = Queue::new(37).unwrap();
@@ -625,81 +686,6 @@ mod tests {
         assert_eq!(queue.take(7, &work), Some(7));
         assert_eq!(queue.take(5, &work), None);
         assert_eq!(queue.take(4, &work), Some(4));
-    }
-
-    #[test]
-    fn parts_dropped_on_the_pool_are_all_freed() {
-        let shared = Arc::new(());
-        let parts: Vec<Vec<Arc<()>>> = (0..5)
-            .map(|_| (0..70).map(|_| Arc::clone(&shared)).collect())
-            .collect();
-        drop_on_pool(parts, drop);
-        // Calls coming meanwhile are served between the drop's chunks.
-        assert_a_call_is_served();
-        let start = Instant::now();
-        while Arc::strong_count(&shared) > 1 {
-            // A guard against a hang, not a timing: the worker frees 350 references.
-            assert!(start.elapsed() < Duration::from_secs(60), "never freed");
-            std::thread::yield_now();
-        }
-    }
-
-    /// A call of two threads beside the drop jobs gives every piece's result.
-    fn assert_a_call_is_served() {
-        let summed: usize = each_shared((0..40).collect(), 2, |i: usize| i)
-            .into_iter()
-            .flatten()
-            .sum();
-        assert_eq!(summed, 780);
-    }
-
-    /// Records its batch and the thread that freed it in `FREED` when dropped.
-    struct Item(usize);
-
-    static FREED: Mutex<Vec<(std::thread::ThreadId, usize)>> = Mutex::new(Vec::new());
-
-    impl Drop for Item {
-        fn drop(&mut self) {
-            let thread = std::thread::current().id();
-            FREED.lock().unwrap().push((thread, self.0));
-        }
-    }
-
-    #[test]
-    fn batches_dropped_on_the_pool_are_freed_one_after_the_other() {
-        // A drop job never starts another between its chunks: a thread frees each batch
-        // whole before it starts the next, however the calls come.
-        let batches = 200;
-        for batch in 0..batches {
-            let parts: Vec<Vec<Item>> = (0..3)
-                .map(|_| (0..70).map(|_| Item(batch)).collect())
-                .collect();
-            drop_on_pool(parts, drop);
-            if batch % 7 == 0 {
-                assert_a_call_is_served();
-            }
-        }
-        let start = Instant::now();
-        while FREED.lock().unwrap().len() < batches * 210 {
-            // A guard against a hang, not a timing.
-            assert!(start.elapsed() < Duration::from_secs(60), "never freed");
-            std::thread::yield_now();
-        }
-        let freed = FREED.lock().unwrap();
-        assert_eq!(freed.len(), batches * 210);
-        let threads: std::collections::HashSet<_> = freed.iter().map(|&(t, _)| t).collect();
-        for thread in threads {
-            let order: Vec<usize> = freed
-                .iter()
-                .filter(|&&(t, _)| t == thread)
-                .map(|&(_, b)| b)
-                .collect();
-            // Each batch is one run of the thread's frees.
-            let mut runs = order;
-            runs.dedup();
-            let distinct: std::collections::HashSet<_> = runs.iter().collect();
-            assert_eq!(runs.len(), distinct.len(), "a batch's freeing was split");
-        }
     }
 
     #[test]
