@@ -312,6 +312,20 @@ def test_no_long_module() -> None:
     assert long == {}
 
 
+def test_no_long_rust_source() -> None:
+    """No Rust source file of a crate is over MAX_LINES lines either (a long one is split
+    by meaning into a module folder, as ``pacru_batch``'s ``decision``)."""
+    rust = SRC.parent / "rust"
+    sources = sorted(rust.glob("*/src/**/*.rs")) + sorted(rust.glob("*/tests/**/*.rs"))
+    assert len(sources) > 40
+    long = {
+        str(path.relative_to(rust)): count
+        for path in sources
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert long == {}
+
+
 #: The learning adapters on pacru.vector: they use its public attributes only.
 VECTOR_ADAPTERS = ("pacru.gymnasium_vector", "pacru.sb3")
 

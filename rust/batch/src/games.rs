@@ -1,7 +1,8 @@
 //! The games of a `pacru.vector` batch, row after row ([`Games`]).
 
 use crate::decision::Game;
-use crate::par::{drop_on_pool, try_with_capacity};
+use crate::drops::drop_on_pool;
+use crate::par::try_with_capacity;
 
 /// The games of a batch, row after row, in the contiguous parts that the threads of the
 /// call that made them returned: kept as they are (gathering them in one vector would copy
@@ -115,7 +116,7 @@ impl std::ops::Index<usize> for Games {
 impl Drop for Games {
     /// Frees each part of the games on the kind of thread that made it: those a worker
     /// made on the pool, between the pieces of the next calls
-    /// ([`crate::par::drop_on_pool`]), the others here. A game's last reference to a
+    /// ([`crate::drops::drop_on_pool`]), the others here. A game's last reference to a
     /// move list frees it, and glibc frees a block fastest on a thread of the arena it
     /// came from: the calling thread freeing everything is a good share of what a step
     /// cannot split, a worker freeing the caller's blocks holds the lock of the arena

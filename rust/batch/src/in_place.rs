@@ -9,7 +9,7 @@ use crate::decision::{DecisionError, Game, Layout};
 use crate::frame::{count, split_at, Before, Out};
 use crate::games::Games;
 use crate::host::{Error, Host};
-use crate::par::{each_shared, guided_ends, on_worker, threads_for};
+use crate::par::{each_weighted, guided_ends, on_worker, threads_for};
 use crate::tune::Tuner;
 use crate::vector::{check_before, new_counted_frame, Batch};
 
@@ -97,8 +97,12 @@ fn step_rows(
     let p = usize::from(layout.players);
     let ends = guided_ends(n, threads, 8);
     let pieces = games.pieces_mut(&ends);
-    let parts = split_at(ends.into_iter(), p, out).into_iter().zip(pieces);
-    each_shared(parts.collect(), threads, |((a, _, mut out), piece)| {
+    let parts: Vec<_> = split_at(ends.into_iter(), p, out)
+        .into_iter()
+        .zip(pieces)
+        .collect();
+    let rows = |((a, b, _), _): &((usize, usize, Out<'_>), _)| b - a;
+    each_weighted(parts, threads, rows, |((a, _, mut out), piece)| {
         let mut ended = Vec::new();
         let rows = piece.into_iter().flat_map(|slice| slice.iter_mut());
         for (j, game) in rows.enumerate() {

@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 pub mod decision;
+pub mod drops;
 pub mod frame;
 pub mod fused;
 mod games;

@@ -18,7 +18,7 @@ use crate::host::{argument, Error, Host};
 use crate::learner::game_seed;
 use crate::opponent::{play_bots, Bot};
 use crate::par::{
-    chunks, each, each_shared, guided_ends, on_worker, threads_for, threads_with, try_filled,
+    chunks, each, each_weighted, guided_ends, on_worker, threads_for, threads_with, try_filled,
     try_with_capacity,
 };
 use crate::rng::{mix, pick, uniform};
@@ -143,7 +143,8 @@ pub fn random_draws<'g, H: Host, G: 'g, I: Iterator<Item = &'g G>>(
         tuner.run(n, threads, |threads| {
             let per = n.div_ceil(pieces(n, threads, DRAWS_PER_PIECE)).max(1);
             let parts = buf.chunks_mut(8 * per).enumerate().collect();
-            each_shared(parts, threads, |(i, out): (usize, &mut [u8])| {
+            let rows = |(_, out): &(usize, &mut [u8])| out.len() / 8;
+            each_weighted(parts, threads, rows, |(i, out): (usize, &mut [u8])| {
                 let mut scratch = Vec::new();
                 let (a, b) = (i * per, i * per + out.len() / 8);
                 let cells = out.chunks_exact_mut(8);
@@ -274,7 +275,8 @@ impl Batch {
         let (layout, restart, actions, renew) =
             (&self.layout, before.restart, before.actions, before.renew);
         let parts = split_at(guided_ends(n, threads, 8).into_iter(), p, out);
-        each_shared(parts, threads, |(a, b, mut out)| {
+        let rows = |(a, b, _): &(usize, usize, Out<'_>)| b - a;
+        each_weighted(parts, threads, rows, |(a, b, mut out)| {
             let mut games = try_with_capacity(b - a).map_err(Error::Memory)?;
             let mut ended = Vec::new();
             for (j, (row, old)) in (a..b).zip(self.games.range(a, b)).enumerate() {

@@ -113,6 +113,24 @@ const fn build_borderland() -> [u8; 81] {
 /// `BORDERLAND[field]`: its borderland 0..8 {G2}.
 pub static BORDERLAND: [u8; 81] = build_borderland();
 
+/// [`BORDERLAND`] over every byte (9, no borderland, from 81 on): indexed by a `u8`
+/// field it needs no bounds check, twice per step listed.
+static LAND_BYTE: [u8; 256] = {
+    let mut out = [9u8; 256];
+    let mut f = 0;
+    while f < 81 {
+        out[f] = BORDERLAND[f];
+        f += 1;
+    }
+    out
+};
+
+/// The borderland (0..8) of `field`, 9 for a number beyond the board {G2}.
+#[inline(always)]
+pub fn land_of(field: u8) -> u8 {
+    LAND_BYTE[usize::from(field)]
+}
+
 const fn build_land_mask() -> [u128; 9] {
     let mut out = [0u128; 9];
     let mut f = 0;
@@ -326,6 +344,9 @@ mod tests {
     fn tables() {
         assert_eq!(borderland(40), 4);
         assert_eq!(BORDERLAND[80], 8);
+        assert!((0..81u8).all(|f| usize::from(land_of(f)) == borderland(usize::from(f))));
+        assert_eq!(land_of(81), 9);
+        assert_eq!(land_of(255), 9);
         assert_eq!(LAND_MASK.iter().map(|m| m.count_ones()).sum::<u32>(), 81);
         assert_eq!(NEIGHBOUR[0][5], -1);
         assert_eq!(NEIGHBOUR[0][1], 10);

@@ -22,6 +22,7 @@ mod moves;
 mod notation;
 mod resolve;
 pub mod rng;
+mod steps;
 mod types;
 mod units;
 

@@ -16,117 +16,14 @@
 //!   {R14, D25, D26}.
 
 use crate::geometry::{
-    bits, code_field, count_few, field_count, forward, halves, BETWEEN, BORDERLAND, FORWARD_MASK,
+    bits, code_field, count_few, field_count, forward, halves, land_of, BETWEEN, FORWARD_MASK,
     FULL, LAND_MASK, LAND_OF, NEIGHBOUR, RAY, RAY_LEN,
 };
+pub(crate) use crate::steps::{Step, Steps};
 use crate::types::{ChevronList, MeetingRule, Position, Rules};
 
 /// Pacru marker supply per player, indexed by the number of players {R1}.
 pub const SUPPLY: [i32; 5] = [0, 0, 42, 28, 24];
-
-/// A chevron step before its choices; `end` is where its moves end in a move list (set by
-/// the list: the number of moves of every step up to this one), and `bare` says that its
-/// only choice is the step itself (set by a Pacru list, so that decoding needs no choices).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) struct Step {
-    pub f: u8,
-    pub t: u8,
-    pub d: u8,
-    pub k: u8,
-    pub jumped: bool,
-    pub capture: bool,
-    pub bare: bool,
-    pub end: u32,
-}
-
-/// The steps of one position: inline up to a size random play never passes (at most 30
-/// steps in 2.4 million random plies of every game), on the heap beyond, so that listing
-/// the moves allocates nothing in practice.
-#[derive(Clone, Debug)]
-pub(crate) struct Steps {
-    len: usize,
-    inline: [Step; Steps::INLINE],
-    /// Every step once they outgrow `inline` (`spilled`).
-    heap: Vec<Step>,
-    spilled: bool,
-}
-
-impl Steps {
-    const INLINE: usize = 40;
-    /// A free slot (all zero, so that a new list's slots are set at once).
-    const NONE: Step = Step {
-        f: 0,
-        t: 0,
-        d: 0,
-        k: 0,
-        jumped: false,
-        capture: false,
-        bare: false,
-        end: 0,
-    };
-
-    /// No steps.
-    pub fn new() -> Steps {
-        Steps {
-            len: 0,
-            inline: [Steps::NONE; Steps::INLINE],
-            heap: Vec::new(),
-            spilled: false,
-        }
-    }
-
-    /// Appends a step.
-    #[inline]
-    pub fn push(&mut self, s: Step) {
-        if self.spilled {
-            self.heap.push(s);
-        } else if let Some(slot) = self.inline.get_mut(self.len) {
-            *slot = s;
-            self.len += 1;
-        } else {
-            self.heap = Vec::with_capacity(2 * Steps::INLINE);
-            self.heap.extend_from_slice(&self.inline);
-            self.heap.push(s);
-            self.spilled = true;
-        }
-    }
-
-    /// No steps, inline again.
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.heap = Vec::new();
-        self.spilled = false;
-    }
-
-    /// Keeps the first `keep` steps.
-    pub fn truncate(&mut self, keep: usize) {
-        if self.spilled {
-            self.heap.truncate(keep);
-        } else {
-            self.len = keep.min(self.len);
-        }
-    }
-
-    /// The steps, in order.
-    #[inline]
-    pub fn as_slice(&self) -> &[Step] {
-        if self.spilled {
-            &self.heap
-        } else {
-            &self.inline[..self.len]
-        }
-    }
-
-    /// The steps, in order, to change in place.
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Step] {
-        if self.spilled {
-            &mut self.heap
-        } else {
-            &mut self.inline[..self.len]
-        }
-    }
-}
 
 /// One choice of a step: twist, connection, crossing marker field (-1: none), meeting
 /// fields (0: no meeting; else one move per field).
@@ -190,6 +87,9 @@ fn walk_steps(
     let other = all_marked(&pos.markers, n) ^ own;
     let occupied = pos.occupied();
     let blocked = occupied | other;
+    // The boards as two words each: a field's bit is then one word's shift, cheaper than a
+    // 128-bit shift.
+    let blocked2 = halves(blocked);
     if !rules.power() {
         for code in pos.chevrons[seat].iter() {
             if FORWARD_MASK[code as usize] & !blocked == 0 {
@@ -200,7 +100,7 @@ fn walk_steps(
                 let Ok(t) = u8::try_from(NEIGHBOUR[f as usize][d as usize]) else {
                     continue; // off the board
                 };
-                if blocked >> t & 1 == 0 {
+                if !has(&blocked2, t) {
                     let step = Step {
                         f,
                         t,
@@ -219,9 +119,7 @@ fn walk_steps(
     let own_occ = pos.chevrons[seat].fields();
     let pacru = rules.pacru();
     let (mut once, mut twice) = (0u128, 0u128);
-    // The boards as two words each: a field's bit is then one word's shift, cheaper than a
-    // 128-bit shift.
-    let (own2, occupied2, blocked2) = (halves(own), halves(occupied), halves(blocked));
+    let (own2, occupied2) = (halves(own), halves(occupied));
     for code in pos.chevrons[seat].iter() {
         let f = code_field(code);
         let pom = count_few(own & LAND_OF[f as usize]).max(1);
@@ -303,10 +201,15 @@ pub(crate) fn raw_steps(rules: &Rules, pos: &Position, seat: usize, out: &mut St
     });
     if attacks {
         let steps = out.as_mut_slice();
-        let mut i = start;
-        for j in start..steps.len() {
+        let dropped = |s: &Step| s.capture && twice >> s.t & 1 == 0;
+        // The steps before the first dropped attack stay where they are: moved from there on.
+        let Some(first) = steps[start..].iter().position(dropped) else {
+            return;
+        };
+        let mut i = start + first;
+        for j in i + 1..steps.len() {
             let s = steps[j];
-            if !s.capture || twice >> s.t & 1 != 0 {
+            if !dropped(&s) {
                 steps[i] = s;
                 i += 1;
             }
@@ -381,8 +284,7 @@ impl PlainCtx {
     #[inline]
     pub fn twists(&self, s: &Step) -> &'static [i8] {
         const TWISTS: [i8; 3] = [0, -1, 1];
-        if !self.twist || BORDERLAND[s.f as usize] == BORDERLAND[s.t as usize] || self.end_triggered
-        {
+        if !self.twist || land_of(s.f) == land_of(s.t) || self.end_triggered {
             return &TWISTS[..1];
         }
         if self.azacru
@@ -539,13 +441,13 @@ impl<'a> PacruCtx<'a> {
         } else {
             self.own
         };
-        let land = BORDERLAND[s.t as usize] as usize;
-        let fields = if BORDERLAND[s.f as usize] as usize == land {
+        let land = land_of(s.t);
+        let fields = if land_of(s.f) == land {
             0
         } else {
             // Every field of own_a is marked: the victim's field joins the marked ones.
             let occupied = self.occupied | 1u128 << s.t;
-            crossing_options(land, self.marked | own_a, own_a, occupied, s.t).0
+            crossing_options(usize::from(land), self.marked | own_a, own_a, occupied, s.t).0
         };
         Some(Choices {
             own_a,
