@@ -9,7 +9,7 @@
 //! the Python rules then say why (`pacru.lsd.legality.explain_illegal`), on that path
 //! only, so both engines raise the same error with the same message.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pacru_lsd::rules::decode_cell;
 use pacru_lsd::{Move, Position, Rules, Termination};
@@ -77,6 +77,7 @@ impl LsdPosition {
         LsdMoves {
             len: this.position.count_legal(&this.rules),
             position: slf.clone().unbind(),
+            cells: OnceLock::new(),
         }
     }
 
@@ -195,6 +196,28 @@ fn move_key(mv: Move) -> u32 {
 pub(crate) struct LsdMoves {
     position: Py<LsdPosition>,
     len: usize,
+    /// The cells of the moves, in list order, each with the set of its moves' faces (a
+    /// bit per 6-bit face): found once, for the LSD decisions' two reads of a ply.
+    cells: OnceLock<Vec<(i32, u64)>>,
+}
+
+impl LsdMoves {
+    /// The cells of the moves with their faces (see `cells`), found on first use.
+    fn cells(&self) -> &[(i32, u64)] {
+        self.cells.get_or_init(|| {
+            let pos = self.position.get();
+            let mut cells: Vec<(i32, u64)> = Vec::new();
+            // The moves come by cell: a cell's moves are a run.
+            pos.position.for_each_legal(&pos.rules, |m| {
+                let face = 1u64.checked_shl(u32::from(m.face)).unwrap_or(0);
+                match cells.last_mut() {
+                    Some((cell, faces)) if *cell == m.cell => *faces |= face,
+                    _ => cells.push((m.cell, face)),
+                }
+            });
+            cells
+        })
+    }
 }
 
 #[pymethods]
@@ -242,18 +265,15 @@ impl LsdMoves {
         y0: i32,
         width: i32,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let pos = self.position.get();
-        let mut actions: Vec<i64> = Vec::new();
-        let mut last = None;
-        // The moves come by cell: a cell's moves are a run.
-        pos.position.for_each_legal(&pos.rules, |m| {
-            if last != Some(m.cell) {
-                last = Some(m.cell);
-                let (x, y) = decode_cell(m.cell);
+        let mut actions: Vec<i64> = self
+            .cells()
+            .iter()
+            .map(|&(cell, _)| {
+                let (x, y) = decode_cell(cell);
                 let (dx, dy) = (i64::from(x) - i64::from(x0), i64::from(y) - i64::from(y0));
-                actions.push(dy * i64::from(width) + dx);
-            }
-        });
+                dy * i64::from(width) + dx
+            })
+            .collect();
         actions.sort_unstable();
         actions_tuple(py, &actions)
     }
@@ -268,13 +288,11 @@ impl LsdMoves {
         cell: i64,
         base: i64,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let pos = self.position.get();
-        let mut faces: u64 = 0;
-        pos.position.for_each_legal(&pos.rules, |m| {
-            if i64::from(m.cell) == cell {
-                faces |= 1u64.checked_shl(u32::from(m.face)).unwrap_or(0);
-            }
-        });
+        let faces = self
+            .cells()
+            .iter()
+            .find(|&&(at, _)| i64::from(at) == cell)
+            .map_or(0, |&(_, faces)| faces);
         let ascending: Vec<i64> = (0..64u8)
             .filter(|&f| faces >> f & 1 == 1)
             .map(|f| base.saturating_add(i64::from(f)))
