@@ -276,6 +276,45 @@ def test_decisions_on_a_native_list_are_the_python_lists(players: int) -> None:
         py, nat = py.apply_move(d_py.move), nat.apply_move(d_nat.move)
 
 
+def _window(bounds: tuple[tuple[int, int], tuple[int, int]] | None, r: int) -> Any:
+    """The LSD window's corner as ``pacru.encoding.lsd`` defines it, None once outgrown."""
+    if bounds is None:
+        return (-r, -r)
+    (min_x, min_y), (max_x, max_y) = bounds
+    x0, y0 = (min_x + max_x) // 2 - r, (min_y + max_y) // 2 - r
+    inside = x0 <= min_x - 1 and y0 <= min_y - 1 and max_x + 1 <= x0 + 2 * r
+    return (x0, y0) if inside and max_y + 1 <= y0 + 2 * r else None
+
+
+@pytest.mark.parametrize("options", OPTIONS[:4])
+def test_a_native_lists_cells_and_tiles_are_its_keys(options: dict[str, Any]) -> None:
+    """``LsdMoves.cell_actions`` and ``cell_tiles`` (what the LSD decisions read on the
+    native engine) are the cells and faces of the list's keys: each cell's action in a
+    window once, ascending; a cell's tile actions ascending; none on a cell without a move.
+    ``LsdPosition.window`` is the window's corner, None for a window the tiles outgrow."""
+    rng = random.Random(7)
+    nat = on_native(new_game(2, **options))
+    x0, y0, width = -3, 2, 17
+    while nat.outcome is None:
+        listed = nat.legal_moves()._native_keys()
+        assert listed is not None
+        keys = listed.keys()
+        cells = {decode_cell(key >> 6) for key in keys}
+        actions = sorted({(y - y0) * width + x - x0 for x, y in cells})
+        assert listed.cell_actions(x0, y0, width) == tuple(actions)
+        for code in {key >> 6 for key in keys}:
+            faces = sorted(key & 63 for key in keys if key >> 6 == code)
+            assert listed.cell_tiles(code, 1000) == tuple(1000 + face for face in faces)
+        assert listed.cell_tiles(encode_cell(300, -300), 7) == ()
+        assert nat._pos
+        for radius in (1, 2, 20):
+            assert nat._pos.window(radius) == _window(nat.bounds, radius)
+        nat = nat.apply_move(rng.choice(nat.legal_moves()))
+    listed = nat.legal_moves()._native_keys()
+    assert listed is not None
+    assert (listed.cell_actions(0, 0, 5), listed.cell_tiles(ORIGIN, 0)) == ((), ())
+
+
 _OTHER_ENGINE = """
 import pickle, random, sys
 import pacru

@@ -9,12 +9,14 @@
 //! the Python rules then say why (`pacru.lsd.legality.explain_illegal`), on that path
 //! only, so both engines raise the same error with the same message.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use pacru_lsd::rules::decode_cell;
 use pacru_lsd::{Move, Position, Rules, Termination};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyInt, PyTuple};
 
 use crate::lsd::{position_of, rules_error, Parts};
 
@@ -75,6 +77,7 @@ impl LsdPosition {
         LsdMoves {
             len: this.position.count_legal(&this.rules),
             position: slf.clone().unbind(),
+            cells: OnceLock::new(),
         }
     }
 
@@ -107,6 +110,27 @@ impl LsdPosition {
             .map(|&(cell, _)| decode_cell(cell).1)
             .fold((i32::MAX, i32::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
         Some(((min_x, min_y), (max_x, max_y)))
+    }
+
+    /// The south-west corner `(x0, y0)` of `pacru.encoding.lsd`'s window of radius
+    /// `radius` (`LsdEncoding._window`): `(-radius, -radius)` on the empty field, else
+    /// the middle of the tiles' box (floored) less `radius`; None when the window would
+    /// not hold the box and the ring of cells around it (then Python says why).
+    fn window(&self, radius: i64) -> Option<(i64, i64)> {
+        let Some(((min_x, min_y), (max_x, max_y))) = self.bounds() else {
+            return Some((-radius, -radius));
+        };
+        let (min_x, min_y) = (i64::from(min_x), i64::from(min_y));
+        let (max_x, max_y) = (i64::from(max_x), i64::from(max_y));
+        let x0 = (min_x + max_x).div_euclid(2).checked_sub(radius)?;
+        let y0 = (min_y + max_y).div_euclid(2).checked_sub(radius)?;
+        let span = radius.checked_mul(2)?;
+        // The ring around the box inside: min - 1 >= corner, max + 1 <= corner + 2r.
+        let covered = min_x > x0
+            && min_y > y0
+            && max_x < x0.checked_add(span)?
+            && max_y < y0.checked_add(span)?;
+        covered.then_some((x0, y0))
     }
 
     /// The seat to move, or -1 once the game is over.
@@ -172,6 +196,28 @@ fn move_key(mv: Move) -> u32 {
 pub(crate) struct LsdMoves {
     position: Py<LsdPosition>,
     len: usize,
+    /// The cells of the moves, in list order, each with the set of its moves' faces (a
+    /// bit per 6-bit face): found once, for the LSD decisions' two reads of a ply.
+    cells: OnceLock<Vec<(i32, u64)>>,
+}
+
+impl LsdMoves {
+    /// The cells of the moves with their faces (see `cells`), found on first use.
+    fn cells(&self) -> &[(i32, u64)] {
+        self.cells.get_or_init(|| {
+            let pos = self.position.get();
+            let mut cells: Vec<(i32, u64)> = Vec::new();
+            // The moves come by cell: a cell's moves are a run.
+            pos.position.for_each_legal(&pos.rules, |m| {
+                let face = 1u64.checked_shl(u32::from(m.face)).unwrap_or(0);
+                match cells.last_mut() {
+                    Some((cell, faces)) if *cell == m.cell => *faces |= face,
+                    _ => cells.push((m.cell, face)),
+                }
+            });
+            cells
+        })
+    }
 }
 
 #[pymethods]
@@ -207,4 +253,75 @@ impl LsdMoves {
             .for_each_legal(&pos.rules, |m| keys.push(move_key(m)));
         keys
     }
+
+    /// The cell decision's legal actions of `pacru.encoding.lsd` for the window whose
+    /// south-west corner is `(x0, y0)` and whose rows are `width` cells: the action
+    /// `(y - y0) * width + (x - x0)` of each cell some move is on, each once, ascending.
+    /// Read without making a key per move (a position has hundreds of moves, a few cells).
+    fn cell_actions<'py>(
+        &self,
+        py: Python<'py>,
+        x0: i32,
+        y0: i32,
+        width: i32,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut actions: Vec<i64> = self
+            .cells()
+            .iter()
+            .map(|&(cell, _)| {
+                let (x, y) = decode_cell(cell);
+                let (dx, dy) = (i64::from(x) - i64::from(x0), i64::from(y) - i64::from(y0));
+                dy * i64::from(width) + dx
+            })
+            .collect();
+        actions.sort_unstable();
+        actions_tuple(py, &actions)
+    }
+
+    /// The tile decision's legal actions of `pacru.encoding.lsd` once the cell code `cell`
+    /// is chosen: `base + face` of each move on it (base: the encoding's cell actions),
+    /// ascending (none: an empty tuple). The move of a face is the key
+    /// `cell << 6 | face`: nothing else need be kept.
+    fn cell_tiles<'py>(
+        &self,
+        py: Python<'py>,
+        cell: i64,
+        base: i64,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let faces = self
+            .cells()
+            .iter()
+            .find(|&&(at, _)| i64::from(at) == cell)
+            .map_or(0, |&(_, faces)| faces);
+        let ascending: Vec<i64> = (0..64u8)
+            .filter(|&f| faces >> f & 1 == 1)
+            .map(|f| base.saturating_add(i64::from(f)))
+            .collect();
+        actions_tuple(py, &ascending)
+    }
+}
+
+/// Actions below this are made once as Python ints (`ACTION_INTS`): the cells and tiles
+/// of the default window (1,745 actions) and of tile sets up to about 90 tiles.
+const KEPT_INTS: usize = 1 << 13;
+
+/// The Python int of every action below `KEPT_INTS`, made on first use: the decisions list
+/// a dozen actions a ply, nearly all past CPython's cache of small ints, and making an
+/// int costs more than finding the actions.
+static ACTION_INTS: PyOnceLock<Vec<Py<PyInt>>> = PyOnceLock::new();
+
+/// `actions` as a tuple of ints, those below `KEPT_INTS` the ints made once.
+fn actions_tuple<'py>(py: Python<'py>, actions: &[i64]) -> PyResult<Bound<'py, PyTuple>> {
+    let ints = ACTION_INTS.get_or_init(py, || {
+        (0..KEPT_INTS).map(|a| PyInt::new(py, a).unbind()).collect()
+    });
+    PyTuple::new(
+        py,
+        actions.iter().map(
+            |&a| match usize::try_from(a).ok().and_then(|a| ints.get(a)) {
+                Some(int) => int.bind(py).clone(),
+                None => PyInt::new(py, a),
+            },
+        ),
+    )
 }

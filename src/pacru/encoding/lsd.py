@@ -42,29 +42,22 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 from pacru._integers import integer
-from pacru.encoding.base import Decision, Encoding, make_decision, register, seat_index
+from pacru.encoding.base import Decision, Encoding, register, seat_index
 from pacru.errors import InvalidPositionError
-from pacru.lsd.moves import _move_key
-from pacru.lsd.tiles import (
-    CELL_OFFSET,
-    CELL_STRIDE,
-    FACE_BITS,
-    Shade,
-    Shape,
-    encode_cell,
-    face_text,
-)
+from pacru.lsd.moves import _MOVES, _move_key
+from pacru.lsd.state import LsdState
+from pacru.lsd.tiles import CELL_OFFSET, CELL_STRIDE, Shade, Shape, face_text
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from pacru._native import LsdMoves
     from pacru.base import GameState
     from pacru.lsd.moves import LsdMove
-    from pacru.lsd.state import LsdState
     from pacru.lsd.tiles import Cell
 
 __all__ = ["FACES", "LsdEncoding", "window_radius"]
@@ -74,6 +67,9 @@ FACES: Final = 64
 _CELL, _TILE, _DONE = 0, 1, 2
 _KINDS: Final = ("cell", "tile", "done")
 _CELL_OF: Final = attrgetter("cell")
+#: Decisions are made as :func:`pacru.encoding.base.make_decision` makes them, without its
+#: call: a frame less per decision.
+_new_tuple: Final = tuple.__new__
 
 
 def window_radius(total_tiles: int) -> int:
@@ -84,18 +80,19 @@ def window_radius(total_tiles: int) -> int:
 #: What has been fixed so far of an LSD move, a plain tuple for speed: (stage,
 #: window corner x0, y0, the legal moves, the cell of each, the cell action chosen
 #: or -1, face -> move on the chosen cell or None). On a native list the moves are
-#: its move keys (``cell code << 6 | face``) and the cells their cell codes (ints,
-#: in the same order as the cells: a code grows with x, then y), so that only the
-#: chosen cell's moves are made (making the position's every move would cost more
-#: than the whole ply of the public API).
+#: the engine's list of move keys (``cell code << 6 | face``), the cells None and
+#: the last item the chosen cell's code: the engine gives the cells' actions and the
+#: chosen cell's tile actions, and only the chosen move is made, from its key
+#: (making the position's every move, or even a Python int per move, would cost
+#: more than the whole ply of the public API).
 _Cursor = tuple[
     int,
     int,
     int,
-    Sequence["LsdMove"] | list[int],
-    list["Cell"] | list[int],
+    "Sequence[LsdMove] | LsdMoves",
+    "list[Cell] | None",
     int,
-    dict[int, "LsdMove"] | dict[int, int] | None,
+    "dict[int, LsdMove] | int | None",
 ]
 
 
@@ -147,6 +144,11 @@ class LsdEncoding(Encoding):
 
     def _window(self, state: LsdState) -> tuple[int, int]:
         """The window's south-west corner ``(x0, y0)`` for ``state``."""
+        pos = state._pos
+        if pos:  # the native engine's position works it out (None: it outgrows the window)
+            corner = pos.window(self.radius)
+            if corner is not None:
+                return corner
         bounds = state.bounds
         if bounds is None:
             return -self.radius, -self.radius
@@ -163,66 +165,88 @@ class LsdEncoding(Encoding):
         return x0, y0
 
     def start(self, state: GameState[Any]) -> Decision:
-        self._check_state(state)
-        lsd: LsdState = state  # type: ignore[assignment]
+        lsd: LsdState
+        if state.__class__ is LsdState and state._rules is self.rules and state._outcome is None:
+            # A game under way of the engines' own class with these very rules: nothing to
+            # check (checking costs more than the rest of a start), and the seat to move is
+            # its turn (the index of current_player).
+            lsd = state
+            seat = lsd._turn
+        else:
+            self._check_state(state)
+            lsd = state  # type: ignore[assignment]
+            seat = lsd.players.index(lsd.current_player)
         x0, y0 = self._window(lsd)
         w = self.width
         moves = lsd.legal_moves()
-        keys = moves._move_keys()
+        keys = moves._native_keys()
         cursor: _Cursor
+        legal: tuple[int, ...]
         if keys is None:
             cells = list(map(_CELL_OF, moves))
             offset = x0 + y0 * w
-            legal = sorted([y * w + x - offset for x, y in dict.fromkeys(cells)])
+            legal = tuple(sorted([y * w + x - offset for x, y in dict.fromkeys(cells)]))
             cursor = (_CELL, x0, y0, moves, cells, -1, None)
         else:
-            codes = [key >> 6 for key in keys]
-            # The action of code c: (y - y0) * w + x - x0 with x, y = divmod(c, S) - OFFSET.
-            offset = (x0 + CELL_OFFSET) + (y0 + CELL_OFFSET) * w
-            legal = sorted([c % CELL_STRIDE * w + c // CELL_STRIDE - offset for c in set(codes)])
-            cursor = (_CELL, x0, y0, keys, codes, -1, None)
+            legal = keys.cell_actions(x0, y0, w)  # the same actions, made by the engine
+            cursor = (_CELL, x0, y0, keys, None, -1, None)
         if not legal:
             self._refuse_no_legal_move(state)
-        seat = lsd.players.index(lsd.current_player)
-        return make_decision(self, state, seat, (), tuple(legal), "cell", None, cursor)
+        return _new_tuple(Decision, (self, state, seat, (), legal, "cell", None, cursor))
 
     def _choose(self, decision: Decision, action: int) -> Decision:
         cursor: _Cursor = decision[7]
         prefix = (*decision[3], action)
-        stage, x0, y0, moves, cells, _, faces = cursor
+        stage, x0, y0, moves, cells, cell_action, faces = cursor
+        base = self.cells
+        if cells is None:
+            # A native list of move keys: the engine gives the chosen cell's tile actions,
+            # and only the chosen move is made, from its key cell code << 6 | face.
+            # Typed by annotation, not cast(): a call costs a decision more than nothing.
+            code: int = faces  # type: ignore[assignment]
+            if stage == _CELL:
+                i, j = divmod(action, self.width)
+                code = (j + x0 + CELL_OFFSET) * CELL_STRIDE + i + y0 + CELL_OFFSET  # encode_cell
+                listed: LsdMoves = moves  # type: ignore[assignment]
+                legal = listed.cell_tiles(code, base)
+                if len(legal) > 1:
+                    asked: _Cursor = (_TILE, x0, y0, moves, None, action, code)
+                    parts = (self, decision[1], decision[2], prefix, legal, "tile", None, asked)
+                    return _new_tuple(Decision, parts)
+                action, cell_action = legal[0], action
+            key = code << 6 | action - base
+            move = _MOVES.get(key) or _move_key(key)  # a lookup, mostly
+            done: _Cursor = (_DONE, x0, y0, moves, None, cell_action, code)
+            return _new_tuple(
+                Decision, (self, decision[1], decision[2], prefix, (), "done", move, done)
+            )
         if stage == _CELL:
             faces = self._faces(cursor, action)
             if len(faces) > 1:
-                legal = tuple(map(self.cells.__add__, sorted(faces)))
-                asked: _Cursor = (_TILE, x0, y0, moves, cells, action, faces)
-                return make_decision(
-                    self, decision[1], decision[2], prefix, legal, "tile", None, asked
-                )
-            (move,) = faces.values()
+                legal = tuple(sorted([base + face for face in faces]))
+                asked = (_TILE, x0, y0, moves, cells, action, faces)
+                parts = (self, decision[1], decision[2], prefix, legal, "tile", None, asked)
+                return _new_tuple(Decision, parts)
+            (found,) = faces.values()
             cell_action = action
         else:
-            assert faces is not None
-            move = faces[action - self.cells]
-            cell_action = cursor[5]
-        if type(move) is int:  # a native list's move key
-            move = _move_key(move)
-        done: _Cursor = (_DONE, x0, y0, moves, cells, cell_action, faces)
-        return make_decision(self, decision[1], decision[2], prefix, (), "done", move, done)
+            chosen: dict[int, LsdMove] = faces  # type: ignore[assignment]
+            found = chosen[action - base]
+        done = (_DONE, x0, y0, moves, cells, cell_action, faces)
+        return _new_tuple(
+            Decision, (self, decision[1], decision[2], prefix, (), "done", found, done)
+        )
 
-    def _faces(self, cursor: _Cursor, action: int) -> dict[int, LsdMove] | dict[int, int]:
-        """Face -> move on the cell of the cell ``action``: its move key on a native list
-        (the move is made once chosen), else the move."""
+    def _faces(self, cursor: _Cursor, action: int) -> dict[int, LsdMove]:
+        """Face -> move on the cell of the cell ``action`` (a Python list of moves)."""
         _, x0, y0, moves, cells, _, _ = cursor
         i, j = divmod(action, self.width)
         # legal_moves() is ordered by cell (LsdState.legal_moves), so a cell's moves are a run.
-        if type(cells[0]) is int:  # a native list's keys and cell codes (_Cursor)
-            code = encode_cell(j + x0, i + y0)
-            lo = bisect_left(cells, code)
-            keys = cast("list[int]", moves)[lo : bisect_right(cells, code, lo)]
-            return {key & FACE_BITS: key for key in keys}
         cell = (j + x0, i + y0)
-        lo = bisect_left(cells, cell)
-        run = cast("Sequence[LsdMove]", moves)[lo : bisect_right(cells, cell, lo)]
+        listed: list[Cell] = cells  # type: ignore[assignment]
+        listed_moves: Sequence[LsdMove] = moves  # type: ignore[assignment]
+        lo = bisect_left(listed, cell)
+        run = listed_moves[lo : bisect_right(listed, cell, lo)]
         return dict(zip(map(_face, run), run, strict=True))
 
     def action_to_choice(self, decision: Decision, move: Any) -> int:

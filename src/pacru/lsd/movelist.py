@@ -75,6 +75,12 @@ class LsdLegalMoves(Sequence[LsdMove]):
         keys = self._keys
         return None if keys is None else keys.keys()
 
+    def _native_keys(self) -> LsdMoves | None:
+        """The native engine's list of move keys while the moves are not made yet, else
+        None: the LSD decisions (:mod:`pacru.encoding.lsd`) ask it for the cells and one
+        cell's moves without a Python int per move."""
+        return self._keys
+
     def __len__(self) -> int:
         keys = self._keys
         return len(self._moves) if keys is None else len(keys)
