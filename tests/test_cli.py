@@ -362,17 +362,38 @@ def test_no_command_prints_help_and_returns_2(capsys: pytest.CaptureFixture[str]
     ("argv", "message"),
     [
         (["pacru", "--players", "5"], "pacru is played by 2, 3 or 4 players, not 5"),
-        (["shacru", "--meeting-rule", "original"], "meeting_rule applies to Pacru only"),
-        (["pacru", "--meeting-rule", "2012"], "meeting_rule must be one of 2011, original"),
-        (["pacru", "--move-cap", "0"], "move_cap must be a positive number of plies, not 0"),
-        (["shacru", "--start-layout", "x"], "unknown start_layout 'x'"),
+        # The messages name the flags, not new_game's keywords.
+        (["shacru", "--meeting-rule", "original"], "--meeting-rule applies to Pacru only"),
+        (["pacru", "--meeting-rule", "2012"], "--meeting-rule must be one of 2011, original"),
+        (["pacru", "--move-cap", "0"], "--move-cap must be a positive number of plies, not 0"),
+        (["shacru", "--start-layout", "x"], "unknown --start-layout 'x'"),
+        (["lsd", "--move-cap", "9"], "--move-cap: an option of the chevron games only, not of lsd"),
+        (
+            ["lsd", "--start-layout", "standard", "--meeting-rule", "2011"],
+            "--start-layout, --meeting-rule: options of the chevron games only, not of lsd\n",
+        ),
+        (
+            ["--position", "games/start.txt"],
+            "--position games/start.txt: no such file, nor a position string (which starts "
+            "with the game name: lilacru, shacru, azacru, pacru, lsd)\n",
+        ),
+        (["--position", " "], "--position is empty: give a position string or a file\n"),
+        (
+            ["shacru", "--record", "no-such-folder/game.txt"],
+            "--record no-such-folder/game.txt: no writable folder no-such-folder\n",
+        ),
         (["shacru", "--human", "--seat", "red"], "--seat red: not a player here"),
         (["shacru", "--seat", "green"], "--seat needs --human"),
     ],
 )
 def test_bad_option_values_give_one_error_line_and_exit_2(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # the relative paths above name nothing
     assert main(["play", *argv]) == 2
     out, err = capsys.readouterr()
     assert out == ""

@@ -78,6 +78,7 @@ from pacru.commands._options import (
     game_options,
     json_path_problem,
     run_seed,
+    setup_problem,
 )
 from pacru.commands._ui import CommandExit, Output, Progress
 from pacru.games import GAMES
@@ -173,7 +174,12 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if args.games < 1 or args.max_plies < 1:
         out.error("--games and --max-plies must be positive")
         return 2
-    problem = executor_problem(args) or _path_problem(args) or _sprt_problem(args)
+    problem = (
+        setup_problem(args)
+        or executor_problem(args)
+        or _path_problem(args)
+        or _sprt_problem(args)
+    )
     if problem:  # before playing: a long match must not end in an unwritable path
         out.error(problem)
         return 2

@@ -39,7 +39,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pacru.bots.base import sample_move
 from pacru.commands._bots import bot_kinds, command_bot
-from pacru.commands._options import add_game_options, game_options, run_seed
+from pacru.commands._options import (
+    add_game_options,
+    flag_message,
+    game_options,
+    output_path_problem,
+    run_seed,
+)
 from pacru.commands._prompt import read_move, refusal
 from pacru.commands._ui import Output, add_colour_option, colour_choice
 from pacru.errors import PacruError
@@ -172,6 +178,10 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     except ValueError as err:
         out.error(str(err))
         return 2
+    problem = output_path_problem("--record", getattr(args, "record", None))
+    if problem:  # before playing: a game must not end on an unwritable path
+        out.error(problem)
+        return 2
     seat = None
     if args.human:
         seat = args.seat.lower() if args.seat else state.players[0]
@@ -214,7 +224,10 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
         if args.game is None:
             raise ValueError("name the GAME to play, or give --position")
         game: str = args.game
-        return new_game(game, args.players or 2, **game_options(args))
+        try:
+            return new_game(game, args.players or 2, **game_options(args))
+        except ValueError as err:
+            raise ValueError(flag_message(err)) from None
     if args.players is not None or game_options(args):
         # The position names its players and options; silently ignoring a flag would mislead.
         raise ValueError(
@@ -233,6 +246,14 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
             text = read_text(position)
         except (UsageError, RecordError) as err:
             raise ValueError(f"--position {position}: cannot read the file ({err})") from None
+    elif not position.strip():
+        raise ValueError("--position is empty: give a position string or a file")
+    elif position.split()[0].lower() not in GAMES:
+        # Most likely a mistyped file name: say so, not only that it is no position string.
+        raise ValueError(
+            f"--position {position}: no such file, nor a position string "
+            f"(which starts with the game name: {', '.join(GAMES)})"
+        )
     state = from_position(text.strip(), adjudicate=not getattr(args, "no_adjudicate", False))
     if args.game is not None and state.game != args.game:
         raise ValueError(f"--position is a {state.game} position, not {args.game}")
