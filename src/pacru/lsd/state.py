@@ -464,9 +464,8 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
     def _check(self, move: LsdMove, text: str) -> None:
         """Raise unless ``move`` is legal; the fast path is two lookups (the kind in the
         supply, the cell's constraint in the frontier), else the Python rules say why."""
-        if self._outcome is not None:
-            result = self._outcome.result()
-            raise GameOverError(f"the game is over ({result})", move=text or str(move))
+        if (over := self._outcome) is not None:
+            raise GameOverError(f"the game is over ({over.result()})", move=text or str(move))
         seat, rules = self._turn, self._rules
         try:  # the slots; a state the native engine made may not have read them yet
             field, frontier, supply = self._cells, self._open, self._left[seat]
