@@ -297,7 +297,7 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         elif isinstance(move, str):
             move = self.parse_move(move)
         else:
-            raise TypeError(f"a move is an LsdMove or its text, not {type(move).__name__}")
+            raise TypeError(f"apply_move takes an LsdMove or a string, not {type(move).__name__}")
         if not pos:
             return self._play(move)
         # The native engine: the next position there; the new state's parts are read from it
