@@ -401,6 +401,17 @@ def test_bad_option_values_give_one_error_line_and_exit_2(
     assert err.count("\n") == 1
 
 
+def test_game_names_are_read_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pacru play Shacru`` as ``new_game("Shacru")``: the name in any case."""
+    assert main(["play", "shacru", "--seed", "3", "--quiet"]) == 0
+    lower = capsys.readouterr()
+    assert main(["play", "Shacru", "--seed", "3", "--quiet"]) == 0
+    assert capsys.readouterr() == lower
+    assert main(["match", "LSD", "--bot", "random", "--bot", "random", "-k", "1", "--seed", "3",
+                 "--no-progress"]) == 0
+    assert capsys.readouterr().out.startswith("lsd, 2 players, 1 games, seed 3: ")
+
+
 def test_python_m_pacru_runs_a_game() -> None:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(SRC), env.get("PYTHONPATH")]))

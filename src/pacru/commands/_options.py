@@ -70,11 +70,14 @@ def add_rule_options(group: Any) -> None:
 
 
 def add_game_and_players(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
-    """Add the positional ``GAME`` (one of :data:`pacru.games.GAMES`; left out as None when
-    ``optional``) and ``--players N`` (``-n``, default 2)."""
+    """Add the positional ``GAME`` (one of :data:`pacru.games.GAMES`, in any case; left out
+    as None when ``optional``) and ``--players N`` (``-n``, default 2)."""
     more: dict[str, Any] = {"nargs": "?"} if optional else {}
     games = ", ".join(GAMES)
-    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {games}", **more)
+    # str.lower: the name as new_game reads it (Shacru is shacru).
+    parser.add_argument(
+        "game", type=str.lower, choices=GAMES, metavar="GAME", help=f"one of {games}", **more
+    )
     parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
 
 

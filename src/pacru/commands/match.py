@@ -105,7 +105,13 @@ def register(subparsers: Any) -> None:
     add_game_and_players(parser, optional=True)
     # The option of earlier releases, kept so old scripts run; GAME is the documented form.
     parser.add_argument(
-        "--game", "-g", dest="game_option", choices=GAMES, default=None, help=argparse.SUPPRESS
+        "--game",
+        "-g",
+        dest="game_option",
+        type=str.lower,
+        choices=GAMES,
+        default=None,
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
         "--bot",
@@ -117,7 +123,9 @@ def register(subparsers: Any) -> None:
             "or your own class as package.module:ClassName"
         ),
     )
-    parser.add_argument("--games", "-k", type=int, default=10, metavar="K", help="games to play")
+    parser.add_argument(
+        "--games", "-k", type=int, default=10, metavar="K", help="games to play (default 10)"
+    )
     add_executor_options(parser, "games")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="match seed")
     parser.add_argument(

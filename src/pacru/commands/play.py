@@ -101,6 +101,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "game",
         nargs="?",
+        type=str.lower,  # as new_game reads the name: Shacru is shacru
         choices=GAMES,
         metavar="GAME",
         help=f"one of {', '.join(GAMES)}; optional with --position, which names its game",
