@@ -6,6 +6,7 @@ import io
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -379,6 +380,15 @@ def test_no_command_prints_help_and_returns_2(capsys: pytest.CaptureFixture[str]
         ),
         (["--position", " "], "--position is empty: give a position string or a file\n"),
         (
+            ["shacru", "--bot", "yellow=engine:no-such-program --fast"],
+            "--bot yellow=engine:no-such-program --fast: no program no-such-program to run "
+            "(not found or not executable)\n",
+        ),
+        (
+            ["shacru", "--bot", "yellow=network:network=no.bin"],
+            "--bot yellow=network:network=no.bin: no.bin: No such file or directory\n",
+        ),
+        (
             ["shacru", "--record", "no-such-folder/game.txt"],
             "--record no-such-folder/game.txt: no writable folder no-such-folder\n",
         ),
@@ -399,6 +409,19 @@ def test_bad_option_values_give_one_error_line_and_exit_2(
     assert out == ""
     assert err.startswith("pacru: error: " + message)
     assert err.count("\n") == 1
+
+
+def test_a_bot_that_forfeits_ends_play_with_one_error_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An engine that exits unanswered gives the game up: one line and status 1, no traceback."""
+    program = shlex.join([sys.executable, "-c", "import sys; sys.stdin.readline()"])
+    assert main(["play", "shacru", "--quiet", "--bot", f"yellow=engine:{program}"]) == 1
+    assert capsys.readouterr() == (
+        "",
+        "pacru: error: yellow's bot forfeits at ply 1: "
+        "the engine exited (status 0) before answering the greeting 'pacru'\n",
+    )
 
 
 def test_game_names_are_read_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:

@@ -37,7 +37,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pacru.bots.base import sample_move
+from pacru.bots.base import Forfeit, sample_move
 from pacru.commands._bots import bot_kinds, command_bot
 from pacru.commands._options import (
     add_game_options,
@@ -341,7 +341,11 @@ def _play(
                 out.error(f"{player} has no legal move, but the game is not over")
                 return 1
             bot = (bots or {}).get(player or "")
-            move = bot.choose_move(state) if bot is not None else random_move(state, rng)
+            try:
+                move = bot.choose_move(state) if bot is not None else random_move(state, rng)
+            except Forfeit as err:  # an engine that cannot start or misbehaves, or a resignation
+                out.error(f"{player}'s bot forfeits at ply {state.ply}: {err}")
+                return 1
         state = game.push(move)
         if each_move:
             out.line()
