@@ -300,6 +300,7 @@ def test_show_a_game_name_draws_its_start_position_as_play_sets_it_up(
     status, out, err = _run(capsys, "show", "lsd", "--players", "3")
     assert (status, err) == (0, "")
     assert str(pacru.new_game("lsd", 3)) in out
+    assert _run(capsys, "show", "lsd", "-n", "3") == (0, out, "")  # -n as in pacru play
     # Bad usage is one line, exit 2, as for play.
     for bad, message in [
         (("shacru", "--meeting-rule", "original"), "--meeting-rule applies to Pacru only"),

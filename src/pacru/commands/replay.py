@@ -107,7 +107,7 @@ def add_input_options(parser: argparse.ArgumentParser, *, start: bool = False) -
     title = "AbstractPlay input (--format abstractplay)"
     group = parser.add_argument_group(f"{title}, or a GAME's start position" if start else title)
     group.add_argument("--game", default=None, metavar="GAME", help="pacru or azacru")
-    group.add_argument("--players", type=int, default=None, metavar="N", help="2, 3 or 4")
+    group.add_argument("--players", "-n", type=int, default=None, metavar="N", help="2, 3 or 4")
     legacy = "ap-legacy-2p for AbstractPlay games before 14 Feb 2025"
     group.add_argument(
         "--start-layout",
