@@ -379,6 +379,7 @@ def test_no_command_prints_help_and_returns_2(capsys: pytest.CaptureFixture[str]
             "with the game name: lilacru, shacru, azacru, pacru, lsd)\n",
         ),
         (["--position", " "], "--position is empty: give a position string or a file\n"),
+        (["--position", "."], "--position .: is a folder, not a file\n"),
         (
             ["shacru", "--bot", "yellow=engine:no-such-program --fast"],
             "--bot yellow=engine:no-such-program --fast: no program no-such-program to run "

@@ -212,8 +212,9 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
     """The starting state: ``--position`` (text or file), else GAME's set-up.
 
     Raises:
-        ValueError: no GAME nor position, an unreadable position file, a position
-            of another game than GAME, ``--players`` or a game option given with
+        ValueError: no GAME nor position, an unreadable position file, a
+            ``--position`` that is empty, a folder, or neither a file nor a
+            position string, a position of another game than GAME, ``--players`` or a game option given with
             a position, or a bad option (a PacruError for a bad position string);
             ``--no-adjudicate`` without a position, or with a diagram whose
             player to move has no legal move.
@@ -249,6 +250,8 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
             raise ValueError(f"--position {position}: cannot read the file ({err})") from None
     elif not position.strip():
         raise ValueError("--position is empty: give a position string or a file")
+    elif Path(position).is_dir():
+        raise ValueError(f"--position {position}: is a folder, not a file")
     elif position.split()[0].lower() not in GAMES:
         # Most likely a mistyped file name: say so, not only that it is no position string.
         raise ValueError(
