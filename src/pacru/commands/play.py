@@ -214,8 +214,9 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
     Raises:
         ValueError: no GAME nor position, an unreadable position file, a
             ``--position`` that is empty, a folder, or neither a file nor a
-            position string, a position of another game than GAME, ``--players`` or a game option given with
-            a position, or a bad option (a PacruError for a bad position string);
+            position string, a position of another game than GAME,
+            ``--players`` or a game option given with a position, or a bad
+            option (a PacruError for a bad position string);
             ``--no-adjudicate`` without a position, or with a diagram whose
             player to move has no legal move.
     """
