@@ -223,6 +223,9 @@ def test_show_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     empty = _write(tmp_path, "empty.pgn", "")
     status, _, err = _run(capsys, "show", empty)
     assert (status, err) == (1, f"pacru: error: {empty}: no game in the file\n")
+    # replay too (it printed nothing and exited 0): a file of blank lines is no game.
+    blank = _write(tmp_path, "blank.pgn", "\n\n")
+    assert _run(capsys, "replay", blank) == (1, "", f"pacru: error: {blank}: no game in the file\n")
 
 
 def test_play_record_replays_to_the_same_end(
