@@ -123,6 +123,8 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     problem = setup_problem(args) or executor_problem(args) or json_path_problem(args.json)
     if not problem and len(specs) < args.players:
         problem = f"a ladder of {args.players}-player games needs at least {args.players} bots"
+    if not problem and args.out is not None and Path(args.out).is_file():
+        problem = f"--out {args.out}: is a file, not a folder"
     if problem:  # before the heading: a usage error is one line
         out.error(problem)
         return 2
