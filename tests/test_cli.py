@@ -6,6 +6,7 @@ import io
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -362,22 +363,77 @@ def test_no_command_prints_help_and_returns_2(capsys: pytest.CaptureFixture[str]
     ("argv", "message"),
     [
         (["pacru", "--players", "5"], "pacru is played by 2, 3 or 4 players, not 5"),
-        (["shacru", "--meeting-rule", "original"], "meeting_rule applies to Pacru only"),
-        (["pacru", "--meeting-rule", "2012"], "meeting_rule must be one of 2011, original"),
-        (["pacru", "--move-cap", "0"], "move_cap must be a positive number of plies, not 0"),
-        (["shacru", "--start-layout", "x"], "unknown start_layout 'x'"),
+        # The messages name the flags, not new_game's keywords.
+        (["shacru", "--meeting-rule", "original"], "--meeting-rule applies to Pacru only"),
+        (["pacru", "--meeting-rule", "2012"], "--meeting-rule must be one of 2011, original"),
+        (["pacru", "--move-cap", "0"], "--move-cap must be a positive number of plies, not 0"),
+        (["shacru", "--start-layout", "x"], "unknown --start-layout 'x'"),
+        (["lsd", "--move-cap", "9"], "--move-cap: an option of the chevron games only, not of lsd"),
+        (
+            ["lsd", "--start-layout", "standard", "--meeting-rule", "2011"],
+            "--start-layout, --meeting-rule: options of the chevron games only, not of lsd\n",
+        ),
+        (
+            ["--position", "games/start.txt"],
+            "--position games/start.txt: no such file, nor a position string (which starts "
+            "with the game name: lilacru, shacru, azacru, pacru, lsd)\n",
+        ),
+        (["--position", " "], "--position is empty: give a position string or a file\n"),
+        (["--position", "."], "--position .: is a folder, not a file\n"),
+        (
+            ["shacru", "--bot", "yellow=engine:no-such-program --fast"],
+            "--bot yellow=engine:no-such-program --fast: no program no-such-program to run "
+            "(not found or not executable)\n",
+        ),
+        (
+            ["shacru", "--bot", "yellow=network:network=no.bin"],
+            "--bot yellow=network:network=no.bin: no.bin: No such file or directory\n",
+        ),
+        (
+            ["shacru", "--record", "no-such-folder/game.txt"],
+            "--record no-such-folder/game.txt: no writable folder no-such-folder\n",
+        ),
         (["shacru", "--human", "--seat", "red"], "--seat red: not a player here"),
         (["shacru", "--seat", "green"], "--seat needs --human"),
     ],
 )
 def test_bad_option_values_give_one_error_line_and_exit_2(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # the relative paths above name nothing
     assert main(["play", *argv]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("pacru: error: " + message)
     assert err.count("\n") == 1
+
+
+def test_a_bot_that_forfeits_ends_play_with_one_error_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An engine that exits unanswered gives the game up: one line and status 1, no traceback."""
+    program = shlex.join([sys.executable, "-c", "import sys; sys.stdin.readline()"])
+    assert main(["play", "shacru", "--quiet", "--bot", f"yellow=engine:{program}"]) == 1
+    assert capsys.readouterr() == (
+        "",
+        "pacru: error: yellow's bot forfeits at ply 1: "
+        "the engine exited (status 0) before answering the greeting 'pacru'\n",
+    )
+
+
+def test_game_names_are_read_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pacru play Shacru`` as ``new_game("Shacru")``: the name in any case."""
+    assert main(["play", "shacru", "--seed", "3", "--quiet"]) == 0
+    lower = capsys.readouterr()
+    assert main(["play", "Shacru", "--seed", "3", "--quiet"]) == 0
+    assert capsys.readouterr() == lower
+    assert main(["match", "LSD", "--bot", "random", "--bot", "random", "-k", "1", "--seed", "3",
+                 "--no-progress"]) == 0
+    assert capsys.readouterr().out.startswith("lsd, 2 players, 1 games, seed 3: ")
 
 
 def test_python_m_pacru_runs_a_game() -> None:

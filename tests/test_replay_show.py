@@ -208,9 +208,13 @@ def test_show_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     path = _write(tmp_path, "two.pgn", TWO_GAMES)
     status, _, err = _run(capsys, "show", path, "--ply", "3")
     assert (status, err) == (2, "pacru: error: --ply 3: the game has plies 0..2\n")
-    status, _, err = _run(capsys, "show", path, "--svg", str(tmp_path / "no" / "dir.svg"))
-    assert status == 2
-    assert err.startswith(f"pacru: error: {tmp_path / 'no' / 'dir.svg'}: ")
+    # An unwritable --svg is refused before the board is printed.
+    svg = tmp_path / "no" / "dir.svg"
+    assert _run(capsys, "show", path, "--svg", str(svg)) == (
+        2,
+        "",
+        f"pacru: error: --svg {svg}: no writable folder {svg.parent}\n",
+    )
     status, _, err = _run(capsys, "show", path, "--svg", str(tmp_path / "x.svg"), "--size", "3")
     assert status == 2
     status, _, err = _run(capsys, "show", _write(tmp_path, "bad.pgn", SHACRU_BAD))
@@ -219,6 +223,9 @@ def test_show_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     empty = _write(tmp_path, "empty.pgn", "")
     status, _, err = _run(capsys, "show", empty)
     assert (status, err) == (1, f"pacru: error: {empty}: no game in the file\n")
+    # replay too (it printed nothing and exited 0): a file of blank lines is no game.
+    blank = _write(tmp_path, "blank.pgn", "\n\n")
+    assert _run(capsys, "replay", blank) == (1, "", f"pacru: error: {blank}: no game in the file\n")
 
 
 def test_play_record_replays_to_the_same_end(
@@ -296,11 +303,16 @@ def test_show_a_game_name_draws_its_start_position_as_play_sets_it_up(
     status, out, err = _run(capsys, "show", "lsd", "--players", "3")
     assert (status, err) == (0, "")
     assert str(pacru.new_game("lsd", 3)) in out
+    assert _run(capsys, "show", "lsd", "-n", "3") == (0, out, "")  # -n as in pacru play
     # Bad usage is one line, exit 2, as for play.
     for bad, message in [
-        (("shacru", "--meeting-rule", "original"), "meeting_rule applies to Pacru only"),
+        (("shacru", "--meeting-rule", "original"), "--meeting-rule applies to Pacru only"),
         (("pacru", "--players", "5"), "pacru is played by 2, 3 or 4 players, not 5"),
         (("pacru", "--ply", "1"), "--ply 1: the game has plies 0..0"),
+        (("lsd", "--start-layout", "standard"), "--start-layout: an option of the chevron "
+         "games only, not of lsd"),
+        (("chess",), "chess: no such file, nor a game name (lilacru, shacru, azacru, pacru, "
+         "lsd) or position string"),
     ]:
         assert _run(capsys, "show", *bad) == (2, "", f"pacru: error: {message}\n")
     # A file named like a game is read as the file; its rules are its own.

@@ -282,6 +282,17 @@ def test_cli_selfplay_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "--workers must be positive" in capsys.readouterr().err
     assert main([*argv[:2], "--bot", "mcts:x=1", *argv[4:]]) == 2
     assert "mcts has no parameter 'x'" in capsys.readouterr().err
+    # A file where the dataset folder goes is refused before the heading.
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert main([*argv[:-1], str(taken)]) == 2
+    assert capsys.readouterr() == ("", f"pacru: error: --out {taken}: is a file, not a folder\n")
+    # The chevron games' options are refused for LSD by their flags' names.
+    assert main([*argv, "--start-layout", "standard"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "pacru: error: --start-layout: an option of the chevron games only, not of lsd\n",
+    )
 
 
 def test_selfplay_is_not_imported_by_pacru() -> None:

@@ -76,6 +76,11 @@ def __getattr__(name: str) -> object:
     return value
 
 
+def __dir__() -> list[str]:
+    # The lazy names too, before their first use: tab completion offers pacru.LsdState.
+    return sorted({*globals(), *_LAZY})
+
+
 #: The engine in use (every game's): ``"native"`` (the Rust extension ``pacru._native``) or
 #: ``"python"`` (the pure-Python engine: the package was built without the extension, or the
 #: environment variable ``PACRU_ENGINE=python`` was set at import). Both give the same moves,

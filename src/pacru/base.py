@@ -43,11 +43,29 @@ from pacru._status import Status
 from pacru.errors import PacruError
 from pacru.explanation import Explanation
 
-__all__ = ["MAX_COLOUR_NAME", "GameState", "MoveT", "Outcome", "Termination"]
+__all__ = [
+    "MAX_COLOUR_NAME",
+    "GameState",
+    "MoveT",
+    "Outcome",
+    "Termination",
+    "player_count_error",
+]
 
 #: The longest colour name, in characters, every game takes (``new_game`` and
 #: the position strings refuse a longer one).
 MAX_COLOUR_NAME: Final = 32
+
+
+def player_count_error(game: str, players: object, rule: str = "") -> ValueError:
+    """The error of ``new_game``'s ``players`` outside 2..4 in ``game`` (the ``rule``
+    that says so, if given); for colour names given as ``players`` the message says
+    where they go, a newcomer's likely mistake."""
+    cited = f" ({rule})" if rule else ""
+    message = f"{game} is played by 2, 3 or 4 players{cited}, not {players!r}"
+    if isinstance(players, Sequence) and not isinstance(players, str):
+        message += "; players is their number: name them with colours=[...]"
+    return ValueError(message)
 
 MoveT = TypeVar("MoveT")
 

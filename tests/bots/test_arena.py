@@ -149,6 +149,28 @@ def test_cli_match_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--workers must be positive" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-n", "5", *["--bot", "random"] * 5], "pacru is played by 2, 3 or 4 players, not 5"),
+        (["--meeting-rule", "x"], "--meeting-rule must be one of 2011, original, not 'x'"),
+        (
+            ["--game", "lsd", "--move-cap", "9"],
+            "--move-cap: an option of the chevron games only, not of lsd",
+        ),
+    ],
+)
+def test_cli_match_refuses_a_bad_setup_before_its_heading(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bad player count or game option is one line of error, before the match's heading."""
+    two = [] if "-n" in argv else ["--bot", "random", "--bot", "random"]
+    game = [] if "--game" in argv else ["--game", "pacru"]
+    assert main(["match", *game, *two, *argv, "--games", "2", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"pacru: error: {message}\n")
+
+
 def test_cli_plain_progress_lines(capsys: pytest.CaptureFixture[str]) -> None:
     """Without a terminal the progress is one plain line per game on standard error."""
     assert (

@@ -126,13 +126,26 @@ def test_cli_ladder_without_random_says_the_mean_is_0_and_names_own_bots(
     assert ">Elo, the mean of the bots = 0 (95% bootstrap interval)<" in svg
 
 
-def test_cli_ladder_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_ladder_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Refused before the heading: the error is the only output.
     assert main(["ladder", "pacru", "--bot", "random", "--players", "3", "--seed", "1"]) == 2
-    assert "needs at least 3 bots" in capsys.readouterr().err
+    assert capsys.readouterr() == (
+        "",
+        "pacru: error: a ladder of 3-player games needs at least 3 bots\n",
+    )
+    assert main(["ladder", "pacru", "--bot", "random", "--bot", "random", "--move-cap", "0"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "pacru: error: --move-cap must be a positive number of plies, not 0\n",
+    )
     assert main(["ladder", "pacru", "--bot", "random", "--bot", "deep-blue"]) == 2
     assert "unknown bot 'deep-blue'" in capsys.readouterr().err
     assert main(["ladder", "pacru", "--bot", "random", "--bot", "random", "--games", "0"]) == 2
     assert "--games and --max-plies must be positive" in capsys.readouterr().err
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    assert main(["ladder", "lsd", "--bot", "random", "--bot", "random", "--out", str(taken)]) == 2
+    assert capsys.readouterr() == ("", f"pacru: error: --out {taken}: is a file, not a folder\n")
 
 
 def test_cli_ladder_refuses_an_unwritable_json_path_before_playing(

@@ -109,8 +109,12 @@ def test_ruling18_win_checked_after_captures_and_game_ends_at_once() -> None:
     with pytest.raises(GameOverError) as info:
         after.apply_move("W+N@3,1")
     assert (info.value.rule, info.value.reason) == ("end", "game-over")
-    with pytest.raises(GameOverError):
+    # The message gives the result, as in the chevron games.
+    assert str(info.value) == "end: W+N@3,1: the game is over (red wins)"
+    with pytest.raises(GameOverError, match=r"^end: W\+N@3,1: the game is over \(red wins\)$"):
         after.parse_move("W+N@3,1")
+    with pytest.raises(GameOverError, match=r"^end: W\+N@3,1: the game is over \(red wins\)$"):
+        after.apply_move(lsd.LsdMove.from_text("W+N@3,1"))
 
 
 def test_ruling19_player_with_empty_supply_is_skipped() -> None:

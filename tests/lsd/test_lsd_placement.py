@@ -205,6 +205,14 @@ def test_parse_move_checks_legality() -> None:
         state.parse_move("B+N@1,0")
 
 
+@pytest.mark.parametrize("move", [5, None, b"B+N@0,0"])
+def test_apply_move_of_no_move_is_a_type_error(move: object) -> None:
+    """Neither a move nor its text: a TypeError worded as the chevron games' one."""
+    name = type(move).__name__
+    with pytest.raises(TypeError, match=f"^apply_move takes an LsdMove or a string, not {name}$"):
+        lsd.new_game(2).apply_move(move)  # type: ignore[arg-type]
+
+
 class _Two:
     def __index__(self) -> int:
         return 2

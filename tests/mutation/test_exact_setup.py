@@ -33,6 +33,22 @@ OPTIONS = "start_layout, turn_order, first_player, colours, meeting_rule, move_c
         ("pacru", 5, {}, "pacru is played by 2, 3 or 4 players, not 5"),
         ("pacru", 1, {}, "pacru is played by 2, 3 or 4 players, not 1"),
         ("pacru", True, {}, "pacru is played by 2, 3 or 4 players, not True"),
+        # Colour names given as the count: the message says where they go.
+        (
+            "shacru",
+            ["red", "blue"],
+            {},
+            "shacru is played by 2, 3 or 4 players, not ['red', 'blue']; "
+            "players is their number: name them with colours=[...]",
+        ),
+        (
+            "lsd",
+            ("red", "blue"),
+            {},
+            "LSD is played by 2, 3 or 4 players (LSD 1.3), not ('red', 'blue'); "
+            "players is their number: name them with colours=[...]",
+        ),
+        ("lsd", "2", {}, "LSD is played by 2, 3 or 4 players (LSD 1.3), not '2'"),
         (
             "pacru",
             2,

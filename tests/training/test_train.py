@@ -131,3 +131,21 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "holds a run with other settings" in capsys.readouterr().err
     assert main(["train", str(tmp_path / "x"), "--configs", "go-2"]) == 2
     assert "a configuration is a chevron game" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--device", "tpu"], "--device tpu: not a PyTorch device, such as cpu or cuda"),
+        (["--rounds", "0"], "--rounds must be a positive number, not 0"),
+        (["--value-weight", "3"], "--value-weight must be in 0..1, not 3.0"),
+    ],
+)
+def test_the_command_refuses_bad_options_in_one_line_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str], message: str
+) -> None:
+    """A bad --device was a PyTorch traceback once the run had started; the settings' errors
+    name the flags."""
+    assert main(["train", str(tmp_path / "run"), *option, "--no-progress"]) == 2
+    assert capsys.readouterr() == ("", f"pacru: error: {message}\n")
+    assert not (tmp_path / "run").exists()

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Final, Unpack
 
 from pacru._integers import integer
-from pacru.base import MAX_COLOUR_NAME
+from pacru.base import MAX_COLOUR_NAME, player_count_error
 from pacru.chevron.rules import ChevronOptions, rules_for
 from pacru.chevron.state import ChevronState
 from pacru.geometry import Direction, parse_field
@@ -148,7 +148,7 @@ def new_game(
         )
     count = integer(players)
     if count not in (2, 3, 4):
-        raise ValueError(f"{game} is played by 2, 3 or 4 players, not {players!r}")
+        raise player_count_error(str(game), players)
     players = count
     layout_name = options.get("start_layout", "standard")
     layout = LAYOUTS.get(layout_name)

@@ -12,11 +12,13 @@ registered kinds for the options' help, from :data:`pacru.bots.BOTS`.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Iterable
 from typing import Final
 
 from pacru.bots.base import Bot
+from pacru.bots.engine import EngineBot
 from pacru.bots.search import SearchBot, SearchUnavailableError
 from pacru.bots.spec import BOTS, make_bot
 from pacru.games import CHEVRON_GAMES
@@ -51,17 +53,24 @@ def command_bot(
 
     Raises:
         ValueError: a bad spec; the ``search`` bot on a build of pacru without
-            its native extension; a bot that does not play ``game``. The
-            message is one line, naming the spec.
+            its native extension; a bot that does not play ``game``; a file
+            the bot reads that cannot be read; an ``engine:`` program that is
+            not there. The message is one line, naming the spec.
     """
     option = given or f"--bot {spec}"
     try:
         bot = make_bot(spec, seed)
     except SearchUnavailableError as err:
         raise ValueError(f"{option}: {err}") from None
+    except OSError as err:  # a file the bot reads, such as network:network=PATH
+        where = f"{err.filename}: " if err.filename else ""
+        raise ValueError(f"{option}: {where}{err.strerror or err}") from None
     for cls, games in _GAMES_OF.items():
         if game is not None and isinstance(bot, cls) and game not in games:
             raise ValueError(f"{option}: this bot plays {', '.join(games)}, not {game}")
+    if isinstance(bot, EngineBot) and shutil.which(bot.argv[0]) is None:
+        # Found before the first game: the program would only forfeit every game.
+        raise ValueError(f"{option}: no program {bot.argv[0]} to run (not found or not executable)")
     return bot
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,11 +25,17 @@ __all__ = [
     "add_no_progress_option",
     "add_rule_options",
     "finish_batch_parser",
+    "flag_message",
     "game_options",
+    "output_path_problem",
     "run_seed",
+    "setup_problem",
 ]
 
 _NAMES = ("start_layout", "meeting_rule", "move_cap")
+# The flag of each option, for messages: `pacru` users type flags, not keyword arguments.
+_FLAGS = {name: "--" + name.replace("_", "-") for name in _NAMES}
+_OPTION_WORD = re.compile(r"\b(" + "|".join(_NAMES) + r")\b")
 _MAX_PLIES_HELP = "stop a game after P plies and count it as a draw (default 2000)"
 
 
@@ -63,11 +70,14 @@ def add_rule_options(group: Any) -> None:
 
 
 def add_game_and_players(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
-    """Add the positional ``GAME`` (one of :data:`pacru.games.GAMES`; left out as None when
-    ``optional``) and ``--players N`` (``-n``, default 2)."""
+    """Add the positional ``GAME`` (one of :data:`pacru.games.GAMES`, in any case; left out
+    as None when ``optional``) and ``--players N`` (``-n``, default 2)."""
     more: dict[str, Any] = {"nargs": "?"} if optional else {}
     games = ", ".join(GAMES)
-    parser.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {games}", **more)
+    # str.lower: the name as new_game reads it (Shacru is shacru).
+    parser.add_argument(
+        "game", type=str.lower, choices=GAMES, metavar="GAME", help=f"one of {games}", **more
+    )
     parser.add_argument("--players", "-n", type=int, default=2, metavar="N", help="2, 3 or 4")
 
 
@@ -79,9 +89,43 @@ def finish_batch_parser(parser: argparse.ArgumentParser, run: Callable[..., int]
     parser.set_defaults(func=run)
 
 
-def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The game options given on the command line, as ``new_game`` keywords."""
-    return {name: getattr(args, name) for name in _NAMES if getattr(args, name, None) is not None}
+def game_options(args: argparse.Namespace, game: str | None = None) -> dict[str, Any]:
+    """The game options given on the command line, as ``new_game`` keywords, for
+    ``game`` (default: the ``GAME`` argument, ``args.game``).
+
+    Raises:
+        ValueError: an option given for LSD, which takes none of them; the
+            message names the flags.
+    """
+    given = {name: getattr(args, name, None) for name in _NAMES}
+    options = {name: value for name, value in given.items() if value is not None}
+    game = game if game is not None else getattr(args, "game", None)
+    if options and str(game).lower() == "lsd":
+        flags = ", ".join(_FLAGS[name] for name in options)
+        kind = "options" if len(options) > 1 else "an option"
+        raise ValueError(f"{flags}: {kind} of the chevron games only, not of lsd")
+    return options
+
+
+def flag_message(err: Exception) -> str:
+    """The message of ``err`` (from :func:`pacru.new_game`) with the option names as the
+    flags that set them: ``move_cap must be ...`` reads ``--move-cap must be ...``."""
+    return _OPTION_WORD.sub(lambda found: _FLAGS[found.group()], str(err))
+
+
+def setup_problem(args: argparse.Namespace) -> str:
+    """Why ``GAME``, ``--players`` and the game options make no game, or ``""``.
+
+    The commands that play many games check it before they print their heading,
+    so that a bad count or option is one line of error, not a started run.
+    """
+    from pacru.games import new_game
+
+    try:
+        new_game(args.game, args.players, **game_options(args))
+    except ValueError as err:
+        return flag_message(err)
+    return ""
 
 
 def add_max_plies_option(parser: argparse.ArgumentParser, help_text: str = _MAX_PLIES_HELP) -> None:
@@ -103,13 +147,19 @@ def json_path_problem(path: str | None) -> str:
     """Why the ``--json FILE`` output could not be written, or ``""`` (also for no
     ``--json``): checked before any game is played, so that a long run never ends on an
     unwritable path."""
+    return output_path_problem("--json", path)
+
+
+def output_path_problem(flag: str, path: str | None) -> str:
+    """Why the output file ``path`` of option ``flag`` could not be written, or ``""``
+    (also for ``None``, the option not given); checked before the work that fills it."""
     if path is None:
         return ""
     target = Path(path)
     if target.is_dir():
-        return f"--json {path}: is a folder, not a file"
+        return f"{flag} {path}: is a folder, not a file"
     if target.exists() and not os.access(target, os.W_OK):
-        return f"--json {path}: the file cannot be written"
+        return f"{flag} {path}: the file cannot be written"
     if not target.parent.is_dir() or not os.access(target.parent, os.W_OK):
-        return f"--json {path}: no writable folder {target.parent}"
+        return f"{flag} {path}: no writable folder {target.parent}"
     return ""

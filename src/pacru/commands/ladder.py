@@ -55,6 +55,7 @@ from pacru.commands._options import (
     game_options,
     json_path_problem,
     run_seed,
+    setup_problem,
 )
 from pacru.commands._ui import CommandExit, Output, Progress
 
@@ -119,8 +120,12 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if args.games < 1 or args.max_plies < 1:
         out.error("--games and --max-plies must be positive")
         return 2
-    problem = executor_problem(args) or json_path_problem(args.json)
-    if problem:
+    problem = setup_problem(args) or executor_problem(args) or json_path_problem(args.json)
+    if not problem and len(specs) < args.players:
+        problem = f"a ladder of {args.players}-player games needs at least {args.players} bots"
+    if not problem and args.out is not None and Path(args.out).is_file():
+        problem = f"--out {args.out}: is a file, not a folder"
+    if problem:  # before the heading: a usage error is one line
         out.error(problem)
         return 2
     try:

@@ -78,6 +78,7 @@ from pacru.commands._options import (
     game_options,
     json_path_problem,
     run_seed,
+    setup_problem,
 )
 from pacru.commands._ui import CommandExit, Output, Progress
 from pacru.games import GAMES
@@ -104,7 +105,13 @@ def register(subparsers: Any) -> None:
     add_game_and_players(parser, optional=True)
     # The option of earlier releases, kept so old scripts run; GAME is the documented form.
     parser.add_argument(
-        "--game", "-g", dest="game_option", choices=GAMES, default=None, help=argparse.SUPPRESS
+        "--game",
+        "-g",
+        dest="game_option",
+        type=str.lower,
+        choices=GAMES,
+        default=None,
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
         "--bot",
@@ -116,7 +123,9 @@ def register(subparsers: Any) -> None:
             "or your own class as package.module:ClassName"
         ),
     )
-    parser.add_argument("--games", "-k", type=int, default=10, metavar="K", help="games to play")
+    parser.add_argument(
+        "--games", "-k", type=int, default=10, metavar="K", help="games to play (default 10)"
+    )
     add_executor_options(parser, "games")
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="match seed")
     parser.add_argument(
@@ -173,7 +182,12 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     if args.games < 1 or args.max_plies < 1:
         out.error("--games and --max-plies must be positive")
         return 2
-    problem = executor_problem(args) or _path_problem(args) or _sprt_problem(args)
+    problem = (
+        setup_problem(args)
+        or executor_problem(args)
+        or _path_problem(args)
+        or _sprt_problem(args)
+    )
     if problem:  # before playing: a long match must not end in an unwritable path
         out.error(problem)
         return 2

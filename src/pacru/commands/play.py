@@ -37,9 +37,15 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pacru.bots.base import sample_move
+from pacru.bots.base import Forfeit, sample_move
 from pacru.commands._bots import bot_kinds, command_bot
-from pacru.commands._options import add_game_options, game_options, run_seed
+from pacru.commands._options import (
+    add_game_options,
+    flag_message,
+    game_options,
+    output_path_problem,
+    run_seed,
+)
 from pacru.commands._prompt import read_move, refusal
 from pacru.commands._ui import Output, add_colour_option, colour_choice
 from pacru.errors import PacruError
@@ -95,6 +101,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "game",
         nargs="?",
+        type=str.lower,  # as new_game reads the name: Shacru is shacru
         choices=GAMES,
         metavar="GAME",
         help=f"one of {', '.join(GAMES)}; optional with --position, which names its game",
@@ -172,6 +179,10 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     except ValueError as err:
         out.error(str(err))
         return 2
+    problem = output_path_problem("--record", getattr(args, "record", None))
+    if problem:  # before playing: a game must not end on an unwritable path
+        out.error(problem)
+        return 2
     seat = None
     if args.human:
         seat = args.seat.lower() if args.seat else state.players[0]
@@ -201,9 +212,11 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
     """The starting state: ``--position`` (text or file), else GAME's set-up.
 
     Raises:
-        ValueError: no GAME nor position, an unreadable position file, a position
-            of another game than GAME, ``--players`` or a game option given with
-            a position, or a bad option (a PacruError for a bad position string);
+        ValueError: no GAME nor position, an unreadable position file, a
+            ``--position`` that is empty, a folder, or neither a file nor a
+            position string, a position of another game than GAME,
+            ``--players`` or a game option given with a position, or a bad
+            option (a PacruError for a bad position string);
             ``--no-adjudicate`` without a position, or with a diagram whose
             player to move has no legal move.
     """
@@ -214,7 +227,10 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
         if args.game is None:
             raise ValueError("name the GAME to play, or give --position")
         game: str = args.game
-        return new_game(game, args.players or 2, **game_options(args))
+        try:
+            return new_game(game, args.players or 2, **game_options(args))
+        except ValueError as err:
+            raise ValueError(flag_message(err)) from None
     if args.players is not None or game_options(args):
         # The position names its players and options; silently ignoring a flag would mislead.
         raise ValueError(
@@ -233,6 +249,16 @@ def _start(args: argparse.Namespace) -> GameState[Any]:
             text = read_text(position)
         except (UsageError, RecordError) as err:
             raise ValueError(f"--position {position}: cannot read the file ({err})") from None
+    elif not position.strip():
+        raise ValueError("--position is empty: give a position string or a file")
+    elif Path(position).is_dir():
+        raise ValueError(f"--position {position}: is a folder, not a file")
+    elif position.split()[0].lower() not in GAMES:
+        # Most likely a mistyped file name: say so, not only that it is no position string.
+        raise ValueError(
+            f"--position {position}: no such file, nor a position string "
+            f"(which starts with the game name: {', '.join(GAMES)})"
+        )
     state = from_position(text.strip(), adjudicate=not getattr(args, "no_adjudicate", False))
     if args.game is not None and state.game != args.game:
         raise ValueError(f"--position is a {state.game} position, not {args.game}")
@@ -319,7 +345,11 @@ def _play(
                 out.error(f"{player} has no legal move, but the game is not over")
                 return 1
             bot = (bots or {}).get(player or "")
-            move = bot.choose_move(state) if bot is not None else random_move(state, rng)
+            try:
+                move = bot.choose_move(state) if bot is not None else random_move(state, rng)
+            except Forfeit as err:  # an engine that cannot start or misbehaves, or a resignation
+                out.error(f"{player}'s bot forfeits at ply {state.ply}: {err}")
+                return 1
         state = game.push(move)
         if each_move:
             out.line()

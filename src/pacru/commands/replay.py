@@ -20,8 +20,8 @@ Input formats (``--format auto``, the default, tells them apart):
 For each game the final board, the scores and the result are printed.
 Exit status: 0 when every move was legal; 1 when a move is not (the game,
 ply, move text and the rule that forbids it are printed on one line of
-standard error) or the file is not a readable record; 2 on bad usage (no such
-file, a bad option).
+standard error) or the file is not a readable record or holds no game; 2 on
+bad usage (no such file, a bad option).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def add_input_options(parser: argparse.ArgumentParser, *, start: bool = False) -
     title = "AbstractPlay input (--format abstractplay)"
     group = parser.add_argument_group(f"{title}, or a GAME's start position" if start else title)
     group.add_argument("--game", default=None, metavar="GAME", help="pacru or azacru")
-    group.add_argument("--players", type=int, default=None, metavar="N", help="2, 3 or 4")
+    group.add_argument("--players", "-n", type=int, default=None, metavar="N", help="2, 3 or 4")
     legacy = "ap-legacy-2p for AbstractPlay games before 14 Feb 2025"
     group.add_argument(
         "--start-layout",
@@ -385,6 +385,9 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         games = chosen_games(args, out, args.index)
     except CommandExit as stop:
         return stop.status
+    if not games:  # as pacru show says it: an empty file checks nothing
+        out.error(f"{args.file}: no game in the file")
+        return 1
     for number, loaded in enumerate(games):
         final = loaded.final
         if number:

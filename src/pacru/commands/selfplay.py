@@ -43,6 +43,7 @@ from pacru.commands._options import (
     add_max_plies_option,
     finish_batch_parser,
     game_options,
+    setup_problem,
 )
 from pacru.commands._ui import CommandExit, Output, Progress
 
@@ -98,11 +99,13 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
     except ImportError as err:
         out.error(f"pacru selfplay needs pyarrow and numpy ({err}): pip install 'pacru[selfplay]'")
         return 2
-    problem = executor_problem(args)
+    folder = Path(args.out)
+    problem = setup_problem(args) or executor_problem(args)
+    if not problem and folder.exists() and not folder.is_dir():  # found before the heading
+        problem = f"--out {args.out}: is a file, not a folder"
     if problem:
         out.error(problem)
         return 2
-    folder = Path(args.out)
     spec = SelfPlayRun(
         game=args.game,
         players=args.players,

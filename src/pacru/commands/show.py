@@ -31,7 +31,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from pacru.commands._options import game_options
+from pacru.commands._options import flag_message, game_options, output_path_problem
 from pacru.commands._ui import CommandExit, Output, add_colour_option, colour_choice
 from pacru.commands.replay import LoadedGame, add_input_options, chosen_games, summary
 
@@ -63,6 +63,10 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace, out: Output | None = None) -> int:
     """Show the position chosen by ``args``; returns the exit status."""
     out = out or Output(colour=colour_choice(args))
+    problem = output_path_problem("--svg", args.svg)
+    if problem:  # before the board is printed: an error is the only output
+        out.error(problem)
+        return 2
     try:
         loaded = _start_position(args) or chosen_games(args, out, args.index or 1, one=True)[0]
     except CommandExit as stop:
@@ -121,7 +125,28 @@ def _start_position(args: argparse.Namespace) -> LoadedGame | None:
         if args.meeting_rule is not None or args.move_cap is not None:
             # The record or position fixes its rules; silently ignoring a flag would mislead.
             raise ValueError("--meeting-rule and --move-cap apply to a GAME's start position")
+        if _mistyped_game(args.file):
+            raise ValueError(
+                f"{args.file}: no such file, nor a game name ({', '.join(GAMES)}) "
+                "or position string"
+            )
         return None
-    state = new_game(name, args.players or 2, **game_options(args))
+    try:
+        state = new_game(name, args.players or 2, **game_options(args, name))
+    except ValueError as err:
+        raise ValueError(flag_message(err)) from None
     label = f"{name}, {len(state.players)} players ({', '.join(state.players)})"
     return LoadedGame(label, (state,), ())
+
+
+def _mistyped_game(source: str) -> bool:
+    """Whether ``source`` is one word that names no file, no folder and no game: most
+    likely a game name mistyped (``pacru show chess``), not a file name."""
+    words = source.split()
+    return (
+        source != "-"
+        and len(words) == 1
+        and "/" not in source
+        and "." not in source
+        and not Path(source).exists()
+    )

@@ -23,6 +23,7 @@ folder holding a run with other settings, the extra or the extension missing),
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -134,6 +135,7 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
         )
         if args.jobs < 1:
             raise ValueError(f"--jobs must be at least 1, not {args.jobs}")
+        _check_device(args.device)
         final = train(
             args.output,
             settings,
@@ -143,10 +145,38 @@ def run(args: argparse.Namespace, out: Output | None = None) -> int:
             progress=_ticker(not args.no_progress),
         )
     except (ValueError, SearchUnavailableError) as err:
-        out.error(str(err))
+        out.error(_flag_message(err))
         return 2
     except KeyboardInterrupt:
         out.error("interrupted: run the same command again to go on")
         return 130
     out.line(str(final))
     return 0
+
+
+def _check_device(device: str) -> None:
+    """Refuse a ``--device`` PyTorch cannot use here before any game is played (PyTorch
+    itself would fail only at the first fit, with a traceback).
+
+    Raises:
+        ValueError: not a PyTorch device name, or a CUDA device on a machine without one.
+    """
+    import torch
+
+    try:
+        kind = torch.device(device).type
+    except (RuntimeError, ValueError):
+        raise ValueError(f"--device {device}: not a PyTorch device, such as cpu or cuda") from None
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"--device {device}: PyTorch finds no CUDA device here")
+
+
+def _flag_message(err: Exception) -> str:
+    """The message of ``err`` with a setting's name as its flag: ``rounds must be ...``
+    (from :class:`pacru.training.TrainSettings`) reads ``--rounds must be ...``."""
+    import attrs
+
+    from pacru.training.settings import TrainSettings
+
+    names = "|".join(f.name for f in attrs.fields(TrainSettings))
+    return re.sub(rf"^({names})\b", lambda m: "--" + m.group().replace("_", "-"), str(err))

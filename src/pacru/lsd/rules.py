@@ -32,7 +32,7 @@ from typing import Any, Final, SupportsIndex, TypedDict
 import attrs
 
 from pacru._integers import integer
-from pacru.base import MAX_COLOUR_NAME
+from pacru.base import MAX_COLOUR_NAME, player_count_error
 from pacru.lsd.tiles import (
     CANONICAL,
     DEFAULT_TILE_SET,
@@ -305,7 +305,7 @@ def make_rules(players: int, options: Mapping[str, Any]) -> LsdRules:
         )
     count = integer(players)
     if count is None or not 2 <= count <= 4:
-        raise ValueError(f"LSD is played by 2, 3 or 4 players (LSD 1.3), not {players!r}")
+        raise player_count_error("LSD", players, "LSD 1.3")
     players = count
 
     raw_colours = options.get("colours")

@@ -258,8 +258,8 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
                 module docstring); :class:`GameOverError` when the game is over.
         """
         shade, shape, mask, x, y = parse_move_text(text)
-        if self._outcome is not None:
-            raise GameOverError(move=text)
+        if self._outcome is not None:  # the result, as the chevron games give it
+            raise GameOverError(f"the game is over ({self._outcome.result()})", move=text)
         if shade is None:
             seat = self._turn
             shades = set()
@@ -297,7 +297,7 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
         elif isinstance(move, str):
             move = self.parse_move(move)
         else:
-            raise TypeError(f"a move is an LsdMove or its text, not {type(move).__name__}")
+            raise TypeError(f"apply_move takes an LsdMove or a string, not {type(move).__name__}")
         if not pos:
             return self._play(move)
         # The native engine: the next position there; the new state's parts are read from it
@@ -464,8 +464,8 @@ class LsdState(native.LazyParts, GameState[LsdMove]):
     def _check(self, move: LsdMove, text: str) -> None:
         """Raise unless ``move`` is legal; the fast path is two lookups (the kind in the
         supply, the cell's constraint in the frontier), else the Python rules say why."""
-        if self._outcome is not None:
-            raise GameOverError(move=text or str(move))
+        if (over := self._outcome) is not None:
+            raise GameOverError(f"the game is over ({over.result()})", move=text or str(move))
         seat, rules = self._turn, self._rules
         try:  # the slots; a state the native engine made may not have read them yet
             field, frontier, supply = self._cells, self._open, self._left[seat]
