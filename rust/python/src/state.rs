@@ -454,14 +454,22 @@ impl State {
 
     /// The state after ``move``; this state is not changed.
     ///
+    /// The move does all that its game's rules say (Lilacru L1 to L7, Shacru
+    /// S-R1 to S-R6, Azacru A-R1 to A-R10, Pacru R1 to R16): markers placed,
+    /// twists, connections, pincers, meetings, eliminations; then the turn
+    /// passes and the end of the game is decided (:attr:`outcome`). The new
+    /// state is of the same engine as this one.
+    ///
     /// Args:
-    ///     move: a :class:`Move` or its text, e.g. ``"e4-e6"``, ``"g9-e7+d9"``.
+    ///     move: a :class:`Move` or its text, e.g. ``"e4-e6"``, ``"g9-e7+d9"``
+    ///         (one of :meth:`legal_moves`; text as :meth:`parse_move` reads it).
     ///
     /// Raises:
     ///     NotationError: unparseable move text.
     ///     IllegalMoveError: the move is not legal here; the message names the
-    ///         rule that forbids it.
+    ///         rule that forbids it (``err.rule``, ``err.reason``).
     ///     GameOverError: the game is over.
+    ///     TypeError: ``move`` is neither a :class:`Move` nor a ``str``.
     #[pyo3(text_signature = "($self, move)")]
     fn apply_move<'py>(
         slf: &Bound<'py, Self>,

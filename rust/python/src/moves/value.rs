@@ -110,7 +110,42 @@ pub(crate) fn int_hash(key: u128) -> isize {
     isize::try_from(key % MODULUS).unwrap_or(isize::MAX)
 }
 
-/// One complete move of a chevron game: see `pacru.Move`.
+/// One complete move of a chevron game, with every choice the player made.
+///
+/// The native engine's move class, named ``pacru.Move`` in reprs and pickles: a
+/// frozen value that the engine makes when a list hands it out. All fields are field
+/// indices 0..80 (``a1 = 0``, row-major from rank 1; see :mod:`pacru.geometry`) or
+/// ``None``. The constructor takes the fields, ``twist`` and ``turn`` as ``int`` or any
+/// integer type :func:`operator.index` accepts (numpy integers), and stores them as
+/// ``int``; a ``bool`` is refused.
+///
+/// Attributes:
+///     origin: the chevron's field; ``None`` only for a pass.
+///     target: the destination field (for a pincer the victim's field);
+///         ``None`` for a reorientation or a pass.
+///     capture: True for a Pacru pincer {R11}.
+///     twist: the Shacru/Azacru borderland twist {S-R4, A-R6}: -1 turns the
+///         chevron 45 degrees anticlockwise after the move, +1 clockwise, 0 none.
+///     turn: a Pacru reorientation {R14} in 45-degree steps, clockwise
+///         positive: -2, -1, 1 or 2; 0 for every other move.
+///     connection: the Pacru connection change is taken {R8}.
+///     marker: the Pacru border-crossing marker's field {R4, R6, R10}, or None.
+///     meeting: the field changed by a Pacru meeting {R12}, or None.
+///     relinquished: the own fields given up by a reorientation {R14},
+///         ascending.
+///
+/// Build moves with :meth:`parse` or the keyword constructor; states produce
+/// them in :meth:`pacru.ChevronState.legal_moves`.
+///
+/// Moves are values: equal parts compare equal and hash alike (by their packed
+/// key), also against the Python engine's moves; ``isinstance(m, pacru.Move)``
+/// holds on both engines, and a pickle of a move loads on either engine.
+///
+/// Raises:
+///     ValueError: a field that is not an ``int`` 0..80, a relinquished field
+///         named twice, a ``twist``/``turn`` that is not one of its ``int``
+///         values, a ``capture``/``connection`` that is not a ``bool``, or a
+///         combination the notation cannot write.
 #[pyclass(frozen, weakref, module = "pacru", name = "Move")]
 pub(crate) struct PyMove {
     pub(crate) m: engine::Move,
