@@ -169,6 +169,7 @@ def test_a_network_changes_the_search_and_a_game_ends_by_a_rule(tmp_path: object
 SHIPPED: dict[tuple[str, int], str] = {
     ("shacru", 2): "network-shacru-2.bin",
     ("lilacru", 2): "network-lilacru-2.bin",
+    ("azacru", 2): "network-azacru-2.bin",
 }
 
 CONFIGS = [(game, 2) for game in ("lilacru", "shacru", "azacru", "pacru")] + [
