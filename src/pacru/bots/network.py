@@ -58,8 +58,8 @@ def network_file(game: str, players: int) -> str:
     package has it, else ``network-GAME.bin`` (e.g. ``network-shacru.bin``), else
     :data:`NETWORK_FILE`.
 
-    A game's own network is trained on that game alone (``pacru train --configs``) and
-    ships only where it beat :data:`NETWORK_FILE` there head to head.
+    A game ships a network of its own only where one beat :data:`NETWORK_FILE` there
+    head to head (the docs' network page lists them, with how each was trained).
 
     Raises:
         ValueError: ``game`` is not a chevron game, or ``players`` is not 2 to 4.
@@ -68,7 +68,7 @@ def network_file(game: str, players: int) -> str:
     count = operator.index(players)
     if game not in _GAMES or not 2 <= count <= 4:
         raise ValueError(
-            f"a shipped network serves a chevron game {_GAMES} with 2 to 4 players, "
+            f"a shipped network serves a chevron game ({', '.join(_GAMES)}) with 2 to 4 players, "
             f"not {game!r} with {players!r}"
         )
     return _network_file(game, count)
