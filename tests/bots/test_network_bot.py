@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +15,8 @@ import torch
 import pacru
 from pacru import _native
 from pacru.bots import BOTS, NetworkBot, SearchBot, make_bot, play_game
-from pacru.bots.network import NETWORK_FILE, load_network
+from pacru.bots import network as network_module
+from pacru.bots.network import NETWORK_FILE, load_network, network_file
 from pacru.bots.search import position_fields
 from pacru.chevron.state import ChevronState
 from pacru.training.model import FEATURES, MAGIC, SPARSE_INPUTS, ValueNet, to_bytes
@@ -159,3 +163,126 @@ def test_a_network_changes_the_search_and_a_game_ends_by_a_rule(tmp_path: object
     final = play_game(pacru.new_game("shacru", players=2), bots)
     assert final.is_terminal
     assert final.outcome is not None
+
+
+#: The games with a shipped network of their own, and its file (the rest: NETWORK_FILE).
+SHIPPED: dict[tuple[str, int], str] = {
+    ("shacru", 2): "network-shacru-2.bin",
+    ("lilacru", 2): "network-lilacru-2.bin",
+    ("azacru", 2): "network-azacru-2.bin",
+}
+
+CONFIGS = [(game, 2) for game in ("lilacru", "shacru", "azacru", "pacru")] + [
+    ("pacru", 3),
+    ("pacru", 4),
+]
+
+
+def _midgame(game: str, players: int) -> ChevronState:
+    state = pacru.new_game(game, players=players)
+    assert isinstance(state, ChevronState)
+    rng = random.Random(2)
+    for _ in range(12):
+        state = state.apply_move(rng.choice(state.legal_moves()))
+    return state
+
+
+def test_the_shipped_network_files_are_the_tables() -> None:
+    """Package data holds network.bin and the per-game files of SHIPPED, no other network,
+    each well under a megabyte (the wheel stays small)."""
+    data = resources.files("pacru.bots").joinpath("data")
+    files = {f.name: f for f in data.iterdir() if f.name.startswith("network")}
+    assert set(files) == {NETWORK_FILE, *SHIPPED.values()}
+    for name, file in files.items():
+        assert len(file.read_bytes()) < 1_000_000, name
+
+
+@pytest.mark.parametrize(("game", "players"), CONFIGS)
+def test_without_network_each_game_plays_its_shipped_file(game: str, players: int) -> None:
+    """Without ``network=``, the bot plays each game as with ``network=`` its shipped file:
+    the same move and the same search value, nodes and depth."""
+    name = network_file(game, players)
+    assert name == SHIPPED.get((game, players), NETWORK_FILE)
+    data = resources.files("pacru.bots").joinpath("data", name).read_bytes()
+    state = _midgame(game, players)
+    default = NetworkBot(seed=9, nodes=1500)
+    given = NetworkBot(seed=9, nodes=1500, network=data)
+    assert default.choose_move(state) == given.choose_move(state)
+    assert default.last_search == given.last_search
+
+
+@pytest.fixture
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A package data folder of the shipped network.bin alone, in ``tmp_path``."""
+    shipped = resources.files("pacru.bots").joinpath("data", NETWORK_FILE).read_bytes()
+    (tmp_path / NETWORK_FILE).write_bytes(shipped)
+    monkeypatch.setattr(network_module, "_data", lambda name: tmp_path / name)
+    network_module._network_file.cache_clear()
+    network_module._read_shipped.cache_clear()
+    yield tmp_path
+    network_module._network_file.cache_clear()
+    network_module._read_shipped.cache_clear()
+
+
+def test_a_game_file_then_a_game_and_players_file_serve_their_games(data_folder: Path) -> None:
+    """``network-GAME-PLAYERS.bin`` before ``network-GAME.bin`` before network.bin, chosen
+    per state by one bot; ``network=`` overrides them (``network=`` network.bin values a
+    game with a file of its own otherwise)."""
+    shacru, pacru3 = to_bytes(_random_net(seed=3)), to_bytes(_random_net(seed=4))
+    (data_folder / "network-shacru.bin").write_bytes(shacru)
+    (data_folder / "network-pacru-3.bin").write_bytes(pacru3)
+    (data_folder / "network-pacru.bin").write_bytes(shacru)
+    expected = {
+        ("shacru", 2): shacru,
+        ("shacru", 3): shacru,
+        ("pacru", 3): pacru3,
+        ("pacru", 2): shacru,
+        ("lilacru", 2): (data_folder / NETWORK_FILE).read_bytes(),
+    }
+    names = {k: network_file(*k) for k in expected}
+    assert names == {
+        ("shacru", 2): "network-shacru.bin",
+        ("shacru", 3): "network-shacru.bin",
+        ("pacru", 3): "network-pacru-3.bin",
+        ("pacru", 2): "network-pacru.bin",
+        ("lilacru", 2): NETWORK_FILE,
+    }
+    # One bot plays the states in turn; each bot given a file plays the states before
+    # too (the seed's noise is drawn move after move), then the same move with the same
+    # search figures where the file is the state's.
+    states = [_midgame(game, players) for game, players in expected]
+    bot = NetworkBot(seed=9, nodes=1500)
+    moves = [(bot.choose_move(state), bot.last_search) for state in states]
+    default = (data_folder / NETWORK_FILE).read_bytes()
+    for k, data in enumerate(expected.values()):
+        given = NetworkBot(seed=9, nodes=1500, network=data)
+        for before in states[:k]:
+            given.choose_move(before)
+        assert moves[k] == (given.choose_move(states[k]), given.last_search)
+        shipped = NetworkBot(seed=9, nodes=1500, network=data_folder / NETWORK_FILE)
+        for before in states[:k]:
+            shipped.choose_move(before)
+        shipped.choose_move(states[k])
+        # The file is used: network.bin values the position otherwise.
+        assert (moves[k][1] == shipped.last_search) is (data == default)
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "error", "message"),
+    [
+        ("lsd", 2, ValueError, "a chevron game"),
+        ("Pacru", 2, ValueError, "not 'Pacru' with 2"),
+        ("pacru", 1, ValueError, "2 to 4 players"),
+        ("pacru", 5, ValueError, "not 'pacru' with 5"),
+        ("pacru", 2.0, TypeError, "integer"),
+    ],
+)
+def test_network_file_refuses_what_no_network_serves(
+    game: str, players: int, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        network_file(game, players)
+
+
+def test_network_file_takes_any_index_integer() -> None:
+    assert network_file("pacru", np.int64(2)) == network_file("pacru", 2)  # type: ignore[arg-type]

@@ -13,8 +13,10 @@ evaluation         a small network in the search's leaves, run in Rust on the
                    into two hidden layers (32 and 16 units by default) and a
                    logit of the player's share of the win
 weights            trained by pacru's own self-play (``pacru train``) and
-                   shipped as package data (``pacru/bots/data/network.bin``);
-                   ``network=`` takes another file
+                   shipped as package data in ``pacru/bots/data``: a game's
+                   own network where one ships (:func:`network_file`, e.g.
+                   ``network-shacru.bin``), else ``network.bin``;
+                   ``network=`` takes another file for every game
 =================  ==========================================================
 
 Like ``search``, it needs the native extension: a build without it raises
@@ -24,29 +26,75 @@ command refuses such a bot in one line).
 
 from __future__ import annotations
 
+import operator
 import os
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
+from pacru.base import GameState
 from pacru.bots.search import SearchBot, SearchUnavailableError
 from pacru.chevron.engine import SEARCH
+from pacru.chevron.state import ChevronState
 
-__all__ = ["NETWORK_FILE", "NetworkBot", "load_network"]
+__all__ = ["NETWORK_FILE", "NetworkBot", "load_network", "network_file"]
 
-#: The shipped network's file name in ``pacru/bots/data``.
+MoveT = TypeVar("MoveT")
+
+#: The file name in ``pacru/bots/data`` of the shipped network that serves every game
+#: without a network of its own (:func:`network_file`).
 NETWORK_FILE: Final = "network.bin"
 
 
+def _data(name: str) -> Any:
+    return resources.files("pacru.bots").joinpath("data", name)
+
+
+def network_file(game: str, players: int) -> str:
+    """The file name in ``pacru/bots/data`` of the shipped network that serves ``game``
+    (``"lilacru"``, ``"shacru"``, ``"azacru"`` or ``"pacru"``) with ``players`` players
+    (2 to 4): ``network-GAME-PLAYERS.bin`` (e.g. ``network-shacru-2.bin``) where the
+    package has it, else ``network-GAME.bin`` (e.g. ``network-shacru.bin``), else
+    :data:`NETWORK_FILE`.
+
+    A game ships a network of its own only where one beat :data:`NETWORK_FILE` there
+    head to head (the docs' network page lists them, with how each was trained).
+
+    Raises:
+        ValueError: ``game`` is not a chevron game, or ``players`` is not 2 to 4.
+        TypeError: ``players`` is not an integer.
+    """
+    count = operator.index(players)
+    if game not in _GAMES or not 2 <= count <= 4:
+        raise ValueError(
+            f"a shipped network serves a chevron game ({', '.join(_GAMES)}) with 2 to 4 players, "
+            f"not {game!r} with {players!r}"
+        )
+    return _network_file(game, count)
+
+
+#: The chevron games, as ``network_file`` takes them.
+_GAMES: Final = ("lilacru", "shacru", "azacru", "pacru")
+
+
 @cache
-def _read_shipped() -> bytes:
-    return resources.files("pacru.bots").joinpath("data", NETWORK_FILE).read_bytes()
+def _network_file(game: str, players: int) -> str:
+    for name in (f"network-{game}-{players}.bin", f"network-{game}.bin"):
+        if _data(name).is_file():
+            return name
+    return NETWORK_FILE
+
+
+@cache
+def _read_shipped(name: str = NETWORK_FILE) -> bytes:
+    data: bytes = _data(name).read_bytes()
+    return data
 
 
 def load_network(source: str | os.PathLike[str] | bytes | None = None) -> Any:
     """The extension's ``Network`` of ``source``: the bytes of a network file, its path,
-    or None for the shipped network.
+    or None for the shipped network of every game, :data:`NETWORK_FILE`.
 
     Raises:
         ValueError: bytes that are not a network of this version (the reason: its
@@ -78,8 +126,9 @@ class NetworkBot(SearchBot):
             default 50,000 when ``time_limit`` is not given either.
         time_limit: seconds of search per move (positive, finite).
         depth: stop after completing this many plies (1 to 64).
-        network: the network: a file's path or bytes (the format ``pacru
-            train`` writes); default the shipped one.
+        network: the network of every game: a file's path or bytes (the
+            format ``pacru train`` writes); default the shipped network of
+            each state's game and player count (:func:`network_file`).
         name: the label in tables (default ``"network(nodes=...)"``).
 
     The same ``seed`` and ``nodes`` give the same moves.
@@ -102,5 +151,21 @@ class NetworkBot(SearchBot):
     ) -> None:
         super().__init__(seed, nodes=nodes, time_limit=time_limit, depth=depth, name=name)
         self._network = load_network(network)
+        #: Whether the shipped networks serve (no ``network=``): then each state's game
+        #: picks its file. The extension's networks by file name, loaded once a bot.
+        self._shipped: dict[str, Any] | None = None
+        if network is None:
+            self._shipped = {NETWORK_FILE: self._network}
         if name is None:
             self.name = self.name.replace("search(", "network(", 1)
+
+    def choose_move(self, state: GameState[MoveT]) -> MoveT:
+        """The search's move in ``state``, its leaves valued by the network of
+        ``state``'s game and player count (:func:`network_file`) unless ``network=``
+        was given; raises as :meth:`pacru.bots.SearchBot.choose_move`."""
+        if self._shipped is not None and isinstance(state, ChevronState):
+            name = network_file(state.rules.game, len(state.players))
+            if name not in self._shipped:
+                self._shipped[name] = load_network(_read_shipped(name))
+            self._network = self._shipped[name]
+        return super().choose_move(state)

@@ -10,7 +10,7 @@ Usage::
                 [--jobs J] [--device cpu|cuda] [--no-progress]
 
 Writes ``OUTPUT/network.bin`` (the file ``network:network=PATH`` plays, and the
-one pacru ships), with each round's samples (Parquet), network and figures
+kind pacru ships), with each round's samples (Parquet), network and figures
 under ``OUTPUT/round-K``. Running the same command again goes on where a killed
 run stopped. Needs the ``train`` extra (PyTorch, pyarrow, numpy) and the native
 extension.

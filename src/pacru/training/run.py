@@ -4,7 +4,8 @@ The output folder holds ``settings.json`` (the run's settings: a run goes on onl
 with the same ones), per round ``round-K/CONFIG.parquet`` (the samples),
 ``round-K/network.bin`` and ``round-K/figures.json``, and at the end
 ``network.bin``, the last round's network: the file :class:`pacru.bots.NetworkBot`
-takes (``network=``) and the one pacru ships.
+takes (``network=``), and the kind of file pacru ships (``pacru/bots/data``: one
+for every game, and some games' own, :func:`pacru.bots.network.network_file`).
 """
 
 from __future__ import annotations
