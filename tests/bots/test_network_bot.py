@@ -140,11 +140,7 @@ def test_the_shipped_network_loads_and_the_bot_is_registered() -> None:
 
 @pytest.mark.parametrize(("game", "players"), [("pacru", 2), ("shacru", 2), ("pacru", 3)])
 def test_the_bot_plays_legal_moves_and_repeats_itself_for_a_seed(game: str, players: int) -> None:
-    state = pacru.new_game(game, players=players)
-    assert isinstance(state, ChevronState)
-    rng = random.Random(2)
-    for _ in range(12):
-        state = state.apply_move(rng.choice(state.legal_moves()))
+    state = _midgame(game, players)
     first = NetworkBot(seed=9, nodes=400).choose_move(state)
     assert state.is_legal(first)
     assert NetworkBot(seed=9, nodes=400).choose_move(state) == first
