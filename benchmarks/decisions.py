@@ -17,7 +17,7 @@ decisions plies/s
     ``apply_move(decision.move)``. With ``--mask`` each decision also builds
     its ``legal_action_mask()`` (what a learner reads).
 ratio
-    decisions / public API (the target is at least 0.5 on both engines).
+    decisions / public API (the target is at least 0.55 on both engines).
 observation µs
     Median of ``observation(decision, player)`` on the first decision of the
     states met in the playouts.
