@@ -231,7 +231,7 @@ def test_human_bad_move_names_the_rule_and_reprompts_s_r3(
     assert (
         "green> e1-e3 is not legal here (S-R3): a chevron moves one field; e1 to e3 is 2\n"
         "green> No move numbered 99: choose 1..16 or type a move.\n"
-        "green> 'nonsense' is not a move\n"
+        "green> 'nonsense' is not a move: a move begins with a field (a1 to i9)\n"
         "Moves here are written like e1-d2 or a3-b4<. Type 'help' to list them.\n"
     ) in out
     assert "ply 1: green plays e1-e2\n" in out

@@ -77,14 +77,14 @@ def test_prompt_refusals_in_pacru_say_what_is_wrong_and_never_offer_a_pass_r2(
     assert _replies(out, "green") == [
         "pass is not legal here (R2): Pacru has no passing; move or reorient",
         "e2>> is not legal here (R3): there is no chevron on e2",
-        "'zz' is not a move",
+        "'zz' is not a move: a move begins with a field (a1 to i9)",
         "e1-e3 is not legal here (R5): the power of movement on e1 is 1 (own fields in the e2 "
         "borderland), so it cannot move 2 fields (D39)",
         "'a3-b4' fits more than one legal move: a3-b4+a4, a3-b4+b4, a3-b4+c4, ...",
         "green quits; the game is left unfinished at ply 0.",
     ]
     lines = out.splitlines()
-    assert lines[lines.index("green> 'zz' is not a move") + 1] == written
+    assert lines[lines.index("green> 'zz' is not a move: a move begins with a field (a1 to i9)") + 1] == written
     assert lines.count(written) == 2  # after 'zz' and after the ambiguous short text
 
 
@@ -102,7 +102,7 @@ def test_examples_come_from_the_legal_moves_a_pass_only_where_it_is_legal_s_r2()
     with pytest.raises(pacru.NotationError) as caught:
         _prompt.read_move(blocked, "zz")
     assert _prompt.refusal(blocked, "zz", caught.value) == [
-        "'zz' is not a move",
+        "'zz' is not a move: a move begins with a field (a1 to i9)",
         "Moves here are written like pass. Type 'help' to list them.",
     ]
 

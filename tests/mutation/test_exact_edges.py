@@ -79,8 +79,14 @@ def test_move_parse_error_messages() -> None:
     with pytest.raises(NotationError) as raised:
         Move_parse(text)
     assert str(raised.value) == (
-        f"{'a' * 40!r} is not a move; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', "
-        "'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'"
+        f"{'a' * 40!r} is not a move: a move begins with a field (a1 to i9); "
+        "expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', 'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'"
+    )
+    text = "e4-e5+" + "a" * 40
+    with pytest.raises(NotationError) as raised:
+        Move_parse(text)
+    assert str(raised.value).startswith(
+        f"{text[:40]!r} is not a move: after 'e4-e5+' comes a field (a1 to i9), not 'aaaaaaaaaa';"
     )
 
 

@@ -160,23 +160,74 @@ def test_move_grammar_examples() -> None:
     assert Move.parse("a1-a2@i9").marker is None
 
 
+_GRAMMAR = (
+    "; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', 'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'"
+)
+_STEP_END = (
+    "the end, or a twist ('<', '>'), '*', '+' and a field, '@' and a field, "
+    "each at most once and in this order"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("e4-e4", "a move must leave its field"),
-        ("e5>(a1,a1)", "a relinquished field is named twice"),
-        ("e4e5", "is not a move; expected e.g."),
-        ("e4-e5<>", "is not a move"),
-        ("e5>>>(a1,a2)", "is not a move"),
-        ("e5>()", "is not a move"),
-        ("e4-j5", "is not a move"),
+        ("e4-e4", "'e4-e4': a move must leave its field"),
+        ("e5>(a1,a1)", "'e5>(a1,a1)': a relinquished field is named twice"),
         ("x" * 65, "move text longer than 64 characters"),
+        ("é4-e5", "'é4-e5' is not a move" + _GRAMMAR),
+        ("", "'' is not a move: a move begins with a field (a1 to i9)" + _GRAMMAR),
+        (
+            " PAS ",
+            "' PAS ' is not a move: a move begins with a field (a1 to i9)" + _GRAMMAR,
+        ),
+        (
+            "e4e5",
+            "'e4e5' is not a move: after 'e4' comes '-', 'x' or a turn ('<', '<<', '>', '>>'), "
+            "not 'e5'" + _GRAMMAR,
+        ),
+        (
+            "E4-J5",
+            "'E4-J5' is not a move: after 'e4-' comes a field (a1 to i9), not 'j5'" + _GRAMMAR,
+        ),
+        ("e4-e", "'e4-e' is not a move: after 'e4-' comes a field (a1 to i9), not 'e'" + _GRAMMAR),
+        (
+            "e4-e5+",
+            "'e4-e5+' is not a move: after 'e4-e5+' comes a field (a1 to i9), not the end"
+            + _GRAMMAR,
+        ),
+        (
+            "e4-e5<>",
+            f"'e4-e5<>' is not a move: after 'e4-e5<' comes {_STEP_END}, not '>'" + _GRAMMAR,
+        ),
+        (
+            "e4-e5@a1+a2",
+            f"'e4-e5@a1+a2' is not a move: after 'e4-e5@a1' comes {_STEP_END}, not '+a2'"
+            + _GRAMMAR,
+        ),
+        (
+            "e5>>>(a1,a2)",
+            "'e5>>>(a1,a2)' is not a move: after 'e5>>' comes '(' and the fields given up, "
+            "not '>(a1,a2)'" + _GRAMMAR,
+        ),
+        (
+            "e5>()",
+            "'e5>()' is not a move: after 'e5>(' comes a field (a1 to i9), not ')'" + _GRAMMAR,
+        ),
+        (
+            "e5>(a1",
+            "'e5>(a1' is not a move: after 'e5>(a1' comes ',' and a field, or ')', not the end"
+            + _GRAMMAR,
+        ),
+        ("e5>(a1))", "'e5>(a1))' is not a move: after 'e5>(a1)' comes the end, not ')'" + _GRAMMAR),
     ],
 )
 def test_move_grammar_errors(text: str, message: str) -> None:
-    """Text outside the grammar is a NotationError saying why, keeping the text."""
-    with pytest.raises(NotationError, match=message) as err:
+    """Text outside the grammar is a NotationError saying where it leaves the grammar and
+    what would come there, keeping the text; both engines word it alike."""
+    with pytest.raises(NotationError) as err:
         Move.parse(text)
+    assert str(err.value) == message
     assert err.value.text == text[:200]
 
 

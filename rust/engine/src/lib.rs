@@ -32,7 +32,7 @@ pub use legality::check;
 pub use movegen::{benefit_fields, crossing_options, power_of_movement, SUPPLY};
 pub use movelist::{legal_moves, legal_moves_into, MoveList, StepChoice};
 pub use moves::{Move, StepMove};
-pub use notation::{field_from_name, MoveTextError, MAX_MOVE_TEXT};
+pub use notation::{field_from_name, is_python_space, Expected, MoveTextError, MAX_MOVE_TEXT};
 pub use resolve::{apply, can_acquire, lookahead_outcome, perft, top_scorers};
 pub use types::{
     ChevronList, Game, MeetingRule, Outcome, Position, Rules, Termination, COUNTER_MAX,

@@ -24,13 +24,54 @@ use std::str::FromStr;
 /// The longest move text read, in characters (`pacru.chevron.move.MAX_MOVE_TEXT`).
 pub const MAX_MOVE_TEXT: usize = 64;
 
+/// What the grammar allows where a text leaves it ([`MoveTextError::Unexpected`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Expected {
+    /// At the start: the field of the chevron that moves (`pass` is read whole before).
+    Origin,
+    /// After the origin: `-` or `x` (a step or a pincer), or a reorientation's turn.
+    Separator,
+    /// A field: a step's target, its marker's or meeting's field, a field given up.
+    Field,
+    /// After a step's target: the end, or what may still follow in the grammar's order.
+    StepEnd,
+    /// After a reorientation's turn: the bracket before the fields given up.
+    OpenBracket,
+    /// After a field given up: `,` and another, or the closing bracket.
+    CommaOrClose,
+    /// After a reorientation's closing bracket: nothing.
+    End,
+}
+
+impl Expected {
+    /// The words of `pacru.Move.parse`'s `NotationError` for what comes here.
+    #[must_use]
+    pub const fn words(self) -> &'static str {
+        match self {
+            Expected::Origin => "a field (a1 to i9)",
+            Expected::Separator => "'-', 'x' or a turn ('<', '<<', '>', '>>')",
+            Expected::Field => "a field (a1 to i9)",
+            Expected::StepEnd => {
+                "the end, or a twist ('<', '>'), '*', '+' and a field, '@' and a field, \
+                 each at most once and in this order"
+            }
+            Expected::OpenBracket => "'(' and the fields given up",
+            Expected::CommaOrClose => "',' and a field, or ')'",
+            Expected::End => "the end",
+        }
+    }
+}
+
 /// Why a text is no move, by kind (`pacru.errors.NotationError` in Python).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MoveTextError {
     /// More than [`MAX_MOVE_TEXT`] characters (counted before white space is stripped).
     TooLong(usize),
-    /// Text outside the grammar.
-    NotAMove,
+    /// A character outside ASCII once white space is stripped: no part of the grammar.
+    NotAscii,
+    /// The stripped, lower-cased text leaves the grammar at byte `at`, where `expected`
+    /// would come.
+    Unexpected { at: usize, expected: Expected },
     /// A step whose target is its origin: a move must leave its field.
     SameField(Field),
     /// A reorientation that names a field it gives up twice.
@@ -43,9 +84,11 @@ impl fmt::Display for MoveTextError {
             MoveTextError::TooLong(n) => {
                 write!(f, "move text longer than {MAX_MOVE_TEXT} characters ({n})")
             }
-            MoveTextError::NotAMove => f.write_str(
-                "not a move; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', 'e3xe4+e6@i9', \
-                 'd9>>(c4,b5,a7,b7)' or 'pass'",
+            MoveTextError::NotAscii => f.write_str("not a move: a character outside ASCII"),
+            MoveTextError::Unexpected { at, expected } => write!(
+                f,
+                "not a move: {} expected at character {at}",
+                expected.words()
             ),
             MoveTextError::SameField(field) => {
                 write!(f, "{field}-{field}: a move must leave its field")
@@ -61,7 +104,7 @@ impl std::error::Error for MoveTextError {}
 
 /// Whether Python's `str.isspace` holds for `c`: what `str.strip` removes. Rust's
 /// `char::is_whitespace` differs (it leaves out U+001C..U+001F, which Python strips).
-fn python_space(c: char) -> bool {
+pub fn is_python_space(c: char) -> bool {
     matches!(
         c,
         '\t'..='\r'
@@ -89,7 +132,7 @@ fn field_of(file: u8, rank: u8) -> Option<Field> {
 /// The field a name writes (`pacru.geometry.parse_field`): `a1` .. `i9`, case-insensitive,
 /// with the white space `str.strip` removes around it; None for any other text.
 pub fn field_from_name(text: &str) -> Option<Field> {
-    match text.trim_matches(python_space).as_bytes() {
+    match text.trim_matches(is_python_space).as_bytes() {
         &[file, rank] => field_of(file.to_ascii_lowercase(), rank),
         _ => None,
     }
@@ -113,22 +156,36 @@ impl Reader<'_> {
         found
     }
 
-    /// A field name `a1` .. `i9`.
-    fn field(&mut self) -> Result<Field, MoveTextError> {
+    /// The text leaves the grammar here, where `expected` would come.
+    fn unexpected(&self, expected: Expected) -> MoveTextError {
+        MoveTextError::Unexpected {
+            at: self.at,
+            expected,
+        }
+    }
+
+    /// A field name `a1` .. `i9`; `expected` names what the text lacks when none is here.
+    fn field_or(&mut self, expected: Expected) -> Result<Field, MoveTextError> {
         let field = match self.text.get(self.at..self.at + 2) {
             Some(&[file, rank]) => field_of(file, rank),
             _ => None,
         };
+        let field = field.ok_or_else(|| self.unexpected(expected))?;
         self.at += 2;
-        field.ok_or(MoveTextError::NotAMove)
+        Ok(field)
     }
 
-    /// `f` when the text ends here, else the text is no move.
-    fn end<T>(&self, f: T) -> Result<T, MoveTextError> {
+    /// A field name `a1` .. `i9` inside the move.
+    fn field(&mut self) -> Result<Field, MoveTextError> {
+        self.field_or(Expected::Field)
+    }
+
+    /// `Ok` when the text ends here, else what should have come instead.
+    fn end(&self, expected: Expected) -> Result<(), MoveTextError> {
         if self.at == self.text.len() {
-            Ok(f)
+            Ok(())
         } else {
-            Err(MoveTextError::NotAMove)
+            Err(self.unexpected(expected))
         }
     }
 
@@ -153,7 +210,7 @@ impl Reader<'_> {
         } else {
             None
         };
-        self.end(())?;
+        self.end(Expected::StepEnd)?;
         if origin == target {
             return Err(MoveTextError::SameField(origin));
         }
@@ -179,11 +236,11 @@ impl Reader<'_> {
             (Some(b'<'), _) => -1,
             (Some(b'>'), Some(b'>')) => 2,
             (Some(b'>'), _) => 1,
-            _ => return Err(MoveTextError::NotAMove),
+            _ => return Err(self.unexpected(Expected::Separator)),
         };
         self.at += if turn == 2 || turn == -2 { 2 } else { 1 };
         if !self.eat(b'(') {
-            return Err(MoveTextError::NotAMove);
+            return Err(self.unexpected(Expected::OpenBracket));
         }
         let mut relinquished = 0u128;
         let mut twice = None;
@@ -198,9 +255,9 @@ impl Reader<'_> {
             }
         }
         if !self.eat(b')') {
-            return Err(MoveTextError::NotAMove);
+            return Err(self.unexpected(Expected::CommaOrClose));
         }
-        self.end(())?;
+        self.end(Expected::End)?;
         match twice {
             Some(field) => Err(MoveTextError::RelinquishedTwice(field)),
             None => Ok(Move::Reorientation {
@@ -219,19 +276,20 @@ impl Move {
     /// # Errors
     /// [`MoveTextError::TooLong`] for more than [`MAX_MOVE_TEXT`] characters,
     /// [`MoveTextError::SameField`] for a step that does not leave its field,
-    /// [`MoveTextError::RelinquishedTwice`] for a field given up twice, and
-    /// [`MoveTextError::NotAMove`] for any other text outside the grammar.
+    /// [`MoveTextError::RelinquishedTwice`] for a field given up twice,
+    /// [`MoveTextError::NotAscii`] for a character outside ASCII, and
+    /// [`MoveTextError::Unexpected`] for any other text outside the grammar.
     pub fn from_text(text: &str) -> Result<Move, MoveTextError> {
         let chars = text.chars().count();
         if chars > MAX_MOVE_TEXT {
             return Err(MoveTextError::TooLong(chars));
         }
-        let trimmed = text.trim_matches(python_space);
+        let trimmed = text.trim_matches(is_python_space);
         // Python lower-cases before matching; no character outside ASCII lower-cases into
         // the grammar's letters (U+212A, the Kelvin sign, becomes 'k'), so text with one is
         // no move.
         if !trimmed.is_ascii() {
-            return Err(MoveTextError::NotAMove);
+            return Err(MoveTextError::NotAscii);
         }
         let lower = trimmed.to_ascii_lowercase();
         if lower == "pass" {
@@ -241,7 +299,7 @@ impl Move {
             text: lower.as_bytes(),
             at: 0,
         };
-        let origin = reader.field()?;
+        let origin = reader.field_or(Expected::Origin)?;
         if reader.eat(b'-') {
             reader.step(origin, false)
         } else if reader.eat(b'x') {
@@ -324,46 +382,51 @@ mod tests {
         assert_eq!(parse("\u{a0}e3XE4+E6@I9\t"), parse("e3xe4+e6@i9"));
         assert_eq!(parse("d9>>(b7,a7,b5,c4)"), parse("d9>>(c4,b5,a7,b7)"));
         // Python strips U+001C..U+001F; U+200B (no white space to Python) is no move.
-        assert_eq!(parse("\u{200b}pass"), Err(MoveTextError::NotAMove));
     }
 
     #[test]
-    fn text_outside_the_grammar_is_no_move() {
-        for text in [
-            "",
-            " ",
-            "pas",
-            "passs",
-            "p ass",
-            "e4",
-            "e4-",
-            "e4-e",
-            "e4-e0",
-            "j4-e5",
-            "e4 - e5",
-            "e4-e5 >",
-            "e4-e5><",
-            "e4-e5**",
-            "e4-e5@a1+a2",
-            "e4-e5+",
-            "e4-e5@",
-            "e4+e5",
-            "e4xx5",
-            "e5>>>(a1,a2)",
-            "e5><(a1,a2)",
-            "e5>()",
-            "e5>(a1,)",
-            "e5>(a1",
-            "e5>a1",
-            "e5(a1)",
-            "e5>(a1,a2))",
-            "e5>(a1;a2)",
-            "e5-e6(a1)",
-            "\u{212a}",
-            "e4-e5\u{0}",
-            "é4-e5",
+    fn text_outside_the_grammar_says_where_it_leaves_it() {
+        use Expected::{CommaOrClose, End, Field, OpenBracket, Origin, Separator, StepEnd};
+        for (text, at, expected) in [
+            ("", 0, Origin),
+            (" ", 0, Origin),
+            ("pas", 0, Origin),
+            ("passs", 0, Origin),
+            ("p ass", 0, Origin),
+            ("e4", 2, Separator),
+            ("e4-", 3, Field),
+            ("e4-e", 3, Field),
+            ("e4-e0", 3, Field),
+            ("j4-e5", 0, Origin),
+            ("e4 - e5", 2, Separator),
+            ("e4-e5 >", 5, StepEnd),
+            ("e4-e5><", 6, StepEnd),
+            ("e4-e5**", 6, StepEnd),
+            ("e4-e5@a1+a2", 8, StepEnd),
+            ("e4-e5+", 6, Field),
+            ("e4-e5@", 6, Field),
+            ("e4+e5", 2, Separator),
+            ("e4xx5", 3, Field),
+            ("e5>>>(a1,a2)", 4, OpenBracket),
+            ("e5><(a1,a2)", 3, OpenBracket),
+            ("e5>()", 4, Field),
+            ("e5>(a1,)", 7, Field),
+            ("e5>(a1", 6, CommaOrClose),
+            ("e5>a1", 3, OpenBracket),
+            ("e5(a1)", 2, Separator),
+            ("e5>(a1,a2))", 10, End),
+            ("e5>(a1;a2)", 6, CommaOrClose),
+            ("e5-e6(a1)", 5, StepEnd),
+            ("e4-e5\u{0}", 5, StepEnd),
         ] {
-            assert_eq!(parse(text), Err(MoveTextError::NotAMove), "{text:?}");
+            assert_eq!(
+                parse(text),
+                Err(MoveTextError::Unexpected { at, expected }),
+                "{text:?}"
+            );
+        }
+        for text in ["\u{212a}", "é4-e5", "\u{200b}pass"] {
+            assert_eq!(parse(text), Err(MoveTextError::NotAscii), "{text:?}");
         }
     }
 

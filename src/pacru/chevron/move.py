@@ -53,11 +53,117 @@ __all__ = ["MAX_MOVE_TEXT", "Move", "MoveKind", "packed_key"]
 #: Longest move text the parser looks at; longer input is a NotationError.
 MAX_MOVE_TEXT: Final = 64
 
-_F = r"([a-i][1-9])"
-_STEP_RE: Final = re.compile(rf"{_F}([-x]){_F}([<>]?)(\*?)(?:\+{_F})?(?:@{_F})?")
-_REORIENT_RE: Final = re.compile(rf"{_F}(<<|>>|<|>)\(({_F}(?:,{_F})*)\)")
+_FIELD_NAME: Final = re.compile(r"[a-i][1-9]")
 _TURN_TEXT: Final = {-2: "<<", -1: "<", 1: ">", 2: ">>"}
-_TEXT_TURN: Final = {v: k for k, v in _TURN_TEXT.items()}
+#: The turn marks, longest first so that ``>>`` is not read as ``>``.
+_TEXT_TURN: Final = {"<<": -2, "<": -1, ">>": 2, ">": 1}
+#: The end of every "not a move" message: the grammar by example.
+_GRAMMAR_TAIL: Final = (
+    "; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', 'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'"
+)
+
+# What the grammar allows where a text leaves it, in the words of the NotationError.
+_ORIGIN: Final = "a field (a1 to i9)"
+_SEPARATOR: Final = "'-', 'x' or a turn ('<', '<<', '>', '>>')"
+_FIELD: Final = "a field (a1 to i9)"
+_STEP_END: Final = (
+    "the end, or a twist ('<', '>'), '*', '+' and a field, '@' and a field, "
+    "each at most once and in this order"
+)
+_OPEN_BRACKET: Final = "'(' and the fields given up"
+_COMMA_OR_CLOSE: Final = "',' and a field, or ')'"
+_END: Final = "the end"
+
+
+class _Misread(Exception):
+    """The text leaves the grammar at character ``at``, where ``expected`` would come."""
+
+    def __init__(self, at: int, expected: str) -> None:
+        super().__init__(at, expected)
+        self.at = at
+        self.expected = expected
+
+
+class _Reader:
+    """A cursor over a move's stripped, lower-cased ASCII text, reading the grammar above
+    part by part, so that a text outside it is refused where it leaves it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def eat(self, mark: str) -> bool:
+        """Take ``mark`` when it comes next."""
+        found = self.text.startswith(mark, self.at)
+        if found:
+            self.at += len(mark)
+        return found
+
+    def field(self, expected: str = _FIELD) -> int:
+        """A field name ``a1`` .. ``i9``; ``expected`` says what is missing when none is here."""
+        name = self.text[self.at : self.at + 2]
+        if _FIELD_NAME.fullmatch(name) is None:
+            raise _Misread(self.at, expected)
+        self.at += 2
+        return parse_field(name)
+
+    def end(self, expected: str) -> None:
+        if self.at != len(self.text):
+            raise _Misread(self.at, expected)
+
+    def move(self, text: str) -> Move:
+        """The move read; ``text`` is the caller's, named in the errors of the rules' checks."""
+        origin = self.field(_ORIGIN)
+        if self.eat("-"):
+            return self.step(text, origin, capture=False)
+        if self.eat("x"):
+            return self.step(text, origin, capture=True)
+        return self.reorientation(text, origin)
+
+    def step(self, text: str, origin: int, capture: bool) -> Move:
+        target = self.field()
+        twist = -1 if self.eat("<") else 1 if self.eat(">") else 0
+        connection = self.eat("*")
+        marker = self.field() if self.eat("+") else None
+        meeting = self.field() if self.eat("@") else None
+        self.end(_STEP_END)
+        if origin == target:
+            raise NotationError(f"{text!r}: a move must leave its field", text)
+        return Move(
+            origin,
+            target,
+            capture=capture,
+            twist=twist,
+            connection=connection,
+            marker=marker,
+            meeting=meeting,
+        )
+
+    def reorientation(self, text: str, origin: int) -> Move:
+        turn = next((t for mark, t in _TEXT_TURN.items() if self.eat(mark)), None)
+        if turn is None:
+            raise _Misread(self.at, _SEPARATOR)
+        if not self.eat("("):
+            raise _Misread(self.at, _OPEN_BRACKET)
+        fields = [self.field()]
+        while self.eat(","):
+            fields.append(self.field())
+        if not self.eat(")"):
+            raise _Misread(self.at, _COMMA_OR_CLOSE)
+        self.end(_END)
+        if len(set(fields)) != len(fields):
+            raise NotationError(f"{text!r}: a relinquished field is named twice", text)
+        return Move(origin, None, turn=turn, relinquished=tuple(fields))
+
+
+def _misreading(text: str, err: _Misread) -> str:
+    """Where and why the reader's ``text`` leaves the grammar: what comes after the part
+    read (at most 40 characters shown) and what was found instead."""
+    if err.at == 0:
+        return f"a move begins with {err.expected}"
+    rest = text[err.at :]
+    found = repr(rest[:10]) if rest else "the end"
+    return f"after {text[: min(err.at, 40)]!r} comes {err.expected}, not {found}"
 
 
 class MoveKind(enum.Enum):
@@ -327,45 +433,25 @@ class Move(metaclass=abc.ABCMeta):  # noqa: B024
         check the move is legal in a position.
 
         Raises:
-            NotationError: ``text`` is not a move in the grammar.
+            NotationError: ``text`` is not a move in the grammar. Its message says where
+                the text leaves the grammar and what would come there (``'e4-e' is not a
+                move: after 'e4-' comes a field (a1 to i9), not 'e'``), then examples.
         """
         if not isinstance(text, str):
             raise NotationError("a move must be given as a string")
         if len(text) > MAX_MOVE_TEXT:
             raise NotationError(f"move text longer than {MAX_MOVE_TEXT} characters", text)
-        s = text.strip().lower()
+        stripped = text.strip()
+        s = stripped.lower()
         if s == "pass":
             return _PASS
-        m = _STEP_RE.fullmatch(s)
-        if m:
-            origin, sep, target, twist, star, marker, meeting = m.groups()
-            if origin == target:
-                raise NotationError(f"{text!r}: a move must leave its field", text)
-            return cls(
-                parse_field(origin),
-                parse_field(target),
-                capture=sep == "x",
-                twist={"": 0, "<": -1, ">": 1}[twist],
-                connection=bool(star),
-                marker=parse_field(marker) if marker else None,
-                meeting=parse_field(meeting) if meeting else None,
-            )
-        m = _REORIENT_RE.fullmatch(s)
-        if m:
-            fields = [parse_field(f) for f in m.group(3).split(",")]
-            if len(set(fields)) != len(fields):
-                raise NotationError(f"{text!r}: a relinquished field is named twice", text)
-            return cls(
-                parse_field(m.group(1)),
-                None,
-                turn=_TEXT_TURN[m.group(2)],
-                relinquished=tuple(fields),
-            )
-        raise NotationError(
-            f"{text[:40]!r} is not a move; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', "
-            "'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'",
-            text,
-        )
+        if not stripped.isascii():  # no part of the grammar (a lower-cased Kelvin sign is 'k')
+            raise NotationError(f"{text[:40]!r} is not a move{_GRAMMAR_TAIL}", text)
+        try:
+            return _Reader(s).move(text)
+        except _Misread as err:
+            message = f"{text[:40]!r} is not a move: {_misreading(s, err)}{_GRAMMAR_TAIL}"
+            raise NotationError(message, text) from None
 
     def __str__(self) -> str:
         if self.origin is None:

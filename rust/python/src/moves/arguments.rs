@@ -211,6 +211,33 @@ fn notation_error(py: Python<'_>, message: &str, text: &Bound<'_, PyAny>) -> PyE
     crate::errors::pacru_error(py, "NotationError", (message, text), None)
 }
 
+/// The end of every "not a move" message: the grammar by example.
+const GRAMMAR_TAIL: &str =
+    "; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', 'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'";
+
+/// Where and why the reader's `text` leaves the grammar, in `Move.parse`'s words: what
+/// comes after the part read (at most 40 characters shown) and what was found instead.
+fn misreading(
+    py: Python<'_>,
+    text: &str,
+    at: usize,
+    expected: engine::Expected,
+) -> PyResult<String> {
+    let words = expected.words();
+    if at == 0 {
+        return Ok(format!("a move begins with {words}"));
+    }
+    let read = PyString::new(py, &text[..at.min(40)]).repr()?;
+    let rest = &text[at..];
+    let found = if rest.is_empty() {
+        "the end".to_owned()
+    } else {
+        let shown = &rest[..rest.len().min(10)];
+        PyString::new(py, shown).repr()?.to_string()
+    };
+    Ok(format!("after {read} comes {words}, not {found}"))
+}
+
 /// The move `text` writes, read by the engine's reader (`pacru_engine::Move::from_text`),
 /// with the `NotationError` messages of the Python `Move.parse`.
 pub(crate) fn parse_text(text: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
@@ -230,7 +257,7 @@ pub(crate) fn parse_text(text: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
     }
     // Text that is no UTF-8 (a lone surrogate) is outside the grammar.
     let read = string.to_str().map_or(
-        Err(engine::MoveTextError::NotAMove),
+        Err(engine::MoveTextError::NotAscii),
         engine::Move::from_text,
     );
     let message = match read {
@@ -244,13 +271,19 @@ pub(crate) fn parse_text(text: &Bound<'_, PyAny>) -> PyResult<engine::Move> {
         Err(engine::MoveTextError::TooLong(_)) => {
             format!("move text longer than {limit} characters")
         }
-        Err(engine::MoveTextError::NotAMove) => {
+        Err(engine::MoveTextError::NotAscii) => {
             let shown = text.get_item(PySlice::new(py, 0, 40, 1))?;
-            format!(
-                "{} is not a move; expected e.g. 'e4-e5', 'a3-b4>', 'g9-e7*', \
-                 'e3xe4+e6@i9', 'd9>>(c4,b5,a7,b7)' or 'pass'",
-                shown.repr()?
-            )
+            format!("{} is not a move{GRAMMAR_TAIL}", shown.repr()?)
+        }
+        Err(engine::MoveTextError::Unexpected { at, expected }) => {
+            let shown = text.get_item(PySlice::new(py, 0, 40, 1))?;
+            // The reader's text: stripped and lower-cased ASCII, so `at` is a character index.
+            let read = string
+                .to_str()?
+                .trim_matches(engine::is_python_space)
+                .to_ascii_lowercase();
+            let why = misreading(py, &read, at, expected)?;
+            format!("{} is not a move: {why}{GRAMMAR_TAIL}", shown.repr()?)
         }
     };
     Err(notation_error(py, &message, text))
