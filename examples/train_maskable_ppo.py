@@ -12,7 +12,8 @@ there against a mix of opponents. It is measured against the ``random`` and
 
 The policy is sb3's ``MultiInputPolicy`` with this example's features
 extractor (``BoardNet``): it sees the board's planes and the action
-mask, and no bot plays inside it. sb3 saves the extractor's class with the
+mask, and the fields each side's chevrons attack, which it works out from
+those planes itself (``Attacks``); no bot plays inside it. sb3 saves the extractor's class with the
 agent, so ``MaskablePPO.load(path)`` loads the saved agent with nothing else.
 
 Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (see
@@ -84,13 +85,19 @@ SHAPING = 0.2
 # The observation is planes of the 9x9 board (:mod:`pacru.encoding`), and most
 # actions are a field too: five blocks of 81 actions (origin, target, marker,
 # meeting field, relinquished field). So the network sees the board as a
-# board: a convolution over the planes and the action mask's field blocks,
-# residual blocks, and one logit per field and block from a 1x1 convolution,
-# the same weights on every field, so that a pincer's pattern is learned once
-# rather than once per field. The few other actions (pass, turns, twists,
-# benefits) and the value come from the board's pooled features. sb3's
-# policy puts a linear layer on the extractor's features: it is set to pass
-# the logits through (and frozen while imitating).
+# board: a convolution over the planes, the attack planes (below) and the
+# action mask's field blocks, residual blocks, and one logit per field and
+# block from a 1x1 convolution, the same weights on every field, so that a
+# pincer's pattern is learned once rather than once per field. The few other
+# actions (pass, turns, twists, benefits) and the value come from the board's
+# pooled features. sb3's policy puts a linear layer on the extractor's
+# features: it is set to pass the logits through (and frozen while imitating).
+#
+# A chevron reaches along rays of up to 8 fields, and what ``greedy`` wins
+# with is one-ply tactics along them: pincers (two chevrons attacking one).
+# A few 3x3 convolutions see two or three fields, so the rays are worked out
+# exactly from the planes by a module without weights (``Attacks``): fixed
+# one-field shifts, repeated, each ray stopped by the first chevron.
 
 #: The first action of each block of one action per field, in the network's order.
 FIELD_BLOCKS = (ORIGIN, TARGET, MARKER, MEETING, RELINQUISH)
