@@ -12,7 +12,8 @@ there against a mix of opponents. It is measured against the ``random`` and
 
 The policy is sb3's ``MultiInputPolicy`` with this example's features
 extractor (``BoardNet``): it sees the board's planes and the action
-mask, and no bot plays inside it. sb3 saves the extractor's class with the
+mask, and the fields each side's chevrons attack, which it works out from
+those planes itself (``Attacks``); no bot plays inside it. sb3 saves the extractor's class with the
 agent, so ``MaskablePPO.load(path)`` loads the saved agent with nothing else.
 
 Needs the ``sb3`` extra (``pip install "pacru[sb3]"``). The full run (see
@@ -63,7 +64,7 @@ EXPLORE = 0.1
 #: The teacher's decisions in the learner's own games against ``greedy`` (DAgger).
 LEARNER_DECISIONS = 300 if QUICK else int(os.environ.get("PACRU_EXAMPLE_LEARNER", "20000"))
 #: Rounds of the learner's games, each followed by one epoch over all the decisions.
-LEARNER_ROUNDS = 1 if QUICK else 2
+LEARNER_ROUNDS = 1 if QUICK else int(os.environ.get("PACRU_EXAMPLE_ROUNDS", "4"))
 IMITATION_EPOCHS = 2 if QUICK else int(os.environ.get("PACRU_EXAMPLE_EPOCHS", "3"))
 IMITATION_LR = 1e-3
 #: The network: convolution channels and residual blocks.
@@ -84,13 +85,19 @@ SHAPING = 0.2
 # The observation is planes of the 9x9 board (:mod:`pacru.encoding`), and most
 # actions are a field too: five blocks of 81 actions (origin, target, marker,
 # meeting field, relinquished field). So the network sees the board as a
-# board: a convolution over the planes and the action mask's field blocks,
-# residual blocks, and one logit per field and block from a 1x1 convolution,
-# the same weights on every field, so that a pincer's pattern is learned once
-# rather than once per field. The few other actions (pass, turns, twists,
-# benefits) and the value come from the board's pooled features. sb3's
-# policy puts a linear layer on the extractor's features: it is set to pass
-# the logits through (and frozen while imitating).
+# board: a convolution over the planes, the attack planes (below) and the
+# action mask's field blocks, residual blocks, and one logit per field and
+# block from a 1x1 convolution, the same weights on every field, so that a
+# pincer's pattern is learned once rather than once per field. The few other
+# actions (pass, turns, twists, benefits) and the value come from the board's
+# pooled features. sb3's policy puts a linear layer on the extractor's
+# features: it is set to pass the logits through (and frozen while imitating).
+#
+# A chevron reaches along rays of up to 8 fields, and what ``greedy`` wins
+# with is one-ply tactics along them: pincers (two chevrons attacking one).
+# A few 3x3 convolutions see two or three fields, so the rays are worked out
+# exactly from the planes by a module without weights (``Attacks``): fixed
+# one-field shifts, repeated, each ray stopped by the first chevron.
 
 #: The first action of each block of one action per field, in the network's order.
 FIELD_BLOCKS = (ORIGIN, TARGET, MARKER, MEETING, RELINQUISH)
@@ -113,13 +120,70 @@ class Residual(nn.Module):
         return torch.relu(x + self.second(torch.relu(self.first(x))))
 
 
+#: One step along each compass direction, N clockwise to NW: (file change, rank change).
+DELTAS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+#: The planes :class:`Attacks` adds to the observation's.
+ATTACK_PLANES = 10
+
+
+class Attacks(nn.Module):
+    """The fields each seat's chevrons attack, worked out from the planes; no weights.
+
+    A chevron attacks the fields along its three forward directions up to its
+    power of movement (the own markers in its borderland, at least 1), up to
+    and including the first chevron met (R3, R5, R11): the pincer's condition
+    and a step's reach. That is a ray of up to 8 fields, far more than a few
+    3x3 convolutions see, so it is computed here, exactly, from the markers
+    and chevrons planes (seat 0 is the seat to move): 8 steps of a fixed shift
+    in each direction, each ray stopped by the chevrons. Out: for each seat,
+    the number of its chevrons attacking each field (divided by 3), the fields
+    attacked twice or more, the other seat's chevrons attacked twice or more
+    (pincers), the free fields it reaches not of the other's colour (steps),
+    and its power of movement (divided by 9): ``(n, 10, 9, 9)``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        shift = torch.zeros(16, 1, 3, 3)  # (seat, direction): a one-field shift that way
+        feed = torch.zeros(16, 16)  # (seat, direction) <- (seat, facing): its forward ones
+        for seat in range(2):
+            for d, (dx, dy) in enumerate(DELTAS):
+                shift[8 * seat + d, 0, 1 - dy, 1 - dx] = 1
+                for facing in (d - 1, d, d + 1):
+                    feed[8 * seat + d, 8 * seat + facing % 8] = 1
+        self.shift = nn.Buffer(shift, persistent=False)
+        self.feed = nn.Buffer(feed, persistent=False)
+
+    def forward(self, board: torch.Tensor) -> torch.Tensor:
+        n = board.shape[0]
+        markers, chevrons = board[:, 0:2], board[:, 2:18]  # two seats' planes (pacru, 2 players)
+        seats = chevrons.reshape(n, 2, 8, 9, 9).sum(2)
+        free = 1 - seats.sum(1, keepdim=True)
+        power = (nn.functional.avg_pool2d(markers, 3) * 9).clamp(min=1)
+        power = power.repeat_interleave(3, 2).repeat_interleave(3, 3)
+        # Each ray carries its chevron's power; it attacks the k-th field if the power is >= k.
+        ray = torch.einsum("od,ndyx->noyx", self.feed, chevrons) * power.repeat_interleave(8, 1)
+        hits = torch.zeros_like(ray)
+        for k in range(1, 9):
+            ray = nn.functional.conv2d(ray, self.shift, padding=1, groups=16)
+            hits = hits + (ray >= k).float()
+            ray = ray * free  # a chevron stops the ray beyond it
+        count = hits.reshape(n, 2, 8, 9, 9).sum(2)
+        twice = (count >= 2).float()
+        pincers = twice * seats.flip(1)
+        reach = (count > 0).float() * free * (1 - markers.flip(1))
+        return torch.cat([count / 3, twice, pincers, reach, power / 9], 1)
+
+
 class BoardNet(BaseFeaturesExtractor):
     """Features: the ``NUM_ACTIONS`` logits in action order, then ``VALUE_FEATURES``."""
 
     def __init__(self, observation_space: gym.spaces.Dict, channels: int, blocks: int) -> None:
         super().__init__(observation_space, features_dim=NUM_ACTIONS + VALUE_FEATURES)
         planes = observation_space["observation"].shape[0]  # type: ignore[index]
-        self.stem = nn.Conv2d(planes + len(FIELD_BLOCKS), channels, 3, padding=1)
+        self.attacks = Attacks()
+        stem_planes = planes + ATTACK_PLANES + len(FIELD_BLOCKS)
+        self.stem = nn.Conv2d(stem_planes, channels, 3, padding=1)
         self.trunk = nn.Sequential(*(Residual(channels) for _ in range(blocks)))
         self.fields = nn.Conv2d(channels, len(FIELD_BLOCKS), 1)
         self.other = nn.Linear(2 * channels + len(OTHER_ACTIONS), len(OTHER_ACTIONS))
@@ -135,7 +199,8 @@ class BoardNet(BaseFeaturesExtractor):
         board, mask = observations["observation"], observations["action_mask"]
         n = board.shape[0]
         field_masks = torch.stack([mask[:, b : b + 81] for b in FIELD_BLOCKS], 1)
-        x = torch.relu(self.stem(torch.cat([board, field_masks.reshape(n, -1, 9, 9)], 1)))
+        planes = [board, self.attacks(board), field_masks.reshape(n, -1, 9, 9)]
+        x = torch.relu(self.stem(torch.cat(planes, 1)))
         x = self.trunk(x)
         pooled = torch.cat([x.mean((2, 3)), x.amax((2, 3))], 1)
         other = self.other(torch.cat([pooled, mask[:, self.other_actions]], 1))
