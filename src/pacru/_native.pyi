@@ -379,6 +379,15 @@ class Batch:
         budgets: bytes,
         threads: int = 1,
     ) -> tuple[Batch, bytearray, bytearray]: ...
+    def play_bots_in_place(
+        self,
+        seats: bytes,
+        bot: str,
+        base: int,
+        episodes: bytes,
+        budgets: bytes,
+        threads: int = 1,
+    ) -> tuple[bytearray, bytearray]: ...
     def learner_step(
         self,
         actions: bytes,
@@ -394,6 +403,21 @@ class Batch:
         dtype: str = "float32",
         threads: int = 1,
     ) -> tuple[Batch, bytearray, Batch]: ...
+    def learner_step_in_place(
+        self,
+        actions: bytes,
+        restart: bytes,
+        steps: bytes,
+        episodes: bytes,
+        same_step: bool,
+        max_steps: int | None,
+        seat: int,
+        seat_base: int,
+        bot: str,
+        bot_base: int,
+        dtype: str = "float32",
+        threads: int = 1,
+    ) -> tuple[bytearray, Batch]: ...
     def random_actions(self, base: int, shown: bytes, threads: int = 1) -> bytearray: ...
     def legal_action_mask(self, shown: bytes, threads: int = 1) -> bytearray: ...
     def observation(self, threads: int = 1, dtype: str = "float32") -> bytearray: ...

@@ -9,7 +9,9 @@
 //! observation (the dtype's bytes, a row per game): [`learner_offsets`]. The buffer comes zeroed
 //! (the only way safe code gets a bytearray), so a row writes only what is not zero.
 
-use crate::decision::{Cell, NUM_ACTIONS};
+use std::sync::{Mutex, PoisonError};
+
+use crate::decision::{Cell, Game, Layout, NUM_ACTIONS};
 use crate::frame::{cell_of, offsets, pieces, word, Out, ALIGN};
 use crate::games::Games;
 use crate::host::{argument, Error, Host};
@@ -20,6 +22,8 @@ use crate::vector::{bot_of, too_large, Batch};
 
 /// The thread count of learner steps, chosen by measure (see `crate::tune`).
 static LEARNER: Tuner = Tuner::new();
+/// The same for learner steps in place (their rows cost less: no game copied or freed).
+static LEARNER_IN_PLACE: Tuner = Tuner::new();
 
 /// The byte offsets of a learner step's arrays for `n` games of `p` players and
 /// observation rows of `row_bytes`: frame end, steps, episodes, rewards, seats,
@@ -102,29 +106,23 @@ impl<'a> Rows<'a> {
         )
     }
 
-    /// Row `j`: `row`'s decision (or its end shown), its end's rewards and flags, its
-    /// counts, the learner's reward and seat, and its observation (zeros at an end).
-    fn write(
-        &mut self,
-        j: usize,
-        p: usize,
-        row: &Row,
-        turn: &Turn<'_>,
-        cell: Cell,
-        row_bytes: usize,
-    ) {
+    /// Row `j`: `row`'s `game`'s decision (or its end shown), its end's rewards and
+    /// flags, its counts, the learner's reward and seat, and its observation (zeros at an
+    /// end), as `setup` lays them out.
+    fn write(&mut self, j: usize, p: usize, row: &Row, game: &Game, setup: &Setup<'_>) {
+        let (turn, cell, row_bytes) = (&setup.turn, setup.cell, setup.row_bytes);
         let out = &mut self.out;
         let mask = &mut out.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS];
         let player = if row.shown {
             mask.fill(1);
             -1
         } else {
-            for a in row.game.legal.iter() {
+            for a in game.legal.iter() {
                 mask[usize::from(a)] = 1;
             }
             let obs = &mut self.observation[j * row_bytes..(j + 1) * row_bytes];
-            row.game.observation_as(turn.layout, cell, obs);
-            i32::from(row.game.pos().to_move)
+            game.observation_as(turn.layout, cell, obs);
+            i32::from(game.pos().to_move)
         };
         out.player[4 * j..4 * j + 4].copy_from_slice(&player.to_ne_bytes());
         if let Some(end) = row.end {
@@ -155,6 +153,85 @@ pub struct Options<'s> {
     pub threads: usize,
 }
 
+/// What a learner step of a batch works with, its arguments checked: the turn, the
+/// observation's cell, a row's observation bytes and the offsets of the buffer.
+struct Setup<'b> {
+    turn: Turn<'b>,
+    cell: Cell,
+    row_bytes: usize,
+    at: [usize; 7],
+}
+
+/// The [`Setup`] of a learner step of `n` games of `layout` from `start` (the arguments
+/// as [`Batch::learner_step`] takes them), or the argument's error.
+fn setup<'b>(
+    layout: &'b Layout,
+    start: &'b Game,
+    n: usize,
+    arrays: [&[u8]; 4],
+    o: &Options<'_>,
+) -> Result<Setup<'b>, Error> {
+    let [actions, restart, steps, episodes] = arrays;
+    let ok = actions.len() == 8 * n
+        && (restart.is_empty() || restart.len() == n)
+        && steps.len() == 4 * n
+        && episodes.len() == 8 * n;
+    if !ok {
+        return Err(argument(
+            "actions and episodes must hold an int64 a game, steps an int32, restart a byte or none",
+        ));
+    }
+    let p = usize::from(layout.players);
+    let seats = match u8::try_from(o.seat) {
+        Ok(seat) if usize::from(seat) < p => Seats::Fixed(seat),
+        _ if o.seat == -1 => Seats::Drawn {
+            first: mix(o.seat_base),
+            players: layout.players,
+        },
+        _ => return Err(argument(format!("no seat {} in the game", o.seat))),
+    };
+    let bot = bot_of(o.bot)?;
+    let cell = cell_of(o.dtype)?;
+    let turn = Turn {
+        layout,
+        start,
+        same_step: o.same_step,
+        max_steps: o.max_steps,
+        bot,
+        bot_first: mix(o.bot_base),
+        seats,
+    };
+    let row_bytes = layout.planes() * 81 * cell.size();
+    let at = learner_offsets(n, p, row_bytes).ok_or_else(too_large)?;
+    Ok(Setup {
+        turn,
+        cell,
+        row_bytes,
+        at,
+    })
+}
+
+/// Game `i`'s learner step in place, its arguments read from the arrays of
+/// [`Batch::learner_step`].
+fn step_game(
+    turn: &Turn<'_>,
+    i: usize,
+    game: &mut Game,
+    arrays: [&[u8]; 4],
+    max_steps: Option<u32>,
+) -> Result<Row, Error> {
+    let [actions, restart, steps, episodes] = arrays;
+    turn.step_in(
+        i,
+        game,
+        restart.get(i).is_some_and(|&r| r != 0),
+        i64::from_ne_bytes(word(actions, i)),
+        i32::from_ne_bytes(word(steps, i)),
+        i64::from_ne_bytes(word(episodes, i)),
+    )
+    .map_err(|e| game_error(i, e, max_steps))
+}
+
 impl Batch {
     /// One learner step against the built-in bot `o.bot` in every game, in one call
     /// (`pacru._native.Batch.learner_step`): game `i` takes `actions[i]` (which must be
@@ -176,38 +253,10 @@ impl Batch {
         o: &Options<'_>,
     ) -> Result<(Batch, H::Bytes, Batch), H::Error> {
         let n = self.games.len();
-        let ok = actions.len() == 8 * n
-            && (restart.is_empty() || restart.len() == n)
-            && steps.len() == 4 * n
-            && episodes.len() == 8 * n;
-        if !ok {
-            return Err(host.error(argument(
-                "actions and episodes must hold an int64 a game, steps an int32, restart a byte or none",
-            )));
-        }
-        let layout = &self.layout;
-        let p = usize::from(layout.players);
-        let seats = match u8::try_from(o.seat) {
-            Ok(seat) if usize::from(seat) < p => Seats::Fixed(seat),
-            _ if o.seat == -1 => Seats::Drawn {
-                first: mix(o.seat_base),
-                players: layout.players,
-            },
-            _ => return Err(host.error(argument(format!("no seat {} in the game", o.seat)))),
-        };
-        let bot = bot_of(o.bot).map_err(|e| host.error(e))?;
-        let cell = cell_of(o.dtype).map_err(|e| host.error(e))?;
-        let turn = Turn {
-            layout,
-            start: &self.start,
-            same_step: o.same_step,
-            max_steps: o.max_steps,
-            bot,
-            bot_first: mix(o.bot_base),
-            seats,
-        };
-        let row_bytes = layout.planes() * 81 * cell.size();
-        let at = learner_offsets(n, p, row_bytes).ok_or_else(|| host.error(too_large()))?;
+        let arrays = [actions, restart, steps, episodes];
+        let setup = setup(&self.layout, &self.start, n, arrays, o).map_err(|e| host.error(e))?;
+        let (turn, row_bytes, at) = (&setup.turn, setup.row_bytes, setup.at);
+        let p = usize::from(self.layout.players);
         let (buffer, games, t) = LEARNER.run(n, threads_for(n, o.threads), |t| {
             // Shared out as it comes (`queued`): zeroing the buffer alone takes a third of
             // a step on one thread at 256 games (4 MB of float32 observation), and the
@@ -215,21 +264,13 @@ impl Batch {
             // decisions a game.
             let pieces = pieces(n, t, 8);
             let bound = |piece: usize| n * piece / pieces;
-            let step_piece = |piece: usize| -> Result<Vec<Row>, Error> {
+            let step_piece = |piece: usize| -> Result<Vec<(Game, Row)>, Error> {
                 let (a, b) = (bound(piece), bound(piece + 1));
                 let mut rows = try_with_capacity(b - a)?;
                 for i in a..b {
-                    let row = turn
-                        .step(
-                            i,
-                            &self.games[i],
-                            restart.get(i).is_some_and(|&r| r != 0),
-                            i64::from_ne_bytes(word(actions, i)),
-                            i32::from_ne_bytes(word(steps, i)),
-                            i64::from_ne_bytes(word(episodes, i)),
-                        )
-                        .map_err(|e| game_error(i, e, o.max_steps))?;
-                    rows.push(row);
+                    let mut game = self.games[i].clone();
+                    let row = step_game(turn, i, &mut game, arrays, o.max_steps)?;
+                    rows.push((game, row));
                 }
                 Ok(rows)
             };
@@ -241,9 +282,9 @@ impl Batch {
                     let rows = take(piece).ok_or(Error::Lost)??;
                     let (mut part, tail) = rest.split(rows.len(), p, row_bytes);
                     rest = tail;
-                    for (j, row) in rows.into_iter().enumerate() {
-                        part.write(j, p, &row, &turn, cell, row_bytes);
-                        games.push(row.game);
+                    for (j, (game, row)) in rows.into_iter().enumerate() {
+                        part.write(j, p, &row, &game, &setup);
+                        games.push(game);
                         if let Some(last) = row.last {
                             ended.try_reserve(1)?;
                             ended.push(last);
@@ -259,6 +300,123 @@ impl Batch {
         let made = |games| self.with(Games::made(vec![(games, t > 1)]));
         Ok((made(games), buffer, made(ended)))
     }
+
+    /// [`Batch::learner_step`] on this batch's own games, each stepped where it is (no
+    /// game copied into a new batch, no old batch freed): for a batch its caller hands
+    /// over (`pacru.gymnasium_vector.PacruVectorEnv`'s state, which it alone holds). The
+    /// same games, buffer and ended games; this batch is now the new one. Every action
+    /// is checked first: an illegal one ([`Error::Illegal`], naming the first such game),
+    /// arguments of the wrong length or no room for the buffer leave the batch unchanged.
+    /// After an error while the games step ([`Error::Restarts`], memory, a bug) the batch
+    /// holds no game.
+    pub fn learner_step_in_place<H: Host>(
+        &mut self,
+        host: &H,
+        actions: &[u8],
+        restart: &[u8],
+        steps: &[u8],
+        episodes: &[u8],
+        o: &Options<'_>,
+    ) -> Result<(H::Bytes, Batch), H::Error> {
+        let n = self.games.len();
+        let arrays = [actions, restart, steps, episodes];
+        let (layout, start) = (&self.layout, &self.start);
+        let setup = setup(layout, start, n, arrays, o).map_err(|e| host.error(e))?;
+        check_actions(&self.games, actions, restart).map_err(|e| host.error(e))?;
+        let games = &mut self.games;
+        let made = LEARNER_IN_PLACE.run(n, threads_for(n, o.threads), |t| {
+            let (buffer, ended) = step_in_place(host, games, &setup, arrays, o.max_steps, t)?;
+            Ok::<_, H::Error>((buffer, ended, t))
+        });
+        let (buffer, ended, t) = made?;
+        match ended {
+            // Made by whichever thread came: freed on the pool on two threads or more.
+            Ok(ended) => Ok((buffer, self.with(Games::made(vec![(ended, t > 1)])))),
+            Err(e) => {
+                // Some games may have stepped and others not: no batch of the two halves.
+                self.games = Games::new(Vec::new());
+                Err(host.error(e))
+            }
+        }
+    }
+}
+
+/// [`Error::Illegal`] for the first game (row order) whose learner's action is not legal,
+/// the rows that restart aside (their action is ignored): a step in place must refuse
+/// before any game steps. On the calling thread alone: a few instructions a game.
+fn check_actions(games: &Games, actions: &[u8], restart: &[u8]) -> Result<(), Error> {
+    let n = games.len();
+    let actions = actions
+        .chunks_exact(8)
+        .map(|b| b.try_into().map_or(-1, i64::from_ne_bytes));
+    for (row, (game, action)) in games.range(0, n).zip(actions).enumerate() {
+        let legal = u16::try_from(action).is_ok_and(|a| game.legal.contains(a));
+        if !legal && restart.get(row).is_none_or(|&r| r == 0) {
+            return Err(Error::Illegal(row, action));
+        }
+    }
+    Ok(())
+}
+
+/// A learner step in place's buffer and the games of the ends it met, or the error of a
+/// game's step.
+type Stepped<B> = (B, Result<Vec<Game>, Error>);
+
+/// The games of a learner step in place (see [`Batch::learner_step_in_place`]) on `t`
+/// threads, as [`Batch::learner_step`] shares them out: the buffer and the games of the
+/// ends met, or the error of a game's step.
+fn step_in_place<H: Host>(
+    host: &H,
+    games: &mut Games,
+    setup: &Setup<'_>,
+    arrays: [&[u8]; 4],
+    max_steps: Option<u32>,
+    t: usize,
+) -> Result<Stepped<H::Bytes>, H::Error> {
+    let n = games.len();
+    let (turn, row_bytes, at) = (&setup.turn, setup.row_bytes, setup.at);
+    let p = usize::from(turn.layout.players);
+    let pieces = pieces(n, t, 8);
+    let ends: Vec<usize> = (1..=pieces).map(|k| n * k / pieces).collect();
+    // Each piece's games, taken once by the thread that steps it and handed back with its
+    // rows to the caller, which writes them.
+    let held: Vec<Mutex<Option<Vec<&mut [Game]>>>> = games
+        .pieces_mut(&ends)
+        .into_iter()
+        .map(|piece| Mutex::new(Some(piece)))
+        .collect();
+    type Piece<'g> = Result<(Vec<Row>, Vec<&'g mut [Game]>), Error>;
+    let step_piece = |piece: usize| -> Piece<'_> {
+        let mut slices = held
+            .get(piece)
+            .and_then(|h| h.lock().unwrap_or_else(PoisonError::into_inner).take())
+            .ok_or(Error::Lost)?;
+        let a = if piece == 0 { 0 } else { ends[piece - 1] };
+        let mut rows = try_with_capacity(ends[piece] - a)?;
+        let games = slices.iter_mut().flat_map(|slice| slice.iter_mut());
+        for (i, game) in (a..).zip(games) {
+            rows.push(step_game(turn, i, game, arrays, max_steps)?);
+        }
+        Ok((rows, slices))
+    };
+    queued(host, t, pieces, at[6], &step_piece, |buf, take| {
+        let mut ended = Vec::new();
+        let mut rest = Rows::of(buf, n, p, at);
+        for piece in 0..pieces {
+            let (rows, slices) = take(piece).ok_or(Error::Lost)??;
+            let (mut part, tail) = rest.split(rows.len(), p, row_bytes);
+            rest = tail;
+            let games = slices.iter().flat_map(|slice| slice.iter());
+            for (j, (row, game)) in rows.into_iter().zip(games).enumerate() {
+                part.write(j, p, &row, game, setup);
+                if let Some(last) = row.last {
+                    ended.try_reserve(1)?;
+                    ended.push(last);
+                }
+            }
+        }
+        Ok(ended)
+    })
 }
 
 /// A new buffer of `total` bytes of `host` and `fill`'s result, the work of a step shared

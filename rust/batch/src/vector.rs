@@ -65,7 +65,7 @@ pub fn bot_of(name: &str) -> Result<Bot, Error> {
 
 /// A new buffer of `host` holding a frame of `k` rows of `p` players, written by `write`
 /// without the host's lock; `write`'s result comes back with it.
-fn new_frame<H: Host, T: Send>(
+pub(crate) fn new_frame<H: Host, T: Send>(
     host: &H,
     k: usize,
     p: usize,

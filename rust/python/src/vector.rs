@@ -270,6 +270,31 @@ impl Batch {
         Ok((Py::new(py, Batch(batch))?, frame, bytearray(py, &taken)?))
     }
 
+    /// `Batch.play_bots` on this batch's own games, each played where it is (no game
+    /// copied, no old batch freed): for a batch that its caller hands over and no one else
+    /// holds. Returns the frame and the decisions taken as `Batch.play_bots` does; this
+    /// batch is now the new one. Arguments of the wrong length or an unknown bot leave it
+    /// unchanged (`ValueError`); after an error while the games play it holds no game.
+    /// `RuntimeError` while another thread uses the batch.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (seats, bot, base, episodes, budgets, threads=1))]
+    fn play_bots_in_place<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        py: Python<'py>,
+        seats: &[u8],
+        bot: &str,
+        base: u64,
+        episodes: &[u8],
+        budgets: &[u8],
+        threads: usize,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+        let host = Gil(py);
+        let (frame, taken) = slf
+            .0
+            .play_bots_in_place(&host, seats, bot, base, episodes, budgets, threads)?;
+        Ok((frame, bytearray(py, &taken)?))
+    }
+
     /// One learner step against the built-in bot `bot` ("random" or "greedy") in every
     /// game, in one call: game `i` takes `actions[i]` (which must be legal: `ValueError`
     /// naming the game), or restarts where `restart[i]` is set (next-step: its row showed
@@ -326,6 +351,49 @@ impl Batch {
             self.0
                 .learner_step(&host, actions, restart, steps, episodes, &options)?,
         )
+    }
+
+    /// `Batch.learner_step` on this batch's own games, each stepped where it is (no game
+    /// copied, no old batch freed): for a batch that its caller hands over and no one else
+    /// holds. Returns the bytearray and the games of the ends met as `Batch.learner_step`
+    /// does; this batch is now the new one. Every action is checked before any game
+    /// steps: an illegal one (`ValueError` naming the game), arguments of the wrong length
+    /// or an unknown bot, seat or dtype leave the batch unchanged; after an error while
+    /// the games step (`ValueError` for `max_steps` cutting a game twice, memory, a bug) it
+    /// holds no game. `RuntimeError` while another thread uses the batch.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (actions, restart, steps, episodes, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
+    fn learner_step_in_place<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        py: Python<'py>,
+        actions: &[u8],
+        restart: &[u8],
+        steps: &[u8],
+        episodes: &[u8],
+        same_step: bool,
+        max_steps: Option<u32>,
+        seat: i32,
+        seat_base: u64,
+        bot: &str,
+        bot_base: u64,
+        dtype: &str,
+        threads: usize,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Py<Batch>)> {
+        let options = Options {
+            same_step,
+            max_steps,
+            seat,
+            seat_base,
+            bot,
+            bot_base,
+            dtype,
+            threads,
+        };
+        let host = Gil(py);
+        let (buffer, ended) = slf
+            .0
+            .learner_step_in_place(&host, actions, restart, steps, episodes, &options)?;
+        Ok((buffer, Py::new(py, Batch(ended))?))
     }
 
     /// A uniformly random action of every game, as the native-endian int64 bytes of one

@@ -163,15 +163,24 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
         )
 
     def play_bots(
-        self, games: Games, seats: Seats, bot: str, seed: int, episodes: Episodes, budgets: Budgets
+        self,
+        games: Games,
+        seats: Seats,
+        bot: str,
+        seed: int,
+        episodes: Episodes,
+        budgets: Budgets,
+        in_place: bool = False,
     ) -> tuple[Games, Frame, Budgets]:
         """The built-in ``bot`` plays every game's moves until seat ``seats[i]`` decides.
 
         Game ``i``'s moves draw from :func:`pacru.vector.draws.game_seeds` of ``seed``
         and ``episodes`` (hashed natively). See ``pacru._native.Batch.play_bots``: returns
-        the new games, the frame of every row and the decisions taken in each game.
+        the new games, the frame of every row and the decisions taken in each game
+        (``Batch.play_bots_in_place`` with ``in_place``: the games are ``games`` itself).
         """
-        new, raw, taken = self._own(games).play_bots(
+        batch = self._own(games)
+        args = (
             seats.astype(np.int32).tobytes(),
             bot,
             hash_base(seed, 0),
@@ -179,10 +188,22 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
             budgets.astype(np.uint32).tobytes(),
             self.threads,
         )
+        if in_place:
+            new = batch
+            raw, taken = batch.play_bots_in_place(*args)
+            self.in_place_bots += 1
+        else:
+            new, raw, taken = batch.play_bots(*args)
         return new, self._frame(raw, len(seats)), np.frombuffer(taken, dtype=np.uint32)
 
     def learner_step(
-        self, games: Games, actions: Rows, restart: Flags | None, counts: Counts, turn: Turn
+        self,
+        games: Games,
+        actions: Rows,
+        restart: Flags | None,
+        counts: Counts,
+        turn: Turn,
+        in_place: bool = False,
     ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...], Games]:
         """One learner step of every game against a built-in bot, in one native call
         (``pacru._native.Batch.learner_step``): the learner's ``actions`` (or a
@@ -192,10 +213,12 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
         Returns the new games, the frame, (views of the call's one bytearray)
         the step counts (int32), episodes (int64), the learner's rewards (float32),
         its seats (int64) and the observation (``turn.dtype``), one row a game, and the
-        games restarted as they ended (:attr:`pacru.vector.loop.Advanced.ended`).
+        games restarted as they ended (:attr:`pacru.vector.loop.Advanced.ended`); with
+        ``in_place`` (``Batch.learner_step_in_place``) the games are ``games`` itself.
         """
         steps, episodes = counts
-        new, raw, ended = self._own(games).learner_step(
+        batch = self._own(games)
+        args = (
             actions.astype(np.int64, copy=False).tobytes(),
             b"" if restart is None else restart.tobytes(),
             steps.tobytes(),
@@ -209,6 +232,12 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
             turn.dtype_name,
             self.threads,
         )
+        if in_place:  # the games were handed over: no copy, no old batch to free
+            new = batch
+            raw, ended = batch.learner_step_in_place(*args)
+            self.in_place_steps += 1
+        else:
+            new, raw, ended = batch.learner_step(*args)
         n, enc = len(episodes), self.encoding
         at_steps = ceil8(self._frame_end(n))
         at_episodes = ceil8(at_steps + 4 * n)
