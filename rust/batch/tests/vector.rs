@@ -223,27 +223,54 @@ fn a_learner_step_is_the_same_on_every_thread_count() {
         dtype: "float32",
         threads: 1,
     };
-    let (one, buf, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
-        .unwrap();
     let row_bytes = batch.layout().planes() * 81 * 4;
-    assert_eq!(buf.len(), learner_offsets(40, 2, row_bytes).unwrap()[6]);
+    let mut obs = vec![0; 40 * row_bytes];
+    let (one, buf, ended) = batch
+        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
+        .unwrap();
+    assert_eq!(buf.len(), learner_offsets(40, 2).unwrap()[5]);
     assert!(ended.is_empty(), "no game ended in its first decision");
     options.threads = 3;
+    let mut obs3 = vec![0; 40 * row_bytes];
     let (three, buf3, _) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            &mut obs3,
+            &options,
+        )
         .unwrap();
-    assert_eq!(buf3, buf);
+    assert_eq!((buf3, obs3), (buf, obs.clone()));
     for i in 0..40 {
         let (a, b) = (one.get(i).unwrap(), three.get(i).unwrap());
         assert_eq!((a.pos(), a.prefix()), (b.pos(), b.prefix()));
     }
     options.seat = 2;
     let err = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
         .err()
         .unwrap();
     assert_eq!(err.to_string(), "no seat 2 in the game");
+    options.seat = 0;
+    let err = batch
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            &mut obs[1..],
+            &options,
+        )
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!("the observation must hold {row_bytes} bytes a game of float32")
+    );
 }
 
 /// The rows of a frame (laid out by `at`) that show an end: terminated or truncated.
@@ -390,8 +417,9 @@ fn a_same_step_learner_step_hands_back_the_games_it_cut() {
         threads: 2,
     };
     // Every learner's first decision reaches max_steps=1: cut, and restarted at once.
+    let mut obs = vec![0; 6 * batch.layout().planes() * 81 * 4];
     let (next, buf, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
         .unwrap();
     let at = offsets(6, 2).unwrap();
     assert_eq!(ended_rows(&buf, at, 6), (0..6).collect::<Vec<_>>());
@@ -409,8 +437,9 @@ fn a_same_step_learner_step_hands_back_the_games_it_cut() {
     }
     // Next-step mode shows the cut in the game itself: nothing is handed back.
     options.same_step = false;
+    obs.fill(0);
     let (_, _, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
         .unwrap();
     assert!(ended.is_empty());
 }
@@ -438,13 +467,19 @@ fn a_learner_step_in_place_gives_the_copying_steps_games_and_buffer() {
         for base in 0..40 {
             let actions = copied.random_actions(&Plain, base, &shown, 2).unwrap();
             let restart: &[u8] = if same_step { &[] } else { &shown };
+            let row_bytes = stepped.layout().planes() * 81;
+            let (mut obs, mut obs2) = (vec![0; n * row_bytes], vec![0; n * row_bytes]);
             let (next, buf, ended) = copied
-                .learner_step(&Plain, &actions, restart, &steps, &episodes, &options)
+                .learner_step(
+                    &Plain, &actions, restart, &steps, &episodes, &mut obs, &options,
+                )
                 .unwrap();
             let (buf2, ended2) = stepped
-                .learner_step_in_place(&Plain, &actions, restart, &steps, &episodes, &options)
+                .learner_step_in_place(
+                    &Plain, &actions, restart, &steps, &episodes, &mut obs2, &options,
+                )
                 .unwrap();
-            assert_eq!(buf2, buf);
+            assert_eq!((buf2, obs2), (buf.clone(), obs));
             assert_eq!(ended2.len(), ended.len());
             for i in 0..n {
                 assert_eq!(game_at(&next, i), game_at(&stepped, i));
@@ -452,7 +487,7 @@ fn a_learner_step_in_place_gives_the_copying_steps_games_and_buffer() {
             for j in 0..ended.len() {
                 assert_eq!(game_at(&ended, j), game_at(&ended2, j));
             }
-            let at = learner_offsets(n, 2, stepped.layout().planes() * 81).unwrap();
+            let at = learner_offsets(n, 2).unwrap();
             steps = buf[at[1]..at[1] + 4 * n].to_vec();
             episodes = buf[at[2]..at[2] + 8 * n].to_vec();
             let rows = ended_rows(&buf, offsets(n, 2).unwrap(), n);
@@ -485,8 +520,9 @@ fn a_learner_step_in_place_refuses_before_any_game_steps() {
         threads: 2,
     };
     let before: Vec<_> = (0..100).map(|i| game_at(&batch, i)).collect();
+    let mut obs = vec![0; 100 * batch.layout().planes() * 81 * 4];
     let err = batch
-        .learner_step_in_place(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step_in_place(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
         .err()
         .unwrap();
     assert!(matches!(err, Error::Illegal(70, 999)), "{err}");
