@@ -553,3 +553,17 @@ fn bots_in_place_play_the_copying_bots_games() {
         .is_err());
     assert_eq!(batch_b.len(), n, "an unknown bot leaves the batch as it is");
 }
+
+#[test]
+fn an_observation_written_into_a_zeroed_buffer_is_the_hosts() {
+    let (batch, _) = batch(130);
+    for (dtype, threads) in [("float32", 1), ("uint8", 3), ("bool", 2)] {
+        let made = batch.observation(&Plain, threads, dtype).unwrap();
+        let mut into = vec![0; batch.observation_len(dtype).unwrap()];
+        batch.observation_into(&mut into, threads, dtype).unwrap();
+        assert_eq!(into, made);
+        let err = batch.observation_into(&mut into[1..], threads, dtype);
+        assert!(matches!(err, Err(Error::Argument(_))), "{err:?}");
+    }
+    assert!(batch.observation_len("f16").is_err());
+}

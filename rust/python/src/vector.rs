@@ -452,6 +452,29 @@ impl Batch {
         self.0.observation(&Gil(py), threads, dtype)
     }
 
+    /// The number of games.
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `Batch.observation` written into `out`, a zeroed contiguous uint8 array of its
+    /// length (`ValueError` for another length or dtype): numpy's zeros, whose pages the
+    /// threads that write the rows touch first, instead of a bytearray that the calling
+    /// thread alone must allocate and zero. Written without the GIL.
+    #[pyo3(signature = (out, threads=1, dtype="float32"))]
+    fn observation_into(
+        &self,
+        py: Python<'_>,
+        out: &Bound<'_, PyArray1<u8>>,
+        threads: usize,
+        dtype: &str,
+    ) -> PyResult<()> {
+        let mut rw = out.try_readwrite()?;
+        let buf = rw.as_slice_mut()?;
+        py.detach(|| self.0.observation_into(buf, threads, dtype))
+            .map_err(batch_error)
+    }
+
     /// Game `row`'s position: markers, chevrons, to_move, out, trigger, idle, ply, occupied,
     /// termination value (None while it goes on) and winners (a seat bitmask).
     #[allow(clippy::type_complexity)]
