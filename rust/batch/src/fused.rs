@@ -3,20 +3,22 @@
 //! frame, the observation), each game on a thread without the host's lock
 //! ([`crate::learner::Turn::step`] plays a game).
 //!
-//! The result is one buffer: the frame of `Batch.advance` (mask, player, rewards,
-//! terminated, truncated) then, each at a multiple of 8 bytes, the step counts (int32),
-//! the episodes (int64), the learner's rewards (float32) and its seats (int64):
+//! The result is one buffer: the frame of `Batch.advance` without its mask (player,
+//! rewards, terminated, truncated) then, each at a multiple of 8 bytes, the step counts
+//! (int32), the episodes (int64), the learner's rewards (float32) and its seats (int64):
 //! [`learner_offsets`]. The buffer comes zeroed (the only way safe code gets a
-//! bytearray), so a row writes only what is not zero. The observation (the dtype's bytes,
-//! a row per game) goes to an array the caller hands in zeroed (`numpy.zeros`: at 4,096
-//! games of float32 it is 68 MB, which the host's zeroed buffer took about 80 ms to
-//! allocate and zero on the calling thread alone, most of a step); each row is written by
-//! the thread that stepped its game, so its pages are first touched there, in parallel.
+//! bytearray), so a row writes only what is not zero; the calling thread writes it, piece
+//! by piece in row order, while the workers step the next pieces. The mask and the
+//! observation (the dtype's bytes, a row per game) go to arrays the caller hands in zeroed
+//! (`numpy.zeros`: at 4,096 games the float32 observation is 68 MB, which the host's
+//! zeroed buffer took about 80 ms to allocate and zero on the calling thread alone, most
+//! of a step); each of their rows is written by the thread that stepped its game, so its
+//! pages are first touched there, in parallel.
 
 use std::sync::{Mutex, PoisonError};
 
 use crate::decision::{Cell, Game, Layout, NUM_ACTIONS};
-use crate::frame::{cell_of, offsets, pieces, word, Out, ALIGN};
+use crate::frame::{bare_offsets, cell_of, pieces, word, Out, ALIGN};
 use crate::games::Games;
 use crate::host::{argument, Error, Host};
 use crate::learner::{mix, Row, Seats, Turn, TurnError};
@@ -33,7 +35,7 @@ static LEARNER_IN_PLACE: Tuner = Tuner::new();
 /// steps, episodes, rewards, seats and the end.
 pub fn learner_offsets(n: usize, p: usize) -> Option<[usize; 6]> {
     let up = |x: usize| x.checked_next_multiple_of(ALIGN);
-    let frame = offsets(n, p)?[5];
+    let frame = bare_offsets(n, p)?[5];
     let steps = up(frame)?;
     let episodes = up(steps.checked_add(n.checked_mul(4)?)?)?;
     let rewards = episodes.checked_add(n.checked_mul(8)?)?;
@@ -53,7 +55,8 @@ struct Rows<'a> {
 
 impl<'a> Rows<'a> {
     /// The arrays of `buf` (zeroed, of the length [`learner_offsets`] gives).
-    fn of(buf: &'a mut [u8], n: usize, p: usize, at: [usize; 6]) -> Rows<'a> {
+    fn of(buf: &'a mut [u8], n: usize, setup: &Setup<'_>) -> Rows<'a> {
+        let at = setup.at;
         let (frame, rest) = buf.split_at_mut(at[0]);
         let (_, rest) = rest.split_at_mut(at[1] - at[0]);
         let (steps, rest) = rest.split_at_mut(at[2] - at[1]);
@@ -61,7 +64,7 @@ impl<'a> Rows<'a> {
         let (rewards, rest) = rest.split_at_mut(at[4] - at[3]);
         let (seats, _) = rest.split_at_mut(at[5] - at[4]);
         Rows {
-            out: Out::of(frame, n, p),
+            out: Out::at(frame, setup.frame_at),
             steps: &mut steps[..4 * n],
             episodes,
             rewards: &mut rewards[..4 * n],
@@ -94,19 +97,14 @@ impl<'a> Rows<'a> {
         )
     }
 
-    /// Row `j`: `row`'s `game`'s decision (or its end shown), its end's rewards and
-    /// flags, its counts and the learner's reward and seat (its observation is written
-    /// where the game stepped: [`observe`]).
+    /// Row `j`: `row`'s `game`'s player (-1 at an end shown), its end's rewards and
+    /// flags, its counts and the learner's reward and seat (its mask and observation are
+    /// written where the game stepped: [`step_game`]).
     fn write(&mut self, j: usize, p: usize, row: &Row, game: &Game) {
         let out = &mut self.out;
-        let mask = &mut out.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS];
         let player = if row.shown {
-            mask.fill(1);
             -1
         } else {
-            for a in game.legal.iter() {
-                mask[usize::from(a)] = 1;
-            }
             i32::from(game.pos().to_move)
         };
         out.player[4 * j..4 * j + 4].copy_from_slice(&player.to_ne_bytes());
@@ -145,6 +143,8 @@ struct Setup<'b> {
     cell: Cell,
     row_bytes: usize,
     at: [usize; 6],
+    /// The offsets of the frame (without its mask) at the buffer's start.
+    frame_at: [usize; 6],
 }
 
 /// The [`Setup`] of a learner step of `n` games of `layout` from `start` (the arguments
@@ -154,7 +154,7 @@ fn setup<'b>(
     start: &'b Game,
     n: usize,
     arrays: [&[u8]; 4],
-    observation: usize,
+    outs: [usize; 2],
     o: &Options<'_>,
 ) -> Result<Setup<'b>, Error> {
     let [actions, restart, steps, episodes] = arrays;
@@ -188,6 +188,12 @@ fn setup<'b>(
         seats,
     };
     let row_bytes = layout.planes() * 81 * cell.size();
+    let [mask, observation] = outs;
+    if n.checked_mul(NUM_ACTIONS) != Some(mask) {
+        return Err(argument(format!(
+            "the mask must hold {NUM_ACTIONS} bytes a game"
+        )));
+    }
     if n.checked_mul(row_bytes) != Some(observation) {
         return Err(argument(format!(
             "the observation must hold {row_bytes} bytes a game of {}",
@@ -195,23 +201,25 @@ fn setup<'b>(
         )));
     }
     let at = learner_offsets(n, p).ok_or_else(too_large)?;
+    let frame_at = bare_offsets(n, p).ok_or_else(too_large)?;
     Ok(Setup {
         turn,
         cell,
         row_bytes,
         at,
+        frame_at,
     })
 }
 
 /// Game `i`'s learner step in place, its arguments read from the arrays of
-/// [`Batch::learner_step`], and its observation written into `obs` (zeroed: left so at
-/// an end shown).
+/// [`Batch::learner_step`], and its mask and observation written into `mask` and `obs`
+/// (zeroed: at an end shown, the mask all ones and the observation left zero).
 fn step_game(
     setup: &Setup<'_>,
     i: usize,
     game: &mut Game,
     arrays: [&[u8]; 4],
-    obs: &mut [u8],
+    [mask, obs]: [&mut [u8]; 2],
 ) -> Result<Row, Error> {
     let [actions, restart, steps, episodes] = arrays;
     let turn = &setup.turn;
@@ -225,7 +233,14 @@ fn step_game(
             i64::from_ne_bytes(word(episodes, i)),
         )
         .map_err(|e| game_error(i, e, turn.max_steps))?;
-    if !row.shown {
+    if row.shown {
+        mask.fill(1);
+    } else {
+        for a in game.legal.iter() {
+            if let Some(m) = mask.get_mut(usize::from(a)) {
+                *m = 1;
+            }
+        }
         game.observation_as(turn.layout, setup.cell, obs);
     }
     Ok(row)
@@ -268,9 +283,10 @@ impl Batch {
     /// legal: [`Error::Illegal`]), or restarts where `restart[i]` is set; the bots then
     /// play every game's moves until the learner's seat decides ([`Turn::step`]). `steps`
     /// holds int32 and `episodes` int64 values, one a game, `restart` a byte a game or
-    /// nothing, all native-endian; `observation` (zeroed) receives each game's observation
-    /// (as `Batch::observation` writes it for `o.dtype`, zeros where the row shows an end;
-    /// an argument error for another length). Returns the new batch, the buffer of
+    /// nothing, all native-endian; `mask` and `observation` (zeroed) receive each game's
+    /// mask (415 bytes a game, all ones where the row shows an end) and observation (as
+    /// `Batch::observation` writes it for `o.dtype`, zeros where the row shows an end); an
+    /// argument error for other lengths. Returns the new batch, the buffer of
     /// [`learner_offsets`] and, with `o.same_step`, the games of the ends the step met as
     /// they ended (over, or cut by `max_steps`): a batch of its own whose game `j` is that
     /// of the `j`-th row (ascending) showing an end (empty in next-step mode). Played
@@ -284,13 +300,14 @@ impl Batch {
         restart: &[u8],
         steps: &[u8],
         episodes: &[u8],
-        observation: &mut [u8],
+        [mask, observation]: [&mut [u8]; 2],
         o: &Options<'_>,
     ) -> Result<(Batch, H::Bytes, Batch), H::Error> {
         let n = self.games.len();
         let arrays = [actions, restart, steps, episodes];
-        let setup = setup(&self.layout, &self.start, n, arrays, observation.len(), o)
-            .map_err(|e| host.error(e))?;
+        let outs = [mask.len(), observation.len()];
+        let setup =
+            setup(&self.layout, &self.start, n, arrays, outs, o).map_err(|e| host.error(e))?;
         let p = usize::from(self.layout.players);
         let (buffer, games, t) = LEARNER.run(n, threads_for(n, o.threads), |t| {
             // Shared out as it comes (`queued`): zeroing the buffer takes a while on the
@@ -298,39 +315,43 @@ impl Batch {
             // learner step plays several decisions a game.
             let pieces = pieces(n, t, 8);
             let ends = piece_ends(n, pieces);
+            let masks = rows_of(&mut *mask, &ends, NUM_ACTIONS);
             let obs = rows_of(&mut *observation, &ends, setup.row_bytes);
             let step_piece = |piece: usize| -> Result<Vec<(Game, Row)>, Error> {
+                let masks = take_held(&masks, piece).ok_or(Error::Lost)?;
                 let obs = take_held(&obs, piece).ok_or(Error::Lost)?;
                 let a = if piece == 0 { 0 } else { ends[piece - 1] };
                 let mut rows = try_with_capacity(ends[piece] - a)?;
-                let rows_obs = obs.chunks_exact_mut(setup.row_bytes.max(1));
-                for (i, row_obs) in (a..ends[piece]).zip(rows_obs) {
+                let outs = masks
+                    .chunks_exact_mut(NUM_ACTIONS)
+                    .zip(obs.chunks_exact_mut(setup.row_bytes.max(1)));
+                for (i, (row_mask, row_obs)) in (a..ends[piece]).zip(outs) {
                     let mut game = self.games[i].clone();
-                    let row = step_game(&setup, i, &mut game, arrays, row_obs)?;
+                    let row = step_game(&setup, i, &mut game, arrays, [row_mask, row_obs])?;
                     rows.push((game, row));
                 }
                 Ok(rows)
             };
-            let at = setup.at;
-            let (buffer, games) = queued(host, t, pieces, at[5], &step_piece, |buf, take| {
-                let mut games = try_with_capacity(n)?;
-                let mut ended = Vec::new();
-                let mut rest = Rows::of(buf, n, p, at);
-                for piece in 0..pieces {
-                    let rows = take(piece).ok_or(Error::Lost)??;
-                    let (mut part, tail) = rest.split(rows.len(), p);
-                    rest = tail;
-                    for (j, (game, row)) in rows.into_iter().enumerate() {
-                        part.write(j, p, &row, &game);
-                        games.push(game);
-                        if let Some(last) = row.last {
-                            ended.try_reserve(1)?;
-                            ended.push(last);
+            let (buffer, games) =
+                queued(host, t, pieces, setup.at[5], &step_piece, |buf, take| {
+                    let mut games = try_with_capacity(n)?;
+                    let mut ended = Vec::new();
+                    let mut rest = Rows::of(buf, n, &setup);
+                    for piece in 0..pieces {
+                        let rows = take(piece).ok_or(Error::Lost)??;
+                        let (mut part, tail) = rest.split(rows.len(), p);
+                        rest = tail;
+                        for (j, (game, row)) in rows.into_iter().enumerate() {
+                            part.write(j, p, &row, &game);
+                            games.push(game);
+                            if let Some(last) = row.last {
+                                ended.try_reserve(1)?;
+                                ended.push(last);
+                            }
                         }
                     }
-                }
-                Ok((games, ended))
-            })?;
+                    Ok((games, ended))
+                })?;
             Ok((buffer, games, t))
         })?;
         // Stepped by whichever thread came: freed on the pool on two threads or more.
@@ -342,7 +363,7 @@ impl Batch {
     /// [`Batch::learner_step`] on this batch's own games, each stepped where it is (no
     /// game copied into a new batch, no old batch freed): for a batch its caller hands
     /// over (`pacru.gymnasium_vector.PacruVectorEnv`'s state, which it alone holds). The
-    /// same games, buffer, observation and ended games; this batch is now the new one.
+    /// same games, buffer, mask, observation and ended games; this batch is now the new one.
     /// Every action is checked first: an illegal one ([`Error::Illegal`], naming the first
     /// such game), arguments of the wrong length or no room for the buffer leave the batch
     /// unchanged. After an error while the games step ([`Error::Restarts`], memory, a bug)
@@ -355,19 +376,19 @@ impl Batch {
         restart: &[u8],
         steps: &[u8],
         episodes: &[u8],
-        observation: &mut [u8],
+        [mask, observation]: [&mut [u8]; 2],
         o: &Options<'_>,
     ) -> Result<(H::Bytes, Batch), H::Error> {
         let n = self.games.len();
         let arrays = [actions, restart, steps, episodes];
         let (layout, start) = (&self.layout, &self.start);
-        let setup =
-            setup(layout, start, n, arrays, observation.len(), o).map_err(|e| host.error(e))?;
+        let outs = [mask.len(), observation.len()];
+        let setup = setup(layout, start, n, arrays, outs, o).map_err(|e| host.error(e))?;
         check_actions(&self.games, actions, restart).map_err(|e| host.error(e))?;
         let games = &mut self.games;
         let made = LEARNER_IN_PLACE.run(n, threads_for(n, o.threads), |t| {
-            let obs = &mut *observation;
-            let (buffer, ended) = step_in_place(host, games, &setup, arrays, obs, t)?;
+            let outs = [&mut *mask, &mut *observation];
+            let (buffer, ended) = step_in_place(host, games, &setup, arrays, outs, t)?;
             Ok::<_, H::Error>((buffer, ended, t))
         });
         let (buffer, ended, t) = made?;
@@ -412,7 +433,7 @@ fn step_in_place<H: Host>(
     games: &mut Games,
     setup: &Setup<'_>,
     arrays: [&[u8]; 4],
-    observation: &mut [u8],
+    [mask, observation]: [&mut [u8]; 2],
     t: usize,
 ) -> Result<Stepped<H::Bytes>, H::Error> {
     let n = games.len();
@@ -426,24 +447,27 @@ fn step_in_place<H: Host>(
         .into_iter()
         .map(|piece| Mutex::new(Some(piece)))
         .collect();
+    let masks = rows_of(mask, &ends, NUM_ACTIONS);
     let obs = rows_of(observation, &ends, setup.row_bytes);
     type Piece<'g> = Result<(Vec<Row>, Vec<&'g mut [Game]>), Error>;
     let step_piece = |piece: usize| -> Piece<'_> {
         let mut slices = take_held(&held, piece).ok_or(Error::Lost)?;
+        let masks = take_held(&masks, piece).ok_or(Error::Lost)?;
         let obs = take_held(&obs, piece).ok_or(Error::Lost)?;
         let a = if piece == 0 { 0 } else { ends[piece - 1] };
         let mut rows = try_with_capacity(ends[piece] - a)?;
         let games = slices.iter_mut().flat_map(|slice| slice.iter_mut());
-        let rows_obs = obs.chunks_exact_mut(setup.row_bytes.max(1));
-        for ((i, game), row_obs) in (a..).zip(games).zip(rows_obs) {
-            rows.push(step_game(setup, i, game, arrays, row_obs)?);
+        let outs = masks
+            .chunks_exact_mut(NUM_ACTIONS)
+            .zip(obs.chunks_exact_mut(setup.row_bytes.max(1)));
+        for ((i, game), (row_mask, row_obs)) in (a..).zip(games).zip(outs) {
+            rows.push(step_game(setup, i, game, arrays, [row_mask, row_obs])?);
         }
         Ok((rows, slices))
     };
-    let at = setup.at;
-    queued(host, t, pieces, at[5], &step_piece, |buf, take| {
+    queued(host, t, pieces, setup.at[5], &step_piece, |buf, take| {
         let mut ended = Vec::new();
-        let mut rest = Rows::of(buf, n, p, at);
+        let mut rest = Rows::of(buf, n, setup);
         for piece in 0..pieces {
             let (rows, slices) = take(piece).ok_or(Error::Lost)??;
             let (mut part, tail) = rest.split(rows.len(), p);

@@ -224,14 +224,24 @@ fn a_learner_step_is_the_same_on_every_thread_count() {
         threads: 1,
     };
     let row_bytes = batch.layout().planes() * 81 * 4;
-    let mut obs = vec![0; 40 * row_bytes];
+    let (mut mask, mut obs) = (vec![0; 40 * NUM_ACTIONS], vec![0; 40 * row_bytes]);
     let (one, buf, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .unwrap();
     assert_eq!(buf.len(), learner_offsets(40, 2).unwrap()[5]);
+    assert_eq!(mask.len(), 40 * NUM_ACTIONS);
     assert!(ended.is_empty(), "no game ended in its first decision");
     options.threads = 3;
     let mut obs3 = vec![0; 40 * row_bytes];
+    let mut mask3 = vec![0; 40 * NUM_ACTIONS];
     let (three, buf3, _) = batch
         .learner_step(
             &Plain,
@@ -239,18 +249,26 @@ fn a_learner_step_is_the_same_on_every_thread_count() {
             &[],
             &steps,
             &episodes,
-            &mut obs3,
+            [&mut mask3, &mut obs3],
             &options,
         )
         .unwrap();
-    assert_eq!((buf3, obs3), (buf, obs.clone()));
+    assert_eq!((buf3, mask3, obs3), (buf, mask.clone(), obs.clone()));
     for i in 0..40 {
         let (a, b) = (one.get(i).unwrap(), three.get(i).unwrap());
         assert_eq!((a.pos(), a.prefix()), (b.pos(), b.prefix()));
     }
     options.seat = 2;
     let err = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .err()
         .unwrap();
     assert_eq!(err.to_string(), "no seat 2 in the game");
@@ -262,7 +280,7 @@ fn a_learner_step_is_the_same_on_every_thread_count() {
             &[],
             &steps,
             &episodes,
-            &mut obs[1..],
+            [&mut mask, &mut obs[1..]],
             &options,
         )
         .err()
@@ -271,6 +289,19 @@ fn a_learner_step_is_the_same_on_every_thread_count() {
         err.to_string(),
         format!("the observation must hold {row_bytes} bytes a game of float32")
     );
+    let err = batch
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask[1..], &mut obs],
+            &options,
+        )
+        .err()
+        .unwrap();
+    assert_eq!(err.to_string(), "the mask must hold 415 bytes a game");
 }
 
 /// The rows of a frame (laid out by `at`) that show an end: terminated or truncated.
@@ -418,10 +449,19 @@ fn a_same_step_learner_step_hands_back_the_games_it_cut() {
     };
     // Every learner's first decision reaches max_steps=1: cut, and restarted at once.
     let mut obs = vec![0; 6 * batch.layout().planes() * 81 * 4];
+    let mut mask = vec![0; 6 * NUM_ACTIONS];
     let (next, buf, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .unwrap();
-    let at = offsets(6, 2).unwrap();
+    let at = bare_offsets(6, 2).unwrap();
     assert_eq!(ended_rows(&buf, at, 6), (0..6).collect::<Vec<_>>());
     assert_eq!(ended.len(), 6);
     for row in 0..6 {
@@ -438,8 +478,17 @@ fn a_same_step_learner_step_hands_back_the_games_it_cut() {
     // Next-step mode shows the cut in the game itself: nothing is handed back.
     options.same_step = false;
     obs.fill(0);
+    mask.fill(0);
     let (_, _, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .unwrap();
     assert!(ended.is_empty());
 }
@@ -469,17 +518,30 @@ fn a_learner_step_in_place_gives_the_copying_steps_games_and_buffer() {
             let restart: &[u8] = if same_step { &[] } else { &shown };
             let row_bytes = stepped.layout().planes() * 81;
             let (mut obs, mut obs2) = (vec![0; n * row_bytes], vec![0; n * row_bytes]);
+            let (mut mask, mut mask2) = (vec![0; n * NUM_ACTIONS], vec![0; n * NUM_ACTIONS]);
             let (next, buf, ended) = copied
                 .learner_step(
-                    &Plain, &actions, restart, &steps, &episodes, &mut obs, &options,
+                    &Plain,
+                    &actions,
+                    restart,
+                    &steps,
+                    &episodes,
+                    [&mut mask, &mut obs],
+                    &options,
                 )
                 .unwrap();
             let (buf2, ended2) = stepped
                 .learner_step_in_place(
-                    &Plain, &actions, restart, &steps, &episodes, &mut obs2, &options,
+                    &Plain,
+                    &actions,
+                    restart,
+                    &steps,
+                    &episodes,
+                    [&mut mask2, &mut obs2],
+                    &options,
                 )
                 .unwrap();
-            assert_eq!((buf2, obs2), (buf.clone(), obs));
+            assert_eq!((buf2, mask2, obs2), (buf.clone(), mask, obs));
             assert_eq!(ended2.len(), ended.len());
             for i in 0..n {
                 assert_eq!(game_at(&next, i), game_at(&stepped, i));
@@ -490,7 +552,7 @@ fn a_learner_step_in_place_gives_the_copying_steps_games_and_buffer() {
             let at = learner_offsets(n, 2).unwrap();
             steps = buf[at[1]..at[1] + 4 * n].to_vec();
             episodes = buf[at[2]..at[2] + 8 * n].to_vec();
-            let rows = ended_rows(&buf, offsets(n, 2).unwrap(), n);
+            let rows = ended_rows(&buf, bare_offsets(n, 2).unwrap(), n);
             ends += rows.len();
             // Next-step: a row that shows an end takes any action, and restarts.
             shown = vec![0u8; n];
@@ -521,8 +583,17 @@ fn a_learner_step_in_place_refuses_before_any_game_steps() {
     };
     let before: Vec<_> = (0..100).map(|i| game_at(&batch, i)).collect();
     let mut obs = vec![0; 100 * batch.layout().planes() * 81 * 4];
+    let mut mask = vec![0; 100 * NUM_ACTIONS];
     let err = batch
-        .learner_step_in_place(&Plain, &actions, &[], &steps, &episodes, &mut obs, &options)
+        .learner_step_in_place(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .err()
         .unwrap();
     assert!(matches!(err, Error::Illegal(70, 999)), "{err}");

@@ -308,12 +308,14 @@ impl Batch {
     /// episode as in `Batch.play_bots`. `max_steps` cuts a game after that many decisions
     /// (truncated, zero rewards); `ValueError` when it cuts a game twice in the bots'
     /// moves. `steps` holds int32 and `episodes` int64 values, one a game, `restart` a
-    /// byte a game or nothing, all native-endian. `observation`, a zeroed contiguous
-    /// uint8 array of `Batch.observation`'s length for `dtype` (`ValueError` for another
-    /// length), receives the observation (as `Batch.observation` writes it, zeros where
+    /// byte a game or nothing, all native-endian. `mask` and `observation`, zeroed
+    /// contiguous uint8 arrays of 415 bytes a game and of `Batch.observation`'s length for
+    /// `dtype` (`ValueError` for other lengths), receive the mask (bool, all True where the
+    /// player is -1) and the observation (as `Batch.observation` writes it, zeros where
     /// the player is -1), each row written by the thread that stepped its game. Returns
-    /// the new batch and one bytearray: the frame of `Batch.advance` (rewards and flags of
-    /// the last end met in the step), then at offsets rounded up to 8 bytes the step
+    /// the new batch and one bytearray: the frame of `Batch.advance` without its mask
+    /// (rewards and flags of the last end met in the step), then at offsets rounded up to
+    /// 8 bytes the step
     /// counts (int32), the episodes (int64), right after them the learner's rewards
     /// (float32, its seat of the episode it decided in) and its seats now (int64); last, with
     /// `same_step`, the games of those ends as they ended (over, or cut by `max_steps`),
@@ -321,7 +323,7 @@ impl Batch {
     /// end (empty in next-step mode). Played without the GIL on up to `threads` threads;
     /// the same games for every count.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (actions, restart, steps, episodes, observation, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
+    #[pyo3(signature = (actions, restart, steps, episodes, mask, observation, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
     fn learner_step<'py>(
         &self,
         py: Python<'py>,
@@ -329,6 +331,7 @@ impl Batch {
         restart: &[u8],
         steps: &[u8],
         episodes: &[u8],
+        mask: &Bound<'py, PyArray1<u8>>,
         observation: &Bound<'py, PyArray1<u8>>,
         same_step: bool,
         max_steps: Option<u32>,
@@ -350,12 +353,12 @@ impl Batch {
             threads,
         };
         let host = Gil(py);
-        let mut obs = observation.try_readwrite()?;
-        let obs = obs.as_slice_mut()?;
+        let (mut mask, mut obs) = (mask.try_readwrite()?, observation.try_readwrite()?);
+        let outs = [mask.as_slice_mut()?, obs.as_slice_mut()?];
         ended(
             py,
             self.0
-                .learner_step(&host, actions, restart, steps, episodes, obs, &options)?,
+                .learner_step(&host, actions, restart, steps, episodes, outs, &options)?,
         )
     }
 
@@ -368,7 +371,7 @@ impl Batch {
     /// the games step (`ValueError` for `max_steps` cutting a game twice, memory, a bug) it
     /// holds no game. `RuntimeError` while another thread uses the batch.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (actions, restart, steps, episodes, observation, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
+    #[pyo3(signature = (actions, restart, steps, episodes, mask, observation, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
     fn learner_step_in_place<'py>(
         mut slf: PyRefMut<'py, Self>,
         py: Python<'py>,
@@ -376,6 +379,7 @@ impl Batch {
         restart: &[u8],
         steps: &[u8],
         episodes: &[u8],
+        mask: &Bound<'py, PyArray1<u8>>,
         observation: &Bound<'py, PyArray1<u8>>,
         same_step: bool,
         max_steps: Option<u32>,
@@ -397,11 +401,11 @@ impl Batch {
             threads,
         };
         let host = Gil(py);
-        let mut obs = observation.try_readwrite()?;
-        let obs = obs.as_slice_mut()?;
+        let (mut mask, mut obs) = (mask.try_readwrite()?, observation.try_readwrite()?);
+        let outs = [mask.as_slice_mut()?, obs.as_slice_mut()?];
         let (buffer, ended) = slf
             .0
-            .learner_step_in_place(&host, actions, restart, steps, episodes, obs, &options)?;
+            .learner_step_in_place(&host, actions, restart, steps, episodes, outs, &options)?;
         Ok((buffer, Py::new(py, Batch(ended))?))
     }
 
