@@ -4,7 +4,7 @@ Usage (from the repository root, with pacru installed or ``PYTHONPATH=src``)::
 
     python benchmarks/vector.py [--game pacru] [--players 2] [--num-envs 256]
                                 [--seconds 3] [--windows 3] [--observe] [--mask] [--no-pgx]
-                                [--threads 1,2,4,...] [--busy [--busy-procs N]]
+                                [--threads 1,2,4,...] [--busy [--busy-procs N]] [--donate]
 
 ``--threads`` runs pacru.vector at each thread count (``num_threads``), the
 counts' windows taken in turn (a window of each count, then the next round, so
@@ -36,7 +36,9 @@ pacru.vector
     is made only when read: ``--observe`` reads it at every step, as a
     learner does; so is the mask of a whole-batch native step (since
     2026-11-28): ``--mask`` reads it at every step, as a learner's policy does
-    (the native draw does not need it).
+    (the native draw does not need it). ``--donate`` hands each state over to its
+    step (``VectorEnv.step(state, actions, donate=True)``: the games step in place
+    on the native engine); without it every step copies the games.
 pgx othello
     Only when ``pgx`` and ``jax`` import: ``pgx.make("othello")`` at the same
     batch size, vmapped, with ``pgx.experimental.auto_reset`` and uniformly
@@ -98,6 +100,10 @@ def _best_rate(window: Callable[[float], float], seconds: float, windows: int) -
     return max(window(seconds) for _ in range(windows))
 
 
+#: The keyword arguments of every ``VectorEnv.step`` (``--donate``: ``donate=True``).
+STEP_KWARGS: dict[str, Any] = {}
+
+
 def pacru_windows(
     game: str,
     players: int,
@@ -124,7 +130,7 @@ def pacru_windows(
     native_draw = hasattr(env, "random_actions")
 
     def window(length: float) -> tuple[float, float]:
-        state = box[0]
+        state = box.pop()  # the window alone holds it (a donated step steps it in place)
         steps = 0
         start, cpu = time.perf_counter(), time.process_time()
         while time.perf_counter() - start < length:
@@ -134,10 +140,10 @@ def pacru_windows(
                 actions = env.random_actions(state, steps)
             else:
                 actions = random_actions(state.legal_action_mask, rng)
-            state = env.step(state, actions)
+            state = env.step(state, actions, **STEP_KWARGS)
             steps += 1
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        box[0] = state
+        box.append(state)
         return steps * num_envs / wall, steps * num_envs / cpu
 
     return window
@@ -264,7 +270,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--busy-procs", type=int, default=None, help="busy processes (default: one a core)"
     )
+    parser.add_argument(
+        "--donate", action="store_true", help="hand each state over to its step (in place)"
+    )
     args = parser.parse_args(argv)
+    if args.donate:
+        STEP_KWARGS["donate"] = True
     reads = ("observation",) * args.observe + ("legal_action_mask",) * args.mask
     if args.busy:
         busy(args, reads)

@@ -379,12 +379,23 @@ class Batch:
         budgets: bytes,
         threads: int = 1,
     ) -> tuple[Batch, bytearray, bytearray]: ...
+    def play_bots_in_place(
+        self,
+        seats: bytes,
+        bot: str,
+        base: int,
+        episodes: bytes,
+        budgets: bytes,
+        threads: int = 1,
+    ) -> tuple[bytearray, bytearray]: ...
     def learner_step(
         self,
         actions: bytes,
         restart: bytes,
         steps: bytes,
         episodes: bytes,
+        mask: npt.NDArray[np.uint8],
+        observation: npt.NDArray[np.uint8],
         same_step: bool,
         max_steps: int | None,
         seat: int,
@@ -394,9 +405,30 @@ class Batch:
         dtype: str = "float32",
         threads: int = 1,
     ) -> tuple[Batch, bytearray, Batch]: ...
+    def learner_step_in_place(
+        self,
+        actions: bytes,
+        restart: bytes,
+        steps: bytes,
+        episodes: bytes,
+        mask: npt.NDArray[np.uint8],
+        observation: npt.NDArray[np.uint8],
+        same_step: bool,
+        max_steps: int | None,
+        seat: int,
+        seat_base: int,
+        bot: str,
+        bot_base: int,
+        dtype: str = "float32",
+        threads: int = 1,
+    ) -> tuple[bytearray, Batch]: ...
     def random_actions(self, base: int, shown: bytes, threads: int = 1) -> bytearray: ...
     def legal_action_mask(self, shown: bytes, threads: int = 1) -> bytearray: ...
     def observation(self, threads: int = 1, dtype: str = "float32") -> bytearray: ...
+    def observation_into(
+        self, out: npt.NDArray[np.uint8], threads: int = 1, dtype: str = "float32"
+    ) -> None: ...
+    def __len__(self) -> int: ...
     def position(
         self, row: int
     ) -> tuple[
@@ -439,6 +471,10 @@ class LsdBatch:
     ) -> tuple[LsdBatch, bytearray]: ...
     def random_actions(self, base: int, shown: bytes, threads: int = 1) -> bytearray: ...
     def observation(self, threads: int = 1, dtype: str = "float32") -> bytearray: ...
+    def observation_into(
+        self, out: npt.NDArray[np.uint8], threads: int = 1, dtype: str = "float32"
+    ) -> None: ...
+    def __len__(self) -> int: ...
     def position(
         self, row: int
     ) -> tuple[

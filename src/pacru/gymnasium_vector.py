@@ -368,7 +368,7 @@ class PacruVectorEnv(
         owned = sys.getrefcount(self._state) == _HELD_ONCE
         before = self.state
         if turn is not None:  # the built-in bots natively: one call for everything
-            state, rewards, seats = fused_step(self.env, before, actions, turn)
+            state, rewards, seats = fused_step(self.env, before, actions, turn, donate=owned)
             self._state = state
             infos = {"seat": seats, "_seat": self._all_true}
         else:
@@ -453,7 +453,8 @@ class PacruVectorEnv(
             seats = self.seats
             if ((state.current_player >= 0) & (state.current_player != seats)).any():
                 bot: Any = self._batched
-                state = native_bots(self.env, state, bot, seats, self._seeds[0])
+                # A state of this step or of reset (no one else holds it): in place.
+                state = native_bots(self.env, state, bot, seats, self._seeds[0], donate=True)
                 self._state = state
             return state
         if self._batched is not None:

@@ -121,6 +121,70 @@ def test_max_steps_that_cut_every_game_before_the_learner_decides_is_refused() -
             assert envs.state is before
 
 
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+def test_the_fused_step_copies_where_a_game_could_be_cut_twice() -> None:
+    """A step in place cannot undo the games it stepped before a game is cut twice: where
+    max_steps could cut the bots' moves after a restart, the env's own state is copied,
+    and the refused step leaves it whole."""
+    envs = PacruVectorEnv(
+        "pacru", 2, 2, opponent="random", seat=1, max_steps=1, autoreset_mode="same-step"
+    )
+    envs._state = envs.env.init(0)  # seat 0 decides: the cut, then the bots' moves cut
+    with pytest.raises(ValueError, match="max_steps=1 cuts the games"):
+        envs.step(envs.action_masks().argmax(axis=1))  # no one but the env holds its state
+    assert envs.env._loop.in_place_steps == 0
+    assert envs.env.position(envs.state, 0).ply >= 0  # not spent
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+@pytest.mark.parametrize(("game", "players", "opponent", "seat", "mode", "options"), CASES)
+def test_the_fused_step_steps_the_state_it_alone_holds_in_place(
+    game: str, players: int, opponent: str, seat: int | None, mode: str, options: dict[str, Any]
+) -> None:
+    """Where no one else holds the env's state the fused step takes it over and steps its
+    games in place (``Batch.learner_step_in_place``): the same results as a fused step
+    that copies (an env whose states the test holds), and the held states stay whole."""
+    kwargs: dict[str, Any] = {"game": game, "players": players, "num_envs": 12}
+    kwargs["opponent"] = opponent
+    donating = PacruVectorEnv(seat=seat, autoreset_mode=mode, **kwargs, **options)
+    copying = PacruVectorEnv(seat=seat, autoreset_mode=mode, **kwargs, **options)
+    _same_results(donating.reset(seed=5), copying.reset(seed=5))
+    rng = np.random.default_rng(7)
+    held = []
+    for _ in range(30):
+        held.append(copying.state)  # held here: that env's steps copy it
+        mask = donating.action_masks()
+        actions = (rng.random(mask.shape) * mask).argmax(axis=1)
+        _same_results(donating.step(actions), copying.step(actions))
+        assert donating.state.equals(copying.state)
+        assert np.array_equal(donating.state.observation, copying.state.observation)
+    assert all(copying.env.position(state, 3).ply >= 0 for state in held)
+    assert copying.env._loop.in_place_steps == 0
+    assert donating.env._loop.in_place_steps == 30
+    # A state read from the env is held: the next step copies it, and it stays whole.
+    kept = donating.state
+    mask = donating.action_masks()
+    donating.step((rng.random(mask.shape) * mask).argmax(axis=1))
+    assert donating.env._loop.in_place_steps == 30
+    assert donating.env.position(kept, 0).ply >= 0
+
+
+@pytest.mark.skipif(ENGINE != "native", reason="the fused step is the native engine's")
+def test_an_illegal_action_in_a_fused_step_in_place_spends_nothing() -> None:
+    import pacru
+
+    envs = PacruVectorEnv("pacru", 2, 4, opponent="random", autoreset_mode="next-step")
+    envs.reset(seed=1)
+    actions = envs.action_masks().argmax(axis=1)
+    actions[2] = int(np.flatnonzero(~envs.action_masks()[2])[0])
+    with pytest.raises(pacru.IllegalMoveError, match="game 2"):
+        envs.step(actions)  # every action is checked before any game steps
+    assert not envs.state._donated
+    assert envs.env._loop.in_place_steps == 0
+    envs.step(envs.action_masks().argmax(axis=1))
+    assert envs.env._loop.in_place_steps == 1
+
+
 @pytest.mark.parametrize("fused", [True, False])
 def test_seat_none_same_step_a_new_games_learner_makes_its_first_move(fused: bool) -> None:
     """A game that ends in the bots' moves restarts with its new episode's seat at once: the
@@ -190,5 +254,8 @@ def test_the_step_by_step_path_donates_the_state_it_alone_holds(
         assert in_place == 0
     elif mode == "next-step":
         assert in_place == 30
+        # The bots' moves of next-step mode play the state the step made (which no one
+        # else holds, whether the step copied or not) in place, in every step they play.
+        assert donating.env._loop.in_place_bots == copying.env._loop.in_place_bots > 20
     else:
         assert 0 < in_place <= 30

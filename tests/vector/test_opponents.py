@@ -37,6 +37,7 @@ def test_bots_play_until_the_learner_decides(bot: str, game: str, options: dict[
     assert after.step_count[3:].tolist() == [0, 0, 0]
     again = env.play_opponents(state, bot, seats, seed=7)
     assert [env.position(again, i) for i in range(6)] == [env.position(after, i) for i in range(6)]
+    assert env._loop.in_place_bots == 0  # the caller's state is never played in place
 
 
 def test_native_bots_give_the_same_games_on_every_thread_count() -> None:

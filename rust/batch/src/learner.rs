@@ -9,7 +9,7 @@
 //! `seat=None`, the learner's seat per episode (salt 1).
 
 use crate::decision::{DecisionError, Game, Layout};
-use crate::opponent::{play_bots, Bot};
+use crate::opponent::{play_bots_in, Bot};
 use crate::rollout::returns_of;
 
 pub use crate::rng::mix;
@@ -76,11 +76,10 @@ pub struct End {
     pub terminated: bool,
 }
 
-/// One game after a learner step.
+/// What a learner step did to one game (the game itself, at a decision of the learner's
+/// seat, or over, or cut (`shown`), is stepped in place: [`Turn::step_in`]).
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// The game: at a decision of the learner's seat, or over, or cut (`shown`).
-    pub game: Game,
     /// The row shows an end (next-step): player -1, all actions allowed, zero observation.
     pub shown: bool,
     /// The last end met in the step, if any (its rewards and flags are the row's).
@@ -125,27 +124,26 @@ impl Turn<'_> {
         cut.then(End::default)
     }
 
-    /// The bots' moves in `game` until `seat` decides: the game, the decisions taken.
+    /// The bots' moves in `game` until `seat` decides, in place: the decisions taken.
     fn bots(
         &self,
         row: usize,
-        game: &Game,
+        game: &mut Game,
         seat: u8,
         steps: i32,
         episode: i64,
-    ) -> Option<(Game, i32)> {
+    ) -> Result<i32, TurnError> {
         let budget = match self.max_steps {
             Some(m) => u32::try_from((i64::from(m) - i64::from(steps)).max(0)).unwrap_or(u32::MAX),
             None => u32::MAX,
         };
         let seed = game_seed(self.bot_first, row, episode);
-        let (g, taken) = play_bots(self.layout, game, i32::from(seat), self.bot, seed, budget)?;
-        Some((g, i32::try_from(taken).unwrap_or(i32::MAX)))
+        let taken = play_bots_in(self.layout, game, i32::from(seat), self.bot, seed, budget)
+            .ok_or(TurnError::Bot)?;
+        Ok(i32::try_from(taken).unwrap_or(i32::MAX))
     }
 
-    /// Game `row`'s learner step: `action` in `game` (at `steps` decisions of episode
-    /// `episode`), or its restart where `restart` (next-step: the row showed an end, and
-    /// the action is ignored); then the bots' moves, as the docs of the module say.
+    /// Game `row`'s learner step on a copy of `game`: the game after it, and the row.
     pub fn step(
         &self,
         row: usize,
@@ -154,68 +152,88 @@ impl Turn<'_> {
         action: i64,
         steps: i32,
         episode: i64,
+    ) -> Result<(Game, Row), TurnError> {
+        let mut g = if restart {
+            self.start.clone() // restarted anyway: no copy of the old game
+        } else {
+            game.clone()
+        };
+        let row = self.step_in(row, &mut g, restart, action, steps, episode)?;
+        Ok((g, row))
+    }
+
+    /// Game `row`'s learner step, in place: `action` in `game` (at `steps` decisions of
+    /// episode `episode`), or its restart where `restart` (next-step: the row showed an
+    /// end, and the action is ignored); then the bots' moves, as the docs of the module
+    /// say. An illegal action ([`TurnError::Illegal`]) leaves `game` unchanged; after any
+    /// other error it is meaningless. The old positions' move lists are kept for this
+    /// thread's next positions where no other game shares them.
+    pub fn step_in(
+        &self,
+        row: usize,
+        game: &mut Game,
+        restart: bool,
+        action: i64,
+        steps: i32,
+        episode: i64,
     ) -> Result<Row, TurnError> {
         let learner = self.seats.of(row, episode);
-        let (mut game, mut steps, mut episode) = if restart {
-            (self.start.clone(), 0, episode + 1)
+        let (mut steps, mut episode) = if restart {
+            std::mem::replace(game, self.start.clone()).retire();
+            (0, episode + 1)
         } else {
             let a = u16::try_from(action).map_err(|_| TurnError::Illegal(action))?;
-            let next = match game.choose(self.layout, a) {
-                Ok(g) => g,
+            match game.choose_keeping(self.layout, a) {
+                Ok(()) => {}
                 Err(DecisionError::IllegalAction(_)) => return Err(TurnError::Illegal(action)),
                 Err(e) => return Err(TurnError::Decision(e)),
-            };
-            (next, steps.saturating_add(1), episode)
+            }
+            (steps.saturating_add(1), episode)
         };
         let mut end = None;
         let mut last = None;
         let mut shown = false;
         if self.same_step {
-            if let Some(e) = self.end_of(&game, steps) {
+            if let Some(e) = self.end_of(game, steps) {
                 end = Some(e);
-                last = Some(std::mem::replace(&mut game, self.start.clone()));
+                last = Some(std::mem::replace(game, self.start.clone()));
                 (steps, episode) = (0, episode + 1);
             }
             // The seat is drawn again after a restart: the new episode's learner decides.
             let mut restarts = 0;
             loop {
                 let seat = self.seats.of(row, episode);
-                if !self.bots_decide(&game, seat) {
+                if !self.bots_decide(game, seat) {
                     break;
                 }
-                let (g, taken) = self
-                    .bots(row, &game, seat, steps, episode)
-                    .ok_or(TurnError::Bot)?;
-                (game, steps) = (g, steps.saturating_add(taken));
-                if let Some(e) = self.end_of(&game, steps) {
+                let taken = self.bots(row, game, seat, steps, episode)?;
+                steps = steps.saturating_add(taken);
+                if let Some(e) = self.end_of(game, steps) {
                     restarts += 1;
                     if restarts > 1 {
                         return Err(TurnError::Restarts);
                     }
                     end = Some(e);
-                    last = Some(std::mem::replace(&mut game, self.start.clone()));
+                    last = Some(std::mem::replace(game, self.start.clone()));
                     (steps, episode) = (0, episode + 1);
                 } else if taken == 0 {
                     break; // nothing was played (no budget left): never loop
                 }
             }
-        } else if let Some(e) = self.end_of(&game, steps) {
+        } else if let Some(e) = self.end_of(game, steps) {
             (end, shown) = (Some(e), true);
         } else {
             let seat = self.seats.of(row, episode);
-            if self.bots_decide(&game, seat) {
-                let (g, taken) = self
-                    .bots(row, &game, seat, steps, episode)
-                    .ok_or(TurnError::Bot)?;
-                (game, steps) = (g, steps.saturating_add(taken));
-                if let Some(e) = self.end_of(&game, steps) {
+            if self.bots_decide(game, seat) {
+                let taken = self.bots(row, game, seat, steps, episode)?;
+                steps = steps.saturating_add(taken);
+                if let Some(e) = self.end_of(game, steps) {
                     (end, shown) = (Some(e), true);
                 }
             }
         }
         let reward = end.map_or(0.0, |e| e.rewards[usize::from(learner)]);
         Ok(Row {
-            game,
             shown,
             end,
             last,
@@ -294,13 +312,13 @@ mod tests {
             TurnError::Illegal(-1)
         );
         // A row showing an end restarts (episode + 1); the bots open for seat 1.
-        let row = t.step(0, &start, true, 999, 40, 3).unwrap();
+        let (game, row) = t.step(0, &start, true, 999, 40, 3).unwrap();
         assert_eq!(
             (row.episode, row.shown, row.end, row.seat),
             (4, false, None, 1)
         );
-        assert_eq!(row.game.pos().to_move, 1);
-        assert!(row.game.prefix().is_empty());
+        assert_eq!(game.pos().to_move, 1);
+        assert!(game.prefix().is_empty());
         assert!(row.steps >= 1, "the bot's move took its decisions");
     }
 
@@ -310,7 +328,7 @@ mod tests {
         let start = Game::start(&layout, Position::start(2).unwrap());
         let action = start.legal.iter().next().unwrap();
         // Next-step: the learner's first decision reaches max_steps=1: the end is shown.
-        let row = turn(&layout, &start, false, Some(1))
+        let (_, row) = turn(&layout, &start, false, Some(1))
             .step(0, &start, false, i64::from(action), 0, 0)
             .unwrap();
         assert!(row.shown);
@@ -337,17 +355,17 @@ mod tests {
             ..turn(&layout, &start, true, Some(1))
         };
         // The learner's first decision reaches max_steps=1: cut, and restarted at once.
-        let row = t.step(0, &start, false, i64::from(action), 0, 0).unwrap();
+        let (game, row) = t.step(0, &start, false, i64::from(action), 0, 0).unwrap();
         assert_eq!(row.end, Some(End::default()));
         assert_eq!((row.steps, row.episode, row.shown), (0, 1, false));
         let last = row.last.expect("the cut game is handed back");
         let cut = start.choose(&layout, action).unwrap();
         assert_eq!(last.prefix(), cut.prefix());
         assert_eq!(last.pos().ply, cut.pos().ply);
-        assert_eq!(row.game.prefix(), start.prefix());
+        assert_eq!(game.prefix(), start.prefix());
         // A step that ends nothing hands nothing back.
         let on = turn(&layout, &start, true, None);
-        let row = on.step(0, &start, false, i64::from(action), 0, 0).unwrap();
+        let (_, row) = on.step(0, &start, false, i64::from(action), 0, 0).unwrap();
         assert!(row.end.is_none() && row.last.is_none());
     }
 }

@@ -27,6 +27,7 @@ pub mod host;
 pub mod in_place;
 pub mod learner;
 pub mod lsd;
+mod observe;
 pub mod opponent;
 pub mod par;
 pub mod rng;

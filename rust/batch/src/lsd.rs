@@ -190,6 +190,16 @@ impl LsdBatch {
         )
     }
 
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether the batch holds no game.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
     /// The observation of every game, `(n, planes, W, W)` of `dtype` ([`cell_of`]), zeros
     /// for a game that is over, written without the host's lock on up to `threads`
     /// threads.
@@ -199,34 +209,60 @@ impl LsdBatch {
         threads: usize,
         dtype: &str,
     ) -> Result<H::Bytes, H::Error> {
-        let cell = cell_of(dtype).map_err(|e| host.error(e))?;
+        let total = self.observation_len(dtype).map_err(|e| host.error(e))?;
+        let (bytes, written) =
+            host.zeroed(total, |buf| self.observation_into(buf, threads, dtype))?;
+        written.map_err(|e| host.error(e))?;
+        Ok(bytes)
+    }
+
+    /// The bytes of [`LsdBatch::observation`] for `dtype` (an argument error for another
+    /// dtype, [`Error::TooLarge`] past what memory can address).
+    pub fn observation_len(&self, dtype: &str) -> Result<usize, Error> {
+        let row = self.layout.observation_len() * cell_of(dtype)?.size();
+        row.checked_mul(self.games.len())
+            .filter(|&b| b <= isize::MAX as usize)
+            .ok_or(Error::TooLarge("the observation is too large to hold"))
+    }
+
+    /// [`LsdBatch::observation`] written into `buf` (zeroed, of
+    /// [`LsdBatch::observation_len`] bytes: an argument error otherwise; `pacru.vector`
+    /// hands in `numpy.zeros`, whose pages the threads that write the rows touch first),
+    /// on up to `threads` threads.
+    pub fn observation_into(
+        &self,
+        buf: &mut [u8],
+        threads: usize,
+        dtype: &str,
+    ) -> Result<(), Error> {
+        let cell = cell_of(dtype)?;
+        let total = self.observation_len(dtype)?;
+        if buf.len() != total {
+            return Err(argument(format!(
+                "the observation must hold {total} bytes of {dtype}"
+            )));
+        }
         let layout = &*self.layout;
         let row = layout.observation_len() * cell.size();
-        let bytes = row
-            .checked_mul(self.games.len())
-            .filter(|&b| b <= isize::MAX as usize)
-            .ok_or_else(|| host.error(Error::TooLarge("the observation is too large to hold")))?;
-        let (bytes, ()) = host.zeroed(bytes, |buf| {
-            let n = self.games.len();
-            let t = threads_for(n, threads);
-            let mut parts = Vec::with_capacity(t);
-            let mut rest = buf;
-            let mut start = 0;
-            for i in 0..t {
-                let end = n * (i + 1) / t;
-                let (part, tail) = rest.split_at_mut((end - start) * row);
-                parts.push((start, part));
-                rest = tail;
-                start = end;
+        let n = self.games.len();
+        let t = threads_for(n, threads);
+        let mut parts = Vec::with_capacity(t);
+        let mut rest = buf;
+        let mut start = 0;
+        for i in 0..t {
+            let end = n * (i + 1) / t;
+            let (part, tail) = rest.split_at_mut((end - start) * row);
+            parts.push((start, part));
+            rest = tail;
+            start = end;
+        }
+        each(parts, t, |(first, part): (usize, &mut [u8])| {
+            for (j, chunk) in part.chunks_mut(row).enumerate() {
+                let mut out = Bytes { buf: chunk, cell };
+                self.games[first + j].observe(layout, &mut out);
             }
-            each(parts, t, |(first, part): (usize, &mut [u8])| {
-                for (j, chunk) in part.chunks_mut(row).enumerate() {
-                    let mut out = Bytes { buf: chunk, cell };
-                    self.games[first + j].observe(layout, &mut out);
-                }
-            });
-        })?;
-        Ok(bytes)
+        });
+        Ok(())
     }
 }
 

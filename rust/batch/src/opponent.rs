@@ -384,6 +384,22 @@ pub fn play_bots(
     budget: u32,
 ) -> Option<(Game, u32)> {
     let mut g = game.clone();
+    let taken = play_bots_in(layout, &mut g, seat, bot, seed, budget)?;
+    Some((g, taken))
+}
+
+/// [`play_bots`] in place: `game` becomes the game after the bots' moves (no copy of the
+/// game per move, and the old positions' move lists kept for this thread's next ones
+/// where no other game shares them). The decisions taken; None as [`play_bots`] (the
+/// game is then meaningless: a bug of the engine).
+pub fn play_bots_in(
+    layout: &Layout,
+    g: &mut Game,
+    seat: i32,
+    bot: Bot,
+    seed: u64,
+    budget: u32,
+) -> Option<u32> {
     let mut taken = 0;
     while !g.is_over()
         && g.prefix().is_empty()
@@ -392,9 +408,22 @@ pub fn play_bots(
     {
         let mut rng = SplitMix64::for_game(seed, g.pos().ply);
         let index = choose(bot, &layout.rules, g.list(), &mut rng);
-        let (next, n) = play_move(layout, &g, index, budget - taken)?;
-        g = next;
-        taken += n;
+        taken += play_move_in(layout, g, index, budget - taken)?;
     }
-    Some((g, taken))
+    Some(taken)
+}
+
+/// [`play_move`] in place: the decisions taken (None as [`play_move`], the game then
+/// meaningless).
+fn play_move_in(layout: &Layout, g: &mut Game, index: u64, budget: u32) -> Option<u32> {
+    let m = g.list().get(index)?;
+    let mut taken = 0;
+    while taken < budget {
+        let action = action_for(g, &m)?;
+        taken += 1;
+        if let Some(at) = g.step_keeping(layout, action).ok()? {
+            return (at == index).then_some(taken);
+        }
+    }
+    Some(taken)
 }

@@ -10,8 +10,8 @@ use pacru_engine::{Position, Rules};
 
 use crate::decision::{DecisionError, Game, Layout, NUM_ACTIONS};
 use crate::frame::{
-    bare_offsets, cell_of, count, counter_offsets, offsets, par_rows, pieces, split_at, word,
-    write_mask, Before, Out,
+    bare_offsets, count, counter_offsets, offsets, par_rows, pieces, split_at, word, write_mask,
+    Before, Out,
 };
 use crate::games::Games;
 use crate::host::{argument, Error, Host};
@@ -31,7 +31,6 @@ static BOTS: Tuner = Tuner::new();
 static ADVANCE: Tuner = Tuner::new();
 static DRAWS: Tuner = Tuner::new();
 static MASK: Tuner = Tuner::new();
-static OBSERVATION: Tuner = Tuner::new();
 
 /// The fewest games a thread of [`Batch::random_actions`] draws for: a draw takes about 50
 /// nanoseconds, handing a piece to a worker kept warm by the step before about a
@@ -65,7 +64,7 @@ pub fn bot_of(name: &str) -> Result<Bot, Error> {
 
 /// A new buffer of `host` holding a frame of `k` rows of `p` players, written by `write`
 /// without the host's lock; `write`'s result comes back with it.
-fn new_frame<H: Host, T: Send>(
+pub(crate) fn new_frame<H: Host, T: Send>(
     host: &H,
     k: usize,
     p: usize,
@@ -549,47 +548,6 @@ impl Batch {
                     }
                 });
             })
-        })?;
-        Ok(bytes)
-    }
-
-    /// The observation planes of every game, row after row: `planes * 81` values each,
-    /// zeros for a game that is over, as `dtype` says ([`cell_of`]), written directly in
-    /// that type. Written without the host's lock, on up to `threads` threads.
-    pub fn observation<H: Host>(
-        &self,
-        host: &H,
-        threads: usize,
-        dtype: &str,
-    ) -> Result<H::Bytes, H::Error> {
-        let cell = cell_of(dtype).map_err(|e| host.error(e))?;
-        let layout = &self.layout;
-        let row_bytes = layout.planes() * 81 * cell.size();
-        let games = &self.games;
-        let total = games
-            .len()
-            .checked_mul(row_bytes)
-            .filter(|&t| t <= isize::MAX as usize)
-            .ok_or_else(|| host.error(Error::TooLarge("the observation is too large to hold")))?;
-        let (bytes, ()) = host.zeroed(total, |buf| {
-            let write = |a: usize, out: &mut [u8]| {
-                let rows = out.len() / row_bytes;
-                for (g, o) in games
-                    .range(a, a + rows)
-                    .zip(out.chunks_exact_mut(row_bytes))
-                {
-                    if !g.is_over() {
-                        g.observation_as(layout, cell, o);
-                    }
-                }
-            };
-            let n = games.len();
-            OBSERVATION.run(n, threads_for(n, threads), |t| {
-                // Four pieces a thread, taken as the threads come.
-                let per = n.div_ceil(if t > 1 { 4 * t } else { 1 }).max(1);
-                let parts = buf.chunks_mut(per * row_bytes.max(1)).enumerate();
-                each(parts.collect(), t, |(i, out)| write(i * per, out));
-            });
         })?;
         Ok(bytes)
     }

@@ -223,27 +223,85 @@ fn a_learner_step_is_the_same_on_every_thread_count() {
         dtype: "float32",
         threads: 1,
     };
-    let (one, buf, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
-        .unwrap();
     let row_bytes = batch.layout().planes() * 81 * 4;
-    assert_eq!(buf.len(), learner_offsets(40, 2, row_bytes).unwrap()[6]);
+    let (mut mask, mut obs) = (vec![0; 40 * NUM_ACTIONS], vec![0; 40 * row_bytes]);
+    let (one, buf, ended) = batch
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
+        .unwrap();
+    assert_eq!(buf.len(), learner_offsets(40, 2).unwrap()[5]);
+    assert_eq!(mask.len(), 40 * NUM_ACTIONS);
     assert!(ended.is_empty(), "no game ended in its first decision");
     options.threads = 3;
+    let mut obs3 = vec![0; 40 * row_bytes];
+    let mut mask3 = vec![0; 40 * NUM_ACTIONS];
     let (three, buf3, _) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask3, &mut obs3],
+            &options,
+        )
         .unwrap();
-    assert_eq!(buf3, buf);
+    assert_eq!((buf3, mask3, obs3), (buf, mask.clone(), obs.clone()));
     for i in 0..40 {
         let (a, b) = (one.get(i).unwrap(), three.get(i).unwrap());
         assert_eq!((a.pos(), a.prefix()), (b.pos(), b.prefix()));
     }
     options.seat = 2;
     let err = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .err()
         .unwrap();
     assert_eq!(err.to_string(), "no seat 2 in the game");
+    options.seat = 0;
+    let err = batch
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs[1..]],
+            &options,
+        )
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        format!("the observation must hold {row_bytes} bytes a game of float32")
+    );
+    let err = batch
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask[1..], &mut obs],
+            &options,
+        )
+        .err()
+        .unwrap();
+    assert_eq!(err.to_string(), "the mask must hold 415 bytes a game");
 }
 
 /// The rows of a frame (laid out by `at`) that show an end: terminated or truncated.
@@ -390,10 +448,20 @@ fn a_same_step_learner_step_hands_back_the_games_it_cut() {
         threads: 2,
     };
     // Every learner's first decision reaches max_steps=1: cut, and restarted at once.
+    let mut obs = vec![0; 6 * batch.layout().planes() * 81 * 4];
+    let mut mask = vec![0; 6 * NUM_ACTIONS];
     let (next, buf, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .unwrap();
-    let at = offsets(6, 2).unwrap();
+    let at = bare_offsets(6, 2).unwrap();
     assert_eq!(ended_rows(&buf, at, 6), (0..6).collect::<Vec<_>>());
     assert_eq!(ended.len(), 6);
     for row in 0..6 {
@@ -409,8 +477,18 @@ fn a_same_step_learner_step_hands_back_the_games_it_cut() {
     }
     // Next-step mode shows the cut in the game itself: nothing is handed back.
     options.same_step = false;
+    obs.fill(0);
+    mask.fill(0);
     let (_, _, ended) = batch
-        .learner_step(&Plain, &actions, &[], &steps, &episodes, &options)
+        .learner_step(
+            &Plain,
+            &actions,
+            &[],
+            &steps,
+            &episodes,
+            [&mut mask, &mut obs],
+            &options,
+        )
         .unwrap();
     assert!(ended.is_empty());
 }

@@ -7,6 +7,7 @@
 //! the seat to move (-1 once over), the end (0 none, 1 a row, 2 blocked) with its winners
 //! as a bit set of seats, and the last move as `(face, cell code)` or None.
 
+use numpy::{PyArray1, PyArrayMethods};
 use pacru_lsd::{
     Game, Layout, Move, Outcome, PartsError, Position, Rules, RulesError, Termination,
 };
@@ -182,6 +183,28 @@ impl LsdBatch {
         dtype: &str,
     ) -> PyResult<Bound<'py, PyByteArray>> {
         self.0.observation(&Gil(py), threads, dtype)
+    }
+
+    /// The number of games.
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `LsdBatch.observation` written into `out`, a zeroed contiguous uint8 array of its
+    /// length (`ValueError` for another length or dtype), without the GIL (see
+    /// `Batch.observation_into`).
+    #[pyo3(signature = (out, threads=1, dtype="float32"))]
+    fn observation_into(
+        &self,
+        py: Python<'_>,
+        out: &Bound<'_, PyArray1<u8>>,
+        threads: usize,
+        dtype: &str,
+    ) -> PyResult<()> {
+        let mut rw = out.try_readwrite()?;
+        let buf = rw.as_slice_mut()?;
+        py.detach(|| self.0.observation_into(buf, threads, dtype))
+            .map_err(batch_error)
     }
 
     /// The parts of game `row`'s position (the final one once it has ended), with its

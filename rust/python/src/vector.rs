@@ -3,6 +3,7 @@
 //! batch, and hand its frames back as bytearrays numpy reads in place (laid out by
 //! [`pacru_batch::frame`]) and its errors back as exceptions.
 
+use numpy::{PyArray1, PyArrayMethods};
 use pacru_batch::decision::Layout;
 use pacru_batch::frame::Before;
 use pacru_batch::fused::Options;
@@ -270,6 +271,31 @@ impl Batch {
         Ok((Py::new(py, Batch(batch))?, frame, bytearray(py, &taken)?))
     }
 
+    /// `Batch.play_bots` on this batch's own games, each played where it is (no game
+    /// copied, no old batch freed): for a batch that its caller hands over and no one else
+    /// holds. Returns the frame and the decisions taken as `Batch.play_bots` does; this
+    /// batch is now the new one. Arguments of the wrong length or an unknown bot leave it
+    /// unchanged (`ValueError`); after an error while the games play it holds no game.
+    /// `RuntimeError` while another thread uses the batch.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (seats, bot, base, episodes, budgets, threads=1))]
+    fn play_bots_in_place<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        py: Python<'py>,
+        seats: &[u8],
+        bot: &str,
+        base: u64,
+        episodes: &[u8],
+        budgets: &[u8],
+        threads: usize,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+        let host = Gil(py);
+        let (frame, taken) = slf
+            .0
+            .play_bots_in_place(&host, seats, bot, base, episodes, budgets, threads)?;
+        Ok((frame, bytearray(py, &taken)?))
+    }
+
     /// One learner step against the built-in bot `bot` ("random" or "greedy") in every
     /// game, in one call: game `i` takes `actions[i]` (which must be legal: `ValueError`
     /// naming the game), or restarts where `restart[i]` is set (next-step: its row showed
@@ -282,18 +308,22 @@ impl Batch {
     /// episode as in `Batch.play_bots`. `max_steps` cuts a game after that many decisions
     /// (truncated, zero rewards); `ValueError` when it cuts a game twice in the bots'
     /// moves. `steps` holds int32 and `episodes` int64 values, one a game, `restart` a
-    /// byte a game or nothing, all native-endian. Returns the new batch and one bytearray:
-    /// the frame of `Batch.advance` (rewards and flags of the last end met in the step),
-    /// then at offsets rounded up to 8 bytes the step counts (int32), the episodes
-    /// (int64), right after them the learner's rewards (float32, its seat of the episode
-    /// it decided in), then its seats now (int64) and the observation (as
-    /// `Batch.observation` writes it for `dtype`, zeros where the player is -1); last, with
+    /// byte a game or nothing, all native-endian. `mask` and `observation`, zeroed
+    /// contiguous uint8 arrays of 415 bytes a game and of `Batch.observation`'s length for
+    /// `dtype` (`ValueError` for other lengths), receive the mask (bool, all True where the
+    /// player is -1) and the observation (as `Batch.observation` writes it, zeros where
+    /// the player is -1), each row written by the thread that stepped its game. Returns
+    /// the new batch and one bytearray: the frame of `Batch.advance` without its mask
+    /// (rewards and flags of the last end met in the step), then at offsets rounded up to
+    /// 8 bytes the step
+    /// counts (int32), the episodes (int64), right after them the learner's rewards
+    /// (float32, its seat of the episode it decided in) and its seats now (int64); last, with
     /// `same_step`, the games of those ends as they ended (over, or cut by `max_steps`),
     /// a batch of its own whose game `j` is that of the `j`-th row (ascending) showing an
     /// end (empty in next-step mode). Played without the GIL on up to `threads` threads;
     /// the same games for every count.
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (actions, restart, steps, episodes, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
+    #[pyo3(signature = (actions, restart, steps, episodes, mask, observation, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
     fn learner_step<'py>(
         &self,
         py: Python<'py>,
@@ -301,6 +331,8 @@ impl Batch {
         restart: &[u8],
         steps: &[u8],
         episodes: &[u8],
+        mask: &Bound<'py, PyArray1<u8>>,
+        observation: &Bound<'py, PyArray1<u8>>,
         same_step: bool,
         max_steps: Option<u32>,
         seat: i32,
@@ -321,11 +353,60 @@ impl Batch {
             threads,
         };
         let host = Gil(py);
+        let (mut mask, mut obs) = (mask.try_readwrite()?, observation.try_readwrite()?);
+        let outs = [mask.as_slice_mut()?, obs.as_slice_mut()?];
         ended(
             py,
             self.0
-                .learner_step(&host, actions, restart, steps, episodes, &options)?,
+                .learner_step(&host, actions, restart, steps, episodes, outs, &options)?,
         )
+    }
+
+    /// `Batch.learner_step` on this batch's own games, each stepped where it is (no game
+    /// copied, no old batch freed): for a batch that its caller hands over and no one else
+    /// holds. Returns the bytearray and the games of the ends met as `Batch.learner_step`
+    /// does; this batch is now the new one. Every action is checked before any game
+    /// steps: an illegal one (`ValueError` naming the game), arguments of the wrong length
+    /// or an unknown bot, seat or dtype leave the batch unchanged; after an error while
+    /// the games step (`ValueError` for `max_steps` cutting a game twice, memory, a bug) it
+    /// holds no game. `RuntimeError` while another thread uses the batch.
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (actions, restart, steps, episodes, mask, observation, same_step, max_steps, seat, seat_base, bot, bot_base, dtype="float32", threads=1))]
+    fn learner_step_in_place<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        py: Python<'py>,
+        actions: &[u8],
+        restart: &[u8],
+        steps: &[u8],
+        episodes: &[u8],
+        mask: &Bound<'py, PyArray1<u8>>,
+        observation: &Bound<'py, PyArray1<u8>>,
+        same_step: bool,
+        max_steps: Option<u32>,
+        seat: i32,
+        seat_base: u64,
+        bot: &str,
+        bot_base: u64,
+        dtype: &str,
+        threads: usize,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Py<Batch>)> {
+        let options = Options {
+            same_step,
+            max_steps,
+            seat,
+            seat_base,
+            bot,
+            bot_base,
+            dtype,
+            threads,
+        };
+        let host = Gil(py);
+        let (mut mask, mut obs) = (mask.try_readwrite()?, observation.try_readwrite()?);
+        let outs = [mask.as_slice_mut()?, obs.as_slice_mut()?];
+        let (buffer, ended) = slf
+            .0
+            .learner_step_in_place(&host, actions, restart, steps, episodes, outs, &options)?;
+        Ok((buffer, Py::new(py, Batch(ended))?))
     }
 
     /// A uniformly random action of every game, as the native-endian int64 bytes of one
@@ -373,6 +454,29 @@ impl Batch {
         dtype: &str,
     ) -> PyResult<Bound<'py, PyByteArray>> {
         self.0.observation(&Gil(py), threads, dtype)
+    }
+
+    /// The number of games.
+    fn __len__(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `Batch.observation` written into `out`, a zeroed contiguous uint8 array of its
+    /// length (`ValueError` for another length or dtype): numpy's zeros, whose pages the
+    /// threads that write the rows touch first, instead of a bytearray that the calling
+    /// thread alone must allocate and zero. Written without the GIL.
+    #[pyo3(signature = (out, threads=1, dtype="float32"))]
+    fn observation_into(
+        &self,
+        py: Python<'_>,
+        out: &Bound<'_, PyArray1<u8>>,
+        threads: usize,
+        dtype: &str,
+    ) -> PyResult<()> {
+        let mut rw = out.try_readwrite()?;
+        let buf = rw.as_slice_mut()?;
+        py.detach(|| self.0.observation_into(buf, threads, dtype))
+            .map_err(batch_error)
     }
 
     /// Game `row`'s position: markers, chevrons, to_move, out, trigger, idle, ply, occupied,

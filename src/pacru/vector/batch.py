@@ -123,10 +123,13 @@ class BatchLoop(Loop, Generic[B, Q]):
     def observe(self, games: Games, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
         """The observation of every game (zeros for a game that is over), a new array of
         ``dtype`` (float32, uint8 or bool, the values of
-        :func:`pacru.vector.loop.as_dtype`), written natively in that type."""
-        raw = self._own(games).observation(self.threads, dtype.name)
-        shape = self.encoding.observation_shape
-        return np.frombuffer(raw, dtype=dtype).reshape(-1, *shape)
+        :func:`pacru.vector.loop.as_dtype`), written natively in that type, on the loop's
+        threads, into ``numpy.zeros`` (a large one maps zero pages lazily: the threads
+        that write the rows touch them first, not the calling thread alone)."""
+        batch = self._own(games)
+        out = np.zeros((len(batch), *self.encoding.observation_shape), dtype)
+        batch.observation_into(out.reshape(-1).view(np.uint8), self.threads, dtype.name)
+        return out
 
     def prefix(self, games: Games, row: int) -> tuple[int, ...]:
         """The actions already chosen in the move under way in game ``row``."""

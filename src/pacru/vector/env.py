@@ -8,7 +8,6 @@ seeding and errors.
 from __future__ import annotations
 
 import operator
-import sys
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
@@ -24,7 +23,15 @@ from pacru.games import new_game
 from pacru.vector import checks
 from pacru.vector.loop import Advance, BotLoop, Frame, Games, Played
 from pacru.vector.seam import choose_loop
-from pacru.vector.state import STATE_ARRAYS, VectorState, check_state, games_of, read_only, spend
+from pacru.vector.state import (
+    STATE_ARRAYS,
+    VectorState,
+    alone,
+    check_state,
+    games_of,
+    read_only,
+    spend,
+)
 
 __all__ = [
     "AUTORESET_MODES",
@@ -208,7 +215,7 @@ class VectorEnv:
             # place too: every action is checked before any game steps): the mask is
             # looked up only to name the action refused.
             acts = self._check(state, actions, look_up=False)
-            in_place = donate and _alone(state)
+            in_place = donate and alone(state)
             try:
                 new = self._advance_all(state, acts, in_place)
             except ValueError:
@@ -463,31 +470,6 @@ class VectorEnv:
             + "".join(f", {k}={v!r}" for k, v in self.encoding.options.items())
             + ")"
         )
-
-
-def _held_by_one() -> int:
-    """What :func:`sys.getrefcount` says of an object held by one slot of one object,
-    read as :func:`_alone` reads a state's games (measured, not assumed: interpreters
-    count the argument's own reference differently)."""
-    holder = _Holder()
-    holder.held = object()
-    return sys.getrefcount(holder.held)
-
-
-class _Holder:
-    __slots__ = ("held",)
-    held: object
-
-
-#: :func:`_held_by_one`, measured once.
-_HELD_BY_ONE: Final = _held_by_one()
-
-
-def _alone(state: VectorState) -> bool:
-    """Whether ``state``'s games are held by ``state`` alone: no other state (an empty
-    :meth:`VectorEnv.step_rows` returns its own), no kept game of
-    ``pacru.vector.final.KeepingEnv`` shares them, so a step may change them in place."""
-    return sys.getrefcount(state._games) == _HELD_BY_ONE
 
 
 def _spend(state: VectorState, donated: bool) -> None:

@@ -148,9 +148,11 @@ class Loop(abc.ABC):
     #: Whether :meth:`advance` refuses an illegal action itself (``ValueError``, nothing
     #: changed), so that the caller need not look the actions up in the mask first.
     checks_actions = False
-    #: The steps :meth:`advance` took in place (``Advance.in_place``): a private count
-    #: that shows the tests which path a step took.
+    #: The steps :meth:`advance` (and ``BotLoop.learner_step``) took in place
+    #: (``Advance.in_place``): a private count that shows the tests which path a step took.
     in_place_steps = 0
+    #: The same for ``BotLoop.play_bots``.
+    in_place_bots = 0
 
     def __init__(self, encoding: Encoding, start: GameState[Any], opening_plies: int) -> None:
         self.encoding = encoding
@@ -235,16 +237,31 @@ class BotLoop(Loop):
 
     @abc.abstractmethod
     def play_bots(
-        self, games: Games, seats: Seats, bot: str, seed: int, episodes: Episodes, budgets: Budgets
+        self,
+        games: Games,
+        seats: Seats,
+        bot: str,
+        seed: int,
+        episodes: Episodes,
+        budgets: Budgets,
+        in_place: bool = False,
     ) -> tuple[Games, Frame, Budgets]:
         """The built-in ``bot`` (``"random"``, ``"greedy"``) plays every game's moves until
         seat ``seats[i]`` decides, at most ``budgets[i]`` decisions; game ``i``'s moves draw
         from :func:`pacru.vector.draws.game_seeds` of ``seed`` and ``episodes``. The new
-        games, the frame of every row and the decisions taken in each game."""
+        games, the frame of every row and the decisions taken in each game. With
+        ``in_place`` (``games`` handed over, held by nothing else) the games play where
+        they are and the new games are ``games`` itself."""
 
     @abc.abstractmethod
     def learner_step(
-        self, games: Games, actions: Rows, restart: Flags | None, counts: Counts, turn: Turn
+        self,
+        games: Games,
+        actions: Rows,
+        restart: Flags | None,
+        counts: Counts,
+        turn: Turn,
+        in_place: bool = False,
     ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...], Games]:
         """One learner step of every game against a built-in bot: the learner's
         ``actions`` (or a next-step ``restart``) with ``counts`` the decisions and
@@ -253,7 +270,8 @@ class BotLoop(Loop):
         the step counts (int32), episodes (int64), the learner's rewards (float32), its
         seats (int64) and the observation (``turn.dtype``), one row a game, and the games
         restarted (same-step) as they ended, as :attr:`Advanced.ended` (none in
-        next-step mode)."""
+        next-step mode). With ``in_place`` the games step where they are, as in
+        :meth:`play_bots`."""
 
 
 def as_dtype(observation: npt.NDArray[np.float32], dtype: np.dtype[Any]) -> npt.NDArray[Any]:

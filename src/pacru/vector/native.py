@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -163,15 +164,24 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
         )
 
     def play_bots(
-        self, games: Games, seats: Seats, bot: str, seed: int, episodes: Episodes, budgets: Budgets
+        self,
+        games: Games,
+        seats: Seats,
+        bot: str,
+        seed: int,
+        episodes: Episodes,
+        budgets: Budgets,
+        in_place: bool = False,
     ) -> tuple[Games, Frame, Budgets]:
         """The built-in ``bot`` plays every game's moves until seat ``seats[i]`` decides.
 
         Game ``i``'s moves draw from :func:`pacru.vector.draws.game_seeds` of ``seed``
         and ``episodes`` (hashed natively). See ``pacru._native.Batch.play_bots``: returns
-        the new games, the frame of every row and the decisions taken in each game.
+        the new games, the frame of every row and the decisions taken in each game
+        (``Batch.play_bots_in_place`` with ``in_place``: the games are ``games`` itself).
         """
-        new, raw, taken = self._own(games).play_bots(
+        batch = self._own(games)
+        args = (
             seats.astype(np.int32).tobytes(),
             bot,
             hash_base(seed, 0),
@@ -179,10 +189,22 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
             budgets.astype(np.uint32).tobytes(),
             self.threads,
         )
+        if in_place:
+            new = batch
+            raw, taken = batch.play_bots_in_place(*args)
+            self.in_place_bots += 1
+        else:
+            new, raw, taken = batch.play_bots(*args)
         return new, self._frame(raw, len(seats)), np.frombuffer(taken, dtype=np.uint32)
 
     def learner_step(
-        self, games: Games, actions: Rows, restart: Flags | None, counts: Counts, turn: Turn
+        self,
+        games: Games,
+        actions: Rows,
+        restart: Flags | None,
+        counts: Counts,
+        turn: Turn,
+        in_place: bool = False,
     ) -> tuple[Games, Frame, tuple[npt.NDArray[Any], ...], Games]:
         """One learner step of every game against a built-in bot, in one native call
         (``pacru._native.Batch.learner_step``): the learner's ``actions`` (or a
@@ -192,14 +214,30 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
         Returns the new games, the frame, (views of the call's one bytearray)
         the step counts (int32), episodes (int64), the learner's rewards (float32),
         its seats (int64) and the observation (``turn.dtype``), one row a game, and the
-        games restarted as they ended (:attr:`pacru.vector.loop.Advanced.ended`).
+        games restarted as they ended (:attr:`pacru.vector.loop.Advanced.ended`); with
+        ``in_place`` (``Batch.learner_step_in_place``) the games are ``games`` itself.
         """
         steps, episodes = counts
-        new, raw, ended = self._own(games).learner_step(
+        batch = self._own(games)
+        n, enc = len(episodes), self.encoding
+        # The mask and the observation, zeroed by numpy in one block (calloc: a large one
+        # maps zero pages, touched first by the threads that write its rows; the mask
+        # alone, 1.7 MB at 4,096 games, would be a reused block that calloc clears on
+        # this thread), not in the extension's buffer, which the calling thread alone
+        # would allocate and zero (about 80 ms at 4,096 games of float32).
+        shape = (n, *enc.observation_shape)
+        masks = n * enc.num_actions
+        at = -(-masks // 64) * 64  # the observation's first byte, aligned for any dtype
+        block = np.zeros(at + math.prod(shape) * turn.dtype.itemsize, np.uint8)
+        mask = block[:masks].view(np.bool_).reshape(n, enc.num_actions)
+        observation = block[at:].view(turn.dtype).reshape(shape)
+        args = (
             actions.astype(np.int64, copy=False).tobytes(),
             b"" if restart is None else restart.tobytes(),
             steps.tobytes(),
             episodes.tobytes(),
+            block[:masks],
+            block[at:],
             turn.same_step,
             turn.max_steps,
             turn.seat,
@@ -209,21 +247,25 @@ class NativeLoop(BatchLoop[_native.Batch, _native.Position], BotLoop):
             turn.dtype_name,
             self.threads,
         )
-        n, enc = len(episodes), self.encoding
-        at_steps = ceil8(self._frame_end(n))
+        if in_place:  # the games were handed over: no copy, no old batch to free
+            new = batch
+            raw, ended = batch.learner_step_in_place(*args)
+            self.in_place_steps += 1
+        else:
+            new, raw, ended = batch.learner_step(*args)
+        at_steps = ceil8(self._frame_end(n, masked=False))
         at_episodes = ceil8(at_steps + 4 * n)
         at_rewards = at_episodes + 8 * n
         at_seats = ceil8(at_rewards + 4 * n)
-        at_observation = ceil8(at_seats + 8 * n)
-        shape = (n, *enc.observation_shape)
         arrays = (
             np.frombuffer(raw, np.int32, n, at_steps),
             np.frombuffer(raw, np.int64, n, at_episodes),
             np.frombuffer(raw, np.float32, n, at_rewards),
             np.frombuffer(raw, np.int64, n, at_seats),
-            np.frombuffer(raw, turn.dtype, math.prod(shape), at_observation).reshape(shape),
+            observation,
         )
-        return new, self._frame(raw, n), arrays, ended
+        frame = attrs.evolve(self._frame(raw, n, masked=False), legal_action_mask=mask)
+        return new, frame, arrays, ended
 
 
 #: The end codes of a position's parts: none, a row, nobody can place {LSD 2.4}.

@@ -26,7 +26,7 @@ from pacru._integers import integer
 from pacru.errors import IllegalMoveError
 from pacru.vector.draws import game_seeds, hash_base
 from pacru.vector.loop import BotLoop, Frame
-from pacru.vector.state import check_state
+from pacru.vector.state import alone, check_state, spend
 
 if TYPE_CHECKING:
     from pacru.vector.env import BatchedPolicy, VectorEnv
@@ -92,6 +92,7 @@ def play_opponents(
     if not isinstance(opponent, str) and not callable(opponent):
         raise TypeError(f"opponent must be 'random', 'greedy' or a callable, not {opponent!r}")
     ends = Ends(state)
+    first = state
     pending: dict[int, list[int]] = {}
     #: Rows whose move under way no bot began (the native bots leave them as they are).
     stuck = rows = np.flatnonzero(np.zeros(0, dtype=np.bool_))
@@ -109,7 +110,8 @@ def play_opponents(
             state = env.step_rows(state, stuck, draws[stuck].astype(np.intp))
             stuck = stuck[:0]
         elif isinstance(opponent, str) and env.plays_bots_natively and not pending:
-            state = native_bots(env, state, opponent, seat, seed)
+            # The first state is the caller's; those made here may be stepped in place.
+            state = native_bots(env, state, opponent, seat, seed, donate=before is not first)
             same = (state.step_count == before.step_count) & (state.episode == before.episode)
             stuck = rows[same[rows]]
         elif isinstance(opponent, str):
@@ -203,13 +205,16 @@ class Turn:
 
 
 def fused_step(
-    env: VectorEnv, state: VectorState, actions: Any, turn: Turn
+    env: VectorEnv, state: VectorState, actions: Any, turn: Turn, *, donate: bool = False
 ) -> tuple[VectorState, npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """:meth:`pacru.vector.VectorEnv.step` with ``actions`` then the built-in bot's moves
     until the learner decides again (:func:`play_opponents`, or :func:`native_bots` in
     next-step mode), in one native call: the same state (observation made), the
     learner's rewards (float32, its seat of the episode it decided in) and its seats now
-    (int64), both new arrays.
+    (int64), both new arrays. With ``donate`` the caller hands ``state`` over (as
+    :meth:`pacru.vector.VectorEnv.step`'s ``donate``): its games step in place where
+    nothing else holds them and no game can be cut twice (:func:`_no_second_cut`), and
+    ``state`` is then spent.
 
     Raises:
         IllegalMoveError: as :meth:`pacru.vector.VectorEnv.step` (no game changes).
@@ -217,13 +222,22 @@ def fused_step(
     """
     acts = env._check(state, actions, look_up=False)
     restart = None if turn.same_step else state.terminated | state.truncated
+    in_place = donate and alone(state) and _no_second_cut(env, turn)
     try:
         games, frame, arrays, ended = _bot_loop(env).learner_step(
-            state._games, acts, restart, (state.step_count, state.episode), turn
+            state._games, acts, restart, (state.step_count, state.episode), turn, in_place
         )
     except ValueError:
         env._check(state, actions)  # names the illegal action, if that was the error
+        if in_place:  # the action was legal: the games stepped, some of them
+            spend(state)
         raise
+    except BaseException:
+        if in_place:  # a step in place that failed holds no game
+            spend(state)
+        raise
+    if in_place:
+        spend(state)
     if turn.same_step:  # the games that ended restarted: the step handed them back
         rows = np.flatnonzero(frame.terminated | frame.truncated)
         if rows.size:
@@ -247,26 +261,56 @@ def fused_step(
 
 
 def native_bots(
-    env: VectorEnv, state: VectorState, bot: str, seat: npt.NDArray[np.int32], seed: int
+    env: VectorEnv,
+    state: VectorState,
+    bot: str,
+    seat: npt.NDArray[np.int32],
+    seed: int,
+    *,
+    donate: bool = False,
 ) -> VectorState:
-    """Every game's bot moves in one native call (the native loop only)."""
+    """Every game's bot moves in one native call (the native loop only). With ``donate``
+    the caller hands ``state`` over: its games play in place where nothing else holds
+    them, and ``state`` is then spent."""
     idle = np.flatnonzero(state.current_player < 0)  # an end shown, a max_steps cut
     if env.max_steps is None:
         budgets = np.full(env.num_envs, np.iinfo(np.uint32).max, dtype=np.uint32)
     else:
         budgets = np.maximum(env.max_steps - state.step_count, 0).astype(np.uint32)
     budgets[idle] = 0
-    games, frame, taken = _bot_loop(env).play_bots(
-        state._games, seat, bot, seed, state.episode, budgets
-    )
+    in_place = donate and alone(state)
+    # Rows without a decision keep their arrays (read now: the mask, if not made yet, is
+    # made from the games, which a step in place changes).
+    fields = attrs.fields(Frame) if idle.size else ()
+    kept = [(field.name, getattr(state, field.name)[idle]) for field in fields]
+    try:
+        games, frame, taken = _bot_loop(env).play_bots(
+            state._games, seat, bot, seed, state.episode, budgets, in_place
+        )
+    finally:
+        if in_place:  # played (or, after an error, holding no game)
+            spend(state)
     steps = state.step_count + taken.view(np.int32)  # decisions, int32 as step_count
     if not idle.size:
         return env._state(frame, steps, state.episode.copy(), state.seed, games)
-    # Rows without a decision keep their arrays.
-    for field in attrs.fields(Frame):
-        getattr(frame, field.name)[idle] = getattr(state, field.name)[idle]
+    for name, values in kept:
+        getattr(frame, name)[idle] = values
     rows = np.flatnonzero(state.current_player >= 0)
     return env._state(frame, steps, state.episode.copy(), state.seed, games, stepped=rows)
+
+
+def _no_second_cut(env: VectorEnv, turn: Turn) -> bool:
+    """Whether no game of a learner step can end twice (``ValueError``, raised once some
+    games have stepped, which a step in place cannot undo): in next-step mode, or where
+    neither ``max_steps`` nor the move cap can cut the bots' moves after a restart (at
+    most ``players - 1`` moves of ``max_decisions`` decisions each)."""
+    if not turn.same_step:
+        return True
+    before = env.players - 1
+    cap = env.encoding.options.get("move_cap")
+    return (turn.max_steps is None or turn.max_steps > before * env.encoding.max_decisions) and (
+        not isinstance(cap, int) or cap > before
+    )
 
 
 def _bot_loop(env: VectorEnv) -> BotLoop:

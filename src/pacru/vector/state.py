@@ -6,6 +6,7 @@ steps it and rebuilds it from a pickle (``pacru.vector.env``, above this module)
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STATE_ARRAYS",
     "VectorState",
+    "alone",
     "check_state",
     "games_of",
     "live_games",
@@ -186,5 +188,33 @@ def live_games(state: VectorState) -> Games:
 
 
 def spend(state: VectorState) -> None:
-    """Mark ``state`` donated: every later use of its games raises ``ValueError``."""
+    """Mark ``state`` donated: every later use of its games raises ``ValueError``. It lets
+    go of them too (a step in place handed them to the new state, which must then be their
+    only holder for its own step to be taken in place: :func:`alone`)."""
     state._donated.append(True)
+    object.__setattr__(state, "_games", None)
+
+
+def _held_by_one() -> int:
+    """What :func:`sys.getrefcount` says of an object held by one slot of one object,
+    read as :func:`alone` reads a state's games (measured, not assumed: interpreters
+    count the argument's own reference differently)."""
+    holder = _Holder()
+    holder.held = object()
+    return sys.getrefcount(holder.held)
+
+
+class _Holder:
+    __slots__ = ("held",)
+    held: object
+
+
+#: :func:`_held_by_one`, measured once.
+_HELD_BY_ONE: Final = _held_by_one()
+
+
+def alone(state: VectorState) -> bool:
+    """Whether ``state``'s games are held by ``state`` alone: no other state (an empty
+    :meth:`pacru.vector.VectorEnv.step_rows` returns its own), no kept game of
+    ``pacru.vector.final.KeepingEnv`` shares them, so a step may change them in place."""
+    return sys.getrefcount(state._games) == _HELD_BY_ONE

@@ -236,14 +236,25 @@ impl Game {
     /// next positions where no other game shares them (a batch stepped in place: see
     /// `crate::in_place`; a copied game shares them with the batch it was copied from).
     pub fn choose_keeping(&mut self, layout: &Layout, action: u16) -> Result<(), DecisionError> {
-        if let Some(at) = self.step(action)? {
+        self.step_keeping(layout, action).map(drop)
+    }
+
+    /// As [`Game::choose_keeping`]: the index in the old position's list of the move that
+    /// `action` completed, if it completed one (a bot's move checks it is the one meant).
+    pub fn step_keeping(
+        &mut self,
+        layout: &Layout,
+        action: u16,
+    ) -> Result<Option<u64>, DecisionError> {
+        let done = self.step(action)?;
+        if let Some(at) = done {
             let next = self.list.apply_index(at).ok_or(DecisionError::NotListed)?;
             // A second reference, not a move of the whole game out of its place.
             let old = Arc::clone(&self.list);
             *self = Game::start(layout, next);
             keep(old);
         }
-        Ok(())
+        Ok(done)
     }
 
     /// What `action` leads to in the move under way; this decision is unchanged.
