@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::game::Game;
 use super::{BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, TARGET, TURN};
+use crate::rollout::shape;
 use pacru_engine::Field;
 
 /// One choice of a step family: twist, connection change, marker field and meeting
@@ -95,7 +96,7 @@ impl Game {
         let Some(origin) = self.origin else {
             return; // no family before the origin is chosen
         };
-        let (pos, list, shape) = (self.list.position(), &*self.list, self.shape);
+        let (pos, list) = (self.list.position(), &*self.list);
         for step in list.steps_from(origin.get()) {
             if let (Some((_, target, capture)), Some((start, _))) =
                 (list.step_fields(step), list.step_range(step))
@@ -111,6 +112,7 @@ impl Game {
                 }
             }
         }
+        let shape = shape(list);
         if shape.turns > 0 {
             let seat = usize::from(pos.to_move);
             let own = pos.chevrons[seat].fields();
