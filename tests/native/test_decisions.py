@@ -302,6 +302,7 @@ def test_native_start_is_the_extensions() -> None:
     errors; the cycle it makes with the encoding is collected."""
     state = start("pacru", 2)
     enc = Encoding.of(state)
+    assert isinstance(enc, ChevronEncoding)
     assert type(enc.start).__name__ == "builtin_function_or_method"
     assert type(enc.start(state)) is NATIVE_DECISION
     assert type(ChevronEncoding.start(enc, state)) is NATIVE_DECISION
