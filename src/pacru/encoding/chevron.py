@@ -169,31 +169,25 @@ class ChevronEncoding(Encoding):
             self.max_game_length = rules.move_cap  # D32; None: unbounded
         self._ply_scale = float(self.max_game_length or UNBOUNDED_PLY_SCALE)
         self._idle_scale = float(rules.idle_rounds * players)
-        # The native engine's lists are decided natively (pacru_batch::decision), the same
-        # decisions as the Python cursors below, bit for bit (tests/native/test_decisions.py).
-        # None: an engine without them (the Python one). Any: its decisions are Decisions
-        # by registration, which type checkers do not see.
+        # Native lists are decided natively (pacru_batch::decision), bit for bit as the cursors
+        # below (tests/native/test_decisions.py); None: no native engine. Any: not for mypy.
         supply = SUPPLY[players] if rules.pacru else 0
         self._native: Any = _decision_layout(
             players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply, rules
         )
         if self._native is not None and type(self).start is ChevronEncoding.start:
-            # The extension's own start (a DecisionStart's method; it runs the class's start
-            # for a state it does not take): a Python method around the native call cost a
-            # start as much as a decision. A subclass's own start is left to it.
+            # The extension's start (the class's for a state it refuses): no Python frame.
             self.start = self._native.starter(self).start  # type: ignore[method-assign]
         self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------
 
     def start(self, state: GameState[Any]) -> Decision:
-        # With native decisions an encoding's own start is the extension's (set in
-        # __init__), which runs this method only for a state DecisionLayout.start refuses.
         native = self._native
         if native is not None:
             # A NativeDecision (a Decision by registration); the extension checks the state
-            # as below (the engine's own class, these rules, a game under way, a legal move).
-            # None: anything else.
+            # as below (the engine's own class, these rules, a game under way, a legal move),
+            # so this call is the only Python of nearly every start. None: anything else.
             decision: Decision | None = native.start(self, state)
             if decision is not None:
                 return decision
