@@ -83,9 +83,10 @@ fn native_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Mo
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct DecisionLayout {
     players: u8,
-    /// The layout its decisions share, with the encoding's rules as the engine holds
-    /// them (None: options no native state has, so that no state is decided here).
-    layout: Option<Arc<Layout>>,
+    /// The layout of its encoding's decisions, with the encoding's rules as the engine
+    /// holds them (None: options no native state has, so that no state is decided here);
+    /// a decision reads it here, through its encoding, for its observation.
+    layout: Option<Layout>,
     /// The engine's own state class (`NativeChevronState`): `start` takes its states, not
     /// a user's subclass (which may change what the encoding checks).
     class: Py<PyType>,
@@ -142,16 +143,15 @@ impl DecisionLayout {
                 "no chevron game {game_index} for {players} players"
             )));
         }
-        let layout = engine_rules(game_index, meeting_rule, move_cap, idle_rounds).map(|rules| {
-            Arc::new(Layout {
+        let layout =
+            engine_rules(game_index, meeting_rule, move_cap, idle_rounds).map(|rules| Layout {
                 rules,
                 players,
                 game_index,
                 ply_scale,
                 idle_scale,
                 supply,
-            })
-        });
+            });
         Ok(DecisionLayout {
             players,
             layout,
@@ -221,7 +221,6 @@ impl DecisionLayout {
             return Ok(None);
         }
         let parts = Parts {
-            layout: Arc::clone(layout),
             encoding: encoding.clone().unbind(),
             state: state.clone().unbind(),
         };
@@ -265,7 +264,6 @@ impl DecisionStart {
 
 /// What every decision of one move has alike.
 struct Parts {
-    layout: Arc<Layout>,
     encoding: Py<PyAny>,
     state: Py<PyAny>,
 }
@@ -282,8 +280,6 @@ pub(crate) struct NativeDecision {
     /// options, so only the object's allocation can fail, as `MemoryError`). It shares
     /// the list of the state's `Moves`, which `state` keeps.
     game: Game,
-    /// Shared by the encoding's decisions: a word to copy, not the layout.
-    layout: Arc<Layout>,
     /// The fields read most, as Python objects: served by the interpreter as slots.
     /// Every Python object a decision holds costs each decision a reference taken and
     /// given back, so those read less (`player`, `kind`) are made when read.
@@ -318,16 +314,11 @@ impl NativeDecision {
         } else {
             actions_tuple(py, &game.legal)?
         };
-        let Parts {
-            layout,
-            encoding,
-            state,
-        } = parts;
+        let Parts { encoding, state } = parts;
         Bound::new(
             py,
             NativeDecision {
                 game,
-                layout,
                 encoding,
                 state,
                 legal_actions: legal_actions.unbind(),
@@ -354,7 +345,6 @@ impl NativeDecision {
             }
         };
         let parts = Parts {
-            layout: Arc::clone(&self.layout),
             encoding: self.encoding.clone_ref(py),
             state: self.state.clone_ref(py),
         };
@@ -451,7 +441,17 @@ impl NativeDecision {
         py: Python<'py>,
         player: usize,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let layout = &*self.layout;
+        // Read from the encoding (its `_native`), not kept by every decision: an atomic
+        // count taken and given back per decision cost more than an observation's lookup.
+        let encoding = self.encoding.bind(py);
+        let native = encoding.getattr(intern!(py, "_native"))?;
+        let layout = match native.cast::<DecisionLayout>() {
+            Ok(native) => native.get().layout,
+            Err(_) => None,
+        };
+        let layout = &layout.ok_or_else(|| {
+            PyRuntimeError::new_err("pacru engine: a decision's encoding has no native layout")
+        })?;
         if player >= usize::from(layout.players) {
             return Err(PyValueError::new_err(format!(
                 "player must be a seat index 0..{}, not {player}",
