@@ -1,8 +1,6 @@
 //! The move families of a chosen origin (its step families and reorientations) and the
 //! options of a step family, read from the position's move list.
 
-use std::sync::Arc;
-
 use super::game::Game;
 use super::{BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, TARGET, TURN};
 use crate::rollout::shape;
@@ -136,8 +134,8 @@ impl Game {
         }
     }
 
-    /// The options of the `step`-th step family, in order.
-    pub(super) fn read_options(&self, step: usize) -> Arc<[Opt]> {
+    /// The options of the `step`-th step family, in order: the first `n` of the array.
+    pub(super) fn read_options(&self, step: usize) -> ([Opt; 10], usize) {
         // At most a connection and the nine fields of a borderland {R8, R10}.
         let mut options = [Opt::default(); 10];
         let mut n = 0;
@@ -152,6 +150,6 @@ impl Game {
                 n += 1;
             }
         });
-        Arc::from(&options[..n])
+        (options, n)
     }
 }

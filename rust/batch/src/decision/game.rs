@@ -305,19 +305,29 @@ impl Game {
                 let twist = action_twist(action).ok_or(DecisionError::NoFamily)?;
                 g.keep(|o| o.twist == twist);
                 g.twist = Some(twist);
-                g.option_stage()
+                g.with_options(Game::option_stage)
             }
             Stage::Benefit => {
                 g.keep(|o| o.benefit() == action);
                 g.benefit = Some(action);
-                g.option_stage()
+                g.with_options(Game::option_stage)
             }
             _ => {
                 // Stage::Meeting
                 let meeting = Field::try_from(action - MEETING);
-                g.finish_step(Some(meeting.map_err(|_| DecisionError::NoFamily)?))
+                let meeting = meeting.map_err(|_| DecisionError::NoFamily)?;
+                g.with_options(|g, options| g.finish_step(options, Some(meeting)))
             }
         }
+    }
+
+    /// `stage(self, options)` with the options of the step family entered, lent out of the
+    /// game and put back (not shared: an atomic count less each way per decision).
+    fn with_options<R>(&mut self, stage: impl FnOnce(&mut Game, &[Opt]) -> R) -> R {
+        let options = self.options.take();
+        let result = stage(self, options.as_deref().unwrap_or(&[]));
+        self.options = options;
+        result
     }
 
     /// Whether the game ended by a limit (the move cap D32, idle rounds D33), not a rule.
