@@ -18,7 +18,9 @@
 //!
 //! It checks the state `ChevronEncoding.start` hands it (`DecisionLayout::start`: the
 //! engine's own state class and the encoding's rules, as the engine holds them), so that
-//! the Python method is one call of it and nothing else on nearly every move.
+//! the Python method is one call of it and nothing else on nearly every move; and an
+//! encoding's own `start` is not even that method but `DecisionStart.start`, which runs
+//! it only for a state `DecisionLayout::start` does not take.
 //!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
 //! state and its list are made: [`native_moves`] finds a state's native list
