@@ -134,10 +134,10 @@ impl Game {
         }
     }
 
-    /// The options of the `step`-th step family, in order: the first `n` of the array.
-    pub(super) fn read_options(&self, step: usize) -> ([Opt; 10], usize) {
-        // At most a connection and the nine fields of a borderland {R8, R10}.
-        let mut options = [Opt::default(); 10];
+    /// Writes the options of the `step`-th step family, in order, to the start of
+    /// `options` (filled in place: returned, the array would be copied), and gives how
+    /// many there are: at most a connection and the nine fields of a borderland {R8, R10}.
+    pub(super) fn read_options(&self, step: usize, options: &mut [Opt; 10]) -> usize {
         let mut n = 0;
         self.list.each_step_choice(step, |c| {
             if let Some(slot) = options.get_mut(n) {
@@ -150,6 +150,6 @@ impl Game {
                 n += 1;
             }
         });
-        (options, n)
+        n
     }
 }

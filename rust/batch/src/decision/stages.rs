@@ -43,7 +43,8 @@ impl Game {
         self.fam = Some(fam);
         match fam {
             Fam::Step { step, .. } => {
-                let (buf, n) = self.read_options(step);
+                let mut buf = [Opt::default(); 10];
+                let n = self.read_options(step, &mut buf);
                 let options = buf.get(..n).unwrap_or_default();
                 self.cands = (1u64 << n) - 1;
                 self.options = None;
