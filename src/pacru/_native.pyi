@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from pacru.base import Outcome
+from pacru.base import GameState, Outcome
 from pacru.chevron.families import ReorientationFamily as _ReorientationFamily
 from pacru.chevron.families import StepFamily as _StepFamily
 from pacru.chevron.move import Move as _Move
@@ -15,7 +15,7 @@ from pacru.chevron.move import MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.rules import Rules
 from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Encoding
+from pacru.encoding.base import Decision, Encoding
 
 __all__ = [
     "COMPLETE",
@@ -25,6 +25,7 @@ __all__ = [
     "SEARCH_FEATURES",
     "Batch",
     "DecisionLayout",
+    "DecisionStart",
     "FamilyIter",
     "LsdBatch",
     "LsdMoves",
@@ -299,6 +300,13 @@ class DecisionLayout:
     ) -> DecisionLayout: ...
     def start(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
     def start_checked(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
+    def starter(self, encoding: Encoding) -> DecisionStart: ...
+
+@final
+class DecisionStart:
+    """The native ``start`` of one chevron encoding (its ``start`` method)."""
+
+    def start(self, state: GameState[Any]) -> Decision: ...
 
 @final
 class NativeDecision:

@@ -323,13 +323,22 @@ impl MoveList {
         let Some(s) = self.steps.as_slice().get(i) else {
             return;
         };
-        for o in self.choices(s).as_slice() {
+        let mut give = |o: &Opt| {
             visit(StepChoice {
                 twist: o.twist,
                 connection: o.conn,
                 marker: opt_marker(o),
                 meetings: o.meet,
+            })
+        };
+        if self.rules.pacru() {
+            // Each as it is made: gathered into `Opts`, the ten of them were copied back.
+            PacruCtx::new(&self.rules, &self.position).each_option(s, |o| {
+                give(&o);
+                true
             });
+        } else {
+            self.choices(s).as_slice().iter().for_each(give);
         }
     }
 

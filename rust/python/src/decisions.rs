@@ -18,7 +18,9 @@
 //!
 //! It checks the state `ChevronEncoding.start` hands it (`DecisionLayout::start`: the
 //! engine's own state class and the encoding's rules, as the engine holds them), so that
-//! the Python method is one call of it and nothing else on nearly every move.
+//! the Python method is one call of it and nothing else on nearly every move; and an
+//! encoding's own `start` is not even that method but `DecisionStart.start`, which runs
+//! it only for a state `DecisionLayout::start` does not take.
 //!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
 //! state and its list are made: [`native_moves`] finds a state's native list
@@ -38,6 +40,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple, PyType};
+use pyo3::{PyTraverseError, PyVisit};
 
 use crate::moves::Moves;
 use crate::state::State;
@@ -82,9 +85,10 @@ fn native_moves<'py>(state: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, Mo
 #[pyclass(frozen, module = "pacru._native")]
 pub(crate) struct DecisionLayout {
     players: u8,
-    /// The layout its decisions share, with the encoding's rules as the engine holds
-    /// them (None: options no native state has, so that no state is decided here).
-    layout: Option<Arc<Layout>>,
+    /// The layout of its encoding's decisions, with the encoding's rules as the engine
+    /// holds them (None: options no native state has, so that no state is decided here);
+    /// a decision reads it here, through its encoding, for its observation.
+    layout: Option<Layout>,
     /// The engine's own state class (`NativeChevronState`): `start` takes its states, not
     /// a user's subclass (which may change what the encoding checks).
     class: Py<PyType>,
@@ -141,16 +145,15 @@ impl DecisionLayout {
                 "no chevron game {game_index} for {players} players"
             )));
         }
-        let layout = engine_rules(game_index, meeting_rule, move_cap, idle_rounds).map(|rules| {
-            Arc::new(Layout {
+        let layout =
+            engine_rules(game_index, meeting_rule, move_cap, idle_rounds).map(|rules| Layout {
                 rules,
                 players,
                 game_index,
                 ply_scale,
                 idle_scale,
                 supply,
-            })
-        });
+            });
         Ok(DecisionLayout {
             players,
             layout,
@@ -173,6 +176,15 @@ impl DecisionLayout {
             return Ok(None);
         }
         self.start_checked(encoding, state)
+    }
+
+    /// The `start` method of `encoding` (the encoding of this layout): a
+    /// `DecisionStart` for it, whose method `start(state)` the encoding keeps as its own.
+    fn starter(slf: &Bound<'_, Self>, encoding: &Bound<'_, PyAny>) -> DecisionStart {
+        DecisionStart {
+            layout: slf.clone().unbind(),
+            encoding: encoding.clone().unbind(),
+        }
     }
 
     /// As `start`, for a native `State` of any class (a subclass of the engine's, which
@@ -211,7 +223,6 @@ impl DecisionLayout {
             return Ok(None);
         }
         let parts = Parts {
-            layout: Arc::clone(layout),
             encoding: encoding.clone().unbind(),
             state: state.clone().unbind(),
         };
@@ -219,9 +230,42 @@ impl DecisionLayout {
     }
 }
 
+/// `ChevronEncoding.start` of one encoding, as the extension's own method: the encoding
+/// keeps `DecisionStart.start` as its `start`, so that a start on the native engine runs
+/// no Python function (a Python method around the native call cost a start as much as a
+/// decision's own work). It holds the encoding, which holds it: a cycle that the garbage
+/// collector breaks (through `__traverse__` here and the encoding's dictionary).
+#[pyclass(frozen, module = "pacru._native")]
+pub(crate) struct DecisionStart {
+    layout: Py<DecisionLayout>,
+    encoding: Py<PyAny>,
+}
+
+#[pymethods]
+impl DecisionStart {
+    /// The first decision of the player to move in `state`: `DecisionLayout.start`'s
+    /// where it takes `state`, else what the encoding's class's `start` gives (the Python
+    /// method: its checks, errors and the Python path).
+    fn start<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = state.py();
+        let encoding = self.encoding.bind(py);
+        match self.layout.get().start(encoding, state)? {
+            Some(decision) => Ok(decision.into_any()),
+            None => encoding
+                .get_type()
+                .getattr(intern!(py, "start"))?
+                .call1((encoding, state)),
+        }
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.layout)?;
+        visit.call(&self.encoding)
+    }
+}
+
 /// What every decision of one move has alike.
 struct Parts {
-    layout: Arc<Layout>,
     encoding: Py<PyAny>,
     state: Py<PyAny>,
 }
@@ -238,8 +282,6 @@ pub(crate) struct NativeDecision {
     /// options, so only the object's allocation can fail, as `MemoryError`). It shares
     /// the list of the state's `Moves`, which `state` keeps.
     game: Game,
-    /// Shared by the encoding's decisions: a word to copy, not the layout.
-    layout: Arc<Layout>,
     /// The fields read most, as Python objects: served by the interpreter as slots.
     /// Every Python object a decision holds costs each decision a reference taken and
     /// given back, so those read less (`player`, `kind`) are made when read.
@@ -274,16 +316,11 @@ impl NativeDecision {
         } else {
             actions_tuple(py, &game.legal)?
         };
-        let Parts {
-            layout,
-            encoding,
-            state,
-        } = parts;
+        let Parts { encoding, state } = parts;
         Bound::new(
             py,
             NativeDecision {
                 game,
-                layout,
                 encoding,
                 state,
                 legal_actions: legal_actions.unbind(),
@@ -310,7 +347,6 @@ impl NativeDecision {
             }
         };
         let parts = Parts {
-            layout: Arc::clone(&self.layout),
             encoding: self.encoding.clone_ref(py),
             state: self.state.clone_ref(py),
         };
@@ -407,7 +443,17 @@ impl NativeDecision {
         py: Python<'py>,
         player: usize,
     ) -> PyResult<Bound<'py, PyByteArray>> {
-        let layout = &*self.layout;
+        // Read from the encoding (its `_native`), not kept by every decision: an atomic
+        // count taken and given back per decision cost more than an observation's lookup.
+        let encoding = self.encoding.bind(py);
+        let native = encoding.getattr(intern!(py, "_native"))?;
+        let layout = match native.cast::<DecisionLayout>() {
+            Ok(native) => native.get().layout,
+            Err(_) => None,
+        };
+        let layout = &layout.ok_or_else(|| {
+            PyRuntimeError::new_err("pacru engine: a decision's encoding has no native layout")
+        })?;
         if player >= usize::from(layout.players) {
             return Err(PyValueError::new_err(format!(
                 "player must be a seat index 0..{}, not {player}",

@@ -169,14 +169,15 @@ class ChevronEncoding(Encoding):
             self.max_game_length = rules.move_cap  # D32; None: unbounded
         self._ply_scale = float(self.max_game_length or UNBOUNDED_PLY_SCALE)
         self._idle_scale = float(rules.idle_rounds * players)
-        # The native engine's lists are decided natively (pacru_batch::decision), the same
-        # decisions as the Python cursors below, bit for bit (tests/native/test_decisions.py).
-        # None: an engine without them (the Python one). Any: its decisions are Decisions
-        # by registration, which type checkers do not see.
+        # Native lists are decided natively (pacru_batch::decision), bit for bit as the cursors
+        # below (tests/native/test_decisions.py); None: no native engine. Any: not for mypy.
         supply = SUPPLY[players] if rules.pacru else 0
         self._native: Any = _decision_layout(
             players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply, rules
         )
+        if self._native is not None and type(self).start is ChevronEncoding.start:
+            # The extension's start (the class's for a state it refuses): no Python frame.
+            self.start = self._native.starter(self).start  # type: ignore[method-assign]
         self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------

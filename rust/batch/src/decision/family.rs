@@ -1,10 +1,9 @@
 //! The move families of a chosen origin (its step families and reorientations) and the
 //! options of a step family, read from the position's move list.
 
-use std::sync::Arc;
-
 use super::game::Game;
 use super::{BENEFIT_CONNECTION, BENEFIT_NONE, MARKER, TARGET, TURN};
+use crate::rollout::shape;
 use pacru_engine::Field;
 
 /// One choice of a step family: twist, connection change, marker field and meeting
@@ -95,7 +94,7 @@ impl Game {
         let Some(origin) = self.origin else {
             return; // no family before the origin is chosen
         };
-        let (pos, list, shape) = (self.list.position(), &*self.list, self.shape);
+        let (pos, list) = (self.list.position(), &*self.list);
         for step in list.steps_from(origin.get()) {
             if let (Some((_, target, capture)), Some((start, _))) =
                 (list.step_fields(step), list.step_range(step))
@@ -111,6 +110,7 @@ impl Game {
                 }
             }
         }
+        let shape = shape(list);
         if shape.turns > 0 {
             let seat = usize::from(pos.to_move);
             let own = pos.chevrons[seat].fields();
@@ -134,10 +134,10 @@ impl Game {
         }
     }
 
-    /// The options of the `step`-th step family, in order.
-    pub(super) fn read_options(&self, step: usize) -> Arc<[Opt]> {
-        // At most a connection and the nine fields of a borderland {R8, R10}.
-        let mut options = [Opt::default(); 10];
+    /// Writes the options of the `step`-th step family, in order, to the start of
+    /// `options` (filled in place: returned, the array would be copied), and gives how
+    /// many there are: at most a connection and the nine fields of a borderland {R8, R10}.
+    pub(super) fn read_options(&self, step: usize, options: &mut [Opt; 10]) -> usize {
         let mut n = 0;
         self.list.each_step_choice(step, |c| {
             if let Some(slot) = options.get_mut(n) {
@@ -150,6 +150,6 @@ impl Game {
                 n += 1;
             }
         });
-        Arc::from(&options[..n])
+        n
     }
 }

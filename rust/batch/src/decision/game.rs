@@ -11,7 +11,7 @@ use super::{
     action_twist, Actions, DecisionError, Layout, Next, Stage, BENEFIT_CONNECTION, MEETING, ORIGIN,
     PASS, RELINQUISH, TURNS,
 };
-use crate::rollout::{shape, Shape};
+use crate::rollout::shape;
 
 /// A short list kept inline, so that copying a game allocates nothing: the actions chosen
 /// in a move under way (at most five: origin, target, twist, benefit, meeting; or origin,
@@ -53,10 +53,9 @@ impl<T: Copy, const N: usize> Inline<T, N> {
 /// Cheap to clone: what a move's decisions share is behind `Arc`s.
 #[derive(Clone, Debug)]
 pub struct Game {
-    /// The legal moves, with the position they are legal in.
+    /// The legal moves, with the position they are legal in (and how they are laid out:
+    /// read from it where needed, not copied here, as every decision copies a game).
     pub(super) list: Arc<MoveList>,
-    /// How the moves are laid out.
-    pub(super) shape: Shape,
     pub(super) stage: Stage,
     /// The chosen chevron's field (None before it is chosen).
     pub(super) origin: Option<Field>,
@@ -94,15 +93,13 @@ impl Game {
 
     /// The first decision of the position of `list`, its legal moves (`layout.rules`'s).
     pub fn of_list(list: Arc<MoveList>) -> Game {
-        let mut layout_of = Shape::default();
         let mut legal = Actions::default();
         let pos = list.position();
         if pos.outcome.is_none() {
             if list.is_pass() {
                 legal.insert(PASS);
             } else {
-                layout_of = shape(&list);
-                let origins = if layout_of.turns > 0 {
+                let origins = if shape(&list).turns > 0 {
                     // Every own chevron may reorient {R14}; the steps' origins are among them.
                     pos.chevrons[usize::from(pos.to_move)].fields()
                 } else {
@@ -115,7 +112,6 @@ impl Game {
         }
         Game {
             list,
-            shape: layout_of,
             stage: Stage::Origin,
             origin: None,
             fam: None,
@@ -320,19 +316,29 @@ impl Game {
                 let twist = action_twist(action).ok_or(DecisionError::NoFamily)?;
                 g.keep(|o| o.twist == twist);
                 g.twist = Some(twist);
-                g.option_stage()
+                g.with_options(Game::option_stage)
             }
             Stage::Benefit => {
                 g.keep(|o| o.benefit() == action);
                 g.benefit = Some(action);
-                g.option_stage()
+                g.with_options(Game::option_stage)
             }
             _ => {
                 // Stage::Meeting
                 let meeting = Field::try_from(action - MEETING);
-                g.finish_step(Some(meeting.map_err(|_| DecisionError::NoFamily)?))
+                let meeting = meeting.map_err(|_| DecisionError::NoFamily)?;
+                g.with_options(|g, options| g.finish_step(options, Some(meeting)))
             }
         }
+    }
+
+    /// `stage(self, options)` with the options of the step family entered, lent out of the
+    /// game and put back (not shared: an atomic count less each way per decision).
+    fn with_options<R>(&mut self, stage: impl FnOnce(&mut Game, &[Opt]) -> R) -> R {
+        let options = self.options.take();
+        let result = stage(self, options.as_deref().unwrap_or(&[]));
+        self.options = options;
+        result
     }
 
     /// Whether the game ended by a limit (the move cap D32, idle rounds D33), not a rule.

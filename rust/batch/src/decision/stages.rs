@@ -1,6 +1,8 @@
 //! Each stage's choice: the legal actions it asks for, or the stage after it when only
 //! one is open, until the move is complete and its index in the list known.
 
+use std::sync::Arc;
+
 use pacru_engine::geometry::bits;
 use pacru_engine::Field;
 
@@ -41,17 +43,25 @@ impl Game {
         self.fam = Some(fam);
         match fam {
             Fam::Step { step, .. } => {
-                let options = self.read_options(step);
-                self.cands = (1u64 << options.len()) - 1;
-                self.options = Some(options);
-                self.option_stage()
+                let mut buf = [Opt::default(); 10];
+                let n = self.read_options(step, &mut buf);
+                let options = buf.get(..n).unwrap_or_default();
+                self.cands = (1u64 << n) - 1;
+                self.options = None;
+                let done = self.option_stage(options)?;
+                if done.is_none() {
+                    // Kept for the decisions still to come: most families are done at once
+                    // (one option), and need no allocation.
+                    self.options = Some(Arc::from(options));
+                }
+                Ok(done)
             }
             Fam::Reo { .. } => self.relinquish_stage(),
         }
     }
 
-    pub(super) fn option_stage(&mut self) -> Result<Option<u64>, DecisionError> {
-        let options = self.options.clone().unwrap_or_default();
+    /// The next decision of the step family entered, whose options are `options`.
+    pub(super) fn option_stage(&mut self, options: &[Opt]) -> Result<Option<u64>, DecisionError> {
         let option = |i: usize| options.get(i).copied().ok_or(DecisionError::NoFamily);
         let first = bits64(self.cands).next().ok_or(DecisionError::NoFamily)?;
         let meet;
@@ -87,17 +97,18 @@ impl Game {
             return self.ask(Stage::Meeting, acts);
         }
         let meeting = Field::lowest(meet);
-        self.finish_step(meeting)
+        self.finish_step(options, meeting)
     }
 
+    /// The move of the step family entered, whose options are `options`, with `meeting`.
     pub(super) fn finish_step(
         &mut self,
+        options: &[Opt],
         meeting: Option<Field>,
     ) -> Result<Option<u64>, DecisionError> {
         let Some(Fam::Step { start, .. }) = self.fam else {
             return Err(DecisionError::NoFamily); // a meeting is chosen in a step
         };
-        let options = self.step_options();
         let oi = self.cands.trailing_zeros() as usize;
         let (before, Some(option)) = (options.get(..oi), options.get(oi)) else {
             return Err(DecisionError::NoFamily);
