@@ -25,7 +25,6 @@ __all__ = [
     "SEARCH_FEATURES",
     "Batch",
     "DecisionLayout",
-    "DecisionStart",
     "FamilyIter",
     "LsdBatch",
     "LsdMoves",
@@ -300,13 +299,6 @@ class DecisionLayout:
     ) -> DecisionLayout: ...
     def start(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
     def start_checked(self, encoding: Encoding, state: ChevronState) -> NativeDecision | None: ...
-    def starter(self, encoding: Encoding) -> DecisionStart: ...
-
-@final
-class DecisionStart:
-    """The native ``start`` of one chevron encoding (its ``start`` method)."""
-
-    def start(self, state: GameState[Any]) -> Decision: ...
 
 @final
 class NativeDecision:

@@ -11,11 +11,9 @@ observation from every seat, and every refusal the same error.
 from __future__ import annotations
 
 import copy
-import gc
 import os
 import pickle
 import random
-import weakref
 
 import attrs
 import numpy as np
@@ -26,7 +24,7 @@ from pacru.chevron.engine import ENGINE
 from pacru.encoding import Decision, Encoding
 from pacru.encoding._native import NATIVE_DECISION
 from pacru.encoding.chevron import ChevronEncoding
-from pacru.errors import GameOverError, IllegalMoveError
+from pacru.errors import IllegalMoveError
 
 from .support import CONFIGS, fresh, python_copy, start
 
@@ -41,9 +39,7 @@ def python_twin(enc: ChevronEncoding) -> ChevronEncoding:
     """An encoding of the same game that takes the Python decision path."""
     twin = Encoding.for_game(enc.game, enc.players, **enc.options)
     assert isinstance(twin, ChevronEncoding)
-    # A frozen value: this test's lever only (with the extension's start it set).
-    object.__setattr__(twin, "_native", None)
-    del vars(twin)["start"]
+    object.__setattr__(twin, "_native", None)  # a frozen value: this test's lever only
     return twin
 
 
@@ -294,29 +290,6 @@ def test_native_start_checks_the_state_itself(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(ValueError, match=r"use Encoding\.of\(state\)"):
         enc.start(capped)
     assert type(Encoding.of(capped).start(capped)) is NATIVE_DECISION
-
-
-def test_native_start_is_the_extensions() -> None:
-    """An encoding's ``start`` is the extension's own method (no Python frame per start),
-    which hands a state it does not take to the class's ``start``: the same decisions and
-    errors; the cycle it makes with the encoding is collected."""
-    state = start("pacru", 2)
-    enc = Encoding.of(state)
-    assert isinstance(enc, ChevronEncoding)
-    assert type(enc.start).__name__ == "builtin_function_or_method"
-    assert type(enc.start(state)) is NATIVE_DECISION
-    assert type(ChevronEncoding.start(enc, state)) is NATIVE_DECISION
-    capped = fresh(state, attrs.evolve(state.rules, move_cap=1))
-    over = capped.apply_move(capped.legal_moves()[0])
-    assert over.outcome is not None
-    with pytest.raises(GameOverError):
-        Encoding.of(over).start(over)
-    with pytest.raises(ValueError, match="for pacru with 3 players, not pacru with 2"):
-        Encoding.for_game("pacru", 3).start(state)
-    ref = weakref.ref(enc)
-    del enc
-    gc.collect()
-    assert ref() is None
 
 
 class _BigInt(int):

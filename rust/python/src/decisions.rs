@@ -18,9 +18,7 @@
 //!
 //! It checks the state `ChevronEncoding.start` hands it (`DecisionLayout::start`: the
 //! engine's own state class and the encoding's rules, as the engine holds them), so that
-//! the Python method is one call of it and nothing else on nearly every move; and an
-//! encoding's own `start` is not even that method but `DecisionStart.start`, which runs
-//! it only for a state `DecisionLayout::start` does not take.
+//! the Python method is one call of it and nothing else on nearly every move.
 //!
 //! Its edge to the rest of the crate is small, so that it does not depend on how the
 //! state and its list are made: [`native_moves`] finds a state's native list
@@ -40,7 +38,6 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyInt, PyString, PyTuple, PyType};
-use pyo3::{PyTraverseError, PyVisit};
 
 use crate::moves::Moves;
 use crate::state::State;
@@ -178,15 +175,6 @@ impl DecisionLayout {
         self.start_checked(encoding, state)
     }
 
-    /// The `start` method of `encoding` (the encoding of this layout): a
-    /// `DecisionStart` for it, whose method `start(state)` the encoding keeps as its own.
-    fn starter(slf: &Bound<'_, Self>, encoding: &Bound<'_, PyAny>) -> DecisionStart {
-        DecisionStart {
-            layout: slf.clone().unbind(),
-            encoding: encoding.clone().unbind(),
-        }
-    }
-
     /// As `start`, for a native `State` of any class (a subclass of the engine's, which
     /// the caller checked as `Encoding.start` checks a state), or None.
     fn start_checked<'py>(
@@ -227,40 +215,6 @@ impl DecisionLayout {
             state: state.clone().unbind(),
         };
         NativeDecision::make(py, game, parts, None).map(Some)
-    }
-}
-
-/// `ChevronEncoding.start` of one encoding, as the extension's own method: the encoding
-/// keeps `DecisionStart.start` as its `start`, so that a start on the native engine runs
-/// no Python function (a Python method around the native call cost a start as much as a
-/// decision's own work). It holds the encoding, which holds it: a cycle that the garbage
-/// collector breaks (through `__traverse__` here and the encoding's dictionary).
-#[pyclass(frozen, module = "pacru._native")]
-pub(crate) struct DecisionStart {
-    layout: Py<DecisionLayout>,
-    encoding: Py<PyAny>,
-}
-
-#[pymethods]
-impl DecisionStart {
-    /// The first decision of the player to move in `state`: `DecisionLayout.start`'s
-    /// where it takes `state`, else what the encoding's class's `start` gives (the Python
-    /// method: its checks, errors and the Python path).
-    fn start<'py>(&self, state: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let py = state.py();
-        let encoding = self.encoding.bind(py);
-        match self.layout.get().start(encoding, state)? {
-            Some(decision) => Ok(decision.into_any()),
-            None => encoding
-                .get_type()
-                .getattr(intern!(py, "start"))?
-                .call1((encoding, state)),
-        }
-    }
-
-    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        visit.call(&self.layout)?;
-        visit.call(&self.encoding)
     }
 }
 

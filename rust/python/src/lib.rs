@@ -17,8 +17,7 @@
 //!   engine's move (`pacru.Move` on the native engine), which the list hands out;
 //! * `Position`: a position with its rules, what the batch layer starts from;
 //! * `random_rollouts` and `Batch` (`rollouts`, `vector`): whole games in the engine;
-//!   `DecisionLayout`, `DecisionStart` and `NativeDecision` (`decisions`): the encodings'
-//!   decisions;
+//!   `DecisionLayout` and `NativeDecision` (`decisions`): the encodings' decisions;
 //! * `LsdBatch` (`lsd`): the games of an LSD `pacru.vector` batch on `pacru_lsd`.
 //! * `LsdRules`, `LsdPosition`, `LsdMoves` (`lsd_state`): one `pacru.LsdState` on `pacru_lsd`.
 //!
@@ -324,7 +323,6 @@ fn pacru_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::FamilyIter>()?;
     m.add_function(wrap_pyfunction!(moves::use_python_types, m)?)?;
     m.add_class::<decisions::DecisionLayout>()?;
-    m.add_class::<decisions::DecisionStart>()?;
     m.add_class::<decisions::NativeDecision>()?;
     m.add_class::<MovesIter>()?;
     Ok(())

@@ -175,9 +175,6 @@ class ChevronEncoding(Encoding):
         self._native: Any = _decision_layout(
             players, _GAME_INDEX[game], self._ply_scale, self._idle_scale, supply, rules
         )
-        if self._native is not None and type(self).start is ChevronEncoding.start:
-            # The extension's start (the class's for a state it refuses): no Python frame.
-            self.start = self._native.starter(self).start  # type: ignore[method-assign]
         self._frozen = True
 
     # -- decisions ------------------------------------------------------------------------
