@@ -84,7 +84,8 @@ def test_prompt_refusals_in_pacru_say_what_is_wrong_and_never_offer_a_pass_r2(
         "green quits; the game is left unfinished at ply 0.",
     ]
     lines = out.splitlines()
-    assert lines[lines.index("green> 'zz' is not a move: a move begins with a field (a1 to i9)") + 1] == written
+    refused = "green> 'zz' is not a move: a move begins with a field (a1 to i9)"
+    assert lines[lines.index(refused) + 1] == written
     assert lines.count(written) == 2  # after 'zz' and after the ambiguous short text
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import disjoint_base
 
-from pacru.base import GameState, Outcome
+from pacru.base import Outcome
 from pacru.chevron.families import ReorientationFamily as _ReorientationFamily
 from pacru.chevron.families import StepFamily as _StepFamily
 from pacru.chevron.move import Move as _Move
@@ -15,7 +15,7 @@ from pacru.chevron.move import MoveKind
 from pacru.chevron.movelist import LegalMoves
 from pacru.chevron.rules import Rules
 from pacru.chevron.state import ChevronState
-from pacru.encoding.base import Decision, Encoding
+from pacru.encoding.base import Encoding
 
 __all__ = [
     "COMPLETE",
