@@ -166,6 +166,7 @@ SHIPPED: dict[tuple[str, int], str] = {
     ("shacru", 2): "network-values.bin",
     ("lilacru", 2): "network-values.bin",
     ("azacru", 2): "network-azacru-2.bin",
+    ("pacru", 2): "network-pacru-2.bin",
 }
 
 CONFIGS = [(game, 2) for game in ("lilacru", "shacru", "azacru", "pacru")] + [

@@ -56,6 +56,7 @@ SHIPPED_NETWORKS: Final[Mapping[tuple[str, int], str]] = MappingProxyType(
         ("shacru", 2): "network-values.bin",
         ("lilacru", 2): "network-values.bin",
         ("azacru", 2): "network-azacru-2.bin",
+        ("pacru", 2): "network-pacru-2.bin",
     }
 )
 
