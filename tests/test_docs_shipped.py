@@ -230,7 +230,7 @@ MEASURED = re.compile(
     r"|^pacru train net --jobs 2$"
     r"|^pacru train net-pacru --configs pacru-2 --games 2000 --jobs 2$"
     r"|^pacru match pacru --players 2 --bot network:time_limit=0\.1 --bot search:time_limit=0\.1"
-    r" --games 40 --sprt --workers 2 --seed 1$"
+    r" --games 200 --sprt --workers 2 --seed 1$"
 )
 #: What varies from run to run in a shown output: wall-clock time.
 _TIMING = re.compile(r"\d+(\.\d+)? s of play in total")
