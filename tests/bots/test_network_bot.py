@@ -163,7 +163,7 @@ def test_a_network_changes_the_search_and_a_game_ends_by_a_rule(tmp_path: object
 
 #: The games with a shipped network of their own, and its file (the rest: NETWORK_FILE).
 SHIPPED: dict[tuple[str, int], str] = {
-    ("shacru", 2): "network-values.bin",
+    ("shacru", 2): "network-shacru-2.bin",
     ("lilacru", 2): "network-values.bin",
     ("azacru", 2): "network-azacru-2.bin",
     ("pacru", 2): "network-pacru-2.bin",

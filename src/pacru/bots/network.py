@@ -49,11 +49,10 @@ MoveT = TypeVar("MoveT")
 NETWORK_FILE: Final = "network.bin"
 
 #: The games (name, player count) that a network of their own serves, and its file name
-#: in ``pacru/bots/data``: one file may serve several games (``network-values.bin``, a
-#: network of every game trained on search values, serves Shacru and Lilacru).
+#: in ``pacru/bots/data``; one file may serve several games.
 SHIPPED_NETWORKS: Final[Mapping[tuple[str, int], str]] = MappingProxyType(
     {
-        ("shacru", 2): "network-values.bin",
+        ("shacru", 2): "network-shacru-2.bin",
         ("lilacru", 2): "network-values.bin",
         ("azacru", 2): "network-azacru-2.bin",
         ("pacru", 2): "network-pacru-2.bin",
