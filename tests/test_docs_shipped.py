@@ -228,8 +228,9 @@ MEASURED = re.compile(
     r"^pacru ladder \w+ --bot random --bot greedy --bot mcts( --bot search)? --games 10 --seed 2026"
     r" --out ladder-\w+$"
     r"|^pacru train net --jobs 2$"
+    r"|^pacru train net-pacru --configs pacru-2 --games 2000 --jobs 2$"
     r"|^pacru match pacru --players 2 --bot network:time_limit=0\.1 --bot search:time_limit=0\.1"
-    r" --games 40 --sprt --workers 2 --seed 1$"
+    r" --games 200 --sprt --workers 2 --seed 1$"
 )
 #: What varies from run to run in a shown output: wall-clock time.
 _TIMING = re.compile(r"\d+(\.\d+)? s of play in total")
@@ -288,7 +289,7 @@ def test_the_docs_show_pacru_sessions() -> None:
         "pacru replay bad.pgn",
     ]
     measured = [command.split()[2] for _, _, command, _ in SESSIONS if MEASURED.match(command)]
-    assert measured == ["lilacru", "shacru", "azacru", "pacru", "lsd", "net", "pacru"]
+    assert measured == ["lilacru", "shacru", "azacru", "pacru", "lsd", "net", "net-pacru", "pacru"]
 
 
 @pytest.mark.parametrize(

@@ -129,6 +129,7 @@ def search_selfplay(
     every: int,
     max_plies: int,
     network: Network | None = None,
+    offset: int = 0,
 ) -> tuple[list[list[float]], list[list[int]], list[float], list[float], int, str]: ...
 
 #: The sparse inputs of the search's network (board, seat to move, game and players).

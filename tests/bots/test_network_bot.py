@@ -16,7 +16,7 @@ import pacru
 from pacru import _native
 from pacru.bots import BOTS, NetworkBot, SearchBot, make_bot, play_game
 from pacru.bots import network as network_module
-from pacru.bots.network import NETWORK_FILE, load_network, network_file
+from pacru.bots.network import NETWORK_FILE, SHIPPED_NETWORKS, load_network, network_file
 from pacru.bots.search import position_fields
 from pacru.chevron.state import ChevronState
 from pacru.training.model import FEATURES, MAGIC, SPARSE_INPUTS, ValueNet, to_bytes
@@ -164,8 +164,9 @@ def test_a_network_changes_the_search_and_a_game_ends_by_a_rule(tmp_path: object
 #: The games with a shipped network of their own, and its file (the rest: NETWORK_FILE).
 SHIPPED: dict[tuple[str, int], str] = {
     ("shacru", 2): "network-shacru-2.bin",
-    ("lilacru", 2): "network-lilacru-2.bin",
+    ("lilacru", 2): "network-values.bin",
     ("azacru", 2): "network-azacru-2.bin",
+    ("pacru", 2): "network-pacru-2.bin",
 }
 
 CONFIGS = [(game, 2) for game in ("lilacru", "shacru", "azacru", "pacru")] + [
@@ -209,40 +210,44 @@ def test_without_network_each_game_plays_its_shipped_file(game: str, players: in
 
 @pytest.fixture
 def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A package data folder of the shipped network.bin alone, in ``tmp_path``."""
+    """A package data folder of the shipped network.bin alone, in ``tmp_path``, and an
+    empty table of the games' own files."""
     shipped = resources.files("pacru.bots").joinpath("data", NETWORK_FILE).read_bytes()
     (tmp_path / NETWORK_FILE).write_bytes(shipped)
     monkeypatch.setattr(network_module, "_data", lambda name: tmp_path / name)
-    network_module._network_file.cache_clear()
+    monkeypatch.setattr(network_module, "SHIPPED_NETWORKS", {})
     network_module._read_shipped.cache_clear()
     yield tmp_path
-    network_module._network_file.cache_clear()
     network_module._read_shipped.cache_clear()
 
 
-def test_a_game_file_then_a_game_and_players_file_serve_their_games(data_folder: Path) -> None:
-    """``network-GAME-PLAYERS.bin`` before ``network-GAME.bin`` before network.bin, chosen
-    per state by one bot; ``network=`` overrides them (``network=`` network.bin values a
-    game with a file of its own otherwise)."""
-    shacru, pacru3 = to_bytes(_random_net(seed=3)), to_bytes(_random_net(seed=4))
-    (data_folder / "network-shacru.bin").write_bytes(shacru)
+def test_the_table_names_each_games_file(
+    data_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games of SHIPPED_NETWORKS play their file (one file may serve several games),
+    the others network.bin, chosen per state by one bot; ``network=`` overrides them
+    (``network=`` network.bin values a game with a file of its own otherwise)."""
+    shared, pacru3 = to_bytes(_random_net(seed=3)), to_bytes(_random_net(seed=4))
+    (data_folder / "network-shared.bin").write_bytes(shared)
     (data_folder / "network-pacru-3.bin").write_bytes(pacru3)
-    (data_folder / "network-pacru.bin").write_bytes(shacru)
+    # A file the table does not name serves no game.
+    (data_folder / "network-lilacru-2.bin").write_bytes(pacru3)
+    table = {
+        ("shacru", 2): "network-shared.bin",
+        ("shacru", 3): "network-shared.bin",
+        ("pacru", 2): "network-shared.bin",
+        ("pacru", 3): "network-pacru-3.bin",
+    }
+    monkeypatch.setattr(network_module, "SHIPPED_NETWORKS", table)
     expected = {
-        ("shacru", 2): shacru,
-        ("shacru", 3): shacru,
+        ("shacru", 2): shared,
+        ("shacru", 3): shared,
         ("pacru", 3): pacru3,
-        ("pacru", 2): shacru,
+        ("pacru", 2): shared,
         ("lilacru", 2): (data_folder / NETWORK_FILE).read_bytes(),
     }
     names = {k: network_file(*k) for k in expected}
-    assert names == {
-        ("shacru", 2): "network-shacru.bin",
-        ("shacru", 3): "network-shacru.bin",
-        ("pacru", 3): "network-pacru-3.bin",
-        ("pacru", 2): "network-pacru.bin",
-        ("lilacru", 2): NETWORK_FILE,
-    }
+    assert names == {**table, ("lilacru", 2): NETWORK_FILE}
     # One bot plays the states in turn; each bot given a file plays the states before
     # too (the seed's noise is drawn move after move), then the same move with the same
     # search figures where the file is the state's.
@@ -261,6 +266,12 @@ def test_a_game_file_then_a_game_and_players_file_serve_their_games(data_folder:
         shipped.choose_move(states[k])
         # The file is used: network.bin values the position otherwise.
         assert (moves[k][1] == shipped.last_search) is (data == default)
+
+
+def test_the_shipped_table_is_the_tests() -> None:
+    assert dict(SHIPPED_NETWORKS) == SHIPPED
+    with pytest.raises(TypeError):
+        SHIPPED_NETWORKS[("pacru", 2)] = NETWORK_FILE  # type: ignore[index]
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,27 @@ def test_samples_of_more_than_two_players_have_no_search_value(tmp_path: Path) -
     assert np.isnan(table.column("value").to_numpy()).all()
 
 
+def test_sampled_positions_have_each_seat_to_move() -> None:
+    # Every 2nd ply at two players: game 0 samples the even plies (seat 0 to move), game 1
+    # the odd ones (seat 1 to move), so the network sees both seats to move.
+    from pacru.chevron.engine import SEARCH
+    from pacru.training.data import play_round
+
+    play = SEARCH.self_player()
+    assert play is not None
+    table, _ = play_round(play, "pacru-2", games=2, seed=7, nodes=30, epsilon=0.1, every=2,
+                          network=None, jobs=2)
+    to_move = SPARSE_INPUTS - 16  # the first "player to move" input, then the game's 12
+    # Seat 0's view (the first of each pair): the player to move, numbered from seat 0.
+    movers = [
+        next(i - to_move for i in row if to_move <= i < to_move + 4)
+        for row in table.column("active").to_pylist()[0::2]
+    ]
+    first = movers.count(0)
+    assert 0 < first < len(movers)
+    assert movers == [0] * first + [1] * (len(movers) - first)
+
+
 def test_targets_blend_the_search_value_with_the_result() -> None:
     results = np.array([1.0, 0.0, 0.5, 1.0, 0.0], np.float32)
     values = np.array([0.0, np.log(3.0), 1000.0, np.nan, -999.5], np.float32)

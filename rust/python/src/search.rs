@@ -286,10 +286,11 @@ fn search_features(fields: Fields) -> PyResult<Vec<Vec<f32>>> {
 /// One self-play game from the start position (`pacru_search::selfplay`): (features per
 /// sample, the network's active inputs per sample, results, the search's values in logits
 /// (NaN where none), plies, termination), without
-/// the GIL; the search values its leaves with `network` when given, else `weights`.
+/// the GIL; the search values its leaves with `network` when given, else `weights`; the
+/// plies `offset`, `offset + every`, ... are sampled (`offset` modulo `every`).
 /// `ValueError`: a bad game, player count or weights.
 #[pyfunction]
-#[pyo3(signature = (game, players, seed, nodes, epsilon, weights, every, max_plies, network=None))]
+#[pyo3(signature = (game, players, seed, nodes, epsilon, weights, every, max_plies, network=None, offset=0))]
 #[allow(clippy::too_many_arguments)]
 fn search_selfplay(
     py: Python<'_>,
@@ -302,6 +303,7 @@ fn search_selfplay(
     every: u32,
     max_plies: u32,
     network: Option<&PyNetwork>,
+    offset: u32,
 ) -> PyResult<Samples> {
     let rules =
         engine::Rules::new(engine::Game::parse(game).map_err(|_| errors::unknown_game(game))?);
@@ -316,8 +318,11 @@ fn search_selfplay(
         weights: weights_of(&weights)?,
         network: network.map(|n| Arc::clone(&n.inner)),
     };
-    let g =
-        py.detach(|| search::selfplay(&rules, &start, seed, &settings, epsilon, every, max_plies));
+    let g = py.detach(|| {
+        search::selfplay(
+            &rules, &start, seed, &settings, epsilon, every, offset, max_plies,
+        )
+    });
     let features = g.features.iter().map(|f| f.to_vec()).collect();
     Ok((
         features,

@@ -38,11 +38,17 @@ struct Sample {
 
 /// Plays one game from `start`: each move is a uniform random candidate with
 /// probability `epsilon`, else the search's with `settings` (its budget and evaluation;
-/// the seed is drawn per move from `seed`); the positions of every `every`-th ply are
-/// sampled for every seat in play, each with the search's value of the position (the
+/// the seed is drawn per move from `seed`); the positions of every `every`-th ply from
+/// ply `offset % every` on (plies 0, 1, ... counted from `start`) are sampled for every
+/// seat in play, each with the search's value of the position (the
 /// search runs on a sampled ply even when the move played is a random one, with the
 /// seed it would have had, so the game does not depend on the values being taken).
 /// The game stops after `max_plies` plies (then no sample is kept).
+///
+/// The offset matters where `every` and the player count share a factor: with two
+/// players and `every` 2, offset 0 samples only positions with seat 0 to move, offset 1
+/// only those with seat 1 to move.
+#[allow(clippy::too_many_arguments)]
 pub fn selfplay(
     rules: &Rules,
     start: &Position,
@@ -50,15 +56,17 @@ pub fn selfplay(
     settings: &Settings,
     epsilon: f64,
     every: u32,
+    offset: u32,
     max_plies: u32,
 ) -> SelfPlay {
+    let every = every.max(1);
     let mut pos = start.clone();
     let mut state = splitmix(seed);
     let mut settings = settings.clone();
     let mut sampled: Vec<Sample> = Vec::new();
     let mut plies = 0u32;
     while pos.outcome.is_none() && plies < max_plies {
-        let sampling = plies.is_multiple_of(every.max(1));
+        let sampling = plies % every == offset % every;
         state = splitmix(state);
         let explore = unit(state) < epsilon;
         // The search of a sampled ply, run before the random choice: its seed is the one

@@ -177,7 +177,7 @@ fn a_raised_stop_flag_ends_a_search_within_256_nodes() {
 fn selfplay_labels_every_sample_with_the_result() {
     let rules = Rules::new(Game::Shacru);
     let pos = Position::start(2).unwrap();
-    let g = selfplay(&rules, &pos, 1, &nodes(200, 0), 0.1, 5, 1000);
+    let g = selfplay(&rules, &pos, 1, &nodes(200, 0), 0.1, 5, 0, 1000);
     assert_ne!(g.termination, "max-plies");
     assert_eq!(g.features.len(), g.results.len());
     assert_eq!(g.boards.len(), g.results.len());
@@ -195,19 +195,22 @@ fn selfplay_labels_every_sample_with_the_result() {
         assert!(a.is_finite() && a == -b, "{pair:?}");
     }
     assert!(g.values.iter().any(|v| *v != Some(0.0)));
-    assert_eq!(g, selfplay(&rules, &pos, 1, &nodes(200, 0), 0.1, 5, 1000));
+    assert_eq!(
+        g,
+        selfplay(&rules, &pos, 1, &nodes(200, 0), 0.1, 5, 0, 1000)
+    );
 }
 
 #[test]
 fn selfplay_takes_no_search_value_with_more_than_two_players() {
     let rules = Rules::new(Game::Pacru);
     let pos = Position::start(3).unwrap();
-    let g = selfplay(&rules, &pos, 2, &nodes(60, 0), 0.1, 7, 1000);
+    let g = selfplay(&rules, &pos, 2, &nodes(60, 0), 0.1, 7, 0, 1000);
     assert_eq!(g.values.len(), g.results.len());
     assert!(!g.values.is_empty());
     assert!(g.values.iter().all(Option::is_none));
     // Without NaN values a game equals itself, as at two players.
-    assert_eq!(g, selfplay(&rules, &pos, 2, &nodes(60, 0), 0.1, 7, 1000));
+    assert_eq!(g, selfplay(&rules, &pos, 2, &nodes(60, 0), 0.1, 7, 0, 1000));
 }
 
 #[test]
@@ -216,8 +219,8 @@ fn selfplay_games_do_not_depend_on_the_sampling() {
     // every 5th plays the same game.
     let rules = Rules::new(Game::Pacru);
     let pos = Position::start(2).unwrap();
-    let every = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 1, 1000);
-    let fifth = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 5, 1000);
+    let every = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 1, 0, 1000);
+    let fifth = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 5, 0, 1000);
     assert_eq!(
         (every.plies, every.termination),
         (fifth.plies, fifth.termination)
@@ -228,6 +231,33 @@ fn selfplay_games_do_not_depend_on_the_sampling() {
         assert_eq!(pair, &every.features[10 * k..10 * k + 2]);
         assert_eq!(fifth.values[2 * k], every.values[10 * k]);
     }
+}
+
+#[test]
+fn selfplay_offset_samples_the_other_plies() {
+    // Every 2nd ply from ply 1: the odd plies of the same game, seat 1 to move at each.
+    // The first "player to move" input: after the 4 x 81 marker and 4 x 81 x 8 chevron inputs.
+    const TO_MOVE: u16 = 4 * 81 + 4 * 81 * 8;
+    let rules = Rules::new(Game::Pacru);
+    let pos = Position::start(2).unwrap();
+    let every = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 1, 0, 1000);
+    let odd = selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 2, 1, 1000);
+    assert_eq!(
+        (every.plies, every.termination),
+        (odd.plies, odd.termination)
+    );
+    assert_eq!(odd.features.len(), 2 * (every.plies as usize / 2));
+    for (k, pair) in odd.boards.chunks(2).enumerate() {
+        assert_eq!(pair, &every.boards[4 * k + 2..4 * k + 4]);
+        assert_eq!(odd.values[2 * k], every.values[4 * k + 2]);
+        // Seat 0's view: the player to move is the next one (relative 1).
+        assert!(pair[0].contains(&(TO_MOVE + 1)), "{pair:?}");
+    }
+    // An offset is taken modulo `every`.
+    assert_eq!(
+        odd,
+        selfplay(&rules, &pos, 4, &nodes(80, 0), 0.3, 2, 3, 1000)
+    );
 }
 
 #[test]

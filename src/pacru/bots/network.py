@@ -15,7 +15,7 @@ evaluation         a small network in the search's leaves, run in Rust on the
 weights            trained by pacru's own self-play (``pacru train``) and
                    shipped as package data in ``pacru/bots/data``: a game's
                    own network where one ships (:func:`network_file`, e.g.
-                   ``network-shacru.bin``), else ``network.bin``;
+                   ``network-azacru-2.bin``), else ``network.bin``;
                    ``network=`` takes another file for every game
 =================  ==========================================================
 
@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import operator
 import os
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
 from pacru.base import GameState
@@ -38,13 +40,24 @@ from pacru.bots.search import SearchBot, SearchUnavailableError
 from pacru.chevron.engine import SEARCH
 from pacru.chevron.state import ChevronState
 
-__all__ = ["NETWORK_FILE", "NetworkBot", "load_network", "network_file"]
+__all__ = ["NETWORK_FILE", "SHIPPED_NETWORKS", "NetworkBot", "load_network", "network_file"]
 
 MoveT = TypeVar("MoveT")
 
 #: The file name in ``pacru/bots/data`` of the shipped network that serves every game
 #: without a network of its own (:func:`network_file`).
 NETWORK_FILE: Final = "network.bin"
+
+#: The games (name, player count) that a network of their own serves, and its file name
+#: in ``pacru/bots/data``; one file may serve several games.
+SHIPPED_NETWORKS: Final[Mapping[tuple[str, int], str]] = MappingProxyType(
+    {
+        ("shacru", 2): "network-shacru-2.bin",
+        ("lilacru", 2): "network-values.bin",
+        ("azacru", 2): "network-azacru-2.bin",
+        ("pacru", 2): "network-pacru-2.bin",
+    }
+)
 
 
 def _data(name: str) -> Any:
@@ -54,9 +67,8 @@ def _data(name: str) -> Any:
 def network_file(game: str, players: int) -> str:
     """The file name in ``pacru/bots/data`` of the shipped network that serves ``game``
     (``"lilacru"``, ``"shacru"``, ``"azacru"`` or ``"pacru"``) with ``players`` players
-    (2 to 4): ``network-GAME-PLAYERS.bin`` (e.g. ``network-shacru-2.bin``) where the
-    package has it, else ``network-GAME.bin`` (e.g. ``network-shacru.bin``), else
-    :data:`NETWORK_FILE`.
+    (2 to 4): the game's own file in :data:`SHIPPED_NETWORKS` (e.g.
+    ``network-azacru-2.bin``), else :data:`NETWORK_FILE`.
 
     A game ships a network of its own only where one beat :data:`NETWORK_FILE` there
     head to head (the docs' network page lists them, with how each was trained).
@@ -71,19 +83,11 @@ def network_file(game: str, players: int) -> str:
             f"a shipped network serves a chevron game ({', '.join(_GAMES)}) with 2 to 4 players, "
             f"not {game!r} with {players!r}"
         )
-    return _network_file(game, count)
+    return SHIPPED_NETWORKS.get((game, count), NETWORK_FILE)
 
 
 #: The chevron games, as ``network_file`` takes them.
 _GAMES: Final = ("lilacru", "shacru", "azacru", "pacru")
-
-
-@cache
-def _network_file(game: str, players: int) -> str:
-    for name in (f"network-{game}-{players}.bin", f"network-{game}.bin"):
-        if _data(name).is_file():
-            return name
-    return NETWORK_FILE
 
 
 @cache

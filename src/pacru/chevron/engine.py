@@ -150,11 +150,11 @@ SearchMove: TypeAlias = Callable[
     tuple[tuple[Any, ...], int, int, int] | None,
 ]
 #: The native search's self-play game (``pacru._native.search_selfplay``): game, players,
-#: seed, nodes, epsilon, weights, sample every k-th ply, the ply limit and a network (or
-#: None) give (features, the network's active inputs, results per sample, plies,
-#: termination).
+#: seed, nodes, epsilon, weights, sample every k-th ply, the ply limit, a network (or
+#: None) and the first sampled ply (taken modulo k) give (features, the network's active
+#: inputs, results per sample, plies, termination).
 SelfPlayGame: TypeAlias = Callable[
-    [str, int, int, int, float, list[float], int, int, Any],
+    [str, int, int, int, float, list[float], int, int, Any, int],
     tuple[list[list[float]], list[list[int]], list[float], list[float], int, str],
 ]
 #: What :meth:`Engine.random_rollouts` gives: the returns (float32), the plies (int32) and,

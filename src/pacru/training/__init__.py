@@ -7,6 +7,7 @@ weights from a seed. Each round:
    itself, the leaves valued by the shipped linear evaluation in the first round
    and by the last round's network after it; with probability ``epsilon`` a move
    is a random candidate, so that positions vary. Every ``every``-th position
+   (from ply ``i % every`` of game ``i``, so that each player is to move in some)
    gives one sample per player still in play: the network's inputs from that
    player's view, its share of the win (1 alone, 1/k shared, 0 otherwise) and,
    with two players, the search's value of the position for that player.

@@ -55,15 +55,20 @@ def play_round(
     progress: Callable[[int], None] = lambda done: None,
 ) -> tuple[pa.Table, dict[str, int]]:
     """The samples of ``games`` self-play games of ``config`` as a table, and how the
-    games ended (termination value -> games). ``network`` is the extension's
-    ``Network`` that values the leaves, or None for the shipped linear evaluation.
-    ``progress`` is called with 1 after each game."""
+    games ended (termination value -> games). Game ``i`` (seed ``seed + i``) samples
+    every ``every``-th ply from ply ``i % every`` on, so that the games' samples have
+    each seat to move in turn. ``network`` is the extension's ``Network`` that values
+    the leaves, or None for the shipped linear evaluation. ``progress`` is called with
+    1 after each game."""
     game, players = parse_config(config)
     weights = list(load_weights(game, players))
 
     def one(i: int) -> tuple[Any, ...]:
+        # Game i samples the plies i, i + every, ... (modulo every): with a fixed first
+        # ply, every-th plies would see only some seats to move (with two players and
+        # every 2, only the first player), where the search values every seat's moves.
         played: tuple[Any, ...] = play(
-            game, players, seed + i, nodes, epsilon, weights, every, _MAX_PLIES, network
+            game, players, seed + i, nodes, epsilon, weights, every, _MAX_PLIES, network, i
         )
         progress(1)
         return played
