@@ -9,10 +9,11 @@
 //! [`learner_offsets`]. The buffer comes zeroed (the only way safe code gets a
 //! bytearray), so a row writes only what is not zero; the calling thread writes it, piece
 //! by piece in row order, while the workers step the next pieces. The mask and the
-//! observation (the dtype's bytes, a row per game) go to arrays the caller hands in zeroed
-//! (`numpy.zeros`: at 4,096 games the float32 observation is 68 MB, which the host's
-//! zeroed buffer took about 80 ms to allocate and zero on the calling thread alone, most
-//! of a step); each of their rows is written by the thread that stepped its game, so its
+//! observation (the dtype's bytes, a row per game) go to arrays the caller hands in with
+//! any contents (`numpy.empty`: at 4,096 games the float32 observation is 68 MB, which the
+//! host's zeroed buffer took about 80 ms to allocate and zero on the calling thread alone,
+//! most of a step, and `numpy.zeros` clears a block malloc reuses on that thread too);
+//! each of their rows is zeroed and written by the thread that stepped its game, so its
 //! pages are first touched there, in parallel.
 
 use std::sync::{Mutex, PoisonError};
@@ -213,7 +214,8 @@ fn setup<'b>(
 
 /// Game `i`'s learner step in place, its arguments read from the arrays of
 /// [`Batch::learner_step`], and its mask and observation written into `mask` and `obs`
-/// (zeroed: at an end shown, the mask all ones and the observation left zero).
+/// (whatever they held: this thread zeroes them first, so that the caller's arrays need
+/// no zeroing on its thread; at an end shown, the mask all ones and the observation zero).
 fn step_game(
     setup: &Setup<'_>,
     i: usize,
@@ -233,9 +235,11 @@ fn step_game(
             i64::from_ne_bytes(word(episodes, i)),
         )
         .map_err(|e| game_error(i, e, turn.max_steps))?;
+    obs.fill(0);
     if row.shown {
         mask.fill(1);
     } else {
+        mask.fill(0);
         for a in game.legal.iter() {
             if let Some(m) = mask.get_mut(usize::from(a)) {
                 *m = 1;
@@ -283,7 +287,7 @@ impl Batch {
     /// legal: [`Error::Illegal`]), or restarts where `restart[i]` is set; the bots then
     /// play every game's moves until the learner's seat decides ([`Turn::step`]). `steps`
     /// holds int32 and `episodes` int64 values, one a game, `restart` a byte a game or
-    /// nothing, all native-endian; `mask` and `observation` (zeroed) receive each game's
+    /// nothing, all native-endian; `mask` and `observation` (any contents) receive each game's
     /// mask (415 bytes a game, all ones where the row shows an end) and observation (as
     /// `Batch::observation` writes it for `o.dtype`, zeros where the row shows an end); an
     /// argument error for other lengths. Returns the new batch, the buffer of

@@ -225,7 +225,7 @@ impl LsdBatch {
             .ok_or(Error::TooLarge("the observation is too large to hold"))
     }
 
-    /// [`LsdBatch::observation`] written into `buf` (zeroed, of
+    /// [`LsdBatch::observation`] written into `buf` (any contents: each row is zeroed as it is written; of
     /// [`LsdBatch::observation_len`] bytes: an argument error otherwise; `pacru.vector`
     /// hands in `numpy.zeros`, whose pages the threads that write the rows touch first),
     /// on up to `threads` threads.
@@ -258,6 +258,7 @@ impl LsdBatch {
         }
         each(parts, t, |(first, part): (usize, &mut [u8])| {
             for (j, chunk) in part.chunks_mut(row).enumerate() {
+                chunk.fill(0); // the caller's array may hold anything: its rows are zeroed here
                 let mut out = Bytes { buf: chunk, cell };
                 self.games[first + j].observe(layout, &mut out);
             }

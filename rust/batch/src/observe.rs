@@ -41,7 +41,7 @@ impl Batch {
             .ok_or(Error::TooLarge("the observation is too large to hold"))
     }
 
-    /// [`Batch::observation`] written into `buf` (zeroed, of [`Batch::observation_len`]
+    /// [`Batch::observation`] written into `buf` (any contents: each row is zeroed as it is written; of [`Batch::observation_len`]
     /// bytes: an argument error otherwise), on up to `threads` threads.
     pub fn observation_into(
         &self,
@@ -65,6 +65,7 @@ impl Batch {
                 .range(a, a + rows)
                 .zip(out.chunks_exact_mut(row_bytes))
             {
+                o.fill(0); // the caller's array may hold anything: its rows are zeroed here
                 if !g.is_over() {
                     g.observation_as(layout, cell, o);
                 }

@@ -190,7 +190,7 @@ impl LsdBatch {
         self.0.len()
     }
 
-    /// `LsdBatch.observation` written into `out`, a zeroed contiguous uint8 array of its
+    /// `LsdBatch.observation` written into `out`, a contiguous uint8 array (any contents) of its
     /// length (`ValueError` for another length or dtype), without the GIL (see
     /// `Batch.observation_into`).
     #[pyo3(signature = (out, threads=1, dtype="float32"))]

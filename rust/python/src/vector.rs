@@ -461,10 +461,10 @@ impl Batch {
         self.0.len()
     }
 
-    /// `Batch.observation` written into `out`, a zeroed contiguous uint8 array of its
-    /// length (`ValueError` for another length or dtype): numpy's zeros, whose pages the
-    /// threads that write the rows touch first, instead of a bytearray that the calling
-    /// thread alone must allocate and zero. Written without the GIL.
+    /// `Batch.observation` written into `out`, a contiguous uint8 array (any contents) of its
+    /// length (`ValueError` for another length or dtype): a numpy array as malloc gives it,
+    /// each row zeroed and written by the thread that writes it, instead of a bytearray
+    /// that the calling thread alone must allocate and zero. Written without the GIL.
     #[pyo3(signature = (out, threads=1, dtype="float32"))]
     fn observation_into(
         &self,

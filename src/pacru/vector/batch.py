@@ -124,10 +124,10 @@ class BatchLoop(Loop, Generic[B, Q]):
         """The observation of every game (zeros for a game that is over), a new array of
         ``dtype`` (float32, uint8 or bool, the values of
         :func:`pacru.vector.loop.as_dtype`), written natively in that type, on the loop's
-        threads, into ``numpy.zeros`` (a large one maps zero pages lazily: the threads
-        that write the rows touch them first, not the calling thread alone)."""
+        threads, into ``numpy.empty``: each row is zeroed and written by the thread that
+        writes it, not zeroed first on the calling thread alone."""
         batch = self._own(games)
-        out = np.zeros((len(batch), *self.encoding.observation_shape), dtype)
+        out = np.empty((len(batch), *self.encoding.observation_shape), dtype)
         batch.observation_into(out.reshape(-1).view(np.uint8), self.threads, dtype.name)
         return out
 
